@@ -1,0 +1,33 @@
+# ldhub — build, test, conformance and benchmarks. `make test` is the one command CI runs.
+GO        ?= go
+REPORTS   := $(CURDIR)/build/reports
+export LDHUB_REPORT_DIR := $(REPORTS)
+
+.PHONY: all build test conformance vet fmt-check bench bench-parse clean
+
+all: build
+
+build:
+	$(GO) build -o bin/ldhub ./cmd/ldhub
+
+# Every test: unit, integration and the W3C conformance runners; the suite scores are printed at the end.
+test: fmt-check vet
+	@rm -rf $(REPORTS)
+	$(GO) test -count=1 -timeout 30m ./...
+	@echo "== conformance scores"; cat $(REPORTS)/*.txt 2>/dev/null | grep -E '^[^ ].*: [0-9]+ passed, [0-9]+ failed$$' || true
+
+# Only the W3C suites, with the names of failing tests.
+conformance:
+	@rm -rf $(REPORTS)
+	$(GO) test -count=1 -run 'W3C' ./... > /dev/null || true
+	@cat $(REPORTS)/*.txt
+
+vet:
+	$(GO) vet ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+clean:
+	rm -rf bin build
