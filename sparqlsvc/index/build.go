@@ -1,0 +1,240 @@
+package index
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"sync"
+
+	"github.com/ldhub/ldhub/content/rdf"
+)
+
+// Dataset is the default graph and the named graphs of one publication version over one dictionary.
+type Dataset struct {
+	Dict    *Dict
+	Default *Graph
+	names   []ID // named graphs in ascending id order
+	named   map[ID]*Graph
+	close   func() error
+}
+
+// Graph returns the named graph with the given id, or nil.
+func (d *Dataset) Graph(name ID) *Graph { return d.named[name] }
+
+// GraphNames returns the ids of the named graphs, ascending.
+func (d *Dataset) GraphNames() []ID { return d.names }
+
+// Close releases the file mapping of an opened dataset; terms taken from it must not be used afterwards.
+func (d *Dataset) Close() error {
+	if d.close == nil {
+		return nil
+	}
+	c := d.close
+	d.close = nil
+	return c()
+}
+
+// Builder collects quads and turns them into a Dataset. It is not safe for concurrent use.
+type Builder struct {
+	ids     map[string]ID
+	heap    []byte
+	offsets []uint32
+	deflt   []Row
+	named   map[ID][]Row
+	buf     []byte
+	// Datatype IRIs repeat on almost every literal; remembering the last one avoids a map probe each time.
+	lastDT   string
+	lastDTID ID
+}
+
+// NewBuilder returns an empty builder.
+func NewBuilder() *Builder {
+	return &Builder{ids: make(map[string]ID), offsets: []uint32{0}, named: make(map[ID][]Row)}
+}
+
+// Add adds one quad; duplicates are removed by Build.
+func (b *Builder) Add(q rdf.Quad) error {
+	s, err := b.intern(q.S)
+	if err != nil {
+		return err
+	}
+	p, err := b.intern(q.P)
+	if err != nil {
+		return err
+	}
+	o, err := b.intern(q.O)
+	if err != nil {
+		return err
+	}
+	if q.G.IsZero() {
+		b.deflt = append(b.deflt, Row{s, p, o})
+		return nil
+	}
+	g, err := b.intern(q.G)
+	if err != nil {
+		return err
+	}
+	b.named[g] = append(b.named[g], Row{s, p, o})
+	return nil
+}
+
+func (b *Builder) intern(t rdf.Term) (ID, error) {
+	k := b.buf[:0]
+	switch t.Kind {
+	case rdf.KindIRI:
+		k = append(append(k, keyIRI), t.Value...)
+	case rdf.KindBlank:
+		k = append(append(k, keyBlank), t.Value...)
+	case rdf.KindLiteral:
+		if len(t.Lang) > 255 {
+			return 0, fmt.Errorf("index: language tag of %d bytes is too long", len(t.Lang))
+		}
+		var dt ID
+		if t.Datatype != "" {
+			if t.Datatype == b.lastDT {
+				dt = b.lastDTID
+			} else {
+				var err error
+				if dt, err = b.intern(rdf.IRI(t.Datatype)); err != nil {
+					return 0, err
+				}
+				b.lastDT, b.lastDTID = t.Datatype, dt
+			}
+		}
+		k = appendLiteralKey(k, dt, t)
+	default:
+		return 0, fmt.Errorf("index: empty term in a triple position")
+	}
+	b.buf = k
+	if id, ok := b.ids[string(k)]; ok {
+		return id, nil
+	}
+	if uint64(len(b.heap))+uint64(len(k)) > 1<<32-1 || len(b.offsets) >= 1<<32-1 {
+		return 0, fmt.Errorf("index: dictionary over 4 GiB or 4 G terms")
+	}
+	b.heap = append(b.heap, k...)
+	b.offsets = append(b.offsets, uint32(len(b.heap)))
+	id := ID(len(b.offsets) - 1)
+	b.ids[string(k)] = id
+	return id, nil
+}
+
+// Build sorts and deduplicates every graph and returns the dataset. The builder must not be used afterwards.
+func (b *Builder) Build() *Dataset {
+	d := &Dataset{
+		Dict:    &Dict{heap: b.heap, offsets: b.offsets},
+		Default: buildGraph(b.deflt),
+		named:   make(map[ID]*Graph, len(b.named)),
+	}
+	d.Dict.table = buildTable(d.Dict)
+	for g, rows := range b.named {
+		d.named[g] = buildGraph(rows)
+		d.names = append(d.names, g)
+	}
+	slices.Sort(d.names)
+	b.ids, b.deflt, b.named = nil, nil, nil
+	return d
+}
+
+func buildTable(d *Dict) []uint32 {
+	n := d.Len()
+	size := 1 << bits.Len(uint(2*n+1))
+	table := make([]uint32, size)
+	mask := uint64(size - 1)
+	for id := 1; id <= n; id++ {
+		i := hashKey(d.key(ID(id))) & mask
+		for table[i] != 0 {
+			i = (i + 1) & mask
+		}
+		table[i] = ID(id)
+	}
+	return table
+}
+
+// buildGraph sorts rows (taking ownership) into the three permutations, in parallel: the machine has two cores
+// and the permutations are independent once SPO is deduplicated.
+func buildGraph(rows []Row) *Graph {
+	g := &Graph{}
+	tmp := make([]Row, len(rows))
+	radixSort(rows, tmp)
+	rows = dedup(rows)
+	g.perms[SPO] = rows
+	pos := tmp[:len(rows)]
+	osp := make([]Row, len(rows))
+	for i, r := range rows {
+		pos[i] = Row{r[1], r[2], r[0]}
+		osp[i] = Row{r[2], r[0], r[1]}
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		radixSort(pos, make([]Row, len(pos)))
+	}()
+	radixSort(osp, make([]Row, len(osp)))
+	wg.Wait()
+	g.perms[POS], g.perms[OSP] = pos, osp
+	return g
+}
+
+func dedup(rows []Row) []Row {
+	if len(rows) < 2 {
+		return rows
+	}
+	w := 1
+	for i := 1; i < len(rows); i++ {
+		if rows[i] != rows[w-1] {
+			rows[w] = rows[i]
+			w++
+		}
+	}
+	return rows[:w]
+}
+
+// radixSort sorts rows lexicographically with an LSD radix sort on 16-bit digits, skipping digits that are the same
+// in every row (ids rarely use their high bits). tmp must be as long as rows.
+func radixSort(rows, tmp []Row) {
+	if len(rows) < 64 {
+		slices.SortFunc(rows, cmpRow)
+		return
+	}
+	src, dst := rows, tmp
+	var count [1 << 16]int
+	for col := 2; col >= 0; col-- {
+		for shift := 0; shift < 32; shift += 16 {
+			clear(count[:])
+			for i := range src {
+				count[(src[i][col]>>shift)&0xffff]++
+			}
+			if count[(src[0][col]>>shift)&0xffff] == len(src) {
+				continue // every row has this digit: the pass would not move anything
+			}
+			sum := 0
+			for i, c := range count {
+				count[i] = sum
+				sum += c
+			}
+			for i := range src {
+				dg := (src[i][col] >> shift) & 0xffff
+				dst[count[dg]] = src[i]
+				count[dg]++
+			}
+			src, dst = dst, src
+		}
+	}
+	if &src[0] != &rows[0] {
+		copy(rows, src)
+	}
+}
+
+func cmpRow(a, b Row) int {
+	for i := 0; i < 3; i++ {
+		if a[i] != b[i] {
+			if a[i] < b[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}

@@ -1,0 +1,232 @@
+package index
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"unsafe"
+)
+
+// File layout (little endian, every section 8-byte aligned so it can be used in place after mmap):
+//
+//	magic "LDHIDX01" | u64 heap bytes | u64 terms | u64 table slots | u64 named graphs | u64 default rows
+//	per named graph: u64 name id | u64 rows
+//	heap | offsets (terms+1 × u32) | table (slots × u32) | default SPO, POS, OSP | each named graph's SPO, POS, OSP
+const magic = "LDHIDX01"
+
+// Save writes the dataset to path atomically: a temporary file in the same folder, synced, then renamed, so a
+// reader opens either the old index or the new one, never half of one.
+func (d *Dataset) Save(path string) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), ".index-*")
+	if err != nil {
+		return fmt.Errorf("index: save: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	w := bufio.NewWriterSize(f, 1<<20)
+	var off int64
+	put := func(b []byte) {
+		if err == nil {
+			_, err = w.Write(b)
+			off += int64(len(b))
+		}
+	}
+	u64 := func(v uint64) { put(binary.LittleEndian.AppendUint64(nil, v)) }
+	pad := func() { put(make([]byte, (8-off%8)%8)) }
+	put([]byte(magic))
+	u64(uint64(len(d.Dict.heap)))
+	u64(uint64(d.Dict.Len()))
+	u64(uint64(len(d.Dict.table)))
+	u64(uint64(len(d.names)))
+	u64(uint64(d.Default.Len()))
+	for _, n := range d.names {
+		u64(uint64(n))
+		u64(uint64(d.named[n].Len()))
+	}
+	put(d.Dict.heap)
+	pad()
+	put(u32Bytes(d.Dict.offsets))
+	pad()
+	put(u32Bytes(d.Dict.table))
+	pad()
+	graphs := append([]*Graph{d.Default}, make([]*Graph, 0, len(d.names))...)
+	for _, n := range d.names {
+		graphs = append(graphs, d.named[n])
+	}
+	for _, g := range graphs {
+		for p := range g.perms {
+			put(rowBytes(g.perms[p]))
+			pad()
+		}
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if err == nil {
+		err = f.Close()
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("index: save %s: %w", path, err)
+	}
+	return nil
+}
+
+// Open maps an index file read-only. The dataset's memory is the page cache's: pages are read on first touch and
+// shared between processes, so an idle publication costs almost no resident memory.
+func Open(path string) (*Dataset, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("index: open: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("index: open: %w", err)
+	}
+	size := st.Size()
+	if size < 48 || size > 1<<40 {
+		return nil, fmt.Errorf("index: open %s: not an index file", path)
+	}
+	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, fmt.Errorf("index: mmap %s: %w", path, err)
+	}
+	d, err := parse(data)
+	if err != nil {
+		syscall.Munmap(data)
+		return nil, fmt.Errorf("index: open %s: %w", path, err)
+	}
+	d.close = func() error { return syscall.Munmap(data) }
+	return d, nil
+}
+
+var errCorrupt = errors.New("corrupt or truncated index file")
+
+func parse(data []byte) (*Dataset, error) {
+	if string(data[:8]) != magic {
+		return nil, errors.New("not an index file (bad magic)")
+	}
+	pos := 8
+	u64 := func() (uint64, bool) {
+		if pos+8 > len(data) {
+			return 0, false
+		}
+		v := binary.LittleEndian.Uint64(data[pos:])
+		pos += 8
+		return v, true
+	}
+	var hdr [5]uint64
+	for i := range hdr {
+		v, ok := u64()
+		if !ok {
+			return nil, errCorrupt
+		}
+		hdr[i] = v
+	}
+	heapLen, nTerms, slots, nNamed, nDefault := hdr[0], hdr[1], hdr[2], hdr[3], hdr[4]
+	if nNamed > uint64(len(data))/16 {
+		return nil, errCorrupt
+	}
+	type gi struct{ name, rows uint64 }
+	infos := []gi{{0, nDefault}}
+	for i := uint64(0); i < nNamed; i++ {
+		n, ok1 := u64()
+		r, ok2 := u64()
+		if !ok1 || !ok2 {
+			return nil, errCorrupt
+		}
+		infos = append(infos, gi{n, r})
+	}
+	take := func(n uint64) ([]byte, bool) {
+		if n > uint64(len(data)-pos) {
+			return nil, false
+		}
+		b := data[pos : pos+int(n)]
+		pos += int(n)
+		pos += (8 - pos%8) % 8
+		return b, true
+	}
+	heap, ok := take(heapLen)
+	if !ok {
+		return nil, errCorrupt
+	}
+	offB, ok := take((nTerms + 1) * 4)
+	if !ok {
+		return nil, errCorrupt
+	}
+	tabB, ok := take(slots * 4)
+	if !ok || slots&(slots-1) != 0 {
+		return nil, errCorrupt
+	}
+	dict := &Dict{heap: heap, offsets: bytesU32(offB), table: bytesU32(tabB)}
+	for i := uint64(1); i <= nTerms; i++ { // a key() slice out of order would panic later
+		if dict.offsets[i] <= dict.offsets[i-1] {
+			return nil, errCorrupt
+		}
+	}
+	if dict.offsets[0] != 0 || uint64(dict.offsets[nTerms]) != heapLen {
+		return nil, errCorrupt
+	}
+	d := &Dataset{Dict: dict, named: make(map[ID]*Graph, nNamed)}
+	for i, inf := range infos {
+		g := &Graph{}
+		for p := range g.perms {
+			b, ok := take(inf.rows * 12)
+			if !ok {
+				return nil, errCorrupt
+			}
+			g.perms[p] = bytesRows(b)
+		}
+		if i == 0 {
+			d.Default = g
+			continue
+		}
+		d.named[ID(inf.name)] = g
+		d.names = append(d.names, ID(inf.name))
+	}
+	return d, nil
+}
+
+func u32Bytes(v []uint32) []byte {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), len(v)*4)
+}
+
+func rowBytes(v []Row) []byte {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), len(v)*12)
+}
+
+// bytesU32 and bytesRows reinterpret mapped memory in place. Sections start 8-byte aligned (see Save) and the
+// format is little endian like every platform ldhub ships on.
+func bytesU32(b []byte) []uint32 {
+	if len(b) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint32)(unsafe.Pointer(&b[0])), len(b)/4)
+}
+
+func bytesRows(b []byte) []Row {
+	if len(b) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*Row)(unsafe.Pointer(&b[0])), len(b)/12)
+}

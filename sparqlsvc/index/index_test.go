@@ -1,0 +1,202 @@
+package index
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/ldhub/ldhub/content/rdf"
+)
+
+func sampleTerms() []rdf.Term {
+	return []rdf.Term{
+		rdf.IRI("http://ex.org/a"), rdf.IRI("http://ex.org/b"), rdf.IRI("http://ex.org/p"),
+		rdf.IRI(rdf.XSDInteger), rdf.Blank("x1"), rdf.String("plain"), rdf.String(""),
+		rdf.LangString("chat", "fr"), rdf.LangString("chat", "en-GB"), rdf.Literal("42", rdf.XSDInteger),
+		rdf.Literal("42", rdf.XSDDecimal), rdf.String("with \x00 nul and ünïcode"), rdf.Blank("http://ex.org/a"),
+	}
+}
+
+func TestDictRoundTrip(t *testing.T) {
+	b := NewBuilder()
+	terms := sampleTerms()
+	for _, tm := range terms {
+		if err := b.Add(rdf.Triple(rdf.IRI("http://ex.org/s"), rdf.IRI("http://ex.org/p"), tm)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := b.Build()
+	seen := map[ID]bool{}
+	for _, tm := range terms {
+		id := d.Dict.Lookup(tm)
+		if id == 0 {
+			t.Fatalf("Lookup(%v) = 0", tm)
+		}
+		if seen[id] {
+			t.Errorf("%v shares id %d with another term", tm, id)
+		}
+		seen[id] = true
+		if got := d.Dict.Term(id); !got.Equal(tm) {
+			t.Errorf("Term(Lookup(%v)) = %v", tm, got)
+		}
+	}
+	// Language tags are case-insensitive in RDF 1.1.
+	if d.Dict.Lookup(rdf.LangString("chat", "EN-gb")) != d.Dict.Lookup(rdf.LangString("chat", "en-GB")) {
+		t.Error("language tag case must not matter")
+	}
+	for _, absent := range []rdf.Term{rdf.IRI("http://ex.org/zzz"), rdf.Literal("42", "http://ex.org/unknownType"),
+		rdf.LangString("chat", "de"), rdf.Blank("x2"), {}} {
+		if id := d.Dict.Lookup(absent); id != 0 {
+			t.Errorf("Lookup(%v) = %d, want 0", absent, id)
+		}
+	}
+}
+
+// randomDataset returns random quads over a small vocabulary (so patterns have many matches and duplicates occur).
+func randomDataset(r *rand.Rand, n int) []rdf.Quad {
+	term := func(k int) rdf.Term {
+		switch k % 3 {
+		case 0:
+			return rdf.IRI("http://ex.org/t" + strconv.Itoa(k))
+		case 1:
+			return rdf.Literal(strconv.Itoa(k), rdf.XSDInteger)
+		}
+		return rdf.Blank("b" + strconv.Itoa(k))
+	}
+	qs := make([]rdf.Quad, n)
+	for i := range qs {
+		q := rdf.Triple(term(r.IntN(40)*3), rdf.IRI("http://ex.org/p"+strconv.Itoa(r.IntN(5))), term(r.IntN(60)))
+		if r.IntN(4) == 0 {
+			q.G = rdf.IRI("http://ex.org/g" + strconv.Itoa(r.IntN(3)))
+		}
+		qs[i] = q
+	}
+	return qs
+}
+
+func TestMatchAgainstBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	quads := randomDataset(r, 5000)
+	b := NewBuilder()
+	for _, q := range quads {
+		if err := b.Add(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	built := b.Build()
+	path := filepath.Join(t.TempDir(), "x.idx")
+	if err := built.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	opened, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer opened.Close()
+	for name, d := range map[string]*Dataset{"built": built, "opened": opened} {
+		t.Run(name, func(t *testing.T) {
+			want := map[string]map[[3]string]bool{} // graph -> set of triples
+			for _, q := range quads {
+				g := q.G.String()
+				if want[g] == nil {
+					want[g] = map[[3]string]bool{}
+				}
+				want[g][[3]string{q.S.String(), q.P.String(), q.O.String()}] = true
+			}
+			graphs := map[string]*Graph{"": d.Default}
+			for _, id := range d.GraphNames() {
+				graphs[d.Dict.Term(id).String()] = d.Graph(id)
+			}
+			if len(graphs) != len(want) {
+				t.Fatalf("%d graphs, want %d", len(graphs), len(want))
+			}
+			for gname, g := range graphs {
+				set := want[gname]
+				if g.Len() != len(set) {
+					t.Fatalf("graph %q: %d triples, want %d (duplicates must go)", gname, g.Len(), len(set))
+				}
+				// Every pattern shape, with constants taken from random triples and from absent terms.
+				for i := 0; i < 300; i++ {
+					q := quads[r.IntN(len(quads))]
+					ids := [3]ID{d.Dict.Lookup(q.S), d.Dict.Lookup(q.P), d.Dict.Lookup(q.O)}
+					mask := i % 8
+					var pat [3]ID
+					for k := 0; k < 3; k++ {
+						if mask&(1<<k) != 0 {
+							pat[k] = ids[k]
+						}
+					}
+					m := g.Match(pat[0], pat[1], pat[2])
+					var got [][3]string
+					for j := 0; j < m.Len(); j++ {
+						s, p, o := m.At(j)
+						got = append(got, [3]string{d.Dict.Term(s).String(), d.Dict.Term(p).String(), d.Dict.Term(o).String()})
+					}
+					var exp [][3]string
+					for tr := range set {
+						ok := true
+						for k := 0; k < 3; k++ {
+							if pat[k] != 0 && tr[k] != d.Dict.Term(pat[k]).String() {
+								ok = false
+							}
+						}
+						if ok {
+							exp = append(exp, tr)
+						}
+					}
+					less := func(a, b [3]string) int { return slices.Compare(a[:], b[:]) }
+					slices.SortFunc(got, less)
+					slices.SortFunc(exp, less)
+					if !slices.Equal(got, exp) {
+						t.Fatalf("graph %q pattern %v: %d matches, want %d", gname, pat, len(got), len(exp))
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestOpenRejectsDamage(t *testing.T) {
+	b := NewBuilder()
+	for _, q := range randomDataset(rand.New(rand.NewPCG(3, 4)), 200) {
+		_ = b.Add(q)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.idx")
+	if err := b.Build().Save(path); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	cases := map[string][]byte{
+		"truncated": data[:len(data)/2],
+		"bad magic": append([]byte("NOTANIDX"), data[8:]...),
+		"empty":     {},
+	}
+	for name, bad := range cases {
+		p := filepath.Join(dir, name)
+		_ = os.WriteFile(p, bad, 0o644)
+		if d, err := Open(p); err == nil {
+			d.Close()
+			t.Errorf("%s: Open succeeded", name)
+		}
+	}
+}
+
+func TestRadixSortMatchesSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{0, 1, 63, 64, 1000, 70000} {
+		rows := make([]Row, n)
+		for i := range rows {
+			rows[i] = Row{r.Uint32() % 100, r.Uint32(), r.Uint32() % 70000}
+		}
+		want := slices.Clone(rows)
+		slices.SortFunc(want, cmpRow)
+		radixSort(rows, make([]Row, n))
+		if !slices.Equal(rows, want) {
+			t.Fatalf("n=%d: radix sort disagrees with sort", n)
+		}
+	}
+}
