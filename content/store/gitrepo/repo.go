@@ -1,0 +1,524 @@
+// Package gitrepo is the store's only door to git: a bare repository opened through go-git, read at any commit,
+// and written by crash-safe, serialised transactions (objects first, then the branch moves by one atomic rename).
+package gitrepo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+)
+
+// Branch is the branch every ldhub repository publishes from.
+const Branch = plumbing.ReferenceName("refs/heads/main")
+
+// ErrStale reports that a ref was not at the commit the caller expected (someone else moved it first).
+var ErrStale = errors.New("gitrepo: reference moved concurrently")
+
+// Repo is one bare git repository. A Repo serialises the writes made through it; open one Repo per directory and
+// share it.
+type Repo struct {
+	dir string
+	st  *filesystem.Storage
+	// mu serialises writers in this process; the ref lock file serialises against other processes (git CLI).
+	mu sync.Mutex
+	// BeforeRefUpdate, when set, runs after a transaction's objects are written and before its ref moves. Tests
+	// use it to inject a crash at the worst moment.
+	BeforeRefUpdate func() error
+}
+
+// Init creates a bare repository at dir whose HEAD points at Branch, or opens it when one already exists.
+func Init(dir string) (*Repo, error) {
+	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err == nil {
+		return Open(dir)
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return nil, fmt.Errorf("gitrepo: init %s: %w", dir, err)
+	}
+	_, err := git.PlainInitWithOptions(dir, &git.PlainInitOptions{
+		Bare:        true,
+		InitOptions: git.InitOptions{DefaultBranch: Branch},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gitrepo: init %s: %w", dir, err)
+	}
+	return Open(dir)
+}
+
+// Open opens an existing bare repository.
+func Open(dir string) (*Repo, error) {
+	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil {
+		return nil, fmt.Errorf("gitrepo: open %s: not a git repository: %w", dir, err)
+	}
+	st := filesystem.NewStorage(osfs.New(dir), cache.NewObjectLRUDefault())
+	return &Repo{dir: dir, st: st}, nil
+}
+
+// Dir is the repository's directory.
+func (r *Repo) Dir() string { return r.dir }
+
+// Storer gives the go-git storage, for the smart HTTP sessions.
+func (r *Repo) Storer() *filesystem.Storage { return r.st }
+
+// Lock and Unlock serialise a write that does not go through Transact (a push).
+func (r *Repo) Lock()   { r.mu.Lock() }
+func (r *Repo) Unlock() { r.mu.Unlock() }
+
+// Ref returns the commit a reference points at, or the zero hash when it does not exist.
+func (r *Repo) Ref(name plumbing.ReferenceName) (plumbing.Hash, error) {
+	ref, err := r.st.Reference(name)
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return plumbing.ZeroHash, nil
+	}
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("gitrepo: read %s in %s: %w", name, r.dir, err)
+	}
+	if ref.Type() != plumbing.HashReference {
+		return plumbing.ZeroHash, fmt.Errorf("gitrepo: %s in %s is not a hash reference", name, r.dir)
+	}
+	return ref.Hash(), nil
+}
+
+// Head returns the commit of Branch, or the zero hash while the repository is empty.
+func (r *Repo) Head() (plumbing.Hash, error) { return r.Ref(Branch) }
+
+// Commit reads a commit.
+func (r *Repo) Commit(h plumbing.Hash) (*object.Commit, error) {
+	c, err := object.GetCommit(r.st, h)
+	if err != nil {
+		return nil, fmt.Errorf("gitrepo: commit %s in %s: %w", h, r.dir, err)
+	}
+	return c, nil
+}
+
+// Tree returns the root tree of a commit; nil for the zero hash (the empty repository).
+func (r *Repo) Tree(commit plumbing.Hash) (*object.Tree, error) {
+	if commit.IsZero() {
+		return nil, nil
+	}
+	c, err := r.Commit(commit)
+	if err != nil {
+		return nil, err
+	}
+	t, err := c.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("gitrepo: tree of %s in %s: %w", commit, r.dir, err)
+	}
+	return t, nil
+}
+
+// Blob reads a whole blob.
+func (r *Repo) Blob(h plumbing.Hash) ([]byte, error) {
+	b, err := object.GetBlob(r.st, h)
+	if err != nil {
+		return nil, fmt.Errorf("gitrepo: blob %s in %s: %w", h, r.dir, err)
+	}
+	rd, err := b.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("gitrepo: blob %s in %s: %w", h, r.dir, err)
+	}
+	defer rd.Close()
+	data, err := io.ReadAll(rd)
+	if err != nil {
+		return nil, fmt.Errorf("gitrepo: blob %s in %s: %w", h, r.dir, err)
+	}
+	return data, nil
+}
+
+// BlobSize returns a blob's size without reading it.
+func (r *Repo) BlobSize(h plumbing.Hash) (int64, error) {
+	b, err := object.GetBlob(r.st, h)
+	if err != nil {
+		return 0, fmt.Errorf("gitrepo: blob %s in %s: %w", h, r.dir, err)
+	}
+	return b.Size, nil
+}
+
+// File returns the blob hash of path in tree t; found is false when the path is absent or not a file.
+func File(t *object.Tree, p string) (h plumbing.Hash, found bool) {
+	if t == nil {
+		return plumbing.ZeroHash, false
+	}
+	e, err := t.FindEntry(p)
+	if err != nil || !e.Mode.IsFile() {
+		return plumbing.ZeroHash, false
+	}
+	return e.Hash, true
+}
+
+// ReadFile reads path in tree t; found is false when it is absent.
+func (r *Repo) ReadFile(t *object.Tree, p string) (data []byte, found bool, err error) {
+	h, ok := File(t, p)
+	if !ok {
+		return nil, false, nil
+	}
+	data, err = r.Blob(h)
+	return data, err == nil, err
+}
+
+// Signature names the author of a commit.
+type Signature struct {
+	Name, Email string
+	When        time.Time
+}
+
+// Tx is one write transaction: the tree as of Head, plus the changes made so far.
+type Tx struct {
+	repo    *Repo
+	Head    plumbing.Hash
+	Tree    *object.Tree // nil while the repository is empty
+	changes map[string]*[]byte
+	Author  Signature
+	Message string
+}
+
+// Read returns a file's content as the transaction sees it (its own changes included).
+func (tx *Tx) Read(p string) (data []byte, found bool, err error) {
+	if c, ok := tx.changes[p]; ok {
+		if c == nil {
+			return nil, false, nil
+		}
+		return *c, true, nil
+	}
+	return tx.repo.ReadFile(tx.Tree, p)
+}
+
+// Put writes a file.
+func (tx *Tx) Put(p string, content []byte) { tx.changes[p] = &content }
+
+// Delete removes a file (nothing when it is absent).
+func (tx *Tx) Delete(p string) { tx.changes[p] = nil }
+
+// Changed reports whether the transaction has changes.
+func (tx *Tx) Changed() bool { return len(tx.changes) > 0 }
+
+// Transact runs fn against the current head and, when fn returns nil with changes, commits them as one commit
+// on Branch. Writers are serialised. The objects are written before the branch moves, and the move is one
+// atomic rename, so a crash at any point leaves the branch at the old commit or the new one, never in between.
+// It returns the new head (the old one when nothing changed or the tree came out identical).
+func (r *Repo) Transact(ctx context.Context, fn func(tx *Tx) error) (plumbing.Hash, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for attempt := 0; ; attempt++ {
+		h, err := r.transact(ctx, fn)
+		// A stale head means a commit arrived behind our back (git CLI) between reading and moving: fn runs
+		// again against the new head, a few times before giving up.
+		if errors.Is(err, ErrStale) && attempt < 3 {
+			continue
+		}
+		return h, err
+	}
+}
+
+func (r *Repo) transact(ctx context.Context, fn func(tx *Tx) error) (plumbing.Hash, error) {
+	if err := ctx.Err(); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	head, err := r.Head()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	tree, err := r.Tree(head)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	tx := &Tx{repo: r, Head: head, Tree: tree, changes: map[string]*[]byte{}}
+	if err := fn(tx); err != nil {
+		return head, err
+	}
+	if !tx.Changed() {
+		return head, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return head, err
+	}
+	var base plumbing.Hash
+	if tree != nil {
+		base = tree.Hash
+	}
+	newTree, err := r.editTree(base, tx.changes)
+	if err != nil {
+		return head, err
+	}
+	if newTree == base {
+		return head, nil
+	}
+	sig := object.Signature{Name: tx.Author.Name, Email: tx.Author.Email, When: tx.Author.When}
+	if sig.When.IsZero() {
+		sig.When = time.Now()
+	}
+	c := &object.Commit{Author: sig, Committer: sig, Message: tx.Message, TreeHash: newTree}
+	if !head.IsZero() {
+		c.ParentHashes = []plumbing.Hash{head}
+	}
+	obj := r.st.NewEncodedObject()
+	if err := c.Encode(obj); err != nil {
+		return head, fmt.Errorf("gitrepo: encode commit: %w", err)
+	}
+	ch, err := r.st.SetEncodedObject(obj)
+	if err != nil {
+		return head, fmt.Errorf("gitrepo: write commit in %s: %w", r.dir, err)
+	}
+	if r.BeforeRefUpdate != nil {
+		if err := r.BeforeRefUpdate(); err != nil {
+			return head, err
+		}
+	}
+	if err := r.UpdateRef(Branch, head, ch); err != nil {
+		return head, err
+	}
+	return ch, nil
+}
+
+func (r *Repo) writeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
+	obj := r.st.NewEncodedObject()
+	obj.SetType(t)
+	obj.SetSize(int64(len(data)))
+	w, err := obj.Writer()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if _, err := w.Write(data); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if err := w.Close(); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	h, err := r.st.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("gitrepo: write %s in %s: %w", t, r.dir, err)
+	}
+	return h, nil
+}
+
+// editTree returns the tree that is base with changes applied (keys are slash paths; nil deletes). Only the
+// subtrees on changed paths are rewritten; directories left empty disappear, as in git.
+func (r *Repo) editTree(base plumbing.Hash, changes map[string]*[]byte) (plumbing.Hash, error) {
+	var entries []object.TreeEntry
+	if !base.IsZero() {
+		t, err := object.GetTree(r.st, base)
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("gitrepo: tree %s in %s: %w", base, r.dir, err)
+		}
+		entries = append(entries, t.Entries...)
+	}
+	here := map[string]*[]byte{}
+	sub := map[string]map[string]*[]byte{}
+	for p, c := range changes {
+		dir, rest, nested := strings.Cut(p, "/")
+		if nested {
+			if sub[dir] == nil {
+				sub[dir] = map[string]*[]byte{}
+			}
+			sub[dir][rest] = c
+		} else {
+			here[p] = c
+		}
+	}
+	out := entries[:0:0]
+	seen := map[string]bool{}
+	for _, e := range entries {
+		seen[e.Name] = true
+		if c, ok := here[e.Name]; ok {
+			if c != nil {
+				h, err := r.writeObject(plumbing.BlobObject, *c)
+				if err != nil {
+					return plumbing.ZeroHash, err
+				}
+				out = append(out, object.TreeEntry{Name: e.Name, Mode: filemode.Regular, Hash: h})
+			}
+			continue
+		}
+		if s, ok := sub[e.Name]; ok {
+			var subBase plumbing.Hash
+			if e.Mode == filemode.Dir {
+				subBase = e.Hash
+			}
+			h, err := r.editTree(subBase, s)
+			if err != nil {
+				return plumbing.ZeroHash, err
+			}
+			if !h.IsZero() {
+				out = append(out, object.TreeEntry{Name: e.Name, Mode: filemode.Dir, Hash: h})
+			}
+			continue
+		}
+		out = append(out, e)
+	}
+	for name, c := range here {
+		if !seen[name] && c != nil {
+			if _, clash := sub[name]; clash {
+				return plumbing.ZeroHash, fmt.Errorf("gitrepo: %s is both a file and a directory", name)
+			}
+			h, err := r.writeObject(plumbing.BlobObject, *c)
+			if err != nil {
+				return plumbing.ZeroHash, err
+			}
+			out = append(out, object.TreeEntry{Name: name, Mode: filemode.Regular, Hash: h})
+		}
+	}
+	for name, s := range sub {
+		if !seen[name] {
+			h, err := r.editTree(plumbing.ZeroHash, s)
+			if err != nil {
+				return plumbing.ZeroHash, err
+			}
+			if !h.IsZero() {
+				out = append(out, object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h})
+			}
+		}
+	}
+	if len(out) == 0 {
+		return plumbing.ZeroHash, nil
+	}
+	// git orders entries by name, comparing a directory as if its name ended in '/'.
+	key := func(e object.TreeEntry) string {
+		if e.Mode == filemode.Dir {
+			return e.Name + "/"
+		}
+		return e.Name
+	}
+	sort.Slice(out, func(i, j int) bool { return key(out[i]) < key(out[j]) })
+	t := &object.Tree{Entries: out}
+	obj := r.st.NewEncodedObject()
+	if err := t.Encode(obj); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("gitrepo: encode tree: %w", err)
+	}
+	h, err := r.st.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("gitrepo: write tree in %s: %w", r.dir, err)
+	}
+	return h, nil
+}
+
+// UpdateRef moves a reference from old to new (the zero hash for old means "must not exist"; for new, delete it).
+// It takes git's own lock file, so it also serialises against the git CLI, and writes the new value by renaming
+// the lock file over the ref: a crash leaves either value, never a torn file.
+func (r *Repo) UpdateRef(name plumbing.ReferenceName, old, new plumbing.Hash) error {
+	if !strings.HasPrefix(string(name), "refs/") || strings.Contains(string(name), "..") {
+		return fmt.Errorf("gitrepo: refusing to update %q", name)
+	}
+	refPath := filepath.Join(r.dir, filepath.FromSlash(string(name)))
+	lockPath := refPath + ".lock"
+	if err := os.MkdirAll(filepath.Dir(refPath), 0o755); err != nil {
+		return fmt.Errorf("gitrepo: update %s: %w", name, err)
+	}
+	var lock *os.File
+	var err error
+	for i := 0; i < 100; i++ {
+		lock, err = os.OpenFile(lockPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if !errors.Is(err, os.ErrExist) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err != nil {
+		return fmt.Errorf("gitrepo: lock %s in %s: %w", name, r.dir, err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			lock.Close()
+			os.Remove(lockPath)
+		}
+	}()
+	cur, err := r.Ref(name)
+	if err != nil {
+		return err
+	}
+	if cur != old {
+		return fmt.Errorf("%w: %s is at %s, expected %s", ErrStale, name, short(cur), short(old))
+	}
+	if new.IsZero() {
+		if err := r.st.RemoveReference(name); err != nil {
+			return fmt.Errorf("gitrepo: delete %s in %s: %w", name, r.dir, err)
+		}
+		return nil
+	}
+	if _, err := lock.WriteString(new.String() + "\n"); err != nil {
+		return fmt.Errorf("gitrepo: write %s in %s: %w", name, r.dir, err)
+	}
+	if err := lock.Sync(); err != nil {
+		return fmt.Errorf("gitrepo: sync %s in %s: %w", name, r.dir, err)
+	}
+	if err := lock.Close(); err != nil {
+		return fmt.Errorf("gitrepo: write %s in %s: %w", name, r.dir, err)
+	}
+	if err := os.Rename(lockPath, refPath); err != nil {
+		os.Remove(lockPath)
+		committed = true
+		return fmt.Errorf("gitrepo: move %s in %s: %w", name, r.dir, err)
+	}
+	committed = true
+	return nil
+}
+
+func short(h plumbing.Hash) string {
+	if h.IsZero() {
+		return "nothing"
+	}
+	return h.String()[:12]
+}
+
+// Refs lists the references under prefix (e.g. "refs/tags/") with the commits they point at; annotated tags are
+// peeled to their commits.
+func (r *Repo) Refs(prefix string) (map[plumbing.ReferenceName]plumbing.Hash, error) {
+	it, err := r.st.IterReferences()
+	if err != nil {
+		return nil, fmt.Errorf("gitrepo: refs of %s: %w", r.dir, err)
+	}
+	out := map[plumbing.ReferenceName]plumbing.Hash{}
+	err = it.ForEach(func(ref *plumbing.Reference) error {
+		if ref.Type() != plumbing.HashReference || !strings.HasPrefix(string(ref.Name()), prefix) {
+			return nil
+		}
+		h := ref.Hash()
+		if tag, err := object.GetTag(r.st, h); err == nil {
+			h = tag.Target
+		}
+		out[ref.Name()] = h
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gitrepo: refs of %s: %w", r.dir, err)
+	}
+	return out, nil
+}
+
+// Walk calls fn for every file in tree t (paths relative to the root, slash-separated).
+func Walk(t *object.Tree, fn func(p string, blob plumbing.Hash) error) error {
+	if t == nil {
+		return nil
+	}
+	w := object.NewTreeWalker(t, true, nil)
+	defer w.Close()
+	for {
+		name, e, err := w.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("gitrepo: walk tree: %w", err)
+		}
+		if e.Mode.IsFile() {
+			if err := fn(path.Clean(name), e.Hash); err != nil {
+				return err
+			}
+		}
+	}
+}

@@ -1,0 +1,148 @@
+package gitrepo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func gitCLI(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func put(files map[string]string, msg string) func(*Tx) error {
+	return func(tx *Tx) error {
+		for p, c := range files {
+			if c == "" {
+				tx.Delete(p)
+			} else {
+				tx.Put(p, []byte(c))
+			}
+		}
+		tx.Author = Signature{Name: "tester", Email: "tester@ldhub", When: time.Unix(1700000000, 0)}
+		tx.Message = msg
+		return nil
+	}
+}
+
+func TestTransactBuildsTreesGitAccepts(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r.git")
+	r, err := Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	steps := []struct {
+		files map[string]string
+		want  string // git ls-tree -r --name-only output after the step
+	}{
+		{map[string]string{"a.ttl": "A", "x/y/z.ttl": "Z", "x/b.ttl": "B"}, "a.ttl\nx/b.ttl\nx/y/z.ttl"},
+		{map[string]string{"x/y/z.ttl": "", "x-y.ttl": "dash sorts before x/"}, "a.ttl\nx-y.ttl\nx/b.ttl"},
+		{map[string]string{"x/b.ttl": ""}, "a.ttl\nx-y.ttl"},
+	}
+	for i, s := range steps {
+		if _, err := r.Transact(ctx, put(s.files, fmt.Sprintf("step %d", i))); err != nil {
+			t.Fatal(err)
+		}
+		if got := gitCLI(t, dir, "ls-tree", "-r", "--name-only", "main"); got != s.want {
+			t.Errorf("step %d: tree %q, want %q", i, got, s.want)
+		}
+	}
+	gitCLI(t, dir, "fsck", "--strict")
+	if got := gitCLI(t, dir, "rev-list", "--count", "main"); got != "3" {
+		t.Errorf("commits = %s, want 3", got)
+	}
+	if got := gitCLI(t, dir, "symbolic-ref", "HEAD"); got != string(Branch) {
+		t.Errorf("HEAD -> %s", got)
+	}
+	// An identical tree makes no commit.
+	before, _ := r.Head()
+	after, err := r.Transact(ctx, put(map[string]string{"a.ttl": "A"}, "same"))
+	if err != nil || after != before {
+		t.Errorf("no-op transaction moved head %s -> %s (%v)", before, after, err)
+	}
+}
+
+func TestConcurrentWritersLoseNothing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r.git")
+	r, err := Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 32
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			_, err := r.Transact(context.Background(), put(map[string]string{fmt.Sprintf("f%02d.ttl", i): "x"}, "w"))
+			errs <- err
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := gitCLI(t, dir, "rev-list", "--count", "main"); got != "32" {
+		t.Errorf("commits = %s, want 32", got)
+	}
+	if got := strings.Count(gitCLI(t, dir, "ls-tree", "--name-only", "main"), "\n") + 1; got != n {
+		t.Errorf("files = %d, want %d", got, n)
+	}
+}
+
+func TestFailureBeforeRefUpdateLeavesHead(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r.git")
+	r, err := Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	first, err := r.Transact(ctx, put(map[string]string{"a.ttl": "A"}, "first"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	crash := errors.New("simulated crash")
+	r.BeforeRefUpdate = func() error { return crash }
+	if _, err := r.Transact(ctx, put(map[string]string{"a.ttl": "B"}, "second")); !errors.Is(err, crash) {
+		t.Fatalf("err = %v, want the injected crash", err)
+	}
+	if got := gitCLI(t, dir, "rev-parse", "main"); got != first.String() {
+		t.Errorf("main = %s, want %s", got, first)
+	}
+	if got := gitCLI(t, dir, "show", "main:a.ttl"); got != "A" {
+		t.Errorf("a.ttl = %q", got)
+	}
+	gitCLI(t, dir, "fsck")
+}
+
+func TestUpdateRefRefusesStale(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r.git")
+	r, err := Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := r.Transact(context.Background(), put(map[string]string{"a": "A"}, "m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.UpdateRef(Branch, [20]byte{1}, h); !errors.Is(err, ErrStale) {
+		t.Errorf("err = %v, want ErrStale", err)
+	}
+}
