@@ -124,7 +124,8 @@ func Canonicalize(ctx context.Context, quads []rdf.Quad, opts Options) (*Result,
 	var groundLines []string
 	var bqs []rdf.Quad
 	for _, q := range quads {
-		if !q.S.IsBlank() && !q.O.IsBlank() && !q.G.IsBlank() {
+		// A blank predicate (generalized RDF) is relabelled too, so that no input label leaks into the output.
+		if !q.S.IsBlank() && !q.P.IsBlank() && !q.O.IsBlank() && !q.G.IsBlank() {
 			line := Line(q)
 			if _, dup := seen[line]; dup {
 				continue
