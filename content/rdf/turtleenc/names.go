@@ -1,0 +1,240 @@
+package turtleenc
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/rdf/iri"
+)
+
+// The character classes below are the Turtle 1.1 / TriG grammar productions (§6.5) that decide whether a name can
+// be written bare. They are checked rune by rune rather than with regexp because they run once per distinct IRI.
+
+func isPNCharsBase(c rune) bool {
+	switch {
+	case c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z':
+		return true
+	case c < 0xC0:
+		return false
+	case c <= 0xD6, c >= 0xD8 && c <= 0xF6, c >= 0xF8 && c <= 0x2FF,
+		c >= 0x370 && c <= 0x37D, c >= 0x37F && c <= 0x1FFF, c >= 0x200C && c <= 0x200D,
+		c >= 0x2070 && c <= 0x218F, c >= 0x2C00 && c <= 0x2FEF, c >= 0x3001 && c <= 0xD7FF,
+		c >= 0xF900 && c <= 0xFDCF, c >= 0xFDF0 && c <= 0xFFFD, c >= 0x10000 && c <= 0xEFFFF:
+		return true
+	}
+	return false
+}
+
+func isPNCharsU(c rune) bool { return c == '_' || isPNCharsBase(c) }
+
+func isPNChars(c rune) bool {
+	return isPNCharsU(c) || c == '-' || c >= '0' && c <= '9' || c == 0xB7 ||
+		c >= 0x300 && c <= 0x36F || c >= 0x203F && c <= 0x2040
+}
+
+// validPrefixName reports whether s is a PN_PREFIX (or empty, the default prefix).
+func validPrefixName(s string) bool {
+	if s == "" {
+		return true
+	}
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for i, c := range s {
+		switch {
+		case i == 0:
+			if !isPNCharsBase(c) {
+				return false
+			}
+		case c == '.':
+			if i == len(s)-1 {
+				return false
+			}
+		case !isPNChars(c):
+			return false
+		}
+	}
+	return true
+}
+
+// validBlankLabel reports whether s can follow "_:" (BLANK_NODE_LABEL).
+func validBlankLabel(s string) bool {
+	if s == "" || !utf8.ValidString(s) {
+		return false
+	}
+	for i, c := range s {
+		switch {
+		case i == 0:
+			if !isPNCharsU(c) && !(c >= '0' && c <= '9') {
+				return false
+			}
+		case c == '.':
+			if i == len(s)-1 {
+				return false
+			}
+		case !isPNChars(c):
+			return false
+		}
+	}
+	return true
+}
+
+// localEscapable are the characters PN_LOCAL_ESC lets a local name carry behind a backslash.
+const localEscapable = "_~.-!$&'()*+,;=/?#@%"
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// localName spells local as a PN_LOCAL, escaping what the grammar lets be escaped, and reports whether it needed
+// any escape; ok is false when some character cannot appear in a local name at all. A reader expands the result
+// back to exactly local: escapes are removed and %XX sequences are kept as written, never decoded.
+func localName(local string) (name string, escaped, ok bool) {
+	if !utf8.ValidString(local) {
+		return "", false, false
+	}
+	var b strings.Builder
+	b.Grow(len(local))
+	for i := 0; i < len(local); {
+		c, size := utf8.DecodeRuneInString(local[i:])
+		first, last := i == 0, i+size == len(local)
+		switch {
+		case c == '%':
+			if i+2 < len(local) && isHex(local[i+1]) && isHex(local[i+2]) {
+				b.WriteString(local[i : i+3])
+				i += 3
+				continue
+			}
+			b.WriteString(`\%`)
+			escaped = true
+		case isPNCharsU(c) || c == ':' || c >= '0' && c <= '9':
+			b.WriteRune(c)
+		case c == '-' || c == '.':
+			// Both are name characters in the middle; '-' may not start a name and '.' may neither start nor end
+			// one, so there they take the escape.
+			if first || c == '.' && last {
+				b.WriteByte('\\')
+				escaped = true
+			}
+			b.WriteRune(c)
+		case isPNChars(c):
+			if first { // U+00B7 and combining marks cannot start a name and have no escape
+				return "", false, false
+			}
+			b.WriteRune(c)
+		case c < utf8.RuneSelf && strings.IndexByte(localEscapable, byte(c)) >= 0:
+			b.WriteByte('\\')
+			b.WriteByte(byte(c))
+			escaped = true
+		default:
+			return "", false, false
+		}
+		i += size
+	}
+	return b.String(), escaped, true
+}
+
+// appendIRIRef writes s as an IRIREF, escaping as \u00XX the characters IRIREF forbids. Non-ASCII characters are
+// written as they are: Turtle is UTF-8 and they are valid IRI characters.
+func appendIRIRef(b *strings.Builder, s string) {
+	b.WriteByte('<')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c > 0x20 && c != '<' && c != '>' && c != '"' && c != '{' && c != '}' && c != '|' && c != '^' &&
+			c != '`' && c != '\\' && c != 0x7f {
+			continue
+		}
+		b.WriteString(s[start:i])
+		b.WriteString(`\u00`)
+		b.WriteByte(hexDigits[c>>4])
+		b.WriteByte(hexDigits[c&0xf])
+		start = i + 1
+	}
+	b.WriteString(s[start:])
+	b.WriteByte('>')
+}
+
+const hexDigits = "0123456789ABCDEF"
+
+// namer turns IRIs into the shortest safe Turtle spelling: a prefixed name, else an IRI relative to the base, else
+// the full IRI.
+type namer struct {
+	prefixes []rdf.Prefix // valid, distinct, absolute namespaces, in the order given
+	base     string
+}
+
+// newNamer keeps the usable prefixes from ps. A prefix is dropped when its name is not a PN_PREFIX, when the name
+// was already bound (the first binding wins, as the caller ordered them), or when its namespace is not an
+// absolute IRI that a reader resolves to itself: a relative or dot-segment namespace would expand differently
+// from what we abbreviated.
+func newNamer(ps []rdf.Prefix, base string) *namer {
+	n := &namer{base: base}
+	seen := make(map[string]bool, len(ps))
+	for _, p := range ps {
+		if seen[p.Name] || !validPrefixName(p.Name) || !utf8.ValidString(p.IRI) || !iri.IsAbsolute(p.IRI) {
+			continue
+		}
+		if r, err := iri.Resolve(p.IRI, p.IRI); err != nil || r != p.IRI {
+			continue
+		}
+		seen[p.Name] = true
+		n.prefixes = append(n.prefixes, p)
+	}
+	return n
+}
+
+// appendIRI writes the best spelling of the IRI s: a prefixed name that needs no escapes, else a reference
+// relative to the base, else a prefixed name with escapes (still shorter than the full IRI), else the full IRI.
+func (n *namer) appendIRI(b *strings.Builder, s string) {
+	name, escaped, ok := n.prefixed(s)
+	if ok && !escaped {
+		b.WriteString(name)
+		return
+	}
+	if n.base != "" {
+		if rel, ok := n.relative(s); ok {
+			appendIRIRef(b, rel)
+			return
+		}
+	}
+	if ok {
+		b.WriteString(name)
+		return
+	}
+	appendIRIRef(b, s)
+}
+
+// prefixed spells s as a prefixed name using the longest namespace whose remainder is a valid local name.
+func (n *namer) prefixed(s string) (name string, escaped, ok bool) {
+	best := -1
+	var local string
+	for i, p := range n.prefixes {
+		if len(p.IRI) > len(s) || s[:len(p.IRI)] != p.IRI || best >= 0 && len(p.IRI) <= len(n.prefixes[best].IRI) {
+			continue
+		}
+		if l, esc, ok := localName(s[len(p.IRI):]); ok {
+			best, local, escaped = i, l, esc
+		}
+	}
+	if best < 0 {
+		return "", false, false
+	}
+	return n.prefixes[best].Name + ":" + local, escaped, true
+}
+
+// relative returns a reference to s relative to the base when one exists that resolves back to exactly s.
+func (n *namer) relative(s string) (string, bool) {
+	rel := iri.Relative(n.base, s)
+	if s == n.base {
+		rel = "" // <> is how Turtle says "this document"
+	}
+	if rel == s {
+		return "", false
+	}
+	if r, err := iri.Resolve(n.base, rel); err != nil || r != s {
+		return "", false
+	}
+	return rel, true
+}
