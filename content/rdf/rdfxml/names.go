@@ -1,0 +1,75 @@
+package rdfxml
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+const xmlNS = "http://www.w3.org/XML/1998/namespace"
+
+// isNameStartChar implements the NameStartChar production of XML 1.0 (fifth edition) without ':'.
+func isNameStartChar(r rune) bool {
+	switch {
+	case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r == '_':
+		return true
+	case r < 0xC0:
+		return false
+	}
+	return r <= 0xD6 || r >= 0xD8 && r <= 0xF6 || r >= 0xF8 && r <= 0x2FF ||
+		r >= 0x370 && r <= 0x37D || r >= 0x37F && r <= 0x1FFF || r >= 0x200C && r <= 0x200D ||
+		r >= 0x2070 && r <= 0x218F || r >= 0x2C00 && r <= 0x2FEF || r >= 0x3001 && r <= 0xD7FF ||
+		r >= 0xF900 && r <= 0xFDCF || r >= 0xFDF0 && r <= 0xFFFD || r >= 0x10000 && r <= 0xEFFFF
+}
+
+// isNameChar implements the NameChar production of XML 1.0 (fifth edition) without ':'.
+func isNameChar(r rune) bool {
+	return isNameStartChar(r) || r == '-' || r == '.' || r >= '0' && r <= '9' || r == 0xB7 ||
+		r >= 0x300 && r <= 0x36F || r >= 0x203F && r <= 0x2040
+}
+
+// isNCName reports whether s is a namespace-free XML name, the form rdf:ID and rdf:nodeID values must take.
+func isNCName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r == utf8.RuneError {
+			return false
+		}
+		if i == 0 && !isNameStartChar(r) || !isNameChar(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// splitIRI splits an IRI into a namespace and the longest suffix that is an NCName, the only way a predicate or
+// type IRI can become an XML element name. ok is false when no non-empty split exists.
+func splitIRI(s string) (ns, local string, ok bool) {
+	i := len(s)
+	for i > 0 {
+		r, size := utf8.DecodeLastRuneInString(s[:i])
+		if r == utf8.RuneError || !isNameChar(r) {
+			break
+		}
+		i -= size
+	}
+	// The local part must start with a NameStartChar: skip digits, '-', '.' and combining marks.
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if isNameStartChar(r) {
+			break
+		}
+		i += size
+	}
+	if i == 0 || i >= len(s) {
+		return "", "", false
+	}
+	return s[:i], s[i:], true
+}
+
+// hasXMLPrefix reports whether a name starts with "xml" in any case: such names are reserved by XML and RDF/XML
+// ignores attributes that use them (RDF 1.1 XML Syntax §6.1.4).
+func hasXMLPrefix(s string) bool {
+	return len(s) >= 3 && strings.EqualFold(s[:3], "xml")
+}

@@ -1,0 +1,175 @@
+package rdfxml
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Expansion caps for internal-subset entities. A document may expand entities to at most entityBaseBudget bytes
+// plus entityRatio times the bytes it has supplied so far: ordinary namespace-abbreviation entities (&rdf; in
+// every attribute) stay well inside, while an entity bomb trips the cap after a handful of references.
+const (
+	entityBaseBudget = 1 << 20
+	entityRatio      = 8
+	maxEntityValue   = 1 << 20 // expanded bytes of one declared entity
+	maxEntities      = 10000   // declarations in one internal subset
+)
+
+// limitError is returned by posReader to abort encoding/xml mid-token; the decoder turns it into a SyntaxError.
+type limitError struct{ msg string }
+
+func (e *limitError) Error() string { return e.msg }
+
+// posReader feeds encoding/xml one byte at a time (it implements io.ByteReader, so encoding/xml does not add its
+// own buffer and never reads ahead of what it has parsed). That lets it track the line and rune column of the parse
+// position, cap the raw size of a single token, and count references to declared entities as they stream past.
+type posReader struct {
+	r   io.Reader
+	buf []byte
+	i   int
+	n   int
+	err error
+
+	off       int64
+	line, col int // position of the next byte; col counts runes already read on the line
+	prevLine  int // position before the last byte, for encoding/xml's one-byte unread
+	prevCol   int
+	bomDone   bool
+
+	tokenStart int64
+	maxToken   int64
+
+	// ents maps declared entity names to their expanded length, or -1 for external entities.
+	ents     map[string]int
+	inRef    bool
+	ref      []byte
+	expanded int64
+}
+
+func newPosReader(r io.Reader, maxToken int64) *posReader {
+	return &posReader{r: r, buf: make([]byte, 32<<10), line: 1, maxToken: maxToken}
+}
+
+func (p *posReader) fill() bool {
+	if p.err != nil {
+		return false
+	}
+	for {
+		n, err := p.r.Read(p.buf)
+		p.i, p.n = 0, n
+		if err != nil {
+			p.err = err
+		}
+		if n > 0 {
+			break
+		}
+		if err != nil {
+			return false
+		}
+	}
+	if !p.bomDone {
+		p.bomDone = true
+		if p.n >= 3 && p.buf[0] == 0xEF && p.buf[1] == 0xBB && p.buf[2] == 0xBF {
+			p.i = 3
+		}
+	}
+	return p.i < p.n || p.fill()
+}
+
+// ReadByte implements io.ByteReader.
+func (p *posReader) ReadByte() (byte, error) {
+	if p.i >= p.n && !p.fill() {
+		return 0, p.err
+	}
+	b := p.buf[p.i]
+	p.i++
+	p.off++
+	p.prevLine, p.prevCol = p.line, p.col
+	if b == '\n' {
+		p.line++
+		p.col = 0
+	} else if b&0xC0 != 0x80 {
+		p.col++
+	}
+	if p.off-p.tokenStart > p.maxToken {
+		p.err = &limitError{fmt.Sprintf("markup or text token longer than %d bytes", p.maxToken)}
+		return 0, p.err
+	}
+	if p.ents != nil {
+		if err := p.trackRef(b); err != nil {
+			p.err = err
+			return 0, err
+		}
+	}
+	return b, nil
+}
+
+// Read implements io.Reader; encoding/xml uses it only to hand the stream to a CharsetReader.
+func (p *posReader) Read(b []byte) (int, error) {
+	n := 0
+	for n < len(b) {
+		c, err := p.ReadByte()
+		if err != nil {
+			if n > 0 {
+				return n, nil
+			}
+			return 0, err
+		}
+		b[n] = c
+		n++
+		if p.i >= p.n {
+			break
+		}
+	}
+	return n, nil
+}
+
+// trackRef charges each reference to a declared entity against the expansion budget. It may over-count (a
+// reference inside a comment or CDATA section is not expanded) but never under-counts, which is the safe side.
+func (p *posReader) trackRef(b byte) error {
+	switch {
+	case b == '&':
+		p.inRef = true
+		p.ref = p.ref[:0]
+	case !p.inRef:
+	case b == ';':
+		p.inRef = false
+		n, ok := p.ents[string(p.ref)]
+		if !ok {
+			return nil
+		}
+		if n < 0 {
+			return &limitError{fmt.Sprintf("reference to external entity &%s; (external entities are never fetched)", p.ref)}
+		}
+		p.expanded += int64(n)
+		if p.expanded > entityBaseBudget+entityRatio*p.off {
+			return &limitError{fmt.Sprintf("entity expansion exceeds %d bytes after %d bytes of input (entity bomb?)", p.expanded, p.off)}
+		}
+	case len(p.ref) < 256 && (b >= 0x80 || isNameByte(b)):
+		p.ref = append(p.ref, b)
+	default:
+		p.inRef = false
+	}
+	return nil
+}
+
+func isNameByte(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == ':' ||
+		c == '.' || c == '-'
+}
+
+// position returns the 1-based line and column of the byte at offset off, which must be the current offset or
+// one before it (encoding/xml unreads at most one byte).
+func (p *posReader) position(off int64) (line, col int) {
+	if off == p.off-1 {
+		return p.prevLine, p.prevCol + 1
+	}
+	return p.line, p.col + 1
+}
+
+func asLimit(err error) (*limitError, bool) {
+	var l *limitError
+	ok := errors.As(err, &l)
+	return l, ok
+}
