@@ -1,0 +1,87 @@
+package codec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/ldhub/ldhub/content/rdf"
+)
+
+const (
+	copyBatch    = 1024 // statements handed over at once: large enough that channel costs vanish
+	copyInFlight = 4    // batches decoded ahead; bounds memory whatever the input size
+)
+
+type batch struct {
+	quads []rdf.Quad
+	err   error // io.EOF or the decoder's error, after quads
+}
+
+// Copy reads every statement from dec and writes it to enc, returning how many were copied. Decoding runs on its
+// own goroutine, a few batches ahead of encoding, so the two overlap on a multi-core machine while memory stays
+// bounded. Copy does not Close enc. It stops at the first decode or encode error, or when ctx is done.
+func Copy(ctx context.Context, enc rdf.Encoder, dec rdf.Decoder) (int64, error) {
+	full := make(chan batch, copyInFlight)
+	free := make(chan []rdf.Quad, copyInFlight+1)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			var qs []rdf.Quad
+			select {
+			case qs = <-free:
+				qs = qs[:0]
+			default:
+				qs = make([]rdf.Quad, 0, copyBatch)
+			}
+			var err error
+			for len(qs) < copyBatch {
+				var q rdf.Quad
+				if q, err = dec.Next(); err != nil {
+					break
+				}
+				qs = append(qs, q)
+			}
+			if err == nil && ctx.Err() != nil {
+				err = ctx.Err()
+			}
+			select {
+			case full <- batch{quads: qs, err: err}:
+			case <-stop:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	// Whatever happens, the decoding goroutine ends before Copy returns.
+	defer func() {
+		close(stop)
+		<-done
+	}()
+
+	var n int64
+	for b := range full {
+		for _, q := range b.quads {
+			if err := enc.Encode(q); err != nil {
+				return n, fmt.Errorf("encoding statement %d: %w", n+1, err)
+			}
+			n++
+		}
+		select {
+		case free <- b.quads:
+		default:
+		}
+		if b.err != nil {
+			if errors.Is(b.err, io.EOF) {
+				return n, nil
+			}
+			return n, b.err
+		}
+	}
+	return n, nil
+}

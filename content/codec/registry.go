@@ -1,0 +1,198 @@
+// Package codec maps syntax names, media types and file extensions to the RDF codecs, so that the server, the
+// build pipeline and `ldhub convert` agree on one table, and negotiates a syntax from an HTTP Accept header.
+package codec
+
+import (
+	"fmt"
+	"io"
+	"mime"
+	"path/filepath"
+	"strings"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/rdf/jsonld"
+	"github.com/ldhub/ldhub/content/rdf/ntriples"
+	"github.com/ldhub/ldhub/content/rdf/turtle"
+)
+
+// Syntax describes one RDF syntax and how to read and write it.
+type Syntax struct {
+	Name       string   // short name used on the command line, e.g. "turtle"
+	MediaTypes []string // the first is canonical (sent in Content-Type)
+	Extensions []string // with the dot, e.g. ".ttl"; the first is canonical
+	Dataset    bool     // can hold named graphs
+	// NewDecoder reads the syntax; decoders of prefix-declaring syntaxes also implement rdf.PrefixSource.
+	NewDecoder func(io.Reader, rdf.DecodeOptions) rdf.Decoder
+	// NewEncoder writes the syntax; nil when ldhub cannot write it.
+	NewEncoder func(io.Writer, rdf.EncodeOptions) rdf.Encoder
+}
+
+// CanEncode reports whether the syntax can be written.
+func (s Syntax) CanEncode() bool { return s.NewEncoder != nil }
+
+// Registry is a set of syntaxes indexed by name, media type and extension. It is read-only once built, so one
+// Registry may be shared by concurrent requests.
+type Registry struct {
+	syntaxes []Syntax
+	byName   map[string]int
+	byMedia  map[string]int
+	byExt    map[string]int
+}
+
+// NewRegistry indexes the given syntaxes; a name, media type or extension claimed twice is an error.
+func NewRegistry(syntaxes ...Syntax) (*Registry, error) {
+	r := &Registry{byName: map[string]int{}, byMedia: map[string]int{}, byExt: map[string]int{}}
+	for i, s := range syntaxes {
+		if s.Name == "" || s.NewDecoder == nil || len(s.MediaTypes) == 0 {
+			return nil, fmt.Errorf("codec: syntax %q needs a name, a decoder and a media type", s.Name)
+		}
+		if err := claim(r.byName, strings.ToLower(s.Name), i, "name"); err != nil {
+			return nil, err
+		}
+		for _, m := range s.MediaTypes {
+			if err := claim(r.byMedia, strings.ToLower(m), i, "media type"); err != nil {
+				return nil, err
+			}
+		}
+		for _, e := range s.Extensions {
+			if !strings.HasPrefix(e, ".") {
+				return nil, fmt.Errorf("codec: extension %q of %s must start with '.'", e, s.Name)
+			}
+			if err := claim(r.byExt, strings.ToLower(e), i, "extension"); err != nil {
+				return nil, err
+			}
+		}
+		r.syntaxes = append(r.syntaxes, s)
+	}
+	return r, nil
+}
+
+func claim(m map[string]int, k string, i int, what string) error {
+	if _, dup := m[k]; dup {
+		return fmt.Errorf("codec: %s %q registered twice", what, k)
+	}
+	m[k] = i
+	return nil
+}
+
+// Default returns a registry of every syntax ldhub implements. Each call builds a new one (no shared state).
+func Default() *Registry {
+	r, err := NewRegistry(defaultSyntaxes()...)
+	if err != nil {
+		panic(err) // the built-in table is fixed; TestDefault keeps it consistent
+	}
+	return r
+}
+
+func defaultSyntaxes() []Syntax {
+	return []Syntax{
+		{
+			Name:       "turtle",
+			MediaTypes: []string{"text/turtle", "application/x-turtle"},
+			Extensions: []string{".ttl"},
+			NewDecoder: func(r io.Reader, o rdf.DecodeOptions) rdf.Decoder { return turtle.NewDecoder(r, o) },
+		},
+		{
+			Name:       "n-triples",
+			MediaTypes: []string{"application/n-triples"},
+			Extensions: []string{".nt"},
+			NewDecoder: func(r io.Reader, o rdf.DecodeOptions) rdf.Decoder { return ntriples.NewDecoder(r, o) },
+			NewEncoder: func(w io.Writer, o rdf.EncodeOptions) rdf.Encoder { return ntriples.NewEncoder(w, o) },
+		},
+		{
+			Name:       "n-quads",
+			MediaTypes: []string{"application/n-quads"},
+			Extensions: []string{".nq"},
+			Dataset:    true,
+			NewDecoder: func(r io.Reader, o rdf.DecodeOptions) rdf.Decoder { return ntriples.NewQuadDecoder(r, o) },
+			NewEncoder: func(w io.Writer, o rdf.EncodeOptions) rdf.Encoder { return ntriples.NewQuadEncoder(w, o) },
+		},
+		{
+			Name:       "trig",
+			MediaTypes: []string{"application/trig"},
+			Extensions: []string{".trig"},
+			Dataset:    true,
+			NewDecoder: func(r io.Reader, o rdf.DecodeOptions) rdf.Decoder { return turtle.NewTriGDecoder(r, o) },
+		},
+		{
+			Name:       "n3",
+			MediaTypes: []string{"text/n3", "text/rdf+n3"},
+			Extensions: []string{".n3"},
+			NewDecoder: func(r io.Reader, o rdf.DecodeOptions) rdf.Decoder { return turtle.NewN3Decoder(r, o) },
+		},
+		{
+			Name:       "json-ld",
+			MediaTypes: []string{"application/ld+json"},
+			Extensions: []string{".jsonld"},
+			Dataset:    true,
+			NewDecoder: func(r io.Reader, o rdf.DecodeOptions) rdf.Decoder { return jsonld.NewDecoder(r, o) },
+			NewEncoder: func(w io.Writer, o rdf.EncodeOptions) rdf.Encoder { return jsonld.NewEncoder(w, o) },
+		},
+	}
+}
+
+// Syntaxes returns every syntax in registration order.
+func (r *Registry) Syntaxes() []Syntax { return append([]Syntax(nil), r.syntaxes...) }
+
+// ByName finds a syntax by its short name, case-insensitively.
+func (r *Registry) ByName(name string) (Syntax, bool) { return r.get(r.byName, strings.ToLower(name)) }
+
+// ByMediaType finds a syntax by media type, ignoring parameters and case ("text/turtle; charset=utf-8").
+func (r *Registry) ByMediaType(mediaType string) (Syntax, bool) {
+	mt, _, err := mime.ParseMediaType(mediaType)
+	if err != nil {
+		mt, _, _ = strings.Cut(mediaType, ";")
+		mt = strings.ToLower(strings.TrimSpace(mt))
+	}
+	return r.get(r.byMedia, mt)
+}
+
+// ByExtension finds a syntax by file extension, with or without the dot, case-insensitively.
+func (r *Registry) ByExtension(ext string) (Syntax, bool) {
+	if !strings.HasPrefix(ext, ".") {
+		ext = "." + ext
+	}
+	return r.get(r.byExt, strings.ToLower(ext))
+}
+
+// ByPath finds a syntax from a file name's extension.
+func (r *Registry) ByPath(path string) (Syntax, bool) {
+	ext := filepath.Ext(path)
+	if ext == "" {
+		return Syntax{}, false
+	}
+	return r.ByExtension(ext)
+}
+
+func (r *Registry) get(m map[string]int, k string) (Syntax, bool) {
+	i, ok := m[k]
+	if !ok {
+		return Syntax{}, false
+	}
+	return r.syntaxes[i], true
+}
+
+// Writable returns the canonical media types of the syntaxes that can be written, in registration order: the
+// offers for content negotiation.
+func (r *Registry) Writable() []string {
+	var out []string
+	for _, s := range r.syntaxes {
+		if s.CanEncode() {
+			out = append(out, s.MediaTypes[0])
+		}
+	}
+	return out
+}
+
+// Negotiate picks the writable syntax the Accept header prefers (see the package function Negotiate); offers
+// nil means r.Writable().
+func (r *Registry) Negotiate(accept string, offers []string) (Syntax, bool) {
+	if offers == nil {
+		offers = r.Writable()
+	}
+	mt, ok := Negotiate(accept, offers)
+	if !ok {
+		return Syntax{}, false
+	}
+	return r.ByMediaType(mt)
+}
