@@ -26,13 +26,14 @@ func (api *JsonLdApi) ToRDF(input interface{}, opts *JsonLdOptions) (*RDFDataset
 
 	dataset := NewRDFDataset()
 
-	for graphName, graphVal := range nodeMap {
+	// ldhub: graphs in sorted order, so that blank-node labels minted while converting do not depend on map order.
+	for _, graphName := range GetOrderedKeys(nodeMap) {
 		// 4.1)
-		if IsRelativeIri(graphName) {
+		if graphName != "@default" && resourceNode(graphName) == nil {
 			continue
 		}
-		graph := graphVal.(map[string]interface{})
-		dataset.GraphToRDF(graphName, graph, issuer, opts.ProduceGeneralizedRdf)
+		graph, _ := nodeMap[graphName].(map[string]interface{})
+		dataset.GraphToRDF(graphName, graph, issuer, opts)
 	}
 
 	return dataset, nil

@@ -51,6 +51,10 @@ type Context struct {
 	inverse         map[string]interface{} // cache for inverse context
 	previousContext *Context
 	fastCurieMap    map[string]interface{}
+
+	// ldhub: parsingURL is the URL of the remote context being processed, only while it is processed. Context
+	// references inside it resolve against it (JSON-LD 1.1 §4.1.2 step 5.2.1: against the base URL, not @base).
+	parsingURL string
 }
 
 type Values struct {
@@ -203,6 +207,9 @@ func (c *Context) Parse(localContext interface{}) (*Context, error) {
 	return c.parse(localContext, make([]string, 0), false, true, false, false)
 }
 
+// maxRemoteContexts bounds the chain of remote contexts that include each other (JSON-LD 1.1 context overflow).
+const maxRemoteContexts = 32
+
 // parse processes a local context, retrieving any URLs as necessary, and
 // returns a new active context.
 //
@@ -210,7 +217,20 @@ func (c *Context) Parse(localContext interface{}) (*Context, error) {
 // that has been parsed and sent into this method. This must be set to know
 // whether to propagate the @base key from the context to the result.
 func (c *Context) parse(localContext interface{}, remoteContexts []string, parsingARemoteContext, propagate,
+	protected, overrideProtected bool) (*Context, error) {
+	r, err := c.parseInner(localContext, remoteContexts, parsingARemoteContext, propagate, protected, overrideProtected)
+	if r != nil && r != c {
+		r.parsingURL = ""
+	}
+	return r, err
+}
+
+func (c *Context) parseInner(localContext interface{}, remoteContexts []string, parsingARemoteContext, propagate,
 	protected, overrideProtected bool) (*Context, error) { //nolint:unparam
+	baseURL := c.parsingURL
+	if baseURL == "" {
+		baseURL = c.options.Base
+	}
 
 	// normalize local context to an array of @context objects
 	contexts := Arrayify(localContext)
@@ -232,6 +252,7 @@ func (c *Context) parse(localContext interface{}, remoteContexts []string, parsi
 
 	// 1. Initialize result to the result of cloning active context.
 	result := CopyContext(c)
+	result.parsingURL = baseURL
 
 	// track the previous context
 	// if not propagating, make sure result has a previous context
@@ -264,7 +285,7 @@ func (c *Context) parse(localContext interface{}, remoteContexts []string, parsi
 			result = ctx
 		// 3.2)
 		case string:
-			uri := Resolve(result.Values.Base, ctx)
+			uri := Resolve(baseURL, ctx)
 			// 3.2.2
 			for _, remoteCtx := range remoteContexts {
 				if remoteCtx == uri {
@@ -272,6 +293,9 @@ func (c *Context) parse(localContext interface{}, remoteContexts []string, parsi
 				}
 			}
 			remoteContexts = append(remoteContexts, uri)
+			if len(remoteContexts) > maxRemoteContexts {
+				return nil, NewJsonLdError(ContextOverflow, uri)
+			}
 
 			// 3.2.3: Dereference context
 			rd, err := c.options.DocumentLoader.LoadDocument(uri)
@@ -288,8 +312,10 @@ func (c *Context) parse(localContext interface{}, remoteContexts []string, parsi
 			}
 
 			// 3.2.4
-			remoteContextsCpy := make([]string, 0, len(remoteContexts))
-			copy(remoteContextsCpy, remoteContexts)
+			// ldhub: upstream copied into a zero-length slice, so nested remote contexts lost the list and a
+			// self-including context recursed until the stack overflowed.
+			remoteContextsCpy := append([]string(nil), remoteContexts...)
+			result.parsingURL = uri
 			resultRef, err := result.parse(context, remoteContextsCpy, true, true, false, overrideProtected)
 			if err != nil {
 				return nil, err
@@ -340,7 +366,7 @@ func (c *Context) parse(localContext interface{}, remoteContexts []string, parsi
 			if !isString {
 				return nil, NewJsonLdError(InvalidImportValue, "@import must be a string")
 			}
-			uri := Resolve(result.Values.Base, importStr)
+			uri := Resolve(baseURL, importStr)
 
 			rd, err := c.options.DocumentLoader.LoadDocument(uri)
 			if err != nil {
@@ -1013,7 +1039,7 @@ func (c *Context) createTermDefinition(context map[string]interface{}, term stri
 
 	// scoped contexts
 	if ctxVal, hasCtx := val["@context"]; hasCtx {
-		definition.Context = ctxVal
+		definition.Context = resolveContextRefs(ctxVal, c.parsingURL)
 		definition.HasContext = true
 	}
 
@@ -2109,4 +2135,27 @@ func (c *Context) Serialize() (map[string]interface{}, error) {
 		rval["@context"] = ctx
 	}
 	return rval, nil
+}
+
+// resolveContextRefs resolves the remote context references of a scoped context against the URL of the remote
+// context that defines it, which is no longer known when the scoped context is applied.
+func resolveContextRefs(ctx interface{}, base string) interface{} {
+	if base == "" {
+		return ctx
+	}
+	switch v := ctx.(type) {
+	case string:
+		return Resolve(base, v)
+	case []interface{}:
+		out := make([]interface{}, len(v))
+		for i, e := range v {
+			if s, ok := e.(string); ok {
+				out[i] = Resolve(base, s)
+			} else {
+				out[i] = e
+			}
+		}
+		return out
+	}
+	return ctx
 }

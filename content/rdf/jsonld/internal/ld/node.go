@@ -16,13 +16,10 @@ package ld
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/ldhub/ldhub/content/rdf/jsonld/internal/ld/jsoncanonicalizer"
 )
 
 // Node is the value of a subject, predicate or object
@@ -234,156 +231,198 @@ func RdfToObject(n Node, useNativeTypes bool) (map[string]interface{}, error) {
 }
 
 // objectToRDF converts a JSON-LD value object to an RDF literal or a JSON-LD string or
-// node object to an RDF resource.
-func objectToRDF(item interface{}, issuer *IdentifierIssuer, graphName string, triples []*Quad) (Node, []*Quad) {
-	// convert value object to RDF
+// node object to an RDF resource (JSON-LD 1.1 API §8.4). It returns a nil Node when the item does not become a
+// term (a relative or malformed IRI, a malformed language tag).
+//
+// ldhub: rewritten from upstream to follow JSON-LD 1.1: JCS for every @json value (not only objects), xsd:double
+// for integers of 10^21 and more, @direction through rdfDirection, and no panics on unexpected shapes.
+func objectToRDF(item interface{}, issuer *IdentifierIssuer, graphName string, triples []*Quad,
+	rdfDirection string) (Node, []*Quad) {
+	itemMap, isMap := item.(map[string]interface{})
+	if !isMap {
+		if id, ok := item.(string); ok {
+			return resourceNode(id), triples
+		}
+		return nil, triples
+	}
 	if IsValue(item) {
-		itemMap := item.(map[string]interface{})
-		value := itemMap["@value"]
-		datatype := itemMap["@type"]
+		return valueToRDF(itemMap, issuer, graphName, triples, rdfDirection)
+	}
+	if IsList(item) {
+		list, _ := itemMap["@list"].([]interface{})
+		return parseList(list, issuer, graphName, triples, rdfDirection)
+	}
+	id, _ := itemMap["@id"].(string)
+	return resourceNode(id), triples
+}
 
+// resourceNode returns the blank node or IRI id names, or nil when id is neither a blank node identifier nor a
+// well-formed absolute IRI.
+func resourceNode(id string) Node {
+	if strings.HasPrefix(id, "_:") {
+		return NewBlankNode(id)
+	}
+	if !WellFormedIRI(id) {
+		return nil
+	}
+	return NewIRI(id)
+}
+
+const i18nNamespace = "https://www.w3.org/ns/i18n#"
+
+func valueToRDF(itemMap map[string]interface{}, issuer *IdentifierIssuer, graphName string, triples []*Quad,
+	rdfDirection string) (Node, []*Quad) {
+	value := itemMap["@value"]
+	datatype, _ := itemMap["@type"].(string)
+	if datatype != "" && datatype != "@json" && !WellFormedIRI(datatype) {
+		return nil, triples
+	}
+	language, hasLanguage := itemMap["@language"].(string)
+	if hasLanguage && !WellFormedLanguage(language) {
+		return nil, triples
+	}
+	if number, isNumber := value.(json.Number); isNumber {
+		if f, err := number.Float64(); err == nil {
+			value = f
+		}
+	}
+	var lexical string
+	switch v := value.(type) {
+	case bool:
 		if datatype == "@json" {
-			datatype = RDFJSONLiteral
+			lexical, datatype = strconv.FormatBool(v), RDFJSONLiteral
+			break
 		}
-
-		// convert to XSD datatypes as appropriate
-		booleanVal, isBool := value.(bool)
-		floatVal, isFloat := value.(float64)
-
-		if !isBool && !isFloat {
-			// if document was created using a standard JSON decoder from json package
-			// we need to be careful with float and integer representations.
-			// If the client code sets UseNumber() property of json.Decoder
-			// (see https://golang.org/pkg/encoding/json/#Decoder.UseNumber )
-			// the logic above for discovering floats and integers will fail
-			// because they would be represented as json.Number and not float64.
-			// The code below takes care of it so it doesn't matter
-			// how the document was decoded from JSON.
-			if number, isNumber := value.(json.Number); isNumber {
-				var floatErr error
-				floatVal, floatErr = number.Float64()
-				isFloat = floatErr == nil
-			}
+		lexical = strconv.FormatBool(v)
+		if datatype == "" {
+			datatype = XSDBoolean
 		}
-
-		isInteger := isFloat && floatVal == float64(int64(floatVal))
-
-		datatypeStr, _ := datatype.(string)
-		if isBool || isFloat {
-			// convert to XSD datatype
-			if isBool {
-				if datatype == nil {
-					return NewLiteral(strconv.FormatBool(booleanVal), XSDBoolean, ""), triples
-				} else {
-					return NewLiteral(strconv.FormatBool(booleanVal), datatypeStr, ""), triples
-				}
-			} else if (isFloat && !isInteger) || XSDDouble == datatypeStr {
-				canonicalDouble := GetCanonicalDouble(floatVal)
-				if datatype == nil {
-					return NewLiteral(canonicalDouble, XSDDouble, ""), triples
-				} else {
-					return NewLiteral(canonicalDouble, datatypeStr, ""), triples
-				}
-			} else {
-				if datatype == nil {
-					return NewLiteral(fmt.Sprintf("%d", int64(floatVal)), XSDInteger, ""), triples
-				} else {
-					return NewLiteral(fmt.Sprintf("%d", int64(floatVal)), datatype.(string), ""), triples
-				}
-			}
-		} else if langVal, hasLang := itemMap["@language"]; hasLang {
-			if datatype == nil {
-				return NewLiteral(value.(string), RDFLangString, langVal.(string)), triples
-			} else {
-				return NewLiteral(value.(string), datatype.(string), langVal.(string)), triples
-			}
-		} else {
-			if datatype == nil {
-				return NewLiteral(value.(string), XSDString, ""), triples
-			} else {
-				if datatype != RDFJSONLiteral {
-					return NewLiteral(value.(string), datatype.(string), ""), triples
-				} else {
-					var jsonLiteralValByte []byte
-					switch v := value.(type) {
-					case string:
-						jsonLiteralValByte = []byte(v)
-					case map[string]interface{}:
-						byteVal, err := json.Marshal(v)
-						if err != nil {
-							return NewLiteral("JSON Marshal error "+err.Error(), datatype.(string), ""), triples
-						}
-
-						jsonLiteralValByte = byteVal
-					}
-
-					canonicalJSON, err := jsoncanonicalizer.Transform(jsonLiteralValByte)
-					if err != nil {
-						return NewLiteral("JSON Canonicalization error "+err.Error(), datatype.(string), ""), triples
-					}
-
-					return NewLiteral(string(canonicalJSON), datatype.(string), ""), triples
-				}
-			}
-		}
-	} else if IsList(item) {
-		// if item is a list object, initialize list_results as an empty array,
-		// and object to the result of the List Conversion algorithm, passing
-		// the value associated with the @list key from item and list_results.
-		return parseList(item.(map[string]interface{})["@list"].([]interface{}), issuer, graphName, triples)
-	} else {
-		// convert string/node object to RDF
-		var id string
-		if itemMap, isMap := item.(map[string]interface{}); isMap {
-			id = itemMap["@id"].(string)
-			if IsRelativeIri(id) {
+	case float64:
+		switch {
+		case datatype == "@json":
+			c, err := canonicalJSON(v)
+			if err != nil {
 				return nil, triples
 			}
-		} else {
-			id = item.(string)
+			lexical, datatype = c, RDFJSONLiteral
+		case v != math.Trunc(v) || math.Abs(v) >= 1e21 || datatype == XSDDouble:
+			lexical = GetCanonicalDouble(v)
+			if datatype == "" {
+				datatype = XSDDouble
+			}
+		default:
+			if v == 0 {
+				v = 0 // -0 is the integer 0
+			}
+			lexical = strconv.FormatFloat(v, 'f', -1, 64)
+			if datatype == "" {
+				datatype = XSDInteger
+			}
 		}
-		if strings.Index(id, "_:") == 0 {
-			// NOTE: once again no need to rename existing blank nodes
-			return NewBlankNode(id), triples
-		} else {
-			return NewIRI(id), triples
+	case string:
+		if datatype == "@json" {
+			c, err := canonicalJSON(v)
+			if err != nil {
+				return nil, triples
+			}
+			lexical, datatype = c, RDFJSONLiteral
+			break
+		}
+		lexical = v
+	default:
+		if datatype != "@json" {
+			return nil, triples
+		}
+		c, err := canonicalJSON(v)
+		if err != nil {
+			return nil, triples
+		}
+		lexical, datatype = c, RDFJSONLiteral
+	}
+
+	direction, hasDirection := itemMap["@direction"].(string)
+	if hasDirection && rdfDirection != "" && datatype == "" {
+		switch rdfDirection {
+		case "i18n-datatype":
+			return NewLiteral(lexical, i18nNamespace+strings.ToLower(language)+"_"+direction, ""), triples
+		case "compound-literal":
+			node := NewBlankNode(issuer.GetId(""))
+			triples = append(triples, NewQuad(node, NewIRI(RDFSyntaxNS+"value"), NewLiteral(lexical, XSDString, ""), graphName))
+			if hasLanguage {
+				triples = append(triples, NewQuad(node, NewIRI(RDFSyntaxNS+"language"),
+					NewLiteral(strings.ToLower(language), XSDString, ""), graphName))
+			}
+			triples = append(triples, NewQuad(node, NewIRI(RDFSyntaxNS+"direction"), NewLiteral(direction, XSDString, ""), graphName))
+			return node, triples
 		}
 	}
+	if datatype == "" {
+		if hasLanguage {
+			return NewLiteral(lexical, RDFLangString, language), triples
+		}
+		return NewLiteral(lexical, XSDString, ""), triples
+	}
+	if hasLanguage && datatype == RDFLangString {
+		return NewLiteral(lexical, RDFLangString, language), triples
+	}
+	return NewLiteral(lexical, datatype, ""), triples
 }
 
-func parseList(list []interface{}, issuer *IdentifierIssuer, graphName string, triples []*Quad) (Node, []*Quad) {
-
-	var res Node
-	var last interface{}
-
-	// is result is the head of the list?
-	if len(list) > 0 {
-		last = list[len(list)-1]
-		res = NewBlankNode(issuer.GetId(""))
-	} else {
-		res = nilIRI
+func parseList(list []interface{}, issuer *IdentifierIssuer, graphName string, triples []*Quad,
+	rdfDirection string) (Node, []*Quad) {
+	if len(list) == 0 {
+		return nilIRI, triples
 	}
-	subj := res
-
-	var obj Node
-	for i := 0; i < len(list)-1; i++ {
-		obj, triples = objectToRDF(list[i], issuer, graphName, triples)
+	head := NewBlankNode(issuer.GetId(""))
+	subj := head
+	for i, item := range list {
+		var obj Node
+		obj, triples = objectToRDF(item, issuer, graphName, triples, rdfDirection)
+		if obj != nil {
+			triples = append(triples, NewQuad(subj, first, obj, graphName))
+		}
+		if i == len(list)-1 {
+			triples = append(triples, NewQuad(subj, rest, nilIRI, graphName))
+			break
+		}
 		next := NewBlankNode(issuer.GetId(""))
-		triples = append(triples,
-			NewQuad(subj, first, obj, graphName),
-			NewQuad(subj, rest, next, graphName),
-		)
+		triples = append(triples, NewQuad(subj, rest, next, graphName))
 		subj = next
 	}
-
-	// tail of list
-	if last != nil {
-		obj, triples = objectToRDF(last, issuer, graphName, triples)
-		triples = append(triples,
-			NewQuad(subj, first, obj, graphName),
-			NewQuad(subj, rest, nilIRI, graphName),
-		)
-	}
-
-	return res, triples
+	return head, triples
 }
+
+// WellFormedIRI reports whether s is an absolute IRI that RDF can carry: a scheme, no character IRIs forbid
+// (space, controls, <>"{}|\^`) and at most one '#'.
+func WellFormedIRI(s string) bool {
+	colon := strings.IndexByte(s, ':')
+	if colon <= 0 {
+		return false
+	}
+	for i := 0; i < colon; i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	hashes := 0
+	for i := colon + 1; i < len(s); i++ {
+		switch c := s[i]; {
+		case c <= 0x20 || c == 0x7f:
+			return false
+		case strings.IndexByte("<>\"{}|\\^`", c) >= 0:
+			return false
+		case c == '#':
+			hashes++
+			if hashes > 1 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+var languageTag = regexp.MustCompile(`^[a-zA-Z]{1,8}(-[a-zA-Z0-9]{1,8})*$`)
+
+// WellFormedLanguage reports whether s is a well-formed BCP 47 language tag (in the simple form RDF requires).
+func WellFormedLanguage(s string) bool { return languageTag.MatchString(s) }

@@ -224,55 +224,43 @@ var rest = NewIRI(RDFRest)
 var nilIRI = NewIRI(RDFNil)
 
 // GraphToRDF creates an array of RDF triples for the given graph.
+//
+// ldhub: nodes and properties in sorted order (blank-node labels minted here must not depend on map order),
+// malformed IRIs dropped with their triples, rdfDirection passed to the object conversion.
 func (ds *RDFDataset) GraphToRDF(graphName string, graph map[string]interface{}, issuer *IdentifierIssuer,
-	produceGeneralizedRdf bool) {
-	// 4.2)
+	opts *JsonLdOptions) {
 	triples := make([]*Quad, 0)
-	// 4.3)
-	for _, id := range GetKeys(graph) {
-		if IsRelativeIri(id) {
+	for _, id := range GetOrderedKeys(graph) {
+		subject := resourceNode(id)
+		if subject == nil {
 			continue
 		}
-
-		node := graph[id].(map[string]interface{})
+		node, _ := graph[id].(map[string]interface{})
 		for _, property := range GetOrderedKeys(node) {
 			var values []interface{}
-			// 4.3.2.1)
-			if property == "@type" {
-				values = node["@type"].([]interface{})
-				property = RDFType
-			} else if IsKeyword(property) {
-				// 4.3.2.2)
-				continue
-			} else if strings.HasPrefix(property, "_:") && !produceGeneralizedRdf {
-				// 4.3.2.3)
-				continue
-			} else if IsRelativeIri(property) {
-				// 4.3.2.4)
-				continue
-			} else {
-				values = node[property].([]interface{})
-			}
-
-			var subject Node
-			if strings.Index(id, "_:") == 0 {
-				// NOTE: don't rename, just set it as a blank node
-				subject = NewBlankNode(id)
-			} else {
-				subject = NewIRI(id)
-			}
-
-			// RDF predicates
 			var predicate Node
-			if strings.HasPrefix(property, "_:") {
+			switch {
+			case property == "@type":
+				values, _ = node["@type"].([]interface{})
+				predicate = NewIRI(RDFType)
+			case IsKeyword(property):
+				continue
+			case strings.HasPrefix(property, "_:"):
+				if !opts.ProduceGeneralizedRdf {
+					continue
+				}
+				values, _ = node[property].([]interface{})
 				predicate = NewBlankNode(property)
-			} else {
+			default:
+				if !WellFormedIRI(property) {
+					continue
+				}
+				values, _ = node[property].([]interface{})
 				predicate = NewIRI(property)
 			}
-
 			for _, item := range values {
 				var object Node
-				object, triples = objectToRDF(item, issuer, graphName, triples)
+				object, triples = objectToRDF(item, issuer, graphName, triples, opts.RDFDirection)
 				if object != nil {
 					triples = append(triples, NewQuad(subject, predicate, object, graphName))
 				}
@@ -307,21 +295,17 @@ var (
 )
 
 func InvalidNode(node Node) bool {
-
 	switch v := node.(type) {
 	case IRI:
-		if !validIRI(v.Value) {
-			return true
-		}
+		return !WellFormedIRI(v.Value)
 	case Literal:
-		if v.Language != "" && !validLanguageRegex.MatchString(v.Language) {
+		if v.Language != "" && !WellFormedLanguage(v.Language) {
 			return true
 		}
-		if v.Datatype != "" && !validIRI(v.Datatype) {
+		if v.Datatype != "" && !WellFormedIRI(v.Datatype) {
 			return true
 		}
 	}
-
 	return false
 }
 

@@ -15,7 +15,8 @@
 package ld
 
 import (
-	"net/url"
+	"github.com/ldhub/ldhub/content/rdf/iri"
+
 	"regexp"
 	"strings"
 )
@@ -237,42 +238,16 @@ func RemoveBase(baseobj interface{}, iri string) string {
 // Resolve the given path against the given base URI.
 // Returns a full URI.
 func Resolve(baseURI string, pathToResolve string) string {
+	// ldhub: upstream resolved through net/url plus its own dot-segment removal, which departs from RFC 3986
+	// §5.2 (it removes dot segments from an unchanged base path and mishandles bases without authority).
 	if baseURI == "" {
 		return pathToResolve
 	}
-	if pathToResolve == "" || strings.TrimSpace(pathToResolve) == "" {
-		return baseURI
-	}
-
-	uri, err := url.Parse(baseURI)
+	r, err := iri.Resolve(baseURI, pathToResolve)
 	if err != nil {
-		// The base cannot be parsed, so there is nothing to resolve against.
-		// This is the same situation as an empty base, handled above.
 		return pathToResolve
 	}
-
-	// query string parsing
-	if strings.HasPrefix(pathToResolve, "?") {
-		// drop fragment from uri if it has one
-		uri.Fragment = ""
-		uri.RawQuery = pathToResolve[1:]
-		return uri.String()
-	}
-
-	pathToResolveURL, err := url.Parse(pathToResolve)
-	if err != nil {
-		// Not a URL reference, so it cannot be resolved. Return it unchanged
-		// and let the caller reject it, rather than dereferencing the nil that
-		// url.Parse returns alongside the error.
-		return pathToResolve
-	}
-
-	uri = uri.ResolveReference(pathToResolveURL)
-	// java doesn't discard unnecessary dot segments
-	if uri.Path != "" {
-		uri.Path = removeDotSegments(uri.Path, true)
-	}
-	return uri.String()
+	return r
 }
 
 // parseAuthority parses the authority for the pre-parsed given JsonLdUrl.
