@@ -12,7 +12,9 @@ import (
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/jsonld"
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
+	"github.com/ldhub/ldhub/content/rdf/rdfxml"
 	"github.com/ldhub/ldhub/content/rdf/turtle"
+	"github.com/ldhub/ldhub/content/rdf/turtleenc"
 )
 
 // Syntax describes one RDF syntax and how to read and write it.
@@ -91,6 +93,7 @@ func defaultSyntaxes() []Syntax {
 			MediaTypes: []string{"text/turtle", "application/x-turtle"},
 			Extensions: []string{".ttl"},
 			NewDecoder: func(r io.Reader, o rdf.DecodeOptions) rdf.Decoder { return turtle.NewDecoder(r, o) },
+			NewEncoder: func(w io.Writer, o rdf.EncodeOptions) rdf.Encoder { return turtleenc.NewEncoder(w, o) },
 		},
 		{
 			Name:       "n-triples",
@@ -113,12 +116,19 @@ func defaultSyntaxes() []Syntax {
 			Extensions: []string{".trig"},
 			Dataset:    true,
 			NewDecoder: func(r io.Reader, o rdf.DecodeOptions) rdf.Decoder { return turtle.NewTriGDecoder(r, o) },
+			NewEncoder: func(w io.Writer, o rdf.EncodeOptions) rdf.Encoder { return turtleenc.NewTriGEncoder(w, o) },
 		},
 		{
 			Name:       "n3",
 			MediaTypes: []string{"text/n3", "text/rdf+n3"},
 			Extensions: []string{".n3"},
 			NewDecoder: func(r io.Reader, o rdf.DecodeOptions) rdf.Decoder { return turtle.NewN3Decoder(r, o) },
+		},
+		{
+			Name:       "rdf-xml",
+			MediaTypes: []string{"application/rdf+xml"},
+			Extensions: []string{".rdf", ".owl", ".xml"},
+			NewDecoder: func(r io.Reader, o rdf.DecodeOptions) rdf.Decoder { return rdfxml.NewDecoder(r, o) },
 		},
 		{
 			Name:       "json-ld",

@@ -36,6 +36,10 @@ func TestDefaultLookups(t *testing.T) {
 		{"ext", ".trig", "trig"},
 		{"ext", ".n3", "n3"},
 		{"ext", ".jsonld", "json-ld"},
+		{"ext", ".rdf", "rdf-xml"},
+		{"ext", ".owl", "rdf-xml"},
+		{"ext", ".xml", "rdf-xml"},
+		{"media", "application/rdf+xml", "rdf-xml"},
 		{"ext", ".txt", ""},
 		{"path", "/data/x.Ttl", "turtle"},
 		{"path", "archive.tar.nq", "n-quads"},
@@ -154,7 +158,7 @@ func TestRegistryNegotiate(t *testing.T) {
 	tests := []struct{ accept, want string }{
 		{"application/n-quads", "n-quads"},
 		{"text/n3", ""}, // decode-only syntaxes are never offered
-		{"*/*", "n-triples"},
+		{"*/*", "turtle"},
 		{"application/ld+json;q=1, application/n-triples;q=0.5", "json-ld"},
 	}
 	for _, tt := range tests {

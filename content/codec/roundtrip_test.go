@@ -1,0 +1,193 @@
+package codec_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ldhub/ldhub/content/codec"
+	"github.com/ldhub/ldhub/content/conformance"
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/rdf/iso"
+	"github.com/ldhub/ldhub/content/rdf/ntriples"
+)
+
+// roundTripKnown lists, per encoder, graphs expected not to survive a round trip, with the reason
+// (docs/conformance.md). None today.
+var roundTripKnown = map[string]map[string]string{}
+
+// rtSource is one manifest whose graphs feed the round trip: the expected results of eval tests, or the inputs of
+// positive syntax tests.
+type rtSource struct {
+	manifest string
+	testType string // full IRI of the test type to take
+	useInput bool   // the test's action is the graph (syntax tests); otherwise its result
+	quads    bool   // the files are N-Quads
+}
+
+var rtSources = []rtSource{
+	{"rdf/rdf11/rdf-turtle/manifest.ttl", conformance.RDFT + "TestTurtleEval", false, false},
+	{"rdf/rdf11/rdf-trig/manifest.ttl", conformance.RDFT + "TestTrigEval", false, true},
+	{"rdf/rdf11/rdf-xml/manifest.ttl", conformance.RDFT + "TestXMLEval", false, false},
+	{"rdf/rdf11/rdf-n-triples/manifest.ttl", conformance.RDFT + "TestNTriplesPositiveSyntax", true, false},
+	{"rdf/rdf11/rdf-n-quads/manifest.ttl", conformance.RDFT + "TestNQuadsPositiveSyntax", true, true},
+}
+
+type rtGraph struct {
+	name  string // suite-relative path of the file
+	quads []rdf.Quad
+	named bool // has statements in named graphs
+}
+
+// TestW3CRoundTrip writes every expected graph of the RDF suites with each registered encoder and reads it back
+// with the matching decoder; the result must be isomorphic to the original. Syntaxes that hold only one graph get
+// only the graphs without named graphs.
+func TestW3CRoundTrip(t *testing.T) {
+	dir := conformance.SuitesDir(t)
+	graphs := loadRoundTripGraphs(t, dir)
+	if len(graphs) < 400 {
+		t.Fatalf("found only %d graphs in the suites", len(graphs))
+	}
+	for _, syn := range codec.Default().Syntaxes() {
+		if !syn.CanEncode() {
+			continue
+		}
+		t.Run(syn.Name, func(t *testing.T) {
+			res := conformance.Result{Suite: "roundtrip-" + syn.Name, Known: roundTripKnown[syn.Name]}
+			for _, g := range graphs {
+				if g.named && !syn.Dataset {
+					continue
+				}
+				if why := roundTrip(syn, g.quads); why != "" {
+					res.Fail(g.name, why)
+				} else {
+					res.Passed++
+				}
+			}
+			conformance.Report(t, res)
+		})
+	}
+}
+
+func roundTrip(syn codec.Syntax, in []rdf.Quad) string {
+	var buf bytes.Buffer
+	enc := syn.NewEncoder(&buf, rdf.EncodeOptions{})
+	for _, q := range in {
+		if err := enc.Encode(q); err != nil {
+			return fmt.Sprintf("encode: %v", err)
+		}
+	}
+	if err := enc.Close(); err != nil {
+		return fmt.Sprintf("encode: %v", err)
+	}
+	text := buf.String()
+	out, err := readAll(syn.NewDecoder(&buf, rdf.DecodeOptions{Base: "http://example.invalid/", Blanks: rdf.NewBlankNodes("r")}))
+	if err != nil {
+		return fmt.Sprintf("decoding own output: %v\n%s", err, text)
+	}
+	if !iso.Isomorphic(in, out) {
+		return "not isomorphic after the round trip:\n" + iso.Diff(in, out) + "\noutput:\n" + text
+	}
+	return ""
+}
+
+func loadRoundTripGraphs(t *testing.T, dir string) []rtGraph {
+	var out []rtGraph
+	seen := map[string]bool{}
+	for _, src := range rtSources {
+		m, err := conformance.LoadManifest(filepath.Join(dir, src.manifest))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range m.Tests {
+			if !tc.HasType(src.testType) {
+				continue
+			}
+			file := tc.Result
+			if src.useInput {
+				file = tc.Action
+			}
+			path := conformance.LocalPath(file)
+			if path == "" || seen[path] {
+				continue
+			}
+			seen[path] = true
+			qs, err := readFile(path, src.quads)
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			rel, _ := filepath.Rel(dir, path)
+			g := rtGraph{name: filepath.ToSlash(rel), quads: qs}
+			for _, q := range qs {
+				if !q.G.IsZero() {
+					g.named = true
+					break
+				}
+			}
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+func readFile(path string, quads bool) ([]rdf.Quad, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	o := rdf.DecodeOptions{Base: conformance.W3CBase(path), Blanks: rdf.NewBlankNodes("s")}
+	if quads {
+		return readAll(ntriples.NewQuadDecoder(f, o))
+	}
+	return readAll(ntriples.NewDecoder(f, o))
+}
+
+func readAll(d rdf.Decoder) ([]rdf.Quad, error) {
+	var out []rdf.Quad
+	for {
+		q, err := d.Next()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		out = append(out, q)
+	}
+}
+
+// dropLast is an encoder that loses the last statement, to show the round trip catches loss.
+type dropLast struct {
+	rdf.Encoder
+	pending *rdf.Quad
+}
+
+func (d *dropLast) Encode(q rdf.Quad) error {
+	if d.pending != nil {
+		if err := d.Encoder.Encode(*d.pending); err != nil {
+			return err
+		}
+	}
+	d.pending = &q
+	return nil
+}
+
+func TestRoundTripDetectsLoss(t *testing.T) {
+	nt, _ := codec.Default().ByName("n-triples")
+	lossy := nt
+	lossy.NewEncoder = func(w io.Writer, o rdf.EncodeOptions) rdf.Encoder { return &dropLast{Encoder: nt.NewEncoder(w, o)} }
+	g := []rdf.Quad{
+		rdf.Triple(rdf.Blank("a"), rdf.IRI("http://ex/p"), rdf.String("1")),
+		rdf.Triple(rdf.Blank("a"), rdf.IRI("http://ex/p"), rdf.String("2")),
+	}
+	if why := roundTrip(nt, g); why != "" {
+		t.Fatalf("faithful encoder failed: %s", why)
+	}
+	if why := roundTrip(lossy, g); why == "" {
+		t.Fatal("lossy encoder passed the round trip")
+	}
+}
