@@ -2,7 +2,6 @@ package index
 
 import (
 	"fmt"
-	"math/bits"
 	"slices"
 	"sync"
 
@@ -36,7 +35,10 @@ func (d *Dataset) Close() error {
 
 // Builder collects quads and turns them into a Dataset. It is not safe for concurrent use.
 type Builder struct {
-	ids     map[string]ID
+	// Terms are interned in an open-addressing table of ids whose keys live in heap, so a new term costs one
+	// append and no allocation of its own; the table is the one Build persists.
+	table   []uint32
+	hashes  []uint64 // hash of each id's key, kept for rehashing when the table grows
 	heap    []byte
 	offsets []uint32
 	deflt   []Row
@@ -49,7 +51,7 @@ type Builder struct {
 
 // NewBuilder returns an empty builder.
 func NewBuilder() *Builder {
-	return &Builder{ids: make(map[string]ID), offsets: []uint32{0}, named: make(map[ID][]Row)}
+	return &Builder{table: make([]uint32, 1<<16), hashes: []uint64{0}, offsets: []uint32{0}, named: make(map[ID][]Row)}
 }
 
 // Add adds one quad; duplicates are removed by Build.
@@ -106,49 +108,60 @@ func (b *Builder) intern(t rdf.Term) (ID, error) {
 		return 0, fmt.Errorf("index: empty term in a triple position")
 	}
 	b.buf = k
-	if id, ok := b.ids[string(k)]; ok {
-		return id, nil
+	h := hashKey(k)
+	mask := uint64(len(b.table) - 1)
+	i := h & mask
+	for {
+		id := b.table[i]
+		if id == 0 {
+			break
+		}
+		if b.hashes[id] == h && string(b.heap[b.offsets[id-1]:b.offsets[id]]) == string(k) {
+			return id, nil
+		}
+		i = (i + 1) & mask
 	}
-	if uint64(len(b.heap))+uint64(len(k)) > 1<<32-1 || len(b.offsets) >= 1<<32-1 {
-		return 0, fmt.Errorf("index: dictionary over 4 GiB or 4 G terms")
+	if uint64(len(b.heap))+uint64(len(k)) > 1<<32-1 || len(b.offsets) >= 1<<31 {
+		return 0, fmt.Errorf("index: dictionary over 4 GiB or 2 G terms")
 	}
 	b.heap = append(b.heap, k...)
 	b.offsets = append(b.offsets, uint32(len(b.heap)))
+	b.hashes = append(b.hashes, h)
 	id := ID(len(b.offsets) - 1)
-	b.ids[string(k)] = id
+	b.table[i] = id
+	if 2*int(id) > len(b.table) { // keep the load factor under 1/2 so probes stay short
+		b.grow()
+	}
 	return id, nil
+}
+
+func (b *Builder) grow() {
+	t := make([]uint32, 2*len(b.table))
+	mask := uint64(len(t) - 1)
+	for id := 1; id < len(b.hashes); id++ {
+		i := b.hashes[id] & mask
+		for t[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t[i] = ID(id)
+	}
+	b.table = t
 }
 
 // Build sorts and deduplicates every graph and returns the dataset. The builder must not be used afterwards.
 func (b *Builder) Build() *Dataset {
 	d := &Dataset{
-		Dict:    &Dict{heap: b.heap, offsets: b.offsets},
+		Dict:    &Dict{heap: b.heap, offsets: b.offsets, table: b.table},
 		Default: buildGraph(b.deflt),
 		named:   make(map[ID]*Graph, len(b.named)),
 	}
-	d.Dict.table = buildTable(d.Dict)
 	for g, rows := range b.named {
 		d.named[g] = buildGraph(rows)
 		d.names = append(d.names, g)
 	}
 	slices.Sort(d.names)
-	b.ids, b.deflt, b.named = nil, nil, nil
+	b.table, b.hashes, b.deflt, b.named = nil, nil, nil, nil
 	return d
-}
-
-func buildTable(d *Dict) []uint32 {
-	n := d.Len()
-	size := 1 << bits.Len(uint(2*n+1))
-	table := make([]uint32, size)
-	mask := uint64(size - 1)
-	for id := 1; id <= n; id++ {
-		i := hashKey(d.key(ID(id))) & mask
-		for table[i] != 0 {
-			i = (i + 1) & mask
-		}
-		table[i] = ID(id)
-	}
-	return table
 }
 
 // buildGraph sorts rows (taking ownership) into the three permutations, in parallel: the machine has two cores

@@ -1,6 +1,8 @@
 package index
 
 import (
+	"errors"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -199,4 +201,40 @@ func TestRadixSortMatchesSort(t *testing.T) {
 			t.Fatalf("n=%d: radix sort disagrees with sort", n)
 		}
 	}
+}
+
+func TestBuildFromStopsOnError(t *testing.T) {
+	quads := randomDataset(rand.New(rand.NewPCG(7, 8)), 10000)
+	dec := &failingDecoder{quads: quads, failAt: 9000}
+	if _, err := BuildFrom(t.Context(), dec); err == nil || err.Error() != "boom" {
+		t.Fatalf("want the decoder's error, got %v", err)
+	}
+	d, err := BuildFrom(t.Context(), &failingDecoder{quads: quads, failAt: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := NewBuilder()
+	for _, q := range quads {
+		_ = b.Add(q)
+	}
+	if want := b.Build(); d.Default.Len() != want.Default.Len() || len(d.GraphNames()) != len(want.GraphNames()) {
+		t.Errorf("streamed build differs: %d/%d triples", d.Default.Len(), want.Default.Len())
+	}
+}
+
+type failingDecoder struct {
+	quads  []rdf.Quad
+	i      int
+	failAt int
+}
+
+func (f *failingDecoder) Next() (rdf.Quad, error) {
+	if f.i == f.failAt {
+		return rdf.Quad{}, errors.New("boom")
+	}
+	if f.i == len(f.quads) {
+		return rdf.Quad{}, io.EOF
+	}
+	f.i++
+	return f.quads[f.i-1], nil
 }
