@@ -125,10 +125,17 @@ func (e *Encoder) document() (doc any, err error) {
 	return compacted, nil
 }
 
-// dataset converts quads to json-gold's dataset; blank nodes keep their labels.
+// dataset converts quads to json-gold's dataset, without duplicates; blank nodes keep their labels.
 func dataset(quads []rdf.Quad) *ld.RDFDataset {
 	ds := ld.NewRDFDataset()
+	// A dataset is a set: a repeated statement would count as a second reference to a list node and keep the
+	// list from being folded into @list.
+	seen := make(map[rdf.Quad]struct{}, len(quads))
 	for _, q := range quads {
+		if _, dup := seen[q]; dup {
+			continue
+		}
+		seen[q] = struct{}{}
 		name := "@default"
 		if !q.G.IsZero() {
 			name = nodeName(q.G)

@@ -16,6 +16,7 @@ package ld
 
 import (
 	"sort"
+	"strings"
 )
 
 // UsagesNode is a helper class for node usages
@@ -152,7 +153,7 @@ func (api *JsonLdApi) FromRDF(dataset *RDFDataset, opts *JsonLdOptions) ([]inter
 			}
 
 			// 3.5.5)
-			value, err := RdfToObject(object, opts.UseNativeTypes)
+			value, err := RdfToObject(object, opts)
 			if err != nil {
 				return nil, err
 			}
@@ -174,6 +175,12 @@ func (api *JsonLdApi) FromRDF(dataset *RDFDataset, opts *JsonLdOptions) ([]inter
 					referencedOnceMap[object.GetValue()] = NewUsagesNode(node, predicate, value)
 				}
 			}
+		}
+	}
+
+	if opts.RDFDirection == "compound-literal" {
+		for _, graph := range graphMap {
+			compoundLiterals(graph, referencedOnceMap)
 		}
 	}
 
@@ -269,4 +276,72 @@ func (api *JsonLdApi) FromRDF(dataset *RDFDataset, opts *JsonLdOptions) ([]inter
 	}
 
 	return result, nil
+}
+
+// compoundLiterals turns blank nodes that encode a literal with a base direction (rdf:value, rdf:direction and
+// optionally rdf:language, JSON-LD 1.1 rdfDirection "compound-literal") back into value objects wherever they are
+// referenced, and drops the nodes.
+//
+// ldhub: not in upstream.
+func compoundLiterals(graph map[string]*NodeMapNode, referencedOnce map[string]*UsagesNode) {
+	literals := map[string]map[string]interface{}{}
+	for id, node := range graph {
+		if !strings.HasPrefix(id, "_:") {
+			continue
+		}
+		value, okValue := singleValue(node.Values[RDFSyntaxNS+"value"])
+		dir, okDir := singleValue(node.Values[RDFSyntaxNS+"direction"])
+		if !okValue || !okDir {
+			continue
+		}
+		lit := map[string]interface{}{"@value": value, "@direction": dir}
+		extra := 3 // @id, rdf:value, rdf:direction
+		if lang, ok := singleValue(node.Values[RDFSyntaxNS+"language"]); ok {
+			lit["@language"] = lang
+			extra++
+		}
+		if len(node.Values) != extra {
+			continue
+		}
+		literals[id] = lit
+	}
+	if len(literals) == 0 {
+		return
+	}
+	for id := range literals {
+		delete(graph, id)
+		delete(referencedOnce, id)
+	}
+	for _, node := range graph {
+		for _, v := range node.Values {
+			vs, _ := v.([]interface{})
+			for _, item := range vs {
+				m, ok := item.(map[string]interface{})
+				if !ok {
+					continue
+				}
+				id, _ := m["@id"].(string)
+				if lit, ok := literals[id]; ok && len(m) == 1 {
+					delete(m, "@id")
+					for k, lv := range lit {
+						m[k] = lv
+					}
+				}
+			}
+		}
+	}
+}
+
+// singleValue returns the string @value of a one-element array of value objects.
+func singleValue(v interface{}) (string, bool) {
+	vs, ok := v.([]interface{})
+	if !ok || len(vs) != 1 {
+		return "", false
+	}
+	m, ok := vs[0].(map[string]interface{})
+	if !ok {
+		return "", false
+	}
+	s, ok := m["@value"].(string)
+	return s, ok
 }

@@ -159,74 +159,62 @@ func IsLiteral(node Node) bool {
 var patternInteger = regexp.MustCompile(`^[\-+]?\d+$`)
 var patternDouble = regexp.MustCompile(`^(\+|-)?(\d+(\.\d*)?|\.\d+)([Ee](\+|-)?\d+)?$`)
 
-// RdfToObject converts an RDF triple object to a JSON-LD object.
-func RdfToObject(n Node, useNativeTypes bool) (map[string]interface{}, error) {
-	// If value is an an IRI or a blank node identifier, return a new
-	// JSON object consisting
-	// of a single member @id whose value is set to value.
+// RdfToObject converts an RDF triple object to a JSON-LD object (JSON-LD 1.1 API §8.5).
+//
+// ldhub: rewritten for JSON-LD 1.1: rdf:JSON literals become @json values, i18n datatypes become @direction,
+// "1"/"0" are native booleans, and numbers that do not fit a JSON number stay typed strings.
+func RdfToObject(n Node, opts *JsonLdOptions) (map[string]interface{}, error) {
 	if IsIRI(n) || IsBlankNode(n) {
-		return map[string]interface{}{
-			"@id": n.GetValue(),
-		}, nil
+		return map[string]interface{}{"@id": n.GetValue()}, nil
 	}
-
-	literal := n.(Literal)
-
-	// convert literal object to JSON-LD
-	rval := map[string]interface{}{
-		"@value": literal.GetValue(),
+	literal, ok := n.(Literal)
+	if !ok {
+		return nil, NewJsonLdError(InvalidInput, "unexpected RDF term")
 	}
-
-	// add language
-	if literal.Language != "" {
+	rval := map[string]interface{}{"@value": literal.Value}
+	datatype, value := literal.Datatype, literal.Value
+	switch {
+	case literal.Language != "":
 		rval["@language"] = literal.Language
-	} else {
-		// add datatype
-		datatype := literal.Datatype
-		value := literal.Value
-		if useNativeTypes {
-			// use native datatypes for certain xsd types
-			switch datatype {
-			case XSDString:
-				// prevent default case from matching, i.e. prevent adding @type for xsd:string
-			case XSDBoolean:
-				switch value {
-				case "true":
-					rval["@value"] = true
-				case "false":
-					rval["@value"] = false
-				default:
-					// do not replace the value but add the boolean type
-					rval["@type"] = datatype
-				}
-			case XSDInteger: // http://www.w3.org/TR/xmlschema11-2/#integer
-				if patternInteger.MatchString(value) {
-					i, err := strconv.ParseInt(value, 10, 64)
-					if err != nil {
-						return nil, NewJsonLdError(ParseError, nil)
-					}
-					rval["@value"] = i
-				}
-			case XSDDouble, XSDFloat: // http://www.w3.org/TR/xmlschema11-2/#nt-doubleRep
-				if patternDouble.MatchString(value) {
-					d, err := strconv.ParseFloat(value, 64)
-					if err != nil {
-						return nil, NewJsonLdError(ParseError, nil)
-					}
-					// ParseFloat successfully parses strings like "NaN", "Inf", and "-Inf" without returning an error
-					if !math.IsNaN(d) && !math.IsInf(d, 0) {
-						rval["@value"] = d
-					}
-				}
-			default:
-				// do not add xsd:string type
-				rval["@type"] = datatype
-			}
-		} else if datatype != XSDString {
+	case opts.UseNativeTypes && datatype == XSDString:
+	case opts.UseNativeTypes && datatype == XSDBoolean && (value == "true" || value == "1"):
+		rval["@value"] = true
+	case opts.UseNativeTypes && datatype == XSDBoolean && (value == "false" || value == "0"):
+		rval["@value"] = false
+	case opts.UseNativeTypes && datatype == XSDInteger && patternInteger.MatchString(value):
+		i, err := strconv.ParseInt(value, 10, 64)
+		if err != nil {
 			rval["@type"] = datatype
+			break
 		}
+		rval["@value"] = i
+	case opts.UseNativeTypes && datatype == XSDDouble && patternDouble.MatchString(value):
+		d, err := strconv.ParseFloat(value, 64)
+		if err != nil || math.IsInf(d, 0) || math.IsNaN(d) {
+			rval["@type"] = datatype
+			break
+		}
+		rval["@value"] = d
+	case datatype == RDFJSONLiteral && opts.ProcessingMode != JsonLd_1_0:
+		var v interface{}
+		if err := json.Unmarshal([]byte(value), &v); err != nil {
+			return nil, NewJsonLdError(InvalidJSONLiteral, err)
+		}
+		rval["@value"] = v
+		rval["@type"] = "@json"
+	case opts.RDFDirection == "i18n-datatype" && strings.HasPrefix(datatype, i18nNamespace):
+		lang, dir, found := strings.Cut(strings.TrimPrefix(datatype, i18nNamespace), "_")
+		if !found {
+			rval["@type"] = datatype
+			break
+		}
+		if lang != "" {
+			rval["@language"] = lang
+		}
+		rval["@direction"] = dir
+	case datatype != "" && datatype != XSDString:
+		rval["@type"] = datatype
 	}
-
 	return rval, nil
 }
 
