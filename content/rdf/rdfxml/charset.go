@@ -21,7 +21,7 @@ func charsetReader(label string, r io.Reader) (io.Reader, error) {
 		}
 		return &latin1Reader{r: br}, nil
 	}
-	return nil, fmt.Errorf("unsupported character encoding %q", label)
+	return nil, &inputError{fmt.Sprintf("unsupported character encoding %q", label)}
 }
 
 // latin1Reader transcodes ISO-8859-1 to UTF-8 byte by byte.

@@ -131,7 +131,7 @@ func (d *Decoder) step() error {
 		if err == io.EOF {
 			return d.eof()
 		}
-		if l, ok := asLimit(err); ok {
+		if l, ok := asInputError(err); ok {
 			return d.errHere(l.msg)
 		}
 		var se *xml.SyntaxError

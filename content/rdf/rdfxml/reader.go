@@ -16,10 +16,11 @@ const (
 	maxEntities      = 10000   // declarations in one internal subset
 )
 
-// limitError is returned by posReader to abort encoding/xml mid-token; the decoder turns it into a SyntaxError.
-type limitError struct{ msg string }
+// inputError aborts encoding/xml mid-token (from posReader or charsetReader) over input the decoder refuses; the
+// decoder turns it into a SyntaxError.
+type inputError struct{ msg string }
 
-func (e *limitError) Error() string { return e.msg }
+func (e *inputError) Error() string { return e.msg }
 
 // posReader feeds encoding/xml one byte at a time (it implements io.ByteReader, so encoding/xml does not add its
 // own buffer and never reads ahead of what it has parsed). That lets it track the line and rune column of the parse
@@ -93,7 +94,7 @@ func (p *posReader) ReadByte() (byte, error) {
 		p.col++
 	}
 	if p.off-p.tokenStart > p.maxToken {
-		p.err = &limitError{fmt.Sprintf("markup or text token longer than %d bytes", p.maxToken)}
+		p.err = &inputError{fmt.Sprintf("markup or text token longer than %d bytes", p.maxToken)}
 		return 0, p.err
 	}
 	if p.ents != nil {
@@ -140,11 +141,11 @@ func (p *posReader) trackRef(b byte) error {
 			return nil
 		}
 		if n < 0 {
-			return &limitError{fmt.Sprintf("reference to external entity &%s; (external entities are never fetched)", p.ref)}
+			return &inputError{fmt.Sprintf("reference to external entity &%s; (external entities are never fetched)", p.ref)}
 		}
 		p.expanded += int64(n)
 		if p.expanded > entityBaseBudget+entityRatio*p.off {
-			return &limitError{fmt.Sprintf("entity expansion exceeds %d bytes after %d bytes of input (entity bomb?)", p.expanded, p.off)}
+			return &inputError{fmt.Sprintf("entity expansion exceeds %d bytes after %d bytes of input (entity bomb?)", p.expanded, p.off)}
 		}
 	case len(p.ref) < 256 && (b >= 0x80 || isNameByte(b)):
 		p.ref = append(p.ref, b)
@@ -168,8 +169,8 @@ func (p *posReader) position(off int64) (line, col int) {
 	return p.line, p.col + 1
 }
 
-func asLimit(err error) (*limitError, bool) {
-	var l *limitError
+func asInputError(err error) (*inputError, bool) {
+	var l *inputError
 	ok := errors.As(err, &l)
 	return l, ok
 }
