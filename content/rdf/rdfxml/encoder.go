@@ -102,11 +102,11 @@ type docWriter struct {
 	w    *bufio.Writer
 	base string
 
-	subjects []rdf.Term             // in order of first appearance
+	subjects []rdf.Term              // in order of first appearance
 	bySubj   map[rdf.Term][]rdf.Quad //
-	objRefs  map[rdf.Term]int       // times each blank node occurs as an object
-	state    map[rdf.Term]uint8     // 0 not written, 1 written or being written
-	labels   map[string]string      // blank label -> rdf:nodeID value
+	objRefs  map[rdf.Term]int        // times each blank node occurs as an object
+	state    map[rdf.Term]uint8      // 0 not written, 1 written or being written
+	labels   map[string]string       // blank label -> rdf:nodeID value
 
 	nsPrefix map[string]string // namespace IRI -> prefix
 	nsOrder  []rdf.Prefix      // declarations, in order
