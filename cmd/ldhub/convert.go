@@ -3,9 +3,222 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ldhub/ldhub/content/codec"
+	"github.com/ldhub/ldhub/content/rdf"
 )
 
-// runConvert is filled in once the codec registry exists (issue 2).
+const convertUsage = `usage: ldhub convert [--from SYNTAX] [--to SYNTAX] [--base IRI] IN OUT
+
+Converts RDF from one syntax to another. IN and OUT are file paths, or - for standard input and output.
+The syntaxes default to the files' extensions; for - they must be given (OUT defaults to N-Quads when the
+input syntax can hold named graphs, N-Triples otherwise). A SYNTAX is a name, media type or extension.
+N-Triples and N-Quads stream in constant memory; other outputs hold the graph until the end. The output file
+is replaced only when the whole conversion succeeds.
+
+flags:
+  --from SYNTAX   syntax of IN
+  --to SYNTAX     syntax of OUT
+  --base IRI      base IRI for relative references in IN (default: IN's file: IRI)
+
+syntaxes:
+`
+
+// runConvert implements `ldhub convert`.
 func runConvert(ctx context.Context, env *environment, args []string) error {
-	return errors.New("not implemented yet")
+	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	from := fs.String("from", "", "")
+	to := fs.String("to", "", "")
+	base := fs.String("base", "", "")
+	reg := codec.Default()
+
+	// Flags may come before, between or after the two paths.
+	var paths []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				printConvertUsage(env.stdout, reg)
+				return nil
+			}
+			return fmt.Errorf("%v (see ldhub convert --help)", err)
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		paths = append(paths, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(paths) != 2 {
+		return fmt.Errorf("want two arguments IN and OUT, got %d (see ldhub convert --help)", len(paths))
+	}
+	in, out := paths[0], paths[1]
+
+	src, err := pickSyntax(reg, *from, in, "--from")
+	if err != nil {
+		return err
+	}
+	dstName := *to
+	if dstName == "" && out == "-" {
+		dstName = "n-triples"
+		if src.Dataset {
+			dstName = "n-quads"
+		}
+	}
+	dst, err := pickSyntax(reg, dstName, out, "--to")
+	if err != nil {
+		return err
+	}
+	if !dst.CanEncode() {
+		return fmt.Errorf("ldhub cannot write %s", dst.Name)
+	}
+
+	opts := rdf.DecodeOptions{Base: *base, Blanks: rdf.NewBlankNodes("")}
+	var r io.Reader = env.stdin
+	if in != "-" {
+		f, err := os.Open(in)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		r = f
+		if opts.Base == "" {
+			abs, err := filepath.Abs(in)
+			if err != nil {
+				return err
+			}
+			opts.Base = fileIRI(abs)
+		}
+	}
+
+	return writeOutput(out, env.stdout, func(w io.Writer) error {
+		if _, err := convert(ctx, src, dst, r, w, opts); err != nil {
+			return fmt.Errorf("%s: %w", displayName(in), err)
+		}
+		return nil
+	})
+}
+
+// convert decodes r with src and encodes to w with dst, passing on the prefixes and base the input declared.
+func convert(ctx context.Context, src, dst codec.Syntax, r io.Reader, w io.Writer, o rdf.DecodeOptions) (int64, error) {
+	dec := src.NewDecoder(r, o)
+	if dst.Streaming {
+		enc := dst.NewEncoder(w, rdf.EncodeOptions{})
+		n, err := codec.Copy(ctx, enc, dec)
+		if err != nil {
+			return n, err
+		}
+		return n, enc.Close()
+	}
+	// The encoder would buffer everything anyway; reading first lets it use every prefix the input declared.
+	var quads []rdf.Quad
+	for {
+		if err := ctx.Err(); err != nil {
+			return int64(len(quads)), err
+		}
+		q, err := dec.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return int64(len(quads)), err
+		}
+		quads = append(quads, q)
+	}
+	eo := rdf.EncodeOptions{}
+	if ps, ok := dec.(rdf.PrefixSource); ok {
+		eo.Prefixes = ps.Prefixes()
+	}
+	enc := dst.NewEncoder(w, eo)
+	for i, q := range quads {
+		if err := enc.Encode(q); err != nil {
+			return int64(i), fmt.Errorf("writing %s: %w", dst.Name, err)
+		}
+	}
+	return int64(len(quads)), enc.Close()
+}
+
+// pickSyntax resolves an explicit syntax flag, or else the file's extension.
+func pickSyntax(reg *codec.Registry, explicit, path, flagName string) (codec.Syntax, error) {
+	if explicit != "" {
+		s, ok := reg.Lookup(explicit)
+		if !ok {
+			return s, fmt.Errorf("unknown syntax %q for %s (known: %s)", explicit, flagName, syntaxNames(reg))
+		}
+		return s, nil
+	}
+	if path == "-" {
+		return codec.Syntax{}, fmt.Errorf("cannot tell the syntax of standard input/output; use %s", flagName)
+	}
+	s, ok := reg.ByPath(path)
+	if !ok {
+		return s, fmt.Errorf("cannot tell the syntax of %s from its extension; use %s (known: %s)", path, flagName, syntaxNames(reg))
+	}
+	return s, nil
+}
+
+// writeOutput runs write against stdout for "-", or against a temporary file renamed over path only on success,
+// so a failed conversion never leaves a truncated file behind.
+func writeOutput(path string, stdout io.Writer, write func(io.Writer) error) error {
+	if path == "-" {
+		return write(stdout)
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func printConvertUsage(w io.Writer, reg *codec.Registry) {
+	fmt.Fprint(w, convertUsage)
+	for _, s := range reg.Syntaxes() {
+		mode := "read/write"
+		if !s.CanEncode() {
+			mode = "read only"
+		}
+		fmt.Fprintf(w, "  %-10s %-10s %-22s %s\n", s.Name, mode, s.MediaTypes[0], strings.Join(s.Extensions, " "))
+	}
+}
+
+func syntaxNames(reg *codec.Registry) string {
+	var names []string
+	for _, s := range reg.Syntaxes() {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func displayName(path string) string {
+	if path == "-" {
+		return "standard input"
+	}
+	return path
+}
+
+func fileIRI(abs string) string {
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // Windows drive paths
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
 }

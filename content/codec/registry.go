@@ -23,6 +23,9 @@ type Syntax struct {
 	MediaTypes []string // the first is canonical (sent in Content-Type)
 	Extensions []string // with the dot, e.g. ".ttl"; the first is canonical
 	Dataset    bool     // can hold named graphs
+	// Streaming is true when the encoder writes each statement as it comes. The others buffer until Close, so a
+	// caller loses nothing by reading the whole input first, and can then pass every prefix the input declared.
+	Streaming bool
 	// NewDecoder reads the syntax; decoders of prefix-declaring syntaxes also implement rdf.PrefixSource.
 	NewDecoder func(io.Reader, rdf.DecodeOptions) rdf.Decoder
 	// NewEncoder writes the syntax; nil when ldhub cannot write it.
@@ -101,6 +104,7 @@ func defaultSyntaxes() []Syntax {
 			Extensions: []string{".nt"},
 			NewDecoder: func(r io.Reader, o rdf.DecodeOptions) rdf.Decoder { return ntriples.NewDecoder(r, o) },
 			NewEncoder: func(w io.Writer, o rdf.EncodeOptions) rdf.Encoder { return ntriples.NewEncoder(w, o) },
+			Streaming:  true,
 		},
 		{
 			Name:       "n-quads",
@@ -109,6 +113,7 @@ func defaultSyntaxes() []Syntax {
 			Dataset:    true,
 			NewDecoder: func(r io.Reader, o rdf.DecodeOptions) rdf.Decoder { return ntriples.NewQuadDecoder(r, o) },
 			NewEncoder: func(w io.Writer, o rdf.EncodeOptions) rdf.Encoder { return ntriples.NewQuadEncoder(w, o) },
+			Streaming:  true,
 		},
 		{
 			Name:       "trig",
@@ -146,6 +151,17 @@ func (r *Registry) Syntaxes() []Syntax { return append([]Syntax(nil), r.syntaxes
 
 // ByName finds a syntax by its short name, case-insensitively.
 func (r *Registry) ByName(name string) (Syntax, bool) { return r.get(r.byName, strings.ToLower(name)) }
+
+// Lookup finds a syntax by name, media type or extension, in that order: what a user may type on a command line.
+func (r *Registry) Lookup(s string) (Syntax, bool) {
+	if syn, ok := r.ByName(s); ok {
+		return syn, true
+	}
+	if strings.Contains(s, "/") {
+		return r.ByMediaType(s)
+	}
+	return r.ByExtension(s)
+}
 
 // ByMediaType finds a syntax by media type, ignoring parameters and case ("text/turtle; charset=utf-8").
 func (r *Registry) ByMediaType(mediaType string) (Syntax, bool) {

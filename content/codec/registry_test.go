@@ -44,6 +44,11 @@ func TestDefaultLookups(t *testing.T) {
 		{"path", "/data/x.Ttl", "turtle"},
 		{"path", "archive.tar.nq", "n-quads"},
 		{"path", "README", ""},
+		{"lookup", "TriG", "trig"},
+		{"lookup", "application/n-quads", "n-quads"},
+		{"lookup", "ttl", "turtle"},
+		{"lookup", ".rdf", "rdf-xml"},
+		{"lookup", "yaml", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.how+" "+tt.key, func(t *testing.T) {
@@ -58,6 +63,8 @@ func TestDefaultLookups(t *testing.T) {
 				s, ok = r.ByExtension(tt.key)
 			case "path":
 				s, ok = r.ByPath(tt.key)
+			case "lookup":
+				s, ok = r.Lookup(tt.key)
 			}
 			if ok != (tt.want != "") || s.Name != tt.want {
 				t.Errorf("got %q, %v; want %q", s.Name, ok, tt.want)
