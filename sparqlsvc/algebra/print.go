@@ -1,0 +1,422 @@
+package algebra
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/ldhub/ldhub/content/rdf"
+)
+
+// Format prints an algebra tree as SSE-like S-expressions, one operator per line, operands indented by two spaces,
+// in the style of Jena's qparse --print=op, so tests can state the algebra of a query as text:
+//
+//	(project (?s)
+//	  (filter (> ?o 1)
+//	    (bgp (triple ?s <http://example.org/p> ?o))))
+//
+// Integers, decimals and booleans in their plain forms print as they would be written in a query; other terms
+// print in N-Triples form. Invented variables print with their leading '.', e.g. ?.agg1.
+func Format(op Op) string {
+	var b strings.Builder
+	formatOp(&b, op, 0)
+	return b.String()
+}
+
+// FormatQuery prints the query form, dataset and template around Format(q.Op).
+func FormatQuery(q *Query) string {
+	var b strings.Builder
+	switch q.Form {
+	case Construct:
+		b.WriteString("(construct (")
+		for i, t := range q.Template {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			formatTriple(&b, t)
+		}
+		b.WriteString(")\n")
+	case Ask:
+		b.WriteString("(ask\n")
+	case Describe:
+		b.WriteString("(describe (")
+		if q.DescribeAll {
+			b.WriteByte('*')
+		}
+		for i, n := range q.Describe {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			formatNode(&b, n)
+		}
+		b.WriteString(")\n")
+	default:
+		b.WriteString("(select\n")
+	}
+	if q.Dataset != nil {
+		b.WriteString("  (dataset (")
+		b.WriteString(iriList(q.Dataset.Default))
+		b.WriteString(") (")
+		b.WriteString(iriList(q.Dataset.Named))
+		b.WriteString("))\n")
+	}
+	b.WriteString("  ")
+	formatOp(&b, q.Op, 1)
+	b.WriteByte(')')
+	return b.String()
+}
+
+func iriList(iris []string) string {
+	parts := make([]string, len(iris))
+	for i, s := range iris {
+		parts[i] = rdf.IRI(s).String()
+	}
+	return strings.Join(parts, " ")
+}
+
+// FormatExpr prints one expression.
+func FormatExpr(e Expr) string {
+	var b strings.Builder
+	formatExpr(&b, e, 0)
+	return b.String()
+}
+
+// FormatPath prints one property path.
+func FormatPath(p Path) string {
+	var b strings.Builder
+	formatPath(&b, p)
+	return b.String()
+}
+
+func indent(b *strings.Builder, depth int) {
+	b.WriteByte('\n')
+	for range depth {
+		b.WriteString("  ")
+	}
+}
+
+func formatOp(b *strings.Builder, op Op, depth int) {
+	sub := func(ops ...Op) {
+		for _, o := range ops {
+			indent(b, depth+1)
+			formatOp(b, o, depth+1)
+		}
+		b.WriteByte(')')
+	}
+	switch o := op.(type) {
+	case *BGP:
+		b.WriteString("(bgp")
+		for _, t := range o.Triples {
+			b.WriteByte(' ')
+			formatTriple(b, t)
+		}
+		b.WriteByte(')')
+	case *PathPattern:
+		b.WriteString("(path ")
+		formatNode(b, o.S)
+		b.WriteByte(' ')
+		formatPath(b, o.Path)
+		b.WriteByte(' ')
+		formatNode(b, o.O)
+		b.WriteByte(')')
+	case *Join:
+		b.WriteString("(join")
+		sub(o.Left, o.Right)
+	case *LeftJoin:
+		b.WriteString("(leftjoin")
+		indent(b, depth+1)
+		formatOp(b, o.Left, depth+1)
+		indent(b, depth+1)
+		formatOp(b, o.Right, depth+1)
+		if o.Expr != nil {
+			indent(b, depth+1)
+			formatExpr(b, o.Expr, depth+1)
+		}
+		b.WriteByte(')')
+	case *Filter:
+		b.WriteString("(filter ")
+		if len(o.Exprs) == 1 {
+			formatExpr(b, o.Exprs[0], depth)
+		} else {
+			b.WriteString("(exprlist")
+			for _, e := range o.Exprs {
+				b.WriteByte(' ')
+				formatExpr(b, e, depth)
+			}
+			b.WriteByte(')')
+		}
+		sub(o.Op)
+	case *Union:
+		b.WriteString("(union")
+		sub(o.Left, o.Right)
+	case *Minus:
+		b.WriteString("(minus")
+		sub(o.Left, o.Right)
+	case *Graph:
+		b.WriteString("(graph ")
+		formatNode(b, o.Name)
+		sub(o.Op)
+	case *Service:
+		b.WriteString("(service ")
+		if o.Silent {
+			b.WriteString("silent ")
+		}
+		formatNode(b, o.Name)
+		sub(o.Op)
+	case *Extend:
+		b.WriteString("(extend ((?")
+		b.WriteString(string(o.Var))
+		b.WriteByte(' ')
+		formatExpr(b, o.Expr, depth)
+		b.WriteString("))")
+		sub(o.Op)
+	case *Table:
+		formatTable(b, o)
+	case *Group:
+		b.WriteString("(group (")
+		for i, k := range o.Keys {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			if k.Var != "" {
+				if v, ok := k.Expr.(Var); ok && v == k.Var {
+					b.WriteString("?" + string(v))
+					continue
+				}
+				b.WriteString("(?" + string(k.Var) + " ")
+				formatExpr(b, k.Expr, depth)
+				b.WriteByte(')')
+				continue
+			}
+			formatExpr(b, k.Expr, depth)
+		}
+		b.WriteString(") (")
+		for i, a := range o.Aggregates {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString("(?" + string(a.Var) + " ")
+			formatExpr(b, a.Aggregate, depth)
+			b.WriteByte(')')
+		}
+		b.WriteByte(')')
+		sub(o.Op)
+	case *OrderBy:
+		b.WriteString("(order (")
+		for i, c := range o.Conds {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			if c.Desc {
+				b.WriteString("(desc ")
+				formatExpr(b, c.Expr, depth)
+				b.WriteByte(')')
+			} else {
+				formatExpr(b, c.Expr, depth)
+			}
+		}
+		b.WriteByte(')')
+		sub(o.Op)
+	case *Project:
+		b.WriteString("(project (")
+		for i, v := range o.Vars {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString("?" + string(v))
+		}
+		b.WriteByte(')')
+		sub(o.Op)
+	case *Distinct:
+		b.WriteString("(distinct")
+		sub(o.Op)
+	case *Reduced:
+		b.WriteString("(reduced")
+		sub(o.Op)
+	case *Slice:
+		b.WriteString("(slice ")
+		b.WriteString(strconv.FormatInt(o.Offset, 10))
+		b.WriteByte(' ')
+		if o.Limit < 0 {
+			b.WriteByte('_')
+		} else {
+			b.WriteString(strconv.FormatInt(o.Limit, 10))
+		}
+		sub(o.Op)
+	case nil:
+		b.WriteString("(null)")
+	default:
+		b.WriteString("(unknown)")
+	}
+}
+
+func formatTable(b *strings.Builder, t *Table) {
+	b.WriteString("(table (vars")
+	for _, v := range t.Vars {
+		b.WriteString(" ?" + string(v))
+	}
+	b.WriteByte(')')
+	for _, row := range t.Rows {
+		b.WriteString(" (row")
+		for i, term := range row {
+			if term.IsZero() {
+				continue
+			}
+			b.WriteString(" [?" + string(t.Vars[i]) + " ")
+			b.WriteString(formatTerm(term))
+			b.WriteByte(']')
+		}
+		b.WriteByte(')')
+	}
+	b.WriteByte(')')
+}
+
+func formatTriple(b *strings.Builder, t Triple) {
+	b.WriteString("(triple ")
+	formatNode(b, t.S)
+	b.WriteByte(' ')
+	formatNode(b, t.P)
+	b.WriteByte(' ')
+	formatNode(b, t.O)
+	b.WriteByte(')')
+}
+
+func formatNode(b *strings.Builder, n Node) {
+	if n.IsVar() {
+		b.WriteString("?" + string(n.Var))
+		return
+	}
+	b.WriteString(formatTerm(n.Term))
+}
+
+var (
+	plainInteger = regexp.MustCompile(`^[+-]?[0-9]+$`)
+	plainDecimal = regexp.MustCompile(`^[+-]?[0-9]*\.[0-9]+$`)
+	plainDouble  = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)[eE][+-]?[0-9]+$`)
+)
+
+func formatTerm(t rdf.Term) string {
+	if t.IsLiteral() {
+		switch {
+		case t.Datatype == rdf.XSDInteger && plainInteger.MatchString(t.Value),
+			t.Datatype == rdf.XSDDecimal && plainDecimal.MatchString(t.Value),
+			t.Datatype == rdf.XSDDouble && plainDouble.MatchString(t.Value),
+			t.Datatype == rdf.XSDBoolean && (t.Value == "true" || t.Value == "false"):
+			return t.Value
+		}
+	}
+	return t.String()
+}
+
+func formatExpr(b *strings.Builder, e Expr, depth int) {
+	switch x := e.(type) {
+	case Var:
+		b.WriteString("?" + string(x))
+	case Constant:
+		b.WriteString(formatTerm(x.Term))
+	case *Call:
+		b.WriteByte('(')
+		b.WriteString(strings.ToLower(x.Func))
+		for _, a := range x.Args {
+			b.WriteByte(' ')
+			formatExpr(b, a, depth)
+		}
+		b.WriteByte(')')
+	case *FunctionCall:
+		b.WriteString("(" + rdf.IRI(x.IRI).String())
+		if x.Distinct {
+			b.WriteString(" distinct")
+		}
+		for _, a := range x.Args {
+			b.WriteByte(' ')
+			formatExpr(b, a, depth)
+		}
+		b.WriteByte(')')
+	case *In:
+		if x.Not {
+			b.WriteString("(notin ")
+		} else {
+			b.WriteString("(in ")
+		}
+		formatExpr(b, x.Expr, depth)
+		for _, a := range x.List {
+			b.WriteByte(' ')
+			formatExpr(b, a, depth)
+		}
+		b.WriteByte(')')
+	case *Exists:
+		if x.Not {
+			b.WriteString("(notexists")
+		} else {
+			b.WriteString("(exists")
+		}
+		if x.Pattern != nil {
+			// Expressions print on one line, so the pattern does too.
+			b.WriteByte(' ')
+			b.WriteString(strings.Join(strings.Fields(Format(x.Pattern)), " "))
+		} else {
+			b.WriteString(" (untranslated)")
+		}
+		b.WriteByte(')')
+	case *Aggregate:
+		b.WriteString("(" + strings.ToLower(x.Name))
+		if x.Distinct {
+			b.WriteString(" distinct")
+		}
+		if x.Expr != nil {
+			b.WriteByte(' ')
+			formatExpr(b, x.Expr, depth)
+		}
+		if x.Name == "GROUP_CONCAT" && x.Separator != " " {
+			b.WriteString(" (separator " + rdf.String(x.Separator).String() + ")")
+		}
+		b.WriteByte(')')
+	case nil:
+		b.WriteString("true")
+	default:
+		b.WriteString("(unknown)")
+	}
+}
+
+func formatPath(b *strings.Builder, p Path) {
+	switch x := p.(type) {
+	case *PathLink:
+		b.WriteString(rdf.IRI(x.IRI).String())
+	case *PathInverse:
+		b.WriteString("(reverse ")
+		formatPath(b, x.Path)
+		b.WriteByte(')')
+	case *PathSequence:
+		b.WriteString("(seq ")
+		formatPath(b, x.Left)
+		b.WriteByte(' ')
+		formatPath(b, x.Right)
+		b.WriteByte(')')
+	case *PathAlternative:
+		b.WriteString("(alt ")
+		formatPath(b, x.Left)
+		b.WriteByte(' ')
+		formatPath(b, x.Right)
+		b.WriteByte(')')
+	case *PathZeroOrMore:
+		b.WriteString("(path* ")
+		formatPath(b, x.Path)
+		b.WriteByte(')')
+	case *PathOneOrMore:
+		b.WriteString("(path+ ")
+		formatPath(b, x.Path)
+		b.WriteByte(')')
+	case *PathZeroOrOne:
+		b.WriteString("(path? ")
+		formatPath(b, x.Path)
+		b.WriteByte(')')
+	case *PathNegated:
+		b.WriteString("(notoneof")
+		for _, s := range x.IRIs {
+			b.WriteString(" " + rdf.IRI(s).String())
+		}
+		b.WriteByte(')')
+	default:
+		b.WriteString("(unknown)")
+	}
+}

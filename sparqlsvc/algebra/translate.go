@@ -1,0 +1,388 @@
+package algebra
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/ldhub/ldhub/content/rdf"
+)
+
+// Query is a translated query: what the evaluator runs.
+type Query struct {
+	Form     Form
+	Base     string
+	Dataset  *Dataset
+	Op       Op       // the pattern with all solution modifiers applied
+	Template []Triple // CONSTRUCT: instantiated once per solution, blank nodes fresh each time
+	// Describe holds DESCRIBE's explicit targets; DescribeAll is DESCRIBE *, which describes every variable of Op.
+	Describe    []Node
+	DescribeAll bool
+}
+
+// Translate turns a syntax tree into the algebra (§18.2). It assumes the side conditions the parser checks
+// (variable scope, grouping rules) and reports an error only for trees no parser would build.
+func Translate(q *QuerySyntax) (*Query, error) {
+	t := &translator{}
+	op, err := t.query(q)
+	if err != nil {
+		return nil, err
+	}
+	return &Query{
+		Form:        q.Form,
+		Base:        q.Base,
+		Dataset:     q.Dataset,
+		Op:          op,
+		Template:    q.Template,
+		Describe:    q.Describe,
+		DescribeAll: q.DescribeAll,
+	}, nil
+}
+
+// TranslateGroup translates one group graph pattern on its own (§18.2.2).
+func TranslateGroup(g *GroupPattern) (Op, error) {
+	t := &translator{}
+	return t.group(g)
+}
+
+// translator carries the counters that make invented variable names unique within one query.
+type translator struct {
+	nPath, nAgg int
+}
+
+func (t *translator) freshPathVar() Var {
+	t.nPath++
+	return Var(".p" + strconv.Itoa(t.nPath))
+}
+
+func (t *translator) freshAggVar() Var {
+	t.nAgg++
+	return Var(".agg" + strconv.Itoa(t.nAgg))
+}
+
+// query applies §18.2.4 (grouping, aggregates, HAVING, VALUES, select expressions) and §18.2.5 (ORDER BY,
+// projection, DISTINCT, REDUCED, slice).
+func (t *translator) query(q *QuerySyntax) (Op, error) {
+	var op Op = &BGP{}
+	if q.Where != nil {
+		var err error
+		if op, err = t.group(q.Where); err != nil {
+			return nil, err
+		}
+	}
+
+	var items []SelectItem
+	if q.Select != nil {
+		items = append(items, q.Select.Items...)
+	}
+	having := append([]Expr(nil), q.Having...)
+	order := append([]OrderCond(nil), q.OrderBy...)
+
+	aggregated := len(q.GroupBy) > 0
+	for _, it := range items {
+		aggregated = aggregated || HasAggregate(it.Expr)
+	}
+	for _, h := range having {
+		aggregated = aggregated || HasAggregate(h)
+	}
+	for _, c := range order {
+		aggregated = aggregated || HasAggregate(c.Expr)
+	}
+	if aggregated {
+		g := &Group{Op: op}
+		for _, k := range q.GroupBy {
+			key := GroupKey{Var: k.Var, Expr: t.exprs(k.Expr)}
+			g.Keys = append(g.Keys, key)
+		}
+		replace := func(e Expr) Expr {
+			return replaceAggregates(e, func(a *Aggregate) Var {
+				a = &Aggregate{Name: a.Name, Distinct: a.Distinct, Expr: t.exprs(a.Expr), Separator: a.Separator}
+				for _, b := range g.Aggregates {
+					if aggregateEqual(b.Aggregate, a) {
+						return b.Var
+					}
+				}
+				v := t.freshAggVar()
+				g.Aggregates = append(g.Aggregates, AggregateBinding{Var: v, Aggregate: a})
+				return v
+			})
+		}
+		for i := range items {
+			if items[i].Expr != nil {
+				items[i].Expr = replace(items[i].Expr)
+			}
+		}
+		for i := range having {
+			having[i] = replace(having[i])
+		}
+		for i := range order {
+			order[i].Expr = replace(order[i].Expr)
+		}
+		op = g
+	}
+	if len(having) > 0 {
+		for i := range having {
+			having[i] = t.exprs(having[i])
+		}
+		op = &Filter{Exprs: having, Op: op}
+	}
+	if q.Values != nil {
+		op = join(op, q.Values)
+	}
+	for _, it := range items {
+		if it.Expr != nil {
+			op = &Extend{Op: op, Var: it.Var, Expr: t.exprs(it.Expr)}
+		}
+	}
+	if len(order) > 0 {
+		for i := range order {
+			order[i].Expr = t.exprs(order[i].Expr)
+		}
+		op = &OrderBy{Op: op, Conds: order}
+	}
+	if q.Form == Select {
+		op = &Project{Op: op, Vars: q.Projected()}
+		switch {
+		case q.Select.Distinct:
+			op = &Distinct{Op: op}
+		case q.Select.Reduced:
+			op = &Reduced{Op: op}
+		}
+	}
+	if q.Limit >= 0 || q.Offset > 0 {
+		op = &Slice{Op: op, Offset: q.Offset, Limit: q.Limit}
+	}
+	return op, nil
+}
+
+// aggregateEqual reports whether two aggregates are written the same, so that a query mentioning COUNT(?x) in
+// SELECT and HAVING computes it once.
+func aggregateEqual(a, b *Aggregate) bool {
+	return a.Name == b.Name && a.Distinct == b.Distinct && a.Separator == b.Separator &&
+		FormatExpr(a.Expr) == FormatExpr(b.Expr)
+}
+
+// replaceAggregates returns e with every aggregate replaced by the variable f gives it.
+func replaceAggregates(e Expr, f func(*Aggregate) Var) Expr {
+	switch x := e.(type) {
+	case *Aggregate:
+		return f(x)
+	case *Call:
+		c := &Call{Func: x.Func, Args: make([]Expr, len(x.Args))}
+		for i, a := range x.Args {
+			c.Args[i] = replaceAggregates(a, f)
+		}
+		return c
+	case *FunctionCall:
+		c := &FunctionCall{IRI: x.IRI, Distinct: x.Distinct, Args: make([]Expr, len(x.Args))}
+		for i, a := range x.Args {
+			c.Args[i] = replaceAggregates(a, f)
+		}
+		return c
+	case *In:
+		c := &In{Expr: replaceAggregates(x.Expr, f), Not: x.Not, List: make([]Expr, len(x.List))}
+		for i, a := range x.List {
+			c.List[i] = replaceAggregates(a, f)
+		}
+		return c
+	}
+	return e
+}
+
+// exprs translates the EXISTS patterns inside e. It shares the translator so invented names stay unique.
+func (t *translator) exprs(e Expr) Expr {
+	WalkExpr(e, func(e Expr) bool {
+		if x, ok := e.(*Exists); ok && x.Pattern == nil && x.Group != nil {
+			op, err := t.group(x.Group)
+			if err == nil {
+				x.Pattern = op
+			}
+		}
+		return true
+	})
+	return e
+}
+
+// group translates a group graph pattern (§18.2.2.6): elements joined left to right, OPTIONAL as LeftJoin with
+// the optional group's own filters, MINUS and BIND applied to what precedes them, and the group's filters over the
+// whole group.
+func (t *translator) group(g *GroupPattern) (Op, error) {
+	if g == nil {
+		return &BGP{}, nil
+	}
+	if len(g.Elements) == 1 {
+		if s, ok := g.Elements[0].(*SubSelect); ok {
+			return t.query(s.Query)
+		}
+	}
+	var filters []Expr
+	var op Op = &BGP{}
+	for _, e := range g.Elements {
+		switch x := e.(type) {
+		case *FilterElement:
+			filters = append(filters, t.exprs(x.Expr))
+		case *TriplesBlock:
+			op = t.triples(op, x.Triples)
+		case *OptionalElement:
+			right, err := t.group(x.Group)
+			if err != nil {
+				return nil, err
+			}
+			lj := &LeftJoin{Left: op, Right: right}
+			// Only the OPTIONAL group's own FILTERs move into the LeftJoin; a filter of a group nested in it
+			// stays inside (OPTIONAL {{ ... FILTER ... }} must not see the left side's bindings).
+			if f, ok := right.(*Filter); ok && hasOwnFilter(x.Group) {
+				lj.Right = f.Op
+				lj.Expr = conjunction(f.Exprs)
+			}
+			op = lj
+		case *MinusElement:
+			right, err := t.group(x.Group)
+			if err != nil {
+				return nil, err
+			}
+			op = &Minus{Left: op, Right: right}
+		case *BindElement:
+			op = &Extend{Op: op, Var: x.Var, Expr: t.exprs(x.Expr)}
+		case *UnionElement:
+			var u Op
+			for _, g := range x.Groups {
+				right, err := t.group(g)
+				if err != nil {
+					return nil, err
+				}
+				if u == nil {
+					u = right
+				} else {
+					u = &Union{Left: u, Right: right}
+				}
+			}
+			op = join(op, u)
+		case *GroupElement:
+			right, err := t.group(x.Group)
+			if err != nil {
+				return nil, err
+			}
+			op = join(op, right)
+		case *GraphElement:
+			right, err := t.group(x.Group)
+			if err != nil {
+				return nil, err
+			}
+			op = join(op, &Graph{Name: x.Name, Op: right})
+		case *ServiceElement:
+			right, err := t.group(x.Group)
+			if err != nil {
+				return nil, err
+			}
+			op = join(op, &Service{Name: x.Name, Op: right, Silent: x.Silent})
+		case *ValuesElement:
+			op = join(op, x.Data)
+		case *SubSelect:
+			right, err := t.query(x.Query)
+			if err != nil {
+				return nil, err
+			}
+			op = join(op, right)
+		default:
+			return nil, fmt.Errorf("algebra: unknown group element %T", e)
+		}
+	}
+	if len(filters) > 0 {
+		op = &Filter{Exprs: filters, Op: op}
+	}
+	return op, nil
+}
+
+func hasOwnFilter(g *GroupPattern) bool {
+	for _, e := range g.Elements {
+		if _, ok := e.(*FilterElement); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// conjunction folds filters into one expression with &&, as LeftJoin carries a single expression.
+func conjunction(es []Expr) Expr {
+	e := es[0]
+	for _, f := range es[1:] {
+		e = &Call{Func: "&&", Args: []Expr{e, f}}
+	}
+	return e
+}
+
+// join is Join with the §18.2.2.8 simplification: the empty BGP is the identity.
+func join(left, right Op) Op {
+	if isEmptyBGP(left) {
+		return right
+	}
+	if isEmptyBGP(right) {
+		return left
+	}
+	return &Join{Left: left, Right: right}
+}
+
+func isEmptyBGP(op Op) bool {
+	b, ok := op.(*BGP)
+	return ok && len(b.Triples) == 0
+}
+
+// triples adds a triples block to op: plain triples extend a trailing BGP, paths become PathPatterns
+// (§18.2.2.4-5).
+func (t *translator) triples(op Op, tps []TriplePath) Op {
+	var cur *BGP
+	if b, ok := op.(*BGP); ok {
+		cur = &BGP{Triples: append([]Triple(nil), b.Triples...)}
+		op = cur
+	} else if j, ok := op.(*Join); ok {
+		if b, ok := j.Right.(*BGP); ok {
+			cur = &BGP{Triples: append([]Triple(nil), b.Triples...)}
+			op = &Join{Left: j.Left, Right: cur}
+		}
+	}
+	emit := func(x Op) {
+		if tr, ok := x.(*BGP); ok {
+			if cur == nil {
+				cur = &BGP{}
+				if isEmptyBGP(op) {
+					op = cur
+				} else {
+					op = &Join{Left: op, Right: cur}
+				}
+			}
+			cur.Triples = append(cur.Triples, tr.Triples...)
+			return
+		}
+		cur = nil
+		op = join(op, x)
+	}
+	for _, tp := range tps {
+		if tp.Path == nil {
+			emit(&BGP{Triples: []Triple{{S: tp.S, P: tp.P, O: tp.O}}})
+			continue
+		}
+		t.path(tp.S, tp.Path, tp.O, emit)
+	}
+	return op
+}
+
+// path translates one path triple (§18.2.2.4): links become triples, inverses swap ends, sequences introduce a
+// fresh variable at each joint, and what remains is a PathPattern.
+func (t *translator) path(s Node, p Path, o Node, emit func(Op)) {
+	switch x := p.(type) {
+	case *PathLink:
+		emit(&BGP{Triples: []Triple{{S: s, P: TermNode(rdf.IRI(x.IRI)), O: o}}})
+	case *PathInverse:
+		if l, ok := x.Path.(*PathLink); ok {
+			emit(&BGP{Triples: []Triple{{S: o, P: TermNode(rdf.IRI(l.IRI)), O: s}}})
+			return
+		}
+		emit(&PathPattern{S: s, Path: p, O: o})
+	case *PathSequence:
+		v := VarNode(t.freshPathVar())
+		t.path(s, x.Left, v, emit)
+		t.path(v, x.Right, o, emit)
+	default:
+		emit(&PathPattern{S: s, Path: p, O: o})
+	}
+}
