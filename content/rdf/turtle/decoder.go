@@ -6,6 +6,7 @@ package turtle
 import (
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ldhub/ldhub/content/rdf"
 )
@@ -261,11 +262,16 @@ func (d *Decoder) verb(c int) (rdf.Term, bool, error) {
 		return rdf.IRI(owlSameAs), false, nil
 	case c < 0:
 		return rdf.Term{}, false, d.endErr(0, "statement, expected a predicate")
-	case c == '_' && d.at(1) == ':', c == '[', c == '(', c == '"', c == '\'':
+	case c == '_' && d.at(1) == ':', c == '[', c == '(', c == '"', c == '\'', isDigit(c):
 		return rdf.Term{}, false, d.errAt(0, "a predicate must be an IRI, found %s", d.describe(0))
+	case c == '{' && d.dialect == dialectTurtle:
+		return rdf.Term{}, false, d.errAt(0, "unexpected '{' (graph blocks are TriG, not Turtle)")
 	}
 	if err := d.n3Unsupported(c); err != nil {
 		return rdf.Term{}, false, err
+	}
+	if c != ':' && c < utf8.RuneSelf && asciiClass[c]&clsBase == 0 {
+		return rdf.Term{}, false, d.errAt(0, "expected a predicate (an IRI, a prefixed name or 'a'), found %s", d.describe(0))
 	}
 	if n := d.word(); n > 0 {
 		if n == 1 && d.buf[d.pos] == 'a' {

@@ -78,3 +78,159 @@ func TestDecodeTurtle(t *testing.T) {
 		})
 	}
 }
+
+func TestDecodeTriG(t *testing.T) {
+	in := `@prefix p: <http://p/> .
+p:g { p:s p:p p:o } 
+GRAPH _:b { p:s p:p 1 . p:s p:p 2 . }
+{ p:s p:p p:d }
+[] { p:s p:p p:o . }
+p:s p:p p:top .`
+	want := []string{
+		`<http://p/s> <http://p/p> <http://p/o> <http://p/g> .`,
+		`<http://p/s> <http://p/p> "1"^^<http://www.w3.org/2001/XMLSchema#integer> _:b1 .`,
+		`<http://p/s> <http://p/p> "2"^^<http://www.w3.org/2001/XMLSchema#integer> _:b1 .`,
+		`<http://p/s> <http://p/p> <http://p/d> .`,
+		`<http://p/s> <http://p/p> <http://p/o> _:b2 .`,
+		`<http://p/s> <http://p/p> <http://p/top> .`,
+	}
+	got, err := decodeAll(t, NewTriGDecoder(strings.NewReader(in), opts()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestDecodeN3(t *testing.T) {
+	in := "@prefix : <http://p/> .\n:a = :b ; => :c ; <= :d .\n"
+	want := []string{
+		`<http://p/a> <http://www.w3.org/2002/07/owl#sameAs> <http://p/b> .`,
+		`<http://p/a> <http://www.w3.org/2000/10/swap/log#implies> <http://p/c> .`,
+		`<http://p/d> <http://www.w3.org/2000/10/swap/log#implies> <http://p/a> .`,
+	}
+	got, err := decodeAll(t, NewN3Decoder(strings.NewReader(in), opts()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestErrors checks that bad input gives a *rdf.SyntaxError at the offending token, never a panic.
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		newDec  func(io.Reader, rdf.DecodeOptions) *Decoder
+		in      string
+		line    int
+		col     int
+		msgPart string
+	}{
+		{"missing dot", NewDecoder, "<a> <b> <c>", 1, 12, "end of input"},
+		{"undefined prefix", NewDecoder, "<a> <b> x:c .", 1, 9, "undefined prefix"},
+		{"literal subject", NewDecoder, "\n  \"x\" <b> <c> .", 2, 3, "cannot be a subject"},
+		{"bad escape", NewDecoder, `<a> <b> "x\qy" .`, 1, 11, "invalid escape"},
+		{"column counts runes", NewDecoder, "<a> <b> \"éé\" ; ?", 1, 16, "predicate"},
+		{"long string lines", NewDecoder, "<a> <b> \"\"\"x\ny\"\"\" <c> .", 2, 6, "after an object"},
+		{"bad IRI char", NewDecoder, "<a b> <b> <c> .", 1, 3, "invalid character"},
+		{"graph in turtle", NewDecoder, "<g> { <a> <b> <c> }", 1, 5, "TriG"},
+		{"nested graph", NewTriGDecoder, "<g> { <h> { } }", 1, 11, "nested"},
+		{"unterminated graph", NewTriGDecoder, "<g> { <a> <b> <c> .", 1, 20, "expected '}'"},
+		{"directive in graph", NewTriGDecoder, "{ @prefix p: <p:> . }", 1, 3, "not allowed inside a graph"},
+		{"literal predicate", NewDecoder, "<a> \"p\" <c> .", 1, 5, "predicate must be an IRI"},
+		{"relative without base", nil, "<a> <b> <c> .", 1, 1, "no base IRI"},
+		{"n3 formula", NewN3Decoder, "<a> <b> { <c> <d> <e> } .", 1, 9, "formulae"},
+		{"n3 variable", NewN3Decoder, "?x <b> <c> .", 1, 1, "quick variables"},
+		{"n3 forAll", NewN3Decoder, "@forAll <x> .", 1, 1, "quantifiers"},
+		{"n3 path", NewN3Decoder, "<http://a/x>!<http://a/p> <http://a/b> <http://a/c> .", 1, 13, "paths"},
+		{"n3 rule", NewN3Decoder, "{ <a> <b> <c> } => { <a> <b> <d> } .", 1, 1, "rules"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := opts()
+			newDec := tc.newDec
+			if newDec == nil {
+				newDec, o.Base = NewDecoder, ""
+			}
+			_, err := decodeAll(t, newDec(strings.NewReader(tc.in), o))
+			var se *rdf.SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("got %v, want a *rdf.SyntaxError", err)
+			}
+			if se.Line != tc.line || se.Column != tc.col || !strings.Contains(se.Msg, tc.msgPart) {
+				t.Errorf("got %v, want line %d column %d containing %q", err, tc.line, tc.col, tc.msgPart)
+			}
+		})
+	}
+}
+
+func TestLimits(t *testing.T) {
+	deep := strings.Repeat("[ <p> ", 50) + "<o> " + strings.Repeat("]", 50)
+	tests := []struct {
+		name, in string
+		limits   rdf.Limits
+		msgPart  string
+	}{
+		{"depth brackets", "<s> <p> " + deep + " .", rdf.Limits{MaxDepth: 10}, "nesting"},
+		{"depth lists", "<s> <p> " + strings.Repeat("(", 50) + strings.Repeat(")", 50) + " .", rdf.Limits{MaxDepth: 10}, "nesting"},
+		{"literal size", "<s> <p> \"" + strings.Repeat("x", 100) + "\" .", rdf.Limits{MaxLiteralSize: 50}, "limit"},
+		{"IRI size", "<s> <p> <" + strings.Repeat("x", 100) + "> .", rdf.Limits{MaxLiteralSize: 50}, "limit"},
+		{"unterminated long string", "<s> <p> \"\"\"" + strings.Repeat("x\n", 100), rdf.Limits{MaxLiteralSize: 50}, "limit"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := opts()
+			o.Limits = tc.limits
+			_, err := decodeAll(t, NewDecoder(strings.NewReader(tc.in), o))
+			var se *rdf.SyntaxError
+			if !errors.As(err, &se) || !strings.Contains(se.Msg, tc.msgPart) {
+				t.Fatalf("got %v, want a syntax error about %q", err, tc.msgPart)
+			}
+		})
+	}
+	// The same documents within the default limits parse.
+	if _, err := decodeAll(t, NewDecoder(strings.NewReader("<s> <p> "+deep+" ."), opts())); err != nil {
+		t.Errorf("default limits: %v", err)
+	}
+}
+
+func TestPrefixesAndBase(t *testing.T) {
+	in := "@prefix b: <http://b/> .\nPREFIX a: <http://a/>\n@prefix b: <http://b2/> .\nBASE <http://base/>\n"
+	d := NewDecoder(strings.NewReader(in), opts())
+	if _, err := decodeAll(t, d); err != nil {
+		t.Fatal(err)
+	}
+	want := []rdf.Prefix{{Name: "b", IRI: "http://b2/"}, {Name: "a", IRI: "http://a/"}}
+	if got := d.Prefixes(); len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("Prefixes() = %v, want %v", got, want)
+	}
+	if d.Base() != "http://base/" {
+		t.Errorf("Base() = %q", d.Base())
+	}
+	var _ rdf.PrefixSource = d
+	var _ rdf.Decoder = d
+}
+
+// FuzzDecode requires that no input makes any dialect panic, and that failures are syntax errors.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{
+		"<a> <b> <c> .", "@prefix p: <http://p/> . p:a p:b ( 1 [ p:c 'x'@en ] ) .", "{ <a> <b> <c> }",
+		"<g> { [] <b> \"\"\"x\"\"\"^^<d> }", "_:a <b> -1.5e3, .5, true .", "p:a\\~b <c> <d> .", "<a> = <b> .",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		for _, nd := range []func(io.Reader, rdf.DecodeOptions) *Decoder{NewDecoder, NewTriGDecoder, NewN3Decoder} {
+			o := opts()
+			o.Limits = rdf.Limits{MaxDepth: 20, MaxLiteralSize: 1 << 10}
+			_, err := decodeAll(t, nd(strings.NewReader(in), o))
+			var se *rdf.SyntaxError
+			if err != nil && !errors.As(err, &se) {
+				t.Fatalf("%q: non-syntax error %v", in, err)
+			}
+		}
+	})
+}
