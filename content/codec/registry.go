@@ -134,6 +134,7 @@ func defaultSyntaxes() []Syntax {
 			MediaTypes: []string{"application/rdf+xml"},
 			Extensions: []string{".rdf", ".owl", ".xml"},
 			NewDecoder: func(r io.Reader, o rdf.DecodeOptions) rdf.Decoder { return rdfxml.NewDecoder(r, o) },
+			NewEncoder: func(w io.Writer, o rdf.EncodeOptions) rdf.Encoder { return rdfxml.NewEncoder(w, o) },
 		},
 		{
 			Name:       "json-ld",
