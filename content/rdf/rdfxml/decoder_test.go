@@ -328,3 +328,10 @@ var errBroken = errors.New("connection reset")
 type errReader struct{}
 
 func (errReader) Read([]byte) (int, error) { return 0, errBroken }
+
+func assertIso(t *testing.T, got, want []rdf.Quad) {
+	t.Helper()
+	if !iso.Isomorphic(got, want) {
+		t.Errorf("graphs differ:\n%s", iso.Diff(got, want))
+	}
+}

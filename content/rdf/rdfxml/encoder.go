@@ -2,6 +2,7 @@ package rdfxml
 
 import (
 	"bufio"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"strconv"
@@ -103,7 +104,7 @@ type docWriter struct {
 	base string
 
 	subjects []rdf.Term              // in order of first appearance
-	bySubj   map[rdf.Term][]rdf.Quad //
+	bySubj   map[rdf.Term][]rdf.Quad // triples of each subject, in input order
 	objRefs  map[rdf.Term]int        // times each blank node occurs as an object
 	state    map[rdf.Term]uint8      // 0 not written, 1 written or being written
 	labels   map[string]string       // blank label -> rdf:nodeID value
@@ -242,12 +243,10 @@ func (d *docWriter) nodeID(t rdf.Term) string {
 	return l
 }
 
-// node writes a node element for subject s and its properties.
-func (d *docWriter) node(b *strings.Builder, s rdf.Term, depth int) {
-	d.state[s] = 1
-	quads := d.bySubj[s]
-	elem, typeAt := "rdf:Description", -1
-	for i, q := range quads {
+// elementName picks the node element name for s: a type that can be written as an element, whose rdf:type
+// triple (at index typeAt of its triples) is then implied; rdf:Description and -1 otherwise.
+func (d *docWriter) elementName(s rdf.Term) (name string, typeAt int) {
+	for i, q := range d.bySubj[s] {
 		if q.P.Value != rdf.RDFType || !q.O.IsIRI() {
 			continue
 		}
@@ -255,10 +254,17 @@ func (d *docWriter) node(b *strings.Builder, s rdf.Term, depth int) {
 			continue
 		}
 		if qn, ok := d.qname(q.O.Value); ok {
-			elem, typeAt = qn, i
-			break
+			return qn, i
 		}
 	}
+	return "rdf:Description", -1
+}
+
+// node writes a node element for subject s and its properties.
+func (d *docWriter) node(b *strings.Builder, s rdf.Term, depth int) {
+	d.state[s] = 1
+	quads := d.bySubj[s]
+	elem, typeAt := d.elementName(s)
 	indent(b, depth)
 	b.WriteString("<" + elem)
 	switch {
@@ -272,13 +278,17 @@ func (d *docWriter) node(b *strings.Builder, s rdf.Term, depth int) {
 		return
 	}
 	b.WriteString(">\n")
-	for i, q := range quads {
-		if i != typeAt {
-			d.property(b, q, depth+1)
-		}
-	}
+	d.properties(b, quads, typeAt, depth+1)
 	indent(b, depth)
 	b.WriteString("</" + elem + ">\n")
+}
+
+func (d *docWriter) properties(b *strings.Builder, quads []rdf.Quad, skip, depth int) {
+	for i, q := range quads {
+		if i != skip {
+			d.property(b, q, depth)
+		}
+	}
 }
 
 func (d *docWriter) property(b *strings.Builder, q rdf.Quad, depth int) {
@@ -290,12 +300,26 @@ func (d *docWriter) property(b *strings.Builder, q rdf.Quad, depth int) {
 	case o.IsIRI():
 		b.WriteString(` rdf:resource="` + d.ref(o.Value) + `"/>` + "\n")
 	case o.IsBlank() && d.nestable(o) && d.state[o] == 0:
-		b.WriteString(">\n")
-		d.node(b, o, depth+1)
+		if items, ok := d.list(o); ok {
+			b.WriteString(` rdf:parseType="Collection">` + "\n")
+			for _, it := range items {
+				d.collectionItem(b, it, depth+1)
+			}
+		} else if _, typeAt := d.elementName(o); typeAt < 0 {
+			// An untyped nested node needs no element of its own (§2.11).
+			d.state[o] = 1
+			b.WriteString(` rdf:parseType="Resource">` + "\n")
+			d.properties(b, d.bySubj[o], -1, depth+1)
+		} else {
+			b.WriteString(">\n")
+			d.node(b, o, depth+1)
+		}
 		indent(b, depth)
 		b.WriteString("</" + name + ">\n")
 	case o.IsBlank():
 		b.WriteString(` rdf:nodeID="` + d.nodeID(o) + `"/>` + "\n")
+	case o.Datatype == rdf.RDFXMLLiteral && isCanonicalXML(o.Value):
+		b.WriteString(` rdf:parseType="Literal">` + o.Value + "</" + name + ">\n")
 	default:
 		switch {
 		case o.Lang != "":
@@ -310,6 +334,125 @@ func (d *docWriter) property(b *strings.Builder, q rdf.Quad, depth int) {
 		b.WriteString(">")
 		b.Write(appendEscaped(nil, o.Value, false))
 		b.WriteString("</" + name + ">\n")
+	}
+}
+
+// list returns the members of the RDF list starting at head when it can be written with
+// rdf:parseType="Collection": every cell a blank node used only here, with exactly rdf:first and rdf:rest, and
+// every member a resource (collections cannot hold literals).
+func (d *docWriter) list(head rdf.Term) ([]rdf.Term, bool) {
+	var items []rdf.Term
+	seen := map[rdf.Term]bool{}
+	for cell := head; !(cell.IsIRI() && cell.Value == rdf.RDFNil); {
+		if !cell.IsBlank() || seen[cell] || !d.nestable(cell) || d.state[cell] != 0 {
+			return nil, false
+		}
+		seen[cell] = true
+		qs := d.bySubj[cell]
+		if len(qs) != 2 {
+			return nil, false
+		}
+		var first, rest rdf.Term
+		for _, q := range qs {
+			switch q.P.Value {
+			case rdf.RDFFirst:
+				first = q.O
+			case rdf.RDFRest:
+				rest = q.O
+			}
+		}
+		if first.IsZero() || rest.IsZero() || first.IsLiteral() {
+			return nil, false
+		}
+		items = append(items, first)
+		cell = rest
+	}
+	for cell := range seen {
+		d.state[cell] = 1
+	}
+	return items, true
+}
+
+func (d *docWriter) collectionItem(b *strings.Builder, it rdf.Term, depth int) {
+	switch {
+	case it.IsIRI():
+		// A member's own triples, if any, are written at the top level; here it only needs naming.
+		indent(b, depth)
+		b.WriteString(`<rdf:Description rdf:about="` + d.ref(it.Value) + `"/>` + "\n")
+	case d.nestable(it) && d.state[it] == 0:
+		d.node(b, it, depth)
+	default:
+		indent(b, depth)
+		b.WriteString(`<rdf:Description rdf:nodeID="` + d.nodeID(it) + `"/>` + "\n")
+	}
+}
+
+// isCanonicalXML reports whether s, an XML literal's lexical form, is exclusive canonical XML that the decoder
+// would give back unchanged when it is written inline with rdf:parseType="Literal". Anything else is written as
+// escaped text with rdf:datatype, which is always exact.
+func isCanonicalXML(s string) bool {
+	x := xml.NewDecoder(strings.NewReader("<w>" + s + "</w>"))
+	x.Strict = true
+	var w litWriter
+	var ns []nsBinding
+	var marks []int
+	lookup := func(prefix string) (string, bool) {
+		if prefix == "xml" {
+			return xmlNS, true
+		}
+		for i := len(ns) - 1; i >= 0; i-- {
+			if ns[i].prefix == prefix {
+				return ns[i].uri, ns[i].uri != "" || prefix == ""
+			}
+		}
+		return "", prefix == ""
+	}
+	var names []xml.Name
+	for depth := 0; ; {
+		tok, err := x.RawToken()
+		if err != nil {
+			return false
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+			if depth == 1 {
+				continue
+			}
+			marks = append(marks, len(ns))
+			for _, a := range t.Attr {
+				switch {
+				case a.Name.Space == "xmlns":
+					ns = append(ns, nsBinding{a.Name.Local, a.Value})
+				case a.Name.Space == "" && a.Name.Local == "xmlns":
+					ns = append(ns, nsBinding{"", a.Value})
+				}
+			}
+			if w.start(t, lookup) != nil {
+				return false
+			}
+			names = append(names, t.Name)
+		case xml.EndElement:
+			depth--
+			if depth == 0 {
+				return len(names) == 0 && string(w.b) == s
+			}
+			if len(names) == 0 || names[len(names)-1] != t.Name {
+				return false
+			}
+			w.end(t.Name)
+			names = names[:len(names)-1]
+			ns = ns[:marks[len(marks)-1]]
+			marks = marks[:len(marks)-1]
+		case xml.CharData:
+			w.text(t)
+		case xml.Comment:
+			w.comment(t)
+		case xml.ProcInst:
+			w.procInst(t)
+		default:
+			return false
+		}
 	}
 }
 
