@@ -171,15 +171,15 @@ func (e *Encoder) check(q rdf.Quad) error {
 func checkTerm(t rdf.Term) error {
 	switch t.Kind {
 	case rdf.KindIRI:
-		if !utf8.ValidString(t.Value) {
-			return errors.New("IRI is not valid UTF-8")
-		}
+		return checkIRI(t.Value)
 	case rdf.KindLiteral:
 		if !utf8.ValidString(t.Value) {
 			return errors.New("literal is not valid UTF-8")
 		}
-		if !utf8.ValidString(t.Datatype) {
-			return errors.New("datatype IRI is not valid UTF-8")
+		if t.Datatype != "" {
+			if err := checkIRI(t.Datatype); err != nil {
+				return fmt.Errorf("datatype: %w", err)
+			}
 		}
 		if t.Lang != "" && !validLangTag(t.Lang, t.Datatype == rdf.RDFDirLangString) {
 			return fmt.Errorf("invalid language tag %q", t.Lang)
@@ -187,6 +187,19 @@ func checkTerm(t rdf.Term) error {
 		if t.Lang == "" && (t.Datatype == rdf.RDFLangString || t.Datatype == rdf.RDFDirLangString) {
 			return errors.New("language-tagged literal without a language tag")
 		}
+	}
+	return nil
+}
+
+// checkIRI rejects IRIs that no Turtle document can carry. Escaping does not help: \u0020 and the like inside <…>
+// are syntax errors (W3C turtle-syntax-bad-uri-escape-*). Such strings are not IRIs (RFC 3987) in the first place,
+// and rewriting them (say, percent-encoding) would silently publish a different IRI.
+func checkIRI(s string) error {
+	if !utf8.ValidString(s) {
+		return errors.New("IRI is not valid UTF-8")
+	}
+	if c := unwritableIRIChar(s); c >= 0 {
+		return fmt.Errorf("IRI contains %U, which Turtle cannot write, escaped or not", c)
 	}
 	return nil
 }

@@ -100,11 +100,11 @@ func TestEncodeExact(t *testing.T) {
 				"ex:t ex:p ex:o .\n",
 		},
 		{
-			name: "no prefixes: full IRIs, escaped where IRIREF forbids",
+			name: "no prefixes: full IRIs, non-ASCII as is, DEL escaped",
 			in: []rdf.Quad{
-				rdf.Triple(rdf.IRI("http://example.org/a b"), rdf.IRI("http://example.org/\"q\""), rdf.IRI("http://example.org/<>{}|^`\\")),
+				rdf.Triple(rdf.IRI("http://example.org/é"), rdf.IRI("http://example.org/\U0001F600"), rdf.IRI("http://example.org/a\x7fb")),
 			},
-			want: `<http://example.org/a\u0020b> <http://example.org/\u0022q\u0022> <http://example.org/\u003C\u003E\u007B\u007D\u007C\u005E\u0060\u005C> .` + "\n",
+			want: "<http://example.org/é> <http://example.org/😀> <http://example.org/a\\u007Fb> .\n",
 		},
 		{
 			name: "invalid, duplicate and relative prefixes are skipped",
@@ -140,11 +140,10 @@ func TestEncodeExact(t *testing.T) {
 				rdf.Triple(ex("s"), ex("p"), ex("1:a")),
 				rdf.Triple(ex("s"), ex("p"), ex("\u00b7x")),
 				rdf.Triple(ex("s"), ex("p"), ex("x\u00b7")),
-				rdf.Triple(ex("s"), ex("p"), ex("a b")),
 				rdf.Triple(ex("s"), ex("p"), ex("~'!$&()*+,;=@")),
 			},
 			want: "@prefix ex: <http://example.org/> .\n\n" +
-				`ex:s ex:p ex:\-x, ex:a\., ex:a.b-c, ex:\.a, ex:a\/b\?c\=d\#e, ex:%20x\%4, ex:, ex:1:a, <http://example.org/·x>, ex:x·, <http://example.org/a\u0020b>, ex:\~\'\!\$\&\(\)\*\+\,\;\=\@ .` + "\n",
+				`ex:s ex:p ex:\-x, ex:a\., ex:a.b-c, ex:\.a, ex:a\/b\?c\=d\#e, ex:%20x\%4, ex:, ex:1:a, <http://example.org/·x>, ex:x·, ex:\~\'\!\$\&\(\)\*\+\,\;\=\@ .` + "\n",
 		},
 		{
 			name: "longest namespace wins",
@@ -402,6 +401,14 @@ func TestEncodeRejects(t *testing.T) {
 		{"langString without tag", false, rdf.Triple(ex("s"), ex("p"), typed("x", rdf.RDFLangString))},
 		{"literal not UTF-8", false, rdf.Triple(ex("s"), ex("p"), rdf.String("\xff"))},
 		{"IRI not UTF-8", false, rdf.Triple(ex("s\xc3"), ex("p"), ex("o"))},
+		{"IRI with a space", false, rdf.Triple(ex("a b"), ex("p"), ex("o"))},
+		{"IRI with a quote", false, rdf.Triple(ex("s"), ex("\"p\""), ex("o"))},
+		{"IRI with angle brackets", false, rdf.Triple(ex("s"), ex("p"), ex("<o>"))},
+		{"IRI with a backslash", false, rdf.Triple(ex("s"), ex("p"), ex("a\\b"))},
+		{"IRI with a control character", false, rdf.Triple(ex("s"), ex("p"), ex("a\nb"))},
+		{"IRI with braces, pipe, caret, backtick", false, rdf.Triple(ex("s"), ex("p"), ex("{|^`}"))},
+		{"datatype IRI with a space", false, rdf.Triple(ex("s"), ex("p"), typed("x", exNS+"d t"))},
+		{"graph name with a space", true, rdf.Quad{S: ex("s"), P: ex("p"), O: ex("o"), G: ex("g h")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

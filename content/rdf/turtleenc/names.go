@@ -135,25 +135,32 @@ func localName(local string) (name string, escaped, ok bool) {
 	return b.String(), escaped, true
 }
 
-// appendIRIRef writes s as an IRIREF, escaping as \u00XX the characters IRIREF forbids. Non-ASCII characters are
-// written as they are: Turtle is UTF-8 and they are valid IRI characters.
+// appendIRIRef writes s as an IRIREF. The caller has made sure (writableIRI) that s holds no character IRIREF
+// forbids: those cannot be written at all, because the W3C suites (turtle-syntax-bad-uri-escape-*) and common
+// readers reject them even as \u escapes. DEL is allowed but escaped so that the output stays printable.
 func appendIRIRef(b *strings.Builder, s string) {
 	b.WriteByte('<')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c > 0x20 && c != '<' && c != '>' && c != '"' && c != '{' && c != '}' && c != '|' && c != '^' &&
-			c != '`' && c != '\\' && c != 0x7f {
-			continue
+	for {
+		i := strings.IndexByte(s, 0x7f)
+		if i < 0 {
+			break
 		}
-		b.WriteString(s[start:i])
-		b.WriteString(`\u00`)
-		b.WriteByte(hexDigits[c>>4])
-		b.WriteByte(hexDigits[c&0xf])
-		start = i + 1
+		b.WriteString(s[:i])
+		b.WriteString(`\u007F`)
+		s = s[i+1:]
 	}
-	b.WriteString(s[start:])
+	b.WriteString(s)
 	b.WriteByte('>')
+}
+
+// unwritableIRIChar returns the first character of s that no IRIREF may hold, escaped or not, or -1.
+func unwritableIRIChar(s string) rune {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= 0x20 || strings.IndexByte("<>\"{}|^`\\", c) >= 0 {
+			return rune(c)
+		}
+	}
+	return -1
 }
 
 const hexDigits = "0123456789ABCDEF"
@@ -165,18 +172,23 @@ type namer struct {
 	base     string
 }
 
-// newNamer keeps the usable prefixes from ps. A prefix is dropped when its name is not a PN_PREFIX, when the name
+// newNamer keeps the usable prefixes from ps, and the base if it can be written as an absolute IRI (it is only an
+// aid to shorter output, so an unusable one is dropped rather than failing the document). A prefix is dropped when its name is not a PN_PREFIX, when the name
 // was already bound (the first binding wins, as the caller ordered them), or when its namespace is not an
 // absolute IRI that a reader resolves to itself: a relative or dot-segment namespace would expand differently
 // from what we abbreviated.
 func newNamer(ps []rdf.Prefix, base string) *namer {
-	n := &namer{base: base}
+	n := &namer{}
+	if iri.IsAbsolute(base) && utf8.ValidString(base) && unwritableIRIChar(base) < 0 && resolvesToItself(base) {
+		n.base = base
+	}
 	seen := make(map[string]bool, len(ps))
 	for _, p := range ps {
-		if seen[p.Name] || !validPrefixName(p.Name) || !utf8.ValidString(p.IRI) || !iri.IsAbsolute(p.IRI) {
+		if seen[p.Name] || !validPrefixName(p.Name) || !utf8.ValidString(p.IRI) || !iri.IsAbsolute(p.IRI) ||
+			unwritableIRIChar(p.IRI) >= 0 {
 			continue
 		}
-		if r, err := iri.Resolve(p.IRI, p.IRI); err != nil || r != p.IRI {
+		if !resolvesToItself(p.IRI) {
 			continue
 		}
 		seen[p.Name] = true
@@ -185,8 +197,19 @@ func newNamer(ps []rdf.Prefix, base string) *namer {
 	return n
 }
 
+// resolvesToItself reports whether a reader resolving the absolute IRI s (RFC 3986 §5.2.2 removes dot segments
+// even from absolute references) gets s back.
+func resolvesToItself(s string) bool {
+	r, err := iri.Resolve(s, s)
+	return err == nil && r == s
+}
+
 // appendIRI writes the best spelling of the IRI s: a prefixed name that needs no escapes, else a reference
 // relative to the base, else a prefixed name with escapes (still shorter than the full IRI), else the full IRI.
+//
+// An IRI with dot segments ("http://a/b/../c") is exact only as a prefixed name, which readers concatenate rather
+// than resolve; written as <…> it is valid Turtle, but readers that resolve absolute IRIs as RFC 3986 says (ours
+// does) normalise it. It cannot be spelled any other way, so that case is left to them.
 func (n *namer) appendIRI(b *strings.Builder, s string) {
 	name, escaped, ok := n.prefixed(s)
 	if ok && !escaped {
