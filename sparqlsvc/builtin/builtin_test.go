@@ -1,0 +1,251 @@
+package builtin
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/ldhub/ldhub/content/rdf"
+)
+
+func i(s string) rdf.Term   { return rdf.Literal(s, rdf.XSDInteger) }
+func dec(s string) rdf.Term { return rdf.Literal(s, rdf.XSDDecimal) }
+func dbl(s string) rdf.Term { return rdf.Literal(s, rdf.XSDDouble) }
+func flt(s string) rdf.Term { return rdf.Literal(s, xsdFloat) }
+func str(s string) rdf.Term { return rdf.String(s) }
+func dt(s string) rdf.Term  { return rdf.Literal(s, xsdDT) }
+
+var errT = rdf.Term{Kind: 99} // marks an expected type error in tables
+
+func TestArith(t *testing.T) {
+	cases := []struct {
+		op   byte
+		a, b rdf.Term
+		want rdf.Term
+	}{
+		{'+', i("1"), i("2"), i("3")},
+		{'+', i("1"), dec("2.5"), dec("3.5")},
+		{'/', i("1"), i("2"), dec("0.5")},
+		{'/', i("4"), i("2"), dec("2")},
+		{'/', i("1"), i("3"), dec("0.333333333333333333")},
+		{'/', i("1"), i("0"), errT},
+		{'/', dbl("1"), dbl("0"), dbl("INF")},
+		{'*', dec("0.1"), dec("3"), dec("0.3")},
+		{'-', dec("36.0"), dec("0"), dec("36")},
+		{'+', flt("1.5"), i("1"), flt("2.5E0")},
+		{'+', dbl("1.5"), flt("1"), dbl("2.5E0")},
+		{'+', i("99999999999999999999"), i("1"), i("100000000000000000000")},
+		{'+', i("1"), str("1"), errT},
+		{'+', i("abc"), i("1"), errT},
+		{'+', rdf.Literal("300", xsd+"byte"), i("1"), errT},
+		{'+', rdf.Literal("100", xsd+"byte"), i("1"), i("101")},
+	}
+	for _, c := range cases {
+		got, err := Arith(c.op, c.a, c.b)
+		if c.want == errT {
+			if !errors.Is(err, ErrType) {
+				t.Errorf("%v %c %v = %v, want a type error", c.a, c.op, c.b, got)
+			}
+			continue
+		}
+		if err != nil || !got.Equal(c.want) {
+			t.Errorf("%v %c %v = %v, %v; want %v", c.a, c.op, c.b, got, err, c.want)
+		}
+	}
+}
+
+func TestEqualAndCompare(t *testing.T) {
+	cases := []struct {
+		a, b  rdf.Term
+		eq    any // bool or error
+		order any // int or error
+	}{
+		{i("1"), dec("1.0"), true, 0},
+		{i("1"), dbl("1.0e0"), true, 0},
+		{i("1"), i("2"), false, -1},
+		{str("a"), str("b"), false, -1},
+		{rdf.LangString("a", "en"), rdf.LangString("a", "EN"), true, ErrType},
+		{rdf.LangString("a", "en"), str("a"), false, ErrType},
+		{i("1"), str("1"), false, ErrType},
+		{rdf.Literal("x", "http://ex.org/t"), rdf.Literal("y", "http://ex.org/t"), ErrType, ErrType},
+		{rdf.Literal("x", "http://ex.org/t"), rdf.Literal("x", "http://ex.org/t"), true, ErrType},
+		{rdf.IRI("http://a"), rdf.IRI("http://a"), true, ErrType},
+		{rdf.IRI("http://a"), str("http://a"), false, ErrType},
+		{dbl("NaN"), dbl("NaN"), false, ErrType},
+		{dt("2026-01-01T00:00:00Z"), dt("2026-01-01T01:00:00+01:00"), true, 0},
+		{dt("2026-01-01T00:00:00Z"), dt("2026-01-02T00:00:00Z"), false, -1},
+		{dt("2026-01-01T00:00:00"), dt("2026-01-01T05:00:00Z"), ErrType, ErrType},
+		{dt("2026-01-01T00:00:00"), dt("2026-01-03T05:00:00Z"), false, -1},
+		{Boolean(false), Boolean(true), false, -1},
+		{i("abc"), i("abc"), true, ErrType},
+		{i("abc"), i("1"), ErrType, ErrType},
+	}
+	for _, c := range cases {
+		eq, err := Equal(c.a, c.b)
+		switch want := c.eq.(type) {
+		case bool:
+			if err != nil || eq != want {
+				t.Errorf("%v = %v: %v, %v; want %v", c.a, c.b, eq, err, want)
+			}
+		case error:
+			if !errors.Is(err, want) {
+				t.Errorf("%v = %v: %v, %v; want an error", c.a, c.b, eq, err)
+			}
+		}
+		ord, err := Compare(c.a, c.b)
+		switch want := c.order.(type) {
+		case int:
+			if err != nil || ord != want {
+				t.Errorf("%v < %v: %v, %v; want %v", c.a, c.b, ord, err, want)
+			}
+		case error:
+			if !errors.Is(err, want) {
+				t.Errorf("%v < %v: %v, %v; want an error", c.a, c.b, ord, err)
+			}
+		}
+	}
+}
+
+func TestEBV(t *testing.T) {
+	cases := []struct {
+		t    rdf.Term
+		want any
+	}{
+		{Boolean(true), true}, {rdf.Literal("false", rdf.XSDBoolean), false}, {rdf.Literal("maybe", rdf.XSDBoolean), false},
+		{str(""), false}, {str("x"), true}, {rdf.LangString("x", "en"), true}, {i("0"), false}, {i("2"), true},
+		{dbl("NaN"), false}, {dec("0.0"), false}, {i("abc"), false}, {rdf.IRI("http://a"), ErrType},
+		{rdf.Literal("x", "http://ex.org/t"), ErrType}, {rdf.Blank("b"), ErrType},
+	}
+	for _, c := range cases {
+		got, err := EBV(c.t)
+		if want, ok := c.want.(bool); ok {
+			if err != nil || got != want {
+				t.Errorf("EBV(%v) = %v, %v; want %v", c.t, got, err, want)
+			}
+		} else if !errors.Is(err, ErrType) {
+			t.Errorf("EBV(%v) = %v, %v; want an error", c.t, got, err)
+		}
+	}
+}
+
+func TestCall(t *testing.T) {
+	ctx := NewContext(time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC), "http://ex.org/base/")
+	en := func(s string) rdf.Term { return rdf.LangString(s, "en") }
+	cases := []struct {
+		name string
+		args []rdf.Term
+		want rdf.Term
+	}{
+		{"STR", []rdf.Term{rdf.IRI("http://a")}, str("http://a")},
+		{"STR", []rdf.Term{rdf.Blank("b")}, errT},
+		{"LANG", []rdf.Term{en("x")}, str("en")},
+		{"DATATYPE", []rdf.Term{en("x")}, rdf.IRI(rdf.RDFLangString)},
+		{"DATATYPE", []rdf.Term{str("x")}, rdf.IRI(rdf.XSDString)},
+		{"LANGMATCHES", []rdf.Term{str("en-GB"), str("en")}, Boolean(true)},
+		{"LANGMATCHES", []rdf.Term{str("fr"), str("*")}, Boolean(true)},
+		{"LANGMATCHES", []rdf.Term{str(""), str("*")}, Boolean(false)},
+		{"LANGMATCHES", []rdf.Term{str("english"), str("en")}, Boolean(false)},
+		{"IRI", []rdf.Term{str("rel")}, rdf.IRI("http://ex.org/base/rel")},
+		{"STRLEN", []rdf.Term{str("Größe")}, i("5")},
+		{"SUBSTR", []rdf.Term{str("motor"), i("2"), i("3")}, str("oto")},
+		{"SUBSTR", []rdf.Term{en("motor"), i("0"), i("3")}, en("mo")},
+		{"SUBSTR", []rdf.Term{str("12345"), dec("1.5"), dec("2.6")}, str("234")},
+		{"UCASE", []rdf.Term{en("foo")}, en("FOO")},
+		{"STRBEFORE", []rdf.Term{en("abc"), str("b")}, en("a")},
+		{"STRBEFORE", []rdf.Term{en("abc"), str("z")}, str("")},
+		{"STRAFTER", []rdf.Term{str("abc"), str("")}, str("abc")},
+		{"STRSTARTS", []rdf.Term{en("abc"), rdf.LangString("a", "fr")}, errT},
+		{"CONTAINS", []rdf.Term{en("abc"), str("bc")}, Boolean(true)},
+		{"CONCAT", []rdf.Term{en("a"), en("b")}, en("ab")},
+		{"CONCAT", []rdf.Term{en("a"), str("b")}, str("ab")},
+		{"CONCAT", nil, str("")},
+		{"ENCODE_FOR_URI", []rdf.Term{str("Los Angeles/ü")}, str("Los%20Angeles%2F%C3%BC")},
+		{"REGEX", []rdf.Term{en("Qualität gut"), str("qualität|größe"), str("i")}, Boolean(true)},
+		{"REGEX", []rdf.Term{str("abc"), str("^A"), str("i")}, Boolean(true)},
+		{"REGEX", []rdf.Term{str("abc"), str("^B"), str("i")}, Boolean(false)},
+		{"REGEX", []rdf.Term{str("a.c"), str("."), str("q")}, Boolean(true)},
+		{"REGEX", []rdf.Term{str("abc"), str("x"), str("z")}, errT},
+		{"REGEX", []rdf.Term{rdf.IRI("http://a"), str("a")}, errT},
+		{"REPLACE", []rdf.Term{str("abcd"), str("(b)(c)"), str("$2$1")}, str("acbd")},
+		{"REPLACE", []rdf.Term{str("abab"), str("B"), str("Z"), str("i")}, str("aZaZ")},
+		{"REPLACE", []rdf.Term{str("abc"), str("x*"), str("Z")}, errT},
+		{"ABS", []rdf.Term{i("-3")}, i("3")},
+		{"ROUND", []rdf.Term{dec("-2.5")}, dec("-2")},
+		{"ROUND", []rdf.Term{dec("2.5")}, dec("3")},
+		{"CEIL", []rdf.Term{dec("-1.6")}, dec("-1")},
+		{"FLOOR", []rdf.Term{dbl("1.5")}, dbl("1.0E0")},
+		{"YEAR", []rdf.Term{dt("2011-01-10T14:45:13.815-05:00")}, i("2011")},
+		{"HOURS", []rdf.Term{dt("2011-01-10T14:45:13.815-05:00")}, i("14")},
+		{"SECONDS", []rdf.Term{dt("2011-01-10T14:45:13.815-05:00")}, dec("13.815")},
+		{"TIMEZONE", []rdf.Term{dt("2011-01-10T14:45:13.815-05:00")}, rdf.Literal("-PT5H", xsdDayTime)},
+		{"TIMEZONE", []rdf.Term{dt("2011-01-10T14:45:13Z")}, rdf.Literal("PT0S", xsdDayTime)},
+		{"TIMEZONE", []rdf.Term{dt("2011-01-10T14:45:13")}, errT},
+		{"TZ", []rdf.Term{dt("2011-01-10T14:45:13Z")}, str("Z")},
+		{"TZ", []rdf.Term{dt("2011-01-10T14:45:13")}, str("")},
+		{"MD5", []rdf.Term{str("abc")}, str("900150983cd24fb0d6963f7d28e17f72")},
+		{"MD5", []rdf.Term{en("abc")}, errT},
+		{"SHA1", []rdf.Term{str("abc")}, str("a9993e364706816aba3e25717850c26c9cd0d89d")},
+		{"STRLANG", []rdf.Term{str("x"), str("en")}, en("x")},
+		{"STRLANG", []rdf.Term{en("x"), str("en")}, errT},
+		{"STRDT", []rdf.Term{str("1"), rdf.IRI(rdf.XSDInteger)}, i("1")},
+		{"ISNUMERIC", []rdf.Term{i("abc")}, Boolean(false)},
+		{"ISNUMERIC", []rdf.Term{rdf.Literal("1", xsd+"unsignedShort")}, Boolean(true)},
+		{"NOW", nil, dt("2026-11-22T10:00:00.000Z")},
+		{"STR", []rdf.Term{{}}, errT},
+		{rdf.XSDInteger, []rdf.Term{str(" 12 ")}, i("12")},
+		{rdf.XSDInteger, []rdf.Term{dbl("-2.7")}, i("-2")},
+		{rdf.XSDInteger, []rdf.Term{str("1.5")}, errT},
+		{rdf.XSDDecimal, []rdf.Term{Boolean(true)}, dec("1")},
+		{rdf.XSDDouble, []rdf.Term{str("INF")}, dbl("INF")},
+		{rdf.XSDBoolean, []rdf.Term{dbl("NaN")}, Boolean(false)},
+		{rdf.XSDString, []rdf.Term{dec("1.50")}, str("1.5")},
+		{rdf.XSDString, []rdf.Term{rdf.IRI("http://a")}, str("http://a")},
+		{xsdDT, []rdf.Term{str("2026-02-30T00:00:00Z")}, errT},
+		{rdf.XSDInteger, []rdf.Term{rdf.IRI("http://a")}, errT},
+	}
+	for _, c := range cases {
+		got, err := ctx.Call(c.name, c.args)
+		if c.want == errT {
+			if err == nil {
+				t.Errorf("%s%v = %v, want an error", c.name, c.args, got)
+			}
+			continue
+		}
+		if err != nil || !got.Equal(c.want) {
+			t.Errorf("%s%v = %v, %v; want %v", c.name, c.args, got, err, c.want)
+		}
+	}
+	if _, err := ctx.Call("NOSUCH", nil); !errors.Is(err, ErrUnknownFunction) {
+		t.Errorf("unknown function: %v", err)
+	}
+	u, _ := ctx.Call("UUID", nil)
+	if u.Kind != rdf.KindIRI || len(u.Value) != len("urn:uuid:")+36 {
+		t.Errorf("UUID() = %v", u)
+	}
+	r, _ := ctx.Call("RAND", nil)
+	if f, ok := toNum(r); !ok || f.f < 0 || f.f >= 1 {
+		t.Errorf("RAND() = %v", r)
+	}
+}
+
+func TestOrderCompare(t *testing.T) {
+	// Each term sorts strictly before the next.
+	seq := []rdf.Term{{}, rdf.Blank("a"), rdf.Blank("b"), rdf.IRI("http://a"), rdf.IRI("http://b"),
+		i("-1"), dec("0.5"), dbl("2"), i("10"), str("a"), str("b"), rdf.LangString("a", "en")}
+	for x := range seq {
+		for y := range seq {
+			got := OrderCompare(seq[x], seq[y])
+			if (x < y && got >= 0) || (x > y && got <= 0) || (x == y && got != 0) {
+				t.Errorf("OrderCompare(%v, %v) = %d", seq[x], seq[y], got)
+			}
+		}
+	}
+}
+
+func TestFormatDouble(t *testing.T) {
+	for f, want := range map[float64]string{1: "1.0E0", 1.5: "1.5E0", 1e10: "1.0E10", -0.000125: "-1.25E-4", 0: "0.0E0"} {
+		if got := formatDouble(f, 64); got != want {
+			t.Errorf("formatDouble(%v) = %q, want %q", f, got, want)
+		}
+	}
+}

@@ -1,0 +1,151 @@
+package builtin
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/ldhub/ldhub/content/rdf"
+)
+
+// castTargets are the XPath constructor functions SPARQL 1.1 requires (§17.5).
+var castTargets = map[string]bool{
+	rdf.XSDString: true, rdf.XSDBoolean: true, rdf.XSDInteger: true, rdf.XSDDecimal: true,
+	xsdFloat: true, rdf.XSDDouble: true, xsdDT: true,
+}
+
+// Cast converts a term with an XPath constructor function (the cast table of §17.5).
+func Cast(target string, a rdf.Term) (rdf.Term, error) {
+	if !castTargets[target] {
+		return rdf.Term{}, ErrUnknownFunction
+	}
+	if a.Kind == rdf.KindBlank || a.IsZero() {
+		return rdf.Term{}, ErrType
+	}
+	if a.Kind == rdf.KindIRI {
+		if target == rdf.XSDString {
+			return rdf.String(a.Value), nil
+		}
+		return rdf.Term{}, ErrType
+	}
+	if a.Datatype == rdf.RDFLangString {
+		return rdf.Term{}, ErrType
+	}
+	src := a.Datatype
+	lex := a.Value
+	fromString := src == rdf.XSDString
+	if fromString {
+		lex = strings.TrimSpace(lex) // XSD whitespace facet "collapse" for these types
+	}
+	n, isNum := toNum(a)
+	if _, numType := numericKind(src); numType && !isNum {
+		return rdf.Term{}, ErrType // invalid lexical form of a numeric source
+	}
+	switch target {
+	case rdf.XSDString:
+		if isNum {
+			return rdf.String(canonicalString(n)), nil
+		}
+		return rdf.String(a.Value), nil
+	case rdf.XSDBoolean:
+		switch {
+		case fromString || src == rdf.XSDBoolean:
+			switch lex {
+			case "true", "1":
+				return Boolean(true), nil
+			case "false", "0":
+				return Boolean(false), nil
+			}
+		case isNum:
+			if n.kind >= kFloat {
+				return Boolean(n.f != 0 && !math.IsNaN(n.f)), nil
+			}
+			return Boolean(n.r.Sign() != 0), nil
+		}
+	case rdf.XSDInteger:
+		switch {
+		case fromString && validInteger(lex):
+			r, _ := new(big.Rat).SetString(lex)
+			return num{kind: kInteger, r: r}.term(), nil
+		case src == rdf.XSDBoolean:
+			if b, ok := boolValue(a); ok {
+				return Integer(int64(b2i(b))), nil
+			}
+		case isNum:
+			if n.kind >= kFloat {
+				if math.IsNaN(n.f) || math.IsInf(n.f, 0) {
+					return rdf.Term{}, ErrType
+				}
+				r := new(big.Rat)
+				r.SetFloat64(math.Trunc(n.f))
+				return num{kind: kInteger, r: r}.term(), nil
+			}
+			q := new(big.Int).Quo(n.r.Num(), n.r.Denom()) // truncates toward zero
+			return num{kind: kInteger, r: new(big.Rat).SetInt(q)}.term(), nil
+		}
+	case rdf.XSDDecimal:
+		switch {
+		case fromString && validDecimal(lex):
+			r, _ := new(big.Rat).SetString(lex)
+			return num{kind: kDecimal, r: r}.term(), nil
+		case src == rdf.XSDBoolean:
+			if b, ok := boolValue(a); ok {
+				return rdf.Literal([]string{"0", "1"}[b2i(b)], rdf.XSDDecimal), nil
+			}
+		case isNum:
+			if n.kind >= kFloat {
+				if math.IsNaN(n.f) || math.IsInf(n.f, 0) {
+					return rdf.Term{}, ErrType
+				}
+				r := new(big.Rat)
+				r.SetFloat64(n.f)
+				return num{kind: kDecimal, r: r}.term(), nil
+			}
+			return num{kind: kDecimal, r: n.r}.term(), nil
+		}
+	case xsdFloat, rdf.XSDDouble:
+		k := kDouble
+		if target == xsdFloat {
+			k = kFloat
+		}
+		switch {
+		case fromString:
+			if f, ok := parseDouble(lex); ok {
+				return num{kind: kDouble, f: f}.to(k).term(), nil
+			}
+		case src == rdf.XSDBoolean:
+			if b, ok := boolValue(a); ok {
+				return num{kind: k, f: float64(b2i(b))}.term(), nil
+			}
+		case isNum:
+			return n.to(k).term(), nil
+		}
+	case xsdDT:
+		if fromString || src == xsdDT {
+			if _, ok := parseDateTimeLex(lex, false); ok {
+				return rdf.Literal(lex, xsdDT), nil
+			}
+		}
+	}
+	return rdf.Term{}, ErrType
+}
+
+// canonicalString is the xsd:string cast of a number: its canonical lexical form (integers and decimals
+// without exponent; doubles in XPath's casting form, which uses plain notation for moderate magnitudes).
+func canonicalString(n num) string {
+	switch n.kind {
+	case kInteger:
+		return n.r.Num().String()
+	case kDecimal:
+		return formatDecimal(n.r)
+	}
+	bits := 64
+	if n.kind == kFloat {
+		bits = 32
+	}
+	if abs := math.Abs(n.f); abs >= 1e-6 && abs < 1e6 || n.f == 0 {
+		return strconv.FormatFloat(n.f, 'f', -1, bits)
+	}
+	return formatDouble(n.f, bits)
+}

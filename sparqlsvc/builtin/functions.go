@@ -1,0 +1,552 @@
+package builtin
+
+import (
+	"crypto/md5"
+	"crypto/rand"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"math"
+	"math/big"
+	mrand "math/rand/v2"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/rdf/iri"
+)
+
+// ErrUnknownFunction is returned for a function name this package does not implement.
+var ErrUnknownFunction = errors.New("sparql: unknown function")
+
+// Context carries what a query's functions share: the query time (NOW is constant within a query), the base
+// IRI for IRI(), a source of randomness, the per-solution blank-node minting of BNODE(), and compiled regexes.
+// One Context serves one query on one goroutine.
+type Context struct {
+	Now  time.Time
+	Base string
+	// BNode returns the blank node for BNODE() (label "" and hasLabel false) or BNODE(label); the evaluator
+	// scopes labels to one solution, as §17.4.2.9 requires.
+	BNode  func(label string, hasLabel bool) rdf.Term
+	rand   *mrand.Rand
+	regexp map[string]*regexp.Regexp
+}
+
+// NewContext returns a Context for a query started at now.
+func NewContext(now time.Time, base string) *Context {
+	var seed [16]byte
+	_, _ = rand.Read(seed[:])
+	n := 0
+	return &Context{
+		Now:  now,
+		Base: base,
+		rand: mrand.New(mrand.NewPCG(uint64(seed[0])|uint64(seed[1])<<8|uint64(seed[2])<<16|uint64(seed[3])<<24, uint64(now.UnixNano()))),
+		BNode: func(label string, hasLabel bool) rdf.Term {
+			n++
+			return rdf.Blank(fmt.Sprintf("f%d", n))
+		},
+		regexp: map[string]*regexp.Regexp{},
+	}
+}
+
+// Arity returns the minimum and maximum number of arguments of a built-in, ok false when name is unknown.
+func Arity(name string) (lo, hi int, ok bool) {
+	if strings.HasPrefix(name, xsd) {
+		_, ok := castTargets[name]
+		return 1, 1, ok
+	}
+	a, ok := arity[name]
+	return a[0], a[1], ok
+}
+
+var arity = map[string][2]int{
+	"STR": {1, 1}, "LANG": {1, 1}, "LANGMATCHES": {2, 2}, "DATATYPE": {1, 1}, "IRI": {1, 1}, "URI": {1, 1},
+	"BNODE": {0, 1}, "RAND": {0, 0}, "ABS": {1, 1}, "CEIL": {1, 1}, "FLOOR": {1, 1}, "ROUND": {1, 1},
+	"CONCAT": {0, -1}, "STRLEN": {1, 1}, "UCASE": {1, 1}, "LCASE": {1, 1}, "ENCODE_FOR_URI": {1, 1},
+	"CONTAINS": {2, 2}, "STRSTARTS": {2, 2}, "STRENDS": {2, 2}, "STRBEFORE": {2, 2}, "STRAFTER": {2, 2},
+	"YEAR": {1, 1}, "MONTH": {1, 1}, "DAY": {1, 1}, "HOURS": {1, 1}, "MINUTES": {1, 1}, "SECONDS": {1, 1},
+	"TIMEZONE": {1, 1}, "TZ": {1, 1}, "NOW": {0, 0}, "UUID": {0, 0}, "STRUUID": {0, 0}, "MD5": {1, 1},
+	"SHA1": {1, 1}, "SHA256": {1, 1}, "SHA384": {1, 1}, "SHA512": {1, 1}, "STRLANG": {2, 2}, "STRDT": {2, 2},
+	"SAMETERM": {2, 2}, "ISIRI": {1, 1}, "ISURI": {1, 1}, "ISBLANK": {1, 1}, "ISLITERAL": {1, 1},
+	"ISNUMERIC": {1, 1}, "REGEX": {2, 3}, "SUBSTR": {2, 3}, "REPLACE": {3, 4},
+}
+
+// Call evaluates a built-in function on already evaluated arguments. name is the upper-case SPARQL keyword
+// (e.g. "STRLEN") or, for casts, the full XSD datatype IRI. BOUND, IF, COALESCE, IN and EXISTS need unevaluated
+// arguments and belong to the evaluator.
+func (c *Context) Call(name string, args []rdf.Term) (rdf.Term, error) {
+	if strings.HasPrefix(name, xsd) {
+		if len(args) != 1 {
+			return rdf.Term{}, ErrType
+		}
+		return Cast(name, args[0])
+	}
+	lo, hi, ok := Arity(name)
+	if !ok {
+		return rdf.Term{}, fmt.Errorf("%w: %s", ErrUnknownFunction, name)
+	}
+	if len(args) < lo || (hi >= 0 && len(args) > hi) {
+		return rdf.Term{}, ErrType
+	}
+	for _, a := range args {
+		if a.IsZero() {
+			return rdf.Term{}, ErrType // an unbound argument is an error for every function here
+		}
+	}
+	switch name {
+	case "STR":
+		switch args[0].Kind {
+		case rdf.KindIRI, rdf.KindLiteral:
+			return rdf.String(args[0].Value), nil
+		}
+		return rdf.Term{}, ErrType
+	case "LANG":
+		if args[0].Kind != rdf.KindLiteral {
+			return rdf.Term{}, ErrType
+		}
+		return rdf.String(args[0].Lang), nil
+	case "LANGMATCHES":
+		if !isStringLike(args[0]) || !isStringLike(args[1]) {
+			return rdf.Term{}, ErrType
+		}
+		return Boolean(langMatches(args[0].Value, args[1].Value)), nil
+	case "DATATYPE":
+		if args[0].Kind != rdf.KindLiteral {
+			return rdf.Term{}, ErrType
+		}
+		return rdf.IRI(args[0].Datatype), nil
+	case "IRI", "URI":
+		switch a := args[0]; {
+		case a.Kind == rdf.KindIRI:
+			return a, nil
+		case isStringLike(a):
+			s, err := iri.Resolve(c.Base, a.Value)
+			if err != nil {
+				if iri.IsAbsolute(a.Value) {
+					return rdf.IRI(a.Value), nil
+				}
+				return rdf.Term{}, ErrType
+			}
+			return rdf.IRI(s), nil
+		}
+		return rdf.Term{}, ErrType
+	case "BNODE":
+		if len(args) == 0 {
+			return c.BNode("", false), nil
+		}
+		if !isStringLike(args[0]) {
+			return rdf.Term{}, ErrType
+		}
+		return c.BNode(args[0].Value, true), nil
+	case "RAND":
+		return rdf.Literal(formatDouble(c.rand.Float64(), 64), rdf.XSDDouble), nil
+	case "ABS", "CEIL", "FLOOR", "ROUND":
+		return rounding(name, args[0])
+	case "CONCAT":
+		return concat(args)
+	case "STRLEN":
+		if !isString(args[0]) {
+			return rdf.Term{}, ErrType
+		}
+		return Integer(int64(utf8.RuneCountInString(args[0].Value))), nil
+	case "UCASE", "LCASE":
+		if !isString(args[0]) {
+			return rdf.Term{}, ErrType
+		}
+		out := args[0]
+		if name == "UCASE" {
+			out.Value = strings.ToUpper(out.Value)
+		} else {
+			out.Value = strings.ToLower(out.Value)
+		}
+		return out, nil
+	case "ENCODE_FOR_URI":
+		if !isString(args[0]) {
+			return rdf.Term{}, ErrType
+		}
+		return rdf.String(encodeForURI(args[0].Value)), nil
+	case "CONTAINS", "STRSTARTS", "STRENDS", "STRBEFORE", "STRAFTER":
+		return stringPair(name, args[0], args[1])
+	case "YEAR", "MONTH", "DAY", "HOURS", "MINUTES", "SECONDS", "TIMEZONE", "TZ":
+		return dateField(name, args[0])
+	case "NOW":
+		return FormatNow(c.Now), nil
+	case "UUID":
+		return rdf.IRI("urn:uuid:" + newUUID()), nil
+	case "STRUUID":
+		return rdf.String(newUUID()), nil
+	case "MD5", "SHA1", "SHA256", "SHA384", "SHA512":
+		if !isStringLike(args[0]) {
+			return rdf.Term{}, ErrType
+		}
+		var h hash.Hash
+		switch name {
+		case "MD5":
+			h = md5.New()
+		case "SHA1":
+			h = sha1.New()
+		case "SHA256":
+			h = sha256.New()
+		case "SHA384":
+			h = sha512.New384()
+		default:
+			h = sha512.New()
+		}
+		h.Write([]byte(args[0].Value))
+		return rdf.String(hex.EncodeToString(h.Sum(nil))), nil
+	case "STRLANG":
+		if !isStringLike(args[0]) || !isStringLike(args[1]) || !validLangTag(args[1].Value) {
+			return rdf.Term{}, ErrType
+		}
+		return rdf.LangString(args[0].Value, args[1].Value), nil
+	case "STRDT":
+		if !isStringLike(args[0]) || args[1].Kind != rdf.KindIRI || args[1].Value == rdf.RDFLangString {
+			return rdf.Term{}, ErrType
+		}
+		return rdf.Literal(args[0].Value, args[1].Value), nil
+	case "SAMETERM":
+		return Boolean(SameTerm(args[0], args[1])), nil
+	case "ISIRI", "ISURI":
+		return Boolean(args[0].Kind == rdf.KindIRI), nil
+	case "ISBLANK":
+		return Boolean(args[0].Kind == rdf.KindBlank), nil
+	case "ISLITERAL":
+		return Boolean(args[0].Kind == rdf.KindLiteral), nil
+	case "ISNUMERIC":
+		return Boolean(IsNumeric(args[0])), nil
+	case "REGEX":
+		return c.regex(args)
+	case "SUBSTR":
+		return substr(args)
+	case "REPLACE":
+		return c.replace(args)
+	}
+	return rdf.Term{}, fmt.Errorf("%w: %s", ErrUnknownFunction, name)
+}
+
+// isString reports a string literal in SPARQL's sense: simple, xsd:string or language-tagged.
+func isString(t rdf.Term) bool {
+	return t.Kind == rdf.KindLiteral && (t.Datatype == rdf.XSDString || t.Datatype == rdf.RDFLangString)
+}
+
+func validLangTag(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, part := range strings.Split(s, "-") {
+		if part == "" || len(part) > 8 {
+			return false
+		}
+		for _, r := range part {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// langMatches implements RFC 4647 basic filtering as §17.4.3.2 uses it.
+func langMatches(tag, rng string) bool {
+	if rng == "*" {
+		return tag != ""
+	}
+	tag, rng = strings.ToLower(tag), strings.ToLower(rng)
+	return tag == rng || strings.HasPrefix(tag, rng+"-")
+}
+
+func rounding(name string, a rdf.Term) (rdf.Term, error) {
+	n, ok := toNum(a)
+	if !ok {
+		return rdf.Term{}, ErrType
+	}
+	if n.kind >= kFloat {
+		switch name {
+		case "ABS":
+			n.f = math.Abs(n.f)
+		case "CEIL":
+			n.f = math.Ceil(n.f)
+		case "FLOOR":
+			n.f = math.Floor(n.f)
+		case "ROUND":
+			n.f = math.Floor(n.f + 0.5) // fn:round: halves go toward positive infinity
+		}
+		return n.term(), nil
+	}
+	r := new(big.Rat).Set(n.r)
+	switch name {
+	case "ABS":
+		r.Abs(r)
+	case "CEIL":
+		r.SetInt(ceilRat(r))
+	case "FLOOR":
+		r.SetInt(floorRat(r))
+	case "ROUND":
+		r.SetInt(floorRat(new(big.Rat).Add(r, big.NewRat(1, 2))))
+	}
+	n.r = r
+	return n.term(), nil
+}
+
+func floorRat(r *big.Rat) *big.Int {
+	q, m := new(big.Int).DivMod(r.Num(), r.Denom(), new(big.Int)) // Euclidean: floor for positive denominators
+	_ = m
+	return q
+}
+
+func ceilRat(r *big.Rat) *big.Int {
+	f := floorRat(r)
+	if !r.IsInt() {
+		f.Add(f, big.NewInt(1))
+	}
+	return f
+}
+
+func concat(args []rdf.Term) (rdf.Term, error) {
+	var b strings.Builder
+	lang, sameLang := "", true
+	for i, a := range args {
+		if !isString(a) {
+			return rdf.Term{}, ErrType
+		}
+		if i == 0 {
+			lang = a.Lang
+		} else if !strings.EqualFold(a.Lang, lang) {
+			sameLang = false
+		}
+		b.WriteString(a.Value)
+	}
+	if len(args) > 0 && sameLang && lang != "" {
+		return rdf.LangString(b.String(), lang), nil
+	}
+	return rdf.String(b.String()), nil
+}
+
+func encodeForURI(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '~' {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
+}
+
+// compatible implements argument compatibility (§17.4.3.1.1).
+func compatible(a, b rdf.Term) bool {
+	if !isString(a) || !isString(b) {
+		return false
+	}
+	return b.Lang == "" || strings.EqualFold(a.Lang, b.Lang)
+}
+
+func stringPair(name string, a, b rdf.Term) (rdf.Term, error) {
+	if !compatible(a, b) {
+		return rdf.Term{}, ErrType
+	}
+	switch name {
+	case "CONTAINS":
+		return Boolean(strings.Contains(a.Value, b.Value)), nil
+	case "STRSTARTS":
+		return Boolean(strings.HasPrefix(a.Value, b.Value)), nil
+	case "STRENDS":
+		return Boolean(strings.HasSuffix(a.Value, b.Value)), nil
+	}
+	i := strings.Index(a.Value, b.Value)
+	if i < 0 {
+		return rdf.String(""), nil
+	}
+	out := a
+	if name == "STRBEFORE" {
+		out.Value = a.Value[:i]
+	} else {
+		out.Value = a.Value[i+len(b.Value):]
+	}
+	return out, nil
+}
+
+func substr(args []rdf.Term) (rdf.Term, error) {
+	s := args[0]
+	if !isString(s) {
+		return rdf.Term{}, ErrType
+	}
+	start, ok := toNum(args[1])
+	if !ok {
+		return rdf.Term{}, ErrType
+	}
+	runes := []rune(s.Value)
+	// fn:substring: characters at positions p with round(start) <= p < round(start) + round(len).
+	st := xpathRound(start.float())
+	end := math.Inf(1)
+	if len(args) == 3 {
+		l, ok := toNum(args[2])
+		if !ok {
+			return rdf.Term{}, ErrType
+		}
+		end = st + xpathRound(l.float())
+	}
+	var b strings.Builder
+	for i, r := range runes {
+		p := float64(i + 1)
+		if p >= st && p < end {
+			b.WriteRune(r)
+		}
+	}
+	s.Value = b.String()
+	return s, nil
+}
+
+func xpathRound(f float64) float64 { return math.Floor(f + 0.5) }
+
+// compileRegex translates XPath flags and caches the compiled expression. Go's RE2 syntax covers the XPath
+// regular expressions in practical use; constructs it lacks (back-references) are reported as errors.
+func (c *Context) compileRegex(pattern, flags string) (*regexp.Regexp, error) {
+	key := flags + "\x00" + pattern
+	if re, ok := c.regexp[key]; ok {
+		return re, nil
+	}
+	prefix := ""
+	for _, f := range flags {
+		switch f {
+		case 'i':
+			prefix += "i"
+		case 's':
+			prefix += "s"
+		case 'm':
+			prefix += "m"
+		case 'x':
+			pattern = stripRegexWhitespace(pattern)
+		case 'q':
+			pattern = regexp.QuoteMeta(pattern)
+		default:
+			return nil, ErrType
+		}
+	}
+	if prefix != "" {
+		pattern = "(?" + prefix + ")" + pattern
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, ErrType
+	}
+	if len(c.regexp) > 1000 { // patterns built from data could grow the cache without bound
+		clear(c.regexp)
+	}
+	c.regexp[key] = re
+	return re, nil
+}
+
+func stripRegexWhitespace(p string) string {
+	var b strings.Builder
+	inClass := false
+	for _, r := range p {
+		switch {
+		case r == '[':
+			inClass = true
+		case r == ']':
+			inClass = false
+		case !inClass && (r == ' ' || r == '\t' || r == '\n' || r == '\r'):
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func (c *Context) regex(args []rdf.Term) (rdf.Term, error) {
+	if !isString(args[0]) || !isStringLike(args[1]) {
+		return rdf.Term{}, ErrType
+	}
+	flags := ""
+	if len(args) == 3 {
+		if !isStringLike(args[2]) {
+			return rdf.Term{}, ErrType
+		}
+		flags = args[2].Value
+	}
+	re, err := c.compileRegex(args[1].Value, flags)
+	if err != nil {
+		return rdf.Term{}, err
+	}
+	return Boolean(re.MatchString(args[0].Value)), nil
+}
+
+func (c *Context) replace(args []rdf.Term) (rdf.Term, error) {
+	if !isString(args[0]) || !isStringLike(args[1]) || !isStringLike(args[2]) {
+		return rdf.Term{}, ErrType
+	}
+	flags := ""
+	if len(args) == 4 {
+		if !isStringLike(args[3]) {
+			return rdf.Term{}, ErrType
+		}
+		flags = args[3].Value
+	}
+	re, err := c.compileRegex(args[1].Value, flags)
+	if err != nil {
+		return rdf.Term{}, err
+	}
+	if re.MatchString("") {
+		return rdf.Term{}, ErrType // XPath err:FORX0003: a pattern that matches the empty string
+	}
+	repl, err := xpathReplacement(args[2].Value, strings.Contains(flags, "q"))
+	if err != nil {
+		return rdf.Term{}, err
+	}
+	out := args[0]
+	out.Value = re.ReplaceAllString(args[0].Value, repl)
+	return out, nil
+}
+
+// xpathReplacement turns XPath's replacement syntax ($1, \$, \\) into Go's (${1}, $$, \).
+func xpathReplacement(s string, literal bool) (string, error) {
+	if literal {
+		return strings.ReplaceAll(s, "$", "$$"), nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\\':
+			if i+1 == len(s) || (s[i+1] != '\\' && s[i+1] != '$') {
+				return "", ErrType
+			}
+			i++
+			if s[i] == '$' {
+				b.WriteString("$$")
+			} else {
+				b.WriteByte('\\')
+			}
+		case '$':
+			j := i + 1
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			if j == i+1 {
+				return "", ErrType
+			}
+			b.WriteString("${" + s[i+1:j] + "}")
+			i = j - 1
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), nil
+}
+
+func newUUID() string {
+	var u [16]byte
+	_, _ = rand.Read(u[:])
+	u[6] = u[6]&0x0f | 0x40
+	u[8] = u[8]&0x3f | 0x80
+	h := hex.EncodeToString(u[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}

@@ -1,0 +1,418 @@
+// Package builtin implements the operators and functions of SPARQL 1.1 §17 over rdf.Term values: effective boolean
+// value, comparisons with XPath value semantics and numeric type promotion (xsd:decimal arithmetic is exact), the
+// string, numeric, date-time, hash and constructor functions, casts, and the total order of ORDER BY. The
+// evaluator calls it; it knows nothing about solutions or graphs.
+package builtin
+
+import (
+	"errors"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/ldhub/ldhub/content/rdf"
+)
+
+// ErrType is the SPARQL expression error (§17.3): a FILTER treats it as false, BIND leaves the variable unbound.
+var ErrType = errors.New("sparql: type error")
+
+const (
+	xsd        = rdf.XSDNS
+	xsdFloat   = xsd + "float"
+	xsdDate    = xsd + "date"
+	xsdTime    = xsd + "time"
+	xsdDT      = xsd + "dateTime"
+	xsdDayTime = xsd + "dayTimeDuration"
+)
+
+// numKind orders the numeric types by XPath promotion: integer < decimal < float < double.
+type numKind int
+
+const (
+	kInteger numKind = iota
+	kDecimal
+	kFloat
+	kDouble
+)
+
+// integerTypes are the XSD types derived from xsd:integer; they promote to xsd:integer in arithmetic.
+var integerTypes = map[string]bool{
+	xsd + "integer": true, xsd + "nonPositiveInteger": true, xsd + "negativeInteger": true, xsd + "long": true,
+	xsd + "int": true, xsd + "short": true, xsd + "byte": true, xsd + "nonNegativeInteger": true,
+	xsd + "unsignedLong": true, xsd + "unsignedInt": true, xsd + "unsignedShort": true, xsd + "unsignedByte": true,
+	xsd + "positiveInteger": true,
+}
+
+// num is a numeric value: exact (r) for integer and decimal, f for float and double.
+type num struct {
+	kind numKind
+	r    *big.Rat
+	f    float64
+}
+
+// IsNumeric reports whether t is a literal of a numeric datatype with a valid lexical form.
+func IsNumeric(t rdf.Term) bool {
+	_, ok := toNum(t)
+	return ok
+}
+
+func numericKind(dt string) (numKind, bool) {
+	switch {
+	case integerTypes[dt]:
+		return kInteger, true
+	case dt == rdf.XSDDecimal:
+		return kDecimal, true
+	case dt == xsdFloat:
+		return kFloat, true
+	case dt == rdf.XSDDouble:
+		return kDouble, true
+	}
+	return 0, false
+}
+
+func toNum(t rdf.Term) (num, bool) {
+	if t.Kind != rdf.KindLiteral {
+		return num{}, false
+	}
+	k, ok := numericKind(t.Datatype)
+	if !ok {
+		return num{}, false
+	}
+	s := t.Value
+	switch k {
+	case kInteger:
+		if !validInteger(s) || !integerInRange(t.Datatype, s) {
+			return num{}, false
+		}
+		r, ok := new(big.Rat).SetString(s)
+		return num{kind: k, r: r}, ok
+	case kDecimal:
+		if !validDecimal(s) {
+			return num{}, false
+		}
+		r, ok := new(big.Rat).SetString(s)
+		return num{kind: k, r: r}, ok
+	}
+	f, ok := parseDouble(s)
+	if k == kFloat {
+		f = float64(float32(f))
+	}
+	return num{kind: k, f: f}, ok
+}
+
+func validInteger(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	return digits(s)
+}
+
+func validDecimal(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	w, f, dot := strings.Cut(s, ".")
+	if !dot {
+		return digits(w)
+	}
+	return (w == "" || digits(w)) && (f == "" || digits(f)) && (w != "" || f != "")
+}
+
+func digits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// integerInRange checks the value space of the derived integer types.
+func integerInRange(dt, s string) bool {
+	neg := strings.HasPrefix(s, "-")
+	zero := strings.Trim(strings.TrimLeft(s, "+-"), "0") == ""
+	switch dt[len(xsd):] {
+	case "nonPositiveInteger":
+		return neg || zero
+	case "negativeInteger":
+		return neg && !zero
+	case "nonNegativeInteger", "unsignedLong", "unsignedInt", "unsignedShort", "unsignedByte":
+		if neg && !zero {
+			return false
+		}
+	case "positiveInteger":
+		return !neg && !zero
+	}
+	var bits int
+	switch dt[len(xsd):] {
+	case "long":
+		bits = 64
+	case "int":
+		bits = 32
+	case "short":
+		bits = 16
+	case "byte":
+		bits = 8
+	case "unsignedLong":
+		_, err := strconv.ParseUint(strings.TrimPrefix(s, "+"), 10, 64)
+		return err == nil || zero
+	case "unsignedInt":
+		_, err := strconv.ParseUint(strings.TrimPrefix(s, "+"), 10, 32)
+		return err == nil || zero
+	case "unsignedShort":
+		_, err := strconv.ParseUint(strings.TrimPrefix(s, "+"), 10, 16)
+		return err == nil || zero
+	case "unsignedByte":
+		_, err := strconv.ParseUint(strings.TrimPrefix(s, "+"), 10, 8)
+		return err == nil || zero
+	default:
+		return true
+	}
+	_, err := strconv.ParseInt(s, 10, bits)
+	return err == nil
+}
+
+// parseDouble reads the xsd:double lexical space (INF, -INF, NaN, no hex, no underscores).
+func parseDouble(s string) (float64, bool) {
+	switch s {
+	case "INF", "+INF":
+		return math.Inf(1), true
+	case "-INF":
+		return math.Inf(-1), true
+	case "NaN":
+		return math.NaN(), true
+	}
+	if s == "" {
+		return 0, false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
+			return 0, false
+		}
+	}
+	m := s
+	if e := strings.IndexAny(s, "eE"); e >= 0 {
+		m = s[:e]
+		if !validInteger(s[e+1:]) {
+			return 0, false
+		}
+	}
+	if !validDecimal(m) {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, false
+	}
+	return f, true
+}
+
+func (n num) float() float64 {
+	if n.kind >= kFloat {
+		return n.f
+	}
+	f, _ := n.r.Float64()
+	return f
+}
+
+// promote brings a and b to their common type.
+func promote(a, b num) (num, num) {
+	k := max(a.kind, b.kind)
+	return a.to(k), b.to(k)
+}
+
+func (n num) to(k numKind) num {
+	if n.kind == k {
+		return n
+	}
+	switch k {
+	case kDecimal:
+		return num{kind: kDecimal, r: n.r}
+	case kFloat:
+		return num{kind: kFloat, f: float64(float32(n.float()))}
+	}
+	return num{kind: kDouble, f: n.float()}
+}
+
+func (n num) term() rdf.Term {
+	switch n.kind {
+	case kInteger:
+		return rdf.Literal(n.r.Num().String(), rdf.XSDInteger)
+	case kDecimal:
+		return rdf.Literal(formatDecimal(n.r), rdf.XSDDecimal)
+	case kFloat:
+		return rdf.Literal(formatDouble(n.f, 32), xsdFloat)
+	}
+	return rdf.Literal(formatDouble(n.f, 64), rdf.XSDDouble)
+}
+
+// DecimalPlaces bounds the digits of an inexact decimal quotient (XPath leaves the precision to the
+// implementation; 18 fractional digits match Oxigraph's fixed-point decimals).
+const DecimalPlaces = 18
+
+// formatDecimal writes the XSD 1.1 canonical decimal form: no trailing fractional zeros, no ".0" for whole values.
+func formatDecimal(r *big.Rat) string {
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	s := r.FloatString(DecimalPlaces)
+	s = strings.TrimRight(s, "0")
+	s = strings.TrimSuffix(s, ".")
+	if s == "-0" {
+		return "0"
+	}
+	return s
+}
+
+// formatDouble writes the XSD canonical double form (mantissa with one digit before the point, "E", exponent).
+func formatDouble(f float64, bits int) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "INF"
+	case math.IsInf(f, -1):
+		return "-INF"
+	case f == 0:
+		if math.Signbit(f) {
+			return "-0.0E0"
+		}
+		return "0.0E0"
+	}
+	s := strconv.FormatFloat(f, 'E', -1, bits)
+	mant, exp, _ := strings.Cut(s, "E")
+	if !strings.Contains(mant, ".") {
+		mant += ".0"
+	}
+	exp = strings.TrimPrefix(exp, "+")
+	neg := strings.HasPrefix(exp, "-")
+	exp = strings.TrimLeft(strings.TrimPrefix(exp, "-"), "0")
+	if exp == "" {
+		exp = "0"
+	}
+	if neg {
+		exp = "-" + exp
+	}
+	return mant + "E" + exp
+}
+
+// Arith applies + - * / with XPath numeric promotion. Division of integers yields a decimal; division by zero is
+// an error for exact types and ±INF/NaN for floating types.
+func Arith(op byte, a, b rdf.Term) (rdf.Term, error) {
+	x, ok1 := toNum(a)
+	y, ok2 := toNum(b)
+	if !ok1 || !ok2 {
+		return rdf.Term{}, ErrType
+	}
+	x, y = promote(x, y)
+	if x.kind >= kFloat {
+		var f float64
+		switch op {
+		case '+':
+			f = x.f + y.f
+		case '-':
+			f = x.f - y.f
+		case '*':
+			f = x.f * y.f
+		case '/':
+			f = x.f / y.f
+		}
+		if x.kind == kFloat {
+			f = float64(float32(f))
+		}
+		return num{kind: x.kind, f: f}.term(), nil
+	}
+	r := new(big.Rat)
+	k := x.kind
+	switch op {
+	case '+':
+		r.Add(x.r, y.r)
+	case '-':
+		r.Sub(x.r, y.r)
+	case '*':
+		r.Mul(x.r, y.r)
+	case '/':
+		if y.r.Sign() == 0 {
+			return rdf.Term{}, ErrType
+		}
+		r.Quo(x.r, y.r)
+		k = kDecimal
+		if !r.IsInt() && !finiteDecimal(r) {
+			// Round to the decimal precision so later arithmetic works on the value that was printed.
+			r.SetString(r.FloatString(DecimalPlaces))
+		}
+	}
+	return num{kind: k, r: r}.term(), nil
+}
+
+// finiteDecimal reports whether r has a terminating decimal expansion within DecimalPlaces digits.
+func finiteDecimal(r *big.Rat) bool {
+	d := new(big.Int).Set(r.Denom())
+	two, five := big.NewInt(2), big.NewInt(5)
+	places := 0
+	m := new(big.Int)
+	for _, p := range []*big.Int{two, five} {
+		n := 0
+		for {
+			q, rem := new(big.Int).QuoRem(d, p, m)
+			if rem.Sign() != 0 {
+				break
+			}
+			d = q
+			n++
+		}
+		places = max(places, n)
+	}
+	return d.Cmp(big.NewInt(1)) == 0 && places <= DecimalPlaces
+}
+
+// Negate returns -a; Plus returns +a (both keep the numeric type).
+func Negate(a rdf.Term) (rdf.Term, error) {
+	x, ok := toNum(a)
+	if !ok {
+		return rdf.Term{}, ErrType
+	}
+	if x.kind >= kFloat {
+		x.f = -x.f
+	} else {
+		x.r = new(big.Rat).Neg(x.r)
+	}
+	return x.term(), nil
+}
+
+// Plus returns a as a numeric term in canonical form.
+func Plus(a rdf.Term) (rdf.Term, error) {
+	x, ok := toNum(a)
+	if !ok {
+		return rdf.Term{}, ErrType
+	}
+	return x.term(), nil
+}
+
+// cmpNum compares two numerics; ok is false when either is NaN (no order).
+func cmpNum(a, b num) (int, bool) {
+	a, b = promote(a, b)
+	if a.kind >= kFloat {
+		switch {
+		case math.IsNaN(a.f) || math.IsNaN(b.f):
+			return 0, false
+		case a.f < b.f:
+			return -1, true
+		case a.f > b.f:
+			return 1, true
+		}
+		return 0, true
+	}
+	return a.r.Cmp(b.r), true
+}
+
+// Integer returns an xsd:integer term.
+func Integer(n int64) rdf.Term { return rdf.Literal(strconv.FormatInt(n, 10), rdf.XSDInteger) }
+
+// Boolean returns an xsd:boolean term.
+func Boolean(b bool) rdf.Term { return rdf.Literal(strconv.FormatBool(b), rdf.XSDBoolean) }
