@@ -44,6 +44,9 @@ type Decoder struct {
 	graph   rdf.Term // current graph name; zero outside a TriG graph block
 	inGraph bool
 
+	inVerb  bool // N3: inside "has"/"is ... of", which do not nest
+	started bool // a leading byte order mark was checked for
+
 	out  []rdf.Quad // quads produced by the last step, handed out by Next
 	head int
 	err  error // sticky: the first error, or io.EOF
@@ -148,6 +151,12 @@ var (
 
 // step advances the grammar by one action, which emits at most a few quads.
 func (d *Decoder) step() error {
+	if !d.started {
+		d.started = true
+		if d.at(0) == 0xEF && d.at(1) == 0xBB && d.at(2) == 0xBF {
+			d.skip(3)
+		}
+	}
 	c := d.ws()
 	if len(d.stack) == 0 {
 		return d.statement(c)
@@ -186,6 +195,10 @@ func (d *Decoder) step() error {
 			d.skip(1)
 			f.state = stAfterSemi
 			return nil
+		case '!', '^':
+			if err := d.n3Unsupported(c); err != nil {
+				return err
+			}
 		}
 		if ok, err := d.end(c, f); ok || err != nil {
 			return err
@@ -274,11 +287,34 @@ func (d *Decoder) verb(c int) (rdf.Term, bool, error) {
 		return rdf.Term{}, false, d.errAt(0, "expected a predicate (an IRI, a prefixed name or 'a'), found %s", d.describe(0))
 	}
 	if n := d.word(); n > 0 {
-		if n == 1 && d.buf[d.pos] == 'a' {
+		w := string(d.buf[d.pos : d.pos+n])
+		switch {
+		case w == "a":
 			d.skip(1)
 			return rdfType, false, nil
+		case d.dialect == dialectN3 && w == "has" && !d.inVerb:
+			// ":a has :p :b" is ":a :p :b".
+			d.skip(n)
+			d.inVerb = true
+			p, _, err := d.verb(d.ws())
+			d.inVerb = false
+			return p, false, err
+		case d.dialect == dialectN3 && w == "is" && !d.inVerb:
+			// ":a is :p of :b" is ":b :p :a".
+			d.skip(n)
+			d.inVerb = true
+			p, _, err := d.verb(d.ws())
+			d.inVerb = false
+			if err != nil {
+				return p, false, err
+			}
+			if d.ws() != 'o' || d.word() != 2 || d.at(1) != 'f' {
+				return p, false, d.errAt(0, "expected 'of' after 'is' and a predicate, found %s", d.describe(0))
+			}
+			d.skip(2)
+			return p, true, nil
 		}
-		return rdf.Term{}, false, d.errAt(0, "expected a predicate, found %q", string(d.buf[d.pos:d.pos+n]))
+		return rdf.Term{}, false, d.errAt(0, "expected a predicate, found %q", w)
 	}
 	s, err := d.pname(true)
 	return rdf.IRI(s), false, err

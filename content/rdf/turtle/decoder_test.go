@@ -61,6 +61,7 @@ func TestDecodeTurtle(t *testing.T) {
 			`_:b2 <http://ex/base/p> <http://www.w3.org/1999/02/22-rdf-syntax-ns#nil> .`,
 			`_:b2 <http://ex/base/q> "1"^^<http://www.w3.org/2001/XMLSchema#integer> .`,
 		}},
+		{"byte order mark", "\xEF\xBB\xBF<a> <b> <c> .", []string{`<http://ex/base/a> <http://ex/base/b> <http://ex/base/c> .`}},
 		{"base", "@base <http://o/x/> . <a> <b> <../c> . BASE <y/> <a> <b> <#c> .", []string{
 			`<http://o/x/a> <http://o/x/b> <http://o/c> .`,
 			`<http://o/x/y/a> <http://o/x/y/b> <http://o/x/y/#c> .`,
@@ -104,11 +105,13 @@ p:s p:p p:top .`
 }
 
 func TestDecodeN3(t *testing.T) {
-	in := "@prefix : <http://p/> .\n:a = :b ; => :c ; <= :d .\n"
+	in := "@prefix : <http://p/> .\n:a = :b ; => :c ; <= :d ; has :p :e ; is :p of :f .\n"
 	want := []string{
 		`<http://p/a> <http://www.w3.org/2002/07/owl#sameAs> <http://p/b> .`,
 		`<http://p/a> <http://www.w3.org/2000/10/swap/log#implies> <http://p/c> .`,
 		`<http://p/d> <http://www.w3.org/2000/10/swap/log#implies> <http://p/a> .`,
+		`<http://p/a> <http://p/p> <http://p/e> .`,
+		`<http://p/f> <http://p/p> <http://p/a> .`,
 	}
 	got, err := decodeAll(t, NewN3Decoder(strings.NewReader(in), opts()))
 	if err != nil {
@@ -146,6 +149,9 @@ func TestErrors(t *testing.T) {
 		{"n3 variable", NewN3Decoder, "?x <b> <c> .", 1, 1, "quick variables"},
 		{"n3 forAll", NewN3Decoder, "@forAll <x> .", 1, 1, "quantifiers"},
 		{"n3 path", NewN3Decoder, "<http://a/x>!<http://a/p> <http://a/b> <http://a/c> .", 1, 13, "paths"},
+		{"n3 path after space", NewN3Decoder, "<http://a/s> <http://a/p> <http://a/o> ^ <http://a/q> .", 1, 40, "paths"},
+		{"n3 is without of", NewN3Decoder, "<http://a/s> is <http://a/p> <http://a/o> .", 1, 30, "expected 'of'"},
+		{"invalid UTF-8", NewDecoder, "<a> <b> \"\xff\xfe\" .", 1, 9, "UTF-8"},
 		{"n3 rule", NewN3Decoder, "{ <a> <b> <c> } => { <a> <b> <d> } .", 1, 1, "rules"},
 	}
 	for _, tc := range tests {

@@ -12,6 +12,7 @@ import (
 // iriRef scans an IRIREF at pos ('<' ... '>') and returns it resolved against the base.
 func (d *Decoder) iriRef() (string, error) {
 	esc := false
+	var hi byte
 	i := 1
 	for {
 		p := d.pos + i
@@ -31,10 +32,14 @@ func (d *Decoder) iriRef() (string, error) {
 		if c == '\\' {
 			esc = true
 		}
+		hi |= c
 		i++
 		if i > d.maxTok {
 			return "", d.tooLong("IRI")
 		}
+	}
+	if hi >= utf8.RuneSelf && !utf8.Valid(d.buf[d.pos+1:d.pos+i]) {
+		return "", d.errAt(0, "invalid UTF-8 in IRI")
 	}
 	var s string
 	if esc {
@@ -355,6 +360,7 @@ func (d *Decoder) literal() (rdf.Term, error) {
 func (d *Decoder) shortString(q byte) (string, error) {
 	i := 1
 	esc := false
+	var hi byte
 	for {
 		p := d.pos + i
 		if p >= len(d.buf) {
@@ -374,10 +380,14 @@ func (d *Decoder) shortString(q byte) (string, error) {
 		case '\n', '\r':
 			return "", d.errAt(i, "line break in a short string (use \"\"\" or an escape)")
 		}
+		hi |= c
 		i++
 		if i > d.maxTok {
 			return "", d.tooLong("literal")
 		}
+	}
+	if hi >= utf8.RuneSelf && !utf8.Valid(d.buf[d.pos+1:d.pos+i]) {
+		return "", d.errAt(0, "invalid UTF-8 in string")
 	}
 	var s string
 	if esc {
@@ -396,6 +406,7 @@ func (d *Decoder) shortString(q byte) (string, error) {
 func (d *Decoder) longString(q byte) (string, error) {
 	i := 3
 	esc := false
+	var hi byte
 	for {
 		p := d.pos + i
 		if p+2 >= len(d.buf) {
@@ -412,10 +423,14 @@ func (d *Decoder) longString(q byte) (string, error) {
 			esc = true
 			i++
 		}
+		hi |= c
 		i++
 		if i > d.maxTok {
 			return "", d.tooLong("literal")
 		}
+	}
+	if hi >= utf8.RuneSelf && !utf8.Valid(d.buf[d.pos+3:d.pos+i]) {
+		return "", d.errAt(0, "invalid UTF-8 in string")
 	}
 	var s string
 	if esc {
