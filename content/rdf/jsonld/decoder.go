@@ -207,8 +207,11 @@ func ErrorCode(err error) string {
 }
 
 // datasetQuads converts the processor's dataset, graphs in name order (default first) so that blank-node labels
-// are allocated deterministically.
-func datasetQuads(ds *ld.RDFDataset, blanks *rdf.BlankNodes) []rdf.Quad {
+// are allocated deterministically. json-gold renames every blank node to _:b0, _:b1, … per document, so its
+// labels are mapped to fresh ones here rather than through BlankNodes.Label, which would merge the _:b0 of two
+// documents decoded with the same allocator.
+func datasetQuads(ds *ld.RDFDataset, alloc *rdf.BlankNodes) []rdf.Quad {
+	blanks := blankMap{alloc: alloc, labels: map[string]string{}}
 	names := make([]string, 0, len(ds.Graphs))
 	n := 0
 	for name, g := range ds.Graphs {
@@ -234,7 +237,21 @@ func datasetQuads(ds *ld.RDFDataset, blanks *rdf.BlankNodes) []rdf.Quad {
 	return quads
 }
 
-func term(n ld.Node, blanks *rdf.BlankNodes) rdf.Term {
+type blankMap struct {
+	alloc  *rdf.BlankNodes
+	labels map[string]string
+}
+
+func (m blankMap) Label(source string) string {
+	l, ok := m.labels[source]
+	if !ok {
+		l = m.alloc.Fresh()
+		m.labels[source] = l
+	}
+	return l
+}
+
+func term(n ld.Node, blanks blankMap) rdf.Term {
 	switch v := n.(type) {
 	case ld.IRI:
 		return rdf.IRI(v.Value)
