@@ -25,25 +25,63 @@ type Options struct {
 }
 
 // Compute returns added = B∖A and removed = A∖B, each sorted by canonical N-Quads line and free of duplicates.
-// When either version has blank nodes, the blank nodes of added carry B's canonical labels (c14nN) and those of
-// removed A's; the two label spaces are unrelated. The inputs are not modified.
+// Blank nodes in added carry B's canonical labels (c14nN) and those in removed A's; the two label spaces are
+// unrelated. The inputs are not modified.
 func Compute(ctx context.Context, a, b []rdf.Quad, opts Options) (added, removed []rdf.Quad, err error) {
-	if hasBlank(a) || hasBlank(b) {
-		return computeCanonical(ctx, a, b, opts.Canon)
-	}
-	return computeGround(ctx, a, b)
+	return compute(ctx, flat(a), flat(b), opts)
 }
 
-func hasBlank(qs []rdf.Quad) bool {
-	for _, q := range qs {
-		if q.S.IsBlank() || q.O.IsBlank() || q.G.IsBlank() || q.P.IsBlank() {
-			return true
+// lined is a quad with its canonical N-Quads line, the sort key of every output.
+type lined struct {
+	line string
+	q    rdf.Quad
+}
+
+func compute(ctx context.Context, a, b quadList, opts Options) (added, removed []rdf.Quad, err error) {
+	if a.n > 1<<31-1 || b.n > 1<<31-1 {
+		return nil, nil, errors.New("delta: more than 2^31 quads")
+	}
+	// Only quads that mention blank nodes take part in canonicalization (ground quads never enter an RDFC-1.0
+	// hash), so the two kinds are diffed separately: ground quads by hash, the rest by canonical line.
+	seed := maphash.MakeSeed()
+	ka, ba := split(seed, a)
+	kb, bb := split(seed, b)
+	ga, gr, err := diffGround(ctx, a, b, ka, kb)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(ba) == 0 && len(bb) == 0 {
+		return unline(ga), unline(gr), nil
+	}
+	ba2, br, err := diffBlank(ctx, ba, bb, opts.Canon)
+	if err != nil {
+		return nil, nil, err
+	}
+	return unline(mergeLined(ga, ba2)), unline(mergeLined(gr, br)), nil
+}
+
+// split hashes the ground quads of qs and copies out those with blank nodes.
+func split(seed maphash.Seed, qs quadList) (ground []keyed, blank []rdf.Quad) {
+	ground = make([]keyed, 0, qs.n)
+	var h maphash.Hash
+	h.SetSeed(seed)
+	for i := range int32(qs.n) {
+		q := qs.at(i)
+		if q.S.IsBlank() || q.P.IsBlank() || q.O.IsBlank() || q.G.IsBlank() {
+			blank = append(blank, *q)
+			continue
 		}
+		h.Reset()
+		hashTerm(&h, &q.S)
+		hashTerm(&h, &q.P)
+		hashTerm(&h, &q.O)
+		hashTerm(&h, &q.G)
+		ground = append(ground, keyed{h.Sum64(), i})
 	}
-	return false
+	return ground, blank
 }
 
-func computeCanonical(ctx context.Context, a, b []rdf.Quad, o canon.Options) (added, removed []rdf.Quad, err error) {
+func diffBlank(ctx context.Context, a, b []rdf.Quad, o canon.Options) (added, removed []lined, err error) {
 	ca, err := canon.Canonicalize(ctx, a, o)
 	if err != nil {
 		return nil, nil, fmt.Errorf("delta: canonicalizing the old version: %w", err)
@@ -58,10 +96,10 @@ func computeCanonical(ctx context.Context, a, b []rdf.Quad, o canon.Options) (ad
 	for i < len(la) || j < len(lb) {
 		switch {
 		case j == len(lb) || (i < len(la) && la[i] < lb[j]):
-			removed = append(removed, ca.Quads[i])
+			removed = append(removed, lined{la[i], ca.Quads[i]})
 			i++
 		case i == len(la) || lb[j] < la[i]:
-			added = append(added, cb.Quads[j])
+			added = append(added, lined{lb[j], cb.Quads[j]})
 			j++
 		default:
 			i++
@@ -77,23 +115,15 @@ type keyed struct {
 	i int32
 }
 
-// computeGround diffs datasets without blank nodes: hash every quad (no serialisation), sort by hash, merge. Ties
-// on the hash are broken by comparing the quads, so collisions cost time, never correctness.
-func computeGround(ctx context.Context, a, b []rdf.Quad) (added, removed []rdf.Quad, err error) {
-	if len(a) > 1<<31-1 || len(b) > 1<<31-1 {
-		return nil, nil, errors.New("delta: more than 2^31 quads")
-	}
-	seed := maphash.MakeSeed()
-	ka, kb := hashAll(seed, a), hashAll(seed, b)
-	if err := ctx.Err(); err != nil {
-		return nil, nil, fmt.Errorf("delta: %w", err)
-	}
-	byKey := func(qs []rdf.Quad) func(x, y keyed) int {
+// diffGround diffs the ground quads ka and kb of a and b: sort by hash, merge. Ties on the hash are broken by
+// comparing the quads, so collisions cost time, never correctness.
+func diffGround(ctx context.Context, a, b quadList, ka, kb []keyed) (added, removed []lined, err error) {
+	byKey := func(qs quadList) func(x, y keyed) int {
 		return func(x, y keyed) int {
 			if c := cmp.Compare(x.h, y.h); c != 0 {
 				return c
 			}
-			return compareQuad(&qs[x.i], &qs[y.i])
+			return compareQuad(qs.at(x.i), qs.at(y.i))
 		}
 	}
 	slices.SortFunc(ka, byKey(a))
@@ -111,15 +141,18 @@ func computeGround(ctx context.Context, a, b []rdf.Quad) (added, removed []rdf.Q
 			c = 1
 		default:
 			if c = cmp.Compare(ka[i].h, kb[j].h); c == 0 {
-				c = compareQuad(&a[ka[i].i], &b[kb[j].i])
+				qa, qb := a.at(ka[i].i), b.at(kb[j].i)
+				if !equalQuad(qa, qb) {
+					c = compareQuad(qa, qb)
+				}
 			}
 		}
 		switch {
 		case c < 0:
-			removed = append(removed, a[ka[i].i])
+			removed = append(removed, lined{q: *a.at(ka[i].i)})
 			i = skipDup(a, ka, i)
 		case c > 0:
-			added = append(added, b[kb[j].i])
+			added = append(added, lined{q: *b.at(kb[j].i)})
 			j = skipDup(b, kb, j)
 		default:
 			i = skipDup(a, ka, i)
@@ -130,28 +163,12 @@ func computeGround(ctx context.Context, a, b []rdf.Quad) (added, removed []rdf.Q
 }
 
 // skipDup returns the index after k[i] and its duplicates (equal quads sit next to each other once sorted).
-func skipDup(qs []rdf.Quad, k []keyed, i int) int {
+func skipDup(qs quadList, k []keyed, i int) int {
 	j := i + 1
-	for j < len(k) && k[j].h == k[i].h && compareQuad(&qs[k[i].i], &qs[k[j].i]) == 0 {
+	for j < len(k) && k[j].h == k[i].h && equalQuad(qs.at(k[i].i), qs.at(k[j].i)) {
 		j++
 	}
 	return j
-}
-
-func hashAll(seed maphash.Seed, qs []rdf.Quad) []keyed {
-	out := make([]keyed, len(qs))
-	var h maphash.Hash
-	h.SetSeed(seed)
-	for i := range qs {
-		h.Reset()
-		q := &qs[i]
-		hashTerm(&h, &q.S)
-		hashTerm(&h, &q.P)
-		hashTerm(&h, &q.O)
-		hashTerm(&h, &q.G)
-		out[i] = keyed{h.Sum64(), int32(i)}
-	}
-	return out
 }
 
 // Terms are hashed and compared as their canonical N-Triples form identifies them: a literal by its lexical form
@@ -196,6 +213,22 @@ func compareTerm(x, y *rdf.Term) int {
 	return strings.Compare(xd, yd)
 }
 
+func equalTerm(x, y *rdf.Term) bool {
+	if x.Kind != y.Kind || x.Value != y.Value {
+		return false
+	}
+	if x.Kind != rdf.KindLiteral {
+		return true
+	}
+	xl, xd := literalKey(x)
+	yl, yd := literalKey(y)
+	return xl == yl && xd == yd
+}
+
+func equalQuad(x, y *rdf.Quad) bool {
+	return equalTerm(&x.S, &y.S) && equalTerm(&x.P, &y.P) && equalTerm(&x.O, &y.O) && equalTerm(&x.G, &y.G)
+}
+
 func compareQuad(x, y *rdf.Quad) int {
 	if c := compareTerm(&x.S, &y.S); c != 0 {
 		return c
@@ -209,22 +242,37 @@ func compareQuad(x, y *rdf.Quad) int {
 	return compareTerm(&x.G, &y.G)
 }
 
-// sortByLine orders quads by their canonical N-Quads line, the order the canonical path produces, so both paths
-// give the same output for the same input.
-func sortByLine(qs []rdf.Quad) []rdf.Quad {
-	type lq struct {
-		line string
-		q    rdf.Quad
-	}
-	ls := make([]lq, len(qs))
-	for i, q := range qs {
-		ls[i] = lq{canon.Line(q), q}
-	}
-	slices.SortFunc(ls, func(x, y lq) int { return strings.Compare(x.line, y.line) })
+// sortByLine orders quads by their canonical N-Quads line, the order canonicalization produces, so ground and
+// blank-node changes interleave as one sorted list.
+func sortByLine(ls []lined) []lined {
 	for i := range ls {
-		qs[i] = ls[i].q
+		ls[i].line = canon.Line(ls[i].q)
 	}
-	return qs
+	slices.SortFunc(ls, func(x, y lined) int { return strings.Compare(x.line, y.line) })
+	return ls
+}
+
+func mergeLined(x, y []lined) []lined {
+	out := make([]lined, 0, len(x)+len(y))
+	for len(x) > 0 && len(y) > 0 {
+		if x[0].line <= y[0].line {
+			out, x = append(out, x[0]), x[1:]
+		} else {
+			out, y = append(out, y[0]), y[1:]
+		}
+	}
+	return append(append(out, x...), y...)
+}
+
+func unline(ls []lined) []rdf.Quad {
+	if len(ls) == 0 {
+		return nil
+	}
+	out := make([]rdf.Quad, len(ls))
+	for i := range ls {
+		out[i] = ls[i].q
+	}
+	return out
 }
 
 // The graphs of the delta dataset.

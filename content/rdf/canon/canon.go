@@ -117,22 +117,21 @@ func Canonicalize(ctx context.Context, quads []rdf.Quad, opts Options) (*Result,
 	}
 	st := &state{ctx: ctx, maxWork: opts.MaxWork, h: hf.New()}
 
-	// Split ground quads (serialised once, kept as they are) from quads with blank nodes, deduplicating both.
-	index := map[string]int32{}
-	seen := make(map[string]struct{}, len(quads))
-	var ground []rdf.Quad
-	var groundLines []string
+	// Ground quads are serialised once and kept as they are; duplicates among them are dropped after sorting.
+	// Quads with blank nodes are deduplicated now, because a duplicate would change the first-degree hashes.
+	type entry struct {
+		line  string
+		idx   int32 // into quads (ground) or bqs (blank)
+		blank bool
+	}
+	entries := make([]entry, 0, len(quads))
+	seen := map[string]struct{}{}
+	index := map[string]int32{} // input label → node index
 	var bqs []rdf.Quad
-	for _, q := range quads {
+	for qi, q := range quads {
 		// A blank predicate (generalized RDF) is relabelled too, so that no input label leaks into the output.
 		if !q.S.IsBlank() && !q.P.IsBlank() && !q.O.IsBlank() && !q.G.IsBlank() {
-			line := Line(q)
-			if _, dup := seen[line]; dup {
-				continue
-			}
-			seen[line] = struct{}{}
-			ground = append(ground, q)
-			groundLines = append(groundLines, line)
+			entries = append(entries, entry{line: Line(q), idx: int32(qi)})
 			continue
 		}
 		var bq bquad
@@ -181,30 +180,31 @@ func Canonicalize(ctx context.Context, quads []rdf.Quad, opts Options) (*Result,
 	for id, l := range st.labels {
 		res.IssuedIdentifiers[l] = st.canon.issued[int32(id)]
 	}
-	type entry struct {
-		q    rdf.Quad
-		line string
-	}
-	all := make([]entry, 0, len(ground)+len(bqs))
-	for i, q := range ground {
-		all = append(all, entry{q, groundLines[i]})
-	}
 	canonLabel := func(i int32) string { return st.canon.issued[i] }
-	for i, q := range bqs {
+	for i := range bqs {
 		bq := &st.quads[i]
+		q := &bqs[i]
 		terms := [4]*rdf.Term{&q.S, &q.P, &q.O, &q.G}
 		for p, n := range bq.blank {
 			if n >= 0 {
 				*terms[p] = rdf.Blank(st.canon.issued[n])
 			}
 		}
-		all = append(all, entry{q, string(appendLine(nil, bq, canonLabel))})
+		entries = append(entries, entry{line: string(appendLine(nil, bq, canonLabel)), idx: int32(i), blank: true})
 	}
-	slices.SortFunc(all, func(a, b entry) int { return strings.Compare(a.line, b.line) })
-	res.Quads = make([]rdf.Quad, len(all))
-	res.lines = make([]string, len(all))
-	for i, e := range all {
-		res.Quads[i] = e.q
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("rdfc-1.0: %w", err)
+	}
+	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.line, b.line) })
+	entries = slices.CompactFunc(entries, func(a, b entry) bool { return a.line == b.line })
+	res.Quads = make([]rdf.Quad, len(entries))
+	res.lines = make([]string, len(entries))
+	for i, e := range entries {
+		if e.blank {
+			res.Quads[i] = bqs[e.idx]
+		} else {
+			res.Quads[i] = quads[e.idx]
+		}
 		res.lines[i] = e.line
 	}
 	return res, nil
