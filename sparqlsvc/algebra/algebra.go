@@ -2,17 +2,20 @@
 // builds (syntax.go), the translation between the two (translate.go) and an S-expression printer (print.go).
 //
 // The algebra is a tree of Op values. Every node type is a small struct whose fields are its operands, so a walker
-// is a type switch; Walk visits a tree in pre-order. Constants are content/rdf Terms; variables are Var. Blank
-// nodes that a query writes in a pattern stay blank-node Terms in BGPs: per §18.2.1 they behave like variables that
-// are never projected, and their labels are scoped to one basic graph pattern (the parser enforces that).
+// is a type switch; Walk visits a tree in pre-order. Constants are content/rdf Terms; variables are Var. A blank
+// node in a query pattern behaves like a variable that is never projected (§18.2.1), so the translation turns
+// _:label (and every [] or collection cell) into the variable "_:label", a name no query can write; the parser
+// has checked that each label is used in one basic graph pattern only. CONSTRUCT templates keep blank-node Terms:
+// there they mean a fresh blank node per solution.
 package algebra
 
 import (
 	"github.com/ldhub/ldhub/content/rdf"
 )
 
-// Var is a query variable, named without its '?' or '$'. Names the translation invents (aggregate results, path
-// sequence joints) start with '.', which no query can write, so they never clash with the query's own variables.
+// Var is a query variable, named without its '?' or '$'. Names the translation invents (aggregate results ".aggN",
+// path sequence joints ".pN") start with '.', and pattern blank nodes become "_:label"; no query can write either,
+// so they never clash with the query's own variables.
 type Var string
 
 // Node is a variable or an RDF term: one position of a triple pattern, a GRAPH or SERVICE name, a DESCRIBE target.

@@ -14,7 +14,8 @@ type Query struct {
 	Dataset  *Dataset
 	Op       Op       // the pattern with all solution modifiers applied
 	Template []Triple // CONSTRUCT: instantiated once per solution, blank nodes fresh each time
-	// Describe holds DESCRIBE's explicit targets; DescribeAll is DESCRIBE *, which describes every variable of Op.
+	// Describe holds what DESCRIBE describes: the targets written, or for DESCRIBE * (DescribeAll) the variables
+	// in scope in the pattern.
 	Describe    []Node
 	DescribeAll bool
 }
@@ -27,13 +28,20 @@ func Translate(q *QuerySyntax) (*Query, error) {
 	if err != nil {
 		return nil, err
 	}
+	describe := q.Describe
+	if q.DescribeAll {
+		describe = nil
+		for _, v := range GroupInScope(q.Where, nil, map[Var]bool{}) {
+			describe = append(describe, VarNode(v))
+		}
+	}
 	return &Query{
 		Form:        q.Form,
 		Base:        q.Base,
 		Dataset:     q.Dataset,
 		Op:          op,
 		Template:    q.Template,
-		Describe:    q.Describe,
+		Describe:    describe,
 		DescribeAll: q.DescribeAll,
 	}, nil
 }
@@ -357,6 +365,7 @@ func (t *translator) triples(op Op, tps []TriplePath) Op {
 		op = join(op, x)
 	}
 	for _, tp := range tps {
+		tp.S, tp.P, tp.O = blankVar(tp.S), blankVar(tp.P), blankVar(tp.O)
 		if tp.Path == nil {
 			emit(&BGP{Triples: []Triple{{S: tp.S, P: tp.P, O: tp.O}}})
 			continue
@@ -364,6 +373,15 @@ func (t *translator) triples(op Op, tps []TriplePath) Op {
 		t.path(tp.S, tp.Path, tp.O, emit)
 	}
 	return op
+}
+
+// blankVar turns a blank node of a query pattern into the variable that stands for it (§18.2.1: blank nodes in
+// patterns act as variables that are not projected). "_:label" is a name no query can write as a variable.
+func blankVar(n Node) Node {
+	if n.Term.IsBlank() {
+		return VarNode(Var("_:" + n.Term.Value))
+	}
+	return n
 }
 
 // path translates one path triple (§18.2.2.4): links become triples, inverses swap ends, sequences introduce a

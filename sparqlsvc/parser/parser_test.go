@@ -165,7 +165,7 @@ func TestAlgebra(t *testing.T) {
 			query: `PREFIX : <http://ex/> SELECT * { ?s :p (1 ?x) }`,
 			want: `(select
   (project (?s ?x)
-    (bgp (triple ?s <http://ex/p> _:.b1) (triple _:.b1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> 1) (triple _:.b1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> _:.b2) (triple _:.b2 <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> ?x) (triple _:.b2 <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> <http://www.w3.org/1999/02/22-rdf-syntax-ns#nil>))))`,
+    (bgp (triple ?s <http://ex/p> ?_:.b1) (triple ?_:.b1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> 1) (triple ?_:.b1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> ?_:.b2) (triple ?_:.b2 <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> ?x) (triple ?_:.b2 <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> <http://www.w3.org/1999/02/22-rdf-syntax-ns#nil>))))`,
 		},
 		{
 			name:  "BASE and relative IRIs",
