@@ -71,14 +71,6 @@ var knownToRDF = map[string]string{
 	"#tc033": "json-gold checks scoped contexts only when used: unused invalid scoped context not rejected",
 	"#tc037": "json-gold ignores the scoped context of an @nest alias",
 	"#tc038": "json-gold ignores the scoped context of an @nest alias",
-	"#te123": "json-gold does not reject a malformed @type IRI in a value object",
-	"#tec02": "json-gold does not reject @type defined as an empty map in a context",
-	"#ter52": "json-gold accepts the empty string as a term",
-	"#ter54": "json-gold accepts an array as a value object's @type",
-	"#ter56": "json-gold accepts @context as a term inside a context",
-	"#tpr28": "json-gold lets a protected null term be redefined",
-	"#tpr38": "json-gold rejects @reverse values that look like keywords instead of ignoring the term",
-	"#tpr39": "json-gold rejects @reverse values that look like keywords instead of ignoring the term",
 	"#tpr43": "json-gold does not clear protected terms for a @context: null property-scoped context",
 }
 

@@ -256,12 +256,17 @@ func (api *JsonLdApi) expandElement(activeCtx *Context, activeProperty string, e
 				}
 			} else if hasType {
 				types := Arrayify(typeValue)
+				// ldhub: a value object has one datatype; an array is only meaningful in frames.
+				if _, isArray := typeValue.([]interface{}); isArray && !frameExpansion {
+					return nil, NewJsonLdError(InvalidTypedValue, "the @type of a value object must be a string")
+				}
 				if activeCtx.processingMode(1.1) && len(types) == 1 && types[0] == "@json" {
 					// Any value of @value is okay if @type: @json
 				} else {
 					for _, v := range types {
 						vStr, isString := v.(string)
-						if !(isEmptyObject(v) || (isString && IsAbsoluteIri(vStr) && !strings.HasPrefix(vStr, "_:"))) {
+						// ldhub: the datatype must be a well-formed IRI, not merely contain a colon.
+						if !(isEmptyObject(v) || (isString && WellFormedIRI(vStr) && !strings.HasPrefix(vStr, "_:"))) {
 							return nil, NewJsonLdError(InvalidTypedValue,
 								"an element containing @value and @type must have an absolute IRI for the value of @type")
 						}

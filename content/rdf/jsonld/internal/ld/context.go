@@ -330,12 +330,9 @@ func (c *Context) parseInner(localContext interface{}, remoteContexts []string, 
 			return nil, NewJsonLdError(InvalidLocalContext, context)
 		}
 
-		// dereference @context key if present
-		if nestedContext := contextMap["@context"]; nestedContext != nil {
-			contextMap, isMap = nestedContext.(map[string]interface{})
-			if !isMap {
-				return nil, NewJsonLdError(InvalidLocalContext, nestedContext)
-			}
+		// ldhub: upstream silently unwrapped a nested "@context" entry; it is a keyword redefinition.
+		if _, nested := contextMap["@context"]; nested {
+			return nil, NewJsonLdError(KeywordRedefinition, "@context cannot be defined in a context")
 		}
 
 		pm := c.Values.processingMode
@@ -674,13 +671,36 @@ func (c *Context) createTermDefinition(context map[string]interface{}, term stri
 
 	defined[term] = false
 
+	// ldhub: the empty string is not a term (JSON-LD 1.1 §4.2.2 step 4).
+	if term == "" {
+		return NewJsonLdError(InvalidTermDefinition, "the empty string is not a valid term")
+	}
+
+	prevDefinition, prevExists := c.TermDefinitions[term]
+	// ldhub: a null mapping keeps its protection in c.Protected (upstream dropped it, so a protected null term
+	// could be redefined).
+	prevProtected := prevExists && ((prevDefinition != nil && prevDefinition.Protected) ||
+		(prevDefinition == nil && c.Protected[term]))
+
 	value := context[term]
 	mapValue, isMap := value.(map[string]interface{})
 	idValue, hasID := mapValue["@id"]
 	if value == nil || (isMap && hasID && idValue == nil) {
+		if prevProtected && !overrideProtected && prevDefinition != nil {
+			return NewJsonLdError(ProtectedTermRedefinition, term)
+		}
+		protectedVal, protectedFound := mapValue["@protected"].(bool)
+		if (protectedFound && protectedVal) || (defined["@protected"] && !protectedFound) || (prevProtected && !overrideProtected) {
+			c.Protected[term] = true
+		} else {
+			delete(c.Protected, term)
+		}
 		c.TermDefinitions[term] = nil
 		defined[term] = true
 		return nil
+	}
+	if prevProtected && !overrideProtected && prevDefinition == nil {
+		return NewJsonLdError(ProtectedTermRedefinition, term)
 	}
 
 	simpleTerm := false
@@ -703,7 +723,8 @@ func (c *Context) createTermDefinition(context map[string]interface{}, term stri
 				break
 			}
 		}
-		isSet := isMap && (vmap["@container"] == "@set" || vmap["@container"] == nil)
+		// ldhub: an empty map redefines nothing and is an error too.
+		isSet := isMap && len(vmap) > 0 && (vmap["@container"] == "@set" || vmap["@container"] == nil)
 		if c.processingMode(1.1) && term == "@type" && hasAllowedKeysOnly && isSet {
 			// this is the only case were redefining a keyword is allowed
 		} else {
@@ -713,9 +734,6 @@ func (c *Context) createTermDefinition(context map[string]interface{}, term stri
 		//log.Printf("Terms beginning with '@' are reserved for future use and ignored: %s.", term)
 		return nil
 	}
-
-	// keep reference to previous mapping for potential `@protected` check
-	prevDefinition := c.TermDefinitions[term]
 
 	delete(c.TermDefinitions, term)
 
@@ -766,6 +784,12 @@ func (c *Context) createTermDefinition(context map[string]interface{}, term stri
 		if !isString {
 			return NewJsonLdError(InvalidIRIMapping,
 				fmt.Sprintf("expected string for @reverse value. got %v", reverseValue))
+		}
+		// ldhub: a keyword-like @reverse value makes the term ignored (JSON-LD 1.1 §4.2.2 step 14.3), before any
+		// attempt to expand it.
+		if ignoredKeywordPattern.MatchString(reverseStr) {
+			defined[term] = true
+			return nil
 		}
 		id, err := c.ExpandIri(reverseStr, false, true, context, defined)
 		if err != nil {
