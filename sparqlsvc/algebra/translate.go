@@ -11,6 +11,7 @@ import (
 type Query struct {
 	Form     Form
 	Base     string
+	Prefixes []rdf.Prefix // as declared, for writers of CONSTRUCT and DESCRIBE results
 	Dataset  *Dataset
 	Op       Op       // the pattern with all solution modifiers applied
 	Template []Triple // CONSTRUCT: instantiated once per solution, blank nodes fresh each time
@@ -38,6 +39,7 @@ func Translate(q *QuerySyntax) (*Query, error) {
 	return &Query{
 		Form:        q.Form,
 		Base:        q.Base,
+		Prefixes:    q.Prefixes,
 		Dataset:     q.Dataset,
 		Op:          op,
 		Template:    q.Template,
@@ -224,12 +226,18 @@ func (t *translator) group(g *GroupPattern) (Op, error) {
 	}
 	var filters []Expr
 	var op Op = &BGP{}
+	var cur *BGP // the BGP that the group's current run of triples extends
 	for _, e := range g.Elements {
+		switch e.(type) {
+		case *FilterElement, *TriplesBlock:
+		default:
+			cur = nil
+		}
 		switch x := e.(type) {
 		case *FilterElement:
 			filters = append(filters, t.exprs(x.Expr))
 		case *TriplesBlock:
-			op = t.triples(op, x.Triples)
+			op, cur = t.triples(op, cur, x.Triples)
 		case *OptionalElement:
 			right, err := t.group(x.Group)
 			if err != nil {
@@ -335,19 +343,10 @@ func isEmptyBGP(op Op) bool {
 	return ok && len(b.Triples) == 0
 }
 
-// triples adds a triples block to op: plain triples extend a trailing BGP, paths become PathPatterns
-// (§18.2.2.4-5).
-func (t *translator) triples(op Op, tps []TriplePath) Op {
-	var cur *BGP
-	if b, ok := op.(*BGP); ok {
-		cur = &BGP{Triples: append([]Triple(nil), b.Triples...)}
-		op = cur
-	} else if j, ok := op.(*Join); ok {
-		if b, ok := j.Right.(*BGP); ok {
-			cur = &BGP{Triples: append([]Triple(nil), b.Triples...)}
-			op = &Join{Left: j.Left, Right: cur}
-		}
-	}
+// triples adds a triples block to op (§18.2.2.4-5). Plain triples extend cur, the BGP of the group's current run
+// of triples (blocks separated only by FILTERs form one BGP); paths become PathPatterns joined in order. It
+// returns the new op and the BGP that further triples of the same run extend.
+func (t *translator) triples(op Op, cur *BGP, tps []TriplePath) (Op, *BGP) {
 	emit := func(x Op) {
 		if tr, ok := x.(*BGP); ok {
 			if cur == nil {
@@ -372,7 +371,7 @@ func (t *translator) triples(op Op, tps []TriplePath) Op {
 		}
 		t.path(tp.S, tp.Path, tp.O, emit)
 	}
-	return op
+	return op, cur
 }
 
 // blankVar turns a blank node of a query pattern into the variable that stands for it (§18.2.1: blank nodes in

@@ -627,15 +627,18 @@ func (p *parser) solutionModifier(q *algebra.QuerySyntax) error {
 			return p.unexpected("an ORDER BY condition")
 		}
 	}
+	var limit, offset bool
 	for range 2 {
 		switch {
-		case p.acceptKeyword("LIMIT"):
+		case !limit && p.acceptKeyword("LIMIT"):
+			limit = true
 			n, err := p.integer()
 			if err != nil {
 				return err
 			}
 			q.Limit = n
-		case p.acceptKeyword("OFFSET"):
+		case !offset && p.acceptKeyword("OFFSET"):
+			offset = true
 			n, err := p.integer()
 			if err != nil {
 				return err
