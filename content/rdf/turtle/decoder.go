@@ -316,7 +316,7 @@ func (d *Decoder) verb(c int) (rdf.Term, bool, error) {
 		}
 		return rdf.Term{}, false, d.errAt(0, "expected a predicate, found %q", w)
 	}
-	s, err := d.pname(true)
+	s, err := d.pname()
 	return rdf.IRI(s), false, err
 }
 
@@ -429,7 +429,7 @@ func (d *Decoder) term(c int, subject bool) (rdf.Term, error) {
 		}
 		return rdf.Term{}, d.errAt(0, "unexpected word %q (a prefixed name needs a ':')", w)
 	}
-	s, err := d.pname(false)
+	s, err := d.pname()
 	return rdf.IRI(s), err
 }
 

@@ -9,20 +9,42 @@ import (
 	"github.com/ldhub/ldhub/content/rdf/iri"
 )
 
+// iriStop marks the bytes an IRIREF scan must look at: the end, the characters IRIREF excludes, backslash and
+// non-ASCII (which needs a UTF-8 check).
+var iriStop = func() (t [256]bool) {
+	for c := 0; c <= 0x20; c++ {
+		t[c] = true
+	}
+	for _, c := range "<>\"{}|^`\\" {
+		t[c] = true
+	}
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = true
+	}
+	return t
+}()
+
 // iriRef scans an IRIREF at pos ('<' ... '>') and returns it resolved against the base.
 func (d *Decoder) iriRef() (string, error) {
 	esc := false
 	var hi byte
 	i := 1
 	for {
-		p := d.pos + i
-		if p >= len(d.buf) {
+		p, buf := d.pos+i, d.buf
+		for p < len(buf) && !iriStop[buf[p]] {
+			p++
+		}
+		i = p - d.pos
+		if i > d.maxTok {
+			return "", d.tooLong("IRI")
+		}
+		if p >= len(buf) {
 			if !d.fill() {
 				return "", d.endErr(i, "IRI")
 			}
 			continue
 		}
-		c := d.buf[p]
+		c := buf[p]
 		if c == '>' {
 			break
 		}
@@ -34,9 +56,6 @@ func (d *Decoder) iriRef() (string, error) {
 		}
 		hi |= c
 		i++
-		if i > d.maxTok {
-			return "", d.tooLong("IRI")
-		}
 	}
 	if hi >= utf8.RuneSelf && !utf8.Valid(d.buf[d.pos+1:d.pos+i]) {
 		return "", d.errAt(0, "invalid UTF-8 in IRI")
@@ -194,9 +213,9 @@ func (d *Decoder) continuesName(i int) bool {
 	return c == ':' || c == '.' || c >= utf8.RuneSelf || c >= 0 && asciiClass[c]&clsChars != 0
 }
 
-// pname scans a prefixed name at pos and returns its IRI. cache says whether to memoise it (predicates and
-// datatypes repeat all the time; subjects and objects mostly do not).
-func (d *Decoder) pname(cache bool) (string, error) {
+// pname scans a prefixed name at pos and returns its IRI. Short names are memoised: predicates, datatypes and
+// classes repeat all the time, and a hit saves building the IRI string.
+func (d *Decoder) pname() (string, error) {
 	// PN_PREFIX
 	i := 0
 	r, n := d.runeAt(0)
@@ -231,6 +250,7 @@ func (d *Decoder) pname(cache bool) (string, error) {
 	}
 done:
 	raw := d.buf[d.pos : d.pos+i]
+	cache := len(raw) <= maxCachedName
 	if cache {
 		if s, ok := d.pnCache[string(raw)]; ok {
 			d.skip(i)
@@ -266,8 +286,11 @@ done:
 	return s, nil
 }
 
-// maxCache bounds the memo tables so that hostile input cannot grow them without limit.
-const maxCache = 4096
+// maxCache and maxCachedName bound the memo tables so that hostile input cannot grow them without limit.
+const (
+	maxCache      = 4096
+	maxCachedName = 256
+)
 
 // blankLabel scans BLANK_NODE_LABEL at pos ('_:' ...).
 func (d *Decoder) blankLabel() (rdf.Term, error) {
@@ -346,7 +369,7 @@ func (d *Decoder) literal() (rdf.Term, error) {
 		case c < 0:
 			return rdf.Term{}, d.endErr(0, "datatype")
 		default:
-			dt, err = d.pname(true)
+			dt, err = d.pname()
 		}
 		if err != nil {
 			return rdf.Term{}, err
@@ -356,20 +379,40 @@ func (d *Decoder) literal() (rdf.Term, error) {
 	return rdf.Term{Kind: rdf.KindLiteral, Value: lex, Datatype: rdf.XSDString}, nil
 }
 
+// stringStop marks the bytes a short string scan must look at: quotes, backslash, line breaks and non-ASCII
+// (which needs a UTF-8 check).
+var stringStop = func() (t [256]bool) {
+	for _, c := range "\"'\\\n\r" {
+		t[c] = true
+	}
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = true
+	}
+	return t
+}()
+
 // shortString scans "..." or '...' at pos and returns the unescaped value.
 func (d *Decoder) shortString(q byte) (string, error) {
 	i := 1
 	esc := false
 	var hi byte
 	for {
-		p := d.pos + i
-		if p >= len(d.buf) {
+		// Skip the plain bytes in one tight loop; only the stop bytes need a decision.
+		p, buf := d.pos+i, d.buf
+		for p < len(buf) && !stringStop[buf[p]] {
+			p++
+		}
+		i = p - d.pos
+		if i > d.maxTok {
+			return "", d.tooLong("literal")
+		}
+		if p >= len(buf) {
 			if !d.fill() {
 				return "", d.endErr(i, "string")
 			}
 			continue
 		}
-		c := d.buf[p]
+		c := buf[p]
 		if c == q {
 			break
 		}
@@ -382,9 +425,6 @@ func (d *Decoder) shortString(q byte) (string, error) {
 		}
 		hi |= c
 		i++
-		if i > d.maxTok {
-			return "", d.tooLong("literal")
-		}
 	}
 	if hi >= utf8.RuneSelf && !utf8.Valid(d.buf[d.pos+1:d.pos+i]) {
 		return "", d.errAt(0, "invalid UTF-8 in string")
