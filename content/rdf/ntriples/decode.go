@@ -40,16 +40,21 @@ type Decoder struct {
 
 	// The line being parsed. Term values without escapes are substrings of lineStr, so a line costs one string
 	// allocation however many terms it has; lineStr is made only when a term needs it.
-	line    []byte
-	pos     int
-	lineStr string
-	scratch []byte
+	line     []byte
+	pos      int
+	lineStr  string // line[lineBase:] once a term needed it
+	lineBase int
+	haveStr  bool
+	scratch  []byte
 
 	// Consecutive statements usually share a subject; reusing the last one saves a string per line.
 	lastSubjRaw string
 	lastSubj    rdf.Term
 
-	intern map[string]string
+	// Interned names: only IRIs that passed validation go into iris, so a hit also skips validation. Language
+	// tags live apart because a tag is not a valid IRI.
+	iris  map[string]string
+	langs map[string]string
 }
 
 // NewDecoder returns a decoder of N-Triples. A statement with a graph name is a syntax error.
@@ -69,7 +74,8 @@ func newDecoder(r io.Reader, o rdf.DecodeOptions, syntax string, quads bool) *De
 		quads:  quads,
 		blanks: o.BlankNodesOrNew(),
 		maxLit: o.Limits.LiteralSize(),
-		intern: make(map[string]string, 64),
+		iris:   make(map[string]string, 64),
+		langs:  make(map[string]string, 16),
 	}
 }
 
@@ -170,29 +176,31 @@ func (d *Decoder) skipWS() {
 	}
 }
 
-// sub returns line[start:end] as a string that shares the line's one allocation.
+// sub returns line[start:end] as a string that shares one allocation with the line's other terms. Terms are read
+// left to right, so the copy starts at the first term that needs it; a reused subject and an interned predicate
+// are not copied at all.
 func (d *Decoder) sub(start, end int) string {
-	if d.lineStr == "" {
-		d.lineStr = string(d.line)
+	if !d.haveStr || start < d.lineBase {
+		d.lineStr, d.lineBase, d.haveStr = string(d.line[start:]), start, true
 	}
-	return d.lineStr[start:end]
+	return d.lineStr[start-d.lineBase : end-d.lineBase]
 }
 
-// interned returns b as a string shared by every equal name seen before, allocating only for new names.
-func (d *Decoder) interned(b []byte) string {
-	if s, ok := d.intern[string(b)]; ok {
+// interned returns b as a string shared by every equal name seen before in table, allocating only for new names.
+func interned(table map[string]string, b []byte) string {
+	if s, ok := table[string(b)]; ok {
 		return s
 	}
 	s := string(b)
-	if len(d.intern) < maxInterned {
-		d.intern[s] = s
+	if len(table) < maxInterned {
+		table[s] = s
 	}
 	return s
 }
 
 // parseLine parses one line; ok is false for a blank or comment-only line.
 func (d *Decoder) parseLine(line []byte) (q rdf.Quad, ok bool, err error) {
-	d.line, d.pos, d.lineStr = line, 0, ""
+	d.line, d.pos, d.lineStr, d.haveStr = line, 0, "", false
 	d.skipWS()
 	if d.pos == len(line) || line[d.pos] == '#' {
 		return q, false, nil
@@ -310,6 +318,14 @@ func (d *Decoder) iriValue(intern bool) (string, error) {
 	open := d.pos
 	start := d.pos + 1
 	line := d.line
+	if intern {
+		if n := bytes.IndexByte(line[start:], '>'); n >= 0 {
+			if v, ok := d.iris[string(line[start:start+n])]; ok {
+				d.pos = start + n + 1
+				return v, nil
+			}
+		}
+	}
 	i := start
 	high := false
 	for i < len(line) {
@@ -333,7 +349,7 @@ func (d *Decoder) iriValue(intern bool) (string, error) {
 			}
 			d.pos = i + 1
 			if intern {
-				return d.interned(raw), nil
+				return interned(d.iris, raw), nil
 			}
 			return d.sub(start, i), nil
 		}
@@ -558,8 +574,16 @@ func (d *Decoder) stringEscaped(open, start, i int) (string, int, error) {
 	buf := append(d.scratch[:0], line[start:i]...)
 	defer func() { d.scratch = buf[:0] }()
 	for i < len(line) {
-		c := line[i]
-		switch c {
+		// Copy the run up to the next quote or backslash in one go: long texts have few escapes.
+		j := i
+		for j < len(line) && strClass[line[j]] != clSpecial {
+			j++
+		}
+		buf = append(buf, line[i:j]...)
+		if i = j; i >= len(line) {
+			break
+		}
+		switch line[i] {
 		case '"':
 			if len(buf) > d.maxLit {
 				return "", 0, d.errorf(open, "literal longer than %d bytes", d.maxLit)
@@ -599,9 +623,6 @@ func (d *Decoder) stringEscaped(open, start, i int) (string, int, error) {
 			}
 			buf = append(buf, e)
 			i += 2
-		default:
-			buf = append(buf, c)
-			i++
 		}
 	}
 	return "", 0, d.errorf(open, "string not closed with '\"' before the end of the line")
@@ -629,5 +650,5 @@ func (d *Decoder) langTag() (string, error) {
 		i = j
 	}
 	d.pos = i
-	return d.interned(line[start:i]), nil
+	return interned(d.langs, line[start:i]), nil
 }

@@ -109,43 +109,96 @@ func validBlankLabel(l string) bool {
 	return true
 }
 
-// appendTerm appends t in canonical form. Terms that need no escaping — nearly all of them — are copied directly;
-// the rest go through rdf.AppendNTriples so every writer escapes exactly alike.
+// appendTerm appends t in canonical form, byte for byte what rdf.AppendNTriples writes (TestEncodeMatchesShared
+// holds the two together); appending to a reused []byte instead of a strings.Builder saves an allocation per term.
 func (e *Encoder) appendTerm(b []byte, t rdf.Term) []byte {
 	switch t.Kind {
 	case rdf.KindIRI:
-		if plainIRI(t.Value) {
-			b = append(b, '<')
-			b = append(b, t.Value...)
-			return append(b, '>')
-		}
+		b = append(b, '<')
+		b = appendIRI(b, t.Value)
+		return append(b, '>')
 	case rdf.KindBlank:
 		b = append(b, "_:"...)
 		return append(b, t.Value...)
 	case rdf.KindLiteral:
-		if plainString(t.Value) {
-			switch {
-			case t.Lang != "":
-				b = append(b, '"')
-				b = append(b, t.Value...)
-				b = append(b, "\"@"...)
-				return append(b, t.Lang...)
-			case t.Datatype == "" || t.Datatype == rdf.XSDString:
-				b = append(b, '"')
-				b = append(b, t.Value...)
-				return append(b, '"')
-			case plainIRI(t.Datatype):
-				b = append(b, '"')
-				b = append(b, t.Value...)
-				b = append(b, "\"^^<"...)
-				b = append(b, t.Datatype...)
-				return append(b, '>')
-			}
+		b = append(b, '"')
+		b = appendString(b, t.Value)
+		b = append(b, '"')
+		switch {
+		case t.Lang != "":
+			b = append(b, '@')
+			b = append(b, t.Lang...)
+		case t.Datatype != "" && t.Datatype != rdf.XSDString:
+			b = append(b, "^^<"...)
+			b = appendIRI(b, t.Datatype)
+			b = append(b, '>')
 		}
+		return b
 	}
+	// The zero term: rdf.AppendNTriples writes nothing for it either.
 	e.sb.Reset()
 	rdf.AppendNTriples(&e.sb, t)
 	return append(b, e.sb.String()...)
+}
+
+const hexDigits = "0123456789ABCDEF"
+
+// appendIRI escapes what IRIREF forbids as \u00XX, like rdf.AppendNTriples.
+func appendIRI(b []byte, s string) []byte {
+	if plainIRI(s) {
+		return append(b, s...)
+	}
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if iriClass[c] != clSpecial {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		start = i + 1
+	}
+	return append(b, s[start:]...)
+}
+
+// appendString escapes a string body like rdf.AppendEscapedString: short escapes where they exist, \u00XX for the
+// other control characters.
+func appendString(b []byte, s string) []byte {
+	if plainString(s) {
+		return append(b, s...)
+	}
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		var esc byte
+		switch c {
+		case '"':
+			esc = '"'
+		case '\\':
+			esc = '\\'
+		case '\n':
+			esc = 'n'
+		case '\r':
+			esc = 'r'
+		case '\t':
+			esc = 't'
+		case '\b':
+			esc = 'b'
+		case '\f':
+			esc = 'f'
+		default:
+			if c < 0x20 || c == 0x7f {
+				b = append(b, s[start:i]...)
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+				start = i + 1
+			}
+			continue
+		}
+		b = append(b, s[start:i]...)
+		b = append(b, '\\', esc)
+		start = i + 1
+	}
+	return append(b, s[start:]...)
 }
 
 // plainIRI reports whether rdf.AppendNTriples would copy s unchanged inside <...>.
