@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"unicode/utf8"
 
 	"github.com/ldhub/ldhub/content/rdf"
@@ -82,7 +83,14 @@ func (e *Encoder) Encode(q rdf.Quad) error {
 	if err := e.check(q); err != nil {
 		return fmt.Errorf("turtleenc: cannot encode %s: %w", q, err)
 	}
-	k := [4]int32{e.intern(q.S), e.intern(q.P), e.intern(q.O), e.intern(q.G)}
+	var k [4]int32
+	for i, t := range [...]rdf.Term{q.S, q.P, q.O, q.G} {
+		id, err := e.intern(t)
+		if err != nil {
+			return fmt.Errorf("turtleenc: cannot encode %s: %w", q, err)
+		}
+		k[i] = id
+	}
 	if _, dup := e.seen[k]; dup {
 		return nil
 	}
@@ -128,17 +136,25 @@ func (s *subject) add(p, o int32) {
 	}
 }
 
-func (e *Encoder) intern(t rdf.Term) int32 {
+// intern returns the id of t, checking that Turtle can write it the first time it is seen (terms repeat a lot, so
+// validating once per distinct term keeps the UTF-8 and character scans off the per-quad path).
+func (e *Encoder) intern(t rdf.Term) (int32, error) {
 	if id, ok := e.ids[t]; ok {
-		return id
+		return id, nil
+	}
+	if err := checkTerm(t); err != nil {
+		return 0, err
+	}
+	if len(e.terms) == math.MaxInt32 {
+		return 0, errors.New("too many distinct terms for one document")
 	}
 	id := int32(len(e.terms))
 	e.terms = append(e.terms, t)
 	e.ids[t] = id
-	return id
+	return id, nil
 }
 
-// check reports why q cannot be written, or nil.
+// check reports why the shape of q cannot be written, or nil; intern checks the terms themselves.
 func (e *Encoder) check(q rdf.Quad) error {
 	switch q.S.Kind {
 	case rdf.KindIRI, rdf.KindBlank:
@@ -159,11 +175,6 @@ func (e *Encoder) check(q rdf.Quad) error {
 		}
 	default:
 		return errors.New("graph name must be an IRI or a blank node")
-	}
-	for _, t := range [...]rdf.Term{q.S, q.P, q.O, q.G} {
-		if err := checkTerm(t); err != nil {
-			return err
-		}
 	}
 	return nil
 }

@@ -143,7 +143,7 @@ func TestEncodeExact(t *testing.T) {
 				rdf.Triple(ex("s"), ex("p"), ex("~'!$&()*+,;=@")),
 			},
 			want: "@prefix ex: <http://example.org/> .\n\n" +
-				`ex:s ex:p ex:\-x, ex:a\., ex:a.b-c, ex:\.a, ex:a\/b\?c\=d\#e, ex:%20x\%4, ex:, ex:1:a, <http://example.org/·x>, ex:x·, ex:\~\'\!\$\&\(\)\*\+\,\;\=\@ .` + "\n",
+				`ex:s ex:p ex:\-x, ex:a\., ex:a.b-c, ex:\.a, ex:a\/b\?c\=d\#e, ex:%20x\%4, ex:, ex:1:a,` + "\n        " + `<http://example.org/·x>, ex:x·, ex:\~\'\!\$\&\(\)\*\+\,\;\=\@ .` + "\n",
 		},
 		{
 			name: "longest namespace wins",

@@ -16,6 +16,10 @@ const maxNest = 32
 // indentStep is the width of one indentation level.
 const indentStep = 4
 
+// lineWidth is where an object list wraps onto a new line (in bytes, a readability aim rather than a limit: a single
+// long term still goes on one line).
+const lineWidth = 100
+
 // blankInfo is what the writer needs to know about one blank node to decide how to write it.
 type blankInfo struct {
 	refs       int32 // times used as an object, over all graphs
@@ -33,7 +37,7 @@ type writer struct {
 	n   *namer
 	out *bufio.Writer
 
-	text   []string // cached spelling of IRIs and literals, by term id
+	texts  []string // cached spelling of IRIs and literals, by term id
 	labels []string // blank node labels as written, by term id
 	info   []blankInfo
 	used   map[string]bool // blank labels kept from the source, so minted ones never collide
@@ -46,6 +50,7 @@ type writer struct {
 	started  bool // something has been written at the top level, so the next block is set off by a blank line
 	deferred []int32
 	scratch  strings.Builder
+	col      int // bytes written since the last line break
 }
 
 func (e *Encoder) write() error {
@@ -53,7 +58,7 @@ func (e *Encoder) write() error {
 		e:      e,
 		n:      newNamer(e.opts.Prefixes, e.opts.Base),
 		out:    bufio.NewWriterSize(e.w, 64<<10),
-		text:   make([]string, len(e.terms)),
+		texts:  make([]string, len(e.terms)),
 		labels: make([]string, len(e.terms)),
 		info:   make([]blankInfo, len(e.terms)),
 		used:   make(map[string]bool),
@@ -88,13 +93,13 @@ func (e *Encoder) write() error {
 		}
 		w.indent = indentStep
 		if w.started {
-			w.out.WriteByte('\n')
+			w.byte('\n')
 		}
 		w.started = true
 		w.writeTerm(gid)
-		w.out.WriteString(" {\n")
+		w.str(" {\n")
 		w.writeGraph()
-		w.out.WriteString("}\n")
+		w.str("}\n")
 	}
 	return w.out.Flush()
 }
@@ -202,7 +207,7 @@ func (w *writer) header() {
 		w.scratch.WriteString("@base ")
 		appendIRIRef(&w.scratch, w.n.base)
 		w.scratch.WriteString(" .\n")
-		w.out.WriteString(w.scratch.String())
+		w.str(w.scratch.String())
 		w.started = true
 	}
 	for _, p := range w.n.prefixes {
@@ -212,7 +217,7 @@ func (w *writer) header() {
 		w.scratch.WriteString(": ")
 		appendIRIRef(&w.scratch, p.IRI)
 		w.scratch.WriteString(" .\n")
-		w.out.WriteString(w.scratch.String())
+		w.str(w.scratch.String())
 		w.started = true
 	}
 }
@@ -223,7 +228,7 @@ func (w *writer) writeGraph() {
 	first := true
 	sep := func() {
 		if w.indent == 0 && w.started || w.indent > 0 && !first {
-			w.out.WriteByte('\n')
+			w.byte('\n')
 		}
 		first = false
 		if w.indent == 0 {
@@ -255,18 +260,18 @@ func (w *writer) statement(id int32) {
 	if w.anonymous(id) {
 		if items, ok := w.list(id, true); ok {
 			w.collection(items, w.indent+indentStep, 1)
-			w.out.WriteByte(' ')
+			w.byte(' ')
 			w.predicateObjects(s, w.indent+indentStep, 0, true)
 		} else {
 			w.propertyList(s, w.indent, 0)
 		}
-		w.out.WriteString(" .\n")
+		w.str(" .\n")
 		return
 	}
 	w.writeTerm(id)
-	w.out.WriteByte(' ')
+	w.byte(' ')
 	w.predicateObjects(s, w.indent+indentStep, 0, false)
-	w.out.WriteString(" .\n")
+	w.str(" .\n")
 }
 
 // predicateObjects writes "p o, o ;\n<indent>p o" for s, rdf:type first. The first predicate goes on the current
@@ -278,20 +283,25 @@ func (w *writer) predicateObjects(s *subject, indent, depth int, skipList bool) 
 			return
 		}
 		if !firstPred {
-			w.out.WriteString(" ;\n")
+			w.str(" ;\n")
 			w.pad(indent)
 		}
 		firstPred = false
 		if p.p == w.typ {
-			w.out.WriteByte('a')
+			w.byte('a')
 		} else {
 			w.writeTerm(p.p)
 		}
 		for i, o := range p.objs {
-			if i == 0 {
-				w.out.WriteByte(' ')
-			} else {
-				w.out.WriteString(", ")
+			switch {
+			case i == 0:
+				w.byte(' ')
+			case w.col+2+w.width(o) > lineWidth:
+				// A long object list continues on the next line, one step in from its predicate.
+				w.str(",\n")
+				w.pad(indent + indentStep)
+			default:
+				w.str(", ")
 			}
 			w.object(o, indent, depth)
 		}
@@ -311,7 +321,7 @@ func (w *writer) predicateObjects(s *subject, indent, depth int, skipList bool) 
 // object writes o on a line indented by indent, nesting it when it is a blank node referenced only here.
 func (w *writer) object(o int32, indent, depth int) {
 	if o == w.nilID {
-		w.out.WriteString("()")
+		w.str("()")
 		return
 	}
 	if !w.nestable(o) {
@@ -320,7 +330,7 @@ func (w *writer) object(o int32, indent, depth int) {
 	}
 	s := w.g.subj[o]
 	if s == nil {
-		w.out.WriteString("[]")
+		w.str("[]")
 		return
 	}
 	if depth >= maxNest {
@@ -341,17 +351,17 @@ func (w *writer) object(o int32, indent, depth int) {
 // indented one step beyond indent, with the closing bracket back at indent.
 func (w *writer) propertyList(s *subject, indent, depth int) {
 	if len(s.preds) == 1 && len(s.preds[0].objs) == 1 && !w.nestsContent(s.preds[0].objs[0]) {
-		w.out.WriteString("[ ")
+		w.str("[ ")
 		w.predicateObjects(s, indent+indentStep, depth, false)
-		w.out.WriteString(" ]")
+		w.str(" ]")
 		return
 	}
-	w.out.WriteString("[\n")
+	w.str("[\n")
 	w.pad(indent + indentStep)
 	w.predicateObjects(s, indent+indentStep, depth, false)
-	w.out.WriteByte('\n')
+	w.byte('\n')
 	w.pad(indent)
-	w.out.WriteByte(']')
+	w.byte(']')
 }
 
 // nestsContent reports whether writing o would open a bracket with statements inside.
@@ -361,12 +371,12 @@ func (w *writer) nestsContent(o int32) bool {
 
 // collection writes ( … ) on the current line.
 func (w *writer) collection(items []int32, indent, depth int) {
-	w.out.WriteByte('(')
+	w.byte('(')
 	for _, it := range items {
-		w.out.WriteByte(' ')
+		w.byte(' ')
 		w.object(it, indent, depth)
 	}
-	w.out.WriteString(" )")
+	w.str(" )")
 }
 
 // list returns the members of the RDF list whose first node is id, when it is well formed and can be written as
@@ -423,30 +433,74 @@ func (w *writer) list(id int32, asSubject bool) ([]int32, bool) {
 	}
 }
 
+const spaces = "                                                                "
+
 func (w *writer) pad(n int) {
-	for ; n > 0; n-- {
-		w.out.WriteByte(' ')
+	for n > len(spaces) {
+		w.str(spaces)
+		n -= len(spaces)
 	}
+	w.str(spaces[:n])
+}
+
+// str and byte write through to out and keep track of the column, which decides where object lists wrap.
+func (w *writer) str(s string) {
+	w.out.WriteString(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		w.col = len(s) - i - 1
+	} else {
+		w.col += len(s)
+	}
+}
+
+func (w *writer) byte(c byte) {
+	w.out.WriteByte(c)
+	if c == '\n' {
+		w.col = 0
+	} else {
+		w.col++
+	}
+}
+
+// width estimates how many bytes writing o as an object takes on the current line.
+func (w *writer) width(o int32) int {
+	t := w.e.terms[o]
+	switch {
+	case o == w.nilID:
+		return 2
+	case t.Kind == rdf.KindBlank && w.nestable(o):
+		return 1 // [ or ( opens, and the rest follows on its own lines or is short
+	case t.Kind == rdf.KindBlank:
+		return 2 + len(w.label(o))
+	}
+	return len(w.text(o))
 }
 
 // writeTerm writes an IRI, literal or labelled blank node.
 func (w *writer) writeTerm(id int32) {
 	t := w.e.terms[id]
 	if t.Kind == rdf.KindBlank {
-		w.out.WriteString("_:")
-		w.out.WriteString(w.label(id))
+		w.str("_:")
+		w.str(w.label(id))
 		return
 	}
-	if w.text[id] == "" {
-		w.scratch.Reset()
-		if t.Kind == rdf.KindIRI {
-			w.n.appendIRI(&w.scratch, t.Value)
-		} else {
-			w.n.appendLiteral(&w.scratch, t)
-		}
-		w.text[id] = w.scratch.String()
+	w.str(w.text(id))
+}
+
+// text returns the spelling of an IRI or literal, computed once per term.
+func (w *writer) text(id int32) string {
+	if s := w.texts[id]; s != "" {
+		return s
 	}
-	w.out.WriteString(w.text[id])
+	t := w.e.terms[id]
+	w.scratch.Reset()
+	if t.Kind == rdf.KindIRI {
+		w.n.appendIRI(&w.scratch, t.Value)
+	} else {
+		w.n.appendLiteral(&w.scratch, t)
+	}
+	w.texts[id] = w.scratch.String()
+	return w.texts[id]
 }
 
 // label returns the blank node's source label when Turtle can carry it, else a fresh one no source label uses.
