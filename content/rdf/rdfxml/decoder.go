@@ -73,6 +73,12 @@ type Decoder struct {
 	lit      litWriter
 	el       elem // scratch, reused for every element
 
+	// Element and attribute names repeat throughout a document: interning their IRIs saves an allocation per
+	// element and shares the strings among the triples. Both caches are bounded against hostile inputs.
+	names   map[string]map[string]string // namespace -> local name -> IRI
+	dtBase  string                       // base the datatype cache is valid for
+	dtCache map[string]string            // rdf:datatype value -> resolved IRI
+
 	rootSeen bool
 	out      []rdf.Quad
 	head     int
@@ -88,7 +94,46 @@ func NewDecoder(r io.Reader, o rdf.DecodeOptions) *Decoder {
 	x := xml.NewDecoder(pr)
 	x.Strict = true
 	x.CharsetReader = charsetReader
-	return &Decoder{r: pr, x: x, o: o, blanks: o.BlankNodesOrNew(), maxLit: maxLit, ids: map[string]struct{}{}}
+	return &Decoder{r: pr, x: x, o: o, blanks: o.BlankNodesOrNew(), maxLit: maxLit, ids: map[string]struct{}{},
+		names: map[string]map[string]string{}, dtCache: map[string]string{}}
+}
+
+const maxInterned = 4096
+
+// iriOf returns ns+local, interned.
+func (d *Decoder) iriOf(ns, local string) string {
+	m := d.names[ns]
+	if m == nil {
+		if len(d.names) >= maxInterned {
+			clear(d.names)
+		}
+		m = map[string]string{}
+		d.names[ns] = m
+	}
+	if s, ok := m[local]; ok {
+		return s
+	}
+	s := ns + local
+	if len(m) < maxInterned {
+		m[local] = s
+	}
+	return s
+}
+
+// datatypeIRI resolves an rdf:datatype value, which documents repeat on every typed literal.
+func (d *Decoder) datatypeIRI(base, ref string) (string, error) {
+	if base != d.dtBase {
+		clear(d.dtCache)
+		d.dtBase = base
+	}
+	if s, ok := d.dtCache[ref]; ok {
+		return s, nil
+	}
+	s, err := d.resolve(base, ref)
+	if err == nil && len(d.dtCache) < maxInterned {
+		d.dtCache[ref] = s
+	}
+	return s, err
 }
 
 // Prefixes returns the namespace declarations of the root element, in document order.
@@ -327,7 +372,7 @@ func (d *Decoder) element(el *elem, t xml.StartElement, parent *frame) error {
 	if uri == "" {
 		return d.errf("element <%s> is not in a namespace", qname(t.Name))
 	}
-	el.uri = uri + t.Name.Local
+	el.uri = d.iriOf(uri, t.Name.Local)
 	if uri == rdf.RDFNS {
 		el.rdfLocal = t.Name.Local
 	}
@@ -357,7 +402,7 @@ func (d *Decoder) element(el *elem, t xml.StartElement, parent *frame) error {
 			switch a.Name.Local {
 			case "ID", "about", "resource", "parseType", "type":
 				// RDF/XML §6.1.4 keeps these unqualified forms for compatibility with old documents.
-				auri = rdf.RDFNS + a.Name.Local
+				auri = d.iriOf(rdf.RDFNS, a.Name.Local)
 			default:
 				return d.errf("attribute %s of <%s> is not in a namespace", a.Name.Local, qname(t.Name))
 			}
@@ -366,7 +411,7 @@ func (d *Decoder) element(el *elem, t xml.StartElement, parent *frame) error {
 			if !ok {
 				return d.errf("undeclared namespace prefix %q in attribute %s:%s", a.Name.Space, a.Name.Space, a.Name.Local)
 			}
-			auri = ns + a.Name.Local
+			auri = d.iriOf(ns, a.Name.Local)
 		}
 		local, isRDF := strings.CutPrefix(auri, rdf.RDFNS)
 		if !isRDF {
@@ -625,7 +670,7 @@ func (d *Decoder) propertyElement(el *elem, mark int, parent *frame) error {
 		}
 		f.obj, f.hasObjAttr = o, true
 	case el.has&hasDatatype != 0:
-		dt, err := d.resolve(el.base, el.datatype)
+		dt, err := d.datatypeIRI(el.base, el.datatype)
 		if err != nil {
 			return err
 		}
