@@ -66,13 +66,7 @@ func notApplicable(e manifestEntry) string {
 }
 
 // knownToRDF lists the toRdf tests that still fail, with the reason (docs/conformance.md).
-var knownToRDF = map[string]string{
-	"#tc032": "json-gold checks scoped contexts only when used: wrong error code (invalid IRI mapping)",
-	"#tc033": "json-gold checks scoped contexts only when used: unused invalid scoped context not rejected",
-	"#tc037": "json-gold ignores the scoped context of an @nest alias",
-	"#tc038": "json-gold ignores the scoped context of an @nest alias",
-	"#tpr43": "json-gold does not clear protected terms for a @context: null property-scoped context",
-}
+var knownToRDF = map[string]string{}
 
 // knownFromRDF lists the fromRdf tests that still fail, with the reason.
 var knownFromRDF = map[string]string{}

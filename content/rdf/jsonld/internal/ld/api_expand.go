@@ -702,7 +702,9 @@ func (api *JsonLdApi) expandObject(activeCtx *Context, activeProperty string, ex
 		}
 
 		valueMap, isMap := value.(map[string]interface{})
-		if termCtx.HasContainerMapping(key, "@language") && isMap {
+		// ldhub: the container mapping is the key's in the active context (expansion 13.7), not in its own
+		// scoped context, which may have cleared it (@context: null).
+		if activeCtx.HasContainerMapping(key, "@language") && isMap {
 			var expandedValueList []interface{}
 
 			dir, hasDir := td.Direction, td.HasDirection
@@ -740,10 +742,10 @@ func (api *JsonLdApi) expandObject(activeCtx *Context, activeProperty string, ex
 				}
 			}
 			expandedValue = expandedValueList
-		} else if termCtx.HasContainerMapping(key, "@index") && isMap { // 7.6)
-			asGraph := termCtx.HasContainerMapping(key, "@graph")
+		} else if activeCtx.HasContainerMapping(key, "@index") && isMap { // 7.6)
+			asGraph := activeCtx.HasContainerMapping(key, "@graph")
 			indexKey := "@index"
-			if tdKey := termCtx.GetTermDefinition(key); tdKey != nil && tdKey.Index != "" {
+			if tdKey := activeCtx.GetTermDefinition(key); tdKey != nil && tdKey.Index != "" {
 				indexKey = tdKey.Index
 			}
 			var propertyIndex string
@@ -758,14 +760,14 @@ func (api *JsonLdApi) expandObject(activeCtx *Context, activeProperty string, ex
 			if err != nil {
 				return err
 			}
-		} else if termCtx.HasContainerMapping(key, "@id") && isMap {
-			asGraph := termCtx.HasContainerMapping(key, "@graph")
+		} else if activeCtx.HasContainerMapping(key, "@id") && isMap {
+			asGraph := activeCtx.HasContainerMapping(key, "@graph")
 			expandedValue, err = api.expandIndexMap(termCtx, key, valueMap, "@id", asGraph, "",
 				opts, keyPointer)
 			if err != nil {
 				return err
 			}
-		} else if termCtx.HasContainerMapping(key, "@type") && isMap {
+		} else if activeCtx.HasContainerMapping(key, "@type") && isMap {
 			// since container is @type, revert type scoped context when expanding
 			expandedValue, err = api.expandIndexMap(termCtx.RevertToPreviousContext(), key, valueMap, "@type",
 				false, "", opts, keyPointer)
@@ -803,7 +805,7 @@ func (api *JsonLdApi) expandObject(activeCtx *Context, activeProperty string, ex
 			continue
 		}
 		// 7.9)
-		if termCtx.HasContainerMapping(key, "@list") {
+		if activeCtx.HasContainerMapping(key, "@list") {
 			expandedValueMap, isMap := expandedValue.(map[string]interface{})
 			_, containsList := expandedValueMap["@list"]
 			if !isMap || !containsList {
@@ -818,9 +820,9 @@ func (api *JsonLdApi) expandObject(activeCtx *Context, activeProperty string, ex
 			}
 		}
 
-		isContainerGraph := termCtx.HasContainerMapping(key, "@graph")
-		isContainerID := termCtx.HasContainerMapping(key, "@id")
-		isContainerIndex := termCtx.HasContainerMapping(key, "@index")
+		isContainerGraph := activeCtx.HasContainerMapping(key, "@graph")
+		isContainerID := activeCtx.HasContainerMapping(key, "@id")
+		isContainerIndex := activeCtx.HasContainerMapping(key, "@index")
 		if isContainerGraph && !isContainerID && !isContainerIndex {
 			evList := Arrayify(expandedValue)
 			rVal := make([]interface{}, 0)
@@ -834,7 +836,7 @@ func (api *JsonLdApi) expandObject(activeCtx *Context, activeProperty string, ex
 		}
 
 		// 7.10)
-		if termCtx.IsReverseProperty(key) {
+		if activeCtx.IsReverseProperty(key) {
 			var reverseMap map[string]interface{}
 			if reverseValue, containsReverse := resultMap["@reverse"]; containsReverse {
 				// 7.10.2)
@@ -903,6 +905,14 @@ func (api *JsonLdApi) expandObject(activeCtx *Context, activeProperty string, ex
 	// expand each nested key
 	for _, n := range nests {
 		nestPointer := jsonPointerChild(opts, pointer, n)
+		// ldhub: a nesting key's scoped context applies to its nested values (JSON-LD 1.1 expansion 14.2.1).
+		nestCtx := activeCtx
+		if td := activeCtx.GetTermDefinition(n); td != nil && td.HasContext {
+			var err error
+			if nestCtx, err = activeCtx.parse(td.Context, nil, false, true, false, true); err != nil {
+				return err
+			}
+		}
 		// Arrayify wraps a lone value, so the index only belongs in the pointer
 		// when the source really was an array.
 		_, nestWasArray := elem[n].([]interface{})
@@ -915,7 +925,7 @@ func (api *JsonLdApi) expandObject(activeCtx *Context, activeProperty string, ex
 			hasValues := false
 			if isMap {
 				for k := range nvMap {
-					expanded, _ := activeCtx.ExpandIri(k, false, true, nil, nil)
+					expanded, _ := nestCtx.ExpandIri(k, false, true, nil, nil)
 					if expanded == "@value" {
 						hasValues = true
 						break
@@ -925,7 +935,7 @@ func (api *JsonLdApi) expandObject(activeCtx *Context, activeProperty string, ex
 			if !isMap || hasValues {
 				return NewJsonLdError(InvalidNestValue, "nested value must be a node object")
 			}
-			err := api.expandObject(activeCtx, activeProperty, expandedActiveProperty, nv.(map[string]interface{}), resultMap, typeKey, opts, typeScopedContext, frameExpansion, nvPointer)
+			err := api.expandObject(nestCtx, activeProperty, expandedActiveProperty, nv.(map[string]interface{}), resultMap, typeKey, opts, typeScopedContext, frameExpansion, nvPointer)
 			if err != nil {
 				return err
 			}

@@ -55,6 +55,11 @@ type Context struct {
 	// ldhub: parsingURL is the URL of the remote context being processed, only while it is processed. Context
 	// references inside it resolve against it (JSON-LD 1.1 §4.1.2 step 5.2.1: against the base URL, not @base).
 	parsingURL string
+	// ldhub: remoteChain is the chain of remote contexts being processed (for scoped-context validation), and
+	// validating marks a context processed only to validate a scoped context: there, a remote context already
+	// in the chain is skipped instead of being an error (JSON-LD 1.1 §4.1.2 step 5.2.2).
+	remoteChain []string
+	validating  bool
 }
 
 type Values struct {
@@ -221,6 +226,7 @@ func (c *Context) parse(localContext interface{}, remoteContexts []string, parsi
 	r, err := c.parseInner(localContext, remoteContexts, parsingARemoteContext, propagate, protected, overrideProtected)
 	if r != nil && r != c {
 		r.parsingURL = ""
+		r.remoteChain = nil
 	}
 	return r, err
 }
@@ -253,6 +259,8 @@ func (c *Context) parseInner(localContext interface{}, remoteContexts []string, 
 	// 1. Initialize result to the result of cloning active context.
 	result := CopyContext(c)
 	result.parsingURL = baseURL
+	result.remoteChain = remoteContexts
+	result.validating = c.validating
 
 	// track the previous context
 	// if not propagating, make sure result has a previous context
@@ -287,10 +295,17 @@ func (c *Context) parseInner(localContext interface{}, remoteContexts []string, 
 		case string:
 			uri := Resolve(baseURL, ctx)
 			// 3.2.2
+			recursive := false
 			for _, remoteCtx := range remoteContexts {
 				if remoteCtx == uri {
-					return nil, NewJsonLdError(RecursiveContextInclusion, uri)
+					recursive = true
 				}
+			}
+			if recursive && result.validating {
+				continue
+			}
+			if recursive {
+				return nil, NewJsonLdError(RecursiveContextInclusion, uri)
 			}
 			remoteContexts = append(remoteContexts, uri)
 			if len(remoteContexts) > maxRemoteContexts {
@@ -1064,6 +1079,13 @@ func (c *Context) createTermDefinition(context map[string]interface{}, term stri
 	// scoped contexts
 	if ctxVal, hasCtx := val["@context"]; hasCtx {
 		definition.Context = resolveContextRefs(ctxVal, c.parsingURL)
+		// ldhub: a scoped context is checked when defined, even if never used (JSON-LD 1.1 §4.2.2 step 21.3).
+		v := CopyContext(c)
+		v.validating = true
+		v.parsingURL = c.parsingURL
+		if _, err := v.parse(definition.Context, append([]string(nil), c.remoteChain...), false, true, false, true); err != nil {
+			return NewJsonLdError(InvalidScopedContext, err)
+		}
 		definition.HasContext = true
 	}
 
