@@ -31,7 +31,7 @@ type Decoder struct {
 	dialect dialect
 
 	base     string
-	prefixes map[string]string
+	prefixes map[string]int // prefix name -> index in order
 	order    []rdf.Prefix
 	blanks   *rdf.BlankNodes
 	maxDepth int
@@ -66,7 +66,7 @@ func newDecoder(r io.Reader, o rdf.DecodeOptions, dl dialect) *Decoder {
 	d := &Decoder{
 		dialect:   dl,
 		base:      o.Base,
-		prefixes:  map[string]string{},
+		prefixes:  map[string]int{},
 		blanks:    o.BlankNodesOrNew(),
 		maxDepth:  o.Limits.Depth(),
 		pnCache:   map[string]string{},
@@ -622,16 +622,12 @@ func (d *Decoder) prefixDirective(n int, dot bool) error {
 			return err
 		}
 	}
-	if _, seen := d.prefixes[name]; seen {
-		for k := range d.order {
-			if d.order[k].Name == name {
-				d.order[k].IRI = ns
-			}
-		}
+	if k, seen := d.prefixes[name]; seen {
+		d.order[k].IRI = ns
 	} else {
+		d.prefixes[name] = len(d.order)
 		d.order = append(d.order, rdf.Prefix{Name: name, IRI: ns})
 	}
-	d.prefixes[name] = ns
 	clear(d.pnCache)
 	return nil
 }

@@ -61,6 +61,10 @@ func TestDecodeTurtle(t *testing.T) {
 			`_:b2 <http://ex/base/p> <http://www.w3.org/1999/02/22-rdf-syntax-ns#nil> .`,
 			`_:b2 <http://ex/base/q> "1"^^<http://www.w3.org/2001/XMLSchema#integer> .`,
 		}},
+		{"spaced tag and datatype", "<s> <p> \"x\" @en, \"y\" ^^ <d> .", []string{
+			`<http://ex/base/s> <http://ex/base/p> "x"@en .`,
+			`<http://ex/base/s> <http://ex/base/p> "y"^^<http://ex/base/d> .`,
+		}},
 		{"byte order mark", "\xEF\xBB\xBF<a> <b> <c> .", []string{`<http://ex/base/a> <http://ex/base/b> <http://ex/base/c> .`}},
 		{"base", "@base <http://o/x/> . <a> <b> <../c> . BASE <y/> <a> <b> <#c> .", []string{
 			`<http://o/x/a> <http://o/x/b> <http://o/c> .`,

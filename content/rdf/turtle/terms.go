@@ -257,10 +257,11 @@ done:
 			return s, nil
 		}
 	}
-	ns, ok := d.prefixes[string(raw[:plen])]
+	k, ok := d.prefixes[string(raw[:plen])]
 	if !ok {
 		return "", d.errAt(0, "undefined prefix %q", string(raw[:plen]))
 	}
+	ns := d.order[k].IRI
 	local := raw[plen+1:]
 	var s string
 	if esc {
@@ -324,7 +325,8 @@ func (d *Decoder) literal() (rdf.Term, error) {
 	if err != nil {
 		return rdf.Term{}, err
 	}
-	switch d.at(0) {
+	// White space may separate the string from its tag or datatype: they are separate tokens in the grammar.
+	switch d.ws() {
 	case '@':
 		i := 1
 		for c := d.at(i); c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'; c = d.at(i) {
@@ -359,11 +361,14 @@ func (d *Decoder) literal() (rdf.Term, error) {
 		return rdf.Term{Kind: rdf.KindLiteral, Value: lex, Datatype: rdf.RDFLangString, Lang: lang}, nil
 	case '^':
 		if d.at(1) != '^' {
+			if err := d.n3Unsupported('^'); err != nil {
+				return rdf.Term{}, err
+			}
 			return rdf.Term{}, d.errAt(0, "expected '^^' before a datatype")
 		}
 		d.skip(2)
 		var dt string
-		switch c := d.at(0); {
+		switch c := d.ws(); {
 		case c == '<':
 			dt, err = d.iriRef()
 		case c < 0:
