@@ -12,6 +12,12 @@ func (p *parser) checkSelect(q *algebra.QuerySyntax, pos []token) error {
 	sc := q.Select
 	inWhere := map[algebra.Var]bool{}
 	algebra.GroupInScope(q.Where, nil, inWhere)
+	if q.Values != nil {
+		// The trailing VALUES is joined before the SELECT expressions are evaluated (§18.2.4.3).
+		for _, v := range q.Values.Vars {
+			inWhere[v] = true
+		}
+	}
 	assigned := map[algebra.Var]bool{}
 	for i, it := range sc.Items {
 		if it.Expr != nil {

@@ -145,7 +145,9 @@ func (l *lexer) next() (token, error) {
 	case c == '"' || c == '\'':
 		s, n, err := scanString(l.src[l.pos:])
 		if err != nil {
-			return tok, l.errorf(tok.line, tok.col, "%s", err)
+			// n is where the problem is: report that position rather than the string's start.
+			l.advance(n)
+			return tok, l.errorf(l.line, l.col, "%s", err)
 		}
 		l.advance(n)
 		return finish(tString, s)
@@ -214,7 +216,8 @@ func (l *lexer) name(tok token) (token, error) {
 		prefix := s[:n]
 		local, m, err := scanLocal(s[n+1:])
 		if err != nil {
-			return tok, l.errorf(tok.line, tok.col, "%s", err)
+			l.advance(n + 1 + m) // m is where the problem is
+			return tok, l.errorf(l.line, l.col, "%s", err)
 		}
 		l.advance(n + 1 + m)
 		tok.kind, tok.text, tok.local, tok.raw = tPName, prefix, local, l.src[start:l.pos]
@@ -342,6 +345,7 @@ func scanPrefix(s string) int {
 
 // scanLocal matches PN_LOCAL (possibly empty) and returns it with the '\' escapes removed; percent-encodings stay
 // as written, as the grammar says. A trailing '.' is not part of the name (it ends the triple).
+// On error the int is the offset of the problem.
 func scanLocal(s string) (string, int, error) {
 	var b strings.Builder
 	end, endLen := 0, 0
@@ -350,13 +354,13 @@ func scanLocal(s string) (string, int, error) {
 		switch {
 		case r == '%':
 			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
-				return "", 0, fmt.Errorf("invalid percent-encoding in prefixed name")
+				return "", i, fmt.Errorf("invalid percent-encoding in prefixed name")
 			}
 			b.WriteString(s[i : i+3])
 			i += 3
 		case r == '\\':
 			if i+1 >= len(s) || strings.IndexByte("_~.-!$&'()*+,;=/?#@%", s[i+1]) < 0 {
-				return "", 0, fmt.Errorf("invalid escape in prefixed name")
+				return "", i, fmt.Errorf("invalid escape in prefixed name")
 			}
 			b.WriteByte(s[i+1])
 			i += 2
@@ -430,7 +434,8 @@ func scanNumber(s string) (kind, int) {
 	return k, i
 }
 
-// scanString matches one of the four string forms and returns its unescaped value.
+// scanString matches one of the four string forms and returns its unescaped value and length; on error the int is
+// the offset of the problem (0, the string's start, for an unterminated string).
 func scanString(s string) (string, int, error) {
 	q := s[0]
 	long := len(s) >= 3 && s[1] == q && s[2] == q
@@ -452,7 +457,7 @@ func scanString(s string) (string, int, error) {
 		case !long && c == q:
 			return b.String(), i + 1, nil
 		case !long && (c == '\n' || c == '\r'):
-			return "", 0, fmt.Errorf("line break in a short string; use a long string (\"\"\"...\"\"\") or \\n")
+			return "", i, fmt.Errorf("line break in a short string; use a long string (\"\"\"...\"\"\") or \\n")
 		case c == '\\':
 			if i+1 >= len(s) {
 				return "", 0, fmt.Errorf("unterminated string")
@@ -477,12 +482,12 @@ func scanString(s string) (string, int, error) {
 				}
 				r, ok := hexRune(s[i+2:], n)
 				if !ok {
-					return "", 0, fmt.Errorf("invalid \\%c escape in string", e)
+					return "", i, fmt.Errorf("invalid \\%c escape in string", e)
 				}
 				b.WriteRune(r)
 				i += n
 			default:
-				return "", 0, fmt.Errorf("invalid escape \\%c in string", e)
+				return "", i, fmt.Errorf("invalid escape \\%c in string", e)
 			}
 			i += 2
 		default:
@@ -509,6 +514,8 @@ func hexRune(s string, n int) (rune, bool) {
 // before tokenizing, in one pass so that an escape cannot produce another escape. Inside strings a "\\" pair is
 // kept as it is, so an escaped backslash before 'u' stays a backslash.
 func unescapeCodepoints(s string) (string, error) {
+	// It never fails now that invalid escapes are left to the lexer; the error result keeps callers honest if a
+	// stricter rule returns.
 	if !strings.Contains(s, `\u`) && !strings.Contains(s, `\U`) {
 		return s, nil
 	}
@@ -525,7 +532,12 @@ func unescapeCodepoints(s string) (string, error) {
 				}
 				r, ok := hexRune(s[i+2:], n)
 				if !ok {
-					return "", &errAt{line: line, col: col, msg: fmt.Sprintf("invalid code point escape %q", s[i:min(len(s), i+2+n)])}
+					// Not an escape (say "\users" in a comment): leave it for the lexer, which rejects it in a
+					// string or an IRI and ignores it in a comment.
+					b.WriteByte(c)
+					i++
+					col++
+					continue
 				}
 				if r == '"' || r == '\'' || r == '\\' {
 					// Keep it escaped so a quote or backslash from an escape cannot end or change a string.

@@ -72,6 +72,7 @@ type parser struct {
 	lex      lexer
 	tok      token // current token
 	peeked   bool
+	lexErr   error // the first lexer error, returned by every later peek
 	base     string
 	prefixes map[string]string
 	prefixed []rdf.Prefix
@@ -93,9 +94,14 @@ type parser struct {
 
 // peek returns the current token, reading it if needed.
 func (p *parser) peek() (token, error) {
+	if p.lexErr != nil {
+		// Sticky: a caller that only tests the token (isPunct, accept) must not make the lexer resume mid-token.
+		return token{kind: tEOF}, p.lexErr
+	}
 	if !p.peeked {
 		t, err := p.lex.next()
 		if err != nil {
+			p.lexErr = err
 			return t, err
 		}
 		p.tok, p.peeked = t, true
