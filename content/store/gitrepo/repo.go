@@ -27,6 +27,9 @@ import (
 // Branch is the branch every ldhub repository publishes from.
 const Branch = plumbing.ReferenceName("refs/heads/main")
 
+// staleLock is the age after which a ref lock file is taken to be left over from a crash.
+const staleLock = 2 * time.Second
+
 // ErrStale reports that a ref was not at the commit the caller expected (someone else moved it first).
 var ErrStale = errors.New("gitrepo: reference moved concurrently")
 
@@ -255,6 +258,12 @@ func (r *Repo) transact(ctx context.Context, fn func(tx *Tx) error) (plumbing.Ha
 	if err != nil {
 		return head, err
 	}
+	if newTree.IsZero() {
+		// Everything was deleted: the root is git's empty tree, which must exist as an object.
+		if newTree, err = r.writeObject(plumbing.TreeObject, nil); err != nil {
+			return head, err
+		}
+	}
 	if newTree == base {
 		return head, nil
 	}
@@ -420,10 +429,15 @@ func (r *Repo) UpdateRef(name plumbing.ReferenceName, old, new plumbing.Hash) er
 	}
 	var lock *os.File
 	var err error
-	for i := 0; i < 100; i++ {
+	for i := 0; i < 300; i++ {
 		lock, err = os.OpenFile(lockPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if !errors.Is(err, os.ErrExist) {
 			break
+		}
+		// git holds a ref lock for milliseconds; one this old was left by a process that died holding it.
+		if fi, statErr := os.Stat(lockPath); statErr == nil && time.Since(fi.ModTime()) > staleLock {
+			os.Remove(lockPath)
+			continue
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -51,6 +52,7 @@ func TestTransactBuildsTreesGitAccepts(t *testing.T) {
 		{map[string]string{"a.ttl": "A", "x/y/z.ttl": "Z", "x/b.ttl": "B"}, "a.ttl\nx/b.ttl\nx/y/z.ttl"},
 		{map[string]string{"x/y/z.ttl": "", "x-y.ttl": "dash sorts before x/"}, "a.ttl\nx-y.ttl\nx/b.ttl"},
 		{map[string]string{"x/b.ttl": ""}, "a.ttl\nx-y.ttl"},
+		{map[string]string{"a.ttl": "", "x-y.ttl": ""}, ""},
 	}
 	for i, s := range steps {
 		if _, err := r.Transact(ctx, put(s.files, fmt.Sprintf("step %d", i))); err != nil {
@@ -61,15 +63,15 @@ func TestTransactBuildsTreesGitAccepts(t *testing.T) {
 		}
 	}
 	gitCLI(t, dir, "fsck", "--strict")
-	if got := gitCLI(t, dir, "rev-list", "--count", "main"); got != "3" {
-		t.Errorf("commits = %s, want 3", got)
+	if got := gitCLI(t, dir, "rev-list", "--count", "main"); got != "4" {
+		t.Errorf("commits = %s, want 4", got)
 	}
 	if got := gitCLI(t, dir, "symbolic-ref", "HEAD"); got != string(Branch) {
 		t.Errorf("HEAD -> %s", got)
 	}
 	// An identical tree makes no commit.
 	before, _ := r.Head()
-	after, err := r.Transact(ctx, put(map[string]string{"a.ttl": "A"}, "same"))
+	after, err := r.Transact(ctx, put(map[string]string{"gone.ttl": ""}, "same"))
 	if err != nil || after != before {
 		t.Errorf("no-op transaction moved head %s -> %s (%v)", before, after, err)
 	}
@@ -144,5 +146,24 @@ func TestUpdateRefRefusesStale(t *testing.T) {
 	}
 	if err := r.UpdateRef(Branch, [20]byte{1}, h); !errors.Is(err, ErrStale) {
 		t.Errorf("err = %v, want ErrStale", err)
+	}
+}
+
+func TestStaleLockFromCrashedWriterIsBroken(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r.git")
+	r, err := Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock := filepath.Join(dir, "refs", "heads", "main.lock")
+	if err := os.WriteFile(lock, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(lock, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Transact(context.Background(), put(map[string]string{"a": "A"}, "m")); err != nil {
+		t.Fatalf("stale lock blocked the write: %v", err)
 	}
 }

@@ -1,0 +1,528 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/ldhub/ldhub/content/model"
+	"github.com/ldhub/ldhub/content/store/catalog"
+	"github.com/ldhub/ldhub/content/store/gitrepo"
+	"github.com/ldhub/ldhub/content/store/history"
+)
+
+// PublicationPatch holds the meta-data fields an update may change (api.md 2.11); nil leaves a field as it is.
+// It decodes straight from the JSON of an update request.
+type PublicationPatch struct {
+	Name                *string               `json:"name"`
+	Description         *string               `json:"description"`
+	Owner               *string               `json:"owner"`
+	Publisher           *string               `json:"publisher"`
+	VersioningMode      *model.VersioningMode `json:"versioningMode"`
+	VersionLabel        *string               `json:"versionLabel"`
+	UseVersionedBaseURI *bool                 `json:"useVersionedBaseUri"`
+	SchemaURIs          *[]string             `json:"schemaURIs"`
+}
+
+// Content is uploaded content: its bytes and the extension that names its syntax (".ttl", ".rdf", …).
+type Content struct {
+	Ext  string
+	Data []byte
+}
+
+// Publications lists a repository's publications as of their latest versions, by name.
+func (s *Store) Publications(ctx context.Context, actor model.Actor, repoID string) ([]model.Publication, error) {
+	h, err := s.readable(ctx, actor, repoID)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := s.snapshot(ctx, h)
+	if err != nil {
+		return nil, err
+	}
+	items := snap.Items(history.Publication)
+	out := make([]model.Publication, 0, len(items))
+	for _, it := range items {
+		p, err := publicationView(repoID, it, "")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// Publication returns a publication by id at a version ("" for the latest; else a label, version id or commit).
+func (s *Store) Publication(ctx context.Context, actor model.Actor, id, version string) (model.Publication, error) {
+	h, it, err := s.item(ctx, actor, history.Publication, id)
+	if err != nil {
+		return model.Publication{}, err
+	}
+	return publicationView(h.id, it, version)
+}
+
+// FindPublication finds a publication of a repository by its publicationUri, else by its name (api.md's
+// updatePublication rule).
+func (s *Store) FindPublication(ctx context.Context, actor model.Actor, repoID, uriOrName string) (model.Publication, error) {
+	h, err := s.readable(ctx, actor, repoID)
+	if err != nil {
+		return model.Publication{}, err
+	}
+	snap, err := s.snapshot(ctx, h)
+	if err != nil {
+		return model.Publication{}, err
+	}
+	if it, ok := snap.ByName(history.Publication, strings.Trim(uriOrName, "/")); ok {
+		return publicationView(repoID, it, "")
+	}
+	for _, it := range snap.Items(history.Publication) {
+		var m model.PublicationMeta
+		if json.Unmarshal(it.Meta, &m) == nil && m.Name == uriOrName {
+			return publicationView(repoID, it, "")
+		}
+	}
+	return model.Publication{}, model.NotFoundf("publication %q not found in repository %s", uriOrName, repoID)
+}
+
+// PublicationContent returns a publication at a version with its content as stored.
+func (s *Store) PublicationContent(ctx context.Context, actor model.Actor, id, version string) (model.Publication, []byte, error) {
+	h, it, err := s.item(ctx, actor, history.Publication, id)
+	if err != nil {
+		return model.Publication{}, nil, err
+	}
+	p, err := publicationView(h.id, it, version)
+	if err != nil {
+		return model.Publication{}, nil, err
+	}
+	data, err := h.git.Blob(plumbing.NewHash(p.Version.Blob))
+	if err != nil {
+		return model.Publication{}, nil, fmt.Errorf("store: %w", err)
+	}
+	return p, data, nil
+}
+
+// item finds a publication or file by id, wherever it lives, for an actor who may read its repository.
+func (s *Store) item(ctx context.Context, actor model.Actor, kind history.Kind, id string) (*handle, *history.Item, error) {
+	notFound := model.NotFoundf("%s %s not found", kind, id)
+	repoID, err := s.locate(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if repoID == "" {
+		return nil, nil, notFound
+	}
+	h, err := s.readable(ctx, actor, repoID)
+	if errors.Is(err, model.ErrNotFound) {
+		return nil, nil, notFound
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	snap, err := s.snapshot(ctx, h)
+	if err != nil {
+		return nil, nil, err
+	}
+	it, ok := snap.Item(id)
+	if !ok || it.Kind != kind {
+		return nil, nil, notFound
+	}
+	return h, it, nil
+}
+
+// locate returns the repository holding an item id ("" when none does). Known ids come from the last
+// snapshots; an unknown id brings every repository up to date once before giving up.
+func (s *Store) locate(ctx context.Context, id string) (string, error) {
+	s.mu.Lock()
+	repoID, ok := s.where[id]
+	s.mu.Unlock()
+	if ok {
+		if h, err := s.handle(ctx, repoID); err == nil {
+			if snap, err := s.snapshot(ctx, h); err == nil {
+				if _, still := snap.Item(id); still {
+					return repoID, nil
+				}
+			}
+		}
+	}
+	st, err := s.Catalog(ctx)
+	if err != nil {
+		return "", err
+	}
+	for rid := range st.Repos {
+		h, err := s.handle(ctx, rid)
+		if err != nil {
+			return "", err
+		}
+		snap, err := s.snapshot(ctx, h)
+		if err != nil {
+			return "", err
+		}
+		if _, ok := snap.Item(id); ok {
+			return rid, nil
+		}
+	}
+	return "", nil
+}
+
+// publicationView renders an item at a version. Under NONE only the latest version exists for readers.
+func publicationView(repoID string, it *history.Item, version string) (model.Publication, error) {
+	var m model.PublicationMeta
+	if len(it.Meta) > 0 {
+		if err := json.Unmarshal(it.Meta, &m); err != nil {
+			return model.Publication{}, fmt.Errorf("store: meta-data of publication %s: %w", it.Name, err)
+		}
+	}
+	m.ID = it.ID
+	if m.Name == "" {
+		m.Name = path.Base(it.Name)
+	}
+	m.PublicationURI = it.Name
+	m.VersioningMode = it.Mode
+	m.VersionLabel = ""
+	versions := it.Versions
+	if it.Mode == model.None {
+		versions = versions[len(versions)-1:]
+	}
+	v := versions[len(versions)-1]
+	if version != "" {
+		found, ok := findVersion(versions, version)
+		if !ok {
+			return model.Publication{}, model.NotFoundf("publication %s has no version %q", it.ID, version)
+		}
+		v = found
+	}
+	return model.Publication{PublicationMeta: m, RepositoryID: repoID, Path: v.Path, Version: v,
+		Versions: versions, CreatedOn: it.Versions[0].Time, ModifiedOn: it.Latest().Time}, nil
+}
+
+func findVersion(vs []model.Version, ref string) (model.Version, bool) {
+	it := history.Item{Versions: vs}
+	return it.Find(ref)
+}
+
+func (s *Store) checkExt(ext string) (string, error) {
+	ext = strings.ToLower(ext)
+	if !strings.HasPrefix(ext, ".") {
+		ext = "." + ext
+	}
+	if !history.RDFExtensions[ext] {
+		return "", model.Invalidf("unsupported publication format %q", ext)
+	}
+	return ext, nil
+}
+
+// validUploadPath checks a publication name (its publicationUri): slash-separated pathSegments, not inside files/.
+func validPublicationURI(uri string) error {
+	if uri == "" {
+		return model.Invalidf("a publication needs a name or publicationUri")
+	}
+	for i, seg := range strings.Split(uri, "/") {
+		if !model.ValidSegment(seg) {
+			return model.Invalidf("publicationUri %q: segment %q must be 1-64 characters of [A-Za-z0-9._-], not starting with '.'", uri, seg)
+		}
+		if i == 0 && seg == strings.TrimSuffix(history.FilesDir, "/") {
+			return model.Invalidf("publicationUri %q: files/ holds files, not publications", uri)
+		}
+	}
+	if _, _, meta := history.Classify(uri + ".ttl"); meta || strings.HasSuffix(uri, ".meta") {
+		return model.Invalidf("publicationUri %q ends like a meta-data file", uri)
+	}
+	return nil
+}
+
+func (s *Store) checkContent(ctx context.Context, p string, data []byte) error {
+	if err := s.validate(ctx, p, data); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return &model.ContentError{Path: p, Err: err}
+	}
+	return nil
+}
+
+// CreatePublication adds a publication to a repository (PUBLISHER): its content and its meta-data sidecar in one
+// commit. The content is validated in full first; bad content is refused and nothing is written.
+func (s *Store) CreatePublication(ctx context.Context, actor model.Actor, repoID string, meta model.PublicationMeta, c Content) (model.Publication, error) {
+	h, err := s.writable(ctx, actor, repoID, model.Publisher)
+	if err != nil {
+		return model.Publication{}, err
+	}
+	ext, err := s.checkExt(c.Ext)
+	if err != nil {
+		return model.Publication{}, err
+	}
+	if strings.TrimSpace(meta.Name) == "" && meta.PublicationURI == "" {
+		return model.Publication{}, model.Invalidf("a publication needs a name")
+	}
+	uri := strings.Trim(meta.PublicationURI, "/")
+	if uri == "" {
+		uri = model.SegmentFrom(meta.Name)
+	}
+	if err := validPublicationURI(uri); err != nil {
+		return model.Publication{}, err
+	}
+	if meta.Name == "" {
+		meta.Name = path.Base(uri)
+	}
+	if !meta.VersioningMode.Valid() {
+		return model.Publication{}, model.Invalidf("unknown versioningMode %q", meta.VersioningMode)
+	}
+	meta.VersioningMode = meta.VersioningMode.Or()
+	if err := checkLabel(meta.VersioningMode, meta.VersionLabel, nil); err != nil {
+		return model.Publication{}, err
+	}
+	if meta.VersioningMode != model.Custom {
+		meta.VersionLabel = ""
+	}
+	contentPath := uri + ext
+	if err := s.checkContent(ctx, contentPath, c.Data); err != nil {
+		return model.Publication{}, err
+	}
+	meta.ID = model.NewID()
+	meta.PublicationURI = uri
+	_, err = s.commit(ctx, h, actor, func(tx *gitrepo.Tx, snap *history.Snapshot) (string, error) {
+		if it, ok := snap.ByName(history.Publication, uri); ok {
+			return "", model.Conflictf("publication %q already exists in this repository (%s)", uri, it.Path)
+		}
+		if _, ok := snap.ByName(history.File, uri); ok || isDir(tx, uri) {
+			return "", model.Conflictf("publicationUri %q clashes with an existing path", uri)
+		}
+		if err := putJSON(tx, history.MetaPath(history.Publication, uri), meta); err != nil {
+			return "", err
+		}
+		tx.Put(contentPath, c.Data)
+		return fmt.Sprintf("Create publication %s (%s)%s", uri, meta.Name, labelNote(meta.VersioningMode, meta.VersionLabel)), nil
+	})
+	if err != nil {
+		return model.Publication{}, err
+	}
+	return s.Publication(ctx, actor, meta.ID, "")
+}
+
+func isDir(tx *gitrepo.Tx, p string) bool {
+	if tx.Tree == nil {
+		return false
+	}
+	e, err := tx.Tree.FindEntry(p)
+	return err == nil && !e.Mode.IsFile()
+}
+
+func labelNote(mode model.VersioningMode, label string) string {
+	if mode == model.Custom && label != "" {
+		return "\n\nVersion label: " + label
+	}
+	return ""
+}
+
+// checkLabel enforces CUSTOM's rule: a new version needs a label no earlier version of the item has.
+func checkLabel(mode model.VersioningMode, label string, it *history.Item) error {
+	if mode != model.Custom {
+		return nil
+	}
+	if label == "" {
+		return model.Invalidf("versioningMode CUSTOM needs a versionLabel")
+	}
+	if strings.ContainsAny(label, "/\n") || len(label) > 128 {
+		return model.Invalidf("versionLabel %q: at most 128 characters, no '/' or newline", label)
+	}
+	if it != nil && it.HasLabel(label) {
+		return model.Conflictf("version label %q already exists", label)
+	}
+	return nil
+}
+
+// UpdatePublication changes a publication (PUBLISHER): new content (nil Data keeps it) makes a new version,
+// patched meta-data alone does not. Either way it is one commit.
+func (s *Store) UpdatePublication(ctx context.Context, actor model.Actor, id string, patch PublicationPatch, c *Content) (model.Publication, error) {
+	repoID, err := s.locate(ctx, id)
+	if err != nil {
+		return model.Publication{}, err
+	}
+	if repoID == "" {
+		return model.Publication{}, model.NotFoundf("publication %s not found", id)
+	}
+	h, err := s.writable(ctx, actor, repoID, model.Publisher)
+	if errors.Is(err, model.ErrNotFound) {
+		return model.Publication{}, model.NotFoundf("publication %s not found", id)
+	}
+	if err != nil {
+		return model.Publication{}, err
+	}
+	var ext string
+	if c != nil {
+		if ext, err = s.checkExt(c.Ext); err != nil {
+			return model.Publication{}, err
+		}
+	}
+	if patch.VersioningMode != nil && !patch.VersioningMode.Valid() {
+		return model.Publication{}, model.Invalidf("unknown versioningMode %q", *patch.VersioningMode)
+	}
+	if patch.Name != nil && strings.TrimSpace(*patch.Name) == "" {
+		return model.Publication{}, model.Invalidf("a publication needs a name")
+	}
+	// Validate before taking the repository's write lock: parsing a large upload must not stall other writers.
+	// A publication's name never changes, so the path checked here is the path written below.
+	validated := ""
+	if c != nil {
+		snap, err := s.snapshot(ctx, h)
+		if err != nil {
+			return model.Publication{}, err
+		}
+		if it, ok := snap.Item(id); ok {
+			if err := s.checkContent(ctx, it.Name+ext, c.Data); err != nil {
+				return model.Publication{}, err
+			}
+			validated = it.Name + ext
+		}
+	}
+	_, err = s.commit(ctx, h, actor, func(tx *gitrepo.Tx, snap *history.Snapshot) (string, error) {
+		it, ok := snap.Item(id)
+		if !ok || it.Kind != history.Publication {
+			return "", model.NotFoundf("publication %s not found", id)
+		}
+		cur, err := publicationView(repoID, it, "")
+		if err != nil {
+			return "", err
+		}
+		m := cur.PublicationMeta
+		var changed []string
+		apply := func(field string, dst *string, v *string) {
+			if v != nil && *v != *dst {
+				*dst = *v
+				changed = append(changed, field)
+			}
+		}
+		apply("name", &m.Name, patch.Name)
+		apply("description", &m.Description, patch.Description)
+		apply("owner", &m.Owner, patch.Owner)
+		apply("publisher", &m.Publisher, patch.Publisher)
+		if patch.VersioningMode != nil && patch.VersioningMode.Or() != m.VersioningMode {
+			m.VersioningMode = patch.VersioningMode.Or()
+			changed = append(changed, "versioningMode")
+		}
+		if patch.UseVersionedBaseURI != nil && *patch.UseVersionedBaseURI != m.UseVersionedBaseURI {
+			m.UseVersionedBaseURI = *patch.UseVersionedBaseURI
+			changed = append(changed, "useVersionedBaseUri")
+		}
+		if patch.SchemaURIs != nil && strings.Join(*patch.SchemaURIs, "\n") != strings.Join(m.SchemaURIs, "\n") {
+			m.SchemaURIs = *patch.SchemaURIs
+			changed = append(changed, "schemaURIs")
+		}
+		m.VersionLabel = ""
+		msg := ""
+		if c != nil {
+			newPath := it.Name + ext
+			if old, _ := gitrepo.File(tx.Tree, newPath); old.String() == plumbing.ComputeHash(plumbing.BlobObject, c.Data).String() && newPath == it.Path {
+				// The same bytes again: git cannot record a new version of identical content.
+				c = nil
+			} else {
+				label := ""
+				if patch.VersionLabel != nil {
+					label = *patch.VersionLabel
+				}
+				if err := checkLabel(m.VersioningMode, label, it); err != nil {
+					return "", err
+				}
+				if m.VersioningMode == model.Custom {
+					m.VersionLabel = label
+				}
+				if validated != newPath {
+					if err := s.checkContent(ctx, newPath, c.Data); err != nil {
+						return "", err
+					}
+					validated = newPath
+				}
+				if newPath != it.Path {
+					tx.Delete(it.Path)
+				}
+				tx.Put(newPath, c.Data)
+				msg = fmt.Sprintf("Update publication %s: new content%s", it.Name, labelNote(m.VersioningMode, m.VersionLabel))
+			}
+		}
+		if msg == "" {
+			if len(changed) == 0 {
+				return "", nil
+			}
+			msg = fmt.Sprintf("Update meta-data of publication %s: %s", it.Name, strings.Join(changed, ", "))
+		} else if len(changed) > 0 {
+			msg = strings.Replace(msg, ": new content", ": new content; meta-data "+strings.Join(changed, ", "), 1)
+		}
+		return msg, putJSON(tx, history.MetaPath(history.Publication, it.Name), m)
+	})
+	if err != nil {
+		return model.Publication{}, err
+	}
+	return s.Publication(ctx, actor, id, "")
+}
+
+// DeletePublication removes a publication's content and meta-data in one commit (PUBLISHER). Its history stays
+// in git.
+func (s *Store) DeletePublication(ctx context.Context, actor model.Actor, id string) (model.Publication, error) {
+	before, err := s.Publication(ctx, actor, id, "")
+	if err != nil {
+		return model.Publication{}, err
+	}
+	h, err := s.writable(ctx, actor, before.RepositoryID, model.Publisher)
+	if err != nil {
+		return model.Publication{}, err
+	}
+	_, err = s.commit(ctx, h, actor, func(tx *gitrepo.Tx, snap *history.Snapshot) (string, error) {
+		it, ok := snap.Item(id)
+		if !ok || it.Kind != history.Publication {
+			return "", model.NotFoundf("publication %s not found", id)
+		}
+		tx.Delete(it.Path)
+		tx.Delete(history.MetaPath(history.Publication, it.Name))
+		return "Delete publication " + it.Name, nil
+	})
+	if err != nil {
+		return model.Publication{}, err
+	}
+	return before, nil
+}
+
+// commit runs one write transaction on a repository as actor. fn sees the index as of the transaction's head and
+// returns the commit message ("" with no changes). The index is then brought up to date, which also announces
+// the change to subscribers.
+func (s *Store) commit(ctx context.Context, h *handle, actor model.Actor, fn func(tx *gitrepo.Tx, snap *history.Snapshot) (string, error)) (plumbing.Hash, error) {
+	head, err := h.git.Transact(ctx, func(tx *gitrepo.Tx) error {
+		snap, err := s.snapshot(ctx, h)
+		if err != nil {
+			return err
+		}
+		if snap.Head != tx.Head {
+			return gitrepo.ErrStale
+		}
+		msg, err := fn(tx, snap)
+		if err != nil {
+			return err
+		}
+		tx.Author = catalog.Author(actor, s.now())
+		tx.Message = msg + "\n"
+		return nil
+	})
+	if err != nil {
+		if errors.Is(err, gitrepo.ErrStale) {
+			return head, model.Conflictf("repository %s changed concurrently; try again", h.id)
+		}
+		return head, err
+	}
+	if _, err := s.snapshot(ctx, h); err != nil {
+		return head, err
+	}
+	return head, nil
+}
+
+func putJSON(tx *gitrepo.Tx, p string, v any) error {
+	b, err := model.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("store: encode %s: %w", p, err)
+	}
+	tx.Put(p, b)
+	return nil
+}
