@@ -562,7 +562,7 @@ func (d *Decoder) graphKeyword(n int) error {
 // atDirective handles @prefix and @base (and rejects the N3 keywords it does not support).
 func (d *Decoder) atDirective() error {
 	n := 1
-	for c := d.at(n); c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'; c = d.at(n) {
+	for c := d.at(n); (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') && n <= maxKeyword; c = d.at(n) {
 		n++
 	}
 	w := string(d.buf[d.pos+1 : d.pos+n])

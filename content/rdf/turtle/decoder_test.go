@@ -244,3 +244,60 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// endless repeats its pattern forever after a prefix, like a hostile upload that never ends.
+type endless struct {
+	prefix  string
+	pattern string
+	n       int
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		if e.n < len(e.prefix) {
+			p[i] = e.prefix[e.n]
+		} else {
+			p[i] = e.pattern[(e.n-len(e.prefix))%len(e.pattern)]
+		}
+		e.n++
+	}
+	return len(p), nil
+}
+
+// TestEndlessTokens feeds tokens that never end; each must be cut off by a limit with a syntax error instead of
+// buffering without bound.
+func TestEndlessTokens(t *testing.T) {
+	tests := []struct{ name, prefix, pattern string }{
+		{"digits", "<s> <p> ", "1"},
+		{"decimal", "<s> <p> 1.", "1"},
+		{"exponent", "<s> <p> 1e", "1"},
+		{"word", "", "a"},
+		{"prefixed name", "@prefix a: <http://a/> . a:", "b"},
+		{"language tag", "<s> <p> \"x\"@", "a"},
+		{"string", "<s> <p> \"", "x"},
+		{"long string", "<s> <p> '''", "x\n"},
+		{"IRI", "<s> <p> <", "x"},
+		{"blank label", "_:", "b"},
+		{"directive", "@", "p"},
+		{"nesting", "<s> <p> ", "[ <p> "},
+		{"lists", "<s> <p> ", "("},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := opts()
+			o.Limits = rdf.Limits{MaxLiteralSize: 1 << 16, MaxDepth: 100}
+			d := NewDecoder(&endless{prefix: tc.prefix, pattern: tc.pattern}, o)
+			var err error
+			for i := 0; i < 1e6 && err == nil; i++ {
+				_, err = d.Next()
+			}
+			var se *rdf.SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("got %v, want a syntax error", err)
+			}
+			if cap(d.buf) > 4<<20 {
+				t.Errorf("buffer grew to %d bytes", cap(d.buf))
+			}
+		})
+	}
+}

@@ -190,6 +190,9 @@ func (d *Decoder) pnChars(i int, allowColon bool) (int, bool, error) {
 	}
 }
 
+// maxKeyword is longer than any keyword, so scans for one stop early on hostile input.
+const maxKeyword = 16
+
 // word classifies the name at pos. It returns the length of a bare word (a keyword such as "a", "true", "PREFIX") or
 // 0 when the input is a prefixed name.
 func (d *Decoder) word() int {
@@ -198,6 +201,9 @@ func (d *Decoder) word() int {
 		c := d.at(i)
 		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
 			i++
+			if i > maxKeyword {
+				return 0 // no keyword is this long: let the prefixed-name scanner, which has a limit, deal with it
+			}
 			continue
 		}
 		if c == ':' || c == '_' || c == '-' || isDigit(c) || c >= utf8.RuneSelf || c == '.' && d.continuesName(i+1) {
@@ -311,6 +317,9 @@ func (d *Decoder) blankLabel() (rdf.Term, error) {
 	return t, nil
 }
 
+// maxLang bounds language tags (BCP 47 tags are far shorter in practice).
+const maxLang = 256
+
 // literal scans a quoted string at pos with its language tag or datatype.
 func (d *Decoder) literal() (rdf.Term, error) {
 	q := d.buf[d.pos]
@@ -329,15 +338,15 @@ func (d *Decoder) literal() (rdf.Term, error) {
 	switch d.ws() {
 	case '@':
 		i := 1
-		for c := d.at(i); c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'; c = d.at(i) {
+		for c := d.at(i); (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') && i <= maxLang; c = d.at(i) {
 			i++
 		}
 		if i == 1 {
 			return rdf.Term{}, d.errAt(0, "empty language tag")
 		}
-		for d.at(i) == '-' {
+		for d.at(i) == '-' && i <= maxLang {
 			j := i + 1
-			for c := d.at(j); c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || isDigit(c); c = d.at(j) {
+			for c := d.at(j); (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || isDigit(c)) && j <= maxLang; c = d.at(j) {
 				j++
 			}
 			if j == i+1 {
@@ -345,8 +354,8 @@ func (d *Decoder) literal() (rdf.Term, error) {
 			}
 			i = j
 		}
-		if i > 256 {
-			return rdf.Term{}, d.errAt(0, "language tag too long")
+		if i > maxLang {
+			return rdf.Term{}, d.errAt(0, "language tag longer than %d bytes", maxLang)
 		}
 		raw := d.buf[d.pos+1 : d.pos+i]
 		lang, ok := d.langCache[string(raw)]
@@ -539,14 +548,14 @@ func (d *Decoder) number() (rdf.Term, error) {
 		i++
 	}
 	digits := 0
-	for isDigit(d.at(i)) {
+	for isDigit(d.at(i)) && i <= d.maxTok {
 		i++
 		digits++
 	}
 	dt := rdf.XSDInteger
 	if d.at(i) == '.' && isDigit(d.at(i+1)) {
 		i++
-		for isDigit(d.at(i)) {
+		for isDigit(d.at(i)) && i <= d.maxTok {
 			i++
 		}
 		dt = rdf.XSDDecimal
@@ -562,7 +571,7 @@ func (d *Decoder) number() (rdf.Term, error) {
 			j++
 		}
 		if isDigit(d.at(j)) {
-			for isDigit(d.at(j)) {
+			for isDigit(d.at(j)) && j <= d.maxTok {
 				j++
 			}
 			i = j
