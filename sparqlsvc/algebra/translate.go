@@ -390,11 +390,8 @@ func (t *translator) path(s Node, p Path, o Node, emit func(Op)) {
 	case *PathLink:
 		emit(&BGP{Triples: []Triple{{S: s, P: TermNode(rdf.IRI(x.IRI)), O: o}}})
 	case *PathInverse:
-		if l, ok := x.Path.(*PathLink); ok {
-			emit(&BGP{Triples: []Triple{{S: o, P: TermNode(rdf.IRI(l.IRI)), O: s}}})
-			return
-		}
-		emit(&PathPattern{S: s, Path: p, O: o})
+		// "X ^path Y" is "Y path X".
+		t.path(o, x.Path, s, emit)
 	case *PathSequence:
 		v := VarNode(t.freshPathVar())
 		t.path(s, x.Left, v, emit)

@@ -368,6 +368,9 @@ func scanLocal(s string) (string, int, error) {
 			b.WriteByte('.')
 			i++
 			continue
+		case i == 0 && (r == '-' || r == 0xB7 || r >= 0x300 && r <= 0x36F || r >= 0x203F && r <= 0x2040):
+			// PN_CHARS that may not start a local name.
+			return "", 0, nil
 		case isPNRune(r) || r == ':':
 			b.WriteRune(r)
 			i += size

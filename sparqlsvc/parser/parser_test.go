@@ -80,7 +80,7 @@ func TestAlgebra(t *testing.T) {
             (path ?.p1 (path* <http://ex/q>) ?o))
           (path ?o (alt (path+ <http://ex/r>) (path? <http://ex/s>)) ?z))
         (path ?z (alt (notoneof <http://ex/a>) (reverse (notoneof <http://ex/b>))) ?w))
-      (path ?w (reverse (notoneof <http://ex/c>)) ?v))))`,
+      (path ?v (notoneof <http://ex/c>) ?w))))`,
 		},
 		{
 			name:  "aggregates, HAVING, ORDER BY, slice",
@@ -242,6 +242,7 @@ func TestSyntaxErrors(t *testing.T) {
 		{"relative IRI without base", "SELECT * { ?s <p> ?o }", 1, 15, "cannot resolve <p>"},
 		{"unterminated string", "SELECT * { ?s ?p \"abc }", 1, 18, "unterminated string"},
 		{"bad escape", `SELECT * { ?s ?p "a\qb" }`, 1, 20, `invalid escape \q`},
+		{"local name may not start with '-'", "PREFIX ex: <http://ex/> ASK { ex:-a ?p ?o }", 1, 34, "expected a predicate but found '-'"},
 		{"bad escape in prefixed name", `PREFIX ex: <http://ex/> ASK { ex:a\z ?p ?o }`, 1, 35, `invalid escape in prefixed name`},
 		{"BIND rebinds a variable in scope", "SELECT * {\n ?s ?p ?o .\n BIND(1 AS ?o) }", 3, 12, "BIND assigns ?o, which is already in scope"},
 		{"SELECT expression rebinds WHERE variable", "SELECT (1 AS ?o) { ?s ?p ?o }", 1, 8, "SELECT assigns ?o, which is already in scope"},
