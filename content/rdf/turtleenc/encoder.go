@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/ldhub/ldhub/content/rdf"
@@ -25,9 +26,14 @@ type Encoder struct {
 
 	// Terms are interned so that grouping, de-duplication and blank-node analysis work on small integers. Id 0 is
 	// the zero term, which names the default graph.
-	terms []rdf.Term
-	ids   map[rdf.Term]int32
-	seen  map[[4]int32]struct{}
+	terms    []rdf.Term
+	iris     map[string]int32
+	blanks   map[string]int32
+	literals map[rdf.Term]int32
+	arena    []int32
+
+	last         *subject // where the previous quad went
+	lastS, lastG rdf.Term
 
 	graphOrder []int32 // graph ids in first-seen order
 	graphs     map[int32]*graph
@@ -48,10 +54,15 @@ type subject struct {
 type pred struct {
 	p    int32
 	objs []int32
+	// set indexes objs once there are many, so de-duplicating hostile fan-out stays linear.
+	set map[int32]struct{}
 }
 
-// manyPreds is where a subject switches from scanning its predicates to a map.
-const manyPreds = 16
+// manyPreds and manyObjs are where scanning for a predicate or a duplicate object gives way to a map.
+const (
+	manyPreds = 16
+	manyObjs  = 16
+)
 
 // NewEncoder returns a Turtle encoder. A quad in a named graph is an error: Turtle has no graphs.
 func NewEncoder(w io.Writer, o rdf.EncodeOptions) *Encoder { return newEncoder(w, o, false) }
@@ -61,13 +72,14 @@ func NewTriGEncoder(w io.Writer, o rdf.EncodeOptions) *Encoder { return newEncod
 
 func newEncoder(w io.Writer, o rdf.EncodeOptions, trig bool) *Encoder {
 	return &Encoder{
-		w:      w,
-		opts:   o,
-		trig:   trig,
-		terms:  []rdf.Term{{}},
-		ids:    map[rdf.Term]int32{{}: 0},
-		seen:   make(map[[4]int32]struct{}),
-		graphs: make(map[int32]*graph),
+		w:        w,
+		opts:     o,
+		trig:     trig,
+		terms:    []rdf.Term{{}},
+		iris:     make(map[string]int32),
+		blanks:   make(map[string]int32),
+		literals: make(map[rdf.Term]int32),
+		graphs:   make(map[int32]*graph),
 	}
 }
 
@@ -81,65 +93,137 @@ func (e *Encoder) Encode(q rdf.Quad) error {
 		return ErrClosed
 	}
 	if err := e.check(q); err != nil {
-		return fmt.Errorf("turtleenc: cannot encode %s: %w", q, err)
+		return reject(q, err)
 	}
-	var k [4]int32
-	for i, t := range [...]rdf.Term{q.S, q.P, q.O, q.G} {
-		id, err := e.intern(t)
-		if err != nil {
-			return fmt.Errorf("turtleenc: cannot encode %s: %w", q, err)
+	// Statements usually come grouped by subject, so the subject of the previous quad is tried first; everything is
+	// interned before anything is added, so a rejected term leaves no trace.
+	same := e.last != nil && q.S == e.lastS && q.G == e.lastG
+	var sid, gid int32
+	if !same {
+		var err error
+		if sid, err = e.intern(q.S); err != nil {
+			return reject(q, err)
 		}
-		k[i] = id
+		if gid, err = e.intern(q.G); err != nil {
+			return reject(q, err)
+		}
 	}
-	if _, dup := e.seen[k]; dup {
-		return nil
+	pid, err := e.intern(q.P)
+	if err != nil {
+		return reject(q, err)
 	}
-	e.seen[k] = struct{}{}
-	g := e.graphs[k[3]]
-	if g == nil {
-		g = &graph{subj: make(map[int32]*subject)}
-		e.graphs[k[3]] = g
-		e.graphOrder = append(e.graphOrder, k[3])
+	oid, err := e.intern(q.O)
+	if err != nil {
+		return reject(q, err)
 	}
-	s := g.subj[k[0]]
-	if s == nil {
-		s = &subject{id: k[0]}
-		g.subj[k[0]] = s
-		g.subjects = append(g.subjects, k[0])
+	if !same {
+		g := e.graphs[gid]
+		if g == nil {
+			g = &graph{subj: make(map[int32]*subject)}
+			e.graphs[gid] = g
+			e.graphOrder = append(e.graphOrder, gid)
+		}
+		s := g.subj[sid]
+		if s == nil {
+			s = &subject{id: sid}
+			g.subj[sid] = s
+			g.subjects = append(g.subjects, sid)
+		}
+		e.last, e.lastS, e.lastG = s, q.S, q.G
 	}
-	s.add(k[1], k[2])
+	e.add(e.last, pid, oid)
 	return nil
 }
 
-func (s *subject) add(p, o int32) {
+// reject wraps why q cannot be encoded, showing at most the start of the quad: a hostile literal can be megabytes.
+func reject(q rdf.Quad, err error) error {
+	s := q.String()
+	if len(s) > 200 {
+		s = strings.ToValidUTF8(s[:200], "") + "…"
+	}
+	return fmt.Errorf("turtleenc: cannot encode %s: %w", s, err)
+}
+
+// add records p o on s unless it is already there (a graph is a set).
+func (e *Encoder) add(s *subject, p, o int32) {
+	i := -1
 	if s.byPred != nil {
-		if i, ok := s.byPred[p]; ok {
-			s.preds[i].objs = append(s.preds[i].objs, o)
-			return
+		if j, ok := s.byPred[p]; ok {
+			i = j
 		}
 	} else {
-		for i := range s.preds {
-			if s.preds[i].p == p {
-				s.preds[i].objs = append(s.preds[i].objs, o)
-				return
+		for j := range s.preds {
+			if s.preds[j].p == p {
+				i = j
+				break
 			}
 		}
 	}
-	s.preds = append(s.preds, pred{p: p, objs: []int32{o}})
-	if s.byPred != nil {
-		s.byPred[p] = len(s.preds) - 1
-	} else if len(s.preds) > manyPreds {
-		s.byPred = make(map[int32]int, 2*len(s.preds))
-		for i, pr := range s.preds {
-			s.byPred[pr.p] = i
+	if i < 0 {
+		s.preds = append(s.preds, pred{p: p, objs: e.alloc(o)})
+		if s.byPred != nil {
+			s.byPred[p] = len(s.preds) - 1
+		} else if len(s.preds) > manyPreds {
+			s.byPred = make(map[int32]int, 2*len(s.preds))
+			for j, pr := range s.preds {
+				s.byPred[pr.p] = j
+			}
+		}
+		return
+	}
+	pr := &s.preds[i]
+	if pr.set != nil {
+		if _, dup := pr.set[o]; dup {
+			return
+		}
+		pr.set[o] = struct{}{}
+	} else {
+		for _, x := range pr.objs {
+			if x == o {
+				return
+			}
+		}
+		if len(pr.objs) >= manyObjs {
+			pr.set = make(map[int32]struct{}, 2*len(pr.objs))
+			for _, x := range pr.objs {
+				pr.set[x] = struct{}{}
+			}
+			pr.set[o] = struct{}{}
 		}
 	}
+	pr.objs = append(pr.objs, o)
+}
+
+// alloc returns a one-element object list carved from a shared block: most predicates have one object, and a heap
+// allocation each would dominate buffering. Appending past it moves the list to the heap as usual.
+func (e *Encoder) alloc(o int32) []int32 {
+	if len(e.arena) == cap(e.arena) {
+		e.arena = make([]int32, 0, 4096)
+	}
+	n := len(e.arena)
+	e.arena = append(e.arena, o)
+	return e.arena[n : n+1 : n+1]
 }
 
 // intern returns the id of t, checking that Turtle can write it the first time it is seen (terms repeat a lot, so
 // validating once per distinct term keeps the UTF-8 and character scans off the per-quad path).
 func (e *Encoder) intern(t rdf.Term) (int32, error) {
-	if id, ok := e.ids[t]; ok {
+	// IRIs and blank nodes are keyed by their string alone: hashing one string is much cheaper than hashing a Term,
+	// and they are most of what a graph holds.
+	var byValue map[string]int32
+	switch t.Kind {
+	case rdf.KindNone:
+		return 0, nil
+	case rdf.KindIRI:
+		byValue = e.iris
+	case rdf.KindBlank:
+		byValue = e.blanks
+	}
+	if byValue != nil {
+		if id, ok := byValue[t.Value]; ok {
+			return id, nil
+		}
+	} else if id, ok := e.literals[t]; ok {
 		return id, nil
 	}
 	if err := checkTerm(t); err != nil {
@@ -150,7 +234,11 @@ func (e *Encoder) intern(t rdf.Term) (int32, error) {
 	}
 	id := int32(len(e.terms))
 	e.terms = append(e.terms, t)
-	e.ids[t] = id
+	if byValue != nil {
+		byValue[t.Value] = id
+	} else {
+		e.literals[t] = id
+	}
 	return id, nil
 }
 

@@ -105,7 +105,7 @@ func (e *Encoder) write() error {
 }
 
 func (e *Encoder) lookup(t rdf.Term) int32 {
-	if id, ok := e.ids[t]; ok {
+	if id, ok := e.iris[t.Value]; ok && t.Kind == rdf.KindIRI {
 		return id
 	}
 	return -1
