@@ -163,6 +163,9 @@ func (d *Decoder) step() error {
 	}
 	f := &d.stack[len(d.stack)-1]
 	if f.kind == frameList {
+		if c < 0 {
+			return d.endErr(0, "collection, expected ')'")
+		}
 		if c == ')' {
 			d.skip(1)
 			d.emit(f.subj, rdfRest, rdfNil)
@@ -200,8 +203,8 @@ func (d *Decoder) step() error {
 				return err
 			}
 		}
-		if ok, err := d.end(c, f); ok || err != nil {
-			return err
+		if d.end(c, f) {
+			return nil
 		}
 		return d.errAt(0, "expected ',', ';' or %s after an object, found %s", d.closer(f), d.describe(0))
 	case stAfterSemi:
@@ -209,13 +212,13 @@ func (d *Decoder) step() error {
 			d.skip(1)
 			return nil
 		}
-		if ok, err := d.end(c, f); ok || err != nil {
-			return err
+		if d.end(c, f) {
+			return nil
 		}
 		return d.verbInto(c, f)
 	default: // stOptional
-		if ok, err := d.end(c, f); ok || err != nil {
-			return err
+		if d.end(c, f) {
+			return nil
 		}
 		return d.verbInto(c, f)
 	}
@@ -232,7 +235,7 @@ func (d *Decoder) closer(f *frame) string {
 }
 
 // end closes the predicate-object list f if c ends it.
-func (d *Decoder) end(c int, f *frame) (bool, error) {
+func (d *Decoder) end(c int, f *frame) bool {
 	switch {
 	case f.bracket && c == ']':
 		d.skip(1)
@@ -241,10 +244,10 @@ func (d *Decoder) end(c int, f *frame) (bool, error) {
 	case !f.bracket && c == '}' && d.inGraph:
 		// The graph block's '}' also ends its last statement; leave it for the block.
 	default:
-		return false, nil
+		return false
 	}
 	d.stack = d.stack[:len(d.stack)-1]
-	return true, nil
+	return true
 }
 
 // verbInto reads a verb into f.
@@ -368,12 +371,9 @@ func (d *Decoder) object(c int, s, p rdf.Term, inv bool) error {
 		return d.push(frame{kind: frameList, first: true, subj: b})
 	default:
 		var err error
-		if o, err = d.term(c, false); err != nil {
+		if o, err = d.term(c, inv); err != nil {
 			return err
 		}
-	}
-	if inv && o.Kind == rdf.KindLiteral {
-		return d.errAt(0, "a literal cannot be the subject of '<='")
 	}
 	d.triple(s, p, o, inv)
 	return d.afterTerm()
@@ -397,7 +397,8 @@ func (d *Decoder) afterTerm() error {
 	return nil
 }
 
-// term reads an IRI, blank node label or literal at pos.
+// term reads an IRI, blank node label or literal at pos; subject says a literal is not allowed (it is also set for
+// the object of N3's '<=', which becomes the subject).
 func (d *Decoder) term(c int, subject bool) (rdf.Term, error) {
 	switch {
 	case c == '<':
