@@ -1,0 +1,413 @@
+// Package githttp serves ldhub repositories over git's smart HTTP protocol (version 0/1, stateless RPC): clone and
+// fetch through upload-pack, push through receive-pack. Reads of visible repositories need no credentials, other
+// reads need VIEWER and pushes PUBLISHER; a push is validated like an upload, and a refused push moves no ref and
+// tells `git push` why.
+package githttp
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"log/slog"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/packfile"
+	"github.com/go-git/go-git/v5/plumbing/format/pktline"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp/sideband"
+	"github.com/go-git/go-git/v5/plumbing/revlist"
+
+	"github.com/ldhub/ldhub/content/model"
+	"github.com/ldhub/ldhub/content/store"
+	"github.com/ldhub/ldhub/content/store/gitrepo"
+)
+
+// Authorizer tells who makes a request. The API layer shares one implementation with this handler.
+type Authorizer interface {
+	// Actor returns the credential of the request's HTTP Basic header, or the anonymous zero Actor when it has
+	// none. Wrong credentials are an error wrapping model.ErrUnauthorized.
+	Actor(r *http.Request) (model.Actor, error)
+}
+
+// Authenticator checks an id and secret; *store.Store is one.
+type Authenticator interface {
+	Authenticate(ctx context.Context, id, secret string) (model.Credential, error)
+}
+
+// BasicAuth is the Authorizer of HTTP Basic credentials checked by a.
+func BasicAuth(a Authenticator) Authorizer { return basicAuth{a} }
+
+type basicAuth struct{ a Authenticator }
+
+func (b basicAuth) Actor(r *http.Request) (model.Actor, error) {
+	id, secret, ok := r.BasicAuth()
+	if !ok {
+		if r.Header.Get("Authorization") != "" {
+			return model.Actor{}, model.Unauthorizedf("only HTTP Basic credentials are accepted")
+		}
+		return model.Actor{}, nil
+	}
+	c, err := b.a.Authenticate(r.Context(), id, secret)
+	if err != nil {
+		return model.Actor{}, err
+	}
+	return model.ActorOf(c), nil
+}
+
+// Handler serves `<Prefix><group path>/<repository>.git/...`.
+type Handler struct {
+	store  *store.Store
+	auth   Authorizer
+	prefix string
+	// MaxPush bounds a push's request body in bytes.
+	MaxPush int64
+	// Logger receives the errors that clients only see as "internal error"; nil logs to slog.Default().
+	Logger *slog.Logger
+}
+
+// New returns a handler for requests whose path starts with prefix (e.g. "/git/"; the API engineer mounts it
+// there without stripping it).
+func New(s *store.Store, auth Authorizer, prefix string) *Handler {
+	if !strings.HasSuffix(prefix, "/") {
+		prefix += "/"
+	}
+	return &Handler{store: s, auth: auth, prefix: prefix, MaxPush: 1 << 30}
+}
+
+const (
+	uploadPack  = "git-upload-pack"
+	receivePack = "git-receive-pack"
+)
+
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rest, ok := strings.CutPrefix(r.URL.Path, h.prefix)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	var repoPath, op string
+	for _, suffix := range []string{"/info/refs", "/" + uploadPack, "/" + receivePack} {
+		if p, found := strings.CutSuffix(rest, suffix); found {
+			repoPath, op = p, suffix[1:]
+			break
+		}
+	}
+	if op == "" {
+		http.Error(w, "not a git smart HTTP endpoint (the dumb protocol is not served)", http.StatusNotFound)
+		return
+	}
+	repoPath = "/" + strings.TrimSuffix(repoPath, ".git")
+	service := op
+	if op == "info/refs" {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			methodNotAllowed(w, "GET, HEAD")
+			return
+		}
+		service = r.URL.Query().Get("service")
+		if service != uploadPack && service != receivePack {
+			http.Error(w, "only smart HTTP is served: ask with ?service=git-upload-pack or git-receive-pack", http.StatusForbidden)
+			return
+		}
+	} else if r.Method != http.MethodPost {
+		methodNotAllowed(w, "POST")
+		return
+	}
+	actor, err := h.auth.Actor(r)
+	if err != nil {
+		h.fail(w, err)
+		return
+	}
+	role := model.Viewer
+	if service == receivePack {
+		role = model.Publisher
+	}
+	repoID, repo, err := h.store.GitAccess(r.Context(), actor, repoPath, role)
+	if err != nil {
+		if actor.CredentialID == "" && errors.Is(err, model.ErrForbidden) {
+			err = model.Unauthorizedf("%s needs credentials", service)
+		}
+		h.fail(w, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-cache, max-age=0, must-revalidate")
+	switch {
+	case op == "info/refs":
+		h.advertise(w, repo, service)
+	case op == uploadPack:
+		h.uploadPack(w, r, repo)
+	default:
+		h.receivePack(w, r, actor, repoID, repo)
+	}
+}
+
+func methodNotAllowed(w http.ResponseWriter, allow string) {
+	w.Header().Set("Allow", allow)
+	http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+}
+
+func (h *Handler) fail(w http.ResponseWriter, err error) {
+	switch {
+	case errors.Is(err, model.ErrUnauthorized):
+		w.Header().Set("WWW-Authenticate", `Basic realm="ldhub"`)
+		http.Error(w, err.Error(), http.StatusUnauthorized)
+	case errors.Is(err, model.ErrForbidden):
+		http.Error(w, err.Error(), http.StatusForbidden)
+	case errors.Is(err, model.ErrNotFound):
+		http.Error(w, err.Error(), http.StatusNotFound)
+	case errors.Is(err, model.ErrInvalid):
+		http.Error(w, err.Error(), http.StatusBadRequest)
+	default:
+		h.logger().Error("git smart HTTP", "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+	}
+}
+
+func (h *Handler) logger() *slog.Logger {
+	if h.Logger != nil {
+		return h.Logger
+	}
+	return slog.Default()
+}
+
+func capabilities(service string) (*capability.List, error) {
+	c := capability.NewList()
+	caps := []capability.Capability{capability.OFSDelta}
+	if service == receivePack {
+		// no-thin: the pack must carry every object it needs, so it can be stored and checked on its own.
+		caps = append(caps, capability.ReportStatus, capability.DeleteRefs, capability.Sideband64k, "no-thin")
+	}
+	for _, cp := range caps {
+		if err := c.Set(cp); err != nil {
+			return nil, err
+		}
+	}
+	return c, c.Set(capability.Agent, "ldhub")
+}
+
+// advertise answers GET info/refs: the service announcement, then the refs and capabilities.
+func (h *Handler) advertise(w http.ResponseWriter, repo *gitrepo.Repo, service string) {
+	ar := packp.NewAdvRefs()
+	caps, err := capabilities(service)
+	if err != nil {
+		h.fail(w, err)
+		return
+	}
+	ar.Capabilities = caps
+	refs, err := repo.Refs("refs/")
+	if err != nil {
+		h.fail(w, err)
+		return
+	}
+	it, err := repo.Storer().IterReferences()
+	if err != nil {
+		h.fail(w, err)
+		return
+	}
+	// Advertise the stored value of each ref (an annotated tag's own id), as git does.
+	_ = it.ForEach(func(ref *plumbing.Reference) error {
+		if _, ok := refs[ref.Name()]; ok {
+			ar.References[ref.Name().String()] = ref.Hash()
+		}
+		return nil
+	})
+	if head, ok := ar.References[string(gitrepo.Branch)]; ok {
+		ar.Head = &head
+		if err := ar.AddReference(plumbing.NewSymbolicReference(plumbing.HEAD, gitrepo.Branch)); err != nil {
+			h.fail(w, err)
+			return
+		}
+	}
+	var body bytes.Buffer
+	enc := pktline.NewEncoder(&body)
+	if err := enc.EncodeString("# service=" + service + "\n"); err != nil {
+		h.fail(w, err)
+		return
+	}
+	if err := enc.Flush(); err != nil {
+		h.fail(w, err)
+		return
+	}
+	if err := ar.Encode(&body); err != nil {
+		h.fail(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/x-"+service+"-advertisement")
+	_, _ = w.Write(body.Bytes())
+}
+
+func requestBody(r *http.Request, limit int64) (io.Reader, error) {
+	var body io.Reader = http.MaxBytesReader(nil, r.Body, limit)
+	if r.Header.Get("Content-Encoding") == "gzip" {
+		zr, err := gzip.NewReader(body)
+		if err != nil {
+			return nil, model.Invalidf("bad gzip body: %v", err)
+		}
+		body = io.LimitReader(zr, limit)
+	}
+	return body, nil
+}
+
+// uploadRequest is what a fetch asks for.
+type uploadRequest struct {
+	wants, haves []plumbing.Hash
+	done         bool
+}
+
+func parseUpload(r io.Reader) (*uploadRequest, error) {
+	req := &uploadRequest{}
+	sc := pktline.NewScanner(r)
+	for sc.Scan() {
+		line := strings.TrimSuffix(string(sc.Bytes()), "\n")
+		if line == "" {
+			continue // flush between the wants and the haves
+		}
+		word, arg, _ := strings.Cut(line, " ")
+		switch word {
+		case "want":
+			id, _, _ := strings.Cut(arg, " ") // the first want carries the client's capabilities
+			req.wants = append(req.wants, plumbing.NewHash(id))
+		case "have":
+			req.haves = append(req.haves, plumbing.NewHash(arg))
+		case "done":
+			req.done = true
+		case "shallow", "deepen", "deepen-since", "deepen-not", "filter":
+			return nil, model.Invalidf("%s is not supported by this server; clone without --depth/--filter", word)
+		default:
+			return nil, model.Invalidf("unexpected %q in upload-pack request", line)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, model.Invalidf("bad upload-pack request: %v", err)
+	}
+	if len(req.wants) == 0 {
+		return nil, model.Invalidf("upload-pack request without wants")
+	}
+	return req, nil
+}
+
+// uploadPack answers a fetch. Stateless RPC repeats the whole state in every request: until the client says
+// "done" the answer is an ACK of the first common commit or a NAK; after "done" it is the pack of what the wants
+// reach minus what the common haves reach.
+func (h *Handler) uploadPack(w http.ResponseWriter, r *http.Request, repo *gitrepo.Repo) {
+	body, err := requestBody(r, 64<<20)
+	if err != nil {
+		h.fail(w, err)
+		return
+	}
+	req, err := parseUpload(body)
+	if err != nil {
+		h.fail(w, err)
+		return
+	}
+	st := repo.Storer()
+	for _, want := range req.wants {
+		if _, err := st.EncodedObject(plumbing.AnyObject, want); err != nil {
+			h.fail(w, model.Invalidf("want %s: no such object", want))
+			return
+		}
+	}
+	var common []plumbing.Hash
+	for _, have := range req.haves {
+		if _, err := st.EncodedObject(plumbing.CommitObject, have); err == nil {
+			common = append(common, have)
+		}
+	}
+	w.Header().Set("Content-Type", "application/x-git-upload-pack-result")
+	enc := pktline.NewEncoder(w)
+	if len(common) > 0 {
+		_ = enc.Encodef("ACK %s\n", common[0])
+	} else {
+		_ = enc.EncodeString("NAK\n")
+	}
+	if !req.done {
+		return
+	}
+	haveObjs, err := revlist.Objects(st, common, nil)
+	if err != nil {
+		return // the status line is out; the client reports the broken stream
+	}
+	objs, err := revlist.Objects(st, req.wants, haveObjs)
+	if err != nil {
+		return
+	}
+	_, _ = packfile.NewEncoder(w, st, false).Encode(objs, 10)
+}
+
+// receivePack answers a push: commands, then the pack. The store validates and moves refs; the report tells git
+// per ref what happened, and with side-band the reason also reaches the pusher's terminal as "remote:" lines.
+func (h *Handler) receivePack(w http.ResponseWriter, r *http.Request, actor model.Actor, repoID string, repo *gitrepo.Repo) {
+	body, err := requestBody(r, h.MaxPush)
+	if err != nil {
+		h.fail(w, err)
+		return
+	}
+	req := packp.NewReferenceUpdateRequest()
+	if err := req.Decode(body); err != nil {
+		h.fail(w, model.Invalidf("bad receive-pack request: %v", err))
+		return
+	}
+	updates := make([]store.RefUpdate, len(req.Commands))
+	hasPack := false
+	for i, c := range req.Commands {
+		updates[i] = store.RefUpdate{Name: c.Name, Old: c.Old, New: c.New}
+		hasPack = hasPack || !c.New.IsZero()
+	}
+	var pack io.Reader
+	if hasPack && req.Packfile != nil {
+		pack = req.Packfile
+	}
+	pushErr := h.store.Push(r.Context(), actor, repoID, pack, updates)
+	rs := packp.NewReportStatus()
+	rs.UnpackStatus = "ok"
+	reason := ""
+	if pushErr != nil {
+		reason = oneLine(pushErr)
+		if reason == "internal error" {
+			h.logger().Error("git push", "repository", repoID, "err", pushErr)
+		}
+		if strings.HasPrefix(reason, "unpack failed") {
+			rs.UnpackStatus = reason
+		}
+	}
+	for _, u := range updates {
+		st := "ok"
+		if pushErr != nil {
+			st = reason
+		}
+		rs.CommandStatuses = append(rs.CommandStatuses, &packp.CommandStatus{ReferenceName: u.Name, Status: st})
+	}
+	w.Header().Set("Content-Type", "application/x-git-receive-pack-result")
+	if !req.Capabilities.Supports(capability.ReportStatus) {
+		return
+	}
+	if !req.Capabilities.Supports(capability.Sideband64k) && !req.Capabilities.Supports(capability.Sideband) {
+		_ = rs.Encode(w)
+		return
+	}
+	typ := sideband.Sideband64k
+	if !req.Capabilities.Supports(capability.Sideband64k) {
+		typ = sideband.Sideband
+	}
+	mux := sideband.NewMuxer(typ, w)
+	if pushErr != nil {
+		_, _ = mux.WriteChannel(sideband.ProgressMessage, []byte("ldhub refused the push: "+reason+"\n"))
+	}
+	var report bytes.Buffer
+	_ = rs.Encode(&report)
+	_, _ = mux.Write(report.Bytes())
+	_ = pktline.NewEncoder(w).Flush()
+}
+
+// oneLine renders an error for a report-status line, which may not contain newlines.
+func oneLine(err error) string {
+	s := err.Error()
+	if !errors.Is(err, model.ErrInvalid) && !errors.Is(err, model.ErrConflict) && !errors.Is(err, model.ErrForbidden) {
+		s = "internal error"
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
