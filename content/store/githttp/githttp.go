@@ -9,8 +9,8 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
-	"log/slog"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 
