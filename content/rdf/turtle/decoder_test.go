@@ -65,6 +65,9 @@ func TestDecodeTurtle(t *testing.T) {
 			`<http://ex/base/s> <http://ex/base/p> "x"@en .`,
 			`<http://ex/base/s> <http://ex/base/p> "y"^^<http://ex/base/d> .`,
 		}},
+		{"absolute IRIs kept as written", "<http://a/./b/../c> <http://a/p> <x:./y> .", []string{
+			`<http://a/./b/../c> <http://a/p> <x:./y> .`,
+		}},
 		{"byte order mark", "\xEF\xBB\xBF<a> <b> <c> .", []string{`<http://ex/base/a> <http://ex/base/b> <http://ex/base/c> .`}},
 		{"base", "@base <http://o/x/> . <a> <b> <../c> . BASE <y/> <a> <b> <#c> .", []string{
 			`<http://o/x/a> <http://o/x/b> <http://o/c> .`,
