@@ -115,7 +115,7 @@ func (e *Encoder) document() (doc any, err error) {
 		}
 		ctx[p.Name] = p.IRI
 	}
-	compacted, err := proc.Compact(expanded, map[string]any{"@context": ctx}, opts)
+	compacted, err := proc.CompactExpanded(expanded, map[string]any{"@context": ctx}, opts)
 	if err != nil {
 		return nil, processorError(err)
 	}

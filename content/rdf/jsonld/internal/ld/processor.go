@@ -51,6 +51,26 @@ func (jldp *JsonLdProcessor) Compact(input interface{}, context interface{},
 	if err != nil {
 		return nil, err
 	}
+	return jldp.compactExpanded(expanded, context, opts)
+}
+
+// CompactExpanded compacts input that is already in expanded form (such as FromRDF's output), skipping the
+// expansion Compact starts with.
+//
+// ldhub: not in upstream; expansion was 40% of encoding time.
+func (jldp *JsonLdProcessor) CompactExpanded(expanded []interface{}, context interface{},
+	opts *JsonLdOptions) (map[string]interface{}, error) {
+	if opts == nil {
+		opts = NewJsonLdOptions("")
+	} else {
+		opts = opts.Copy()
+	}
+	return jldp.compactExpanded(expanded, context, opts)
+}
+
+func (jldp *JsonLdProcessor) compactExpanded(expanded []interface{}, context interface{},
+	opts *JsonLdOptions) (map[string]interface{}, error) {
+	var err error
 
 	// 7)
 	context = CloneDocument(context)
@@ -316,7 +336,7 @@ func (jldp *JsonLdProcessor) Flatten(input interface{}, context interface{}, opt
 
 // FromRDF converts an RDF dataset to JSON-LD (expanded form).
 // ldhub: takes the dataset directly; the upstream N-Quads/Turtle serializers were removed.
-func (jldp *JsonLdProcessor) FromRDF(dataset *RDFDataset, opts *JsonLdOptions) (interface{}, error) {
+func (jldp *JsonLdProcessor) FromRDF(dataset *RDFDataset, opts *JsonLdOptions) ([]interface{}, error) {
 	if opts == nil {
 		opts = NewJsonLdOptions("")
 	} else {
