@@ -58,11 +58,11 @@ func appendString(b *strings.Builder, s string) {
 		case c == '\n' || c == '\t':
 			continue
 		case c == '"':
-			// STRING_LITERAL_LONG_QUOTE allows runs of at most two quotes, each followed by another character; escaping
-			// every quote that is followed by a quote or ends the string keeps every run short and never lets the
-			// closing delimiter absorb a content quote; a leading quote is escaped too, for readers that scan the
-			// opening delimiter greedily.
-			if i > 0 && i+1 < len(s) && s[i+1] != '"' {
+			// STRING_LITERAL_LONG_QUOTE allows runs of at most two quotes, each followed by another character. A quote
+			// is left bare only when the next character is written bare too: that keeps runs short, never lets the
+			// closing delimiter absorb a content quote, and avoids quote-then-escape, which serd 0.30 misreads. A
+			// leading quote is escaped as well, for readers that scan the opening delimiter greedily.
+			if i > 0 && i+1 < len(s) && longBare(s[i+1]) {
 				continue
 			}
 			esc = `\"`
@@ -90,6 +90,11 @@ func appendString(b *strings.Builder, s string) {
 	}
 	b.WriteString(s[start:])
 	b.WriteString(`"""`)
+}
+
+// longBare reports whether appendString writes c unescaped inside a long string.
+func longBare(c byte) bool {
+	return c == '\n' || c == '\t' || c >= 0x20 && c != '"' && c != '\\' && c != 0x7f
 }
 
 // digits returns how many leading ASCII digits s has.

@@ -54,19 +54,8 @@ func decodeFile(path string, newDec func(io.Reader, rdf.DecodeOptions) rdf.Decod
 // dataset, or "". It returns the output too, for the checks that look at the text.
 func roundTrip(qs []rdf.Quad, trig bool, o rdf.EncodeOptions) (string, string) {
 	var buf bytes.Buffer
-	var e rdf.Encoder
-	if trig {
-		e = turtleenc.NewTriGEncoder(&buf, o)
-	} else {
-		e = turtleenc.NewEncoder(&buf, o)
-	}
-	for _, q := range qs {
-		if err := e.Encode(q); err != nil {
-			return "", fmt.Sprintf("Encode(%s): %v", q, err)
-		}
-	}
-	if err := e.Close(); err != nil {
-		return "", fmt.Sprintf("Close: %v", err)
+	if why := encodeTo(&buf, qs, trig, o); why != "" {
+		return "", why
 	}
 	out := buf.String()
 	base := o.Base
@@ -88,6 +77,25 @@ func roundTrip(qs []rdf.Quad, trig bool, o rdf.EncodeOptions) (string, string) {
 		return out, "read back differently:\n" + iso.Diff(got, qs) + "\noutput:\n" + out
 	}
 	return out, ""
+}
+
+// encodeTo writes qs to w and reports why it could not, or "".
+func encodeTo(w io.Writer, qs []rdf.Quad, trig bool, o rdf.EncodeOptions) string {
+	var e rdf.Encoder
+	if trig {
+		e = turtleenc.NewTriGEncoder(w, o)
+	} else {
+		e = turtleenc.NewEncoder(w, o)
+	}
+	for _, q := range qs {
+		if err := e.Encode(q); err != nil {
+			return fmt.Sprintf("Encode(%s): %v", q, err)
+		}
+	}
+	if err := e.Close(); err != nil {
+		return fmt.Sprintf("Close: %v", err)
+	}
+	return ""
 }
 
 // excerpt shows the lines around the position of a syntax error.
