@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Parser throughput of ldhub against serdi, in one run on the same machine (make bench-parse).
+#
+#   bench/parse.sh            RUNS=5 by default; BENCH_DATA=/tmp/ldhub-bench caches the generated data
+#
+# Generates 1 M BSBM-shaped triples once (as .nt and .ttl) with /work/shared/bench/gen-data.py, then times,
+# alternating the tools run by run so that load changes hit both alike:
+#   serdi -i ntriples -o ntriples        vs  ldhub convert X.nt  --to n-triples -
+#   serdi -i turtle   -o ntriples        vs  ldhub convert X.ttl --to n-triples -
+# and prints the median wall time, triples/s, the ratio to serdi and peak RSS (/usr/bin/time -v), then the
+# parse-only Go benchmark (bench.BenchmarkParse). It installs nothing: it needs serdi and GNU time
+# (apt-get install -y serdi time), python3 and go.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+data="${BENCH_DATA:-/tmp/ldhub-bench}"
+runs="${RUNS:-5}"
+gen="${GEN_DATA:-/work/shared/bench/gen-data.py}"
+n=1000000
+
+for tool in serdi /usr/bin/time python3 go; do
+  command -v "$tool" >/dev/null || { echo "bench-parse: $tool not found (apt-get install -y serdi time)" >&2; exit 1; }
+done
+mkdir -p "$data"
+nt="$data/bsbm-1m.nt"; ttl="$data/bsbm-1m.ttl"
+if [ ! -s "$nt" ] || [ ! -s "$ttl" ]; then
+  echo "generating $n triples into $data ..." >&2
+  python3 "$gen" "$n" -o "$nt.tmp.nt" -o "$ttl.tmp.ttl"
+  mv "$nt.tmp.nt" "$nt"; mv "$ttl.tmp.ttl" "$ttl"
+fi
+bin="$data/ldhub"
+(cd "$root" && go build -o "$bin" ./cmd/ldhub)
+
+tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
+
+# Same output from both, checked once, outside the timed runs.
+for pair in "ntriples $nt" "turtle $ttl"; do
+  set -- $pair
+  a=$(serdi -i "$1" -o ntriples "$2" | wc -l); b=$("$bin" convert "$2" --to n-triples - | wc -l)
+  [ "$a" = "$b" ] || { echo "bench-parse: $2: serdi wrote $a lines, ldhub $b" >&2; exit 1; }
+  echo "$2: $a triples from both tools" >&2
+  echo "$a" > "$tmp/lines-$1"
+done
+
+# measure NAME CMD...: one run, output discarded; appends "seconds maxrss_kb" to $tmp/NAME.
+measure() {
+  local name="$1"; shift
+  /usr/bin/time -v -o "$tmp/$name.time" "$@" > /dev/null
+  local secs kb
+  secs=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$tmp/$name.time")
+  kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tmp/$name.time")
+  echo "$secs $kb" >> "$tmp/$name"
+}
+
+for i in $(seq "$runs"); do
+  measure serdi-nt  serdi -i ntriples -o ntriples "$nt"
+  measure ldhub-nt  "$bin" convert "$nt" --to n-triples -
+  measure serdi-ttl serdi -i turtle -o ntriples "$ttl"
+  measure ldhub-ttl "$bin" convert "$ttl" --to n-triples -
+done
+load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
+
+python3 - "$tmp" "$runs" <<'PY'
+import statistics, sys
+tmp, runs = sys.argv[1], int(sys.argv[2])
+def load(name):
+    rows = [l.split() for l in open(f"{tmp}/{name}")]
+    secs = [float(r[0]) for r in rows]
+    return statistics.median(secs), max(int(r[1]) for r in rows), min(secs), max(secs)
+print(f"| conversion | tool | median s (min–max, {runs} runs) | triples/s | vs serdi | peak RSS |")
+print("|---|---|---|---|---|---|")
+for kind, syntax, label in (("nt", "ntriples", "N-Triples → N-Triples"), ("ttl", "turtle", "Turtle → N-Triples")):
+    ref = load(f"serdi-{kind}")
+    lines = int(open(f"{tmp}/lines-{syntax}").read())
+    for tool in ("serdi", "ldhub"):
+        med, rss, lo, hi = load(f"{tool}-{kind}")
+        print(f"| {label} | {tool} | {med:.2f} ({lo:.2f}–{hi:.2f}) | {lines/med/1000:.0f} k | {ref[0]/med:.2f}× | {rss/1024:.0f} MiB |")
+PY
+echo
+echo "load average before: $load_before, after: $load_after (2 cores; other work skews absolute numbers, not much the ratios)"
+echo
+echo "parse only (go test -bench, from memory, no output):"
+(cd "$root" && LDHUB_BENCH_FILES="$nt:$ttl" go test -run '^$' -bench 'BenchmarkParse' -benchtime "${BENCHTIME:-3x}" ./bench) \
+  | awk '/^Benchmark/ {for(i=1;i<=NF;i++) if($(i)=="triples/s") printf "  %-28s %8.0f k triples/s  (%s %s)\n", $1, $(i-1)/1000, $3, $4}'
