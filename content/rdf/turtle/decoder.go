@@ -36,9 +36,11 @@ type Decoder struct {
 	blanks   *rdf.BlankNodes
 	maxDepth int
 
-	pnCache   map[string]string // raw prefixed name -> IRI, cleared when a prefix changes
-	langCache map[string]string // interned language tags
-	scratch   []byte
+	pnCache    []map[string]string // by prefix index: local name as written -> IRI; cleared when a prefix changes
+	pnCount    int                 // entries in pnCache
+	lastPrefix int                 // index of the prefix last looked up, or -1
+	langCache  map[string]string   // interned language tags
+	scratch    []byte
 
 	stack   []frame
 	graph   rdf.Term // current graph name; zero outside a TriG graph block
@@ -64,14 +66,14 @@ func NewN3Decoder(r io.Reader, o rdf.DecodeOptions) *Decoder { return newDecoder
 
 func newDecoder(r io.Reader, o rdf.DecodeOptions, dl dialect) *Decoder {
 	d := &Decoder{
-		dialect:   dl,
-		base:      o.Base,
-		prefixes:  map[string]int{},
-		blanks:    o.BlankNodesOrNew(),
-		maxDepth:  o.Limits.Depth(),
-		pnCache:   map[string]string{},
-		langCache: map[string]string{},
-		out:       make([]rdf.Quad, 0, 4),
+		dialect:    dl,
+		base:       o.Base,
+		prefixes:   map[string]int{},
+		blanks:     o.BlankNodesOrNew(),
+		maxDepth:   o.Limits.Depth(),
+		lastPrefix: -1,
+		langCache:  map[string]string{},
+		out:        make([]rdf.Quad, 0, 4),
 	}
 	name := [...]string{"turtle", "trig", "n3"}[dl]
 	d.init(r, name, o.Limits.LiteralSize())
@@ -625,11 +627,12 @@ func (d *Decoder) prefixDirective(n int, dot bool) error {
 	}
 	if k, seen := d.prefixes[name]; seen {
 		d.order[k].IRI = ns
+		clear(d.pnCache[k])
 	} else {
 		d.prefixes[name] = len(d.order)
 		d.order = append(d.order, rdf.Prefix{Name: name, IRI: ns})
+		d.pnCache = append(d.pnCache, nil)
 	}
-	clear(d.pnCache)
 	return nil
 }
 

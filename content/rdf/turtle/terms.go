@@ -257,20 +257,20 @@ func (d *Decoder) pname() (string, error) {
 	}
 done:
 	raw := d.buf[d.pos : d.pos+i]
-	cache := len(raw) <= maxCachedName
+	k, err := d.prefixIndex(raw[:plen])
+	if err != nil {
+		return "", err
+	}
+	local := raw[plen+1:]
+	cache := len(local) <= maxCachedName
 	if cache {
-		if s, ok := d.pnCache[string(raw)]; ok {
+		if s, ok := d.pnCache[k][string(local)]; ok {
 			d.skip(i)
 			return s, nil
 		}
 	}
-	k, ok := d.prefixes[string(raw[:plen])]
-	if !ok {
-		return "", d.errAt(0, "undefined prefix %q", string(raw[:plen]))
-	}
 	ns := d.order[k].IRI
-	local := raw[plen+1:]
-	var s string
+	var s, key string
 	if esc {
 		b := append(d.scratch[:0], ns...)
 		for j := 0; j < len(local); j++ {
@@ -281,17 +281,40 @@ done:
 		}
 		d.scratch = b
 		s = string(b)
+		key = string(local)
 	} else {
 		s = ns + string(local)
+		key = s[len(ns):] // shares the IRI's bytes: a miss costs one allocation
 	}
 	if cache {
-		if len(d.pnCache) >= maxCache {
-			clear(d.pnCache)
+		if d.pnCount >= maxCache {
+			for _, m := range d.pnCache {
+				clear(m)
+			}
+			d.pnCount = 0
 		}
-		d.pnCache[string(raw)] = s
+		if d.pnCache[k] == nil {
+			d.pnCache[k] = map[string]string{}
+		}
+		d.pnCache[k][key] = s
+		d.pnCount++
 	}
 	d.skip(i)
 	return s, nil
+}
+
+// prefixIndex finds a declared prefix. Documents use few prefixes and mostly the same one several times in a row,
+// so the last one found is checked first.
+func (d *Decoder) prefixIndex(name []byte) (int, error) {
+	if d.lastPrefix >= 0 && string(name) == d.order[d.lastPrefix].Name {
+		return d.lastPrefix, nil
+	}
+	k, ok := d.prefixes[string(name)]
+	if !ok {
+		return 0, d.errAt(0, "undefined prefix %q", string(name))
+	}
+	d.lastPrefix = k
+	return k, nil
 }
 
 // maxCache and maxCachedName bound the memo tables so that hostile input cannot grow them without limit.
