@@ -33,10 +33,17 @@ func (p *parser) groupGraphPattern() (*algebra.GroupPattern, error) {
 		return g, p.expect("}")
 	}
 
+	// scope holds the variables in scope after the elements so far, for BIND's check; kept up to date as
+	// elements are added so that a group of many BINDs stays linear.
+	scope := map[algebra.Var]bool{}
+	add := func(e algebra.Element) {
+		g.Elements = append(g.Elements, e)
+		algebra.InScope(e, nil, scope)
+	}
 	var block *algebra.TriplesBlock
 	flush := func() {
 		if block != nil && len(block.Triples) > 0 {
-			g.Elements = append(g.Elements, block)
+			add(block)
 		}
 		block = nil
 	}
@@ -52,23 +59,17 @@ func (p *parser) groupGraphPattern() (*algebra.GroupPattern, error) {
 			return g, nil
 		}
 		if isPatternKeyword(t) || t.kind == tPunct && t.text == "{" {
-			if !(t.kind == tKeyword && t.text == "FILTER") {
-				flush()
-			}
-			e, err := p.graphPatternNotTriples(g, flush)
+			flush()
+			e, err := p.graphPatternNotTriples(scope)
 			if err != nil {
 				return nil, err
 			}
-			if _, ok := e.(*algebra.FilterElement); ok {
-				// A FILTER does not end the basic graph pattern: triples on both sides form one BGP.
-				if block != nil && len(block.Triples) > 0 {
-					g.Elements = append(g.Elements, block)
-					block = nil
-				}
-			} else {
+			// A FILTER does not end the basic graph pattern: triples on both sides of it form one BGP, which
+			// matters for blank-node label scope. Every other element does.
+			if _, ok := e.(*algebra.FilterElement); !ok {
 				p.bgp++
 			}
-			g.Elements = append(g.Elements, e)
+			add(e)
 			p.accept(".")
 			needDot = false
 			continue
@@ -114,9 +115,9 @@ func startsTriples(t token) bool {
 }
 
 // graphPatternNotTriples parses one of GroupOrUnionGraphPattern, OptionalGraphPattern, MinusGraphPattern,
-// GraphGraphPattern, ServiceGraphPattern, Filter, Bind or InlineData. g holds the elements before it (for BIND's
-// scope check).
-func (p *parser) graphPatternNotTriples(g *algebra.GroupPattern, flush func()) (algebra.Element, error) {
+// GraphGraphPattern, ServiceGraphPattern, Filter, Bind or InlineData. scope holds the variables in scope before it
+// (for BIND's check).
+func (p *parser) graphPatternNotTriples(scope map[algebra.Var]bool) (algebra.Element, error) {
 	t, _ := p.take()
 	if t.kind == tPunct { // '{'
 		p.peeked, p.tok = true, t // give the '{' back to groupGraphPattern
@@ -184,10 +185,7 @@ func (p *parser) graphPatternNotTriples(g *algebra.GroupPattern, flush func()) (
 		if err != nil {
 			return nil, err
 		}
-		flush()
-		seen := map[algebra.Var]bool{}
-		algebra.GroupInScope(g, nil, seen)
-		if seen[v] {
+		if scope[v] {
 			return nil, p.errorf(vt, "BIND assigns ?%s, which is already in scope in this group", v)
 		}
 		return &algebra.BindElement{Expr: e, Var: v}, p.expect(")")
