@@ -5,7 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/ldhub/ldhub/content/delta"
 	"github.com/ldhub/ldhub/content/rdf"
@@ -49,34 +51,51 @@ func diffFiles(b *testing.B, pa, pb string) (added, removed int) {
 }
 
 // BenchmarkDelta1M compares parse+diff of two 1 M-triple versions differing in 1% of their triples with the
-// shell reference `LC_ALL=C sort` of both files + `comm -3`, in the same run so the ratio is meaningful on a shared
-// machine. Run: go test -run '^$' -bench Delta1M -benchtime 1x -count 5 ./content/delta
+// shell reference `LC_ALL=C sort` of both files + `comm -3`. Every iteration runs both, one right after the other,
+// so each ratio compares runs under the same load on a shared machine; the metrics are medians over iterations.
+// Run: go test -run '^$' -bench Delta1M -benchtime 5x ./content/delta
 func BenchmarkDelta1M(b *testing.B) {
 	dir := benchFiles(b)
-	a, v2 := filepath.Join(dir, "a.nt"), filepath.Join(dir, "b.nt")
-	b.Run("ground/sort+comm", func(b *testing.B) {
-		tmp := b.TempDir()
-		script := `LC_ALL=C sort "$1" >"$3/a" && LC_ALL=C sort "$2" >"$3/b" && LC_ALL=C comm -3 "$3/a" "$3/b" | wc -l`
-		for b.Loop() {
-			out, err := exec.Command("sh", "-c", script, "sh", a, v2, tmp).Output()
-			if err != nil {
-				b.Fatal(err)
+	tmp := b.TempDir()
+	script := `LC_ALL=C sort "$1" >"$3/a" && LC_ALL=C sort "$2" >"$3/b" && LC_ALL=C comm -3 "$3/a" "$3/b" | wc -l`
+	sortComm := func(pa, pb string) int {
+		out, err := exec.Command("sh", "-c", script, "sh", pa, pb, tmp).Output()
+		if err != nil {
+			b.Fatal(err)
+		}
+		return atoi(b, out)
+	}
+	for _, tc := range []struct{ name, a, b string }{{"ground", "a.nt", "b.nt"}, {"blank", "ab.nt", "bb.nt"}} {
+		b.Run(tc.name, func(b *testing.B) {
+			pa, pb := filepath.Join(dir, tc.a), filepath.Join(dir, tc.b)
+			var ref, ours, ratio []float64
+			var changed, lines int
+			for b.Loop() {
+				start := time.Now()
+				lines = sortComm(pa, pb)
+				ref = append(ref, time.Since(start).Seconds())
+				start = time.Now()
+				add, rem := diffFiles(b, pa, pb)
+				ours = append(ours, time.Since(start).Seconds())
+				ratio = append(ratio, ours[len(ours)-1]/ref[len(ref)-1])
+				changed = add + rem
 			}
-			b.ReportMetric(float64(atoi(b, out)), "changed")
-		}
-	})
-	b.Run("ground/parse+diff", func(b *testing.B) {
-		for b.Loop() {
-			add, rem := diffFiles(b, a, v2)
-			b.ReportMetric(float64(add+rem), "changed")
-		}
-	})
-	b.Run("blank/parse+canon+diff", func(b *testing.B) {
-		for b.Loop() {
-			add, rem := diffFiles(b, filepath.Join(dir, "ab.nt"), filepath.Join(dir, "bb.nt"))
-			b.ReportMetric(float64(add+rem), "changed")
-		}
-	})
+			b.ReportMetric(median(ref), "sort+comm-s")
+			b.ReportMetric(median(ours), "delta-s")
+			b.ReportMetric(median(ratio), "delta/sort+comm")
+			b.ReportMetric(float64(changed), "changed")
+			b.ReportMetric(float64(lines), "comm-lines")
+		})
+	}
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	return s[len(s)/2]
 }
 
 // BenchmarkDiffOnly1M separates the diff from parsing: both versions are parsed once, outside the timer.

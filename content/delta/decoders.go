@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 
 	"github.com/ldhub/ldhub/content/rdf"
@@ -13,20 +14,21 @@ import (
 // their delta as Compute does.
 func ComputeDecoders(ctx context.Context, a, b rdf.Decoder, opts Options) (added, removed []rdf.Quad, err error) {
 	type read struct {
-		quads quadList
-		err   error
+		side *side
+		err  error
 	}
+	seed := maphash.MakeSeed()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan read, 1)
 	go func() {
-		qs, err := readAll(ctx, b)
+		s, err := readAll(ctx, seed, b)
 		if err != nil {
 			cancel() // the other reader stops early too
 		}
-		done <- read{qs, err}
+		done <- read{s, err}
 	}()
-	qa, errA := readAll(ctx, a)
+	sa, errA := readAll(ctx, seed, a)
 	if errA != nil {
 		cancel()
 	}
@@ -41,25 +43,27 @@ func ComputeDecoders(ctx context.Context, a, b rdf.Decoder, opts Options) (added
 	case rb.err != nil:
 		return nil, nil, fmt.Errorf("delta: reading the new version: %w", rb.err)
 	}
-	return compute(ctx, qa, rb.quads, opts)
+	return compute(ctx, sa, rb.side, opts)
 }
 
-// readAll drains dec, checking ctx every few thousand quads so a cancelled request stops a large read.
-func readAll(ctx context.Context, dec rdf.Decoder) (quadList, error) {
-	var qs quadList
+// readAll drains dec into a prepared side (encoded and sorted in this goroutine, so both versions are prepared in
+// parallel), checking ctx every few thousand quads so a cancelled request stops a large read.
+func readAll(ctx context.Context, seed maphash.Seed, dec rdf.Decoder) (*side, error) {
+	s := newSide(seed, 0)
 	for i := 0; ; i++ {
 		if i&0x3fff == 0 {
 			if err := ctx.Err(); err != nil {
-				return quadList{}, err
+				return nil, err
 			}
 		}
 		q, err := dec.Next()
 		if err == io.EOF {
-			return qs, nil
+			s.finish()
+			return s, nil
 		}
 		if err != nil {
-			return quadList{}, err
+			return nil, err
 		}
-		qs.add(q)
+		s.add(&q)
 	}
 }

@@ -1,10 +1,12 @@
 // Package delta computes what changed between two versions of a dataset (issue 8): the quads added and the quads
 // removed. Blank nodes have no identity across documents, so when either version has them both versions are
 // canonicalized with RDFC-1.0 first and compared by canonical labels; re-serialising a dataset (other syntax,
-// labels or order) then gives an empty delta. Ground datasets take a fast path that never builds strings.
+// labels or order) then gives an empty delta. Ground quads take a fast path: hashed, sorted and merged, never
+// canonicalized.
 package delta
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -28,7 +30,16 @@ type Options struct {
 // Blank nodes in added carry B's canonical labels (c14nN) and those in removed A's; the two label spaces are
 // unrelated. The inputs are not modified.
 func Compute(ctx context.Context, a, b []rdf.Quad, opts Options) (added, removed []rdf.Quad, err error) {
-	return compute(ctx, flat(a), flat(b), opts)
+	seed := maphash.MakeSeed()
+	prepare := func(qs []rdf.Quad) *side {
+		s := newSide(seed, len(qs))
+		for i := range qs {
+			s.add(&qs[i])
+		}
+		s.finish()
+		return s
+	}
+	return compute(ctx, prepare(a), prepare(b), opts)
 }
 
 // lined is a quad with its canonical N-Quads line, the sort key of every output.
@@ -37,48 +48,26 @@ type lined struct {
 	q    rdf.Quad
 }
 
-func compute(ctx context.Context, a, b quadList, opts Options) (added, removed []rdf.Quad, err error) {
-	if a.n > 1<<31-1 || b.n > 1<<31-1 {
-		return nil, nil, errors.New("delta: more than 2^31 quads")
+// compute diffs two prepared versions. Only quads that mention blank nodes take part in canonicalization (ground
+// quads never enter an RDFC-1.0 hash), so the two kinds are diffed separately and the results merged.
+func compute(ctx context.Context, a, b *side, opts Options) (added, removed []rdf.Quad, err error) {
+	for _, s := range []*side{a, b} {
+		if s.err != nil {
+			return nil, nil, s.err
+		}
 	}
-	// Only quads that mention blank nodes take part in canonicalization (ground quads never enter an RDFC-1.0
-	// hash), so the two kinds are diffed separately: ground quads by hash, the rest by canonical line.
-	seed := maphash.MakeSeed()
-	ka, ba := split(seed, a)
-	kb, bb := split(seed, b)
-	ga, gr, err := diffGround(ctx, a, b, ka, kb)
-	if err != nil {
-		return nil, nil, err
+	if err := ctx.Err(); err != nil {
+		return nil, nil, fmt.Errorf("delta: %w", err)
 	}
-	if len(ba) == 0 && len(bb) == 0 {
+	ga, gr := diffGround(a, b)
+	if len(a.blank) == 0 && len(b.blank) == 0 {
 		return unline(ga), unline(gr), nil
 	}
-	ba2, br, err := diffBlank(ctx, ba, bb, opts.Canon)
+	ba, br, err := diffBlank(ctx, a.blank, b.blank, opts.Canon)
 	if err != nil {
 		return nil, nil, err
 	}
-	return unline(mergeLined(ga, ba2)), unline(mergeLined(gr, br)), nil
-}
-
-// split hashes the ground quads of qs and copies out those with blank nodes.
-func split(seed maphash.Seed, qs quadList) (ground []keyed, blank []rdf.Quad) {
-	ground = make([]keyed, 0, qs.n)
-	var h maphash.Hash
-	h.SetSeed(seed)
-	for i := range int32(qs.n) {
-		q := qs.at(i)
-		if q.S.IsBlank() || q.P.IsBlank() || q.O.IsBlank() || q.G.IsBlank() {
-			blank = append(blank, *q)
-			continue
-		}
-		h.Reset()
-		hashTerm(&h, &q.S)
-		hashTerm(&h, &q.P)
-		hashTerm(&h, &q.O)
-		hashTerm(&h, &q.G)
-		ground = append(ground, keyed{h.Sum64(), i})
-	}
-	return ground, blank
+	return unline(mergeLined(ga, ba)), unline(mergeLined(gr, br)), nil
 }
 
 func diffBlank(ctx context.Context, a, b []rdf.Quad, o canon.Options) (added, removed []lined, err error) {
@@ -109,137 +98,35 @@ func diffBlank(ctx context.Context, a, b []rdf.Quad, o canon.Options) (added, re
 	return added, removed, nil
 }
 
-// keyed is a quad's index with the hash of its canonical form.
-type keyed struct {
-	h uint64
-	i int32
-}
-
-// diffGround diffs the ground quads ka and kb of a and b: sort by hash, merge. Ties on the hash are broken by
-// comparing the quads, so collisions cost time, never correctness.
-func diffGround(ctx context.Context, a, b quadList, ka, kb []keyed) (added, removed []lined, err error) {
-	byKey := func(qs quadList) func(x, y keyed) int {
-		return func(x, y keyed) int {
-			if c := cmp.Compare(x.h, y.h); c != 0 {
-				return c
-			}
-			return compareQuad(qs.at(x.i), qs.at(y.i))
-		}
-	}
-	slices.SortFunc(ka, byKey(a))
-	slices.SortFunc(kb, byKey(b))
-	if err := ctx.Err(); err != nil {
-		return nil, nil, fmt.Errorf("delta: %w", err)
-	}
+// diffGround merges the sorted ground keys of both versions. Equal hashes are confirmed by comparing encodings,
+// so a hash collision costs time, never correctness; only the changed quads are decoded.
+func diffGround(a, b *side) (added, removed []lined) {
 	i, j := 0, 0
-	for i < len(ka) || j < len(kb) {
+	for i < len(a.keys) || j < len(b.keys) {
 		var c int
 		switch {
-		case j == len(kb):
+		case j == len(b.keys):
 			c = -1
-		case i == len(ka):
+		case i == len(a.keys):
 			c = 1
 		default:
-			if c = cmp.Compare(ka[i].h, kb[j].h); c == 0 {
-				qa, qb := a.at(ka[i].i), b.at(kb[j].i)
-				if !equalQuad(qa, qb) {
-					c = compareQuad(qa, qb)
-				}
+			if c = cmp.Compare(a.keys[i].h, b.keys[j].h); c == 0 {
+				c = bytes.Compare(a.enc(a.keys[i].i), b.enc(b.keys[j].i))
 			}
 		}
 		switch {
 		case c < 0:
-			removed = append(removed, lined{q: *a.at(ka[i].i)})
-			i = skipDup(a, ka, i)
+			removed = append(removed, lined{q: a.quad(a.keys[i].i)})
+			i = a.skipDup(i)
 		case c > 0:
-			added = append(added, lined{q: *b.at(kb[j].i)})
-			j = skipDup(b, kb, j)
+			added = append(added, lined{q: b.quad(b.keys[j].i)})
+			j = b.skipDup(j)
 		default:
-			i = skipDup(a, ka, i)
-			j = skipDup(b, kb, j)
+			i = a.skipDup(i)
+			j = b.skipDup(j)
 		}
 	}
-	return sortByLine(added), sortByLine(removed), nil
-}
-
-// skipDup returns the index after k[i] and its duplicates (equal quads sit next to each other once sorted).
-func skipDup(qs quadList, k []keyed, i int) int {
-	j := i + 1
-	for j < len(k) && k[j].h == k[i].h && equalQuad(qs.at(k[i].i), qs.at(k[j].i)) {
-		j++
-	}
-	return j
-}
-
-// Terms are hashed and compared as their canonical N-Triples form identifies them: a literal by its lexical form
-// and either its language tag or its datatype, with xsd:string and an empty datatype the same.
-func hashTerm(h *maphash.Hash, t *rdf.Term) {
-	h.WriteByte(byte(t.Kind))
-	h.WriteString(t.Value)
-	h.WriteByte(0)
-	if t.Kind == rdf.KindLiteral {
-		lang, dt := literalKey(t)
-		h.WriteString(lang)
-		h.WriteByte(0)
-		h.WriteString(dt)
-	}
-}
-
-func literalKey(t *rdf.Term) (lang, dt string) {
-	if t.Lang != "" {
-		return t.Lang, ""
-	}
-	if t.Datatype == rdf.XSDString {
-		return "", ""
-	}
-	return "", t.Datatype
-}
-
-func compareTerm(x, y *rdf.Term) int {
-	if c := cmp.Compare(x.Kind, y.Kind); c != 0 {
-		return c
-	}
-	if c := strings.Compare(x.Value, y.Value); c != 0 {
-		return c
-	}
-	if x.Kind != rdf.KindLiteral {
-		return 0
-	}
-	xl, xd := literalKey(x)
-	yl, yd := literalKey(y)
-	if c := strings.Compare(xl, yl); c != 0 {
-		return c
-	}
-	return strings.Compare(xd, yd)
-}
-
-func equalTerm(x, y *rdf.Term) bool {
-	if x.Kind != y.Kind || x.Value != y.Value {
-		return false
-	}
-	if x.Kind != rdf.KindLiteral {
-		return true
-	}
-	xl, xd := literalKey(x)
-	yl, yd := literalKey(y)
-	return xl == yl && xd == yd
-}
-
-func equalQuad(x, y *rdf.Quad) bool {
-	return equalTerm(&x.S, &y.S) && equalTerm(&x.P, &y.P) && equalTerm(&x.O, &y.O) && equalTerm(&x.G, &y.G)
-}
-
-func compareQuad(x, y *rdf.Quad) int {
-	if c := compareTerm(&x.S, &y.S); c != 0 {
-		return c
-	}
-	if c := compareTerm(&x.P, &y.P); c != 0 {
-		return c
-	}
-	if c := compareTerm(&x.O, &y.O); c != 0 {
-		return c
-	}
-	return compareTerm(&x.G, &y.G)
+	return sortByLine(added), sortByLine(removed)
 }
 
 // sortByLine orders quads by their canonical N-Quads line, the order canonicalization produces, so ground and

@@ -165,7 +165,7 @@ func (d *sliceDecoder) Next() (rdf.Quad, error) {
 	return q, nil
 }
 
-// Random versions, with duplicates, sizes around the internal chunk size (8192), with and without blank nodes
+// Random versions of many sizes, with duplicates, with and without blank nodes
 // (which must not disturb the ground diff), through Compute and ComputeDecoders, against the naive reference.
 func TestComputeMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
