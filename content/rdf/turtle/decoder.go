@@ -40,6 +40,7 @@ type Decoder struct {
 	pnCount    int                 // entries in pnCache
 	lastPrefix int                 // index of the prefix last looked up, or -1
 	langCache  map[string]string   // interned language tags
+	lastLang   string              // the tag last seen: tags come in runs
 	scratch    []byte
 
 	stack   []frame

@@ -382,13 +382,17 @@ func (d *Decoder) literal() (rdf.Term, error) {
 			return rdf.Term{}, d.errAt(0, "language tag longer than %d bytes", maxLang)
 		}
 		raw := d.buf[d.pos+1 : d.pos+i]
-		lang, ok := d.langCache[string(raw)]
+		lang, ok := d.lastLang, string(raw) == d.lastLang
 		if !ok {
-			lang = string(raw)
-			if len(d.langCache) >= maxCache {
-				clear(d.langCache)
+			lang, ok = d.langCache[string(raw)]
+			if !ok {
+				lang = string(raw)
+				if len(d.langCache) >= maxCache {
+					clear(d.langCache)
+				}
+				d.langCache[lang] = lang
 			}
-			d.langCache[lang] = lang
+			d.lastLang = lang
 		}
 		d.skip(i)
 		return rdf.Term{Kind: rdf.KindLiteral, Value: lex, Datatype: rdf.RDFLangString, Lang: lang}, nil
