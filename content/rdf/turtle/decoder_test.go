@@ -68,6 +68,16 @@ func TestDecodeTurtle(t *testing.T) {
 		{"absolute IRIs kept as written", "<http://a/./b/../c> <http://a/p> <x:./y> .", []string{
 			`<http://a/./b/../c> <http://a/p> <x:./y> .`,
 		}},
+		{"language tag runs", "<s> <p> 'a'@en, 'b'@de, 'c'@de, 'd'@en .", []string{
+			`<http://ex/base/s> <http://ex/base/p> "a"@en .`,
+			`<http://ex/base/s> <http://ex/base/p> "b"@de .`,
+			`<http://ex/base/s> <http://ex/base/p> "c"@de .`,
+			`<http://ex/base/s> <http://ex/base/p> "d"@en .`,
+		}},
+		{"prefix redeclared", "@prefix p: <http://a/> . p:x p:x p:x . @prefix p: <http://b/> . p:x p:x p:x .", []string{
+			`<http://a/x> <http://a/x> <http://a/x> .`,
+			`<http://b/x> <http://b/x> <http://b/x> .`,
+		}},
 		{"byte order mark", "\xEF\xBB\xBF<a> <b> <c> .", []string{`<http://ex/base/a> <http://ex/base/b> <http://ex/base/c> .`}},
 		{"base", "@base <http://o/x/> . <a> <b> <../c> . BASE <y/> <a> <b> <#c> .", []string{
 			`<http://o/x/a> <http://o/x/b> <http://o/c> .`,
