@@ -179,11 +179,15 @@ func (d *Decoder) step() error {
 		if l, ok := asInputError(err); ok {
 			return d.errHere(l.msg)
 		}
+		if d.r.readErr != nil && errors.Is(err, d.r.readErr) {
+			return fmt.Errorf("rdf-xml: reading input: %w", err)
+		}
+		// Everything else encoding/xml reports is about the document, whether or not it uses *xml.SyntaxError.
 		var se *xml.SyntaxError
 		if errors.As(err, &se) {
 			return d.errHere(se.Msg)
 		}
-		return fmt.Errorf("rdf-xml: reading input: %w", err)
+		return d.errHere(strings.TrimPrefix(err.Error(), "xml: "))
 	}
 	switch t := tok.(type) {
 	case xml.StartElement:
@@ -269,6 +273,9 @@ func (d *Decoder) start(t xml.StartElement) error {
 	if len(d.stack) >= d.o.Limits.Depth() {
 		return d.errf("elements nested deeper than %d", d.o.Limits.Depth())
 	}
+	if err := d.checkNames(t); err != nil {
+		return err
+	}
 	mark := len(d.ns)
 	for _, a := range t.Attr {
 		switch {
@@ -332,6 +339,20 @@ func (d *Decoder) start(t xml.StartElement) error {
 	return d.errf("unexpected element <%s>", qname(t.Name))
 }
 
+// checkNames enforces Namespaces in XML §3: encoding/xml checks a name as a whole, so "p:0" or ":x" get through.
+func (d *Decoder) checkNames(t xml.StartElement) error {
+	ok := func(n xml.Name) bool { return isNCName(n.Local) && (n.Space == "" || isNCName(n.Space)) }
+	if !ok(t.Name) {
+		return d.errf("<%s> is not a namespace-well-formed element name", qname(t.Name))
+	}
+	for _, a := range t.Attr {
+		if !ok(a.Name) {
+			return d.errf("%s is not a namespace-well-formed attribute name", qname(a.Name))
+		}
+	}
+	return nil
+}
+
 // attribute presence bits of elem.has
 const (
 	hasID = 1 << iota
@@ -373,6 +394,9 @@ func (d *Decoder) element(el *elem, t xml.StartElement, parent *frame) error {
 		return d.errf("element <%s> is not in a namespace", qname(t.Name))
 	}
 	el.uri = d.iriOf(uri, t.Name.Local)
+	if !iri.IsAbsolute(el.uri) {
+		return d.errf("element <%s> names %q, which is not an absolute IRI (relative namespace names are deprecated)", qname(t.Name), el.uri)
+	}
 	if uri == rdf.RDFNS {
 		el.rdfLocal = t.Name.Local
 	}
@@ -412,6 +436,9 @@ func (d *Decoder) element(el *elem, t xml.StartElement, parent *frame) error {
 				return d.errf("undeclared namespace prefix %q in attribute %s:%s", a.Name.Space, a.Name.Space, a.Name.Local)
 			}
 			auri = d.iriOf(ns, a.Name.Local)
+			if !iri.IsAbsolute(auri) {
+				return d.errf("attribute %s:%s names %q, which is not an absolute IRI", a.Name.Space, a.Name.Local, auri)
+			}
 		}
 		local, isRDF := strings.CutPrefix(auri, rdf.RDFNS)
 		if !isRDF {

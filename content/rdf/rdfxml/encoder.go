@@ -54,6 +54,11 @@ func checkQuad(q rdf.Quad) error {
 	case q.O.IsZero():
 		return fmt.Errorf("the object is missing")
 	}
+	for _, t := range []rdf.Term{q.S, q.P, q.O, {Kind: rdf.KindIRI, Value: q.O.Datatype}} {
+		if t.IsIRI() && t.Value != "" && !iri.IsAbsolute(t.Value) {
+			return fmt.Errorf("%q is not an absolute IRI", t.Value)
+		}
+	}
 	if local, ok := strings.CutPrefix(q.P.Value, rdf.RDFNS); ok && (isForbiddenPropertyName(local) || local == "li") {
 		return fmt.Errorf("rdf:%s cannot be a property element", local)
 	}

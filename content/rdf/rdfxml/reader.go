@@ -26,11 +26,12 @@ func (e *inputError) Error() string { return e.msg }
 // own buffer and never reads ahead of what it has parsed). That lets it track the line and rune column of the parse
 // position, cap the raw size of a single token, and count references to declared entities as they stream past.
 type posReader struct {
-	r   io.Reader
-	buf []byte
-	i   int
-	n   int
-	err error
+	r       io.Reader
+	buf     []byte
+	i       int
+	n       int
+	err     error
+	readErr error // a failure of the underlying reader (not EOF): an I/O error, not a syntax error
 
 	off       int64
 	line, col int // position of the next byte; col counts runes already read on the line
@@ -61,6 +62,9 @@ func (p *posReader) fill() bool {
 		p.i, p.n = 0, n
 		if err != nil {
 			p.err = err
+			if err != io.EOF {
+				p.readErr = err
+			}
 		}
 		if n > 0 {
 			break
