@@ -397,6 +397,9 @@ func (d *Decoder) element(el *elem, t xml.StartElement, parent *frame) error {
 	if !iri.IsAbsolute(el.uri) {
 		return d.errf("element <%s> names %q, which is not an absolute IRI (relative namespace names are deprecated)", qname(t.Name), el.uri)
 	}
+	if r, bad := badIRIChar(el.uri); bad {
+		return d.errf("element <%s> names %q, which contains %q", qname(t.Name), el.uri, r)
+	}
 	if uri == rdf.RDFNS {
 		el.rdfLocal = t.Name.Local
 	}
@@ -438,6 +441,9 @@ func (d *Decoder) element(el *elem, t xml.StartElement, parent *frame) error {
 			auri = d.iriOf(ns, a.Name.Local)
 			if !iri.IsAbsolute(auri) {
 				return d.errf("attribute %s:%s names %q, which is not an absolute IRI", a.Name.Space, a.Name.Local, auri)
+			}
+			if r, bad := badIRIChar(auri); bad {
+				return d.errf("attribute %s:%s names %q, which contains %q", a.Name.Space, a.Name.Local, auri, r)
 			}
 		}
 		local, isRDF := strings.CutPrefix(auri, rdf.RDFNS)
@@ -482,6 +488,9 @@ func (d *Decoder) resolve(base, ref string) (string, error) {
 	}
 	if len(s) > d.maxLit {
 		return "", d.errf("IRI longer than %d bytes", d.maxLit)
+	}
+	if r, bad := badIRIChar(s); bad {
+		return "", d.errf("IRI %q contains %q, which IRIs cannot contain", s, r)
 	}
 	return s, nil
 }

@@ -192,6 +192,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"undeclared prefix", rdf.Limits{}, "", header + "<rdf:Description><foo:p/></rdf:Description></rdf:RDF>", `undeclared namespace prefix "foo"`, 1, 0},
 		{"relative namespace name", rdf.Limits{}, "http://example.org/", `<rdf:RDF ` + rdfNS + ` xmlns:r="0">` + "\n <rdf:Description><r:A/></rdf:Description></rdf:RDF>", "not an absolute IRI", 2, 19},
 		{"local name that is not an NCName", rdf.Limits{}, "", header + "\n <rdf:Description><ex:0/></rdf:Description></rdf:RDF>", "not a namespace-well-formed element name", 2, 19},
+		{"space in an IRI", rdf.Limits{}, "", header + "\n <rdf:Description rdf:about=\"http://example.org/a b\"/></rdf:RDF>", "which IRIs cannot contain", 2, 2},
 		{"unqualified attribute", rdf.Limits{}, "", header + `<rdf:Description bar="1"/></rdf:RDF>`, "not in a namespace", 1, 0},
 		{"relative IRI without base", rdf.Limits{}, "", header + `<rdf:Description rdf:about="x"/></rdf:RDF>`, "cannot resolve IRI", 1, 0},
 		{"unclosed element", rdf.Limits{}, "", header + "\n<rdf:Description>", "unexpected EOF|not closed", 2, 0},

@@ -103,6 +103,7 @@ func TestEncodeErrors(t *testing.T) {
 		{"rdf:li as predicate", rdf.Triple(ex, rdf.IRI(rdf.RDFNS+"li"), ex), "rdf:li cannot be a property element"},
 		{"rdf:about as predicate", rdf.Triple(ex, rdf.IRI(rdf.RDFNS+"about"), ex), "rdf:about cannot be a property element"},
 		{"relative IRI", rdf.Triple(ex, ex, rdf.IRI("rel/x")), "not an absolute IRI"},
+		{"space in an IRI", rdf.Triple(ex, ex, rdf.IRI("http://example.org/a b")), "IRIs cannot contain"},
 		{"literal subject", rdf.Triple(rdf.String("x"), ex, ex), "subject must be"},
 		{"blank predicate", rdf.Triple(ex, rdf.Blank("p"), ex), "predicate must be an IRI"},
 		{"control character", rdf.Triple(ex, ex, rdf.String("bell\x07")), "cannot be represented in XML 1.0"},

@@ -73,3 +73,15 @@ func splitIRI(s string) (ns, local string, ok bool) {
 func hasXMLPrefix(s string) bool {
 	return len(s) >= 3 && strings.EqualFold(s[:3], "xml")
 }
+
+// badIRIChar returns the first character of s that no IRI may contain (RFC 3987 excludes spaces, controls and
+// <>"{}|^`\). The hub's Turtle and N-Triples decoders refuse the same characters, so an IRI that got in here could
+// not be written back out.
+func badIRIChar(s string) (rune, bool) {
+	for _, r := range s {
+		if r <= 0x20 || r == 0x7F || strings.ContainsRune("<>\"{}|^`\\", r) {
+			return r, true
+		}
+	}
+	return 0, false
+}
