@@ -12,6 +12,7 @@ import (
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/jsonld"
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
+	"github.com/ldhub/ldhub/content/rdf/rdfjson"
 	"github.com/ldhub/ldhub/content/rdf/rdfxml"
 	"github.com/ldhub/ldhub/content/rdf/turtle"
 	"github.com/ldhub/ldhub/content/rdf/turtleenc"
@@ -143,6 +144,13 @@ func defaultSyntaxes() []Syntax {
 			Dataset:    true,
 			NewDecoder: func(r io.Reader, o rdf.DecodeOptions) rdf.Decoder { return jsonld.NewDecoder(r, o) },
 			NewEncoder: func(w io.Writer, o rdf.EncodeOptions) rdf.Encoder { return jsonld.NewEncoder(w, o) },
+		},
+		{
+			Name:       "rdf-json",
+			MediaTypes: []string{"application/rdf+json"},
+			Extensions: []string{".rj"},
+			NewDecoder: func(r io.Reader, o rdf.DecodeOptions) rdf.Decoder { return rdfjson.NewDecoder(r, o) },
+			NewEncoder: func(w io.Writer, o rdf.EncodeOptions) rdf.Encoder { return rdfjson.NewEncoder(w, o) },
 		},
 	}
 }

@@ -40,6 +40,8 @@ func TestDefaultLookups(t *testing.T) {
 		{"ext", ".owl", "rdf-xml"},
 		{"ext", ".xml", "rdf-xml"},
 		{"media", "application/rdf+xml", "rdf-xml"},
+		{"media", "application/rdf+json", "rdf-json"},
+		{"ext", ".rj", "rdf-json"},
 		{"ext", ".txt", ""},
 		{"path", "/data/x.Ttl", "turtle"},
 		{"path", "archive.tar.nq", "n-quads"},
