@@ -124,3 +124,20 @@ func BenchmarkEncode(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(qs))*float64(b.N)/b.Elapsed().Seconds(), "triples/s")
 }
+
+// BenchmarkEntityBomb measures how long refusing hostile entity use takes: the exponential "billion laughs"
+// definition (3 GB if expanded) and a linear bomb (1000 references to a 100 kB entity, 100 MB expanded).
+func BenchmarkEntityBomb(b *testing.B) {
+	linear := `<!DOCTYPE rdf:RDF [<!ENTITY big "` + strings.Repeat("x", 100000) + `">]>` + header +
+		"<rdf:Description><ex:p>" + strings.Repeat("&big;", 1000) + "</ex:p></rdf:Description></rdf:RDF>"
+	for _, bc := range []struct{ name, doc string }{{"billion-laughs", billionLaughs()}, {"linear", linear}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := drain(rdfxml.NewDecoder(strings.NewReader(bc.doc), rdf.DecodeOptions{})); err == nil {
+					b.Fatal("bomb accepted")
+				}
+			}
+		})
+	}
+}

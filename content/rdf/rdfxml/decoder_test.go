@@ -209,6 +209,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"billion laughs", rdf.Limits{}, "", billionLaughs(), "expands to more than", 0, 0},
 		{"many references to a large entity", rdf.Limits{}, "", `<!DOCTYPE rdf:RDF [<!ENTITY big "` + strings.Repeat("x", 100000) + `">]>` + header +
 			"<rdf:Description><ex:p>" + strings.Repeat("&big;", 1000) + "</ex:p></rdf:Description></rdf:RDF>", "entity expansion exceeds", 1, 0},
+		{"many large entities", rdf.Limits{}, "", manyEntities(), "in total", 0, 0},
 		{"external entity is never fetched", rdf.Limits{}, "", `<!DOCTYPE rdf:RDF [<!ENTITY ext SYSTEM "file:///etc/passwd">]>` + header +
 			"<rdf:Description><ex:p>&ext;</ex:p></rdf:Description></rdf:RDF>", "external entities are never fetched", 1, 0},
 		{"parameter entities are refused", rdf.Limits{}, "", `<!DOCTYPE rdf:RDF [<!ENTITY % p "x"> %p;]>` + header + "</rdf:RDF>", "parameter entity", 1, 1},
@@ -281,6 +282,17 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += n
 	return n, err
+}
+
+// manyEntities declares entities each under the per-entity cap but together far over the total cap.
+func manyEntities() string {
+	var b strings.Builder
+	b.WriteString("<!DOCTYPE rdf:RDF [<!ENTITY x \"" + strings.Repeat("x", 1000) + "\">\n<!ENTITY y \"" + strings.Repeat("&x;", 1000) + "\">\n")
+	for i := range 100 {
+		fmt.Fprintf(&b, "<!ENTITY z%d \"&y;\">\n", i)
+	}
+	b.WriteString("]>" + header + "</rdf:RDF>")
+	return b.String()
 }
 
 // billionLaughs builds the classic exponential entity definition: lol9 would expand to 3 GB.

@@ -14,6 +14,7 @@ type entityDecls struct {
 	raw      map[string]string // as declared, before expansion
 	values   map[string]string // expanded
 	external map[string]bool
+	total    int // bytes in values
 }
 
 // parseDoctype reads the internal subset of a <!DOCTYPE ...> directive (encoding/xml hands it over with comments
@@ -161,13 +162,19 @@ func (e *entityDecls) expand(name string, active []string) (string, error) {
 			if err != nil {
 				return "", err
 			}
+			if b.Len()+len(v) > maxEntityValue {
+				return "", fmt.Errorf("entity %s expands to more than %d bytes", name, maxEntityValue)
+			}
 			b.WriteString(v)
 		}
-		if b.Len() > maxEntityValue {
-			return "", fmt.Errorf("entity %s expands to more than %d bytes", name, maxEntityValue)
-		}
+	}
+	if b.Len() > maxEntityValue {
+		return "", fmt.Errorf("entity %s expands to more than %d bytes", name, maxEntityValue)
 	}
 	v := b.String()
+	if e.total += len(v); e.total > maxEntityTotal {
+		return "", fmt.Errorf("entities expand to more than %d bytes in total", maxEntityTotal)
+	}
 	e.values[name] = v
 	return v, nil
 }

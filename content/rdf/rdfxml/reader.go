@@ -13,6 +13,7 @@ const (
 	entityBaseBudget = 1 << 20
 	entityRatio      = 8
 	maxEntityValue   = 1 << 20 // expanded bytes of one declared entity
+	maxEntityTotal   = 4 << 20 // expanded bytes of all declared entities together
 	maxEntities      = 10000   // declarations in one internal subset
 )
 
