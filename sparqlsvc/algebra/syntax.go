@@ -192,6 +192,24 @@ func InScope(e Element, vars []Var, seen map[Var]bool) []Var {
 	return vars
 }
 
+// MarkInScope records in seen the variables in scope after element e, like InScope without building a list.
+func MarkInScope(e Element, seen map[Var]bool) {
+	switch x := e.(type) {
+	case *TriplesBlock:
+		for _, t := range x.Triples {
+			for _, n := range [3]Node{t.S, t.P, t.O} {
+				if n.IsVar() {
+					seen[n.Var] = true
+				}
+			}
+		}
+	case *BindElement:
+		seen[x.Var] = true
+	default:
+		InScope(e, nil, seen)
+	}
+}
+
 // GroupInScope appends the in-scope variables of every element of g.
 func GroupInScope(g *GroupPattern, vars []Var, seen map[Var]bool) []Var {
 	if g == nil {

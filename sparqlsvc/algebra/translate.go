@@ -347,26 +347,26 @@ func isEmptyBGP(op Op) bool {
 // of triples (blocks separated only by FILTERs form one BGP); paths become PathPatterns joined in order. It
 // returns the new op and the BGP that further triples of the same run extend.
 func (t *translator) triples(op Op, cur *BGP, tps []TriplePath) (Op, *BGP) {
-	emit := func(x Op) {
-		if tr, ok := x.(*BGP); ok {
-			if cur == nil {
-				cur = &BGP{}
-				if isEmptyBGP(op) {
-					op = cur
-				} else {
-					op = &Join{Left: op, Right: cur}
-				}
-			}
-			cur.Triples = append(cur.Triples, tr.Triples...)
+	emit := func(x Op, tr Triple) {
+		if x != nil {
+			cur = nil
+			op = join(op, x)
 			return
 		}
-		cur = nil
-		op = join(op, x)
+		if cur == nil {
+			cur = &BGP{}
+			if isEmptyBGP(op) {
+				op = cur
+			} else {
+				op = &Join{Left: op, Right: cur}
+			}
+		}
+		cur.Triples = append(cur.Triples, tr)
 	}
 	for _, tp := range tps {
 		tp.S, tp.P, tp.O = blankVar(tp.S), blankVar(tp.P), blankVar(tp.O)
 		if tp.Path == nil {
-			emit(&BGP{Triples: []Triple{{S: tp.S, P: tp.P, O: tp.O}}})
+			emit(nil, Triple{S: tp.S, P: tp.P, O: tp.O})
 			continue
 		}
 		t.path(tp.S, tp.Path, tp.O, emit)
@@ -384,11 +384,11 @@ func blankVar(n Node) Node {
 }
 
 // path translates one path triple (§18.2.2.4): links become triples, inverses swap ends, sequences introduce a
-// fresh variable at each joint, and what remains is a PathPattern.
-func (t *translator) path(s Node, p Path, o Node, emit func(Op)) {
+// fresh variable at each joint, and what remains is a PathPattern. emit takes either an op or (op nil) a triple.
+func (t *translator) path(s Node, p Path, o Node, emit func(Op, Triple)) {
 	switch x := p.(type) {
 	case *PathLink:
-		emit(&BGP{Triples: []Triple{{S: s, P: TermNode(rdf.IRI(x.IRI)), O: o}}})
+		emit(nil, Triple{S: s, P: TermNode(rdf.IRI(x.IRI)), O: o})
 	case *PathInverse:
 		// "X ^path Y" is "Y path X".
 		t.path(o, x.Path, s, emit)
@@ -397,6 +397,6 @@ func (t *translator) path(s Node, p Path, o Node, emit func(Op)) {
 		t.path(s, x.Left, v, emit)
 		t.path(v, x.Right, o, emit)
 	default:
-		emit(&PathPattern{S: s, Path: p, O: o})
+		emit(&PathPattern{S: s, Path: p, O: o}, Triple{})
 	}
 }

@@ -74,6 +74,11 @@ func (l *lexer) errorf(line, col int, format string, args ...any) *errAt {
 func (l *lexer) advance(n int) {
 	end := l.pos + n
 	for l.pos < end {
+		if c := l.src[l.pos]; c < utf8.RuneSelf && c != '\n' {
+			l.pos++
+			l.col++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(l.src[l.pos:])
 		if r == '\n' {
 			l.line++
@@ -113,35 +118,29 @@ func (l *lexer) next() (token, error) {
 	}
 	start := l.pos
 	c := l.src[l.pos]
-	finish := func(k kind, text string) (token, error) {
-		tok.kind = k
-		tok.text = text
-		tok.raw = l.src[start:l.pos]
-		return tok, nil
-	}
 	switch {
 	case c == '<':
 		if iri, n, ok := scanIRIRef(l.src[l.pos:]); ok {
 			l.advance(n)
-			return finish(tIRI, iri)
+			return l.finish(tok, start, tIRI, iri)
 		}
 		if strings.HasPrefix(l.src[l.pos:], "<=") {
 			l.advance(2)
-			return finish(tPunct, "<=")
+			return l.finish(tok, start, tPunct, "<=")
 		}
 		l.advance(1)
-		return finish(tPunct, "<")
+		return l.finish(tok, start, tPunct, "<")
 	case c == '?' || c == '$':
 		n := scanVarName(l.src[l.pos+1:])
 		if n == 0 {
 			if c == '?' {
 				l.advance(1)
-				return finish(tPunct, "?")
+				return l.finish(tok, start, tPunct, "?")
 			}
 			return tok, l.errorf(tok.line, tok.col, "expected a variable name after '$'")
 		}
 		l.advance(1 + n)
-		return finish(tVar, l.src[start+1:l.pos])
+		return l.finish(tok, start, tVar, l.src[start+1:l.pos])
 	case c == '"' || c == '\'':
 		s, n, err := scanString(l.src[l.pos:])
 		if err != nil {
@@ -150,30 +149,30 @@ func (l *lexer) next() (token, error) {
 			return tok, l.errorf(l.line, l.col, "%s", err)
 		}
 		l.advance(n)
-		return finish(tString, s)
+		return l.finish(tok, start, tString, s)
 	case c == '_' && strings.HasPrefix(l.src[l.pos:], "_:"):
 		n := scanBlankLabel(l.src[l.pos+2:])
 		if n == 0 {
 			return tok, l.errorf(tok.line, tok.col, "expected a blank node label after '_:'")
 		}
 		l.advance(2 + n)
-		return finish(tBlank, l.src[start+2:l.pos])
+		return l.finish(tok, start, tBlank, l.src[start+2:l.pos])
 	case c == '@':
 		n := scanLangTag(l.src[l.pos+1:])
 		if n == 0 {
 			return tok, l.errorf(tok.line, tok.col, "expected a language tag after '@'")
 		}
 		l.advance(1 + n)
-		return finish(tLang, l.src[start+1:l.pos])
+		return l.finish(tok, start, tLang, l.src[start+1:l.pos])
 	case c >= '0' && c <= '9' || c == '.' && l.pos+1 < len(l.src) && isDigit(l.src[l.pos+1]):
 		k, n := scanNumber(l.src[l.pos:])
 		l.advance(n)
-		return finish(k, l.src[start:l.pos])
+		return l.finish(tok, start, k, l.src[start:l.pos])
 	case (c == '+' || c == '-') && l.pos+1 < len(l.src) &&
 		(isDigit(l.src[l.pos+1]) || l.src[l.pos+1] == '.' && l.pos+2 < len(l.src) && isDigit(l.src[l.pos+2])):
 		k, n := scanNumber(l.src[l.pos+1:])
 		l.advance(1 + n)
-		return finish(k, l.src[start:l.pos])
+		return l.finish(tok, start, k, l.src[start:l.pos])
 	case c == '(' || c == '[':
 		closer := byte(')')
 		k := tNil
@@ -186,25 +185,33 @@ func (l *lexer) next() (token, error) {
 		}
 		if i < len(l.src) && l.src[i] == closer {
 			l.advance(i + 1 - l.pos)
-			return finish(k, "")
+			return l.finish(tok, start, k, "")
 		}
 		l.advance(1)
-		return finish(tPunct, string(c))
+		return l.finish(tok, start, tPunct, l.src[start:l.pos])
 	case c == ':' || isPNCharsBase(l.src[l.pos:]):
 		return l.name(tok)
 	}
 	for _, op := range []string{"^^", "&&", "||", "!=", ">=", "<="} {
 		if strings.HasPrefix(l.src[l.pos:], op) {
 			l.advance(2)
-			return finish(tPunct, op)
+			return l.finish(tok, start, tPunct, op)
 		}
 	}
 	if strings.IndexByte("{}()[];,.+-*/!=<>^|", c) >= 0 {
 		l.advance(1)
-		return finish(tPunct, string(c))
+		return l.finish(tok, start, tPunct, l.src[start:l.pos])
 	}
 	r, _ := utf8.DecodeRuneInString(l.src[l.pos:])
 	return tok, l.errorf(tok.line, tok.col, "unexpected character %q", r)
+}
+
+// finish completes a token that started at byte start and ends at the current position.
+func (l *lexer) finish(tok token, start int, k kind, text string) (token, error) {
+	tok.kind = k
+	tok.text = text
+	tok.raw = l.src[start:l.pos]
+	return tok, nil
 }
 
 // name scans a keyword or a prefixed name: a keyword is letters, digits and '_' not followed by ':'.
@@ -232,8 +239,18 @@ func (l *lexer) name(tok token) (token, error) {
 		return tok, l.errorf(tok.line, tok.col, "unexpected character %q", r)
 	}
 	l.advance(k)
-	tok.kind, tok.text, tok.raw = tKeyword, strings.ToUpper(s[:k]), s[:k]
+	tok.kind, tok.text, tok.raw = tKeyword, upperASCII(s[:k]), s[:k]
 	return tok, nil
+}
+
+// upperASCII upper-cases a keyword, without allocating when it is written in upper case already (the usual style).
+func upperASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'a' && s[i] <= 'z' {
+			return strings.ToUpper(s)
+		}
+	}
+	return s
 }
 
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
@@ -347,6 +364,32 @@ func scanPrefix(s string) int {
 // as written, as the grammar says. A trailing '.' is not part of the name (it ends the triple).
 // On error the int is the offset of the problem.
 func scanLocal(s string) (string, int, error) {
+	// Fast path: no escapes, so the name is a substring of the query.
+	end := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c == '\\' || c == '%' || c >= utf8.RuneSelf {
+			end = -1
+			break
+		}
+		if c == '.' && i > 0 {
+			i++
+			continue
+		}
+		if i == 0 && c == '-' || !(isLetter(c) || isDigit(c) || c == '_' || c == '-' || c == ':') {
+			break
+		}
+		i++
+		end = i
+	}
+	if end >= 0 {
+		return s[:end], end, nil
+	}
+	return scanLocalSlow(s)
+}
+
+// scanLocalSlow is scanLocal for names with escapes, percent-encodings or non-ASCII characters.
+func scanLocalSlow(s string) (string, int, error) {
 	var b strings.Builder
 	end, endLen := 0, 0
 	for i := 0; i < len(s); {

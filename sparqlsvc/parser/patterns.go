@@ -38,7 +38,7 @@ func (p *parser) groupGraphPattern() (*algebra.GroupPattern, error) {
 	scope := map[algebra.Var]bool{}
 	add := func(e algebra.Element) {
 		g.Elements = append(g.Elements, e)
-		algebra.InScope(e, nil, scope)
+		algebra.MarkInScope(e, scope)
 	}
 	var block *algebra.TriplesBlock
 	flush := func() {
