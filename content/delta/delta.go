@@ -111,15 +111,15 @@ func diffGround(a, b *side) (added, removed []lined) {
 			c = 1
 		default:
 			if c = cmp.Compare(a.keys[i].h, b.keys[j].h); c == 0 {
-				c = bytes.Compare(a.enc(a.keys[i].i), b.enc(b.keys[j].i))
+				c = bytes.Compare(a.enc(a.keys[i]), b.enc(b.keys[j]))
 			}
 		}
 		switch {
 		case c < 0:
-			removed = append(removed, lined{q: a.quad(a.keys[i].i)})
+			removed = append(removed, lined{q: a.quad(a.keys[i])})
 			i = a.skipDup(i)
 		case c > 0:
-			added = append(added, lined{q: b.quad(b.keys[j].i)})
+			added = append(added, lined{q: b.quad(b.keys[j])})
 			j = b.skipDup(j)
 		default:
 			i = a.skipDup(i)

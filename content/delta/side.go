@@ -11,29 +11,33 @@ import (
 	"github.com/ldhub/ldhub/content/rdf"
 )
 
-// side holds one version, prepared for diffing. Ground quads are stored encoded in one pointer-free arena rather
-// than as rdf.Quad values: a million quads as values are about 220 MB the garbage collector must scan and that
-// slice growth copies with write barriers, which cost more than the diff itself. Quads with blank nodes are kept
-// as they are for canonicalization; they are few in practice.
+// side holds one version, prepared for diffing. Ground quads are stored encoded in pointer-free blocks rather than
+// as rdf.Quad values: a million quads as values are about 220 MB that the garbage collector must scan and that slice
+// growth copies with write barriers, which cost more than the diff itself. Fixed-size blocks are never copied once
+// written. Quads with blank nodes are kept as they are for canonicalization; they are few in practice.
 type side struct {
-	arena  []byte
-	starts []int // starts[i] is where ground quad i begins in arena; one extra entry closes the last
+	blocks [][]byte
 	keys   []keyed
 	blank  []rdf.Quad
 	h      maphash.Hash
+	buf    []byte
 	err    error
 }
 
-// keyed is a ground quad's index with the seeded hash of its encoding.
+// keyed locates one ground quad's encoding (block index, offset, length) with the seeded hash of that encoding.
 type keyed struct {
-	h uint64
-	i int32
+	h     uint64
+	block uint32
+	off   uint32
+	n     uint32
 }
 
-var errTooMany = errors.New("delta: more than 2^31-1 ground quads in one version")
+const blockSize = 4 << 20
+
+var errTooLarge = errors.New("delta: a version is too large to diff (more than 2^32 blocks)")
 
 func newSide(seed maphash.Seed, sizeHint int) *side {
-	s := &side{starts: make([]int, 0, sizeHint+1), keys: make([]keyed, 0, sizeHint)}
+	s := &side{keys: make([]keyed, 0, sizeHint)}
 	s.h.SetSeed(seed)
 	return s
 }
@@ -43,38 +47,44 @@ func (s *side) add(q *rdf.Quad) {
 		s.blank = append(s.blank, *q)
 		return
 	}
-	if len(s.keys) == 1<<31-1 {
-		s.err = errTooMany
-		return
+	b := appendTerm(s.buf[:0], &q.S)
+	b = appendTerm(b, &q.P)
+	b = appendTerm(b, &q.O)
+	b = appendTerm(b, &q.G)
+	s.buf = b
+	last := len(s.blocks) - 1
+	if last < 0 || len(s.blocks[last])+len(b) > cap(s.blocks[last]) {
+		if len(s.blocks) == 1<<32-1 {
+			s.err = errTooLarge
+			return
+		}
+		// A quad larger than a block (a huge literal) gets a block of its own.
+		s.blocks = append(s.blocks, make([]byte, 0, max(blockSize, len(b))))
+		last++
 	}
-	start := len(s.arena)
-	s.arena = appendTerm(s.arena, &q.S)
-	s.arena = appendTerm(s.arena, &q.P)
-	s.arena = appendTerm(s.arena, &q.O)
-	s.arena = appendTerm(s.arena, &q.G)
+	off := len(s.blocks[last])
+	s.blocks[last] = append(s.blocks[last], b...)
 	s.h.Reset()
-	s.h.Write(s.arena[start:])
-	s.keys = append(s.keys, keyed{s.h.Sum64(), int32(len(s.starts))})
-	s.starts = append(s.starts, start)
+	s.h.Write(b)
+	s.keys = append(s.keys, keyed{h: s.h.Sum64(), block: uint32(last), off: uint32(off), n: uint32(len(b))})
 }
 
-// finish closes the arena and sorts the keys by hash, then by encoding, so equal quads are adjacent.
+// finish sorts the keys by hash, then by encoding, so equal quads are adjacent.
 func (s *side) finish() {
-	s.starts = append(s.starts, len(s.arena))
 	slices.SortFunc(s.keys, func(x, y keyed) int {
 		if c := cmp.Compare(x.h, y.h); c != 0 {
 			return c
 		}
-		return bytes.Compare(s.enc(x.i), s.enc(y.i))
+		return bytes.Compare(s.enc(x), s.enc(y))
 	})
 }
 
-func (s *side) enc(i int32) []byte { return s.arena[s.starts[i]:s.starts[i+1]] }
+func (s *side) enc(k keyed) []byte { return s.blocks[k.block][k.off : k.off+k.n] }
 
 // skipDup returns the index after keys[k] and its duplicates.
 func (s *side) skipDup(k int) int {
 	j := k + 1
-	for j < len(s.keys) && s.keys[j].h == s.keys[k].h && bytes.Equal(s.enc(s.keys[k].i), s.enc(s.keys[j].i)) {
+	for j < len(s.keys) && s.keys[j].h == s.keys[k].h && bytes.Equal(s.enc(s.keys[k]), s.enc(s.keys[j])) {
 		j++
 	}
 	return j
@@ -113,9 +123,9 @@ func appendTerm(b []byte, t *rdf.Term) []byte {
 	}
 }
 
-// quad decodes ground quad i.
-func (s *side) quad(i int32) rdf.Quad {
-	b := s.enc(i)
+// quad decodes the ground quad k locates.
+func (s *side) quad(k keyed) rdf.Quad {
+	b := s.enc(k)
 	var q rdf.Quad
 	for _, t := range []*rdf.Term{&q.S, &q.P, &q.O, &q.G} {
 		*t, b = decodeTerm(b)

@@ -18,17 +18,20 @@ func TestSideEncoding(t *testing.T) {
 		rdf.Triple(rdf.IRI("urn:s"), rdf.IRI("urn:p"), rdf.Literal("1", rdf.XSDInteger)),
 		rdf.Triple(rdf.IRI("urn:s"), rdf.IRI("urn:p"), rdf.IRI(long)),
 		{S: rdf.IRI("urn:s"), P: rdf.IRI("urn:p"), O: rdf.IRI("urn:o"), G: rdf.IRI("urn:g")},
+		rdf.Triple(rdf.IRI("urn:s"), rdf.IRI("urn:p"), rdf.String(strings.Repeat("y", blockSize+10))), // own block
+		rdf.Triple(rdf.IRI("urn:s"), rdf.IRI("urn:p"), rdf.String("after the big one")),
 	}
 	s := newSide(maphash.MakeSeed(), 0)
 	for i := range quads {
 		s.add(&quads[i])
 	}
-	s.finish()
+	// Before finish, keys are in input order.
 	for i, q := range quads {
-		if got := s.quad(int32(i)); !got.Equal(q) {
+		if got := s.quad(s.keys[i]); !got.Equal(q) {
 			t.Errorf("quad %d decoded as %v, want %v", i, got, q)
 		}
 	}
+	s.finish()
 	same := []struct{ x, y rdf.Term }{
 		{rdf.String("v"), rdf.Term{Kind: rdf.KindLiteral, Value: "v"}},
 		{rdf.LangString("v", "en"), rdf.Term{Kind: rdf.KindLiteral, Value: "v", Lang: "en"}},
