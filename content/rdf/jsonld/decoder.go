@@ -39,6 +39,9 @@ type Config struct {
 	MaxInputBytes int64
 	// MaxRemoteLoads bounds the distinct remote documents one document may load; 0 means DefaultMaxRemoteLoads.
 	MaxRemoteLoads int
+	// MaxTermDefinitions bounds the context processing one document may cause, counting every term definition
+	// (contexts are reprocessed, e.g. type-scoped ones per node); 0 means DefaultMaxTermDefinitions.
+	MaxTermDefinitions int
 	// ExpandContext is a JSON context (an object, optionally wrapped as {"@context": ...}) applied before the
 	// document's own, as the JSON-LD API's expandContext option.
 	ExpandContext []byte
@@ -49,6 +52,10 @@ type Config struct {
 	// RDFDirection is "", DirectionI18nDatatype or DirectionCompoundLiteral.
 	RDFDirection string
 }
+
+// DefaultMaxTermDefinitions is generous for real documents (schema.org's context has about 3,000 terms and is
+// processed once per distinct use) while keeping a hostile one to seconds of CPU.
+const DefaultMaxTermDefinitions = 1_000_000
 
 // Decoder turns one JSON-LD document into quads. The whole document is converted on the first call to Next or
 // Prefixes (the JSON-LD algorithms need all of it).
@@ -149,6 +156,11 @@ func processorOptions(base string, lim parseLimits, c Config) (*ld.JsonLdOptions
 		maxLoads = DefaultMaxRemoteLoads
 	}
 	opts := ld.NewJsonLdOptions(base)
+	maxDefs := c.MaxTermDefinitions
+	if maxDefs <= 0 {
+		maxDefs = DefaultMaxTermDefinitions
+	}
+	opts.SetMaxTermDefinitions(maxDefs)
 	opts.DocumentLoader = &docLoader{ctx: ctx, loader: loader, limits: lim, max: maxLoads, cache: map[string][]byte{}}
 	if c.ProcessingMode != "" {
 		opts.ProcessingMode = c.ProcessingMode

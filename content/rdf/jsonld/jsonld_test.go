@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -299,5 +300,56 @@ func TestRoundTrip(t *testing.T) {
 		if again := encode(t, quads, rdf.EncodeOptions{Prefixes: []rdf.Prefix{{Name: "ex", IRI: "http://ex/"}}}, cfg); again != out {
 			t.Errorf("output not deterministic:\n%s\n%s", out, again)
 		}
+	}
+}
+
+// scopedDoc has one term with a scoped context of terms terms, used by uses nodes.
+func scopedDoc(terms, uses int) string {
+	var b strings.Builder
+	b.WriteString(`{"@context": {"t": {"@id": "http://x/t", "@context": {`)
+	for i := 0; i < terms; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"k%d": "http://k/%d"`, i, i)
+	}
+	b.WriteString(`}}}, "@graph": [`)
+	for i := 0; i < uses; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"@id": "http://n/%d", "t": {"k1": "v"}}`, i)
+	}
+	b.WriteString(`]}`)
+	return b.String()
+}
+
+func TestContextWorkBound(t *testing.T) {
+	tests := []struct {
+		name         string
+		doc          string
+		max, quads   int
+		wantOverflow bool
+	}{
+		// Without memoisation this costs terms×uses = 400,000 term definitions.
+		{"scoped context processed once", scopedDoc(200, 2000), 5000, 4000, false},
+		{"budget exceeded", scopedDoc(200, 10), 150, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _, err := decode(t, tt.doc, rdf.DecodeOptions{}, jsonld.Config{MaxTermDefinitions: tt.max})
+			if tt.wantOverflow {
+				if jsonld.ErrorCode(err) != "context overflow" {
+					t.Fatalf("got %v, want context overflow", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != tt.quads {
+				t.Errorf("got %d quads, want %d", len(got), tt.quads)
+			}
+		})
 	}
 }

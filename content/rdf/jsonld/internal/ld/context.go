@@ -22,6 +22,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unsafe"
 )
 
 var (
@@ -60,6 +61,42 @@ type Context struct {
 	// in the chain is skipped instead of being an error (JSON-LD 1.1 §4.1.2 step 5.2.2).
 	remoteChain []string
 	validating  bool
+	// ldhub: parseCache memoises contexts derived from this one by processing the same local context (a scoped
+	// context stored in a term definition, a remote context URL). json-gold reprocessed them for every node that
+	// used them, which made a 240 KB document with one 1000-term scoped context take minutes.
+	parseCache map[parseKey]*Context
+}
+
+type parseKey struct {
+	s     string
+	p     unsafe.Pointer
+	n     int
+	flags uint8
+}
+
+// parseCacheKey identifies a local context by value (a URL) or identity (a map or array held by a term
+// definition or document, which json-gold does not mutate).
+func parseCacheKey(local interface{}, flags ...bool) (parseKey, bool) {
+	var k parseKey
+	for i, f := range flags {
+		if f {
+			k.flags |= 1 << i
+		}
+	}
+	switch v := local.(type) {
+	case string:
+		k.s = v
+	case map[string]interface{}:
+		k.p = reflect.ValueOf(v).UnsafePointer()
+	case []interface{}:
+		if len(v) == 0 {
+			return k, false
+		}
+		k.p, k.n = unsafe.Pointer(&v[0]), len(v)
+	default:
+		return k, false
+	}
+	return k, true
 }
 
 type Values struct {
@@ -223,10 +260,23 @@ const maxRemoteContexts = 32
 // whether to propagate the @base key from the context to the result.
 func (c *Context) parse(localContext interface{}, remoteContexts []string, parsingARemoteContext, propagate,
 	protected, overrideProtected bool) (*Context, error) {
+	key, cacheable := parseCacheKey(localContext, parsingARemoteContext, propagate, protected, overrideProtected)
+	cacheable = cacheable && len(remoteContexts) == 0 && !c.validating && c.parsingURL == ""
+	if cacheable {
+		if r, ok := c.parseCache[key]; ok {
+			return r, nil
+		}
+	}
 	r, err := c.parseInner(localContext, remoteContexts, parsingARemoteContext, propagate, protected, overrideProtected)
 	if r != nil && r != c {
 		r.parsingURL = ""
 		r.remoteChain = nil
+	}
+	if err == nil && cacheable {
+		if c.parseCache == nil {
+			c.parseCache = map[parseKey]*Context{}
+		}
+		c.parseCache[key] = r
 	}
 	return r, err
 }
@@ -686,6 +736,15 @@ func (c *Context) createTermDefinition(context map[string]interface{}, term stri
 
 	defined[term] = false
 
+	// ldhub: bound the term definitions one document may cause, whatever the caching above misses.
+	if w := c.options.work; w != nil {
+		w.termDefinitions++
+		if w.termDefinitions > w.maxTermDefinitions {
+			return NewJsonLdError(ContextOverflow,
+				fmt.Sprintf("more than %d term definitions processed", w.maxTermDefinitions))
+		}
+	}
+
 	// ldhub: the empty string is not a term (JSON-LD 1.1 §4.2.2 step 4).
 	if term == "" {
 		return NewJsonLdError(InvalidTermDefinition, "the empty string is not a valid term")
@@ -1084,6 +1143,10 @@ func (c *Context) createTermDefinition(context map[string]interface{}, term stri
 		v.validating = true
 		v.parsingURL = c.parsingURL
 		if _, err := v.parse(definition.Context, append([]string(nil), c.remoteChain...), false, true, false, true); err != nil {
+			var je *JsonLdError
+			if errors.As(err, &je) && je.Code == ContextOverflow {
+				return err // the work bound, not a fault of this scoped context
+			}
 			return NewJsonLdError(InvalidScopedContext, err)
 		}
 		definition.HasContext = true

@@ -58,6 +58,9 @@ type JsonLdOptions struct { //nolint:stylecheck
 	UseRdfType            bool
 	UseNativeTypes        bool
 	ProduceGeneralizedRdf bool
+	// ldhub: work, when set, bounds the processing one document may cause; shared by copies of the options.
+	work *Work
+
 	// ldhub: RDFDirection is "", "i18n-datatype" or "compound-literal" (JSON-LD 1.1 rdfDirection).
 	RDFDirection string
 
@@ -122,6 +125,7 @@ func (opt *JsonLdOptions) Copy() *JsonLdOptions {
 		UseNativeTypes:         opt.UseNativeTypes,
 		ProduceGeneralizedRdf:  opt.ProduceGeneralizedRdf,
 		RDFDirection:           opt.RDFDirection,
+		work:                   opt.work,
 		InputFormat:            opt.InputFormat,
 		Format:                 opt.Format,
 		Algorithm:              opt.Algorithm,
@@ -130,4 +134,16 @@ func (opt *JsonLdOptions) Copy() *JsonLdOptions {
 		SafeMode:               opt.SafeMode,
 		ExpandedElementHandler: opt.ExpandedElementHandler,
 	}
+}
+
+// Work counts what one document makes the processor do. ldhub: not in upstream.
+type Work struct {
+	termDefinitions    int
+	maxTermDefinitions int
+}
+
+// SetMaxTermDefinitions makes processing with these options fail with a context overflow error after n term
+// definitions (counting every reprocessing of a context).
+func (opt *JsonLdOptions) SetMaxTermDefinitions(n int) {
+	opt.work = &Work{maxTermDefinitions: n}
 }
