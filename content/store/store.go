@@ -67,11 +67,9 @@ type Store struct {
 
 // handle is an open ldhub repository and its history index.
 type handle struct {
-	id   string
-	git  *gitrepo.Repo
-	idx  *history.Index
-	emit sync.Mutex // orders the change events of this repository
-	last *history.Snapshot
+	id  string
+	git *gitrepo.Repo
+	idx *history.Index
 }
 
 // Open opens the data folder dir, initialising an empty one.
@@ -148,34 +146,32 @@ func (s *Store) handle(ctx context.Context, id string) (*handle, error) {
 	if h, ok := s.repos[id]; ok {
 		return h, nil
 	}
-	h = &handle{id: id, git: g, idx: history.New(g, id)}
+	h = &handle{id: id, git: g}
+	first := true
+	h.idx = history.New(g, id, func(snap *history.Snapshot) {
+		s.mu.Lock()
+		for _, kind := range []history.Kind{history.Publication, history.File} {
+			for _, it := range snap.Items(kind) {
+				s.where[it.ID] = id
+			}
+		}
+		s.mu.Unlock()
+		// The first snapshot is the state found at start-up, not a change.
+		if !first {
+			s.events.publish(ChangeEvent{RepositoryID: id, Commit: snap.Head.String(), Items: snap.Changed})
+		}
+		first = false
+	})
 	s.repos[id] = h
 	s.watch(g.Dir(), id)
 	return h, nil
 }
 
-// snapshot returns the repository's index as of its head, and announces what changed since the last one.
+// snapshot returns the repository's index as of its head (announcing what changed since the last one).
 func (s *Store) snapshot(ctx context.Context, h *handle) (*history.Snapshot, error) {
 	snap, err := h.idx.Current(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
-	}
-	h.emit.Lock()
-	defer h.emit.Unlock()
-	if h.last == snap {
-		return snap, nil
-	}
-	first := h.last == nil
-	h.last = snap
-	s.mu.Lock()
-	for _, kind := range []history.Kind{history.Publication, history.File} {
-		for _, it := range snap.Items(kind) {
-			s.where[it.ID] = h.id
-		}
-	}
-	s.mu.Unlock()
-	if !first {
-		s.events.publish(ChangeEvent{RepositoryID: h.id, Commit: snap.Head.String(), Items: snap.Changed})
 	}
 	return snap, nil
 }

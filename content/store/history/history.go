@@ -183,12 +183,17 @@ type Index struct {
 	done     map[plumbing.Hash]bool
 	versions map[string][]model.Version
 	metas    map[plumbing.Hash]sidecar
+	// onAdvance sees every new snapshot, in order.
+	onAdvance func(*Snapshot)
 }
 
-// New returns an index of repo; nothing is read until the first Current.
-func New(repo *gitrepo.Repo, repoID string) *Index {
+// New returns an index of repo; nothing is read until the first Current. onAdvance, when not nil, is called with
+// every new snapshot, in order and exactly once, while the index is locked: it must be quick and must not call
+// back into the index.
+func New(repo *gitrepo.Repo, repoID string, onAdvance func(*Snapshot)) *Index {
 	return &Index{repo: repo, repoID: repoID, done: map[plumbing.Hash]bool{}, versions: map[string][]model.Version{},
-		metas: map[plumbing.Hash]sidecar{}, snap: &Snapshot{byID: map[string]*Item{}, byName: emptyNames()}}
+		metas: map[plumbing.Hash]sidecar{}, snap: &Snapshot{byID: map[string]*Item{}, byName: emptyNames()},
+		onAdvance: onAdvance}
 }
 
 func emptyNames() [3]map[string]*Item {
@@ -197,20 +202,36 @@ func emptyNames() [3]map[string]*Item {
 
 // Current returns the snapshot of the repository's head, indexing the commits that arrived since the last call.
 func (ix *Index) Current(ctx context.Context) (*Snapshot, error) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	// The head is read under the lock: a head read before it could be older than the snapshot by now.
 	head, err := ix.repo.Head()
 	if err != nil {
 		return nil, err
 	}
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
 	if ix.snap.Head == head {
 		return ix.snap, nil
 	}
-	snap, err := ix.advance(ctx, head)
-	if err != nil {
+	if ix.done[head] || head.IsZero() {
+		// The branch moved back to a commit already indexed (a reset made behind the hub's back): what was
+		// learnt from the abandoned commits no longer holds, so the index starts over.
+		ix.done = map[plumbing.Hash]bool{}
+		ix.versions = map[string][]model.Version{}
+	}
+	var snap *Snapshot
+	if head.IsZero() {
+		snap = &Snapshot{byID: map[string]*Item{}, byName: emptyNames()}
+		for id := range ix.snap.byID {
+			snap.Changed = append(snap.Changed, id)
+		}
+		sort.Strings(snap.Changed)
+	} else if snap, err = ix.advance(ctx, head); err != nil {
 		return nil, fmt.Errorf("history of %s: %w", ix.repoID, err)
 	}
 	ix.snap = snap
+	if ix.onAdvance != nil {
+		ix.onAdvance(snap)
+	}
 	return snap, nil
 }
 
@@ -352,13 +373,14 @@ func (ix *Index) indexCommit(c *object.Commit, tags map[plumbing.Hash]map[string
 		return fmt.Errorf("tree of %s: %w", c.Hash, err)
 	}
 	var contents []contentChange
-	metaTouched := map[[2]string]bool{}
+	// metaTouched maps items whose sidecar changed, or that were deleted, to the tree their id is read from.
+	metaTouched := map[[2]string]*object.Tree{}
 	note := func(p string, blob plumbing.Hash) {
 		kind, name, meta := Classify(p)
 		switch {
 		case kind == 0:
 		case meta:
-			metaTouched[[2]string{kind.String(), name}] = true
+			metaTouched[[2]string{kind.String(), name}] = tree
 		case !blob.IsZero():
 			contents = append(contents, contentChange{kind, name, p, blob})
 		}
@@ -366,7 +388,8 @@ func (ix *Index) indexCommit(c *object.Commit, tags map[plumbing.Hash]map[string
 	if len(c.ParentHashes) == 0 {
 		err = gitrepo.Walk(tree, func(p string, blob plumbing.Hash) error { note(p, blob); return nil })
 	} else {
-		// Versions follow the first parent, as `git log --first-parent` does: a merge is one new version.
+		// Each commit is compared with its first parent. Commits of a merged side branch are indexed too (parents
+		// first), so a merge that only brings their content adds no version of its own.
 		var parentTree *object.Tree
 		parentTree, err = ix.repo.Tree(c.ParentHashes[0])
 		if err != nil {
@@ -379,9 +402,8 @@ func (ix *Index) indexCommit(c *object.Commit, tags map[plumbing.Hash]map[string
 				note(ch.To.Name, ch.To.TreeEntry.Hash)
 			}
 			if ch.From.Name != "" && ch.To.Name == "" {
-				kind, name, _ := Classify(ch.From.Name)
-				if kind != 0 {
-					metaTouched[[2]string{kind.String(), name}] = true
+				if kind, name, _ := Classify(ch.From.Name); kind != 0 {
+					metaTouched[[2]string{kind.String(), name}] = parentTree
 				}
 			}
 		}
@@ -401,6 +423,10 @@ func (ix *Index) indexCommit(c *object.Commit, tags map[plumbing.Hash]map[string
 			id = DefaultID(ix.repoID, cc.kind, cc.name)
 		}
 		prev := ix.versions[id]
+		if len(prev) > 0 && prev[len(prev)-1].Blob == cc.blob.String() {
+			// A merge bringing content a side commit already versioned: same content, no new version.
+			continue
+		}
 		v := model.Version{
 			ID: VersionID(id, c.Hash), Commit: c.Hash.String(), Time: c.Committer.When.UTC(),
 			Author: c.Author.Name, Message: strings.TrimSpace(c.Message), Path: cc.path, Blob: cc.blob.String(),
@@ -410,12 +436,12 @@ func (ix *Index) indexCommit(c *object.Commit, tags map[plumbing.Hash]map[string
 		ix.versions[id] = append(prev, v)
 		changed[id] = true
 	}
-	for key := range metaTouched {
+	for key, in := range metaTouched {
 		kind := Publication
 		if key[0] == File.String() {
 			kind = File
 		}
-		if metaBlob, ok := gitrepo.File(tree, MetaPath(kind, key[1])); ok {
+		if metaBlob, ok := gitrepo.File(in, MetaPath(kind, key[1])); ok {
 			if m, err := ix.sidecar(metaBlob); err == nil && m.ID != "" {
 				changed[m.ID] = true
 				continue
