@@ -39,6 +39,9 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
+		if err := checkAlgebra(q); err != nil {
+			t.Fatalf("%q: %v", query, err)
+		}
 		_ = algebra.FormatQuery(q)
 	})
 }

@@ -221,6 +221,9 @@ func TestAlgebra(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
+			if err := checkAlgebra(q); err != nil {
+				t.Error(err)
+			}
 			if got := algebra.FormatQuery(q); got != tc.want {
 				t.Errorf("algebra of\n%s\ngot:\n%s\nwant:\n%s", tc.query, got, tc.want)
 			}

@@ -94,6 +94,9 @@ func parseFile(path string) error {
 	if err != nil {
 		return err
 	}
-	_, err = parser.Parse(string(text), parser.Options{Base: conformance.W3CBase(path)})
-	return err
+	q, err := parser.Parse(string(text), parser.Options{Base: conformance.W3CBase(path)})
+	if err != nil {
+		return err
+	}
+	return checkAlgebra(q)
 }
