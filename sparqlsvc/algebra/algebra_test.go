@@ -157,3 +157,37 @@ func TestExprHelpers(t *testing.T) {
 		t.Errorf("FormatExpr = %s, want %s", got, want)
 	}
 }
+
+func TestVars(t *testing.T) {
+	op := &algebra.Minus{
+		Left: &algebra.Extend{
+			Var:  "e",
+			Expr: lit("1"),
+			Op: &algebra.LeftJoin{
+				Left:  &algebra.BGP{Triples: []algebra.Triple{{S: v("s"), P: iri("p"), O: v("_:b")}}},
+				Right: &algebra.Graph{Name: v("g"), Op: &algebra.PathPattern{S: v("s"), Path: &algebra.PathLink{IRI: "http://ex/q"}, O: v("o")}},
+			},
+		},
+		Right: &algebra.BGP{Triples: []algebra.Triple{{S: v("s"), P: iri("p"), O: v("minusOnly")}}},
+	}
+	want := []algebra.Var{"s", "_:b", "g", "o", "e"}
+	if got := algebra.Vars(op); !reflect.DeepEqual(got, want) {
+		t.Errorf("Vars = %v, want %v", got, want)
+	}
+	grouped := &algebra.Group{Op: op, Keys: []algebra.GroupKey{{Var: "s", Expr: algebra.Var("s")}, {Expr: algebra.Var("o")}},
+		Aggregates: []algebra.AggregateBinding{{Var: ".agg1", Aggregate: &algebra.Aggregate{Name: "COUNT"}}}}
+	if got, want := algebra.Vars(grouped), []algebra.Var{"s", ".agg1"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Vars(group) = %v, want %v", got, want)
+	}
+}
+
+func TestResultVars(t *testing.T) {
+	q := &algebra.Query{Form: algebra.Select, Op: &algebra.Slice{Limit: 1, Op: &algebra.Distinct{
+		Op: &algebra.Project{Vars: []algebra.Var{"b", "a"}, Op: &algebra.BGP{}}}}}
+	if got, want := q.ResultVars(), []algebra.Var{"b", "a"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("ResultVars = %v, want %v", got, want)
+	}
+	if got := (&algebra.Query{Form: algebra.Ask, Op: &algebra.BGP{}}).ResultVars(); got != nil {
+		t.Errorf("ResultVars of ASK = %v, want nil", got)
+	}
+}
