@@ -42,14 +42,15 @@ for pair in "ntriples $nt" "turtle $ttl"; do
   echo "$a" > "$tmp/lines-$1"
 done
 
-# measure NAME CMD...: one run, output discarded; appends "seconds maxrss_kb" to $tmp/NAME.
+# measure NAME CMD...: one run, output discarded; appends "seconds maxrss_kb cpu_seconds" to $tmp/NAME.
 measure() {
   local name="$1"; shift
   /usr/bin/time -v -o "$tmp/$name.time" "$@" > /dev/null
   local secs kb
   secs=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$tmp/$name.time")
   kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tmp/$name.time")
-  echo "$secs $kb" >> "$tmp/$name"
+  cpu=$(awk -F': ' '/User time|System time/ {s+=$2} END {print s}' "$tmp/$name.time")
+  echo "$secs $kb $cpu" >> "$tmp/$name"
 }
 
 for i in $(seq "$runs"); do
@@ -66,19 +67,19 @@ tmp, runs = sys.argv[1], int(sys.argv[2])
 def load(name):
     rows = [l.split() for l in open(f"{tmp}/{name}")]
     secs = [float(r[0]) for r in rows]
-    return statistics.median(secs), max(int(r[1]) for r in rows), min(secs), max(secs)
-print(f"| conversion | tool | median s (min–max, {runs} runs) | triples/s | vs serdi | peak RSS |")
-print("|---|---|---|---|---|---|")
+    return statistics.median(secs), max(int(r[1]) for r in rows), min(secs), max(secs), statistics.median(float(r[2]) for r in rows)
+print(f"| conversion | tool | median wall s (min–max, {runs} runs) | triples/s | vs serdi | median CPU s (user+sys) | peak RSS |")
+print("|---|---|---|---|---|---|---|")
 for kind, syntax, label in (("nt", "ntriples", "N-Triples → N-Triples"), ("ttl", "turtle", "Turtle → N-Triples")):
     ref = load(f"serdi-{kind}")
     lines = int(open(f"{tmp}/lines-{syntax}").read())
     for tool in ("serdi", "ldhub"):
-        med, rss, lo, hi = load(f"{tool}-{kind}")
-        print(f"| {label} | {tool} | {med:.2f} ({lo:.2f}–{hi:.2f}) | {lines/med/1000:.0f} k | {ref[0]/med:.2f}× | {rss/1024:.0f} MiB |")
+        med, rss, lo, hi, cpu = load(f"{tool}-{kind}")
+        print(f"| {label} | {tool} | {med:.2f} ({lo:.2f}–{hi:.2f}) | {lines/med/1000:.0f} k | {ref[0]/med:.2f}× | {cpu:.2f} | {rss/1024:.0f} MiB |")
 PY
 echo
 echo "load average before: $load_before, after: $load_after (2 cores; other work skews absolute numbers, not much the ratios)"
 echo
-echo "parse only (go test -bench, from memory, no output):"
+echo "parse only (go test -bench ./bench, streamed from the cached files, no output):"
 (cd "$root" && LDHUB_BENCH_FILES="$nt:$ttl" go test -run '^$' -bench 'BenchmarkParse' -benchtime "${BENCHTIME:-3x}" ./bench) \
   | awk '/^Benchmark/ {for(i=1;i<=NF;i++) if($(i)=="triples/s") printf "  %-28s %8.0f k triples/s  (%s %s)\n", $1, $(i-1)/1000, $3, $4}'
