@@ -697,6 +697,10 @@ func (p *parser) groupCondition() (algebra.GroupKey, bool, error) {
 		if err := p.expect(")"); err != nil {
 			return algebra.GroupKey{}, false, err
 		}
+		if x, ok := e.(algebra.Var); ok && v == "" {
+			// GROUP BY (?x) is a simple expression consisting of just a variable: ?x is grouped and projectable.
+			v = x
+		}
 		return algebra.GroupKey{Var: v, Expr: e}, true, nil
 	case t.kind == tKeyword && isBuiltin(t.text) && !isAggregate(t.text):
 		e, err := p.builtinCall()

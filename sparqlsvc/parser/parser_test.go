@@ -295,6 +295,7 @@ func TestValidQueries(t *testing.T) {
 		{"BIND of a variable used only in a FILTER before", "SELECT * { FILTER(?x) BIND(1 AS ?x) }"},
 		{"BIND of a variable used only in MINUS before", "SELECT * { ?s ?p ?o MINUS { ?s ?q ?x } BIND(1 AS ?x) }"},
 		{"expression over earlier projected aggregate", "SELECT (COUNT(*) AS ?n) ((?n + 1) AS ?m) {}"},
+		{"bracketed variable is a group key", "SELECT ?s (COUNT(*) AS ?n) { ?s ?p ?o } GROUP BY (?s)"},
 		{"HAVING alone makes one group", "SELECT (COUNT(*) AS ?n) { ?s ?p ?o } HAVING (COUNT(*) > 1)"},
 		{"aggregate in ORDER BY", "SELECT ?s { ?s ?p ?o } GROUP BY ?s ORDER BY COUNT(?o)"},
 		{"keywords are case-insensitive", "select distinct ?s where { ?s a ?t } order by asc(?s) limit 1"},
