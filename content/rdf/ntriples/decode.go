@@ -24,6 +24,8 @@ const (
 	maxInterned = 4096
 )
 
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
 // Decoder reads N-Triples or N-Quads, one statement per line.
 type Decoder struct {
 	r      *bufio.Reader
@@ -89,6 +91,10 @@ func (d *Decoder) Next() (rdf.Quad, error) {
 		if err != nil {
 			d.err = err
 			return rdf.Quad{}, err
+		}
+		if d.lineNo == 1 {
+			// A byte order mark is not in the grammar, but editors on some systems add one; it carries no data.
+			line = bytes.TrimPrefix(line, utf8BOM)
 		}
 		q, ok, err := d.parseLine(line)
 		if err != nil {

@@ -80,6 +80,7 @@ func TestDecodeValid(t *testing.T) {
 		{"quad with blank graph", true, "<http://ex/s> <http://ex/p> \"x\"@en _:g .", []rdf.Quad{{S: s, P: p, O: rdf.LangString("x", "en"), G: b1}}},
 		{"quad in default graph", true, "<http://ex/s> <http://ex/p> <http://ex/o> .", []rdf.Quad{rdf.Triple(s, p, o)}},
 		{"empty document", false, "", nil},
+		{"byte order mark", false, "\xEF\xBB\xBF<http://ex/s> <http://ex/p> <http://ex/o> .", []rdf.Quad{rdf.Triple(s, p, o)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -137,6 +138,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"quint", true, "<http://ex/s> <http://ex/p> <http://ex/o> <http://ex/g> <http://ex/n> .", 1, 57, "expected '.'"},
 		{"relative graph", true, "<http://ex/s> <http://ex/p> <http://ex/o> <g> .", 1, 44, "relative IRI"},
 		{"extra dot after blank label", false, "_:a <http://ex/p> _:a..", 1, 23, "after '.'"},
+		{"byte order mark after the start", false, "# c\n\xEF\xBB\xBF<http://ex/s> <http://ex/p> <http://ex/o> .", 2, 1, "subject"},
 		{"unclosed IRI", false, "<http://ex/s <http://ex/p> <http://ex/o> .", 1, 13, "not allowed"},
 	}
 	for _, tt := range tests {
