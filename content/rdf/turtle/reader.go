@@ -45,7 +45,7 @@ func (r *reader) fill() bool {
 	}
 	if r.pos > 0 {
 		if r.lineStart < r.pos {
-			r.lineRunes += utf8.RuneCount(r.buf[r.lineStart:r.pos])
+			r.lineRunes += runeStarts(r.buf[r.lineStart:r.pos])
 		}
 		r.lineStart = 0
 		n := copy(r.buf, r.buf[r.pos:])
@@ -93,8 +93,9 @@ func (r *reader) runeAt(i int) (rune, int) {
 	if c := r.buf[r.pos+i]; c < utf8.RuneSelf {
 		return rune(c), 1
 	}
-	for j := 1; j < utf8.UTFMax && r.pos+i+j >= len(r.buf); j++ {
-		if !r.fill() {
+	// Make the longest encoding available; a slow reader may hand the bytes over one at a time.
+	for j := 1; j < utf8.UTFMax; j++ {
+		if r.pos+i+j >= len(r.buf) && !r.fill() {
 			break
 		}
 	}
@@ -160,12 +161,24 @@ func (r *reader) errAt(off int, format string, args ...any) error {
 	}
 	col := lr + 1
 	if ls <= end {
-		col += utf8.RuneCount(r.buf[ls:end])
+		col += runeStarts(r.buf[ls:end])
 	}
 	return &rdf.SyntaxError{Syntax: r.syntax, Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
 }
 
-// readErr turns the end of input met while scanning into the right error: the reader's own failure if there was
+// runeStarts counts the bytes that start a character. Unlike utf8.RuneCount it gives the same total however the
+// text is cut, which matters because the window may be shifted in the middle of a character (inside a comment).
+func runeStarts(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c&0xC0 != 0x80 {
+			n++
+		}
+	}
+	return n
+}
+
+// endErr turns the end of input met while scanning into the right error: the reader's own failure if there was
 // one, else a syntax error.
 func (r *reader) endErr(off int, what string) error {
 	if r.rerr != nil {
