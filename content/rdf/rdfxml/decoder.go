@@ -100,8 +100,9 @@ func NewDecoder(r io.Reader, o rdf.DecodeOptions) *Decoder {
 
 const maxInterned = 4096
 
-// iriOf returns ns+local, interned.
-func (d *Decoder) iriOf(ns, local string) string {
+// iriOf returns ns+local, interned, or "" with the reason when it is not an IRI RDF can use. Only valid IRIs
+// are interned, so a cached name needs no further checks.
+func (d *Decoder) iriOf(ns, local string) (string, string) {
 	m := d.names[ns]
 	if m == nil {
 		if len(d.names) >= maxInterned {
@@ -111,13 +112,19 @@ func (d *Decoder) iriOf(ns, local string) string {
 		d.names[ns] = m
 	}
 	if s, ok := m[local]; ok {
-		return s
+		return s, ""
 	}
 	s := ns + local
+	if !iri.IsAbsolute(s) {
+		return "", fmt.Sprintf("%q is not an absolute IRI (relative namespace names are deprecated)", s)
+	}
+	if r, bad := badIRIChar(s); bad {
+		return "", fmt.Sprintf("%q contains %q, which IRIs cannot contain", s, r)
+	}
 	if len(m) < maxInterned {
 		m[local] = s
 	}
-	return s
+	return s, ""
 }
 
 // datatypeIRI resolves an rdf:datatype value, which documents repeat on every typed literal.
@@ -393,12 +400,9 @@ func (d *Decoder) element(el *elem, t xml.StartElement, parent *frame) error {
 	if uri == "" {
 		return d.errf("element <%s> is not in a namespace", qname(t.Name))
 	}
-	el.uri = d.iriOf(uri, t.Name.Local)
-	if !iri.IsAbsolute(el.uri) {
-		return d.errf("element <%s> names %q, which is not an absolute IRI (relative namespace names are deprecated)", qname(t.Name), el.uri)
-	}
-	if r, bad := badIRIChar(el.uri); bad {
-		return d.errf("element <%s> names %q, which contains %q", qname(t.Name), el.uri, r)
+	var why string
+	if el.uri, why = d.iriOf(uri, t.Name.Local); why != "" {
+		return d.errf("element <%s>: %s", qname(t.Name), why)
 	}
 	if uri == rdf.RDFNS {
 		el.rdfLocal = t.Name.Local
@@ -429,7 +433,7 @@ func (d *Decoder) element(el *elem, t xml.StartElement, parent *frame) error {
 			switch a.Name.Local {
 			case "ID", "about", "resource", "parseType", "type":
 				// RDF/XML §6.1.4 keeps these unqualified forms for compatibility with old documents.
-				auri = d.iriOf(rdf.RDFNS, a.Name.Local)
+				auri, _ = d.iriOf(rdf.RDFNS, a.Name.Local) // always valid
 			default:
 				return d.errf("attribute %s of <%s> is not in a namespace", a.Name.Local, qname(t.Name))
 			}
@@ -438,12 +442,9 @@ func (d *Decoder) element(el *elem, t xml.StartElement, parent *frame) error {
 			if !ok {
 				return d.errf("undeclared namespace prefix %q in attribute %s:%s", a.Name.Space, a.Name.Space, a.Name.Local)
 			}
-			auri = d.iriOf(ns, a.Name.Local)
-			if !iri.IsAbsolute(auri) {
-				return d.errf("attribute %s:%s names %q, which is not an absolute IRI", a.Name.Space, a.Name.Local, auri)
-			}
-			if r, bad := badIRIChar(auri); bad {
-				return d.errf("attribute %s:%s names %q, which contains %q", a.Name.Space, a.Name.Local, auri, r)
+			var why string
+			if auri, why = d.iriOf(ns, a.Name.Local); why != "" {
+				return d.errf("attribute %s: %s", qname(a.Name), why)
 			}
 		}
 		local, isRDF := strings.CutPrefix(auri, rdf.RDFNS)

@@ -146,6 +146,25 @@ _:n1 <http://example.org/g> "  " .
 </rdf:RDF>`, `
 <http://example.org/s> <http://example.org/p> "hello & world!" .
 `},
+		{"attribute-value normalisation only inside attribute values", "", "<?xml version='1.0'?>\n" + `<!DOCTYPE rdf:RDF [
+  <!-- a comment with an apostrophe ' a quote " a bracket ] and > -->
+  <?pi "quoted" 'single' ?>
+  <!ATTLIST rdf:RDF foo CDATA "it's ] > fine">
+  <!ENTITY e 'say "hi"'>
+]>` + "\n<rdf:RDF " + rdfNS + " " + exNS + ">\n" +
+			"<!-- comment ' \" > -->\n<?pi x='1' > ?>\n" +
+			"<rdf:Description rdf:about=\"http://example.org/s\" ex:a=\"x\ty\r\nz\nw\" ex:b='p&#10;q&#9;r&#13;s' ex:c=\"&e;\">\n" +
+			"  <ex:t>line1\n\tline2\r\nline3 ' \" ></ex:t>\n" +
+			"  <ex:u><![CDATA[a \" ' <x y=\"1\n2\"/> ]] ]>\nb]]></ex:u>\n" +
+			"  <ex:v rdf:parseType=\"Literal\"><e f=\"1\n2\" g=\"3&#10;4\"/></ex:v>\n" +
+			"</rdf:Description></rdf:RDF>", `
+<http://example.org/s> <http://example.org/a> "x y z w" .
+<http://example.org/s> <http://example.org/b> "p\nq\tr\rs" .
+<http://example.org/s> <http://example.org/c> "say \"hi\"" .
+<http://example.org/s> <http://example.org/t> "line1\n\tline2\nline3 ' \" >" .
+<http://example.org/s> <http://example.org/u> "a \" ' <x y=\"1\n2\"/> ]] ]>\nb" .
+<http://example.org/s> <http://example.org/v> "<e f=\"1 2\" g=\"3&#xA;4\"></e>"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#XMLLiteral> .
+`},
 		{"node element as root, no rdf:RDF", "", `<ex:Thing ` + rdfNS + ` ` + exNS + ` rdf:about="http://example.org/t"/>`, `
 <http://example.org/t> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://example.org/Thing> .
 `},

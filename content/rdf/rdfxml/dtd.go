@@ -44,7 +44,13 @@ func parseDoctype(dir string) (*entityDecls, error) {
 			if len(e.raw)+len(e.external) > maxEntities {
 				return nil, fmt.Errorf("more than %d entity declarations", maxEntities)
 			}
-		case strings.HasPrefix(s, "<!"), strings.HasPrefix(s, "<?"):
+		case strings.HasPrefix(s, "<?"):
+			end := strings.Index(s, "?>")
+			if end < 0 {
+				return nil, fmt.Errorf("unterminated processing instruction in DOCTYPE")
+			}
+			s = s[end+2:]
+		case strings.HasPrefix(s, "<!"):
 			end := indexUnquoted(s, '>')
 			if end < 0 {
 				return nil, fmt.Errorf("unterminated declaration in DOCTYPE")

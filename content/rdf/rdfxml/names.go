@@ -76,12 +76,22 @@ func hasXMLPrefix(s string) bool {
 
 // badIRIChar returns the first character of s that no IRI may contain (RFC 3987 excludes spaces, controls and
 // <>"{}|^`\). The hub's Turtle and N-Triples decoders refuse the same characters, so an IRI that got in here could
-// not be written back out.
+// not be written back out. All of them are ASCII, so a byte scan suffices.
 func badIRIChar(s string) (rune, bool) {
-	for _, r := range s {
-		if r <= 0x20 || r == 0x7F || strings.ContainsRune("<>\"{}|^`\\", r) {
-			return r, true
+	for i := 0; i < len(s); i++ {
+		if badIRIByte[s[i]] {
+			return rune(s[i]), true
 		}
 	}
 	return 0, false
 }
+
+var badIRIByte = func() (t [256]bool) {
+	for c := 0; c <= 0x20; c++ {
+		t[c] = true
+	}
+	for _, c := range []byte("<>\"{}|^`\\\x7f") {
+		t[c] = true
+	}
+	return t
+}()

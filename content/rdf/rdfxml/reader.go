@@ -34,14 +34,17 @@ type posReader struct {
 	err     error
 	readErr error // a failure of the underlying reader (not EOF): an I/O error, not a syntax error
 
-	off       int64
-	line, col int // position of the next byte; col counts runes already read on the line
-	prevLine  int // position before the last byte, for encoding/xml's one-byte unread
+	off       int64 // raw bytes read
+	delivered int64 // bytes handed to encoding/xml (attribute normalisation drops the LF of a CRLF)
+	line, col int   // position of the next byte; col counts runes already read on the line
+	prevLine  int   // position before the last byte, for encoding/xml's one-byte unread
 	prevCol   int
 	bomDone   bool
 
 	tokenStart int64
 	maxToken   int64
+
+	norm attrNormalizer
 
 	// ents maps declared entity names to their expanded length, or -1 for external entities.
 	ents     map[string]int
@@ -85,6 +88,23 @@ func (p *posReader) fill() bool {
 
 // ReadByte implements io.ByteReader.
 func (p *posReader) ReadByte() (byte, error) {
+	for {
+		b, err := p.readRaw()
+		if err != nil {
+			return 0, err
+		}
+		if p.norm.st == lxText && b != '<' {
+			p.delivered++ // the common case, character data, needs no normalisation state change
+			return b, nil
+		}
+		if b, keep := p.norm.next(b); keep {
+			p.delivered++
+			return b, nil
+		}
+	}
+}
+
+func (p *posReader) readRaw() (byte, error) {
 	if p.i >= p.n && !p.fill() {
 		return 0, p.err
 	}
@@ -165,10 +185,10 @@ func isNameByte(c byte) bool {
 		c == '.' || c == '-'
 }
 
-// position returns the 1-based line and column of the byte at offset off, which must be the current offset or
-// one before it (encoding/xml unreads at most one byte).
+// position returns the 1-based line and column of the byte at encoding/xml's offset off, which is the current
+// offset or one before it (encoding/xml unreads at most one byte).
 func (p *posReader) position(off int64) (line, col int) {
-	if off == p.off-1 {
+	if off == p.delivered-1 {
 		return p.prevLine, p.prevCol + 1
 	}
 	return p.line, p.col + 1
