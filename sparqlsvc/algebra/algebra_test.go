@@ -191,3 +191,29 @@ func TestResultVars(t *testing.T) {
 		t.Errorf("ResultVars of ASK = %v, want nil", got)
 	}
 }
+
+// TestTranslateLeavesSyntaxAlone checks that Translate copies what it changes, so one syntax tree can be
+// translated twice (or concurrently) with the same result.
+func TestTranslateLeavesSyntaxAlone(t *testing.T) {
+	exists := &algebra.Exists{Group: group(block(tp(v("s"), iri("q"), v("x"))))}
+	q := &algebra.QuerySyntax{
+		Form:   algebra.Select,
+		Select: &algebra.SelectClause{Star: true},
+		Where:  group(block(tp(v("s"), iri("p"), v("o"))), &algebra.FilterElement{Expr: exists}),
+		Limit:  -1,
+	}
+	first, err := algebra.Translate(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exists.Pattern != nil {
+		t.Error("Translate set Pattern on the syntax tree's EXISTS")
+	}
+	second, err := algebra.Translate(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := algebra.FormatQuery(first), algebra.FormatQuery(second); a != b {
+		t.Errorf("translations differ:\n%s\n%s", a, b)
+	}
+}

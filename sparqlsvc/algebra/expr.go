@@ -33,7 +33,8 @@ type In struct {
 }
 
 // Exists is EXISTS { ... } (or NOT EXISTS when Not is set): whether Pattern, with the current solution's bindings
-// substituted (§18.6 substitute), has a solution. The parser fills Group; Translate fills Pattern.
+// substituted (§18.6 substitute), has a solution. The parser fills Group (the syntax); the copy Translate puts in
+// the algebra also has Pattern.
 type Exists struct {
 	Not     bool
 	Group   *GroupPattern

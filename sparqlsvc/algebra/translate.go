@@ -26,6 +26,9 @@ type Query struct {
 func Translate(q *QuerySyntax) (*Query, error) {
 	t := &translator{}
 	op, err := t.query(q)
+	if err == nil {
+		err = t.err
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -51,12 +54,17 @@ func Translate(q *QuerySyntax) (*Query, error) {
 // TranslateGroup translates one group graph pattern on its own (§18.2.2).
 func TranslateGroup(g *GroupPattern) (Op, error) {
 	t := &translator{}
-	return t.group(g)
+	op, err := t.group(g)
+	if err == nil {
+		err = t.err
+	}
+	return op, err
 }
 
 // translator carries the counters that make invented variable names unique within one query.
 type translator struct {
 	nPath, nAgg int
+	err         error // the first error met inside an expression
 }
 
 func (t *translator) freshPathVar() Var {
@@ -198,17 +206,37 @@ func replaceAggregates(e Expr, f func(*Aggregate) Var) Expr {
 	return e
 }
 
-// exprs translates the EXISTS patterns inside e. It shares the translator so invented names stay unique.
+// exprs returns a copy of e in which every EXISTS carries its translated pattern; Translate never modifies the
+// syntax tree it is given. It shares the translator so that invented names stay unique; an error is kept in t.err.
 func (t *translator) exprs(e Expr) Expr {
-	WalkExpr(e, func(e Expr) bool {
-		if x, ok := e.(*Exists); ok && x.Pattern == nil && x.Group != nil {
-			op, err := t.group(x.Group)
-			if err == nil {
-				x.Pattern = op
-			}
+	switch x := e.(type) {
+	case *Exists:
+		op, err := t.group(x.Group)
+		if err != nil && t.err == nil {
+			t.err = err
 		}
-		return true
-	})
+		return &Exists{Not: x.Not, Group: x.Group, Pattern: op}
+	case *Call:
+		c := &Call{Func: x.Func, Args: make([]Expr, len(x.Args))}
+		for i, a := range x.Args {
+			c.Args[i] = t.exprs(a)
+		}
+		return c
+	case *FunctionCall:
+		c := &FunctionCall{IRI: x.IRI, Distinct: x.Distinct, Args: make([]Expr, len(x.Args))}
+		for i, a := range x.Args {
+			c.Args[i] = t.exprs(a)
+		}
+		return c
+	case *In:
+		c := &In{Expr: t.exprs(x.Expr), Not: x.Not, List: make([]Expr, len(x.List))}
+		for i, a := range x.List {
+			c.List[i] = t.exprs(a)
+		}
+		return c
+	case *Aggregate:
+		return &Aggregate{Name: x.Name, Distinct: x.Distinct, Expr: t.exprs(x.Expr), Separator: x.Separator}
+	}
 	return e
 }
 
