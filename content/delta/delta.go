@@ -111,7 +111,9 @@ func diffGround(a, b *side) (added, removed []lined) {
 			c = 1
 		default:
 			if c = cmp.Compare(a.keys[i].h, b.keys[j].h); c == 0 {
-				c = bytes.Compare(a.enc(a.keys[i]), b.enc(b.keys[j]))
+				if ea, eb := a.enc(a.keys[i]), b.enc(b.keys[j]); !bytes.Equal(ea, eb) {
+					c = bytes.Compare(ea, eb)
+				}
 			}
 		}
 		switch {
