@@ -5,6 +5,7 @@
 package jsonld
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -118,6 +119,8 @@ func decode(r io.Reader, o rdf.DecodeOptions, c Config) (quads []rdf.Quad, prefi
 	if err != nil {
 		return nil, nil, err
 	}
+	// RFC 8259 lets parsers ignore a byte order mark, which Windows tools write; encoding/json does not.
+	b = bytes.TrimPrefix(b, []byte("\uFEFF"))
 	doc, err := parseJSON(b, lim)
 	if err != nil {
 		return nil, nil, err

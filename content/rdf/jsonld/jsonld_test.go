@@ -45,6 +45,7 @@ func TestDecode(t *testing.T) {
 			[]rdf.Quad{rdf.Triple(s, p, rdf.LangString("x", "en"))}},
 		{"named graph", `{"@id": "http://ex/g", "@graph": {"@id": "http://ex/s", "http://ex/p": "x"}}`, "",
 			[]rdf.Quad{{S: s, P: p, O: rdf.String("x"), G: rdf.IRI("http://ex/g")}}},
+		{"byte order mark", "\uFEFF" + `{"@id": "http://ex/s", "http://ex/p": "x"}`, "", []rdf.Quad{rdf.Triple(s, p, rdf.String("x"))}},
 		{"malformed IRI dropped", `{"@id": "http://ex/s", "http://ex/p": {"@id": "http://ex/a b"}}`, "", nil},
 	}
 	for _, tt := range tests {
@@ -250,6 +251,22 @@ func TestEncodeCompactsWithPrefixes(t *testing.T) {
 `
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestEncodeRelativeToBase(t *testing.T) {
+	quads := []rdf.Quad{rdf.Triple(rdf.IRI("http://ex/doc/a"), rdf.IRI("http://schema.org/p"), rdf.IRI("http://ex/doc/b#x"))}
+	o := rdf.EncodeOptions{Base: "http://ex/doc/", Prefixes: []rdf.Prefix{{Name: "s", IRI: "http://schema.org/"}}}
+	out := encode(t, quads, o, jsonld.EncodeConfig{})
+	if !strings.Contains(out, `"@id": "a"`) || !strings.Contains(out, `"@id": "b#x"`) {
+		t.Errorf("IRIs not relative to the base:\n%s", out)
+	}
+	got, _, err := decode(t, out, rdf.DecodeOptions{Base: o.Base}, jsonld.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !iso.Isomorphic(got, quads) {
+		t.Error(iso.Diff(got, quads))
 	}
 }
 
