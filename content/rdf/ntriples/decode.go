@@ -517,6 +517,7 @@ func (d *Decoder) literal() (rdf.Term, error) {
 	i := start
 	high := false
 	var lex string
+scan:
 	for {
 		if i >= len(line) {
 			return rdf.Term{}, d.errorf(open, "string not closed with '\"' before the end of the line")
@@ -536,7 +537,7 @@ func (d *Decoder) literal() (rdf.Term, error) {
 			if lex, i, err = d.stringEscaped(open, start, i); err != nil {
 				return rdf.Term{}, err
 			}
-			break
+			break scan
 		}
 		// c == '"'
 		if i-start > d.maxLit {
@@ -547,7 +548,7 @@ func (d *Decoder) literal() (rdf.Term, error) {
 		}
 		lex = d.sub(start, i)
 		i++
-		break
+		break scan
 	}
 	d.pos = i
 	if i < len(line) {
