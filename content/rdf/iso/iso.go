@@ -275,28 +275,23 @@ func Diff(a, b []rdf.Quad) string {
 	}
 	sort.Strings(missing)
 	sort.Strings(extra)
-	for _, s := range missing {
-		fmt.Fprintf(&out, "- %s\n", s)
+	// Lists are capped so that a failure on a large graph still gives a readable message.
+	list := func(sign string, ss []string, max int) {
+		for i, s := range ss {
+			if i == max {
+				fmt.Fprintf(&out, "%s … %d more\n", sign, len(ss)-max)
+				break
+			}
+			fmt.Fprintf(&out, "%s %s\n", sign, s)
+		}
 	}
-	for _, s := range extra {
-		fmt.Fprintf(&out, "+ %s\n", s)
-	}
-	blankA, blankB := blankStatements(a), blankStatements(b)
+	list("-", missing, 50)
+	list("+", extra, 50)
 	if !Isomorphic(blankOnly(a), blankOnly(b)) {
 		fmt.Fprintf(&out, "statements with blank nodes: %d on the left (%d nodes), %d on the right (%d nodes); no bijection makes them equal\n",
 			len(ga.quads), len(ga.blanks), len(gb.quads), len(gb.blanks))
-		list := func(sign string, ss []string) {
-			const max = 25
-			for i, s := range ss {
-				if i == max {
-					fmt.Fprintf(&out, "%s … %d more\n", sign, len(ss)-max)
-					break
-				}
-				fmt.Fprintf(&out, "%s %s\n", sign, s)
-			}
-		}
-		list("<", blankA)
-		list(">", blankB)
+		list("<", blankStatements(a), 25)
+		list(">", blankStatements(b), 25)
 	}
 	return out.String()
 }

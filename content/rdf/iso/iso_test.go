@@ -172,6 +172,16 @@ func TestDiff(t *testing.T) {
 		{"ground differs, blank parts equal", "_:a <http://ex/p> \"x\" .\n<http://ex/a> <http://ex/p> \"1\" .", "_:b <http://ex/p> \"x\" .",
 			[]string{`- <http://ex/a> <http://ex/p> "1" .`}, []string{"no bijection"}},
 	}
+	var many strings.Builder
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&many, "<http://ex/s%d> <http://ex/p> \"%d\" .\n", i, i)
+	}
+	tests = append(tests, struct {
+		name     string
+		a, b     string
+		contains []string
+		absent   []string
+	}{"long lists are capped", many.String(), "", []string{"- <http://ex/s0>", "- … 10 more"}, []string{"<http://ex/s59>"}})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := iso.Diff(parse(t, tt.a), parse(t, tt.b))
