@@ -1,6 +1,12 @@
 // Package turtle decodes Turtle 1.1, TriG 1.1 and the Turtle-compatible part of N3 into RDF quads. It streams: the
 // input is read through a fixed-size window and the grammar runs as an explicit state machine, so neither a large
 // document nor one huge statement is ever held in memory, and nesting depth is bounded by DecodeOptions.Limits.
+//
+// The N3 decoder accepts Turtle plus the shorthands that are plain triples: '=' (owl:sameAs), '=>' and '<='
+// (log:implies, '<=' reversed), "has p" and "is p of". Formulae, rules, quick variables, @forAll/@forSome and
+// paths are rejected with a syntax error that names the construct, since they have no RDF reading.
+//
+// Absolute IRIs are kept exactly as written; only relative references are resolved (RFC 3986) against the base.
 package turtle
 
 import (

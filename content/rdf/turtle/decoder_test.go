@@ -323,3 +323,19 @@ func TestEndlessTokens(t *testing.T) {
 		})
 	}
 }
+
+// TestEndlessStatement streams one statement that never ends: quads must keep coming in constant memory, because
+// nothing waits for the statement's '.'.
+func TestEndlessStatement(t *testing.T) {
+	for _, pattern := range []string{"1, ", "[ <q> ( 1 2 ) ], ", "<o> ; <p> "} {
+		d := NewDecoder(&endless{prefix: "<s> <p> ", pattern: pattern}, opts())
+		for i := 0; i < 200000; i++ {
+			if _, err := d.Next(); err != nil {
+				t.Fatalf("%q: %v", pattern, err)
+			}
+		}
+		if cap(d.buf) > 2*chunkSize || len(d.stack) > 3 || cap(d.out) > 16 {
+			t.Errorf("%q: memory grows: buffer %d, stack %d, pending %d", pattern, cap(d.buf), len(d.stack), cap(d.out))
+		}
+	}
+}
