@@ -280,3 +280,9 @@ func term(n ld.Node, blanks blankMap) rdf.Term {
 	}
 	return rdf.Term{}
 }
+
+var (
+	_ rdf.Decoder      = (*Decoder)(nil)
+	_ rdf.PrefixSource = (*Decoder)(nil)
+	_ rdf.Encoder      = (*Encoder)(nil)
+)

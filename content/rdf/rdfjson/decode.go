@@ -361,3 +361,8 @@ func (d *Decoder) jsonError(err error) error {
 	}
 	return fmt.Errorf("rdf-json: %w", err)
 }
+
+var (
+	_ rdf.Decoder = (*Decoder)(nil)
+	_ rdf.Encoder = (*Encoder)(nil)
+)
