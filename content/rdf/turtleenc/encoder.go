@@ -1,9 +1,18 @@
 // Package turtleenc writes RDF as pretty, always-valid Turtle and TriG: the form a person reads at a publication
 // URL. Statements are buffered until Close because grouping and nesting need the whole graph.
 //
-// Output order is deterministic for a given input sequence, not for a given set: graphs, subjects, predicates and
-// objects appear in the order they were first seen (with rdf:type first among predicates). Keeping the publisher's
-// order reads better than sorting, and the same upload always renders to the same bytes.
+// Output order is deterministic for a given input sequence, not for a given set: graphs (the default graph first),
+// subjects, predicates and objects appear in the order they were first seen, with rdf:type first among predicates.
+// Keeping the publisher's order reads better than sorting, and the same upload always renders to the same bytes.
+//
+// What "valid" means here is that every document reads back, with a conforming reader, as exactly the dataset that
+// was encoded. Anything that cannot be written that way (a literal subject, an IRI with a space or a '>', invalid
+// UTF-8, a malformed language tag) is refused by Encode with an error instead of being written approximately.
+// Abbreviations are used only where they are exact: prefixed names whose local part is a valid PN_LOCAL (with
+// backslash escapes), IRIs relative to the base that resolve back to themselves, bare numbers and booleans whose
+// lexical form is the grammar's, [ ] for blank nodes referenced once (within one graph, not in a cycle, at most 32
+// levels deep), ( ) for well-formed lists. Blank-node labels are kept when Turtle can carry them, else replaced by
+// fresh ones.
 package turtleenc
 
 import (
