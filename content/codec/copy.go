@@ -21,7 +21,9 @@ type batch struct {
 
 // Copy reads every statement from dec and writes it to enc, returning how many were copied. Decoding runs on its
 // own goroutine, a few batches ahead of encoding, so the two overlap on a multi-core machine while memory stays
-// bounded. Copy does not Close enc. It stops at the first decode or encode error, or when ctx is done.
+// bounded. Copy does not Close enc. It stops at the first decode or encode error, or when ctx is done; either way
+// it returns only once the decoding goroutine has stopped, so the caller may use dec afterwards (Prefixes, say).
+// A decoder blocked in a read of a silent stream therefore delays the return until that read ends.
 func Copy(ctx context.Context, enc rdf.Encoder, dec rdf.Decoder) (int64, error) {
 	full := make(chan batch, copyInFlight)
 	free := make(chan []rdf.Quad, copyInFlight+1)
