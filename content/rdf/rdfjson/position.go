@@ -1,6 +1,8 @@
 package rdfjson
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 )
@@ -16,6 +18,7 @@ type countingReader struct {
 	consumed   int64
 	line, col  int // position of offset consumed
 	maxPending int
+	bomChecked bool
 }
 
 type limitError struct{ max int }
@@ -25,6 +28,16 @@ func (e *limitError) Error() string { return fmt.Sprintf("token longer than %d b
 func (c *countingReader) Read(p []byte) (int, error) {
 	if len(c.buf)-c.start > c.maxPending {
 		return 0, &limitError{max: c.maxPending}
+	}
+	if !c.bomChecked {
+		// RFC 8259 lets parsers ignore a byte order mark, which Windows tools write; encoding/json does not. It is
+		// dropped before offsets start, so it does not count as a column.
+		c.bomChecked = true
+		br := bufio.NewReader(c.r)
+		if b, _ := br.Peek(3); bytes.Equal(b, []byte("\uFEFF")) {
+			_, _ = br.Discard(3)
+		}
+		c.r = br
 	}
 	n, err := c.r.Read(p)
 	if c.start > 0 && c.start >= len(c.buf)/2 {

@@ -40,6 +40,8 @@ func TestDecode(t *testing.T) {
 		want []rdf.Quad
 	}{
 		{"empty", `{}`, "", nil},
+		{"byte order mark", "\uFEFF" + `{"http://ex/s": {"http://ex/p": [{"type": "uri", "value": "http://ex/o"}]}}`, "",
+			[]rdf.Quad{rdf.Triple(s, p, rdf.IRI("http://ex/o"))}},
 		{"iri", `{"http://ex/s": {"http://ex/p": [{"type": "uri", "value": "http://ex/o"}]}}`, "",
 			[]rdf.Quad{rdf.Triple(s, p, rdf.IRI("http://ex/o"))}},
 		{"plain literal", `{"http://ex/s": {"http://ex/p": [{"value": "x", "type": "literal"}]}}`, "",
