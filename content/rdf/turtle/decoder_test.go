@@ -157,6 +157,7 @@ func TestErrors(t *testing.T) {
 		{"bad escape", NewDecoder, `<a> <b> "x\qy" .`, 1, 11, "invalid escape"},
 		{"column counts runes", NewDecoder, "<a> <b> \"éé\" ; ?", 1, 16, "predicate"},
 		{"long string lines", NewDecoder, "<a> <b> \"\"\"x\ny\"\"\" <c> .", 2, 6, "after an object"},
+		{"escape error inside a long string", NewDecoder, "<a> <b> '''x\nyé\\q''' .", 2, 3, "invalid escape"},
 		{"bad IRI char", NewDecoder, "<a b> <b> <c> .", 1, 3, "invalid character"},
 		{"graph in turtle", NewDecoder, "<g> { <a> <b> <c> }", 1, 5, "TriG"},
 		{"nested graph", NewTriGDecoder, "<g> { <h> { } }", 1, 11, "nested"},
