@@ -84,6 +84,14 @@ func (r *Repo) Unlock() { r.mu.Unlock() }
 
 // Ref returns the commit a reference points at, or the zero hash when it does not exist.
 func (r *Repo) Ref(name plumbing.ReferenceName) (plumbing.Hash, error) {
+	// Every read of the store checks the head, so the common case (a loose ref file) is one plain file read;
+	// go-git's path resolution through billy costs several stats per call. Packed and symbolic refs take the
+	// general path.
+	if data, err := os.ReadFile(filepath.Join(r.dir, filepath.FromSlash(string(name)))); err == nil {
+		if line := strings.TrimSpace(string(data)); plumbing.IsHash(line) {
+			return plumbing.NewHash(line), nil
+		}
+	}
 	ref, err := r.st.Reference(name)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return plumbing.ZeroHash, nil
