@@ -37,6 +37,7 @@ func BenchmarkParse(b *testing.B) {
 	_, texts, size := benchQueries(b)
 	b.SetBytes(size)
 	b.ReportAllocs()
+	defer parser.ReportCPU(b)()
 	for b.Loop() {
 		for _, q := range texts {
 			if _, err := parser.Parse(q, parser.Options{}); err != nil {
@@ -50,6 +51,7 @@ func BenchmarkParseSyntax(b *testing.B) {
 	_, texts, size := benchQueries(b)
 	b.SetBytes(size)
 	b.ReportAllocs()
+	defer parser.ReportCPU(b)()
 	for b.Loop() {
 		for _, q := range texts {
 			if _, err := parser.ParseSyntax(q, parser.Options{}); err != nil {

@@ -28,6 +28,7 @@ func BenchmarkLex(b *testing.B) {
 	}
 	b.SetBytes(size)
 	b.ReportAllocs()
+	defer ReportCPU(b)()
 	for b.Loop() {
 		for _, q := range texts {
 			l := lexer{src: q, line: 1, col: 1}
