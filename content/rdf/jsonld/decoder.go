@@ -146,6 +146,16 @@ func decode(r io.Reader, o rdf.DecodeOptions, c Config) (quads []rdf.Quad, prefi
 }
 
 func processorOptions(base string, lim parseLimits, c Config) (*ld.JsonLdOptions, error) {
+	switch c.ProcessingMode {
+	case "", JSONLD10, JSONLD11:
+	default:
+		return nil, fmt.Errorf("json-ld: unknown processing mode %q", c.ProcessingMode)
+	}
+	switch c.RDFDirection {
+	case "", DirectionI18nDatatype, DirectionCompoundLiteral:
+	default:
+		return nil, fmt.Errorf("json-ld: unknown rdfDirection %q", c.RDFDirection)
+	}
 	ctx := c.Context
 	if ctx == nil {
 		ctx = context.Background()

@@ -2,6 +2,7 @@ package jsonld
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -92,7 +93,8 @@ func (e *Encoder) document() (doc any, err error) {
 		}
 	}()
 	opts := ld.NewJsonLdOptions(e.o.Base)
-	opts.DocumentLoader = &docLoader{loader: NoRemote(), cache: map[string][]byte{}}
+	// Compaction never loads anything: the context is built here from the prefixes.
+	opts.DocumentLoader = &docLoader{ctx: context.Background(), loader: NoRemote(), cache: map[string][]byte{}}
 	opts.UseNativeTypes = e.cfg.UseNativeTypes
 	opts.UseRdfType = e.cfg.UseRDFType
 	opts.RDFDirection = e.cfg.RDFDirection

@@ -136,6 +136,21 @@ func TestDecodeErrors(t *testing.T) {
 	}
 }
 
+func TestDecodeConfigErrors(t *testing.T) {
+	for _, c := range []jsonld.Config{{ProcessingMode: "json-ld-2.0"}, {RDFDirection: "ltr"}, {ExpandContext: []byte("{")}} {
+		if _, _, err := decode(t, `{}`, rdf.DecodeOptions{}, c); err == nil {
+			t.Errorf("config %+v accepted", c)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	loader := jsonld.LoaderFunc(func(context.Context, string) ([]byte, error) { return []byte(`{"@context": {}}`), nil })
+	_, _, err := decode(t, `{"@context": "http://ex/c", "http://ex/p": "x"}`, rdf.DecodeOptions{}, jsonld.Config{Context: ctx, Loader: loader})
+	if !strings.Contains(fmt.Sprint(err), "context canceled") {
+		t.Errorf("got %v, want the cancellation", err)
+	}
+}
+
 func TestDecodeInputSize(t *testing.T) {
 	doc := `{"http://ex/p": "` + strings.Repeat("x", 1000) + `"}`
 	_, _, err := decode(t, doc, rdf.DecodeOptions{}, jsonld.Config{MaxInputBytes: 500})

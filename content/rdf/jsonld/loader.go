@@ -94,6 +94,9 @@ type docLoader struct {
 }
 
 func (l *docLoader) LoadDocument(url string) (*ld.RemoteDocument, error) {
+	if err := l.ctx.Err(); err != nil {
+		return nil, ld.NewJsonLdError(ld.LoadingDocumentFailed, err)
+	}
 	b, ok := l.cache[url]
 	if !ok {
 		if len(l.cache) >= l.max {
