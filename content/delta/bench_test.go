@@ -38,12 +38,12 @@ func decoder(b *testing.B, path string) (rdf.Decoder, func()) {
 }
 
 // diffFiles is the whole job: parse both versions (concurrently) and diff them.
-func diffFiles(b *testing.B, pa, pb string) (added, removed int) {
+func diffFiles(b *testing.B, pa, pb string, o delta.Options) (added, removed int) {
 	da, ca := decoder(b, pa)
 	defer ca()
 	db, cb := decoder(b, pb)
 	defer cb()
-	add, rem, err := delta.ComputeDecoders(context.Background(), da, db, delta.Options{})
+	add, rem, err := delta.ComputeDecoders(context.Background(), da, db, o)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -65,7 +65,14 @@ func BenchmarkDelta1M(b *testing.B) {
 		}
 		return atoi(b, out)
 	}
-	for _, tc := range []struct{ name, a, b string }{{"ground", "a.nt", "b.nt"}, {"blank", "ab.nt", "bb.nt"}} {
+	for _, tc := range []struct {
+		name, a, b string
+		o          delta.Options
+	}{
+		{"ground", "a.nt", "b.nt", delta.Options{}},
+		{"blank", "ab.nt", "bb.nt", delta.Options{}},
+		{"blank-hashlabels", "ab.nt", "bb.nt", delta.Options{HashLabels: true}},
+	} {
 		b.Run(tc.name, func(b *testing.B) {
 			pa, pb := filepath.Join(dir, tc.a), filepath.Join(dir, tc.b)
 			var ref, ours, ratio []float64
@@ -75,7 +82,7 @@ func BenchmarkDelta1M(b *testing.B) {
 				lines = sortComm(pa, pb)
 				ref = append(ref, time.Since(start).Seconds())
 				start = time.Now()
-				add, rem := diffFiles(b, pa, pb)
+				add, rem := diffFiles(b, pa, pb, tc.o)
 				ours = append(ours, time.Since(start).Seconds())
 				ratio = append(ratio, ours[len(ours)-1]/ref[len(ref)-1])
 				changed = add + rem

@@ -24,6 +24,13 @@ import (
 type Options struct {
 	// Canon configures the RDFC-1.0 canonicalization used when a version has blank nodes (hash, work limit).
 	Canon canon.Options
+	// HashLabels labels a blank node by its first-degree hash ("h" + 32 hex digits) when no other node in its
+	// version shares that hash, and by its canonical label otherwise. Canonical labels number the nodes of the
+	// whole dataset, so one edited blank node can renumber all the others and put their quads in the delta;
+	// first-degree hashes depend only on a node's own quads, so with HashLabels the delta lists just the quads
+	// that changed. Either way a re-serialised dataset gives an empty delta: both labellings are invariant under
+	// renaming blank nodes.
+	HashLabels bool
 }
 
 // Compute returns added = B∖A and removed = A∖B, each sorted by canonical N-Quads line and free of duplicates.
@@ -63,32 +70,31 @@ func compute(ctx context.Context, a, b *side, opts Options) (added, removed []rd
 	if len(a.blank) == 0 && len(b.blank) == 0 {
 		return unline(ga), unline(gr), nil
 	}
-	ba, br, err := diffBlank(ctx, a.blank, b.blank, opts.Canon)
+	ba, br, err := diffBlank(ctx, a.blank, b.blank, opts)
 	if err != nil {
 		return nil, nil, err
 	}
 	return unline(mergeLined(ga, ba)), unline(mergeLined(gr, br)), nil
 }
 
-func diffBlank(ctx context.Context, a, b []rdf.Quad, o canon.Options) (added, removed []lined, err error) {
-	ca, err := canon.Canonicalize(ctx, a, o)
+func diffBlank(ctx context.Context, a, b []rdf.Quad, o Options) (added, removed []lined, err error) {
+	la, err := labelBlank(ctx, a, o)
 	if err != nil {
 		return nil, nil, fmt.Errorf("delta: canonicalizing the old version: %w", err)
 	}
-	cb, err := canon.Canonicalize(ctx, b, o)
+	lb, err := labelBlank(ctx, b, o)
 	if err != nil {
 		return nil, nil, fmt.Errorf("delta: canonicalizing the new version: %w", err)
 	}
-	// Both line lists are sorted and unique, so one merge pass splits them.
-	la, lb := ca.Lines(), cb.Lines()
+	// Both lists are sorted and unique, so one merge pass splits them.
 	i, j := 0, 0
 	for i < len(la) || j < len(lb) {
 		switch {
-		case j == len(lb) || (i < len(la) && la[i] < lb[j]):
-			removed = append(removed, lined{la[i], ca.Quads[i]})
+		case j == len(lb) || (i < len(la) && la[i].line < lb[j].line):
+			removed = append(removed, la[i])
 			i++
-		case i == len(la) || lb[j] < la[i]:
-			added = append(added, lined{lb[j], cb.Quads[j]})
+		case i == len(la) || lb[j].line < la[i].line:
+			added = append(added, lb[j])
 			j++
 		default:
 			i++
@@ -96,6 +102,45 @@ func diffBlank(ctx context.Context, a, b []rdf.Quad, o canon.Options) (added, re
 		}
 	}
 	return added, removed, nil
+}
+
+// labelBlank canonicalizes qs and returns its quads relabelled as o asks, sorted by line and unique.
+func labelBlank(ctx context.Context, qs []rdf.Quad, o Options) ([]lined, error) {
+	res, err := canon.Canonicalize(ctx, qs, o.Canon)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]lined, len(res.Quads))
+	if !o.HashLabels {
+		for i, q := range res.Quads {
+			out[i] = lined{res.Lines()[i], q}
+		}
+		return out, nil
+	}
+	users := map[string]int{}
+	for _, h := range res.FirstDegreeHashes {
+		users[h]++
+	}
+	label := make(map[string]string, len(res.IssuedIdentifiers)) // canonical label → output label
+	for in, c := range res.IssuedIdentifiers {
+		if h := res.FirstDegreeHashes[in]; users[h] == 1 {
+			label[c] = "h" + h[:32]
+		} else {
+			label[c] = c
+		}
+	}
+	relabel := func(t rdf.Term) rdf.Term {
+		if t.IsBlank() {
+			return rdf.Blank(label[t.Value])
+		}
+		return t
+	}
+	for i, q := range res.Quads {
+		q = rdf.Quad{S: relabel(q.S), P: relabel(q.P), O: relabel(q.O), G: relabel(q.G)}
+		out[i] = lined{canon.Line(q), q}
+	}
+	slices.SortFunc(out, func(x, y lined) int { return strings.Compare(x.line, y.line) })
+	return out, nil
 }
 
 // diffGround merges the sorted ground keys of both versions. Equal hashes are confirmed by comparing encodings,

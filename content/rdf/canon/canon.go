@@ -59,6 +59,10 @@ type Result struct {
 	Quads []rdf.Quad
 	// IssuedIdentifiers maps each input blank-node label to its canonical label (c14n0, c14n1, …).
 	IssuedIdentifiers map[string]string
+	// FirstDegreeHashes maps each input blank-node label to its Hash First Degree Quads result (hex). It depends
+	// only on the quads that mention the node, not on the rest of the dataset, which makes it useful for matching
+	// nodes across versions of a dataset.
+	FirstDegreeHashes map[string]string
 	// Work is the Hash N-Degree Quads work spent (calls plus permutations), to compare against Options.MaxWork.
 	Work int
 	// lines holds the canonical N-Quads line of each quad in Quads, newline included.
@@ -177,8 +181,10 @@ func Canonicalize(ctx context.Context, quads []rdf.Quad, opts Options) (*Result,
 	}
 
 	res := &Result{IssuedIdentifiers: make(map[string]string, len(st.labels)), Work: st.work}
+	res.FirstDegreeHashes = make(map[string]string, len(st.labels))
 	for id, l := range st.labels {
 		res.IssuedIdentifiers[l] = st.canon.issued[int32(id)]
+		res.FirstDegreeHashes[l] = st.first[id]
 	}
 	canonLabel := func(i int32) string { return st.canon.issued[i] }
 	for i := range bqs {

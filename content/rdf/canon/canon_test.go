@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -154,6 +155,36 @@ func checkWellFormed(t *testing.T, res *canon.Result, in []rdf.Quad) {
 		if i > 0 && lines[i-1] >= l {
 			t.Fatalf("lines not strictly sorted: %q then %q", lines[i-1], l)
 		}
+	}
+}
+
+// First-degree hashes depend only on a node's own quads: adding an unrelated blank node leaves them unchanged,
+// while the canonical labels may shift.
+func TestFirstDegreeHashesAreLocal(t *testing.T) {
+	base := []rdf.Quad{
+		rdf.Triple(iri("s"), iri("p"), rdf.Blank("a")), rdf.Triple(rdf.Blank("a"), iri("v"), rdf.String("1")),
+		rdf.Triple(iri("s"), iri("p"), rdf.Blank("b")), rdf.Triple(rdf.Blank("b"), iri("v"), rdf.String("2")),
+	}
+	r1, err := canon.Canonicalize(context.Background(), base, canon.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	more := append(slices.Clone(base), rdf.Triple(rdf.Blank("c"), iri("v"), rdf.String("0")))
+	r2, err := canon.Canonicalize(context.Background(), more, canon.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r1.FirstDegreeHashes) != 2 || len(r2.FirstDegreeHashes) != 3 {
+		t.Fatalf("hashes for %d and %d nodes, want 2 and 3", len(r1.FirstDegreeHashes), len(r2.FirstDegreeHashes))
+	}
+	for _, l := range []string{"a", "b"} {
+		h := r1.FirstDegreeHashes[l]
+		if len(h) != 64 || h != r2.FirstDegreeHashes[l] {
+			t.Errorf("first-degree hash of %s: %q then %q", l, h, r2.FirstDegreeHashes[l])
+		}
+	}
+	if r1.FirstDegreeHashes["a"] == r1.FirstDegreeHashes["b"] {
+		t.Error("nodes with different values share a first-degree hash")
 	}
 }
 
