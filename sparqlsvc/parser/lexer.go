@@ -558,15 +558,13 @@ func hexRune(s string, n int) (rune, bool) {
 
 // unescapeCodepoints applies §19.2: \uXXXX and \UXXXXXXXX anywhere in the query are replaced by the character
 // before tokenizing, in one pass so that an escape cannot produce another escape. Inside strings a "\\" pair is
-// kept as it is, so an escaped backslash before 'u' stays a backslash.
-func unescapeCodepoints(s string) (string, error) {
-	// It never fails now that invalid escapes are left to the lexer; the error result keeps callers honest if a
-	// stricter rule returns.
+// kept as it is, so an escaped backslash before 'u' stays a backslash. A known limit: error columns after an escape
+// on the same line count the unescaped text.
+func unescapeCodepoints(s string) string {
 	if !strings.Contains(s, `\u`) && !strings.Contains(s, `\U`) {
-		return s, nil
+		return s
 	}
 	var b strings.Builder
-	line, col := 1, 1
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c == '\\' && i+1 < len(s) {
@@ -582,7 +580,6 @@ func unescapeCodepoints(s string) (string, error) {
 					// string or an IRI and ignores it in a comment.
 					b.WriteByte(c)
 					i++
-					col++
 					continue
 				}
 				if r == '"' || r == '\'' || r == '\\' {
@@ -591,23 +588,15 @@ func unescapeCodepoints(s string) (string, error) {
 				}
 				b.WriteRune(r)
 				i += 2 + n
-				col += 2 + n
 				continue
 			case '\\':
 				b.WriteString(`\\`)
 				i += 2
-				col += 2
 				continue
 			}
-		}
-		if c == '\n' {
-			line++
-			col = 1
-		} else if c < 0x80 || c >= 0xC0 {
-			col++
 		}
 		b.WriteByte(c)
 		i++
 	}
-	return b.String(), nil
+	return b.String()
 }

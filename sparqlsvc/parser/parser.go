@@ -42,10 +42,7 @@ func Parse(query string, o Options) (*algebra.Query, error) {
 
 // ParseSyntax parses a query into its syntax tree.
 func ParseSyntax(query string, o Options) (*algebra.QuerySyntax, error) {
-	src, err := unescapeCodepoints(query)
-	if err != nil {
-		return nil, syntaxError(err)
-	}
+	src := unescapeCodepoints(query)
 	p := &parser{
 		lex:      lexer{src: src, line: 1, col: 1},
 		base:     o.Base,
