@@ -109,13 +109,18 @@ func (e *Encoder) document() (doc any, err error) {
 	if e.cfg.Expanded {
 		return expanded, nil
 	}
+	schemes := iriSchemes(e.quads)
 	ctx := map[string]any{}
 	for _, p := range e.o.Prefixes {
-		if p.Name == "" || strings.HasPrefix(p.Name, "@") {
+		switch {
+		case p.Name == "" || strings.HasPrefix(p.Name, "@"):
 			// JSON-LD has no default prefix; "@vocab" would change how plain terms expand.
-			continue
+		case schemes[p.Name]:
+			// An IRI such as urn:x would read as a compact IRI with the prefix "urn" (JSON-LD's "IRI confused
+			// with prefix"), so a prefix named like a scheme in the data is left out.
+		default:
+			ctx[p.Name] = p.IRI
 		}
-		ctx[p.Name] = p.IRI
 	}
 	compacted, err := proc.CompactExpanded(expanded, map[string]any{"@context": ctx}, opts)
 	if err != nil {
@@ -174,4 +179,25 @@ func node(t rdf.Term) ld.Node {
 		return ld.NewLiteral(t.Value, t.Datatype, "")
 	}
 	return ld.NewIRI(t.Value)
+}
+
+// iriSchemes returns the schemes of every IRI in quads (including datatypes).
+func iriSchemes(quads []rdf.Quad) map[string]bool {
+	schemes := map[string]bool{}
+	add := func(s string) {
+		if i := strings.IndexByte(s, ':'); i > 0 {
+			schemes[s[:i]] = true
+		}
+	}
+	for _, q := range quads {
+		for _, t := range [...]rdf.Term{q.S, q.P, q.O, q.G} {
+			switch t.Kind {
+			case rdf.KindIRI:
+				add(t.Value)
+			case rdf.KindLiteral:
+				add(t.Datatype)
+			}
+		}
+	}
+	return schemes
 }
