@@ -172,9 +172,19 @@ func (s *Store) validateCommit(ctx context.Context, h *handle, c *object.Commit)
 		return model.Invalidf("tree %s is missing", c.TreeHash)
 	}
 	check := func(p string, blob plumbing.Hash) error {
-		kind, _, meta := history.Classify(p)
+		kind, name, meta := history.Classify(p)
 		if kind == 0 || kind == history.File && !meta {
 			return nil
+		}
+		if kind == history.Publication && !meta {
+			// One name, one publication: core.ttl beside core.rdf would make one of them unreachable.
+			for ext := range history.RDFExtensions {
+				if other := name + ext; other != p {
+					if _, clash := gitrepo.File(tree, other); clash {
+						return &model.ContentError{Path: p, Err: fmt.Errorf("%s already holds publication %q", other, name)}
+					}
+				}
+			}
 		}
 		data, err := h.git.Blob(blob)
 		if err != nil {

@@ -686,3 +686,24 @@ func TestCommitsBehindTheStoresBackAreAnnounced(t *testing.T) {
 		}
 	}
 }
+
+func TestCatalogueChangesAreAnnounced(t *testing.T) {
+	e := newEnv(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	events := e.s.Subscribe(ctx)
+	if _, err := e.s.CreateGroup(ctx, e.admin, model.Group{Name: "new"}); err != nil {
+		t.Fatal(err)
+	}
+	head := git(t, e.dir, "--git-dir", filepath.Join(e.dir, "hub.git"), "rev-parse", "main")
+	for {
+		select {
+		case ev := <-events:
+			if ev.RepositoryID == "" && ev.Commit == head {
+				return
+			}
+		case <-ctx.Done():
+			t.Fatal("no catalogue event")
+		}
+	}
+}

@@ -225,6 +225,15 @@ func TestPushIsValidatedAndPublished(t *testing.T) {
 		t.Errorf("publications after push: %s", got)
 	}
 
+	// Two files for one publication name are refused.
+	os.WriteFile(filepath.Join(wt, "core.nt"), []byte("<a> <b> <c> .\n"), 0o644)
+	mustGit(t, wt, "add", ".")
+	mustGit(t, wt, "commit", "-qm", "second core")
+	if out, err := git(t, wt, "push", "origin", "main"); err == nil || !strings.Contains(out, "already holds publication") {
+		t.Errorf("push of core.nt beside core.ttl: %v\n%s", err, out)
+	}
+	mustGit(t, wt, "reset", "-q", "--hard", head)
+
 	// A rewrite of published history is refused.
 	mustGit(t, wt, "commit", "-q", "--amend", "-m", "rewritten")
 	if out, err := git(t, wt, "push", "-f", "origin", "main"); err == nil || !strings.Contains(out, "non-fast-forward") {
