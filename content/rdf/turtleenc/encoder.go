@@ -38,7 +38,8 @@ type Encoder struct {
 	terms    []rdf.Term
 	iris     map[string]int32
 	blanks   map[string]int32
-	literals map[rdf.Term]int32
+	literals map[string]int32 // lexical form -> latest literal with it; litNext chains the others
+	litNext  []int32
 	arena    []int32
 
 	last         *subject // where the previous quad went
@@ -85,9 +86,10 @@ func newEncoder(w io.Writer, o rdf.EncodeOptions, trig bool) *Encoder {
 		opts:     o,
 		trig:     trig,
 		terms:    []rdf.Term{{}},
+		litNext:  []int32{0},
 		iris:     make(map[string]int32),
 		blanks:   make(map[string]int32),
-		literals: make(map[rdf.Term]int32),
+		literals: make(map[string]int32),
 		graphs:   make(map[int32]*graph),
 	}
 }
@@ -216,9 +218,10 @@ func (e *Encoder) alloc(o int32) []int32 {
 
 // intern returns the id of t, checking that Turtle can write it the first time it is seen (terms repeat a lot, so
 // validating once per distinct term keeps the UTF-8 and character scans off the per-quad path).
+//
+// Every kind is keyed by its value string alone, because hashing one string costs much less than hashing a Term.
+// Literals that share a lexical form but differ in datatype or language are chained through litNext.
 func (e *Encoder) intern(t rdf.Term) (int32, error) {
-	// IRIs and blank nodes are keyed by their string alone: hashing one string is much cheaper than hashing a Term,
-	// and they are most of what a graph holds.
 	var byValue map[string]int32
 	switch t.Kind {
 	case rdf.KindNone:
@@ -227,13 +230,19 @@ func (e *Encoder) intern(t rdf.Term) (int32, error) {
 		byValue = e.iris
 	case rdf.KindBlank:
 		byValue = e.blanks
+	default:
+		byValue = e.literals
 	}
-	if byValue != nil {
-		if id, ok := byValue[t.Value]; ok {
-			return id, nil
+	head, found := byValue[t.Value]
+	if found {
+		if t.Kind != rdf.KindLiteral {
+			return head, nil
 		}
-	} else if id, ok := e.literals[t]; ok {
-		return id, nil
+		for id := head; id > 0; id = e.litNext[id] {
+			if e.terms[id] == t {
+				return id, nil
+			}
+		}
 	}
 	if err := checkTerm(t); err != nil {
 		return 0, err
@@ -243,11 +252,12 @@ func (e *Encoder) intern(t rdf.Term) (int32, error) {
 	}
 	id := int32(len(e.terms))
 	e.terms = append(e.terms, t)
-	if byValue != nil {
-		byValue[t.Value] = id
-	} else {
-		e.literals[t] = id
+	var next int32 // 0 ends a chain: id 0 is the zero term, never a literal
+	if found {
+		next = head
 	}
+	e.litNext = append(e.litNext, next)
+	byValue[t.Value] = id
 	return id, nil
 }
 

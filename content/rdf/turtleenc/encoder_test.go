@@ -195,6 +195,22 @@ func TestEncodeExact(t *testing.T) {
 				"    ex:dt \"x\"^^ex:dt, \"y\"^^<http://other.example/dt> .\n",
 		},
 		{
+			name: "literals sharing a lexical form stay distinct, exact duplicates go",
+			opts: exPrefixes,
+			in: []rdf.Quad{
+				rdf.Triple(ex("s"), ex("p"), typed("1", rdf.XSDInteger)),
+				rdf.Triple(ex("s"), ex("p"), typed("1", rdf.XSDDecimal)),
+				rdf.Triple(ex("s"), ex("p"), rdf.String("1")),
+				rdf.Triple(ex("s"), ex("p"), rdf.LangString("1", "en")),
+				rdf.Triple(ex("s"), ex("p"), rdf.LangString("1", "de")),
+				rdf.Triple(ex("s"), ex("p"), typed("1", rdf.XSDDecimal)),
+				rdf.Triple(ex("s"), ex("p"), rdf.LangString("1", "en")),
+				rdf.Triple(ex("s"), ex("p"), ex("1")),
+			},
+			want: "@prefix ex: <http://example.org/> .\n\n" +
+				"ex:s ex:p 1, \"1\"^^<http://www.w3.org/2001/XMLSchema#decimal>, \"1\", \"1\"@en, \"1\"@de, ex:1 .\n",
+		},
+		{
 			name: "strings: escapes, long form for line breaks, trailing and leading quotes",
 			opts: exPrefixes,
 			in: []rdf.Quad{
