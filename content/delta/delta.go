@@ -18,6 +18,7 @@ import (
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/canon"
+	"github.com/ldhub/ldhub/content/rdf/turtleenc"
 )
 
 // Options configure Compute.
@@ -260,6 +261,11 @@ func Encode(enc rdf.Encoder, added, removed []rdf.Quad) error {
 		return fmt.Errorf("delta: closing encoder: %w", err)
 	}
 	return nil
+}
+
+// WriteTriG writes the delta dataset (see Dataset) as TriG, one block per graph, abbreviated with o's prefixes.
+func WriteTriG(w io.Writer, added, removed []rdf.Quad, o rdf.EncodeOptions) error {
+	return Encode(turtleenc.NewTriGEncoder(w, o), added, removed)
 }
 
 // WriteNQuads writes the delta dataset (see Dataset) as N-Quads in canonical line form.

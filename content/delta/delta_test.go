@@ -1,6 +1,7 @@
 package delta_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,8 @@ import (
 	"github.com/ldhub/ldhub/content/delta"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/canon"
+	"github.com/ldhub/ldhub/content/rdf/iso"
+	"github.com/ldhub/ldhub/content/rdf/turtle"
 )
 
 func iri(s string) rdf.Term { return rdf.IRI("http://example.com/" + s) }
@@ -277,6 +280,30 @@ func TestDeltaDataset(t *testing.T) {
 	}
 	if lines(enc.quads) != want || !enc.closed {
 		t.Errorf("Encode gave\n%s(closed %v)\nwant\n%s", lines(enc.quads), enc.closed, want)
+	}
+	// TriG: decoding the output gives the same dataset (blank nodes up to renaming).
+	var trig bytes.Buffer
+	if err := delta.WriteTriG(&trig, added, removed, rdf.EncodeOptions{Prefixes: []rdf.Prefix{{Name: "ex", IRI: "http://example.com/"}}}); err != nil {
+		t.Fatal(err)
+	}
+	var back []rdf.Quad
+	dec := turtle.NewTriGDecoder(&trig, rdf.DecodeOptions{})
+	for {
+		q, err := dec.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("decoding the TriG output: %v\n%s", err, trig.String())
+		}
+		back = append(back, q)
+	}
+	ds, err := delta.Dataset(added, removed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !iso.Isomorphic(back, ds) {
+		t.Errorf("TriG output is not the delta dataset:\n%s", iso.Diff(back, ds))
 	}
 	if err := delta.WriteNQuads(&b, []rdf.Quad{q4}, nil); !errors.Is(err, delta.ErrNamedGraph) {
 		t.Errorf("named graph: want ErrNamedGraph, got %v", err)

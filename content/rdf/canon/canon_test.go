@@ -12,6 +12,7 @@ import (
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/canon"
+	"github.com/ldhub/ldhub/content/rdf/iso"
 )
 
 const ex = "http://example.com/#"
@@ -291,4 +292,70 @@ func TestUnavailableHash(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "not available") {
 		t.Fatalf("want unavailable hash error, got %v", err)
 	}
+}
+
+// Canonical forms are equal exactly when the datasets are isomorphic, checked against the independent
+// isomorphism test of content/rdf/iso on many small random graphs (small enough that isomorphic pairs are common).
+func TestCanonicalFormDecidesIsomorphism(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	random := func() []rdf.Quad {
+		n := 2 + r.IntN(3)
+		var qs []rdf.Quad
+		for range 2 + r.IntN(4) {
+			s := rdf.Blank(fmt.Sprint("n", r.IntN(n)))
+			var o rdf.Term
+			if r.IntN(3) == 0 {
+				o = rdf.String(fmt.Sprint(r.IntN(2)))
+			} else {
+				o = rdf.Blank(fmt.Sprint("n", r.IntN(n)))
+			}
+			qs = append(qs, rdf.Triple(s, iri(fmt.Sprint("p", r.IntN(2))), o))
+		}
+		return qs
+	}
+	var same, different int
+	for range 3000 {
+		a, b := random(), random()
+		if r.IntN(2) == 0 {
+			// A renamed copy, sometimes with one triple's predicate flipped (which may or may not break isomorphism).
+			b, _ = relabel(r, a)
+			if r.IntN(2) == 0 {
+				i := r.IntN(len(b))
+				b[i].P = iri(fmt.Sprint("p", r.IntN(2)))
+			}
+		}
+		ca, err := canon.Canonicalize(context.Background(), a, canon.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cb, err := canon.Canonicalize(context.Background(), b, canon.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		eq := string(ca.NQuads()) == string(cb.NQuads())
+		if eq != iso.Isomorphic(dedupe(a), dedupe(b)) {
+			t.Fatalf("canonical forms equal: %v, isomorphic: %v\n%v\n%v\n%s\n%s", eq, !eq, a, b, ca.NQuads(), cb.NQuads())
+		}
+		if eq {
+			same++
+		} else {
+			different++
+		}
+	}
+	if same < 100 || different < 100 {
+		t.Fatalf("%d isomorphic and %d non-isomorphic pairs: the generator does not exercise both", same, different)
+	}
+}
+
+// dedupe removes duplicate quads: canonicalization treats its input as a set.
+func dedupe(qs []rdf.Quad) []rdf.Quad {
+	seen := map[string]bool{}
+	var out []rdf.Quad
+	for _, q := range qs {
+		if l := canon.Line(q); !seen[l] {
+			seen[l] = true
+			out = append(out, q)
+		}
+	}
+	return out
 }
