@@ -28,6 +28,7 @@ const (
 )
 
 type token struct {
+	off       int // byte offset of the token's start in the lexed text
 	kind      kind
 	text      string
 	local     string // PNAME local part
@@ -58,16 +59,23 @@ type lexer struct {
 	line, col int
 }
 
-// errAt is a positioned syntax error; the parser turns it into *rdf.SyntaxError.
+// errAt is a positioned syntax error; the parser turns it into *rdf.SyntaxError. off is the byte offset in the
+// lexed text, which lets ParseSyntax map the position back to the query as written when it had \u escapes.
 type errAt struct {
-	line, col int
-	msg       string
+	off, line, col int
+	msg            string
 }
 
 func (e *errAt) Error() string { return fmt.Sprintf("line %d, column %d: %s", e.line, e.col, e.msg) }
 
-func (l *lexer) errorf(line, col int, format string, args ...any) *errAt {
-	return &errAt{line: line, col: col, msg: fmt.Sprintf(format, args...)}
+// errorf reports an error at the current position.
+func (l *lexer) errorf(format string, args ...any) *errAt {
+	return &errAt{off: l.pos, line: l.line, col: l.col, msg: fmt.Sprintf(format, args...)}
+}
+
+// errorAt reports an error at the start of tok.
+func errorAt(tok token, format string, args ...any) *errAt {
+	return &errAt{off: tok.off, line: tok.line, col: tok.col, msg: fmt.Sprintf(format, args...)}
 }
 
 // advance moves past n bytes, updating line and column.
@@ -111,7 +119,7 @@ func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' 
 
 func (l *lexer) next() (token, error) {
 	l.skipSpace()
-	tok := token{line: l.line, col: l.col}
+	tok := token{off: l.pos, line: l.line, col: l.col}
 	if l.pos >= len(l.src) {
 		tok.kind = tEOF
 		return tok, nil
@@ -137,7 +145,7 @@ func (l *lexer) next() (token, error) {
 				l.advance(1)
 				return l.finish(tok, start, tPunct, "?")
 			}
-			return tok, l.errorf(tok.line, tok.col, "expected a variable name after '$'")
+			return tok, errorAt(tok, "expected a variable name after '$'")
 		}
 		l.advance(1 + n)
 		return l.finish(tok, start, tVar, l.src[start+1:l.pos])
@@ -146,21 +154,21 @@ func (l *lexer) next() (token, error) {
 		if err != nil {
 			// n is where the problem is: report that position rather than the string's start.
 			l.advance(n)
-			return tok, l.errorf(l.line, l.col, "%s", err)
+			return tok, l.errorf("%s", err)
 		}
 		l.advance(n)
 		return l.finish(tok, start, tString, s)
 	case c == '_' && strings.HasPrefix(l.src[l.pos:], "_:"):
 		n := scanBlankLabel(l.src[l.pos+2:])
 		if n == 0 {
-			return tok, l.errorf(tok.line, tok.col, "expected a blank node label after '_:'")
+			return tok, errorAt(tok, "expected a blank node label after '_:'")
 		}
 		l.advance(2 + n)
 		return l.finish(tok, start, tBlank, l.src[start+2:l.pos])
 	case c == '@':
 		n := scanLangTag(l.src[l.pos+1:])
 		if n == 0 {
-			return tok, l.errorf(tok.line, tok.col, "expected a language tag after '@'")
+			return tok, errorAt(tok, "expected a language tag after '@'")
 		}
 		l.advance(1 + n)
 		return l.finish(tok, start, tLang, l.src[start+1:l.pos])
@@ -203,7 +211,7 @@ func (l *lexer) next() (token, error) {
 		return l.finish(tok, start, tPunct, l.src[start:l.pos])
 	}
 	r, _ := utf8.DecodeRuneInString(l.src[l.pos:])
-	return tok, l.errorf(tok.line, tok.col, "unexpected character %q", r)
+	return tok, errorAt(tok, "unexpected character %q", r)
 }
 
 // finish completes a token that started at byte start and ends at the current position.
@@ -224,7 +232,7 @@ func (l *lexer) name(tok token) (token, error) {
 		local, m, err := scanLocal(s[n+1:])
 		if err != nil {
 			l.advance(n + 1 + m) // m is where the problem is
-			return tok, l.errorf(l.line, l.col, "%s", err)
+			return tok, l.errorf("%s", err)
 		}
 		l.advance(n + 1 + m)
 		tok.kind, tok.text, tok.local, tok.raw = tPName, prefix, local, l.src[start:l.pos]
@@ -236,7 +244,7 @@ func (l *lexer) name(tok token) (token, error) {
 	}
 	if k == 0 {
 		r, _ := utf8.DecodeRuneInString(s)
-		return tok, l.errorf(tok.line, tok.col, "unexpected character %q", r)
+		return tok, errorAt(tok, "unexpected character %q", r)
 	}
 	l.advance(k)
 	tok.kind, tok.text, tok.raw = tKeyword, upperASCII(s[:k]), s[:k]
@@ -556,15 +564,20 @@ func hexRune(s string, n int) (rune, bool) {
 	return rune(v), true
 }
 
+// shift records that from output offset out on, the query as written is delta bytes further on than the text
+// unescapeCodepoints produced.
+type shift struct{ out, delta int }
+
 // unescapeCodepoints applies §19.2: \uXXXX and \UXXXXXXXX anywhere in the query are replaced by the character
 // before tokenizing, in one pass so that an escape cannot produce another escape. Inside strings a "\\" pair is
-// kept as it is, so an escaped backslash before 'u' stays a backslash. A known limit: error columns after an escape
-// on the same line count the unescaped text.
-func unescapeCodepoints(s string) string {
+// kept as it is, so an escaped backslash before 'u' stays a backslash. The shifts map positions back to the query.
+func unescapeCodepoints(s string) (string, []shift) {
 	if !strings.Contains(s, `\u`) && !strings.Contains(s, `\U`) {
-		return s
+		return s, nil
 	}
 	var b strings.Builder
+	var shifts []shift
+	delta := 0
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c == '\\' && i+1 < len(s) {
@@ -576,21 +589,24 @@ func unescapeCodepoints(s string) string {
 				}
 				r, ok := hexRune(s[i+2:], n)
 				if !ok {
-					// Not an escape (say "\users" in a comment): leave it for the lexer, which rejects it in a
+					// Not an escape (say "\\users" in a comment): leave it for the lexer, which rejects it in a
 					// string or an IRI and ignores it in a comment.
 					b.WriteByte(c)
 					i++
 					continue
 				}
+				before := b.Len()
 				if r == '"' || r == '\'' || r == '\\' {
 					// Keep it escaped so a quote or backslash from an escape cannot end or change a string.
 					b.WriteByte('\\')
 				}
 				b.WriteRune(r)
 				i += 2 + n
+				delta += 2 + n - (b.Len() - before)
+				shifts = append(shifts, shift{out: b.Len(), delta: delta})
 				continue
 			case '\\':
-				b.WriteString(`\\`)
+				b.WriteString(`\\\\`)
 				i += 2
 				continue
 			}
@@ -598,5 +614,31 @@ func unescapeCodepoints(s string) string {
 		b.WriteByte(c)
 		i++
 	}
-	return b.String()
+	return b.String(), shifts
+}
+
+// sourcePosition maps a byte offset of the unescaped text back to the line and column (in characters) of the query
+// as written.
+func sourcePosition(query string, shifts []shift, off int) (line, col int) {
+	d := 0
+	for _, s := range shifts {
+		if s.out > off {
+			break
+		}
+		d = s.delta
+	}
+	off += d
+	line, col = 1, 1
+	for i, r := range query {
+		if i >= off {
+			break
+		}
+		if r == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return line, col
 }

@@ -42,7 +42,7 @@ func Parse(query string, o Options) (*algebra.Query, error) {
 
 // ParseSyntax parses a query into its syntax tree.
 func ParseSyntax(query string, o Options) (*algebra.QuerySyntax, error) {
-	src := unescapeCodepoints(query)
+	src, shifts := unescapeCodepoints(query)
 	p := &parser{
 		lex:      lexer{src: src, line: 1, col: 1},
 		base:     o.Base,
@@ -52,17 +52,17 @@ func ParseSyntax(query string, o Options) (*algebra.QuerySyntax, error) {
 	}
 	q, err := p.parse()
 	if err != nil {
-		return nil, syntaxError(err)
+		var e *errAt
+		if !errors.As(err, &e) {
+			return nil, &rdf.SyntaxError{Syntax: "sparql", Msg: err.Error()}
+		}
+		line, col := e.line, e.col
+		if shifts != nil {
+			line, col = sourcePosition(query, shifts, e.off)
+		}
+		return nil, &rdf.SyntaxError{Syntax: "sparql", Line: line, Column: col, Msg: e.msg}
 	}
 	return q, nil
-}
-
-func syntaxError(err error) error {
-	var e *errAt
-	if errors.As(err, &e) {
-		return &rdf.SyntaxError{Syntax: "sparql", Line: e.line, Column: e.col, Msg: e.msg}
-	}
-	return &rdf.SyntaxError{Syntax: "sparql", Msg: err.Error()}
 }
 
 type parser struct {
@@ -142,7 +142,7 @@ func (p *parser) acceptKeyword(s string) bool {
 }
 
 func (p *parser) errorf(t token, format string, args ...any) error {
-	return &errAt{line: t.line, col: t.col, msg: fmt.Sprintf(format, args...)}
+	return errorAt(t, format, args...)
 }
 
 // unexpected reports that the current token is not what the grammar allows here.

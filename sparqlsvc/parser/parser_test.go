@@ -262,6 +262,7 @@ func TestSyntaxErrors(t *testing.T) {
 		{"no query form", "PREFIX : <http://ex/>", 1, 22, "expected SELECT, CONSTRUCT, DESCRIBE or ASK"},
 		{"surrogate code point escape", "SELECT * { ?s ?p '\\uD800' }", 1, 19, `invalid \u escape in string`},
 		{"bad escape position", "SELECT * {\n ?s ?p \"abc\\x\" }", 2, 12, `invalid escape \x in string`},
+		{"columns count the query as written after a \\u escape", "ASK { ?s ?p \"\\u00e9\" ?x }", 1, 22, "expected '.' or '}' but found '?x'"},
 		{"invalid escape in comment is ignored", "ASK {} # C:\\users\nfoo", 2, 1, "expected end of query but found 'foo'"},
 		{"columns count characters", "SELECT * { ?s ?p \"é\" ?x }", 1, 22, "expected '.' or '}' but found '?x'"},
 		{"too deep", strings.Repeat("SELECT * {", 1) + strings.Repeat("{", 2000) + strings.Repeat("}", 2001), 1, 0, "nested deeper than 1000 levels"},
