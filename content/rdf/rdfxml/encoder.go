@@ -125,6 +125,7 @@ type docWriter struct {
 	user     []rdf.Prefix      // usable EncodeOptions.Prefixes
 	taken    map[string]bool
 	gen      int
+	qnames   map[string]string // IRI -> element name, so each IRI is split once
 }
 
 func newDocWriter(w *bufio.Writer, o rdf.EncodeOptions, quads []rdf.Quad) *docWriter {
@@ -132,6 +133,7 @@ func newDocWriter(w *bufio.Writer, o rdf.EncodeOptions, quads []rdf.Quad) *docWr
 		w: w, base: o.Base,
 		bySubj: map[rdf.Term][]rdf.Quad{}, objRefs: map[rdf.Term]int{}, state: map[rdf.Term]uint8{},
 		labels: map[string]string{}, nsPrefix: map[string]string{}, taken: map[string]bool{"rdf": true},
+		qnames: map[string]string{},
 	}
 	d.nsPrefix[rdf.RDFNS] = "rdf"
 	d.nsOrder = append(d.nsOrder, rdf.Prefix{Name: "rdf", IRI: rdf.RDFNS})
@@ -161,6 +163,17 @@ func newDocWriter(w *bufio.Writer, o rdf.EncodeOptions, quads []rdf.Quad) *docWr
 
 // qname returns the element name for an IRI, declaring a namespace if needed; ok is false if it has none.
 func (d *docWriter) qname(s string) (string, bool) {
+	if q, ok := d.qnames[s]; ok {
+		return q, true
+	}
+	q, ok := d.newQName(s)
+	if ok {
+		d.qnames[s] = q
+	}
+	return q, ok
+}
+
+func (d *docWriter) newQName(s string) (string, bool) {
 	best := -1
 	for i, p := range d.user {
 		if local, ok := strings.CutPrefix(s, p.IRI); ok && isNCName(local) && (best < 0 || len(p.IRI) > len(d.user[best].IRI)) {
