@@ -302,6 +302,9 @@ func checkTerm(t rdf.Term) error {
 		if t.Lang != "" && !validLangTag(t.Lang, t.Datatype == rdf.RDFDirLangString) {
 			return fmt.Errorf("invalid language tag %q", t.Lang)
 		}
+		if t.Lang != "" && t.Datatype != "" && t.Datatype != rdf.RDFLangString && t.Datatype != rdf.RDFDirLangString {
+			return fmt.Errorf("language tag on a literal of datatype <%s>", t.Datatype)
+		}
 		if t.Lang == "" && (t.Datatype == rdf.RDFLangString || t.Datatype == rdf.RDFDirLangString) {
 			return errors.New("language-tagged literal without a language tag")
 		}

@@ -415,6 +415,7 @@ func TestEncodeRejects(t *testing.T) {
 		{"bad language tag", false, rdf.Triple(ex("s"), ex("p"), rdf.LangString("x", "en_US"))},
 		{"language tag with a digit first", false, rdf.Triple(ex("s"), ex("p"), rdf.LangString("x", "1en"))},
 		{"langString without tag", false, rdf.Triple(ex("s"), ex("p"), typed("x", rdf.RDFLangString))},
+		{"language tag on a typed literal", false, rdf.Triple(ex("s"), ex("p"), rdf.Term{Kind: rdf.KindLiteral, Value: "x", Datatype: rdf.XSDString, Lang: "en"})},
 		{"literal not UTF-8", false, rdf.Triple(ex("s"), ex("p"), rdf.String("\xff"))},
 		{"IRI not UTF-8", false, rdf.Triple(ex("s\xc3"), ex("p"), ex("o"))},
 		{"IRI with a space", false, rdf.Triple(ex("a b"), ex("p"), ex("o"))},
