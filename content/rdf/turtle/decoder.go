@@ -47,6 +47,7 @@ type Decoder struct {
 	lastPrefix int                 // index of the prefix last looked up, or -1
 	langCache  map[string]string   // interned language tags
 	lastLang   string              // the tag last seen: tags come in runs
+	numCache   map[string]string   // interned short numbers
 	scratch    []byte
 
 	stack   []frame
@@ -80,6 +81,7 @@ func newDecoder(r io.Reader, o rdf.DecodeOptions, dl dialect) *Decoder {
 		maxDepth:   o.Limits.Depth(),
 		lastPrefix: -1,
 		langCache:  map[string]string{},
+		numCache:   map[string]string{},
 		out:        make([]rdf.Quad, 0, 4),
 	}
 	name := [...]string{"turtle", "trig", "n3"}[dl]

@@ -569,6 +569,9 @@ func (d *Decoder) unescape(from, to int) (string, error) {
 	return string(b), nil
 }
 
+// maxInternedNumber bounds the numbers that are interned; so few characters can form only some ten thousand.
+const maxInternedNumber = 4
+
 // number scans INTEGER, DECIMAL or DOUBLE at pos.
 func (d *Decoder) number() (rdf.Term, error) {
 	i := 0
@@ -614,7 +617,18 @@ func (d *Decoder) number() (rdf.Term, error) {
 	if i > d.maxTok {
 		return rdf.Term{}, d.tooLong("number")
 	}
-	t := rdf.Term{Kind: rdf.KindLiteral, Value: string(d.buf[d.pos : d.pos+i]), Datatype: dt}
+	raw := d.buf[d.pos : d.pos+i]
+	var lex string
+	if len(raw) <= maxInternedNumber {
+		// Short numbers (ratings, counts, years) repeat all the time; their set is small by construction.
+		var ok bool
+		if lex, ok = d.numCache[string(raw)]; !ok {
+			lex = string(raw)
+			d.numCache[lex] = lex
+		}
+	} else {
+		lex = string(raw)
+	}
 	d.skip(i)
-	return t, nil
+	return rdf.Term{Kind: rdf.KindLiteral, Value: lex, Datatype: dt}, nil
 }
