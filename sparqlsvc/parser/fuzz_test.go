@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
@@ -20,6 +21,7 @@ func FuzzParse(f *testing.F) {
 		"CONSTRUCT WHERE { ?s ?p ?o }",
 		"ASK { VALUES (?a ?b) { (1 UNDEF) } BIND(?a + -1 AS ?c) }",
 		"SELECT * { ?s !(^:a|:b) ?o } ORDER BY DESC(?s) LIMIT 1 OFFSET 2",
+		"SELECT * { ?s ?p \"\\u00e9\\U0001F46A\" . \\u003Fs ?p <http://ex/\\u0061> }",
 	} {
 		f.Add(s)
 	}
@@ -36,6 +38,9 @@ func FuzzParse(f *testing.F) {
 			var se *rdf.SyntaxError
 			if !errors.As(err, &se) || se.Line < 1 || se.Column < 1 {
 				t.Fatalf("error without position for %q: %v", query, err)
+			}
+			if lines := strings.Count(query, "\n") + 1; se.Line > lines {
+				t.Fatalf("error on line %d of a %d-line query %q: %v", se.Line, lines, query, err)
 			}
 			return
 		}
