@@ -217,3 +217,16 @@ func TestTranslateLeavesSyntaxAlone(t *testing.T) {
 		t.Errorf("translations differ:\n%s\n%s", a, b)
 	}
 }
+
+func TestBuiltins(t *testing.T) {
+	names := algebra.Builtins()
+	if len(names) != 50 {
+		t.Errorf("%d built-ins, want the 50 of the SPARQL 1.1 BuiltInCall production (without URI, isURI, EXISTS, NOT EXISTS and the aggregates): %v", len(names), names)
+	}
+	if lo, hi, ok := algebra.BuiltinArity("SUBSTR"); !ok || lo != 2 || hi != 3 {
+		t.Errorf("BuiltinArity(SUBSTR) = %d, %d, %v", lo, hi, ok)
+	}
+	if _, _, ok := algebra.BuiltinArity("COUNT"); ok {
+		t.Error("COUNT is an aggregate, not a built-in with an argument list")
+	}
+}

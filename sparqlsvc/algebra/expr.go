@@ -1,6 +1,10 @@
 package algebra
 
-import "github.com/ldhub/ldhub/content/rdf"
+import (
+	"sort"
+
+	"github.com/ldhub/ldhub/content/rdf"
+)
 
 // Expr is an expression (§17). The concrete types are Var, Constant, *Call, *FunctionCall, *In, *Exists and, in
 // the syntax tree only, *Aggregate (the translation replaces each aggregate by the variable its Group binds).
@@ -107,4 +111,39 @@ func HasAggregate(e Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// builtinArity holds the built-in functions of §17.4 that take a plain argument list, by keyword, with their
+// argument counts (min, max; max -1 = any).
+var builtinArity = map[string][2]int{
+	"STR": {1, 1}, "LANG": {1, 1}, "LANGMATCHES": {2, 2}, "DATATYPE": {1, 1}, "IRI": {1, 1}, "URI": {1, 1},
+	"RAND": {0, 0}, "ABS": {1, 1}, "CEIL": {1, 1}, "FLOOR": {1, 1}, "ROUND": {1, 1}, "CONCAT": {0, -1},
+	"SUBSTR": {2, 3}, "STRLEN": {1, 1}, "REPLACE": {3, 4}, "UCASE": {1, 1}, "LCASE": {1, 1},
+	"ENCODE_FOR_URI": {1, 1}, "CONTAINS": {2, 2}, "STRSTARTS": {2, 2}, "STRENDS": {2, 2}, "STRBEFORE": {2, 2},
+	"STRAFTER": {2, 2}, "YEAR": {1, 1}, "MONTH": {1, 1}, "DAY": {1, 1}, "HOURS": {1, 1}, "MINUTES": {1, 1},
+	"SECONDS": {1, 1}, "TIMEZONE": {1, 1}, "TZ": {1, 1}, "NOW": {0, 0}, "UUID": {0, 0}, "STRUUID": {0, 0},
+	"MD5": {1, 1}, "SHA1": {1, 1}, "SHA256": {1, 1}, "SHA384": {1, 1}, "SHA512": {1, 1}, "COALESCE": {0, -1},
+	"IF": {3, 3}, "STRLANG": {2, 2}, "STRDT": {2, 2}, "SAMETERM": {2, 2}, "ISIRI": {1, 1}, "ISURI": {1, 1},
+	"ISBLANK": {1, 1}, "ISLITERAL": {1, 1}, "ISNUMERIC": {1, 1}, "REGEX": {2, 3},
+}
+
+// BuiltinArity returns the argument counts of a built-in function that takes a plain argument list (max -1 means
+// any number); ok is false for other names.
+func BuiltinArity(name string) (min, max int, ok bool) {
+	a, ok := builtinArity[name]
+	return a[0], a[1], ok
+}
+
+// Builtins returns, sorted, the Func names a *Call can hold besides the operators: the built-ins with a plain
+// argument list plus BOUND and BNODE; the synonyms URI and ISURI are not listed because they arrive as IRI and
+// ISIRI. An evaluator can range over it to check that it implements them all.
+func Builtins() []string {
+	names := []string{"BOUND", "BNODE"}
+	for n := range builtinArity {
+		if n != "URI" && n != "ISURI" {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
 }

@@ -7,20 +7,6 @@ import (
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 )
 
-// builtinArity gives the argument counts of the built-in calls of §17.4 that take a plain argument list
-// (min, max; max -1 = any). BOUND, EXISTS, NOT EXISTS, BNODE and the aggregates have their own rules.
-var builtinArity = map[string][2]int{
-	"STR": {1, 1}, "LANG": {1, 1}, "LANGMATCHES": {2, 2}, "DATATYPE": {1, 1}, "IRI": {1, 1}, "URI": {1, 1},
-	"RAND": {0, 0}, "ABS": {1, 1}, "CEIL": {1, 1}, "FLOOR": {1, 1}, "ROUND": {1, 1}, "CONCAT": {0, -1},
-	"SUBSTR": {2, 3}, "STRLEN": {1, 1}, "REPLACE": {3, 4}, "UCASE": {1, 1}, "LCASE": {1, 1},
-	"ENCODE_FOR_URI": {1, 1}, "CONTAINS": {2, 2}, "STRSTARTS": {2, 2}, "STRENDS": {2, 2}, "STRBEFORE": {2, 2},
-	"STRAFTER": {2, 2}, "YEAR": {1, 1}, "MONTH": {1, 1}, "DAY": {1, 1}, "HOURS": {1, 1}, "MINUTES": {1, 1},
-	"SECONDS": {1, 1}, "TIMEZONE": {1, 1}, "TZ": {1, 1}, "NOW": {0, 0}, "UUID": {0, 0}, "STRUUID": {0, 0},
-	"MD5": {1, 1}, "SHA1": {1, 1}, "SHA256": {1, 1}, "SHA384": {1, 1}, "SHA512": {1, 1}, "COALESCE": {0, -1},
-	"IF": {3, 3}, "STRLANG": {2, 2}, "STRDT": {2, 2}, "SAMETERM": {2, 2}, "ISIRI": {1, 1}, "ISURI": {1, 1},
-	"ISBLANK": {1, 1}, "ISLITERAL": {1, 1}, "ISNUMERIC": {1, 1}, "REGEX": {2, 3},
-}
-
 func isAggregate(kw string) bool {
 	switch kw {
 	case "COUNT", "SUM", "MIN", "MAX", "AVG", "SAMPLE", "GROUP_CONCAT":
@@ -31,7 +17,7 @@ func isAggregate(kw string) bool {
 
 // isBuiltin reports whether a keyword starts a BuiltInCall.
 func isBuiltin(kw string) bool {
-	if _, ok := builtinArity[kw]; ok {
+	if _, _, ok := algebra.BuiltinArity(kw); ok {
 		return true
 	}
 	return kw == "BOUND" || kw == "BNODE" || kw == "EXISTS" || kw == "NOT" || isAggregate(kw)
@@ -345,18 +331,18 @@ func (p *parser) builtinCall() (algebra.Expr, error) {
 	case isAggregate(name):
 		return p.aggregate(t)
 	}
-	arity := builtinArity[name]
+	lo, hi, _ := algebra.BuiltinArity(name)
 	args, err := p.expressionList()
 	if err != nil {
 		return nil, err
 	}
-	if len(args) < arity[0] || arity[1] >= 0 && len(args) > arity[1] {
+	if len(args) < lo || hi >= 0 && len(args) > hi {
 		want := "any number of"
 		switch {
-		case arity[0] == arity[1]:
-			want = strconv.Itoa(arity[0])
-		case arity[1] >= 0:
-			want = strconv.Itoa(arity[0]) + " to " + strconv.Itoa(arity[1])
+		case lo == hi:
+			want = strconv.Itoa(lo)
+		case hi >= 0:
+			want = strconv.Itoa(lo) + " to " + strconv.Itoa(hi)
 		}
 		return nil, p.errorf(t, "%s takes %s arguments, not %d", t.raw, want, len(args))
 	}
