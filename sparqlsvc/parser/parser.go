@@ -22,6 +22,9 @@ import (
 type Options struct {
 	// Base is the IRI relative references resolve against until the query's own BASE.
 	Base string
+	// Prefixes are in effect before the query's own PREFIX declarations, which override them: an endpoint's
+	// well-known prefixes (rdf:, xsd:, ...). They are not added to the syntax tree's Prefixes.
+	Prefixes []rdf.Prefix
 	// MaxDepth bounds the nesting of groups, expressions and paths (rdf.DefaultMaxDepth when zero), so that a
 	// hostile query cannot exhaust the stack.
 	MaxDepth int
@@ -49,6 +52,9 @@ func ParseSyntax(query string, o Options) (*algebra.QuerySyntax, error) {
 		prefixes: map[string]string{},
 		maxDepth: rdf.Limits{MaxDepth: o.MaxDepth}.Depth(),
 		bnodeBGP: map[string]int{},
+	}
+	for _, pr := range o.Prefixes {
+		p.prefixes[pr.Name] = pr.IRI
 	}
 	q, err := p.parse()
 	if err != nil {

@@ -315,3 +315,18 @@ func TestValidQueries(t *testing.T) {
 		})
 	}
 }
+
+func TestPredeclaredPrefixes(t *testing.T) {
+	o := parser.Options{Prefixes: []rdf.Prefix{{Name: "ex", IRI: "http://ex/"}, {Name: "", IRI: "http://default/"}}}
+	q, err := parser.Parse("PREFIX ex: <http://override/> SELECT * { ex:a :b ?o }", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "(project (?o)\n  (bgp (triple <http://override/a> <http://default/b> ?o)))"
+	if got := algebra.Format(q.Op); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if len(q.Prefixes) != 1 || q.Prefixes[0].IRI != "http://override/" {
+		t.Errorf("query prefixes %v, want only the query's own", q.Prefixes)
+	}
+}
