@@ -71,6 +71,9 @@ func (s *Store) Push(ctx context.Context, actor model.Actor, repoID string, pack
 			return err
 		}
 	}
+	if err := h.git.Sync(); err != nil {
+		return err
+	}
 	for i, u := range updates {
 		if err := h.git.UpdateRef(u.Name, u.Old, u.New); err != nil {
 			if errors.Is(err, gitrepo.ErrStale) {
