@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/iri"
@@ -45,6 +46,19 @@ func Parse(query string, o Options) (*algebra.Query, error) {
 
 // ParseSyntax parses a query into its syntax tree.
 func ParseSyntax(query string, o Options) (*algebra.QuerySyntax, error) {
+	if !utf8.ValidString(query) {
+		// Bytes that are not UTF-8 would otherwise travel inside literals to every result writer.
+		i := 0
+		for i < len(query) {
+			r, size := utf8.DecodeRuneInString(query[i:])
+			if r == utf8.RuneError && size == 1 {
+				break
+			}
+			i += size
+		}
+		line, col := sourcePosition(query, nil, i)
+		return nil, &rdf.SyntaxError{Syntax: "sparql", Line: line, Column: col, Msg: "the query is not valid UTF-8"}
+	}
 	src, shifts := unescapeCodepoints(query)
 	p := &parser{
 		lex:      lexer{src: src, line: 1, col: 1},

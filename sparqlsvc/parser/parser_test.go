@@ -263,6 +263,7 @@ func TestSyntaxErrors(t *testing.T) {
 		{"surrogate code point escape", "SELECT * { ?s ?p '\\uD800' }", 1, 19, `invalid \u escape in string`},
 		{"bad escape position", "SELECT * {\n ?s ?p \"abc\\x\" }", 2, 12, `invalid escape \x in string`},
 		{"columns count the query as written after a \\u escape", "ASK { ?s ?p \"\\u00e9\" ?x }", 1, 22, "expected '.' or '}' but found '?x'"},
+		{"invalid UTF-8", "ASK {\n ?s ?p \"a\xffb\" }", 2, 10, "not valid UTF-8"},
 		{"invalid escape in comment is ignored", "ASK {} # C:\\users\nfoo", 2, 1, "expected end of query but found 'foo'"},
 		{"columns count characters", "SELECT * { ?s ?p \"é\" ?x }", 1, 22, "expected '.' or '}' but found '?x'"},
 		{"too deep", strings.Repeat("SELECT * {", 1) + strings.Repeat("{", 2000) + strings.Repeat("}", 2001), 1, 0, "nested deeper than 1000 levels"},
