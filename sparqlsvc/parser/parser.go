@@ -330,11 +330,6 @@ func (p *parser) iri() (string, error) {
 	return p.iriOf(t)
 }
 
-func (p *parser) isIRI() bool {
-	t, err := p.peek()
-	return err == nil && (t.kind == tIRI || t.kind == tPName)
-}
-
 // selectQuery parses SelectQuery, or SubSelect when sub is set (which has no dataset and takes its own VALUES).
 func (p *parser) selectQuery(q *algebra.QuerySyntax, sub bool) error {
 	q.Form = algebra.Select
