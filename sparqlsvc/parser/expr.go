@@ -173,11 +173,8 @@ func (p *parser) unary() (algebra.Expr, error) {
 	}
 	if t.kind == tPunct && (t.text == "!" || t.text == "+" || t.text == "-") {
 		p.take()
-		if err := p.enter(); err != nil {
-			return nil, err
-		}
-		defer p.leave()
-		arg, err := p.unary()
+		// The operand is a PrimaryExpression: "!!?x" is not SPARQL, "!(!?x)" is.
+		arg, err := p.primary()
 		if err != nil {
 			return nil, err
 		}

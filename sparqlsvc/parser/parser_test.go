@@ -263,6 +263,7 @@ func TestSyntaxErrors(t *testing.T) {
 		{"surrogate code point escape", "SELECT * { ?s ?p '\\uD800' }", 1, 19, `invalid \u escape in string`},
 		{"bad escape position", "SELECT * {\n ?s ?p \"abc\\x\" }", 2, 12, `invalid escape \x in string`},
 		{"columns count the query as written after a \\u escape", "ASK { ?s ?p \"\\u00e9\" ?x }", 1, 22, "expected '.' or '}' but found '?x'"},
+		{"unary operator on a unary expression", "ASK { FILTER(!!?x) }", 1, 15, "expected an expression but found '!'"},
 		{"invalid UTF-8", "ASK {\n ?s ?p \"a\xffb\" }", 2, 10, "not valid UTF-8"},
 		{"invalid escape in comment is ignored", "ASK {} # C:\\users\nfoo", 2, 1, "expected end of query but found 'foo'"},
 		{"columns count characters", "SELECT * { ?s ?p \"é\" ?x }", 1, 22, "expected '.' or '}' but found '?x'"},
@@ -305,6 +306,7 @@ func TestValidQueries(t *testing.T) {
 		{"empty group and trailing dot", "ASK { ?s ?p ?o . }"},
 		{"nested optional with filter", "SELECT * { ?s ?p ?o OPTIONAL { { ?o ?q ?z FILTER(?s != ?z) } } }"},
 		{"VALUES with UNDEF and empty rows", "SELECT * {} VALUES (?a ?b) { (1 UNDEF) (UNDEF 2) }"},
+		{"unary operators on primaries", "ASK { FILTER(!(!?x) && - -1 < +?y) }"},
 		{"less-than not taken for an IRI", "SELECT * { FILTER(?a < ?b && ?c > ?d) }"},
 		{"codepoint escape in IRI", "SELECT * { ?s <http://ex/\\u0061> ?o }"},
 	}
