@@ -42,7 +42,7 @@ func (p *parser) checkSelect(q *algebra.QuerySyntax, pos []token) error {
 		return nil
 	}
 	if sc.Star {
-		return p.errorf(p.tok, "SELECT * is not allowed in a query with GROUP BY or aggregates; name the variables")
+		return p.errorf(pos[0], "SELECT * is not allowed in a query with GROUP BY or aggregates; name the variables")
 	}
 	grouped := map[algebra.Var]bool{}
 	for _, k := range q.GroupBy {

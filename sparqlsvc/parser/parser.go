@@ -356,7 +356,7 @@ func (p *parser) selectQuery(q *algebra.QuerySyntax, sub bool) error {
 }
 
 // selectClause is SELECT ( DISTINCT | REDUCED )? ( ( Var | ( '(' Expression AS Var ')' ) )+ | '*' ).
-// It returns the position of each item, for the errors of checkSelect.
+// It returns the position of each item (of the '*' for SELECT *), for the errors of checkSelect.
 func (p *parser) selectClause(q *algebra.QuerySyntax) ([]token, error) {
 	var pos []token
 	if err := p.expectKeyword("SELECT"); err != nil {
@@ -369,9 +369,9 @@ func (p *parser) selectClause(q *algebra.QuerySyntax) ([]token, error) {
 	} else if p.acceptKeyword("REDUCED") {
 		sc.Reduced = true
 	}
-	if p.accept("*") {
+	if star, _ := p.peek(); p.accept("*") {
 		sc.Star = true
-		return pos, nil
+		return []token{star}, nil
 	}
 	for {
 		t, err := p.peek()
