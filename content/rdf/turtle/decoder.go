@@ -609,7 +609,7 @@ func (d *Decoder) prefixDirective(n int, dot bool) error {
 	}
 	i := 0
 	if r, sz := d.runeAt(0); r != ':' {
-		if !(r < 128 && asciiClass[r]&clsBase != 0 || r >= 128 && isBaseRune(r)) {
+		if !(r >= 0 && r < 128 && asciiClass[r]&clsBase != 0 || r >= 128 && isBaseRune(r)) {
 			return d.errAt(0, "invalid prefix name start %s", d.describe(0))
 		}
 		var err error

@@ -171,6 +171,7 @@ func TestErrors(t *testing.T) {
 		{"n3 path", NewN3Decoder, "<http://a/x>!<http://a/p> <http://a/b> <http://a/c> .", 1, 13, "paths"},
 		{"n3 path after space", NewN3Decoder, "<http://a/s> <http://a/p> <http://a/o> ^ <http://a/q> .", 1, 40, "paths"},
 		{"n3 is without of", NewN3Decoder, "<http://a/s> is <http://a/p> <http://a/o> .", 1, 30, "expected 'of'"},
+		{"invalid UTF-8 in a name", NewDecoder, "@prefix p: <http://p/> . p:a\xff <b> <c> .", 1, 29, "byte 0xff"},
 		{"invalid UTF-8", NewDecoder, "<a> <b> \"\xff\xfe\" .", 1, 9, "UTF-8"},
 		{"n3 literal subject via <=", NewN3Decoder, "<http://a/s> <= 1 .", 1, 17, "cannot be a subject"},
 		{"n3 rule", NewN3Decoder, "{ <a> <b> <c> } => { <a> <b> <d> } .", 1, 1, "rules"},

@@ -85,7 +85,7 @@ func (r *reader) at(i int) int {
 	return int(r.buf[r.pos+i])
 }
 
-// runeAt decodes the code point at pos+i; size 0 means end of input.
+// runeAt decodes the code point at pos+i; size 0 means end of input, code point -1 a byte that is not UTF-8.
 func (r *reader) runeAt(i int) (rune, int) {
 	if r.at(i) < 0 {
 		return 0, 0
@@ -99,7 +99,12 @@ func (r *reader) runeAt(i int) (rune, int) {
 			break
 		}
 	}
-	return utf8.DecodeRune(r.buf[r.pos+i:])
+	c, n := utf8.DecodeRune(r.buf[r.pos+i:])
+	if c == utf8.RuneError && n == 1 {
+		// Not UTF-8. -1 matches no character class, so names stop here and never copy invalid bytes.
+		return -1, 1
+	}
+	return c, n
 }
 
 // skip consumes n bytes that contain no line break.
@@ -198,7 +203,7 @@ func (r *reader) describe(off int) string {
 	if n == 0 {
 		return "end of input"
 	}
-	if c == utf8.RuneError && n == 1 {
+	if c < 0 {
 		return fmt.Sprintf("byte 0x%02x", r.buf[r.pos+off])
 	}
 	return fmt.Sprintf("%q", c)

@@ -84,7 +84,7 @@ func (d *Decoder) iriRef() (string, error) {
 	} else {
 		s = string(d.buf[d.pos+1 : d.pos+i])
 	}
-	s, err := d.resolve(s, 0)
+	s, err := d.resolve(s)
 	if err != nil {
 		return "", err
 	}
@@ -121,22 +121,23 @@ func (d *Decoder) uchar(off int, raw []byte) (rune, int, error) {
 // resolve makes ref absolute against the current base. An absolute IRI is kept exactly as written (no dot-segment
 // removal), as serd and the hub's other parsers (SPARQL, RDF/JSON) do: IRIs compare character by character, so
 // a query must find the IRI the data spelled (SPARQL 1.0 test i18n/normalization-02 depends on it).
-func (d *Decoder) resolve(ref string, off int) (string, error) {
+func (d *Decoder) resolve(ref string) (string, error) {
 	if iri.IsAbsolute(ref) {
 		return ref, nil
 	}
 	s, err := iri.Resolve(d.base, ref)
 	if err != nil {
 		if errors.Is(err, iri.ErrNoBase) {
-			return "", d.errAt(off, "relative IRI <%s> and no base IRI to resolve it against", ref)
+			return "", d.errAt(0, "relative IRI <%s> and no base IRI to resolve it against", ref)
 		}
-		return "", d.errAt(off, "IRI <%s>: %v", ref, err)
+		return "", d.errAt(0, "IRI <%s>: %v", ref, err)
 	}
 	return s, nil
 }
 
-// nameLen returns the length of the PN_PREFIX-like run at pos+i ((PN_CHARS | '.')* without trailing dots), given
-// that the code point there was already accepted as a first character.
+// pnChars scans the rest of a name from pos+i: (PN_CHARS | '.')* without trailing dots, plus ':' and the PLX forms
+// (%hh, \x) when allowColon says it is a local name. The caller has checked the first character. It returns the
+// end offset and whether a \ escape was seen.
 func (d *Decoder) pnChars(i int, allowColon bool) (int, bool, error) {
 	end := i // end after the last non-dot character
 	esc := false
@@ -227,7 +228,7 @@ func (d *Decoder) pname() (string, error) {
 	i := 0
 	r, n := d.runeAt(0)
 	if n > 0 && r != ':' {
-		if !(r < utf8.RuneSelf && asciiClass[r]&clsBase != 0 || r >= utf8.RuneSelf && isBaseRune(r)) {
+		if !(r >= 0 && r < utf8.RuneSelf && asciiClass[r]&clsBase != 0 || r >= utf8.RuneSelf && isBaseRune(r)) {
 			return "", d.errAt(0, "unexpected %s", d.describe(0))
 		}
 		var err error
@@ -329,7 +330,7 @@ func (d *Decoder) blankLabel() (rdf.Term, error) {
 		return rdf.Term{}, d.errAt(0, "expected '_:' to start a blank node label")
 	}
 	r, n := d.runeAt(2)
-	if n == 0 || !(r < utf8.RuneSelf && asciiClass[r]&(clsU|clsDigit) != 0 || r >= utf8.RuneSelf && isBaseRune(r)) {
+	if n == 0 || !(r >= 0 && r < utf8.RuneSelf && asciiClass[r]&(clsU|clsDigit) != 0 || r >= utf8.RuneSelf && isBaseRune(r)) {
 		return rdf.Term{}, d.errAt(2, "invalid blank node label start %s", d.describe(2))
 	}
 	i, _, err := d.pnChars(2+n, false)
