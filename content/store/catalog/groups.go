@@ -70,7 +70,7 @@ func segment(seg, name string) (string, error) {
 }
 
 func (st *State) checkSegment(parentID, seg, self string) error {
-	if parentID == "" && model.ReservedTopSegments[strings.ToLower(seg)] {
+	if parentID == "" && model.ReservedTopSegment(seg) {
 		return model.Invalidf("pathSegment %q is reserved at the top level", seg)
 	}
 	if st.segmentTaken(parentID, seg, self) {

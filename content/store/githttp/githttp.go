@@ -198,23 +198,22 @@ func (h *Handler) advertise(w http.ResponseWriter, repo *gitrepo.Repo, service s
 		return
 	}
 	ar.Capabilities = caps
-	refs, err := repo.Refs("refs/")
-	if err != nil {
-		h.fail(w, err)
-		return
-	}
 	it, err := repo.Storer().IterReferences()
 	if err != nil {
 		h.fail(w, err)
 		return
 	}
-	// Advertise the stored value of each ref (an annotated tag's own id), as git does.
-	_ = it.ForEach(func(ref *plumbing.Reference) error {
-		if _, ok := refs[ref.Name()]; ok {
+	// The stored value of each ref is advertised (an annotated tag's own id), as git does.
+	err = it.ForEach(func(ref *plumbing.Reference) error {
+		if ref.Type() == plumbing.HashReference && strings.HasPrefix(string(ref.Name()), "refs/") {
 			ar.References[ref.Name().String()] = ref.Hash()
 		}
 		return nil
 	})
+	if err != nil {
+		h.fail(w, err)
+		return
+	}
 	if head, ok := ar.References[string(gitrepo.Branch)]; ok {
 		ar.Head = &head
 		if err := ar.AddReference(plumbing.NewSymbolicReference(plumbing.HEAD, gitrepo.Branch)); err != nil {
@@ -327,15 +326,17 @@ func (h *Handler) uploadPack(w http.ResponseWriter, r *http.Request, repo *gitre
 	if !req.done {
 		return
 	}
+	// Past the status line an error can only cut the stream short; the client reports it, the log keeps why.
 	haveObjs, err := revlist.Objects(st, common, nil)
-	if err != nil {
-		return // the status line is out; the client reports the broken stream
+	if err == nil {
+		var objs []plumbing.Hash
+		if objs, err = revlist.Objects(st, req.wants, haveObjs); err == nil {
+			_, err = packfile.NewEncoder(w, st, false).Encode(objs, 10)
+		}
 	}
-	objs, err := revlist.Objects(st, req.wants, haveObjs)
-	if err != nil {
-		return
+	if err != nil && r.Context().Err() == nil {
+		h.logger().Error("git upload-pack", "repository", repo.Dir(), "err", err)
 	}
-	_, _ = packfile.NewEncoder(w, st, false).Encode(objs, 10)
 }
 
 // receivePack answers a push: commands, then the pack. The store validates and moves refs; the report tells git

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -559,6 +558,3 @@ func (ix *Index) headView(head plumbing.Hash) (*Snapshot, error) {
 	}
 	return snap, nil
 }
-
-// Created is the time of an item's first version.
-func (it *Item) Created() time.Time { return it.Versions[0].Time }
