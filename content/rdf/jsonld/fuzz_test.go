@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/rdf/iso"
 	"github.com/ldhub/ldhub/content/rdf/jsonld"
 )
 
@@ -33,6 +34,48 @@ func FuzzDecode(f *testing.F) {
 			jsonld.Config{Loader: loader})
 		if _, err := readAll(d); err == nil {
 			_ = d.Prefixes()
+		}
+	})
+}
+
+// FuzzRoundTrip builds a dataset from the fuzz input out of a pool of awkward terms and checks that
+// RDF → JSON-LD → RDF gives an isomorphic dataset, compacted and expanded.
+func FuzzRoundTrip(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 0, 3, 4, 5, 1, 6, 7, 8, 2})
+	f.Add([]byte{9, 0, 10, 3, 10, 11, 12, 0, 12, 11, 13, 0})
+	resources := []rdf.Term{
+		rdf.IRI("http://ex/s"), rdf.IRI("ex:s"), rdf.IRI("http://ex/"), rdf.IRI("urn:x"), rdf.IRI("http://ex/doc/a#b"),
+		rdf.Blank("a"), rdf.Blank("b"), rdf.IRI(rdf.RDFNil), rdf.IRI("http://ex/doc/"),
+	}
+	predicates := []rdf.Term{
+		rdf.IRI("http://ex/p"), rdf.IRI(rdf.RDFType), rdf.IRI(rdf.RDFFirst), rdf.IRI(rdf.RDFRest), rdf.IRI("ex:p"),
+		rdf.IRI("http://schema.org/name"),
+	}
+	objects := append(append([]rdf.Term{}, resources...),
+		rdf.String(""), rdf.String("@id"), rdf.LangString("x", "en-GB"), rdf.Literal("1", rdf.XSDInteger),
+		rdf.Literal("1.0", rdf.XSDDouble), rdf.Literal("true", rdf.XSDBoolean), rdf.Literal("0", rdf.XSDBoolean),
+		rdf.Literal("x", "http://ex/dt"), rdf.Literal(`{"a":1}`, rdf.RDFJSON), rdf.String("a\"b\\\n"))
+	graphs := []rdf.Term{{}, {}, rdf.IRI("http://ex/g"), rdf.Blank("g"), rdf.IRI("http://ex/s")}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var quads []rdf.Quad
+		for i := 0; i+3 < len(b) && len(quads) < 40; i += 4 {
+			quads = append(quads, rdf.Quad{
+				S: resources[int(b[i])%len(resources)],
+				P: predicates[int(b[i+1])%len(predicates)],
+				O: objects[int(b[i+2])%len(objects)],
+				G: graphs[int(b[i+3])%len(graphs)],
+			})
+		}
+		for _, cfg := range []jsonld.EncodeConfig{{}, {Expanded: true}} {
+			out := encode(t, quads, rdf.EncodeOptions{Base: "http://ex/doc/", Prefixes: []rdf.Prefix{
+				{Name: "ex", IRI: "http://ex/"}, {Name: "schema", IRI: "http://schema.org/"}}}, cfg)
+			got, _, err := decode(t, out, rdf.DecodeOptions{Base: "http://ex/doc/"}, jsonld.Config{})
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			if !iso.Isomorphic(got, quads) {
+				t.Fatalf("expanded=%v:\n%s\n%s", cfg.Expanded, iso.Diff(got, quads), out)
+			}
 		}
 	})
 }

@@ -58,6 +58,13 @@ func IsReferencedOnce(node *NodeMapNode, referencedOnce map[string]*UsagesNode) 
 
 // IsWellFormedListNode is a helper function for 4.3.3
 func (nmn *NodeMapNode) IsWellFormedListNode() bool {
+	// ldhub: a list node has both rdf:first and rdf:rest (upstream accepted a node with only rdf:rest and then
+	// panicked reading its rdf:first) and is a blank node.
+	_, hasFirst := nmn.Values[RDFFirst]
+	_, hasRest := nmn.Values[RDFRest]
+	if id, _ := nmn.Values["@id"].(string); !hasFirst || !hasRest || !strings.HasPrefix(id, "_:") {
+		return false
+	}
 	keys := 0
 	v, containsRdfFirst := nmn.Values[RDFFirst]
 	if containsRdfFirst {
