@@ -48,3 +48,6 @@ func Codec(reg *codec.Registry, limits rdf.Limits) store.Validator {
 		}
 	}
 }
+
+// Default is Codec over every syntax ldhub reads, with the default decoder limits.
+func Default() store.Validator { return Codec(codec.Default(), rdf.Limits{}) }

@@ -5,8 +5,12 @@ import (
 	"errors"
 	"testing"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"github.com/ldhub/ldhub/content/codec"
+	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/store"
 	"github.com/ldhub/ldhub/content/store/validator"
 )
 
@@ -41,5 +45,32 @@ func TestCodec(t *testing.T) {
 				t.Errorf("%s %q: %v, want a syntax error on line %d", tc.path, tc.content, err, tc.line)
 			}
 		}
+	}
+}
+
+func TestStoreRefusesBadTurtleWithPosition(t *testing.T) {
+	ctx := context.Background()
+	s, err := store.Open(ctx, t.TempDir(), store.Options{Validate: validator.Default(), HashCost: bcrypt.MinCost, NoWatch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	g, err := s.CreateGroup(ctx, model.SystemActor, model.Group{Name: "g"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.CreateRepository(ctx, model.SystemActor, model.Repository{Name: "r", ParentID: g.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := store.Content{Ext: ".ttl", Data: []byte("@prefix ex: <http://example.org/> .\nex:a ex:b ex:c ;\n  ex:d .\n")}
+	_, err = s.CreatePublication(ctx, model.SystemActor, r.ID, model.PublicationMeta{Name: "core"}, bad)
+	var ce *model.ContentError
+	if !errors.As(err, &ce) || !errors.Is(err, model.ErrInvalid) || ce.Syntax() == nil || ce.Syntax().Line != 3 || ce.Path != "core.ttl" {
+		t.Fatalf("bad Turtle: %v", err)
+	}
+	good := store.Content{Ext: ".ttl", Data: []byte("@prefix ex: <http://example.org/> .\nex:a ex:b ex:c ;\n  ex:d <Thing> .\n")}
+	if _, err := s.CreatePublication(ctx, model.SystemActor, r.ID, model.PublicationMeta{Name: "core"}, good); err != nil {
+		t.Fatalf("good Turtle: %v", err)
 	}
 }
