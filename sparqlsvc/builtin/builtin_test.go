@@ -32,8 +32,8 @@ func TestArith(t *testing.T) {
 		{'/', dbl("1"), dbl("0"), dbl("INF")},
 		{'*', dec("0.1"), dec("3"), dec("0.3")},
 		{'-', dec("36.0"), dec("0"), dec("36")},
-		{'+', flt("1.5"), i("1"), flt("2.5E0")},
-		{'+', dbl("1.5"), flt("1"), dbl("2.5E0")},
+		{'+', flt("1.5"), i("1"), flt("2.5")},
+		{'+', dbl("1.5"), flt("1"), dbl("2.5")},
 		{'+', i("99999999999999999999"), i("1"), i("100000000000000000000")},
 		{'+', i("1"), str("1"), errT},
 		{'+', i("abc"), i("1"), errT},
@@ -173,7 +173,7 @@ func TestCall(t *testing.T) {
 		{"ROUND", []rdf.Term{dec("-2.5")}, dec("-2")},
 		{"ROUND", []rdf.Term{dec("2.5")}, dec("3")},
 		{"CEIL", []rdf.Term{dec("-1.6")}, dec("-1")},
-		{"FLOOR", []rdf.Term{dbl("1.5")}, dbl("1.0E0")},
+		{"FLOOR", []rdf.Term{dbl("1.5")}, dbl("1")},
 		{"YEAR", []rdf.Term{dt("2011-01-10T14:45:13.815-05:00")}, i("2011")},
 		{"HOURS", []rdf.Term{dt("2011-01-10T14:45:13.815-05:00")}, i("14")},
 		{"SECONDS", []rdf.Term{dt("2011-01-10T14:45:13.815-05:00")}, dec("13.815")},
@@ -243,7 +243,8 @@ func TestOrderCompare(t *testing.T) {
 }
 
 func TestFormatDouble(t *testing.T) {
-	for f, want := range map[float64]string{1: "1.0E0", 1.5: "1.5E0", 1e10: "1.0E10", -0.000125: "-1.25E-4", 0: "0.0E0"} {
+	for f, want := range map[float64]string{1: "1", 1.5: "1.5", 1050: "1050", 1e10: "10000000000", -0.000125: "-0.000125",
+		0: "0", 1e21: "1.0E21", 1.5e-7: "1.5E-7", 2e300: "2.0E300"} {
 		if got := formatDouble(f, 64); got != want {
 			t.Errorf("formatDouble(%v) = %q, want %q", f, got, want)
 		}

@@ -269,7 +269,9 @@ func formatDecimal(r *big.Rat) string {
 	return s
 }
 
-// formatDouble writes the XSD canonical double form (mantissa with one digit before the point, "E", exponent).
+// formatDouble writes a double in the shortest form that reads back exactly: plain decimal notation for
+// magnitudes people read as numbers ("6", "1050", "0.2", the form Oxigraph and the W3C expected results use),
+// scientific notation outside that range ("1.0E21"). Both are in the xsd:double lexical space.
 func formatDouble(f float64, bits int) string {
 	switch {
 	case math.IsNaN(f):
@@ -280,9 +282,12 @@ func formatDouble(f float64, bits int) string {
 		return "-INF"
 	case f == 0:
 		if math.Signbit(f) {
-			return "-0.0E0"
+			return "-0"
 		}
-		return "0.0E0"
+		return "0"
+	}
+	if abs := math.Abs(f); abs >= 1e-6 && abs < 1e21 {
+		return strconv.FormatFloat(f, 'f', -1, bits)
 	}
 	s := strconv.FormatFloat(f, 'E', -1, bits)
 	mant, exp, _ := strings.Cut(s, "E")
@@ -292,9 +297,6 @@ func formatDouble(f float64, bits int) string {
 	exp = strings.TrimPrefix(exp, "+")
 	neg := strings.HasPrefix(exp, "-")
 	exp = strings.TrimLeft(strings.TrimPrefix(exp, "-"), "0")
-	if exp == "" {
-		exp = "0"
-	}
 	if neg {
 		exp = "-" + exp
 	}

@@ -1,0 +1,106 @@
+// Package eval evaluates SPARQL algebra (sparqlsvc/algebra) over dictionary-encoded graphs (sparqlsvc/index).
+//
+// Solutions are rows of term ids, one slot per query variable (0 = unbound), so joins, DISTINCT and grouping compare
+// integers. Ids come from the dataset's dictionary; terms a query computes (BIND, aggregates, constants absent
+// from the data) get ids from a per-query overlay above the dictionary's range, interned so that one term always
+// has one id. Operators push solutions to a callback that can stop them early (LIMIT, ASK, EXISTS).
+//
+// Joins are bind joins: the right operand runs once per left solution with that solution's bindings substituted,
+// which turns triple patterns into index range lookups. Where SPARQL's bottom-up semantics would differ from
+// substitution (a FILTER, OPTIONAL or sub-query that mentions a variable the input binds but the operand itself
+// does not bind), the operand is evaluated on its own once and joined, so answers stay exactly the standard's.
+package eval
+
+import (
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
+)
+
+// Dataset is what a query runs against: one dictionary, the graphs whose RDF merge is the default graph, and
+// named graphs by the dictionary id of their name.
+type Dataset struct {
+	Dict    *index.Dict
+	Default []*index.Graph
+	Named   map[index.ID]*index.Graph
+}
+
+// FromIndex returns the dataset of one index: its default graph and its named graphs.
+func FromIndex(d *index.Dataset) *Dataset {
+	ds := &Dataset{Dict: d.Dict, Default: []*index.Graph{d.Default}, Named: map[index.ID]*index.Graph{}}
+	for _, n := range d.GraphNames() {
+		ds.Named[n] = d.Graph(n)
+	}
+	return ds
+}
+
+// ID is a term id of a query: a dictionary id, or an overlay id above the dictionary's range. 0 is unbound.
+type ID = uint32
+
+// terms is the query's id space.
+type terms struct {
+	dict   *index.Dict
+	base   ID
+	extra  []rdf.Term
+	byKey  map[string]ID
+	keyBuf []byte
+}
+
+func newTerms(d *index.Dict) *terms {
+	t := &terms{dict: d, byKey: map[string]ID{}}
+	if d != nil {
+		t.base = ID(d.Len())
+	}
+	return t
+}
+
+func (t *terms) term(id ID) rdf.Term {
+	if id == 0 {
+		return rdf.Term{}
+	}
+	if id <= t.base {
+		return t.dict.Term(id)
+	}
+	return t.extra[id-t.base-1]
+}
+
+// lookup returns the dictionary id of a term, or 0 when the data does not contain it.
+func (t *terms) lookup(x rdf.Term) ID {
+	if t.dict == nil || x.IsZero() {
+		return 0
+	}
+	return t.dict.Lookup(x)
+}
+
+// id interns a term: its dictionary id when the data has it, an overlay id otherwise.
+func (t *terms) id(x rdf.Term) ID {
+	if x.IsZero() {
+		return 0
+	}
+	if id := t.lookup(x); id != 0 {
+		return id
+	}
+	k := t.keyBuf[:0]
+	k = append(k, byte(x.Kind))
+	k = append(k, x.Value...)
+	k = append(k, 0)
+	k = append(k, x.Datatype...)
+	k = append(k, 0)
+	for i := 0; i < len(x.Lang); i++ { // language tags compare case-insensitively
+		c := x.Lang[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		k = append(k, c)
+	}
+	t.keyBuf = k
+	if id, ok := t.byKey[string(k)]; ok {
+		return id
+	}
+	t.extra = append(t.extra, x)
+	id := t.base + ID(len(t.extra))
+	t.byKey[string(k)] = id
+	return id
+}
+
+// inData reports whether id can occur in the graphs (overlay ids cannot).
+func (t *terms) inData(id ID) bool { return id != 0 && id <= t.base }

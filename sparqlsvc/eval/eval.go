@@ -1,0 +1,305 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+	"github.com/ldhub/ldhub/sparqlsvc/builtin"
+)
+
+// Options bound and configure one query.
+type Options struct {
+	// Timeout, when positive, ends the query with ErrTimeout.
+	Timeout time.Duration
+	// MaxRows bounds the solutions the query may hold in memory at once (sorting, grouping, DISTINCT, materialised
+	// operands); 0 means DefaultMaxRows.
+	MaxRows int
+	// Now is the query time NOW() returns; zero means the current time.
+	Now time.Time
+	// Service, when set, evaluates SERVICE patterns; nil makes them an error (no outbound calls by default).
+	Service ServiceClient
+}
+
+// ServiceClient runs a SERVICE pattern at a remote endpoint and returns its solutions.
+type ServiceClient interface {
+	Query(ctx context.Context, endpoint string, pattern algebra.Op, vars []algebra.Var) (vars2 []string, rows [][]rdf.Term, err error)
+}
+
+const DefaultMaxRows = 5_000_000
+
+var (
+	// ErrTimeout reports a query stopped by its time limit.
+	ErrTimeout = errors.New("sparql: query exceeded its time limit")
+	// ErrTooLarge reports a query stopped by its memory budget.
+	ErrTooLarge = errors.New("sparql: query exceeded its memory budget")
+	// ErrService reports a SERVICE pattern without a configured client.
+	ErrService = errors.New("sparql: SERVICE is not enabled on this endpoint")
+)
+
+// Result is the answer to a query: solutions (SELECT), a boolean (ASK) or triples (CONSTRUCT, DESCRIBE).
+type Result struct {
+	Form    algebra.Form
+	Vars    []string
+	Rows    [][]rdf.Term
+	Boolean bool
+	Triples []rdf.Quad
+}
+
+type evaluator struct {
+	ctx    context.Context
+	ds     *Dataset
+	t      *terms
+	fn     *builtin.Context
+	opt    Options
+	slots  map[algebra.Var]int
+	names  []algebra.Var
+	nvars  int
+	active []graphRef // graphs BGPs match against
+	steps  int
+	held   int // rows held in memory by materialising operators
+	cache  map[cacheKey][][]ID
+	safeC  map[safeKey]bool
+	orders map[orderKey][]int
+	info   map[algebra.Op]*opInfo
+	subst  int // > 0 inside EXISTS: substitute bindings everywhere
+	rowGen int // advances per solution so BNODE(label) is scoped to one solution
+}
+
+// Run evaluates a translated query.
+func Run(ctx context.Context, ds *Dataset, q *algebra.Query, opt Options) (*Result, error) {
+	if opt.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
+		defer cancel()
+	}
+	if opt.MaxRows <= 0 {
+		opt.MaxRows = DefaultMaxRows
+	}
+	now := opt.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	e := &evaluator{
+		ctx: ctx, ds: ds, t: newTerms(ds.Dict), fn: builtin.NewContext(now, q.Base), opt: opt,
+		slots: map[algebra.Var]int{}, cache: map[cacheKey][][]ID{}, safeC: map[safeKey]bool{},
+		orders: map[orderKey][]int{}, info: map[algebra.Op]*opInfo{},
+	}
+	e.active = e.defaultGraphs()
+	type bnodeKey struct {
+		gen   int
+		label string
+	}
+	bnodes := map[bnodeKey]rdf.Term{}
+	n := 0
+	e.fn.BNode = func(label string, hasLabel bool) rdf.Term {
+		n++
+		fresh := rdf.Blank(fmt.Sprintf("bn%d", n))
+		if !hasLabel {
+			return fresh
+		}
+		k := bnodeKey{e.rowGen, label}
+		if b, ok := bnodes[k]; ok {
+			return b
+		}
+		bnodes[k] = fresh
+		return fresh
+	}
+	e.collectVars(q)
+	res := &Result{Form: q.Form}
+	var err error
+	switch q.Form {
+	case algebra.Select:
+		err = e.selectQuery(q, res)
+	case algebra.Ask:
+		err = e.run(q.Op, e.newRow(), func([]ID) bool {
+			res.Boolean = true
+			return false
+		})
+	case algebra.Construct:
+		err = e.construct(q, res)
+	case algebra.Describe:
+		err = e.describe(q, res)
+	default:
+		err = fmt.Errorf("sparql: unknown query form %v", q.Form)
+	}
+	if err != nil {
+		return nil, e.wrapErr(err)
+	}
+	return res, nil
+}
+
+func (e *evaluator) wrapErr(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return ErrTimeout
+	}
+	return err
+}
+
+// errStop unwinds evaluation when a limit is hit; the callback chain returns false and run reports the cause.
+type stopError struct{ err error }
+
+func (s stopError) Error() string { return s.err.Error() }
+
+// check is called in every loop that produces rows: it notices cancellation and time-outs without a syscall per row.
+func (e *evaluator) check() error {
+	e.steps++
+	if e.steps&1023 == 0 {
+		if err := e.ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *evaluator) hold(n int) error {
+	e.held += n
+	if e.held > e.opt.MaxRows {
+		return ErrTooLarge
+	}
+	return nil
+}
+
+func (e *evaluator) newRow() []ID { return make([]ID, e.nvars) }
+
+func (e *evaluator) slot(v algebra.Var) int {
+	if i, ok := e.slots[v]; ok {
+		return i
+	}
+	i := len(e.names)
+	e.slots[v] = i
+	e.names = append(e.names, v)
+	e.nvars = len(e.names)
+	return i
+}
+
+// collectVars gives every variable of the query, including those of sub-queries and EXISTS patterns, a slot.
+func (e *evaluator) collectVars(q *algebra.Query) {
+	var walk func(op algebra.Op)
+	walkExpr := func(x algebra.Expr) {
+		algebra.WalkExpr(x, func(x algebra.Expr) bool {
+			switch v := x.(type) {
+			case algebra.Var:
+				e.slot(v)
+			case *algebra.Exists:
+				if v.Pattern != nil {
+					walk(v.Pattern)
+				}
+			}
+			return true
+		})
+	}
+	node := func(n algebra.Node) {
+		if n.IsVar() {
+			e.slot(n.Var)
+		}
+	}
+	walk = func(op algebra.Op) {
+		algebra.Walk(op, func(op algebra.Op) bool {
+			switch x := op.(type) {
+			case *algebra.BGP:
+				for _, t := range x.Triples {
+					node(t.S)
+					node(t.P)
+					node(t.O)
+				}
+			case *algebra.PathPattern:
+				node(x.S)
+				node(x.O)
+			case *algebra.LeftJoin:
+				if x.Expr != nil {
+					walkExpr(x.Expr)
+				}
+			case *algebra.Filter:
+				for _, f := range x.Exprs {
+					walkExpr(f)
+				}
+			case *algebra.Graph:
+				node(x.Name)
+			case *algebra.Service:
+				node(x.Name)
+			case *algebra.Extend:
+				e.slot(x.Var)
+				walkExpr(x.Expr)
+			case *algebra.Table:
+				for _, v := range x.Vars {
+					e.slot(v)
+				}
+			case *algebra.Group:
+				for _, k := range x.Keys {
+					if k.Var != "" {
+						e.slot(k.Var)
+					}
+					walkExpr(k.Expr)
+				}
+				for _, a := range x.Aggregates {
+					e.slot(a.Var)
+					if a.Aggregate.Expr != nil {
+						walkExpr(a.Aggregate.Expr)
+					}
+				}
+			case *algebra.OrderBy:
+				for _, c := range x.Conds {
+					walkExpr(c.Expr)
+				}
+			case *algebra.Project:
+				for _, v := range x.Vars {
+					e.slot(v)
+				}
+			}
+			return true
+		})
+	}
+	walk(q.Op)
+	for _, t := range q.Template {
+		node(t.S)
+		node(t.P)
+		node(t.O)
+	}
+	for _, n := range q.Describe {
+		node(n)
+	}
+}
+
+// projection returns the variables of the outermost projection of op.
+func projection(op algebra.Op) ([]algebra.Var, bool) {
+	for {
+		switch x := op.(type) {
+		case *algebra.Project:
+			return x.Vars, true
+		case *algebra.Slice:
+			op = x.Op
+		case *algebra.Distinct:
+			op = x.Op
+		case *algebra.Reduced:
+			op = x.Op
+		case *algebra.OrderBy:
+			op = x.Op
+		default:
+			return nil, false
+		}
+	}
+}
+
+func (e *evaluator) selectQuery(q *algebra.Query, res *Result) error {
+	vars, ok := projection(q.Op)
+	if !ok {
+		return fmt.Errorf("sparql: SELECT without projection")
+	}
+	idx := make([]int, len(vars))
+	for i, v := range vars {
+		res.Vars = append(res.Vars, string(v))
+		idx[i] = e.slot(v)
+	}
+	return e.run(q.Op, e.newRow(), func(row []ID) bool {
+		out := make([]rdf.Term, len(idx))
+		for i, s := range idx {
+			out[i] = e.t.term(row[s])
+		}
+		res.Rows = append(res.Rows, out)
+		return true
+	})
+}

@@ -1,0 +1,186 @@
+package eval
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+	"github.com/ldhub/ldhub/sparqlsvc/builtin"
+)
+
+func rdfIRI(s string) rdf.Term { return rdf.IRI(s) }
+
+var errUnbound = errors.New("sparql: unbound variable")
+
+// eval evaluates an expression over a solution. The error result is an expression error (the value is absent);
+// fatal conditions (time-out, cancellation) go to *errp instead.
+func (e *evaluator) eval(x algebra.Expr, row []ID, errp *error) (rdf.Term, error) {
+	switch v := x.(type) {
+	case algebra.Var:
+		id := row[e.slot(v)]
+		if id == 0 {
+			return rdf.Term{}, errUnbound
+		}
+		return e.t.term(id), nil
+	case algebra.Constant:
+		return v.Term, nil
+	case *algebra.Call:
+		return e.call(v, row, errp)
+	case *algebra.FunctionCall:
+		args, err := e.args(v.Args, row, errp)
+		if err != nil {
+			return rdf.Term{}, err
+		}
+		if strings.HasPrefix(v.IRI, rdf.XSDNS) {
+			return builtin.Cast(v.IRI, args[0])
+		}
+		return rdf.Term{}, builtin.ErrUnknownFunction
+	case *algebra.In:
+		val, err := e.eval(v.Expr, row, errp)
+		if err != nil {
+			return rdf.Term{}, err
+		}
+		var firstErr error
+		for _, it := range v.List {
+			w, err := e.eval(it, row, errp)
+			if err == nil {
+				var eq bool
+				eq, err = builtin.Equal(val, w)
+				if err == nil && eq {
+					return builtin.Boolean(!v.Not), nil
+				}
+			}
+			if err != nil && firstErr == nil {
+				firstErr = err
+			}
+		}
+		if firstErr != nil {
+			return rdf.Term{}, firstErr
+		}
+		return builtin.Boolean(v.Not), nil
+	case *algebra.Exists:
+		found := false
+		var err error
+		// EXISTS is defined by substitution (§18.6), not by a join: every operand sees the row's bindings.
+		e.subst++
+		defer func() { e.subst-- }()
+		e.exec(v.Pattern, row, func([]ID) bool {
+			found = true
+			return false
+		}, &err)
+		if err != nil {
+			*errp = err
+			return rdf.Term{}, err
+		}
+		return builtin.Boolean(found != v.Not), nil
+	}
+	return rdf.Term{}, builtin.ErrType
+}
+
+func (e *evaluator) args(xs []algebra.Expr, row []ID, errp *error) ([]rdf.Term, error) {
+	out := make([]rdf.Term, len(xs))
+	for i, a := range xs {
+		t, err := e.eval(a, row, errp)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = t
+	}
+	return out, nil
+}
+
+func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, error) {
+	switch c.Func {
+	case "||", "&&":
+		// Three-valued logic (§17.2): an error on one side is overridden by a decisive value on the other.
+		l, lerr := e.ebv(c.Args[0], row, errp)
+		r, rerr := e.ebv(c.Args[1], row, errp)
+		decisive := c.Func == "||"
+		switch {
+		case lerr == nil && l == decisive, rerr == nil && r == decisive:
+			return builtin.Boolean(decisive), nil
+		case lerr != nil:
+			return rdf.Term{}, lerr
+		case rerr != nil:
+			return rdf.Term{}, rerr
+		}
+		return builtin.Boolean(!decisive), nil
+	case "!":
+		b, err := e.ebv(c.Args[0], row, errp)
+		if err != nil {
+			return rdf.Term{}, err
+		}
+		return builtin.Boolean(!b), nil
+	case "BOUND":
+		v, ok := c.Args[0].(algebra.Var)
+		if !ok {
+			return rdf.Term{}, builtin.ErrType
+		}
+		return builtin.Boolean(row[e.slot(v)] != 0), nil
+	case "IF":
+		b, err := e.ebv(c.Args[0], row, errp)
+		if err != nil {
+			return rdf.Term{}, err
+		}
+		if b {
+			return e.eval(c.Args[1], row, errp)
+		}
+		return e.eval(c.Args[2], row, errp)
+	case "COALESCE":
+		for _, a := range c.Args {
+			if t, err := e.eval(a, row, errp); err == nil && !t.IsZero() {
+				return t, nil
+			}
+		}
+		return rdf.Term{}, builtin.ErrType
+	}
+	args, err := e.args(c.Args, row, errp)
+	if err != nil {
+		return rdf.Term{}, err
+	}
+	switch c.Func {
+	case "=", "!=":
+		eq, err := builtin.Equal(args[0], args[1])
+		if err != nil {
+			return rdf.Term{}, err
+		}
+		return builtin.Boolean(eq == (c.Func == "=")), nil
+	case "<", ">", "<=", ">=":
+		cmp, err := builtin.Compare(args[0], args[1])
+		if err != nil {
+			return rdf.Term{}, err
+		}
+		var b bool
+		switch c.Func {
+		case "<":
+			b = cmp < 0
+		case ">":
+			b = cmp > 0
+		case "<=":
+			b = cmp <= 0
+		default:
+			b = cmp >= 0
+		}
+		return builtin.Boolean(b), nil
+	case "+", "-":
+		if len(args) == 1 {
+			if c.Func == "-" {
+				return builtin.Negate(args[0])
+			}
+			return builtin.Plus(args[0])
+		}
+		return builtin.Arith(c.Func[0], args[0], args[1])
+	case "*", "/":
+		return builtin.Arith(c.Func[0], args[0], args[1])
+	}
+	return e.fn.Call(c.Func, args)
+}
+
+func (e *evaluator) ebv(x algebra.Expr, row []ID, errp *error) (bool, error) {
+	t, err := e.eval(x, row, errp)
+	if err != nil {
+		return false, err
+	}
+	return builtin.EBV(t)
+}

@@ -1,0 +1,213 @@
+package eval
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+	"github.com/ldhub/ldhub/sparqlsvc/builtin"
+)
+
+// group evaluates GROUP BY with its aggregates (§18.5 Group, Aggregation). The operand is materialised once.
+func (e *evaluator) group(x *algebra.Group, in []ID, emit emitFn, errp *error) bool {
+	type bucket struct {
+		key  []ID
+		rows [][]ID
+	}
+	var order []*bucket
+	buckets := map[string]*bucket{}
+	var buf []byte
+	ok := e.exec(x.Op, in, func(row []ID) bool {
+		key := make([]ID, len(x.Keys))
+		for i, k := range x.Keys {
+			if v, err := e.eval(k.Expr, row, errp); err == nil {
+				key[i] = e.t.id(v)
+			}
+		}
+		if *errp != nil {
+			return false
+		}
+		buf = rowKey(buf, key)
+		b := buckets[string(buf)]
+		if b == nil {
+			b = &bucket{key: key}
+			buckets[string(buf)] = b
+			order = append(order, b)
+		}
+		if err := e.hold(1); err != nil {
+			*errp = err
+			return false
+		}
+		b.rows = append(b.rows, slices.Clone(row))
+		return true
+	}, errp)
+	if !ok && *errp != nil {
+		return false
+	}
+	if len(x.Keys) == 0 && len(order) == 0 {
+		order = append(order, &bucket{}) // one group over no solutions
+	}
+	out := make([]ID, e.nvars)
+	for _, b := range order {
+		copy(out, in)
+		for i, k := range x.Keys {
+			if k.Var != "" && b.key[i] != 0 {
+				out[e.slot(k.Var)] = b.key[i]
+			}
+		}
+		for _, a := range x.Aggregates {
+			v, err := e.aggregate(a.Aggregate, b.rows, errp)
+			if *errp != nil {
+				return false
+			}
+			if err == nil && !v.IsZero() {
+				out[e.slot(a.Var)] = e.t.id(v)
+			}
+		}
+		if !emit(out) {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *evaluator) aggregate(a *algebra.Aggregate, rows [][]ID, errp *error) (rdf.Term, error) {
+	if a.Name == "COUNT" && a.Expr == nil {
+		if !a.Distinct {
+			return builtin.Integer(int64(len(rows))), nil
+		}
+		seen := map[string]bool{}
+		var buf []byte
+		for _, r := range rows {
+			buf = rowKey(buf, r)
+			seen[string(buf)] = true
+		}
+		return builtin.Integer(int64(len(seen))), nil
+	}
+	// Evaluate the expression per solution; errors are kept so each aggregate can apply its own rule.
+	var vals []rdf.Term
+	errs := 0
+	seen := map[ID]bool{}
+	for _, r := range rows {
+		v, err := e.eval(a.Expr, r, errp)
+		if *errp != nil {
+			return rdf.Term{}, *errp
+		}
+		if err != nil {
+			errs++
+			continue
+		}
+		if a.Distinct {
+			id := e.t.id(v)
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+		}
+		vals = append(vals, v)
+	}
+	switch a.Name {
+	case "COUNT":
+		return builtin.Integer(int64(len(vals))), nil
+	case "SUM", "AVG":
+		if errs > 0 {
+			return rdf.Term{}, builtin.ErrType
+		}
+		sum := builtin.Integer(0)
+		for _, v := range vals {
+			var err error
+			if sum, err = builtin.Arith('+', sum, v); err != nil {
+				return rdf.Term{}, err
+			}
+		}
+		if a.Name == "SUM" || len(vals) == 0 {
+			return sum, nil
+		}
+		return builtin.Arith('/', sum, builtin.Integer(int64(len(vals))))
+	case "MIN", "MAX":
+		if len(vals) == 0 {
+			return rdf.Term{}, builtin.ErrType
+		}
+		best := vals[0]
+		for _, v := range vals[1:] {
+			c := builtin.OrderCompare(v, best)
+			if (a.Name == "MIN" && c < 0) || (a.Name == "MAX" && c > 0) {
+				best = v
+			}
+		}
+		return best, nil
+	case "SAMPLE":
+		if len(vals) == 0 {
+			return rdf.Term{}, builtin.ErrType
+		}
+		return vals[0], nil
+	case "GROUP_CONCAT":
+		if errs > 0 {
+			return rdf.Term{}, builtin.ErrType
+		}
+		parts := make([]string, len(vals))
+		lang, sameLang := "", true
+		for i, v := range vals {
+			if v.Kind != rdf.KindLiteral || (v.Datatype != rdf.XSDString && v.Datatype != rdf.RDFLangString) {
+				return rdf.Term{}, builtin.ErrType
+			}
+			parts[i] = v.Value
+			if i == 0 {
+				lang = v.Lang
+			} else if !strings.EqualFold(lang, v.Lang) {
+				sameLang = false
+			}
+		}
+		s := strings.Join(parts, a.Separator)
+		if len(vals) > 0 && sameLang && lang != "" {
+			return rdf.LangString(s, lang), nil
+		}
+		return rdf.String(s), nil
+	}
+	return rdf.Term{}, builtin.ErrUnknownFunction
+}
+
+// orderBy sorts the operand's solutions; order keys are computed once per solution.
+func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *error) bool {
+	type item struct {
+		row  []ID
+		keys []rdf.Term
+	}
+	var items []item
+	ok := e.exec(x.Op, in, func(row []ID) bool {
+		if err := e.hold(1); err != nil {
+			*errp = err
+			return false
+		}
+		it := item{row: slices.Clone(row), keys: make([]rdf.Term, len(x.Conds))}
+		for i, c := range x.Conds {
+			if v, err := e.eval(c.Expr, row, errp); err == nil {
+				it.keys[i] = v
+			}
+		}
+		items = append(items, it)
+		return *errp == nil
+	}, errp)
+	if !ok && *errp != nil {
+		return false
+	}
+	slices.SortStableFunc(items, func(a, b item) int {
+		for i, c := range x.Conds {
+			r := builtin.OrderCompare(a.keys[i], b.keys[i])
+			if c.Desc {
+				r = -r
+			}
+			if r != 0 {
+				return r
+			}
+		}
+		return 0
+	})
+	for _, it := range items {
+		if !emit(it.row) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,430 @@
+package eval
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+	"github.com/ldhub/ldhub/sparqlsvc/builtin"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
+)
+
+// graphRef is one graph BGPs match against; the active graph is a list (the default graph may be a merge).
+type graphRef struct {
+	g    *index.Graph
+	name ID // 0 for default graphs
+}
+
+func (e *evaluator) defaultGraphs() []graphRef {
+	var out []graphRef
+	for _, g := range e.ds.Default {
+		if g != nil {
+			out = append(out, graphRef{g: g})
+		}
+	}
+	return out
+}
+
+type emitFn func(row []ID) bool
+
+// run evaluates op extending in and reports the first error; emit returning false stops evaluation quietly.
+func (e *evaluator) run(op algebra.Op, in []ID, emit emitFn) error {
+	var err error
+	e.exec(op, in, emit, &err)
+	return err
+}
+
+// exec pushes every solution of Join({in}, op) to emit. It returns false when evaluation must stop (emit said so or
+// *errp was set).
+func (e *evaluator) exec(op algebra.Op, in []ID, emit emitFn, errp *error) bool {
+	if err := e.check(); err != nil {
+		*errp = err
+		return false
+	}
+	if e.subst == 0 && !e.safe(op, e.boundSet(in)) {
+		return e.independent(op, in, emit, errp)
+	}
+	switch x := op.(type) {
+	case *algebra.BGP:
+		return e.bgp(x, in, emit, errp)
+	case *algebra.PathPattern:
+		return e.pathPattern(x, in, emit, errp)
+	case *algebra.Join:
+		return e.exec(x.Left, in, func(l []ID) bool {
+			return e.exec(x.Right, l, emit, errp)
+		}, errp)
+	case *algebra.Union:
+		return e.exec(x.Left, in, emit, errp) && e.exec(x.Right, in, emit, errp)
+	case *algebra.Filter:
+		return e.exec(x.Op, in, func(row []ID) bool {
+			for _, f := range x.Exprs {
+				if !e.test(f, row, errp) {
+					return *errp == nil
+				}
+			}
+			return emit(row)
+		}, errp)
+	case *algebra.LeftJoin:
+		return e.exec(x.Left, in, func(l []ID) bool {
+			matched := false
+			ok := e.exec(x.Right, l, func(r []ID) bool {
+				if x.Expr != nil && !e.test(x.Expr, r, errp) {
+					return *errp == nil
+				}
+				matched = true
+				return emit(r)
+			}, errp)
+			if !ok {
+				return false
+			}
+			if !matched {
+				return emit(l)
+			}
+			return true
+		}, errp)
+	case *algebra.Minus:
+		right, ok := e.materialize(x.Right, errp)
+		if !ok {
+			return false
+		}
+		return e.exec(x.Left, in, func(l []ID) bool {
+			for _, r := range right {
+				if compatible(l, r) && shareVar(l, r) {
+					return true
+				}
+			}
+			return emit(l)
+		}, errp)
+	case *algebra.Graph:
+		return e.graph(x, in, emit, errp)
+	case *algebra.Service:
+		return e.service(x, in, emit, errp)
+	case *algebra.Extend:
+		s := e.slot(x.Var)
+		return e.exec(x.Op, in, func(row []ID) bool {
+			e.rowGen++
+			v, err := e.eval(x.Expr, row, errp)
+			if *errp != nil {
+				return false
+			}
+			if err != nil {
+				return emit(row)
+			}
+			id := e.t.id(v)
+			if row[s] != 0 {
+				if row[s] != id {
+					return true
+				}
+				return emit(row)
+			}
+			row[s] = id
+			ok := emit(row)
+			row[s] = 0
+			return ok
+		}, errp)
+	case *algebra.Table:
+		row := slices.Clone(in)
+		for _, tr := range x.Rows {
+			copy(row, in)
+			ok := true
+			for i, v := range x.Vars {
+				if tr[i].IsZero() {
+					continue
+				}
+				s, id := e.slot(v), e.t.id(tr[i])
+				if row[s] != 0 && row[s] != id {
+					ok = false
+					break
+				}
+				row[s] = id
+			}
+			if ok && !emit(row) {
+				return false
+			}
+		}
+		return true
+	case *algebra.Group:
+		return e.group(x, in, emit, errp)
+	case *algebra.OrderBy:
+		return e.orderBy(x, in, emit, errp)
+	case *algebra.Project:
+		// Clear what the operand binds but the projection hides; slots of the input stay (they are not mentioned).
+		var hide []int
+		keep := map[int]bool{}
+		for _, v := range x.Vars {
+			keep[e.slot(v)] = true
+		}
+		inner := e.infoOf(x.Op).mentioned
+		for i := 0; i < e.nvars; i++ {
+			if !keep[i] && (inner.over || i < 64 && inner.bits&(1<<uint(i)) != 0) && in[i] == 0 {
+				hide = append(hide, i)
+			}
+		}
+		out := make([]ID, e.nvars)
+		return e.exec(x.Op, in, func(row []ID) bool {
+			copy(out, row)
+			for _, i := range hide {
+				out[i] = 0
+			}
+			return emit(out)
+		}, errp)
+	case *algebra.Distinct:
+		return e.distinct(x.Op, in, emit, errp)
+	case *algebra.Reduced:
+		return e.distinct(x.Op, in, emit, errp)
+	case *algebra.Slice:
+		var skipped, taken int64
+		stopped := false
+		ok := e.exec(x.Op, in, func(row []ID) bool {
+			if skipped < x.Offset {
+				skipped++
+				return true
+			}
+			if x.Limit >= 0 && taken >= x.Limit {
+				stopped = true
+				return false
+			}
+			taken++
+			if !emit(row) {
+				return false
+			}
+			if x.Limit >= 0 && taken >= x.Limit {
+				stopped = true
+				return false
+			}
+			return true
+		}, errp)
+		return ok || (stopped && *errp == nil)
+	}
+	*errp = fmt.Errorf("sparql: cannot evaluate %T", op)
+	return false
+}
+
+// independent evaluates op on its own (once per active graph, cached) and joins its solutions with in.
+func (e *evaluator) independent(op algebra.Op, in []ID, emit emitFn, errp *error) bool {
+	rows, ok := e.materialize(op, errp)
+	if !ok {
+		return false
+	}
+	out := make([]ID, e.nvars)
+	for _, r := range rows {
+		if !compatible(in, r) {
+			continue
+		}
+		for i := range out {
+			out[i] = in[i] | r[i] // compatible: equal where both are bound
+		}
+		if !emit(out) {
+			return false
+		}
+	}
+	return true
+}
+
+type cacheKey struct {
+	op    algebra.Op
+	graph ID
+}
+
+func (e *evaluator) activeName() ID {
+	if len(e.active) == 1 && e.active[0].name != 0 {
+		return e.active[0].name
+	}
+	return 0
+}
+
+// materialize returns every solution of op evaluated from an empty row in the active graph.
+func (e *evaluator) materialize(op algebra.Op, errp *error) ([][]ID, bool) {
+	k := cacheKey{op, e.activeName()}
+	if rows, ok := e.cache[k]; ok && e.subst == 0 {
+		return rows, true
+	}
+	var rows [][]ID
+	ok := e.exec(op, e.newRow(), func(row []ID) bool {
+		if err := e.hold(1); err != nil {
+			*errp = err
+			return false
+		}
+		rows = append(rows, slices.Clone(row))
+		return true
+	}, errp)
+	if !ok && *errp != nil {
+		return nil, false
+	}
+	if e.subst == 0 {
+		e.cache[k] = rows
+	}
+	return rows, true
+}
+
+func compatible(a, b []ID) bool {
+	for i := range a {
+		if a[i] != 0 && b[i] != 0 && a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func shareVar(a, b []ID) bool {
+	for i := range a {
+		if a[i] != 0 && b[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func rowKey(buf []byte, row []ID) []byte {
+	buf = buf[:0]
+	for _, id := range row {
+		buf = binary.LittleEndian.AppendUint32(buf, id)
+	}
+	return buf
+}
+
+func (e *evaluator) distinct(op algebra.Op, in []ID, emit emitFn, errp *error) bool {
+	seen := map[string]struct{}{}
+	var buf []byte
+	return e.exec(op, in, func(row []ID) bool {
+		buf = rowKey(buf, row)
+		if _, dup := seen[string(buf)]; dup {
+			return true
+		}
+		if err := e.hold(1); err != nil {
+			*errp = err
+			return false
+		}
+		seen[string(buf)] = struct{}{}
+		return emit(row)
+	}, errp)
+}
+
+func (e *evaluator) graph(x *algebra.Graph, in []ID, emit emitFn, errp *error) bool {
+	saved := e.active
+	defer func() { e.active = saved }()
+	if !x.Name.IsVar() {
+		id := e.t.lookup(x.Name.Term)
+		g := e.ds.Named[id]
+		if g == nil {
+			return true
+		}
+		e.active = []graphRef{{g: g, name: id}}
+		return e.exec(x.Op, in, emit, errp)
+	}
+	s := e.slot(x.Name.Var)
+	names := make([]ID, 0, len(e.ds.Named))
+	if in[s] != 0 {
+		if e.ds.Named[in[s]] != nil {
+			names = append(names, in[s])
+		}
+	} else {
+		for n := range e.ds.Named {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+	}
+	row := slices.Clone(in)
+	for _, n := range names {
+		e.active = []graphRef{{g: e.ds.Named[n], name: n}}
+		row[s] = n
+		// The pattern may bind the graph variable itself; it must agree with the graph's name.
+		if !e.exec(x.Op, row, func(r []ID) bool {
+			if r[s] != n {
+				return true
+			}
+			return emit(r)
+		}, errp) {
+			return false
+		}
+	}
+	return true
+}
+
+// test evaluates a filter expression to its effective boolean value; errors count as false.
+func (e *evaluator) test(x algebra.Expr, row []ID, errp *error) bool {
+	v, err := e.eval(x, row, errp)
+	if err != nil || *errp != nil {
+		return false
+	}
+	b, err := builtin.EBV(v)
+	return err == nil && b
+}
+
+// nodeID resolves a pattern node against a row: a constant's dictionary id (ok false when the data cannot contain
+// it), a bound variable's id, or 0 with the slot to bind.
+func (e *evaluator) nodeID(n algebra.Node, row []ID) (id ID, slot int, ok bool) {
+	if !n.IsVar() {
+		id := e.t.lookup(n.Term)
+		return id, -1, id != 0
+	}
+	s := e.slot(n.Var)
+	if v := row[s]; v != 0 {
+		return v, s, e.t.inData(v)
+	}
+	return 0, s, true
+}
+
+var _ = rdf.Term{}
+
+// service evaluates a SERVICE pattern through the configured client and joins its solutions with in; without a
+// client (the default: no outbound calls) it is an error, or one empty solution when SILENT.
+func (e *evaluator) service(x *algebra.Service, in []ID, emit emitFn, errp *error) bool {
+	endpoint := x.Name.Term
+	if x.Name.IsVar() {
+		endpoint = e.t.term(in[e.slot(x.Name.Var)])
+	}
+	fail := func(err error) bool {
+		if x.Silent {
+			return emit(in)
+		}
+		*errp = err
+		return false
+	}
+	if e.opt.Service == nil {
+		return fail(ErrService)
+	}
+	if !endpoint.IsIRI() {
+		return fail(fmt.Errorf("sparql: SERVICE needs an IRI"))
+	}
+	var vars []algebra.Var
+	for i, v := range e.names {
+		m := e.infoOf(x.Op).mentioned
+		if m.over || i < 64 && m.bits&(1<<uint(i)) != 0 {
+			vars = append(vars, v)
+		}
+	}
+	names, rows, err := e.opt.Service.Query(e.ctx, endpoint.Value, x.Op, vars)
+	if err != nil {
+		return fail(fmt.Errorf("sparql: SERVICE <%s>: %w", endpoint.Value, err))
+	}
+	slots := make([]int, len(names))
+	for i, n := range names {
+		slots[i] = -1
+		if s, ok := e.slots[algebra.Var(n)]; ok {
+			slots[i] = s
+		}
+	}
+	out := make([]ID, e.nvars)
+	for _, r := range rows {
+		copy(out, in)
+		ok := true
+		for i, t := range r {
+			if t.IsZero() || slots[i] < 0 {
+				continue
+			}
+			id := e.t.id(t)
+			if out[slots[i]] != 0 && out[slots[i]] != id {
+				ok = false
+				break
+			}
+			out[slots[i]] = id
+		}
+		if ok && !emit(out) {
+			return false
+		}
+	}
+	return true
+}

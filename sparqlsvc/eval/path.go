@@ -1,0 +1,201 @@
+package eval
+
+import (
+	"slices"
+
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+)
+
+type pairFn func(s, o ID) bool
+
+func (e *evaluator) pathPattern(x *algebra.PathPattern, in []ID, emit emitFn, errp *error) bool {
+	end := func(n algebra.Node) (ID, int) {
+		if !n.IsVar() {
+			return e.t.id(n.Term), -1 // constants get an id even when absent: a zero-length path still matches them
+		}
+		s := e.slot(n.Var)
+		return in[s], s
+	}
+	s, ss := end(x.S)
+	o, os := end(x.O)
+	row := slices.Clone(in)
+	return e.path(x.Path, s, o, func(ms, mo ID) bool {
+		if ss >= 0 && ss == os && s == 0 && ms != mo {
+			return true
+		}
+		copy(row, in)
+		if ss >= 0 {
+			row[ss] = ms
+		}
+		if os >= 0 {
+			row[os] = mo
+		}
+		return emit(row)
+	}, errp)
+}
+
+// path enumerates the (subject, object) pairs connected by p; 0 leaves an end free.
+func (e *evaluator) path(p algebra.Path, s, o ID, emit pairFn, errp *error) bool {
+	if err := e.check(); err != nil {
+		*errp = err
+		return false
+	}
+	switch x := p.(type) {
+	case *algebra.PathLink:
+		pid := e.t.lookup(rdfIRI(x.IRI))
+		if pid == 0 || (s != 0 && !e.t.inData(s)) || (o != 0 && !e.t.inData(o)) {
+			return true
+		}
+		for gi, g := range e.active {
+			m := g.g.Match(s, pid, o)
+			for j := 0; j < m.Len(); j++ {
+				ms, _, mo := m.At(j)
+				if gi > 0 && e.inEarlierGraph(gi, ms, pid, mo) {
+					continue
+				}
+				if !emit(ms, mo) {
+					return false
+				}
+			}
+		}
+		return true
+	case *algebra.PathInverse:
+		return e.path(x.Path, o, s, func(a, b ID) bool { return emit(b, a) }, errp)
+	case *algebra.PathSequence:
+		return e.path(x.Left, s, 0, func(a, mid ID) bool {
+			return e.path(x.Right, mid, o, func(_, b ID) bool { return emit(a, b) }, errp)
+		}, errp)
+	case *algebra.PathAlternative:
+		return e.path(x.Left, s, o, emit, errp) && e.path(x.Right, s, o, emit, errp)
+	case *algebra.PathNegated:
+		excluded := map[ID]bool{}
+		for _, iri := range x.IRIs {
+			if id := e.t.lookup(rdfIRI(iri)); id != 0 {
+				excluded[id] = true
+			}
+		}
+		if (s != 0 && !e.t.inData(s)) || (o != 0 && !e.t.inData(o)) {
+			return true
+		}
+		for _, g := range e.active {
+			m := g.g.Match(s, 0, o)
+			for j := 0; j < m.Len(); j++ {
+				ms, mp, mo := m.At(j)
+				if excluded[mp] {
+					continue
+				}
+				if !emit(ms, mo) {
+					return false
+				}
+			}
+		}
+		return true
+	case *algebra.PathZeroOrOne:
+		seen := map[[2]ID]bool{}
+		once := func(a, b ID) bool {
+			if seen[[2]ID{a, b}] {
+				return true
+			}
+			seen[[2]ID{a, b}] = true
+			return emit(a, b)
+		}
+		if !e.zeroLength(s, o, once) {
+			return false
+		}
+		return e.path(x.Path, s, o, once, errp)
+	case *algebra.PathZeroOrMore:
+		return e.closure(x.Path, s, o, true, emit, errp)
+	case *algebra.PathOneOrMore:
+		return e.closure(x.Path, s, o, false, emit, errp)
+	}
+	return true
+}
+
+// zeroLength emits the pairs of a zero-length path: a bound end with itself, or every node of the active graph.
+func (e *evaluator) zeroLength(s, o ID, emit pairFn) bool {
+	switch {
+	case s != 0 && o != 0:
+		if s == o {
+			return emit(s, s)
+		}
+		return true
+	case s != 0:
+		return emit(s, s)
+	case o != 0:
+		return emit(o, o)
+	}
+	for _, n := range e.nodes() {
+		if !emit(n, n) {
+			return false
+		}
+	}
+	return true
+}
+
+// nodes returns every subject and object of the active graph, ascending.
+func (e *evaluator) nodes() []ID {
+	seen := map[ID]bool{}
+	var out []ID
+	for _, g := range e.active {
+		m := g.g.Match(0, 0, 0)
+		for j := 0; j < m.Len(); j++ {
+			s, _, o := m.At(j)
+			for _, n := range [2]ID{s, o} {
+				if !seen[n] {
+					seen[n] = true
+					out = append(out, n)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// closure evaluates p* (zero true) or p+ by breadth-first search from each start node, so cycles end and every
+// reachable node is reported once per start (§18.5 ALP).
+func (e *evaluator) closure(p algebra.Path, s, o ID, zero bool, emit pairFn, errp *error) bool {
+	if s == 0 && o != 0 {
+		// Walk backwards from the bound object.
+		return e.closure(&algebra.PathInverse{Path: p}, o, 0, zero, func(a, b ID) bool { return emit(b, a) }, errp)
+	}
+	starts := []ID{s}
+	if s == 0 {
+		starts = e.nodes()
+	}
+	for _, start := range starts {
+		visited := map[ID]bool{}
+		if zero {
+			visited[start] = true
+			if o == 0 || o == start {
+				if !emit(start, start) {
+					return false
+				}
+			}
+		}
+		queue := []ID{start}
+		for len(queue) > 0 {
+			n := queue[0]
+			queue = queue[1:]
+			stop := false
+			ok := e.path(p, n, 0, func(_, m ID) bool {
+				if visited[m] {
+					return true
+				}
+				visited[m] = true
+				queue = append(queue, m)
+				if o == 0 || o == m {
+					if !emit(start, m) {
+						stop = true
+						return false
+					}
+				}
+				return true
+			}, errp)
+			if stop || !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
