@@ -1,8 +1,8 @@
 // Package iso decides whether two RDF graphs or datasets are the same up to blank-node renaming (RDF 1.1 Concepts
-// §3.6, extended to graph names), as the W3C evaluation tests require. Blank nodes are coloured by iterated hashing
-// of their neighbourhoods; ties left by symmetric structures are broken by trying each candidate (backtracking), and
-// every answer of "isomorphic" is checked against an explicit bijection, so hash collisions can never yield a false
-// positive.
+// §3.6, extended to graph names), as the W3C evaluation tests require. Blank nodes are coloured by partition
+// refinement on hashes of their neighbourhoods; ties left by symmetric structures are broken by trying each
+// candidate (backtracking), and every answer of "isomorphic" is checked against an explicit bijection, so hash
+// collisions can never yield a false positive.
 package iso
 
 import (
@@ -37,8 +37,7 @@ func Mapping(a, b []rdf.Quad) (map[string]string, bool) {
 	if len(ga.blanks) == 0 {
 		return map[string]string{}, true
 	}
-	ca, cb := ga.initialColors(), gb.initialColors()
-	m, ok := search(ga, gb, ca, cb, 0)
+	m, ok := newMatcher(ga, gb).match()
 	if !ok {
 		return nil, false
 	}
@@ -73,12 +72,13 @@ type graph struct {
 	ground map[rdf.Quad]struct{} // statements without blank nodes
 	quads  [][4]slot             // statements with blank nodes, deduplicated
 	set    map[[4]slot]struct{}
-	blanks []string // label of each blank node number
+	blanks []string  // label of each blank node number
+	occ    [][]int32 // per blank node, the statements (indexes into quads) it occurs in, each once
 }
 
 // newGraph indexes qs; terms numbers the fixed terms and must be shared by the graphs being compared.
 func newGraph(qs []rdf.Quad, terms map[rdf.Term]uint64) *graph {
-	g := &graph{ground: make(map[rdf.Quad]struct{}), set: make(map[[4]slot]struct{})}
+	g := &graph{ground: make(map[rdf.Quad]struct{}, len(qs)), set: make(map[[4]slot]struct{})}
 	index := make(map[string]int32)
 	for _, q := range qs {
 		q = key(q)
@@ -112,122 +112,15 @@ func newGraph(qs []rdf.Quad, terms map[rdf.Term]uint64) *graph {
 		g.set[s] = struct{}{}
 		g.quads = append(g.quads, s)
 	}
-	return g
-}
-
-func (g *graph) initialColors() []uint64 { return make([]uint64, len(g.blanks)) }
-
-// mix is the splitmix64 finaliser: a cheap bijective scrambler.
-func mix(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return x
-}
-
-// refine runs rounds of colour refinement until the number of colour classes stops growing. Each blank node's new
-// colour combines its old one with an order-independent sum over the statements it occurs in.
-func (g *graph) refine(colors []uint64) []uint64 {
-	classes := countClasses(colors)
-	acc := make([]uint64, len(colors))
-	for round := 0; round <= len(colors); round++ {
-		clear(acc)
-		for _, q := range g.quads {
-			for pos, s := range q {
-				if s.blank < 0 {
-					continue
-				}
-				h := uint64(pos + 1)
-				for j, o := range q {
-					v := o.h
-					switch {
-					case o.blank == s.blank:
-						v = 0x5e1f // the node itself: distinguishes loops and repeated positions
-					case o.blank >= 0:
-						v = colors[o.blank]
-					}
-					h = mix(h ^ mix(v+uint64(j)*0x9e3779b97f4a7c15))
-				}
-				acc[s.blank] += mix(h)
+	g.occ = make([][]int32, len(g.blanks))
+	for qi, q := range g.quads {
+		for i, s := range q {
+			if s.blank >= 0 && !slices.ContainsFunc(q[:i], func(o slot) bool { return o.blank == s.blank }) {
+				g.occ[s.blank] = append(g.occ[s.blank], int32(qi))
 			}
 		}
-		next := make([]uint64, len(colors))
-		for i := range colors {
-			next[i] = mix(colors[i]*31 ^ acc[i])
-		}
-		colors = next
-		n := countClasses(colors)
-		if n == classes {
-			break
-		}
-		classes = n
 	}
-	return colors
-}
-
-func countClasses(colors []uint64) int {
-	seen := make(map[uint64]struct{}, len(colors))
-	for _, c := range colors {
-		seen[c] = struct{}{}
-	}
-	return len(seen)
-}
-
-// search refines both colourings, and when ties remain, fixes one node of the smallest tied class of a to each
-// candidate of b in turn. It returns the blank-node bijection (index in a to index in b).
-func search(ga, gb *graph, ca, cb []uint64, depth int) ([]int32, bool) {
-	ca, cb = ga.refine(ca), gb.refine(cb)
-	if !sameMultiset(ca, cb) {
-		return nil, false
-	}
-	classA := make(map[uint64][]int32)
-	for i, c := range ca {
-		classA[c] = append(classA[c], int32(i))
-	}
-	var tied uint64
-	best := 0
-	for c, members := range classA {
-		if len(members) > 1 && (best == 0 || len(members) < best || (len(members) == best && c < tied)) {
-			tied, best = c, len(members)
-		}
-	}
-	if best == 0 {
-		m := make([]int32, len(ca))
-		byColor := make(map[uint64]int32, len(cb))
-		for j, c := range cb {
-			byColor[c] = int32(j)
-		}
-		for i, c := range ca {
-			m[i] = byColor[c]
-		}
-		return m, verify(ga, gb, m)
-	}
-	x := classA[tied][0]
-	mark := mix(uint64(depth) + 0x1d1d1d)
-	for j, c := range cb {
-		if c != tied {
-			continue
-		}
-		na, nb := slices.Clone(ca), slices.Clone(cb)
-		na[x] = mix(na[x] ^ mark)
-		nb[j] = mix(nb[j] ^ mark)
-		if m, ok := search(ga, gb, na, nb, depth+1); ok {
-			return m, true
-		}
-	}
-	return nil, false
-}
-
-func sameMultiset(a, b []uint64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	sa, sb := slices.Clone(a), slices.Clone(b)
-	slices.Sort(sa)
-	slices.Sort(sb)
-	return slices.Equal(sa, sb)
+	return g
 }
 
 // verify checks that m maps every blank-node statement of a onto one of b. Both sides are deduplicated and of

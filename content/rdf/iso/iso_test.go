@@ -53,7 +53,44 @@ func star(n int, lit func(i int) string) string {
 	return b.String()
 }
 
+// lcf builds the cubic graph with LCF notation jumps (a Hamiltonian cycle plus one chord per vertex), with vertex
+// i named perm[i].
+func lcf(jumps []int, perm []int) string {
+	n := len(jumps)
+	var pairs [][2]int
+	for i := 0; i < n; i++ {
+		pairs = append(pairs, [2]int{perm[i], perm[(i+1)%n]}, [2]int{perm[i], perm[((i+jumps[i])%n+n)%n]})
+	}
+	return edges(pairs...)
+}
+
+func identity(n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = i
+	}
+	return p
+}
+
 func TestIsomorphic(t *testing.T) {
+	// The Frucht graph is cubic and has no symmetry at all: refinement leaves all 12 nodes tied, and only one of
+	// the 12 first guesses leads to the bijection, so the search has to undo wrong guesses.
+	frucht := []int{-5, -2, -4, 2, 5, -2, 2, 5, -2, -5, 4, 2}
+	truncatedTetrahedron := []int{2, 6, -2, 2, 6, -2, 2, 6, -2, 2, 6, -2}
+	shuffled := []int{7, 3, 11, 0, 5, 9, 1, 10, 2, 8, 4, 6}
+	var ring, ringRotated, ringBroken strings.Builder
+	const ringN = 3000
+	for i := 0; i < ringN; i++ {
+		fmt.Fprintf(&ring, "_:r%d <http://ex/kind> \"k%d\" .\n_:r%d <http://ex/next> _:r%d .\n", i, i%30, i, (i+1)%ringN)
+		j := (i + 30) % ringN // the same ring, labels shifted by a whole period
+		fmt.Fprintf(&ringRotated, "_:q%d <http://ex/kind> \"k%d\" .\n_:q%d <http://ex/next> _:q%d .\n", j, i%30, j, (j+1)%ringN)
+		k := i % 30
+		if i == ringN-1 {
+			k = 0
+		}
+		fmt.Fprintf(&ringBroken, "_:r%d <http://ex/kind> \"k%d\" .\n_:r%d <http://ex/next> _:r%d .\n", i, k, i, (i+1)%ringN)
+	}
+
 	twoTriangles := edges(append(cycle(0, 3), cycle(3, 3)...)...)
 	hexagon := edges(cycle(0, 6)...)
 	// K3,3 and the triangular prism are both 3-regular on 6 nodes: colour refinement alone cannot tell them apart.
@@ -97,6 +134,11 @@ func TestIsomorphic(t *testing.T) {
 			"_:a <http://ex/p> \"1\" <http://ex/g1> .\n_:b <http://ex/p> \"1\" <http://ex/g2> .", false},
 		{"list shapes", "_:l1 <http://ex/first> \"a\" .\n_:l1 <http://ex/rest> _:l2 .\n_:l2 <http://ex/first> \"b\" .\n_:l2 <http://ex/rest> <http://ex/nil> .",
 			"_:m2 <http://ex/first> \"b\" .\n_:m2 <http://ex/rest> <http://ex/nil> .\n_:m1 <http://ex/first> \"a\" .\n_:m1 <http://ex/rest> _:m2 .", true},
+		{"Frucht graph vs relabelled Frucht graph", lcf(frucht, identity(12)), lcf(frucht, shuffled), true},
+		{"Frucht graph vs truncated tetrahedron", lcf(frucht, identity(12)), lcf(truncatedTetrahedron, shuffled), false},
+		{"two 5-cycles vs a 10-cycle", edges(append(cycle(0, 5), cycle(5, 5)...)...), edges(cycle(0, 10)...), false},
+		{"periodic ring vs rotated ring", ring.String(), ringRotated.String(), true},
+		{"periodic ring vs ring with one kind changed", ring.String(), ringBroken.String(), false},
 		{"list order matters", "_:l1 <http://ex/first> \"a\" .\n_:l1 <http://ex/rest> _:l2 .\n_:l2 <http://ex/first> \"b\" .\n_:l2 <http://ex/rest> <http://ex/nil> .",
 			"_:m1 <http://ex/first> \"b\" .\n_:m1 <http://ex/rest> _:m2 .\n_:m2 <http://ex/first> \"a\" .\n_:m2 <http://ex/rest> <http://ex/nil> .", false},
 	}
