@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"unicode/utf8"
 
 	"github.com/ldhub/ldhub/content/rdf"
 )
@@ -258,6 +259,11 @@ func FuzzDecode(f *testing.F) {
 			var se *rdf.SyntaxError
 			if err != nil && !errors.As(err, &se) {
 				t.Fatalf("%q: non-syntax error %v", in, err)
+			}
+			for _, q := range got {
+				if !utf8.ValidString(q) {
+					t.Fatalf("%q: decoded a quad that is not UTF-8: %q", in, q)
+				}
 			}
 			// Reading a byte at a time moves every window boundary; nothing may change.
 			o.Blanks = rdf.NewBlankNodes("")
