@@ -217,7 +217,7 @@ func (d *Decoder) step() error {
 		if d.end(c, f) {
 			return nil
 		}
-		return d.errAt(0, "expected ',', ';' or %s after an object, found %s", d.closer(f), d.describe(0))
+		return d.errAt(0, "expected %s after an object, found %s", d.closer(f), d.describe(0))
 	case stAfterSemi:
 		if c == ';' {
 			d.skip(1)
@@ -235,14 +235,15 @@ func (d *Decoder) step() error {
 	}
 }
 
+// closer lists what may follow an object in f.
 func (d *Decoder) closer(f *frame) string {
 	switch {
 	case f.bracket:
-		return "']'"
+		return "',', ';' or ']'"
 	case d.inGraph:
-		return "'.' or '}'"
+		return "',', ';', '.' or '}'"
 	}
-	return "'.'"
+	return "',', ';' or '.'"
 }
 
 // end closes the predicate-object list f if c ends it.

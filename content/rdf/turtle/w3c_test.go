@@ -42,6 +42,8 @@ func runSuite(t *testing.T, suite, manifest, prefix string, dec newDecoder, expe
 				why = "parsed, but should be rejected"
 			case !errors.As(err, &se):
 				why = fmt.Sprintf("rejected without a *rdf.SyntaxError: %v", err)
+			case se.Line == 0 || se.Column == 0:
+				why = fmt.Sprintf("syntax error without a position: %v", err)
 			}
 		case tc.HasType(conformance.RDFT + prefix + "Eval"):
 			got, err := parseFile(conformance.LocalPath(tc.Action), dec)
