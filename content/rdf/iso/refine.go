@@ -31,9 +31,10 @@ func mix(x uint64) uint64 {
 type side struct {
 	g        *graph
 	color    []uint64
-	classSig map[uint64]uint64 // the signature every member of a class had when the class formed
-	count    map[uint64]int32  // class sizes
-	stamp    []uint32          // dedupes dirty lists
+	classSig map[uint64]uint64  // the signature every member of a class had when the class formed
+	members  map[uint64][]int32 // the nodes of each class, in no particular order
+	pos      []int32            // index of each node in its class's members
+	stamp    []uint32           // dedupes dirty lists
 	epoch    uint32
 	sign     int // +1 for a, -1 for b in matcher.diff
 }
@@ -62,10 +63,11 @@ type matcher struct {
 func newMatcher(ga, gb *graph) *matcher {
 	m := &matcher{diff: map[uint64]int32{}}
 	mk := func(g *graph, sign int) *side {
-		s := &side{g: g, color: make([]uint64, len(g.blanks)), classSig: map[uint64]uint64{}, count: map[uint64]int32{},
-			stamp: make([]uint32, len(g.blanks)), sign: sign}
+		s := &side{g: g, color: make([]uint64, len(g.blanks)), classSig: map[uint64]uint64{}, members: map[uint64][]int32{},
+			pos: make([]int32, len(g.blanks)), stamp: make([]uint32, len(g.blanks)), sign: sign}
 		if len(g.blanks) > 0 {
-			s.count[0] = int32(len(g.blanks))
+			s.members[0] = allNodes(len(g.blanks))
+			copy(s.pos, s.members[0])
 		}
 		return s
 	}
@@ -107,10 +109,18 @@ func (m *matcher) setColor(s *side, v int32, c uint64) {
 
 func (m *matcher) move(s *side, v int32, from, to uint64) {
 	s.color[v] = to
-	if s.count[from]--; s.count[from] == 0 {
-		delete(s.count, from)
+	// Swap-remove v from its old class and append it to the new one: O(1) either way.
+	old := s.members[from]
+	last := old[len(old)-1]
+	old[s.pos[v]] = last
+	s.pos[last] = s.pos[v]
+	if old = old[:len(old)-1]; len(old) == 0 {
+		delete(s.members, from)
+	} else {
+		s.members[from] = old
 	}
-	s.count[to]++
+	s.pos[v] = int32(len(s.members[to]))
+	s.members[to] = append(s.members[to], v)
 	m.bump(from, -s.sign)
 	m.bump(to, s.sign)
 }
@@ -215,7 +225,7 @@ func (m *matcher) step(s *side, dirty []int32, scratch []dirtyNode, out []newCol
 		if changed == 0 {
 			continue
 		}
-		stayers := changed < int(s.count[c])
+		stayers := changed < len(s.members[c])
 		if !stayers {
 			m.resign(s, c, keep)
 		}
@@ -284,15 +294,16 @@ func (m *matcher) match() ([]int32, bool) {
 	if !m.refine(allNodes(len(m.a.color)), allNodes(len(m.b.color))) {
 		return nil, false
 	}
-	return m.search()
+	return m.search(0)
 }
 
-// search breaks the first remaining tie: it fixes the first node of a in a class of two or more to each node of b
-// of that colour in turn, refines, and recurses.
-func (m *matcher) search() ([]int32, bool) {
+// search breaks the first remaining tie: it fixes the first node of a (from index from on; the ones before are
+// singletons on this branch already) in a class of two or more to each node of b of that colour in turn, refines,
+// and recurses.
+func (m *matcher) search(from int) ([]int32, bool) {
 	x := int32(-1)
-	for v, c := range m.a.color {
-		if m.a.count[c] > 1 {
+	for v := from; v < len(m.a.color); v++ {
+		if len(m.a.members[m.a.color[v]]) > 1 {
 			x = int32(v)
 			break
 		}
@@ -301,27 +312,40 @@ func (m *matcher) search() ([]int32, bool) {
 		return m.bijection()
 	}
 	c := m.a.color[x]
-	for y, cy := range m.b.color {
-		if cy != c {
+	// The first guess usually works (the tie is a symmetry), so the candidate list is copied only when it did not:
+	// copying it up front would make n interchangeable nodes cost n² time.
+	first := m.b.members[c][0]
+	if res, ok := m.guess(x, first, c); ok {
+		return res, true
+	}
+	for _, y := range slices.Clone(m.b.members[c]) {
+		if y == first {
 			continue
 		}
-		m.round++
-		nc := mix(c ^ mix(m.round+0x1d1d1d1d))
-		m.a.classSig[nc] = m.a.classSig[c]
-		m.b.classSig[nc] = m.b.classSig[c]
-		mark := len(m.trail)
-		m.setColor(m.a, x, nc)
-		m.setColor(m.b, int32(y), nc)
-		moved := []newColor{{x, nc}}
-		dirtyA := m.a.neighbours(moved, nil)
-		dirtyB := m.b.neighbours([]newColor{{int32(y), nc}}, nil)
-		if m.nonzero == 0 && m.refine(dirtyA, dirtyB) {
-			if res, ok := m.search(); ok {
-				return res, true
-			}
+		if res, ok := m.guess(x, y, c); ok {
+			return res, true
 		}
-		m.undo(mark)
 	}
+	return nil, false
+}
+
+// guess maps x (of a) to y (of b), both of colour c, refines and searches on; on failure it undoes everything.
+func (m *matcher) guess(x, y int32, c uint64) ([]int32, bool) {
+	m.round++
+	nc := mix(c ^ mix(m.round+0x1d1d1d1d))
+	m.a.classSig[nc] = m.a.classSig[c]
+	m.b.classSig[nc] = m.b.classSig[c]
+	mark := len(m.trail)
+	m.setColor(m.a, x, nc)
+	m.setColor(m.b, y, nc)
+	dirtyA := m.a.neighbours([]newColor{{x, nc}}, nil)
+	dirtyB := m.b.neighbours([]newColor{{y, nc}}, nil)
+	if m.nonzero == 0 && m.refine(dirtyA, dirtyB) {
+		if res, ok := m.search(int(x) + 1); ok {
+			return res, true
+		}
+	}
+	m.undo(mark)
 	return nil, false
 }
 
