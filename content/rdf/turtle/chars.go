@@ -1,7 +1,5 @@
 package turtle
 
-import "unicode/utf8"
-
 // Character classes of the Turtle grammar (§6.5). ASCII bytes are looked up in a table because they make up almost
 // all of real data; other code points go through the range checks.
 const (
@@ -10,7 +8,6 @@ const (
 	clsChars             // PN_CHARS
 	clsDigit
 	clsHex
-	clsWS
 )
 
 var asciiClass = func() (t [128]uint8) {
@@ -28,9 +25,6 @@ var asciiClass = func() (t [128]uint8) {
 	}
 	t['_'] |= clsU | clsChars
 	t['-'] |= clsChars
-	for _, c := range " \t\r\n" {
-		t[c] |= clsWS
-	}
 	return t
 }()
 
@@ -64,6 +58,3 @@ func hexVal(c byte) rune {
 		return rune(c-'A') + 10
 	}
 }
-
-// appendRune appends r as UTF-8.
-func appendRune(b []byte, r rune) []byte { return utf8.AppendRune(b, r) }

@@ -76,7 +76,7 @@ func (d *Decoder) iriRef() (string, error) {
 			if r <= 0x20 || strings.ContainsRune("<>\"{}|^`\\", r) {
 				return "", d.errAt(1+j, "escaped character %q is not allowed in an IRI", r)
 			}
-			b = appendRune(b, r)
+			b = utf8.AppendRune(b, r)
 			j += n - 1
 		}
 		d.scratch = b
@@ -559,7 +559,7 @@ func (d *Decoder) unescape(from, to int) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			b = appendRune(b, r)
+			b = utf8.AppendRune(b, r)
 			j += n - 2
 		default:
 			return "", d.errAt(from+j, "invalid escape \\%c in string", raw[j+1])
