@@ -177,7 +177,9 @@ func (h *Handler) logger() *slog.Logger {
 func capabilities(service string) (*capability.List, error) {
 	c := capability.NewList()
 	caps := []capability.Capability{capability.OFSDelta}
-	if service == receivePack {
+	if service == uploadPack {
+		caps = append(caps, capability.MultiACKDetailed)
+	} else {
 		// no-thin: the pack must carry every object it needs, so it can be stored and checked on its own.
 		caps = append(caps, capability.ReportStatus, capability.DeleteRefs, capability.Sideband64k, "no-thin")
 	}
@@ -255,6 +257,7 @@ func requestBody(r *http.Request, limit int64) (io.Reader, error) {
 type uploadRequest struct {
 	wants, haves []plumbing.Hash
 	done         bool
+	multiAck     bool // the client asked for multi_ack_detailed
 }
 
 func parseUpload(r io.Reader) (*uploadRequest, error) {
@@ -268,8 +271,11 @@ func parseUpload(r io.Reader) (*uploadRequest, error) {
 		word, arg, _ := strings.Cut(line, " ")
 		switch word {
 		case "want":
-			id, _, _ := strings.Cut(arg, " ") // the first want carries the client's capabilities
+			id, caps, _ := strings.Cut(arg, " ") // the first want carries the client's capabilities
 			req.wants = append(req.wants, plumbing.NewHash(id))
+			for _, c := range strings.Fields(caps) {
+				req.multiAck = req.multiAck || c == string(capability.MultiACKDetailed)
+			}
 		case "have":
 			req.haves = append(req.haves, plumbing.NewHash(arg))
 		case "done":
@@ -289,9 +295,10 @@ func parseUpload(r io.Reader) (*uploadRequest, error) {
 	return req, nil
 }
 
-// uploadPack answers a fetch. Stateless RPC repeats the whole state in every request: until the client says
-// "done" the answer is an ACK of the first common commit or a NAK; after "done" it is the pack of what the wants
-// reach minus what the common haves reach.
+// uploadPack answers a fetch. Stateless RPC repeats the state in every request (the wants, and the haves already
+// found common). Before the client says "done", each common have is acknowledged (multi_ack_detailed) and, once
+// there is one, negotiation is declared ready; after "done" the answer is the pack of what the wants reach minus
+// what the common haves reach.
 func (h *Handler) uploadPack(w http.ResponseWriter, r *http.Request, repo *gitrepo.Repo) {
 	body, err := requestBody(r, 64<<20)
 	if err != nil {
@@ -318,13 +325,31 @@ func (h *Handler) uploadPack(w http.ResponseWriter, r *http.Request, repo *gitre
 	}
 	w.Header().Set("Content-Type", "application/x-git-upload-pack-result")
 	enc := pktline.NewEncoder(w)
-	if len(common) > 0 {
-		_ = enc.Encodef("ACK %s\n", common[0])
-	} else {
-		_ = enc.EncodeString("NAK\n")
-	}
+	multiAck := req.multiAck
 	if !req.done {
+		for _, c := range common {
+			if multiAck {
+				_ = enc.Encodef("ACK %s common\n", c)
+			}
+		}
+		if len(common) > 0 {
+			if multiAck {
+				_ = enc.Encodef("ACK %s ready\n", common[len(common)-1])
+			} else {
+				_ = enc.Encodef("ACK %s\n", common[0])
+				return
+			}
+		}
+		_ = enc.EncodeString("NAK\n")
 		return
+	}
+	switch {
+	case len(common) == 0:
+		_ = enc.EncodeString("NAK\n")
+	case multiAck:
+		_ = enc.Encodef("ACK %s\n", common[len(common)-1])
+	default:
+		_ = enc.Encodef("ACK %s\n", common[0])
 	}
 	// Past the status line an error can only cut the stream short; the client reports it, the log keeps why.
 	haveObjs, err := revlist.Objects(st, common, nil)

@@ -284,9 +284,14 @@ func TestFetchAfterStoreWrites(t *testing.T) {
 		if _, err := h.s.UpdatePublication(ctx, model.SystemActor, h.pubPub.ID, store.PublicationPatch{}, &c); err != nil {
 			t.Fatal(err)
 		}
-		out, err := git(t, wt, "pull", "-q", "--ff-only")
+		// unpackLimit=1 keeps each fetched pack as it came, so its size can be checked below.
+		out, err := git(t, wt, "-c", "fetch.unpackLimit=1", "pull", "-q", "--ff-only")
 		if err != nil {
 			t.Fatalf("pull %d: %v\n%s", i, err, out)
+		}
+		// Negotiation found the common history: only the new commit, its tree and its blob travel.
+		if n := newestPackObjects(t, wt); n != 3 {
+			t.Errorf("pull %d fetched %d objects, want 3", i, n)
 		}
 		data, _ := os.ReadFile(filepath.Join(wt, "core.ttl"))
 		if string(data) != string(c.Data) {
@@ -328,4 +333,28 @@ func TestBadRequests(t *testing.T) {
 			t.Errorf("%s: no WWW-Authenticate", tc.path)
 		}
 	}
+}
+
+// newestPackObjects counts the objects of the most recently written pack of a clone.
+func newestPackObjects(t *testing.T, wt string) int {
+	t.Helper()
+	idxs, _ := filepath.Glob(filepath.Join(wt, ".git", "objects", "pack", "*.idx"))
+	var newest string
+	var newestTime time.Time
+	for _, p := range idxs {
+		if fi, err := os.Stat(p); err == nil && fi.ModTime().After(newestTime) {
+			newest, newestTime = p, fi.ModTime()
+		}
+	}
+	if newest == "" {
+		t.Fatal("no pack")
+	}
+	out := mustGit(t, wt, "verify-pack", "-v", newest)
+	n := 0
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) >= 3 && len(f[0]) == 40 {
+			n++
+		}
+	}
+	return n
 }
