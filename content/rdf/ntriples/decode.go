@@ -50,7 +50,7 @@ type Decoder struct {
 	scratch  []byte
 
 	// Consecutive statements usually share a subject; reusing the last one saves a string per line.
-	lastSubjRaw string
+	lastSubjRaw []byte
 	lastSubj    rdf.Term
 
 	// Interned names: only IRIs that passed validation go into iris, so a hit also skips validation. Language
@@ -254,7 +254,7 @@ func (d *Decoder) parseLine(line []byte) (q rdf.Quad, ok bool, err error) {
 func (d *Decoder) subject() (rdf.Term, error) {
 	start := d.pos
 	end := d.termEnd(start)
-	if end > start && d.lastSubjRaw != "" && string(d.line[start:end]) == d.lastSubjRaw {
+	if end > start && len(d.lastSubjRaw) > 0 && bytes.Equal(d.line[start:end], d.lastSubjRaw) {
 		d.pos = end
 		return d.lastSubj, nil
 	}
@@ -262,7 +262,7 @@ func (d *Decoder) subject() (rdf.Term, error) {
 	if err != nil {
 		return t, err
 	}
-	d.lastSubjRaw = string(d.line[start:d.pos])
+	d.lastSubjRaw = append(d.lastSubjRaw[:0], d.line[start:d.pos]...)
 	d.lastSubj = t
 	return t, nil
 }
