@@ -106,7 +106,8 @@ func runConvert(ctx context.Context, env *environment, args []string) error {
 	})
 }
 
-// convert decodes r with src and encodes to w with dst, passing on the prefixes and base the input declared.
+// convert decodes r with src and encodes to w with dst, passing on the prefixes the input declared. It returns how
+// many statements were read.
 func convert(ctx context.Context, src, dst codec.Syntax, r io.Reader, w io.Writer, o rdf.DecodeOptions) (int64, error) {
 	dec := src.NewDecoder(r, o)
 	if dst.Streaming {
