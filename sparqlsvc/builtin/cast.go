@@ -47,6 +47,9 @@ func Cast(target string, a rdf.Term) (rdf.Term, error) {
 		if isNum {
 			return rdf.String(canonicalString(n)), nil
 		}
+		if b, ok := boolValue(a); ok { // canonical boolean form: "0" casts to "false"
+			return rdf.String(strconv.FormatBool(b)), nil
+		}
 		return rdf.String(a.Value), nil
 	case rdf.XSDBoolean:
 		switch {

@@ -175,8 +175,14 @@ func (e *evaluator) safe(op algebra.Op, bound varset) bool {
 	}
 	var ok bool
 	switch x := op.(type) {
-	case *algebra.BGP, *algebra.PathPattern, *algebra.Table:
+	case *algebra.BGP, *algebra.Table:
 		ok = true
+	case *algebra.PathPattern:
+		// Substituting is exact except for zero-length matches: evaluated on its own, a path between two variables
+		// only pairs nodes of the graph, so an outer value that is not a node must not match (pathPattern checks).
+		ok = true
+	case *algebra.Service:
+		ok = true // the remote pattern is sent as written and its answers are joined with the input
 	case *algebra.Join:
 		ok = e.safe(x.Left, bound) && e.safe(x.Right, bound.union(e.infoOf(x.Left).certain))
 	case *algebra.Union:

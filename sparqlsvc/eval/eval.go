@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"time"
@@ -65,8 +66,9 @@ type evaluator struct {
 	safeC  map[safeKey]bool
 	orders map[orderKey][]int
 	info   map[algebra.Op]*opInfo
-	subst  int // > 0 inside EXISTS: substitute bindings everywhere
-	rowGen int // advances per solution so BNODE(label) is scoped to one solution
+	subst  int    // > 0 inside EXISTS: substitute bindings everywhere
+	curRow []ID   // the solution an Extend is evaluating, which scopes BNODE(label)
+	bindVs varset // variables bound by BIND/SELECT expressions
 }
 
 // Run evaluates a translated query.
@@ -89,23 +91,29 @@ func Run(ctx context.Context, ds *Dataset, q *algebra.Query, opt Options) (*Resu
 		orders: map[orderKey][]int{}, info: map[algebra.Op]*opInfo{},
 	}
 	e.active = e.defaultGraphs()
-	type bnodeKey struct {
-		gen   int
-		label string
-	}
-	bnodes := map[bnodeKey]rdf.Term{}
+	// BNODE(label) gives one blank node per label within a solution (§17.4.2.9). A solution is identified by its
+	// bindings other than those expressions add, so (BNODE(?a) AS ?x) (BNODE(?a) AS ?y) agree.
+	bnodes := map[string]rdf.Term{}
 	n := 0
+	var kb []byte
 	e.fn.BNode = func(label string, hasLabel bool) rdf.Term {
 		n++
 		fresh := rdf.Blank(fmt.Sprintf("bn%d", n))
 		if !hasLabel {
 			return fresh
 		}
-		k := bnodeKey{e.rowGen, label}
-		if b, ok := bnodes[k]; ok {
+		kb = kb[:0]
+		for i, id := range e.curRow {
+			if i < 64 && e.bindVs.bits&(1<<uint(i)) != 0 {
+				id = 0
+			}
+			kb = binary.LittleEndian.AppendUint32(kb, id)
+		}
+		kb = append(kb, label...)
+		if b, ok := bnodes[string(kb)]; ok {
 			return b
 		}
-		bnodes[k] = fresh
+		bnodes[string(kb)] = fresh
 		return fresh
 	}
 	e.collectVars(q)
@@ -222,7 +230,7 @@ func (e *evaluator) collectVars(q *algebra.Query) {
 			case *algebra.Service:
 				node(x.Name)
 			case *algebra.Extend:
-				e.slot(x.Var)
+				e.bindVs = e.bindVs.with(e.slot(x.Var))
 				walkExpr(x.Expr)
 			case *algebra.Table:
 				for _, v := range x.Vars {

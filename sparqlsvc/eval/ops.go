@@ -104,7 +104,7 @@ func (e *evaluator) exec(op algebra.Op, in []ID, emit emitFn, errp *error) bool 
 	case *algebra.Extend:
 		s := e.slot(x.Var)
 		return e.exec(x.Op, in, func(row []ID) bool {
-			e.rowGen++
+			e.curRow = row
 			v, err := e.eval(x.Expr, row, errp)
 			if *errp != nil {
 				return false
@@ -305,6 +305,15 @@ func (e *evaluator) distinct(op algebra.Op, in []ID, emit emitFn, errp *error) b
 func (e *evaluator) graph(x *algebra.Graph, in []ID, emit emitFn, errp *error) bool {
 	saved := e.active
 	defer func() { e.active = saved }()
+	// Solutions leave the GRAPH pattern: whatever consumes them (the rest of a join) runs in the outer graph.
+	within := func(g []graphRef, emit emitFn) emitFn {
+		return func(r []ID) bool {
+			e.active = saved
+			ok := emit(r)
+			e.active = g
+			return ok
+		}
+	}
 	if !x.Name.IsVar() {
 		id := e.t.lookup(x.Name.Term)
 		g := e.ds.Named[id]
@@ -312,7 +321,7 @@ func (e *evaluator) graph(x *algebra.Graph, in []ID, emit emitFn, errp *error) b
 			return true
 		}
 		e.active = []graphRef{{g: g, name: id}}
-		return e.exec(x.Op, in, emit, errp)
+		return e.exec(x.Op, in, within(e.active, emit), errp)
 	}
 	s := e.slot(x.Name.Var)
 	names := make([]ID, 0, len(e.ds.Named))
@@ -331,11 +340,12 @@ func (e *evaluator) graph(x *algebra.Graph, in []ID, emit emitFn, errp *error) b
 		e.active = []graphRef{{g: e.ds.Named[n], name: n}}
 		row[s] = n
 		// The pattern may bind the graph variable itself; it must agree with the graph's name.
+		inner := within(e.active, emit)
 		if !e.exec(x.Op, row, func(r []ID) bool {
 			if r[s] != n {
 				return true
 			}
-			return emit(r)
+			return inner(r)
 		}, errp) {
 			return false
 		}

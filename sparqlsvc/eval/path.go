@@ -18,6 +18,9 @@ func (e *evaluator) pathPattern(x *algebra.PathPattern, in []ID, emit emitFn, er
 	}
 	s, ss := end(x.S)
 	o, os := end(x.O)
+	if x.S.IsVar() && x.O.IsVar() && ((s != 0 && !e.isNode(s)) || (o != 0 && !e.isNode(o))) {
+		return true // see safe(): between two variables only graph nodes can match
+	}
 	row := slices.Clone(in)
 	return e.path(x.Path, s, o, func(ms, mo ID) bool {
 		if ss >= 0 && ss == os && s == 0 && ms != mo {
@@ -130,6 +133,19 @@ func (e *evaluator) zeroLength(s, o ID, emit pairFn) bool {
 		}
 	}
 	return true
+}
+
+// isNode reports whether id is a subject or object of the active graph.
+func (e *evaluator) isNode(id ID) bool {
+	if !e.t.inData(id) {
+		return false
+	}
+	for _, g := range e.active {
+		if g.g.Match(id, 0, 0).Len() > 0 || g.g.Match(0, 0, id).Len() > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // nodes returns every subject and object of the active graph, ascending.

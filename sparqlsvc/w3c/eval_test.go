@@ -79,8 +79,8 @@ func runEvalSuite(t *testing.T, manifest, name string, known map[string]string) 
 			continue
 		}
 		n++
-		if os.Getenv("LDHUB_W3C_TRACE") != "" {
-			fmt.Fprintln(os.Stderr, "run", test.IRI)
+		if only := os.Getenv("LDHUB_W3C_ONLY"); only != "" && !strings.Contains(test.IRI, only) {
+			continue
 		}
 		if err := s.runTest(m, test); err != nil {
 			res.Fail(test.IRI, err.Error())
@@ -180,7 +180,9 @@ func (s *suite) runTest(m *conformance.Manifest, test conformance.Test) error {
 	for _, g := range m.Objects(action, qtGraphData) {
 		named = append(named, conformance.LocalPath(g))
 	}
-	if len(defaults) == 0 && len(named) == 0 && q.Dataset != nil {
+	// A dataset clause in the query wins over the test's data (constructwhere04 gives both).
+	if q.Dataset != nil {
+		defaults, named = nil, nil
 		for _, d := range q.Dataset.Default {
 			defaults = append(defaults, s.local(d))
 		}
@@ -322,8 +324,9 @@ func (s *suite) compare(q *algebra.Query, got *eval.Result, path string, lax boo
 		if err != nil {
 			return err
 		}
+		const rsNS = "http://www.w3.org/2001/sw/DataAccess/tests/result-set#"
 		isResultSet := slices.ContainsFunc(quads, func(q rdf.Quad) bool {
-			return strings.HasPrefix(q.P.Value, "http://www.w3.org/2001/sw/DataAccess/tests/result-set#")
+			return strings.HasPrefix(q.P.Value, rsNS) || q.O.Value == rsNS+"ResultSet"
 		})
 		if got.Form == algebra.Construct || got.Form == algebra.Describe || !isResultSet {
 			if !iso.Isomorphic(got.Triples, quads) {
@@ -387,7 +390,7 @@ func (s stubService) Query(ctx context.Context, endpoint string, pattern algebra
 		return nil, nil, fmt.Errorf("unknown endpoint %s", endpoint)
 	}
 	q := &algebra.Query{Form: algebra.Select, Op: &algebra.Project{Op: pattern, Vars: vars}}
-	r, err := eval.Run(ctx, ds, q, eval.Options{})
+	r, err := eval.Run(ctx, ds, q, eval.Options{Service: s}) // endpoints may call each other
 	if err != nil {
 		return nil, nil, err
 	}
