@@ -73,6 +73,8 @@ func TestEncodeExact(t *testing.T) {
 	lc, listC := listQuads("c", ex("head"))
 	_, listD := listQuads("d", ex("head"))
 	le, listE := listQuads("e", ex("x"), ex("y"))
+	lf, listF := listQuads("f", typed("1", rdf.XSDInteger), ex("x"))
+	lg, listG := listQuads("g", bn("z"))
 	tests := []struct {
 		name string
 		opts rdf.EncodeOptions
@@ -111,6 +113,7 @@ func TestEncodeExact(t *testing.T) {
 			opts: rdf.EncodeOptions{Prefixes: []rdf.Prefix{
 				{Name: "1x", IRI: "http://one.example/"},
 				{Name: "a.", IRI: "http://dot.example/"},
+				{Name: "_", IRI: "http://underscore.example/"}, // "_:" would read as a blank node
 				{Name: "ex", IRI: exNS},
 				{Name: "ex", IRI: "http://other.example/"},
 				{Name: "rel", IRI: "relative/"},
@@ -120,10 +123,12 @@ func TestEncodeExact(t *testing.T) {
 			}},
 			in: []rdf.Quad{
 				rdf.Triple(rdf.IRI("http://one.example/s"), ex("p"), rdf.IRI("http://default.example/o")),
+				rdf.Triple(rdf.IRI("http://underscore.example/s"), ex("p"), rdf.IRI("http://dot.example/o")),
 				rdf.Triple(rdf.IRI("http://accent.example/s"), ex("p"), rdf.IRI("http://other.example/o")),
 			},
 			want: "@prefix ex: <http://example.org/> .\n@prefix : <http://default.example/> .\n@prefix é.x: <http://accent.example/> .\n\n" +
 				"<http://one.example/s> ex:p :o .\n\n" +
+				"<http://underscore.example/s> ex:p <http://dot.example/o> .\n\n" +
 				"é.x:s ex:p <http://other.example/o> .\n",
 		},
 		{
@@ -284,6 +289,17 @@ func TestEncodeExact(t *testing.T) {
 				"[\n    <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> ex:head ;\n    <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> ()\n] .\n\n" +
 				"ex:t ex:two _:e1 .\n\n" +
 				"_:e1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> ex:x ;\n    <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> ( ex:y ) .\n",
+		},
+		{
+			name: "a property list holding one plain collection stays on one line",
+			opts: exPrefixes,
+			in: concat(
+				[]rdf.Quad{rdf.Triple(ex("s"), ex("p"), bn("x")), rdf.Triple(bn("x"), ex("q"), lf)}, listF,
+				[]rdf.Quad{rdf.Triple(ex("s"), ex("p"), bn("y")), rdf.Triple(bn("y"), ex("q"), lg)}, listG,
+				[]rdf.Quad{rdf.Triple(bn("z"), ex("r"), ex("o"))},
+			),
+			want: "@prefix ex: <http://example.org/> .\n\n" +
+				"ex:s ex:p [ ex:q ( 1 ex:x ) ], [\n        ex:q ( [ ex:r ex:o ] )\n    ] .\n",
 		},
 		{
 			name: "almost-lists: extra triple, two firsts, literal rest",

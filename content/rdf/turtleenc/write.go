@@ -364,9 +364,28 @@ func (w *writer) propertyList(s *subject, indent, depth int) {
 	w.byte(']')
 }
 
-// nestsContent reports whether writing o would open a bracket with statements inside.
-func (w *writer) nestsContent(o int32) bool {
-	return w.nestable(o) && w.g.subj[o] != nil
+// nestsContent reports whether writing o would open a bracket with statements inside, which then go on lines of
+// their own. A collection of plain items stays on one line; only a few levels of lists are looked into, as a
+// readability call that must stay cheap on hostile nesting.
+func (w *writer) nestsContent(o int32) bool { return w.nestsWithin(o, 3) }
+
+func (w *writer) nestsWithin(o int32, levels int) bool {
+	if !w.nestable(o) || w.g.subj[o] == nil {
+		return false
+	}
+	if levels == 0 {
+		return true
+	}
+	items, ok := w.list(o, false)
+	if !ok {
+		return true
+	}
+	for _, it := range items {
+		if w.nestsWithin(it, levels-1) {
+			return true
+		}
+	}
+	return false
 }
 
 // collection writes ( … ) on the current line.
