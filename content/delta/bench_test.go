@@ -1,3 +1,5 @@
+//go:build unix
+
 package delta_test
 
 import (
@@ -6,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 
@@ -75,25 +78,42 @@ func BenchmarkDelta1M(b *testing.B) {
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			pa, pb := filepath.Join(dir, tc.a), filepath.Join(dir, tc.b)
-			var ref, ours, ratio []float64
+			var ref, ours, ratio, refCPU, oursCPU, ratioCPU []float64
 			var changed, lines int
 			for b.Loop() {
-				start := time.Now()
+				start, cpu := time.Now(), cpuSeconds(b, syscall.RUSAGE_CHILDREN)
 				lines = sortComm(pa, pb)
 				ref = append(ref, time.Since(start).Seconds())
-				start = time.Now()
+				refCPU = append(refCPU, cpuSeconds(b, syscall.RUSAGE_CHILDREN)-cpu)
+				start, cpu = time.Now(), cpuSeconds(b, syscall.RUSAGE_SELF)
 				add, rem := diffFiles(b, pa, pb, tc.o)
 				ours = append(ours, time.Since(start).Seconds())
+				oursCPU = append(oursCPU, cpuSeconds(b, syscall.RUSAGE_SELF)-cpu)
 				ratio = append(ratio, ours[len(ours)-1]/ref[len(ref)-1])
+				ratioCPU = append(ratioCPU, oursCPU[len(oursCPU)-1]/refCPU[len(refCPU)-1])
 				changed = add + rem
 			}
 			b.ReportMetric(median(ref), "sort+comm-s")
 			b.ReportMetric(median(ours), "delta-s")
 			b.ReportMetric(median(ratio), "delta/sort+comm")
+			// CPU time (user+system, children for the shell tools) moves less with the load on a shared machine.
+			b.ReportMetric(median(refCPU), "sort+comm-cpu-s")
+			b.ReportMetric(median(oursCPU), "delta-cpu-s")
+			b.ReportMetric(median(ratioCPU), "cpu-delta/sort+comm")
 			b.ReportMetric(float64(changed), "changed")
 			b.ReportMetric(float64(lines), "comm-lines")
 		})
 	}
+}
+
+// cpuSeconds is the user+system CPU time of this process (RUSAGE_SELF) or of its waited-for children and their
+// descendants (RUSAGE_CHILDREN).
+func cpuSeconds(b *testing.B, who int) float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(who, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
 func median(xs []float64) float64 {

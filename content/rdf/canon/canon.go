@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -119,23 +120,39 @@ func Canonicalize(ctx context.Context, quads []rdf.Quad, opts Options) (*Result,
 	if !hf.Available() {
 		return nil, fmt.Errorf("rdfc-1.0: hash algorithm %v is not available", hf)
 	}
-	st := &state{ctx: ctx, maxWork: opts.MaxWork, h: hf.New()}
-
-	// Ground quads are serialised once and kept as they are; duplicates among them are dropped after sorting.
-	// Quads with blank nodes are deduplicated now, because a duplicate would change the first-degree hashes.
-	type entry struct {
-		line  string
-		idx   int32 // into quads (ground) or bqs (blank)
-		blank bool
+	if len(quads) > math.MaxInt32 {
+		return nil, fmt.Errorf("rdfc-1.0: %d quads is more than this implementation indexes (2^31-1)", len(quads))
 	}
-	entries := make([]entry, 0, len(quads))
+	st := &state{ctx: ctx, maxWork: opts.MaxWork, h: hf.New()}
+	entries, bqs := st.load(quads)
+	if st.maxWork == 0 {
+		st.maxWork = max(DefaultMaxWork, DefaultWorkPerNode*len(st.labels))
+	}
+	if err := st.issueAll(); err != nil {
+		return nil, err
+	}
+	return st.result(quads, entries, bqs)
+}
+
+// entry is one output quad: its canonical line and where the quad is (quads for ground ones, bqs for the others).
+type entry struct {
+	line  string
+	idx   int32
+	blank bool
+}
+
+// load builds the blank node to quads map (§4.4.3 step 2). Ground quads are serialised once and kept as they are,
+// their duplicates dropped after sorting; quads with blank nodes are deduplicated now, because a duplicate would
+// change the first-degree hashes. It returns the ground entries and the input quads with blank nodes, parallel to
+// st.quads.
+func (st *state) load(quads []rdf.Quad) (ground []entry, bqs []rdf.Quad) {
+	ground = make([]entry, 0, len(quads))
 	seen := map[string]struct{}{}
 	index := map[string]int32{} // input label → node index
-	var bqs []rdf.Quad
 	for qi, q := range quads {
 		// A blank predicate (generalized RDF) is relabelled too, so that no input label leaks into the output.
 		if !q.S.IsBlank() && !q.P.IsBlank() && !q.O.IsBlank() && !q.G.IsBlank() {
-			entries = append(entries, entry{line: Line(q), idx: int32(qi)})
+			ground = append(ground, entry{line: Line(q), idx: int32(qi)})
 			continue
 		}
 		var bq bquad
@@ -151,7 +168,7 @@ func Canonicalize(ctx context.Context, quads []rdf.Quad, opts Options) (*Result,
 					st.byNode = append(st.byNode, nil)
 				}
 				bq.blank[i] = id
-				bq.term[i] = "_:" + t.Value
+				bq.term[i] = "_:" + t.Value // non-empty marks the position as present
 			case !t.IsZero():
 				bq.term[i] = t.String()
 			}
@@ -165,23 +182,22 @@ func Canonicalize(ctx context.Context, quads []rdf.Quad, opts Options) (*Result,
 		st.quads = append(st.quads, bq)
 		bqs = append(bqs, q)
 		for i, n := range bq.blank {
-			// A node in two positions of one quad is listed once (the spec's map holds each quad once per node).
+			// A node in two positions of one quad lists the quad once (the spec's map holds a set of quads).
 			if n >= 0 && !slices.Contains(bq.blank[:i], n) {
 				st.byNode[n] = append(st.byNode[n], qi)
 			}
 		}
 	}
-	seen = nil
-	if st.maxWork == 0 {
-		st.maxWork = max(DefaultMaxWork, DefaultWorkPerNode*len(st.labels))
-	}
+	return ground, bqs
+}
 
-	if err := st.issueAll(); err != nil {
-		return nil, err
+// result relabels the quads with blank nodes canonically and sorts everything into canonical N-Quads order.
+func (st *state) result(quads []rdf.Quad, entries []entry, bqs []rdf.Quad) (*Result, error) {
+	res := &Result{
+		IssuedIdentifiers: make(map[string]string, len(st.labels)),
+		FirstDegreeHashes: make(map[string]string, len(st.labels)),
+		Work:              st.work,
 	}
-
-	res := &Result{IssuedIdentifiers: make(map[string]string, len(st.labels)), Work: st.work}
-	res.FirstDegreeHashes = make(map[string]string, len(st.labels))
 	for id, l := range st.labels {
 		res.IssuedIdentifiers[l] = st.canon.issued[int32(id)]
 		res.FirstDegreeHashes[l] = st.first[id]
@@ -198,7 +214,7 @@ func Canonicalize(ctx context.Context, quads []rdf.Quad, opts Options) (*Result,
 		}
 		entries = append(entries, entry{line: string(appendLine(nil, bq, canonLabel)), idx: int32(i), blank: true})
 	}
-	if err := ctx.Err(); err != nil {
+	if err := st.ctx.Err(); err != nil {
 		return nil, fmt.Errorf("rdfc-1.0: %w", err)
 	}
 	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.line, b.line) })
@@ -258,6 +274,11 @@ func (st *state) issueAll() error {
 	st.first = make([]string, len(st.labels))
 	byHash := map[string][]int32{}
 	for id := range st.labels {
+		if id&0xfff == 0xfff {
+			if err := st.ctx.Err(); err != nil {
+				return fmt.Errorf("rdfc-1.0: %w", err)
+			}
+		}
 		h := st.hashFirstDegree(int32(id))
 		byHash[h] = append(byHash[h], int32(id))
 	}
