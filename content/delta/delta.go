@@ -28,15 +28,16 @@ type Options struct {
 	// HashLabels labels a blank node by its first-degree hash ("h" + 32 hex digits) when no other node in its
 	// version shares that hash, and by its canonical label otherwise. Canonical labels number the nodes of the
 	// whole dataset, so one edited blank node can renumber all the others and put their quads in the delta;
-	// first-degree hashes depend only on a node's own quads, so with HashLabels the delta lists just the quads
-	// that changed. Either way a re-serialised dataset gives an empty delta: both labellings are invariant under
-	// renaming blank nodes.
+	// first-degree hashes depend only on a node's own quads, so with HashLabels the delta lists the changed quads
+	// plus the quads that link to an edited blank node (its label changed with its hash). Either way a
+	// re-serialised dataset gives an empty delta: both labellings are invariant under renaming blank nodes.
 	HashLabels bool
 }
 
 // Compute returns added = B∖A and removed = A∖B, each sorted by canonical N-Quads line and free of duplicates.
-// Blank nodes in added carry B's canonical labels (c14nN) and those in removed A's; the two label spaces are
-// unrelated. The inputs are not modified.
+// Blank nodes in added carry B's canonical labels (c14nN) and those in removed A's, so equal labels on the two
+// sides do not mean the same node (with HashLabels, equal "h" labels mean nodes with the same own quads). The
+// inputs are not modified.
 func Compute(ctx context.Context, a, b []rdf.Quad, opts Options) (added, removed []rdf.Quad, err error) {
 	seed := maphash.MakeSeed()
 	prepare := func(qs []rdf.Quad) *side {

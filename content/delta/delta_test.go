@@ -400,3 +400,38 @@ func TestHashLabelsKeepUnrelatedNodes(t *testing.T) {
 	t.Logf("one edited blank node of 50: %d+%d quads with hash labels, %d+%d with canonical labels",
 		len(added), len(removed), len(added2), len(removed2))
 }
+
+// errDecoder yields some quads, then an error.
+type errDecoder struct {
+	n   int
+	err error
+}
+
+func (d *errDecoder) Next() (rdf.Quad, error) {
+	if d.n == 0 {
+		return rdf.Quad{}, d.err
+	}
+	d.n--
+	return rdf.Triple(iri("s"), iri("p"), rdf.String(fmt.Sprint(d.n))), nil
+}
+
+func TestComputeDecodersErrors(t *testing.T) {
+	bad := &rdf.SyntaxError{Syntax: "n-triples", Line: 3, Column: 7, Msg: "bad"}
+	tests := []struct {
+		name string
+		a, b rdf.Decoder
+		want string
+	}{
+		{"old version fails", &errDecoder{n: 5, err: bad}, &errDecoder{n: 100000, err: io.EOF}, "reading the old version"},
+		{"new version fails", &errDecoder{n: 100000, err: io.EOF}, &errDecoder{n: 5, err: bad}, "reading the new version"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := delta.ComputeDecoders(context.Background(), tc.a, tc.b, delta.Options{})
+			var se *rdf.SyntaxError
+			if !errors.As(err, &se) || se.Line != 3 || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("want the syntax error with %q, got %v", tc.want, err)
+			}
+		})
+	}
+}
