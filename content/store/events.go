@@ -112,12 +112,19 @@ func (s *Store) startWatcher() error {
 				if strings.HasSuffix(ev.Name, ".lock") {
 					continue
 				}
+				dir := filepath.Dir(ev.Name)
 				s.mu.Lock()
-				id, known := s.watched[filepath.Dir(ev.Name)]
+				id, known := s.watched[dir]
+				h := s.repos[id]
 				s.mu.Unlock()
-				if known {
-					s.refresh(id)
+				if !known {
+					continue
 				}
+				// Tags (loose, or packed by git gc) may rename CUSTOM versions: index the history again.
+				if h != nil && (filepath.Base(dir) == "tags" || filepath.Base(ev.Name) == "packed-refs") {
+					h.idx.Invalidate()
+				}
+				s.refresh(id)
 			case _, ok := <-w.Errors:
 				if !ok {
 					return

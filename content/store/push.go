@@ -85,6 +85,12 @@ func (s *Store) Push(ctx context.Context, actor model.Actor, repoID string, pack
 			return err
 		}
 	}
+	for _, u := range updates {
+		if strings.HasPrefix(string(u.Name), "refs/tags/") {
+			h.idx.Invalidate()
+			break
+		}
+	}
 	if _, err := s.snapshot(ctx, h); err != nil {
 		return err
 	}

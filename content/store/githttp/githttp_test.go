@@ -358,3 +358,36 @@ func newestPackObjects(t *testing.T, wt string) int {
 	}
 	return n
 }
+
+func TestPushedTagNamesCustomVersion(t *testing.T) {
+	h := newHub(t)
+	ctx := context.Background()
+	p, err := h.s.CreatePublication(ctx, model.SystemActor, h.private.ID,
+		model.PublicationMeta{Name: "cust", VersioningMode: model.Custom, VersionLabel: "v1"},
+		store.Content{Ext: ".ttl", Data: []byte("<a> <b> 1 .\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	wt := filepath.Join(dir, "wt")
+	mustGit(t, dir, "clone", "-q", h.url("private", &h.publisher), "wt")
+	os.WriteFile(filepath.Join(wt, "cust.ttl"), []byte("<a> <b> 2 .\n"), 0o644)
+	mustGit(t, wt, "commit", "-qam", "second")
+	mustGit(t, wt, "push", "-q", "origin", "main")
+	label := func() string {
+		got, err := h.s.Publication(ctx, model.SystemActor, p.ID, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.Version.Label
+	}
+	// The sidecar still says v1, which is taken: the label is made unique until a tag names the version.
+	if l := label(); l != "v1-2" {
+		t.Errorf("label before the tag: %q", l)
+	}
+	mustGit(t, wt, "tag", "cust/v2")
+	mustGit(t, wt, "push", "-q", "origin", "cust/v2")
+	if l := label(); l != "v2" {
+		t.Errorf("label after pushing tag cust/v2: %q", l)
+	}
+}

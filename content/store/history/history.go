@@ -184,6 +184,16 @@ type Index struct {
 	metas    map[plumbing.Hash]sidecar
 	// onAdvance sees every new snapshot, in order.
 	onAdvance func(*Snapshot)
+	// stale asks the next Current to index the history again from the start.
+	stale bool
+}
+
+// Invalidate makes the next Current index the whole history again. Tags name CUSTOM versions, so when tags move
+// the labels of versions indexed earlier may change; a rebuild gives the labels a fresh start would give.
+func (ix *Index) Invalidate() {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.stale = true
 }
 
 // New returns an index of repo; nothing is read until the first Current. onAdvance, when not nil, is called with
@@ -208,10 +218,11 @@ func (ix *Index) Current(ctx context.Context) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ix.snap.Head == head {
+	if ix.snap.Head == head && !ix.stale {
 		return ix.snap, nil
 	}
-	if ix.done[head] || head.IsZero() {
+	if ix.done[head] || head.IsZero() || ix.stale {
+		ix.stale = false
 		// The branch moved back to a commit already indexed (a reset made behind the hub's back): what was
 		// learnt from the abandoned commits no longer holds, so the index starts over.
 		ix.done = map[plumbing.Hash]bool{}

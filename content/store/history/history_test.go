@@ -180,13 +180,27 @@ func TestCustomLabelsFromSidecarAndTags(t *testing.T) {
 		t.Fatalf("%v %s", err, out)
 	}
 	third := r.commit(map[string]string{"core.ttl": "3"}) // neither: the label repeats and is made unique
-	snap, err := New(r.r, "x", nil).Current(ctx)
+	ix := New(r.r, "x", nil)
+	snap, err := ix.Current(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	it, _ := snap.Item("p")
 	if got := labels(it); got != "v1 v2 v1-2" {
 		t.Errorf("labels %q", got)
+	}
+	// A tag made later renames the version once the index is invalidated, as a fresh start would.
+	cmd = exec.Command("git", "--git-dir", r.r.Dir(), "tag", "core/v3", third)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	ix.Invalidate()
+	if snap, err = ix.Current(ctx); err != nil {
+		t.Fatal(err)
+	}
+	it, _ = snap.Item("p")
+	if got := labels(it); got != "v1 v2 v3" {
+		t.Errorf("labels after the new tag %q", got)
 	}
 	if v, ok := it.Find(third[:8]); !ok || v.Commit != third {
 		t.Errorf("find by commit prefix: %v %v", v, ok)
