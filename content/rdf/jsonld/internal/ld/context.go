@@ -65,6 +65,9 @@ type Context struct {
 	// context stored in a term definition, a remote context URL). json-gold reprocessed them for every node that
 	// used them, which made a 240 KB document with one 1000-term scoped context take minutes.
 	parseCache map[parseKey]*Context
+	// ldhub: base is Values.Base parsed, for compaction, which made relative every IRI it wrote by parsing the
+	// base again (a third of compaction time).
+	base *JsonLdUrl
 }
 
 type parseKey struct {
@@ -1690,7 +1693,7 @@ func (c *Context) CompactIri(iri string, value interface{}, relativeToVocab bool
 
 	// compact IRI relative to base
 	if !relativeToVocab {
-		return RemoveBase(c.Values.Base, iri), nil
+		return RemoveBase(c.parsedBase(), iri), nil
 	}
 
 	// return IRI as is
@@ -2267,4 +2270,15 @@ func resolveContextRefs(ctx interface{}, base string) interface{} {
 		return out
 	}
 	return ctx
+}
+
+// parsedBase returns Values.Base parsed, or nil when there is no base.
+func (c *Context) parsedBase() interface{} {
+	if c.Values.Base == "" {
+		return nil
+	}
+	if c.base == nil || c.base.Href != c.Values.Base {
+		c.base = ParseURL(c.Values.Base)
+	}
+	return c.base
 }
