@@ -231,7 +231,8 @@ func TestCall(t *testing.T) {
 func TestOrderCompare(t *testing.T) {
 	// Each term sorts strictly before the next.
 	seq := []rdf.Term{{}, rdf.Blank("a"), rdf.Blank("b"), rdf.IRI("http://a"), rdf.IRI("http://b"),
-		i("-1"), dec("0.5"), dbl("2"), i("10"), str("a"), str("b"), rdf.LangString("a", "en")}
+		i("-1"), dec("0.5"), dbl("2"), i("10"), str("a"), rdf.LangString("a", "en"), rdf.LangString("a", "fr"), str("b"),
+		rdf.Literal("x", "http://ex.org/t")}
 	for x := range seq {
 		for y := range seq {
 			got := OrderCompare(seq[x], seq[y])

@@ -173,7 +173,14 @@ func OrderCompare(a, b rdf.Term) int {
 			return c
 		}
 	} else {
-		// Group incomparable literals: simple strings, then language strings, then by datatype IRI.
+		// Strings with and without language tags sort together by their text, as readers expect; other
+		// incomparable literals are grouped by kind, then datatype.
+		if isString(a) && isString(b) {
+			if c := strings.Compare(a.Value, b.Value); c != 0 {
+				return c
+			}
+			return strings.Compare(strings.ToLower(a.Lang), strings.ToLower(b.Lang))
+		}
 		if ga, gb := literalGroup(a), literalGroup(b); ga != gb {
 			return ga - gb
 		}
@@ -206,10 +213,8 @@ func literalGroup(t rdf.Term) int {
 	switch {
 	case IsNumeric(t):
 		return 0
-	case t.Datatype == rdf.XSDString:
+	case isString(t):
 		return 1
-	case t.Datatype == rdf.RDFLangString:
-		return 2
 	}
-	return 3
+	return 2
 }
