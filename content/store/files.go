@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"mime"
 	"path"
@@ -98,17 +97,9 @@ func (s *Store) fileView(h *handle, it *history.Item, version string) (model.Fil
 	if m.MimeType == "" {
 		m.MimeType = mimeType(it.Name)
 	}
-	versions := it.Versions
-	if it.Mode == model.None {
-		versions = versions[len(versions)-1:]
-	}
-	v := versions[len(versions)-1]
-	if version != "" {
-		found, ok := findVersion(versions, version)
-		if !ok {
-			return model.File{}, model.NotFoundf("file %s has no version %q", it.ID, version)
-		}
-		v = found
+	versions, v, err := offered(it, version)
+	if err != nil {
+		return model.File{}, err
 	}
 	size, err := h.git.BlobSize(plumbing.NewHash(v.Blob))
 	if err != nil {
@@ -184,17 +175,7 @@ func (s *Store) AddFile(ctx context.Context, actor model.Actor, repoID string, m
 // UpdateFile replaces a file's content (a new version; nil data keeps it) and/or patches its meta-data, in one
 // commit (PUBLISHER).
 func (s *Store) UpdateFile(ctx context.Context, actor model.Actor, id string, patch FilePatch, data []byte) (model.File, error) {
-	repoID, err := s.locate(ctx, id)
-	if err != nil {
-		return model.File{}, err
-	}
-	if repoID == "" {
-		return model.File{}, model.NotFoundf("file %s not found", id)
-	}
-	h, err := s.writable(ctx, actor, repoID, model.Publisher)
-	if errors.Is(err, model.ErrNotFound) {
-		return model.File{}, model.NotFoundf("file %s not found", id)
-	}
+	h, err := s.writableItem(ctx, actor, history.File, id)
 	if err != nil {
 		return model.File{}, err
 	}
@@ -254,20 +235,7 @@ func (s *Store) DeleteFile(ctx context.Context, actor model.Actor, id string) (m
 	if err != nil {
 		return model.File{}, err
 	}
-	h, err := s.writable(ctx, actor, before.RepositoryID, model.Publisher)
-	if err != nil {
-		return model.File{}, err
-	}
-	_, err = s.commit(ctx, h, actor, func(tx *gitrepo.Tx, snap *history.Snapshot) (string, error) {
-		it, ok := snap.Item(id)
-		if !ok || it.Kind != history.File {
-			return "", model.NotFoundf("file %s not found", id)
-		}
-		tx.Delete(it.Path)
-		tx.Delete(history.MetaPath(history.File, it.Name))
-		return "Delete file " + it.Name, nil
-	})
-	if err != nil {
+	if err := s.deleteItem(ctx, actor, history.File, id); err != nil {
 		return model.File{}, err
 	}
 	return before, nil

@@ -184,25 +184,29 @@ func publicationView(repoID string, it *history.Item, version string) (model.Pub
 	m.PublicationURI = it.Name
 	m.VersioningMode = it.Mode
 	m.VersionLabel = ""
-	versions := it.Versions
-	if it.Mode == model.None {
-		versions = versions[len(versions)-1:]
-	}
-	v := versions[len(versions)-1]
-	if version != "" {
-		found, ok := findVersion(versions, version)
-		if !ok {
-			return model.Publication{}, model.NotFoundf("publication %s has no version %q", it.ID, version)
-		}
-		v = found
+	versions, v, err := offered(it, version)
+	if err != nil {
+		return model.Publication{}, err
 	}
 	return model.Publication{PublicationMeta: m, RepositoryID: repoID, Path: v.Path, Version: v,
 		Versions: versions, CreatedOn: it.Versions[0].Time, ModifiedOn: it.Latest().Time}, nil
 }
 
-func findVersion(vs []model.Version, ref string) (model.Version, bool) {
-	it := history.Item{Versions: vs}
-	return it.Find(ref)
+// offered returns the versions readers may see (only the latest under NONE) and the one ref names ("" for the
+// latest).
+func offered(it *history.Item, ref string) ([]model.Version, model.Version, error) {
+	versions := it.Versions
+	if it.Mode == model.None {
+		versions = versions[len(versions)-1:]
+	}
+	if ref == "" {
+		return versions, versions[len(versions)-1], nil
+	}
+	v, ok := (&history.Item{Versions: versions}).Find(ref)
+	if !ok {
+		return nil, model.Version{}, model.NotFoundf("%s %s has no version %q", it.Kind, it.ID, ref)
+	}
+	return versions, v, nil
 }
 
 func (s *Store) checkExt(ext string) (string, error) {
@@ -339,20 +343,11 @@ func checkLabel(mode model.VersioningMode, label string, it *history.Item) error
 // UpdatePublication changes a publication (PUBLISHER): new content (nil Data keeps it) makes a new version,
 // patched meta-data alone does not. Either way it is one commit.
 func (s *Store) UpdatePublication(ctx context.Context, actor model.Actor, id string, patch PublicationPatch, c *Content) (model.Publication, error) {
-	repoID, err := s.locate(ctx, id)
+	h, err := s.writableItem(ctx, actor, history.Publication, id)
 	if err != nil {
 		return model.Publication{}, err
 	}
-	if repoID == "" {
-		return model.Publication{}, model.NotFoundf("publication %s not found", id)
-	}
-	h, err := s.writable(ctx, actor, repoID, model.Publisher)
-	if errors.Is(err, model.ErrNotFound) {
-		return model.Publication{}, model.NotFoundf("publication %s not found", id)
-	}
-	if err != nil {
-		return model.Publication{}, err
-	}
+	repoID := h.id
 	var ext string
 	if c != nil {
 		if ext, err = s.checkExt(c.Ext); err != nil {
@@ -467,23 +462,45 @@ func (s *Store) DeletePublication(ctx context.Context, actor model.Actor, id str
 	if err != nil {
 		return model.Publication{}, err
 	}
-	h, err := s.writable(ctx, actor, before.RepositoryID, model.Publisher)
-	if err != nil {
-		return model.Publication{}, err
-	}
-	_, err = s.commit(ctx, h, actor, func(tx *gitrepo.Tx, snap *history.Snapshot) (string, error) {
-		it, ok := snap.Item(id)
-		if !ok || it.Kind != history.Publication {
-			return "", model.NotFoundf("publication %s not found", id)
-		}
-		tx.Delete(it.Path)
-		tx.Delete(history.MetaPath(history.Publication, it.Name))
-		return "Delete publication " + it.Name, nil
-	})
-	if err != nil {
+	if err := s.deleteItem(ctx, actor, history.Publication, id); err != nil {
 		return model.Publication{}, err
 	}
 	return before, nil
+}
+
+// writableItem returns the repository of a publication or file after checking that actor may publish there.
+func (s *Store) writableItem(ctx context.Context, actor model.Actor, kind history.Kind, id string) (*handle, error) {
+	notFound := model.NotFoundf("%s %s not found", kind, id)
+	repoID, err := s.locate(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if repoID == "" {
+		return nil, notFound
+	}
+	h, err := s.writable(ctx, actor, repoID, model.Publisher)
+	if errors.Is(err, model.ErrNotFound) {
+		return nil, notFound
+	}
+	return h, err
+}
+
+// deleteItem removes a publication's or file's content and sidecar in one commit.
+func (s *Store) deleteItem(ctx context.Context, actor model.Actor, kind history.Kind, id string) error {
+	h, err := s.writableItem(ctx, actor, kind, id)
+	if err != nil {
+		return err
+	}
+	_, err = s.commit(ctx, h, actor, func(tx *gitrepo.Tx, snap *history.Snapshot) (string, error) {
+		it, ok := snap.Item(id)
+		if !ok || it.Kind != kind {
+			return "", model.NotFoundf("%s %s not found", kind, id)
+		}
+		tx.Delete(it.Path)
+		tx.Delete(history.MetaPath(kind, it.Name))
+		return fmt.Sprintf("Delete %s %s", kind, it.Name), nil
+	})
+	return err
 }
 
 // commit runs one write transaction on a repository as actor. fn sees the index as of the transaction's head and
