@@ -375,3 +375,27 @@ func isomorphic(t *testing.T, a, b []rdf.Quad) bool {
 		return false
 	}
 }
+
+func TestEdgeInputs(t *testing.T) {
+	tests := []struct {
+		name  string
+		quads []rdf.Quad
+		want  string
+	}{
+		{"nil", nil, ""},
+		// Generalized RDF: the blank predicate is relabelled like any other blank node, never left as written.
+		{"blank predicate", []rdf.Quad{rdf.Triple(iri("s"), rdf.Blank("written"), iri("o"))},
+			"<http://example.com/#s> _:c14n0 <http://example.com/#o> .\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := canon.Canonicalize(context.Background(), tc.quads, canon.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(res.NQuads()); got != tc.want {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
