@@ -118,6 +118,8 @@ func TestDecodeErrors(t *testing.T) {
 			"loading remote context failed", "no document loader configured"},
 		{"JSON-LD error code", `{"@id": 5, "http://ex/p": "x"}`, rdf.Limits{}, 0, 0, "invalid @id value", ""},
 		{"invalid base", `{"@context": {"@base": 5}, "http://ex/p": "x"}`, rdf.Limits{}, 0, 0, "invalid base IRI", ""},
+		{"invalid @protected", `{"@context": {"@protected": "yes", "p": "http://ex/p"}, "p": "x"}`, rdf.Limits{}, 0, 0, "invalid @protected value", ""},
+		{"invalid term @protected", `{"@context": {"p": {"@id": "http://ex/p", "@protected": 1}}, "p": "x"}`, rdf.Limits{}, 0, 0, "invalid @protected value", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -549,7 +549,11 @@ func (c *Context) parseInner(localContext interface{}, remoteContexts []string, 
 		// all its terms to be "protected" (exceptions can be made on a
 		// per-definition basis)
 		if protectedVal, protectedPresent := contextMap["@protected"]; protectedPresent {
-			defined["@protected"] = protectedVal.(bool)
+			b, isBool := protectedVal.(bool)
+			if !isBool {
+				return nil, NewJsonLdError(InvalidProtectedValue, protectedVal)
+			}
+			defined["@protected"] = b
 		} else if protected {
 			defined["@protected"] = true
 		}
@@ -971,7 +975,11 @@ func (c *Context) createTermDefinition(context map[string]interface{}, term stri
 
 	// handle term protection
 	valProtected, protectedFound := mapValue["@protected"]
-	if (protectedFound && valProtected.(bool)) || (defined["@protected"] && !(protectedFound && !valProtected.(bool))) {
+	protectedBool, isBool := valProtected.(bool)
+	if protectedFound && !isBool {
+		return NewJsonLdError(InvalidProtectedValue, valProtected)
+	}
+	if (protectedFound && protectedBool) || (defined["@protected"] && !(protectedFound && !protectedBool)) {
 		c.Protected[term] = true
 		definition.Protected = true
 	}

@@ -77,10 +77,11 @@ const (
 	InvalidImportValue          ErrorCode = "invalid @import value"
 	IRIConfusedWithPrefix       ErrorCode = "IRI confused with prefix"
 	// ldhub: codes json-gold lacked.
-	ListOfLists          ErrorCode = "list of lists"
-	InvalidScopedContext ErrorCode = "invalid scoped context"
-	InvalidJSONLiteral   ErrorCode = "invalid JSON literal"
-	ContextOverflow      ErrorCode = "context overflow"
+	ListOfLists           ErrorCode = "list of lists"
+	InvalidScopedContext  ErrorCode = "invalid scoped context"
+	InvalidJSONLiteral    ErrorCode = "invalid JSON literal"
+	ContextOverflow       ErrorCode = "context overflow"
+	InvalidProtectedValue ErrorCode = "invalid @protected value"
 
 	// non spec related errors
 	SyntaxError     ErrorCode = "syntax error"
@@ -170,6 +171,7 @@ var errorCodes = map[ErrorCode]struct{}{
 	InvalidScopedContext:        {},
 	InvalidJSONLiteral:          {},
 	ContextOverflow:             {},
+	InvalidProtectedValue:       {},
 	SyntaxError:                 {},
 	NotImplemented:              {},
 	UnknownFormat:               {},
