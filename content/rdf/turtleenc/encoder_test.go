@@ -116,6 +116,7 @@ func TestEncodeExact(t *testing.T) {
 				{Name: "_", IRI: "http://underscore.example/"}, // "_:" would read as a blank node
 				{Name: "ex", IRI: exNS},
 				{Name: "ex", IRI: "http://other.example/"},
+				{Name: "ex2", IRI: exNS}, // a second name for a namespace is declared but not used
 				{Name: "rel", IRI: "relative/"},
 				{Name: "dots", IRI: "http://example.org/a/../"},
 				{Name: "", IRI: "http://default.example/"},
@@ -126,7 +127,7 @@ func TestEncodeExact(t *testing.T) {
 				rdf.Triple(rdf.IRI("http://underscore.example/s"), ex("p"), rdf.IRI("http://dot.example/o")),
 				rdf.Triple(rdf.IRI("http://accent.example/s"), ex("p"), rdf.IRI("http://other.example/o")),
 			},
-			want: "@prefix ex: <http://example.org/> .\n@prefix : <http://default.example/> .\n@prefix é.x: <http://accent.example/> .\n\n" +
+			want: "@prefix ex: <http://example.org/> .\n@prefix ex2: <http://example.org/> .\n@prefix : <http://default.example/> .\n@prefix é.x: <http://accent.example/> .\n\n" +
 				"<http://one.example/s> ex:p :o .\n\n" +
 				"<http://underscore.example/s> ex:p <http://dot.example/o> .\n\n" +
 				"é.x:s ex:p <http://other.example/o> .\n",

@@ -1,6 +1,7 @@
 package turtleenc
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -168,32 +169,40 @@ const hexDigits = "0123456789ABCDEF"
 // namer turns IRIs into the shortest safe Turtle spelling: a prefixed name, else an IRI relative to the base, else
 // the full IRI.
 type namer struct {
-	prefixes []rdf.Prefix // valid, distinct, absolute namespaces, in the order given
+	prefixes []rdf.Prefix // valid, distinct names with absolute namespaces, in the order given (the header)
 	base     string
+	// byNS finds the prefix of a namespace, and nsLens lists the namespace lengths longest first, so that choosing a
+	// prefix costs a few map lookups per IRI however many prefixes a document declares.
+	byNS   map[string]int
+	nsLens []int
 }
 
 // newNamer keeps the usable prefixes from ps, and the base if it can be written as an absolute IRI (it is only an
-// aid to shorter output, so an unusable one is dropped rather than failing the document). A prefix is dropped when its name is not a PN_PREFIX, when the name
-// was already bound (the first binding wins, as the caller ordered them), or when its namespace is not an
-// absolute IRI that a reader resolves to itself: a relative or dot-segment namespace would expand differently
-// from what we abbreviated.
+// aid to shorter output, so an unusable one is dropped rather than failing the document). A prefix is dropped when
+// its name is not a PN_PREFIX, when the name was already bound (the first binding wins, as the caller ordered
+// them), or when its namespace is not an absolute IRI that a reader resolves to itself: a relative or dot-segment
+// namespace would expand differently from what we abbreviated.
 func newNamer(ps []rdf.Prefix, base string) *namer {
-	n := &namer{}
+	n := &namer{byNS: make(map[string]int)}
 	if iri.IsAbsolute(base) && utf8.ValidString(base) && unwritableIRIChar(base) < 0 && resolvesToItself(base) {
 		n.base = base
 	}
 	seen := make(map[string]bool, len(ps))
 	for _, p := range ps {
 		if seen[p.Name] || !validPrefixName(p.Name) || !utf8.ValidString(p.IRI) || !iri.IsAbsolute(p.IRI) ||
-			unwritableIRIChar(p.IRI) >= 0 {
-			continue
-		}
-		if !resolvesToItself(p.IRI) {
+			unwritableIRIChar(p.IRI) >= 0 || !resolvesToItself(p.IRI) {
 			continue
 		}
 		seen[p.Name] = true
 		n.prefixes = append(n.prefixes, p)
+		if _, dup := n.byNS[p.IRI]; !dup { // two names for one namespace: the first is used
+			n.byNS[p.IRI] = len(n.prefixes) - 1
+			n.nsLens = append(n.nsLens, len(p.IRI))
+		}
 	}
+	slices.Sort(n.nsLens)
+	n.nsLens = slices.Compact(n.nsLens)
+	slices.Reverse(n.nsLens)
 	return n
 }
 
@@ -231,20 +240,19 @@ func (n *namer) appendIRI(b *strings.Builder, s string) {
 
 // prefixed spells s as a prefixed name using the longest namespace whose remainder is a valid local name.
 func (n *namer) prefixed(s string) (name string, escaped, ok bool) {
-	best := -1
-	var local string
-	for i, p := range n.prefixes {
-		if len(p.IRI) > len(s) || s[:len(p.IRI)] != p.IRI || best >= 0 && len(p.IRI) <= len(n.prefixes[best].IRI) {
+	for _, l := range n.nsLens {
+		if l > len(s) {
 			continue
 		}
-		if l, esc, ok := localName(s[len(p.IRI):]); ok {
-			best, local, escaped = i, l, esc
+		i, found := n.byNS[s[:l]]
+		if !found {
+			continue
+		}
+		if local, esc, ok := localName(s[l:]); ok {
+			return n.prefixes[i].Name + ":" + local, esc, true
 		}
 	}
-	if best < 0 {
-		return "", false, false
-	}
-	return n.prefixes[best].Name + ":" + local, escaped, true
+	return "", false, false
 }
 
 // relative returns a reference to s relative to the base when one exists that resolves back to exactly s.
