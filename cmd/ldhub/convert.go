@@ -110,7 +110,9 @@ func runConvert(ctx context.Context, env *environment, args []string) error {
 // many statements were read.
 func convert(ctx context.Context, src, dst codec.Syntax, r io.Reader, w io.Writer, o rdf.DecodeOptions) (int64, error) {
 	dec := src.NewDecoder(r, o)
-	if dst.Streaming {
+	ps, declares := dec.(rdf.PrefixSource)
+	if dst.Streaming || !declares {
+		// Nothing to wait for: N-Triples out needs no prefixes, and an input without prefixes has none to pass.
 		enc := dst.NewEncoder(w, rdf.EncodeOptions{})
 		n, err := codec.Copy(ctx, enc, dec)
 		if err != nil {
@@ -121,8 +123,8 @@ func convert(ctx context.Context, src, dst codec.Syntax, r io.Reader, w io.Write
 	// The encoder would buffer everything anyway; reading first lets it use every prefix the input declared.
 	var quads []rdf.Quad
 	for {
-		if err := ctx.Err(); err != nil {
-			return int64(len(quads)), err
+		if len(quads)%1024 == 0 && ctx.Err() != nil {
+			return int64(len(quads)), ctx.Err()
 		}
 		q, err := dec.Next()
 		if errors.Is(err, io.EOF) {
@@ -133,11 +135,7 @@ func convert(ctx context.Context, src, dst codec.Syntax, r io.Reader, w io.Write
 		}
 		quads = append(quads, q)
 	}
-	eo := rdf.EncodeOptions{}
-	if ps, ok := dec.(rdf.PrefixSource); ok {
-		eo.Prefixes = ps.Prefixes()
-	}
-	enc := dst.NewEncoder(w, eo)
+	enc := dst.NewEncoder(w, rdf.EncodeOptions{Prefixes: ps.Prefixes()})
 	for i, q := range quads {
 		if err := enc.Encode(q); err != nil {
 			return int64(i), fmt.Errorf("writing %s: %w", dst.Name, err)
