@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ldhub/ldhub/content/model"
@@ -61,5 +62,40 @@ func BenchmarkRead(b *testing.B) {
 				b.Fatal("missing versions")
 			}
 		}
+	})
+}
+
+// BenchmarkWrite measures a whole publication update through the store (access check, validation, commit with
+// the objects flushed, index update); "parallel" runs writers on every core against one repository, where writes
+// are serialised.
+func BenchmarkWrite(b *testing.B) {
+	e := newEnv(b)
+	ctx := context.Background()
+	p, err := e.s.CreatePublication(ctx, e.pub, e.repo.ID, model.PublicationMeta{Name: "p"}, ttl("<a> <b> 0 ."))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var n atomic.Int64
+	update := func() error {
+		c := ttl(fmt.Sprintf("<a> <b> %d .", n.Add(1)))
+		_, err := e.s.UpdatePublication(ctx, e.pub, p.ID, store.PublicationPatch{}, &c)
+		return err
+	}
+	b.Run("sequential", func(b *testing.B) {
+		for b.Loop() {
+			if err := update(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("parallel", func(b *testing.B) {
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if err := update(); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
 	})
 }
