@@ -106,8 +106,8 @@ func (e *Encoder) Encode(q rdf.Quad) error {
 	if err := e.check(q); err != nil {
 		return reject(q, err)
 	}
-	// Statements usually come grouped by subject, so the subject of the previous quad is tried first; everything is
-	// interned before anything is added, so a rejected term leaves no trace.
+	// Statements usually come grouped by subject, so the subject of the previous quad is tried first. Every term is
+	// accepted before anything joins the graph, so a rejected quad leaves no partial statement behind.
 	same := e.last != nil && q.S == e.lastS && q.G == e.lastG
 	var sid, gid int32
 	if !same {
