@@ -88,11 +88,8 @@ func (s *Store) FileContent(ctx context.Context, actor model.Actor, id, version 
 
 func (s *Store) fileView(h *handle, it *history.Item, version string) (model.File, error) {
 	var m model.FileMeta
-	if len(it.Meta) > 0 {
-		if err := json.Unmarshal(it.Meta, &m); err != nil {
-			return model.File{}, fmt.Errorf("store: meta-data of file %s: %w", it.Name, err)
-		}
-	}
+	_ = json.Unmarshal(it.Meta, &m) // a broken sidecar reads as defaults, as for publications
+
 	m.ID, m.Name, m.VersioningMode, m.VersionLabel = it.ID, it.Name, it.Mode, ""
 	if m.MimeType == "" {
 		m.MimeType = mimeType(it.Name)

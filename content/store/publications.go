@@ -172,11 +172,9 @@ func (s *Store) locate(ctx context.Context, id string) (string, error) {
 // publicationView renders an item at a version. Under NONE only the latest version exists for readers.
 func publicationView(repoID string, it *history.Item, version string) (model.Publication, error) {
 	var m model.PublicationMeta
-	if len(it.Meta) > 0 {
-		if err := json.Unmarshal(it.Meta, &m); err != nil {
-			return model.Publication{}, fmt.Errorf("store: meta-data of publication %s: %w", it.Name, err)
-		}
-	}
+	// A sidecar broken by a commit made behind the hub's back (pushes check them) reads as defaults, as the index
+	// reads it: one bad file must not take the repository's listing down.
+	_ = json.Unmarshal(it.Meta, &m)
 	m.ID = it.ID
 	if m.Name == "" {
 		m.Name = path.Base(it.Name)

@@ -707,3 +707,25 @@ func TestCatalogueChangesAreAnnounced(t *testing.T) {
 		}
 	}
 }
+
+func TestBrokenSidecarFromBehindTheBackReadsAsDefaults(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	p, err := e.s.CreatePublication(ctx, e.pub, e.repo.ID, model.PublicationMeta{Name: "p", Description: "d"}, ttl("<a> <b> 1 ."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt := t.TempDir()
+	git(t, wt, "clone", "-q", e.s.RepoDir(e.repo.ID), ".")
+	os.WriteFile(filepath.Join(wt, "p.meta.json"), []byte("{not json"), 0o644)
+	git(t, wt, "commit", "-qam", "broken sidecar")
+	git(t, wt, "push", "-q", "origin", "main")
+	pubs, err := e.s.Publications(ctx, e.viewer, e.repo.ID)
+	if err != nil || len(pubs) != 1 {
+		t.Fatalf("listing: %v %+v", err, pubs)
+	}
+	// Without its sidecar's id the publication falls back to its name-based id; its content is still served.
+	if pubs[0].ID == p.ID || pubs[0].Description != "" || pubs[0].Name != "p" {
+		t.Errorf("publication %+v", pubs[0].PublicationMeta)
+	}
+}
