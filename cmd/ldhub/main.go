@@ -28,6 +28,11 @@ type environment struct {
 func commands() map[string]command {
 	return map[string]command{
 		"convert": {summary: "convert RDF between syntaxes", run: runConvert},
+		"serve":   {summary: "run the hub (REST API, git, direct URLs)", run: runServe},
+		"app":     {summary: "create, list or revoke applications (v3 credentials)", run: runApp},
+		"token":   {summary: "create, list or revoke access tokens (v4 credentials)", run: runToken},
+		"grant":   {summary: "give a credential a role on a group or repository", run: runGrant},
+		"revoke":  {summary: "remove a credential's grant on a group or repository", run: runRevoke},
 	}
 }
 

@@ -1,0 +1,180 @@
+// Package server is ldhub's HTTP front: one handler that sends /api/... to the REST API (v3 in full, v4, v2 and
+// the legacy /ns routes), /git/... to the store's git smart-HTTP handler and everything else to the direct-URL
+// site. The API's routes live in one table (routes.go) that both the dispatcher and the Swagger document are made
+// from, so the two cannot drift apart.
+package server
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/ldhub/ldhub/api/apierr"
+	"github.com/ldhub/ldhub/api/search"
+	"github.com/ldhub/ldhub/content/codec"
+	"github.com/ldhub/ldhub/content/model"
+	"github.com/ldhub/ldhub/content/store"
+)
+
+// Authorizer tells who makes a request: the anonymous zero Actor without credentials, an error wrapping
+// model.ErrUnauthorized for wrong ones. *auth.Guard is one.
+type Authorizer interface {
+	Actor(r *http.Request) (model.Actor, error)
+}
+
+// Config wires the server to the rest of the hub.
+type Config struct {
+	Store  *store.Store
+	Auth   Authorizer
+	Search *search.Index
+	// BaseURL is the hub's public address without a trailing slash (publication URIs start with it).
+	BaseURL string
+	// MaxUpload bounds a request body in bytes (default 256 MiB); more is 413.
+	MaxUpload int64
+	Logger    *slog.Logger
+	// Git serves /git/...; nil answers 404.
+	Git http.Handler
+	// Site serves direct URLs (everything outside /api and the legacy /ns routes); nil answers 404.
+	Site http.Handler
+	// SPARQL serves a publication's SPARQL endpoint; nil answers 501 until the SPARQL service is mounted.
+	SPARQL SPARQLFactory
+	// Pending reports whether the pipeline has yet to render and index a publication's latest version (the v4
+	// `pending` flag); nil reports false.
+	Pending func(ctx context.Context, p model.Publication) bool
+}
+
+// SPARQLFactory returns the SPARQL protocol handler for a publication (at a version, "" for the latest), whose
+// default graph the request's dataset starts from.
+type SPARQLFactory func(ctx context.Context, actor model.Actor, publicationID, version string) (http.Handler, error)
+
+// Server is the top-level handler.
+type Server struct {
+	cfg    Config
+	log    *slog.Logger
+	codecs *codec.Registry
+	routes []*route
+}
+
+// New returns the server for cfg.
+func New(cfg Config) *Server {
+	if cfg.MaxUpload <= 0 {
+		cfg.MaxUpload = 256 << 20
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	s := &Server{cfg: cfg, log: cfg.Logger, codecs: codec.Default()}
+	s.routes = s.table()
+	for _, rt := range s.routes {
+		rt.segs = splitPattern(rt.Pattern)
+	}
+	return s
+}
+
+// ServeHTTP dispatches on the first path segment.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	first, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	switch first {
+	case "api":
+		s.serveAPI(w, r, true)
+	case "ns":
+		// Legacy routes; a path no legacy route knows is a direct URL of the ns group.
+		s.serveAPI(w, r, false)
+	case "git":
+		s.fallback(w, r, s.cfg.Git, "git access is not enabled on this hub")
+	default:
+		s.fallback(w, r, s.cfg.Site, "no such page")
+	}
+}
+
+func (s *Server) fallback(w http.ResponseWriter, r *http.Request, h http.Handler, msg string) {
+	if h == nil {
+		apierr.Write(w, r, apierr.New(http.StatusNotFound, msg))
+		return
+	}
+	h.ServeHTTP(w, r)
+}
+
+// call is what a handler gets besides the request: the caller and the path parameters.
+type call struct {
+	actor  model.Actor
+	params map[string]string
+	route  *route
+}
+
+func (c *call) p(name string) string { return c.params[name] }
+
+type handlerFunc func(w http.ResponseWriter, r *http.Request, c *call) error
+
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, strict bool) {
+	rt, params, allow := s.match(r)
+	if rt == nil {
+		if !strict && len(allow) == 0 {
+			s.fallback(w, r, s.cfg.Site, "no such page")
+			return
+		}
+		if len(allow) > 0 {
+			w.Header().Set("Allow", strings.Join(allow, ", "))
+			apierr.Write(w, r, apierr.New(http.StatusMethodNotAllowed, r.Method+" is not allowed here; use "+strings.Join(allow, ", ")))
+			return
+		}
+		apierr.Write(w, r, apierr.New(http.StatusNotFound, "no API route "+r.URL.Path))
+		return
+	}
+	actor, err := s.cfg.Auth.Actor(r)
+	if err != nil {
+		if r.Context().Err() != nil {
+			return // the client went away while its attempt was slowed down
+		}
+		apierr.Write(w, r, apierr.New(http.StatusUnauthorized, "invalid credentials"))
+		return
+	}
+	if actor.CredentialID == "" && !rt.Anon {
+		apierr.Write(w, r, apierr.New(http.StatusUnauthorized, "this route needs HTTP Basic credentials (application or token id and secret)"))
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxUpload)
+	c := &call{actor: actor, params: params, route: rt}
+	if err := rt.h(w, r, c); err != nil {
+		s.fail(w, r, err)
+	}
+}
+
+// fail writes err as the JSON error body, mapping the store's error kinds to statuses.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	var ae *apierr.Error
+	var ce *model.ContentError
+	var mb *http.MaxBytesError
+	switch {
+	case errors.As(err, &ae):
+	case errors.As(err, &mb):
+		ae = apierr.New(http.StatusRequestEntityTooLarge, "the request body is larger than this hub accepts")
+		ae.Details = map[string]int64{"limit": mb.Limit}
+	case errors.As(err, &ce) && ce.Syntax() != nil:
+		mt := ""
+		if syn, ok := s.codecs.ByPath(ce.Path); ok {
+			mt = syn.MediaTypes[0]
+		}
+		ae = apierr.FromSyntax(ce.Syntax(), mt)
+	case errors.Is(err, model.ErrNotFound):
+		ae = &apierr.Error{Status: http.StatusNotFound, Message: err.Error(), Err: err}
+	case errors.Is(err, model.ErrConflict):
+		ae = &apierr.Error{Status: http.StatusConflict, Message: err.Error(), Err: err}
+	case errors.Is(err, model.ErrInvalid):
+		ae = &apierr.Error{Status: http.StatusBadRequest, Message: err.Error(), Err: err}
+	case errors.Is(err, model.ErrForbidden):
+		ae = &apierr.Error{Status: http.StatusForbidden, Message: err.Error(), Err: err}
+	case errors.Is(err, model.ErrUnauthorized):
+		ae = &apierr.Error{Status: http.StatusUnauthorized, Message: err.Error(), Err: err}
+	case errors.Is(err, context.Canceled) && r.Context().Err() != nil:
+		return // nobody is listening
+	default:
+		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		apierr.Write(w, r, err) // a generic 500: internals stay in the log
+		return
+	}
+	apierr.Write(w, r, ae)
+}

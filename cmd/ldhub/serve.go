@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"time"
+
+	"github.com/ldhub/ldhub/api/auth"
+	"github.com/ldhub/ldhub/api/search"
+	"github.com/ldhub/ldhub/api/server"
+	"github.com/ldhub/ldhub/content/codec"
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/store"
+	"github.com/ldhub/ldhub/content/store/githttp"
+	"github.com/ldhub/ldhub/content/store/validator"
+)
+
+func envOr(env *environment, name, def string) string {
+	if v := env.getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// openStore opens (initialising when empty) the data folder. Admin commands run without the watcher: they make
+// one change and exit.
+func openStore(ctx context.Context, dir string, watch bool) (*store.Store, error) {
+	st, err := store.Open(ctx, dir, store.Options{Validate: validator.Codec(codec.Default(), rdf.Limits{}), NoWatch: !watch})
+	if err != nil {
+		return nil, fmt.Errorf("open data folder %s: %w", dir, err)
+	}
+	return st, nil
+}
+
+// flags makes a flag set whose --help prints to stdout and whose errors go to stderr.
+func flags(env *environment, name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(env.stdout, "usage: ldhub %s\n\nflags:\n", usage)
+		fs.SetOutput(env.stdout)
+		fs.PrintDefaults()
+		fs.SetOutput(env.stderr)
+	}
+	return fs
+}
+
+// errHelpShown ends a command after --help without an error.
+func parse(fs *flag.FlagSet, args []string) (bool, error) {
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return true, nil
+	}
+	return false, err
+}
+
+func runServe(ctx context.Context, env *environment, args []string) error {
+	fs := flags(env, "serve", "serve [--data DIR] [--addr HOST:PORT] [--base-url URL]")
+	data := fs.String("data", envOr(env, "LDHUB_DATA", "./ldhub-data"), "data folder (env LDHUB_DATA)")
+	addr := fs.String("addr", envOr(env, "LDHUB_ADDR", "127.0.0.1:8080"), "listen address (env LDHUB_ADDR)")
+	baseURL := fs.String("base-url", env.getenv("LDHUB_BASE_URL"), "public base URL (env LDHUB_BASE_URL; default http://<addr>)")
+	if help, err := parse(fs, args); help || err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	log := slog.New(slog.NewTextHandler(env.stderr, nil))
+
+	st, err := openStore(ctx, *data, true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	cred, secret, created, err := st.EnsureAdmin(ctx, env.getenv("LDHUB_ADMIN_ID"), env.getenv("LDHUB_ADMIN_SECRET"))
+	if err != nil {
+		return fmt.Errorf("administrator credential: %w", err)
+	}
+	if created && env.getenv("LDHUB_ADMIN_SECRET") == "" {
+		// Printed once, to stdout only: the secret is stored as a hash and never logged.
+		fmt.Fprintf(env.stdout, "administrator credential created (shown only now):\n  id:     %s\n  secret: %s\n", cred.ID, secret)
+	}
+
+	idx, err := search.Open(ctx, filepath.Join(*data, "index", "search.bleve"), st, log)
+	if err != nil {
+		return err
+	}
+	defer idx.Close()
+	followCtx, stopFollow := context.WithCancel(ctx)
+	defer stopFollow()
+	go idx.Follow(followCtx)
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	if *baseURL == "" {
+		*baseURL = "http://" + ln.Addr().String()
+	}
+	guard := auth.New(st, auth.Options{})
+	srv := server.New(server.Config{Store: st, Auth: guard, Search: idx, BaseURL: *baseURL, Logger: log,
+		Git: githttp.New(st, guard, "/git/")})
+	hs := &http.Server{Handler: accessLog(log, srv), ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return ctx }}
+	log.Info("ldhub serving", "addr", ln.Addr().String(), "base_url", *baseURL, "data", *data)
+
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("ldhub stopping")
+	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	<-done
+	log.Info("ldhub stopped")
+	return nil
+}
+
+// accessLog logs one line per request: never headers, so no credential reaches the log.
+func accessLog(log *slog.Logger, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		h.ServeHTTP(sw, r)
+		log.Info("request", "method", r.Method, "path", r.URL.Path, "status", sw.status, "bytes", sw.n,
+			"ms", time.Since(start).Milliseconds())
+	})
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	n      int64
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.status = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	n, err := w.ResponseWriter.Write(b)
+	w.n += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the connection (git smart HTTP flushes).
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
