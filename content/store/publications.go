@@ -89,6 +89,33 @@ func (s *Store) FindPublication(ctx context.Context, actor model.Actor, repoID, 
 	return model.Publication{}, model.NotFoundf("publication %q not found in repository %s", uriOrName, repoID)
 }
 
+// PublicationOrVersion resolves an id that names either a publication (its latest version) or one version of a
+// publication, as the delta route accepts.
+func (s *Store) PublicationOrVersion(ctx context.Context, actor model.Actor, id string) (model.Publication, error) {
+	p, err := s.Publication(ctx, actor, id, "")
+	if !errors.Is(err, model.ErrNotFound) {
+		return p, err
+	}
+	repoID, err := s.locate(ctx, id)
+	if err != nil || repoID == "" {
+		return model.Publication{}, model.NotFoundf("no publication or version %s", id)
+	}
+	h, err := s.readable(ctx, actor, repoID)
+	if err != nil {
+		return model.Publication{}, model.NotFoundf("no publication or version %s", id)
+	}
+	snap, err := s.snapshot(ctx, h)
+	if err != nil {
+		return model.Publication{}, err
+	}
+	for _, it := range snap.Items(history.Publication) {
+		if _, ok := it.Find(id); ok {
+			return publicationView(repoID, it, id)
+		}
+	}
+	return model.Publication{}, model.NotFoundf("no publication or version %s", id)
+}
+
 // PublicationContent returns a publication at a version with its content as stored.
 func (s *Store) PublicationContent(ctx context.Context, actor model.Actor, id, version string) (model.Publication, []byte, error) {
 	h, it, err := s.item(ctx, actor, history.Publication, id)
@@ -134,7 +161,7 @@ func (s *Store) item(ctx context.Context, actor model.Actor, kind history.Kind, 
 	return h, it, nil
 }
 
-// locate returns the repository holding an item id ("" when none does). Known ids come from the last
+// locate returns the repository holding a publication, file or version id ("" when none does). Known ids come from the last
 // snapshots; an unknown id brings every repository up to date once before giving up.
 func (s *Store) locate(ctx context.Context, id string) (string, error) {
 	s.mu.Lock()
@@ -142,10 +169,8 @@ func (s *Store) locate(ctx context.Context, id string) (string, error) {
 	s.mu.Unlock()
 	if ok {
 		if h, err := s.handle(ctx, repoID); err == nil {
-			if snap, err := s.snapshot(ctx, h); err == nil {
-				if _, still := snap.Item(id); still {
-					return repoID, nil
-				}
+			if snap, err := s.snapshot(ctx, h); err == nil && holds(snap, id) {
+				return repoID, nil
 			}
 		}
 	}
@@ -162,11 +187,28 @@ func (s *Store) locate(ctx context.Context, id string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if _, ok := snap.Item(id); ok {
+		if holds(snap, id) {
 			return rid, nil
 		}
 	}
 	return "", nil
+}
+
+// holds reports whether a snapshot has a publication, file or version with an id.
+func holds(snap *history.Snapshot, id string) bool {
+	if _, ok := snap.Item(id); ok {
+		return true
+	}
+	for _, kind := range []history.Kind{history.Publication, history.File} {
+		for _, it := range snap.Items(kind) {
+			for _, v := range it.Versions {
+				if v.ID == id {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // publicationView renders an item at a version. Under NONE only the latest version exists for readers.

@@ -52,7 +52,7 @@ type Store struct {
 
 	mu    sync.Mutex
 	repos map[string]*handle
-	// where maps publication and file ids to their repository, filled as snapshots are made.
+	// where maps publication, file and version ids to their repository, filled as snapshots are made.
 	where map[string]string
 
 	events  *broker
@@ -153,6 +153,9 @@ func (s *Store) handle(ctx context.Context, id string) (*handle, error) {
 		for _, kind := range []history.Kind{history.Publication, history.File} {
 			for _, it := range snap.Items(kind) {
 				s.where[it.ID] = id
+				for _, v := range it.Versions {
+					s.where[v.ID] = id
+				}
 			}
 		}
 		s.mu.Unlock()

@@ -729,3 +729,37 @@ func TestBrokenSidecarFromBehindTheBackReadsAsDefaults(t *testing.T) {
 		t.Errorf("publication %+v", pubs[0].PublicationMeta)
 	}
 }
+
+func TestPublicationOrVersion(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	p, err := e.s.CreatePublication(ctx, e.pub, e.repo.ID, model.PublicationMeta{Name: "p"}, ttl("<a> <b> 1 ."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err = e.s.UpdatePublication(ctx, e.pub, p.ID, store.PublicationPatch{}, ptr(ttl("<a> <b> 2 ."))); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		actor model.Actor
+		id    string
+		want  string // version id, "" for an error
+	}{
+		{"publication id gives the latest", e.viewer, p.ID, p.Versions[1].ID},
+		{"version id gives that version", e.viewer, p.Versions[0].ID, p.Versions[0].ID},
+		{"outsider sees nothing", e.outsider, p.Versions[0].ID, ""},
+		{"unknown id", e.viewer, model.NewID(), ""},
+	} {
+		got, err := e.s.PublicationOrVersion(ctx, tc.actor, tc.id)
+		if tc.want == "" {
+			if !errors.Is(err, model.ErrNotFound) {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+			continue
+		}
+		if err != nil || got.Version.ID != tc.want || got.ID != p.ID {
+			t.Errorf("%s: %v %v", tc.name, got.Version, err)
+		}
+	}
+}
