@@ -391,3 +391,36 @@ func TestPushedTagNamesCustomVersion(t *testing.T) {
 		t.Errorf("label after pushing tag cust/v2: %q", l)
 	}
 }
+
+func TestCloneAndPushEmptyRepository(t *testing.T) {
+	h := newHub(t)
+	ctx := context.Background()
+	st, err := h.s.Catalog(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.s.CreateRepository(ctx, model.SystemActor, model.Repository{Name: "empty", ParentID: st.Repos[h.private.ID].ParentID}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	wt := filepath.Join(dir, "wt")
+	out := mustGit(t, dir, "clone", h.url("empty", &h.publisher), "wt")
+	if !strings.Contains(out, "empty repository") {
+		t.Errorf("clone of an empty repository: %s", out)
+	}
+	mustGit(t, wt, "checkout", "-q", "-b", "main")
+	os.WriteFile(filepath.Join(wt, "first.ttl"), []byte("<a> <b> <c> .\n"), 0o644)
+	mustGit(t, wt, "add", ".")
+	mustGit(t, wt, "commit", "-qm", "first")
+	if out, err := git(t, wt, "push", "origin", "main"); err != nil {
+		t.Fatalf("first push: %v\n%s", err, out)
+	}
+	id, _, err := h.s.Resolve(ctx, model.SystemActor, "/org/empty")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pubs, err := h.s.Publications(ctx, model.SystemActor, id)
+	if err != nil || len(pubs) != 1 || pubs[0].PublicationURI != "first" {
+		t.Errorf("after the first push: %+v %v", pubs, err)
+	}
+}
