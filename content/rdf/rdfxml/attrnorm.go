@@ -8,18 +8,20 @@ package rdfxml
 // when a byte is inside a quoted attribute value. Outside attribute values bytes pass unchanged.
 type attrNormalizer struct {
 	st     lexState
-	quote  byte // closing quote of the current quoted string
-	run    int  // consecutive '-', ']' or '?' just seen, to find "-->", "]]>" and "?>"
-	dropLF bool // the previous byte was a CR inside an attribute value, translated to the space for a CRLF pair
+	quote  byte   // closing quote of the current quoted string
+	run    int    // consecutive '-', ']' or '?' just seen, to find "-->", "]]>" and "?>"
+	dropLF bool   // the previous byte was a CR inside an attribute value, translated to the space for a CRLF pair
+	bad    string // a well-formedness error encoding/xml lets through, found while following the structure
 }
 
 type lexState uint8
 
 const (
-	lxText lexState = iota
-	lxLT            // after '<'
-	lxTag           // inside a start tag, outside attribute values
-	lxAttr          // inside a quoted attribute value of a start tag
+	lxText      lexState = iota
+	lxLT                 // after '<'
+	lxTag                // inside a start tag, outside attribute values
+	lxAttr               // inside a quoted attribute value of a start tag
+	lxAfterAttr          // just after an attribute value: XML requires white space, '/' or '>' next
 	lxEndTag
 	lxPI
 	lxBang         // after "<!"
@@ -67,10 +69,19 @@ func (a *attrNormalizer) next(b byte) (byte, bool) {
 		case '>':
 			a.st = lxText
 		}
+	case lxAfterAttr:
+		switch b {
+		case ' ', '\t', '\n', '\r', '/':
+			a.st = lxTag
+		case '>':
+			a.st = lxText
+		default:
+			a.bad = "attributes must be separated by white space"
+		}
 	case lxAttr:
 		switch b {
 		case a.quote:
-			a.st = lxTag
+			a.st = lxAfterAttr
 		case '\t', '\n':
 			return ' ', true
 		case '\r':

@@ -292,6 +292,9 @@ func (d *Decoder) start(t xml.StartElement) error {
 			d.ns = append(d.ns, nsBinding{"", a.Value})
 		}
 	}
+	if err := d.checkUniqueAttrs(t); err != nil {
+		return err
+	}
 	parent := d.top()
 	if parent == nil {
 		if d.rootSeen {
@@ -356,6 +359,39 @@ func (d *Decoder) checkNames(t xml.StartElement) error {
 		if !ok(a.Name) {
 			return d.errf("%s is not a namespace-well-formed attribute name", qname(a.Name))
 		}
+	}
+	return nil
+}
+
+// checkUniqueAttrs enforces XML's "Unique Att Spec" and its namespace form (no two attributes with the same
+// namespace and local name), which encoding/xml does not check.
+func (d *Decoder) checkUniqueAttrs(t xml.StartElement) error {
+	type key struct{ ns, local string }
+	expanded := func(n xml.Name) key {
+		switch n.Space {
+		case "", "xmlns":
+			return key{"\x00" + n.Space, n.Local} // unqualified names and declarations compare as written
+		}
+		uri, _ := d.lookupNS(n.Space)
+		return key{uri, n.Local}
+	}
+	if len(t.Attr) <= 8 {
+		for i := 1; i < len(t.Attr); i++ {
+			for j := range i {
+				if expanded(t.Attr[i].Name) == expanded(t.Attr[j].Name) {
+					return d.errf("<%s> has attribute %s more than once", qname(t.Name), qname(t.Attr[i].Name))
+				}
+			}
+		}
+		return nil
+	}
+	seen := make(map[key]bool, len(t.Attr))
+	for _, a := range t.Attr {
+		k := expanded(a.Name)
+		if seen[k] {
+			return d.errf("<%s> has attribute %s more than once", qname(t.Name), qname(a.Name))
+		}
+		seen[k] = true
 	}
 	return nil
 }

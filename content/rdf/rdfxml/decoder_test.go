@@ -212,6 +212,10 @@ func TestDecodeErrors(t *testing.T) {
 		{"relative namespace name", rdf.Limits{}, "http://example.org/", `<rdf:RDF ` + rdfNS + ` xmlns:r="0">` + "\n <rdf:Description><r:A/></rdf:Description></rdf:RDF>", "not an absolute IRI", 2, 19},
 		{"local name that is not an NCName", rdf.Limits{}, "", header + "\n <rdf:Description><ex:0/></rdf:Description></rdf:RDF>", "not a namespace-well-formed element name", 2, 19},
 		{"space in an IRI", rdf.Limits{}, "", header + "\n <rdf:Description rdf:about=\"http://example.org/a b\"/></rdf:RDF>", "which IRIs cannot contain", 2, 2},
+		{"no white space between attributes", rdf.Limits{}, "", header + "\n<rdf:Description rdf:about=\"http://x/\"ex:p=\"1\"/></rdf:RDF>", "separated by white space", 2, 0},
+		{"duplicate attribute", rdf.Limits{}, "", header + "\n<rdf:Description ex:p=\"1\" ex:p=\"2\"/></rdf:RDF>", "more than once", 2, 1},
+		{"same expanded attribute name", rdf.Limits{}, "", header + "\n<rdf:Description xmlns:ex2=\"http://example.org/\" ex:p=\"1\" ex2:p=\"2\"/></rdf:RDF>", "more than once", 2, 1},
+		{"duplicate attribute in a large tag", rdf.Limits{}, "", header + "\n<rdf:Description" + strings.Repeat(" ex:a=\"1\"", 1) + manyAttrs(20) + " ex:a=\"2\"/></rdf:RDF>", "more than once", 2, 1},
 		{"unqualified attribute", rdf.Limits{}, "", header + `<rdf:Description bar="1"/></rdf:RDF>`, "not in a namespace", 1, 0},
 		{"relative IRI without base", rdf.Limits{}, "", header + `<rdf:Description rdf:about="x"/></rdf:RDF>`, "cannot resolve IRI", 1, 0},
 		{"unclosed element", rdf.Limits{}, "", header + "\n<rdf:Description>", "unexpected EOF|not closed", 2, 0},
@@ -301,6 +305,14 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += n
 	return n, err
+}
+
+func manyAttrs(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, " ex:p%d=\"%d\"", i, i)
+	}
+	return b.String()
 }
 
 // manyEntities declares entities each under the per-entity cap but together far over the total cap.

@@ -97,7 +97,12 @@ func (p *posReader) ReadByte() (byte, error) {
 			p.delivered++ // the common case, character data, needs no normalisation state change
 			return b, nil
 		}
-		if b, keep := p.norm.next(b); keep {
+		b, keep := p.norm.next(b)
+		if p.norm.bad != "" {
+			p.err = &inputError{p.norm.bad}
+			return 0, p.err
+		}
+		if keep {
 			p.delivered++
 			return b, nil
 		}
