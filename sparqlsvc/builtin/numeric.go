@@ -418,3 +418,55 @@ func Integer(n int64) rdf.Term { return rdf.Literal(strconv.FormatInt(n, 10), rd
 
 // Boolean returns an xsd:boolean term.
 func Boolean(b bool) rdf.Term { return rdf.Literal(strconv.FormatBool(b), rdf.XSDBoolean) }
+
+// Sum accumulates numeric values for SUM and AVG without turning the running total back into a term on every
+// step. The zero Sum is an empty xsd:integer sum.
+type Sum struct {
+	acc   num
+	n     int64
+	valid bool
+}
+
+// Add adds a numeric term; a non-numeric term is an error (SUM and AVG then have no value).
+func (s *Sum) Add(t rdf.Term) error {
+	x, ok := toNum(t)
+	if !ok {
+		return ErrType
+	}
+	if !s.valid {
+		s.acc = num{kind: kInteger, r: new(big.Rat)}
+		s.valid = true
+	}
+	a, b := promote(s.acc, x)
+	if a.kind >= kFloat {
+		a.f += b.f
+		if a.kind == kFloat {
+			a.f = float64(float32(a.f))
+		}
+	} else {
+		if a.r == s.acc.r { // promote may share the accumulator's Rat; Add into a fresh one only when it does not
+			a.r.Add(a.r, b.r)
+		} else {
+			a.r = new(big.Rat).Add(a.r, b.r)
+		}
+	}
+	s.acc = a
+	s.n++
+	return nil
+}
+
+// Total returns the sum (0 for no values).
+func (s *Sum) Total() rdf.Term {
+	if !s.valid {
+		return Integer(0)
+	}
+	return s.acc.term()
+}
+
+// Average returns the mean (0 for no values), dividing as the / operator does.
+func (s *Sum) Average() (rdf.Term, error) {
+	if s.n == 0 {
+		return Integer(0), nil
+	}
+	return Arith('/', s.Total(), Integer(s.n))
+}

@@ -93,12 +93,16 @@ func (e *evaluator) args(xs []algebra.Expr, row []ID, errp *error) ([]rdf.Term, 
 func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, error) {
 	switch c.Func {
 	case "||", "&&":
-		// Three-valued logic (§17.2): an error on one side is overridden by a decisive value on the other.
-		l, lerr := e.ebv(c.Args[0], row, errp)
-		r, rerr := e.ebv(c.Args[1], row, errp)
+		// Three-valued logic (§17.2): an error on one side is overridden by a decisive value on the other, so
+		// the right side is only evaluated when the left one does not decide.
 		decisive := c.Func == "||"
+		l, lerr := e.ebv(c.Args[0], row, errp)
+		if lerr == nil && l == decisive {
+			return builtin.Boolean(decisive), nil
+		}
+		r, rerr := e.ebv(c.Args[1], row, errp)
 		switch {
-		case lerr == nil && l == decisive, rerr == nil && r == decisive:
+		case rerr == nil && r == decisive:
 			return builtin.Boolean(decisive), nil
 		case lerr != nil:
 			return rdf.Term{}, lerr

@@ -21,6 +21,10 @@ func (e *evaluator) group(x *algebra.Group, in []ID, emit emitFn, errp *error) b
 	ok := e.exec(x.Op, in, func(row []ID) bool {
 		key := make([]ID, len(x.Keys))
 		for i, k := range x.Keys {
+			if v, ok := k.Expr.(algebra.Var); ok { // the common case needs no term round trip
+				key[i] = row[e.slot(v)]
+				continue
+			}
 			if v, err := e.eval(k.Expr, row, errp); err == nil {
 				key[i] = e.t.id(v)
 			}
@@ -114,17 +118,16 @@ func (e *evaluator) aggregate(a *algebra.Aggregate, rows [][]ID, errp *error) (r
 		if errs > 0 {
 			return rdf.Term{}, builtin.ErrType
 		}
-		sum := builtin.Integer(0)
+		var sum builtin.Sum
 		for _, v := range vals {
-			var err error
-			if sum, err = builtin.Arith('+', sum, v); err != nil {
+			if err := sum.Add(v); err != nil {
 				return rdf.Term{}, err
 			}
 		}
-		if a.Name == "SUM" || len(vals) == 0 {
-			return sum, nil
+		if a.Name == "SUM" {
+			return sum.Total(), nil
 		}
-		return builtin.Arith('/', sum, builtin.Integer(int64(len(vals))))
+		return sum.Average()
 	case "MIN", "MAX":
 		if len(vals) == 0 {
 			return rdf.Term{}, builtin.ErrType

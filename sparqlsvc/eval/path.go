@@ -65,6 +65,11 @@ func (e *evaluator) path(p algebra.Path, s, o ID, emit pairFn, errp *error) bool
 	case *algebra.PathInverse:
 		return e.path(x.Path, o, s, func(a, b ID) bool { return emit(b, a) }, errp)
 	case *algebra.PathSequence:
+		if s == 0 && o != 0 { // only the object is fixed: walk from it, so the search starts narrow
+			return e.path(x.Right, 0, o, func(mid, b ID) bool {
+				return e.path(x.Left, 0, mid, func(a, _ ID) bool { return emit(a, b) }, errp)
+			}, errp)
+		}
 		return e.path(x.Left, s, 0, func(a, mid ID) bool {
 			return e.path(x.Right, mid, o, func(_, b ID) bool { return emit(a, b) }, errp)
 		}, errp)

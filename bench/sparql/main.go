@@ -1,0 +1,235 @@
+// Command sparql-bench measures ldhub's SPARQL engine on the BSBM-like data and queries of ../shared/bench, in the
+// same shape as ../shared/bench/oxigraph-bench.mjs so the two can be compared row by row:
+//
+//	sparql-bench -build DATA.nt -index X.idx        parse + index + save; prints triples/s
+//	sparql-bench -index X.idx -queries DIR [-runs N] open (mmap) and run each query; prints medians and RSS
+//
+// The phases run as separate processes so the query phase's resident memory is that of an opened publication,
+// not of the build. -dump DIR writes each query's rows sorted and rendered like the Oxigraph script does.
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/rdf/ntriples"
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+	"github.com/ldhub/ldhub/sparqlsvc/eval"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
+	"github.com/ldhub/ldhub/sparqlsvc/parser"
+)
+
+type queryResult struct {
+	Query    string    `json:"query"`
+	Results  int       `json:"results"`
+	MedianMS float64   `json:"median_ms"`
+	MinMS    float64   `json:"min_ms"`
+	MaxMS    float64   `json:"max_ms"`
+	RunsMS   []float64 `json:"runs_ms"`
+	Hash     string    `json:"hash"`
+	Error    string    `json:"error,omitempty"`
+}
+
+func main() {
+	build := flag.String("build", "", "N-Triples file to index (build phase)")
+	idx := flag.String("index", "", "index file")
+	queries := flag.String("queries", "", "folder of .rq files (query phase)")
+	runs := flag.Int("runs", 5, "counted runs per query")
+	warmup := flag.Int("warmup", 1, "uncounted runs per query")
+	dump := flag.String("dump", "", "write sorted result rows here")
+	only := flag.String("only", "", "run only queries whose file name contains this")
+	flag.Parse()
+	var err error
+	switch {
+	case *build != "" && *idx != "":
+		err = runBuild(*build, *idx)
+	case *idx != "" && *queries != "":
+		err = runQueries(*idx, *queries, *runs, *warmup, *dump, *only)
+	default:
+		flag.Usage()
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "sparql-bench:", err)
+		os.Exit(1)
+	}
+}
+
+func runBuild(data, out string) error {
+	f, err := os.Open(data)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	start := time.Now()
+	// A fixed blank-node prefix, as the pipeline uses, keeps the index deterministic.
+	ds, err := index.BuildFrom(context.Background(), ntriples.NewDecoder(f, rdf.DecodeOptions{Blanks: rdf.NewBlankNodes("")}))
+	if err != nil {
+		return err
+	}
+	built := time.Since(start)
+	if err := ds.Save(out); err != nil {
+		return err
+	}
+	total := time.Since(start)
+	st, _ := os.Stat(out)
+	n := ds.Default.Len()
+	return json.NewEncoder(os.Stdout).Encode(map[string]any{
+		"triples": n, "build_ms": ms(built), "build_and_save_ms": ms(total),
+		"triples_per_s": int(float64(n) / built.Seconds()), "index_mib": st.Size() >> 20,
+		"terms": ds.Dict.Len(),
+	})
+}
+
+func runQueries(idxPath, dir string, runs, warmup int, dump, only string) error {
+	start := time.Now()
+	d, err := index.Open(idxPath)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	openTime := time.Since(start)
+	ds := eval.FromIndex(d)
+	files, err := filepath.Glob(filepath.Join(dir, "*.rq"))
+	if err != nil {
+		return err
+	}
+	slices.Sort(files)
+	var out []queryResult
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".rq")
+		if only != "" && !strings.Contains(name, only) {
+			continue
+		}
+		src, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		qr := queryResult{Query: name}
+		var rows []string
+		var times []float64
+		for i := 0; i < warmup+runs; i++ {
+			t := time.Now()
+			// Parsing is part of answering a query, as it is for Oxigraph's query() call.
+			q, err := parser.Parse(string(src), parser.Options{})
+			var res *eval.Result
+			if err == nil {
+				res, err = eval.Run(context.Background(), ds, q, eval.Options{Timeout: 5 * time.Minute})
+			}
+			el := time.Since(t)
+			if err != nil {
+				qr.Error = err.Error()
+				break
+			}
+			if i >= warmup {
+				times = append(times, ms(el))
+			}
+			rows = render(res)
+		}
+		if qr.Error == "" {
+			sorted := slices.Clone(rows)
+			slices.Sort(sorted)
+			h := sha256.Sum256([]byte(strings.Join(sorted, "\n")))
+			qr.Hash = hex.EncodeToString(h[:])[:16]
+			qr.Results = len(rows)
+			qr.RunsMS = times
+			s := slices.Clone(times)
+			slices.Sort(s)
+			qr.MinMS, qr.MaxMS = s[0], s[len(s)-1]
+			if len(s)%2 == 1 {
+				qr.MedianMS = s[len(s)/2]
+			} else {
+				qr.MedianMS = (s[len(s)/2-1] + s[len(s)/2]) / 2
+			}
+			if dump != "" {
+				_ = os.MkdirAll(dump, 0o755)
+				_ = os.WriteFile(filepath.Join(dump, name+".txt"), []byte(strings.Join(sorted, "\n")+"\n"), 0o644)
+			}
+		}
+		out = append(out, qr)
+		fmt.Fprintf(os.Stderr, "%-32s %7d results  median %.3f ms\n", name, qr.Results, qr.MedianMS)
+	}
+	runtime.GC()
+	debug.FreeOSMemory()
+	return json.NewEncoder(os.Stdout).Encode(map[string]any{
+		"open_ms": ms(openTime), "rss_mib": rssMiB("VmRSS"), "peak_rss_mib": rssMiB("VmHWM"), "queries": out,
+	})
+}
+
+// render writes rows the way oxigraph-bench.mjs does: bound variables sorted by name as name=term, blank nodes
+// as _:b, literals as JSON strings with @lang (lower case) or ^^<datatype>.
+func render(r *eval.Result) []string {
+	switch r.Form {
+	case algebra.Ask:
+		return []string{strconv.FormatBool(r.Boolean)}
+	case algebra.Construct, algebra.Describe:
+		out := make([]string, len(r.Triples))
+		for i, t := range r.Triples {
+			out[i] = term(t.S) + " " + term(t.P) + " " + term(t.O)
+		}
+		return out
+	}
+	order := make([]int, len(r.Vars))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(r.Vars[a], r.Vars[b]) })
+	out := make([]string, len(r.Rows))
+	for i, row := range r.Rows {
+		var parts []string
+		for _, j := range order {
+			if !row[j].IsZero() {
+				parts = append(parts, r.Vars[j]+"="+term(row[j]))
+			}
+		}
+		out[i] = strings.Join(parts, " ")
+	}
+	return out
+}
+
+func term(t rdf.Term) string {
+	switch t.Kind {
+	case rdf.KindIRI:
+		return "<" + t.Value + ">"
+	case rdf.KindBlank:
+		return "_:b"
+	}
+	v, _ := json.Marshal(t.Value)
+	s := strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&").Replace(string(v))
+	switch {
+	case t.Lang != "":
+		return s + "@" + strings.ToLower(t.Lang)
+	case t.Datatype != "" && t.Datatype != rdf.XSDString:
+		return s + "^^<" + t.Datatype + ">"
+	}
+	return s
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func rssMiB(field string) int {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			return kb >> 10
+		}
+	}
+	return -1
+}
