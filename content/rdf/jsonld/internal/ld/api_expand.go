@@ -342,7 +342,11 @@ func (api *JsonLdApi) expandElement(activeCtx *Context, activeProperty string, e
 }
 
 func (api *JsonLdApi) expandObject(activeCtx *Context, activeProperty string, expandedActiveProperty string, elem map[string]interface{}, resultMap map[string]interface{}, typeKey string, opts *JsonLdOptions, typeScopedContext *Context, frameExpansion bool, pointer string) error {
-	inputType := elem[typeKey]
+	// ldhub: without a @type key typeKey is "", which must not pick up an entry named "".
+	var inputType interface{}
+	if typeKey != "" {
+		inputType = elem[typeKey]
+	}
 	if inputType != nil {
 		if itArray, isArray := inputType.([]interface{}); isArray {
 			if len(itArray) > 0 {
@@ -359,8 +363,12 @@ func (api *JsonLdApi) expandObject(activeCtx *Context, activeProperty string, ex
 			}
 		}
 		if inputType != nil {
+			typeStr, isString := inputType.(string)
+			if !isString {
+				return NewJsonLdError(InvalidTypeValue, "@type value must be a string or array of strings")
+			}
 			var err error
-			inputType, err = activeCtx.ExpandIri(inputType.(string), false, true, nil, nil)
+			inputType, err = activeCtx.ExpandIri(typeStr, false, true, nil, nil)
 			if err != nil {
 				return err
 			}
