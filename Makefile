@@ -3,7 +3,7 @@ GO        ?= go
 REPORTS   := $(CURDIR)/build/reports
 export LDHUB_REPORT_DIR := $(REPORTS)
 
-.PHONY: all build test conformance vet fmt-check bench bench-parse clean
+.PHONY: all build test conformance vet fmt-check bench bench-parse bench-sparql clean
 
 all: build
 
@@ -32,6 +32,10 @@ fmt-check:
 # Parser throughput against serdi on 1 M generated triples (needs serdi and GNU time: apt-get install -y serdi time).
 bench-parse:
 	bench/parse.sh
+
+# SPARQL engine vs Oxigraph 0.5.11 on 1M BSBM triples (needs ../shared/bench/setup.sh once).
+bench-sparql:
+	bench/sparql/run.sh
 
 clean:
 	rm -rf bin build

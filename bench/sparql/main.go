@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,12 +52,20 @@ func main() {
 	warmup := flag.Int("warmup", 1, "uncounted runs per query")
 	dump := flag.String("dump", "", "write sorted result rows here")
 	only := flag.String("only", "", "run only queries whose file name contains this")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the query phase")
 	flag.Parse()
 	var err error
 	switch {
 	case *build != "" && *idx != "":
 		err = runBuild(*build, *idx)
 	case *idx != "" && *queries != "":
+		if *cpuprofile != "" {
+			f, perr := os.Create(*cpuprofile)
+			if perr == nil {
+				_ = pprof.StartCPUProfile(f)
+				defer pprof.StopCPUProfile()
+			}
+		}
 		err = runQueries(*idx, *queries, *runs, *warmup, *dump, *only)
 	default:
 		flag.Usage()

@@ -345,11 +345,20 @@ func Arith(op byte, a, b rdf.Term) (rdf.Term, error) {
 		r.Quo(x.r, y.r)
 		k = kDecimal
 		if !r.IsInt() && !finiteDecimal(r) {
-			// Round to the decimal precision so later arithmetic works on the value that was printed.
-			r.SetString(r.FloatString(DecimalPlaces))
+			// Cut to the decimal precision (toward zero, as Oxigraph's fixed-point decimals do) so later
+			// arithmetic works on the value that was printed.
+			r = truncDecimal(r)
 		}
 	}
 	return num{kind: k, r: r}.term(), nil
+}
+
+// truncDecimal cuts r to DecimalPlaces fractional digits, toward zero.
+func truncDecimal(r *big.Rat) *big.Rat {
+	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(DecimalPlaces), nil)
+	n := new(big.Int).Mul(r.Num(), scale)
+	n.Quo(n, r.Denom())
+	return new(big.Rat).SetFrac(n, scale)
 }
 
 // finiteDecimal reports whether r has a terminating decimal expansion within DecimalPlaces digits.
