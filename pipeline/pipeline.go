@@ -1,0 +1,536 @@
+// Package pipeline turns the store's commits into the rendered tree that direct URLs, nginx and the SPARQL service
+// read: for every version of every publication its dumps (Turtle, N-Triples, RDF/XML, JSON-LD — TriG, N-Quads and
+// JSON-LD for datasets — each with a .gz sibling), its SPARQL index, its statistics and its page, laid out as
+// site/tree describes.
+//
+// Rendering is incremental (a publication whose latest version, meta-data and place are unchanged is skipped, and a
+// version folder, once written, is never written again), deterministic (fixed blank-node labels, no clocks: the same
+// commit gives the same bytes) and atomic (everything is written into a temporary folder that is renamed into place;
+// the latest version is switched by renaming a symlink, so a reader sees the old publication or the new one).
+package pipeline
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/ldhub/ldhub/content/codec"
+	"github.com/ldhub/ldhub/content/model"
+	"github.com/ldhub/ldhub/content/store"
+	"github.com/ldhub/ldhub/site/tree"
+)
+
+// PageRenderer writes the HTML page of a rendered folder. The theme package provides one; nil renders no pages.
+type PageRenderer func(w io.Writer, p *tree.Page) error
+
+// Options configure a pipeline.
+type Options struct {
+	Store *store.Store
+	// Out is the rendered tree's root (it gets public/, private/ and state/).
+	Out string
+	// BaseURL is the hub's public URL without a trailing slash; publication URIs start with it.
+	BaseURL string
+	Codecs  *codec.Registry // nil is codec.Default()
+	Page    PageRenderer
+	Log     *slog.Logger
+}
+
+// Pipeline renders publications. Its methods may be called concurrently; rendering itself is serialised, so there
+// is one writer of the tree.
+type Pipeline struct {
+	o       Options
+	work    sync.Mutex // held while rendering
+	mu      sync.Mutex // guards live
+	live    map[string]string
+	stateMu sync.Mutex
+}
+
+// Result says what one sync did, by publication id.
+type Result struct {
+	Rendered, Skipped, Removed []string
+}
+
+func (r *Result) add(o Result) {
+	r.Rendered = append(r.Rendered, o.Rendered...)
+	r.Skipped = append(r.Skipped, o.Skipped...)
+	r.Removed = append(r.Removed, o.Removed...)
+}
+
+// New checks the options and returns a pipeline.
+func New(o Options) (*Pipeline, error) {
+	if o.Store == nil || o.Out == "" {
+		return nil, errors.New("pipeline: a store and an output folder are required")
+	}
+	o.BaseURL = strings.TrimRight(o.BaseURL, "/")
+	if o.Codecs == nil {
+		o.Codecs = codec.Default()
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	for _, d := range []string{tree.Root(o.Out, false), tree.Root(o.Out, true), filepath.Join(o.Out, "state")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, fmt.Errorf("pipeline: %w", err)
+		}
+	}
+	return &Pipeline{o: o, live: map[string]string{}}, nil
+}
+
+// Pending reports whether the publication's latest version is not yet live (v4 "pending"). An unknown or deleted
+// publication is not pending.
+func (p *Pipeline) Pending(publicationID string) bool {
+	pub, err := p.o.Store.Publication(context.Background(), model.SystemActor, publicationID, "")
+	if err != nil {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.live[publicationID] != pub.Version.ID
+}
+
+// Run renders everything once, then follows the store's change events until ctx ends. Errors of single
+// publications are logged and do not stop it.
+func (p *Pipeline) Run(ctx context.Context) error {
+	events := p.o.Store.Subscribe(ctx)
+	if _, err := p.BuildAll(ctx, nil); err != nil && ctx.Err() == nil {
+		p.o.Log.Error("pipeline: initial build", "err", err)
+	}
+	for ev := range events {
+		all := ev.Resync || ev.RepositoryID == ""
+		repos := map[string]bool{ev.RepositoryID: true}
+		// Coalesce what queued up while the last render ran: one sync per repository is enough.
+	drain:
+		for {
+			select {
+			case e, ok := <-events:
+				if !ok {
+					break drain
+				}
+				all = all || e.Resync || e.RepositoryID == ""
+				repos[e.RepositoryID] = true
+			default:
+				break drain
+			}
+		}
+		var err error
+		if all {
+			_, err = p.BuildAll(ctx, nil)
+		} else {
+			for id := range repos {
+				if _, e := p.SyncRepository(ctx, id); e != nil {
+					err = errors.Join(err, e)
+				}
+			}
+		}
+		if err != nil && ctx.Err() == nil {
+			p.o.Log.Error("pipeline: render", "err", err)
+		}
+	}
+	return ctx.Err()
+}
+
+// Progress is told after each repository of a full build.
+type Progress func(done, total int, repository string)
+
+// BuildAll syncs every repository, and removes renderings of repositories that no longer exist.
+func (p *Pipeline) BuildAll(ctx context.Context, progress Progress) (Result, error) {
+	repos, err := p.o.Store.Repositories(ctx, model.SystemActor, "")
+	if err != nil {
+		return Result{}, fmt.Errorf("pipeline: listing repositories: %w", err)
+	}
+	sort.Slice(repos, func(i, j int) bool { return repos[i].ID < repos[j].ID })
+	var res Result
+	var errs []error
+	known := map[string]bool{}
+	for i, r := range repos {
+		known[r.ID] = true
+		one, err := p.SyncRepository(ctx, r.ID)
+		res.add(one)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if progress != nil {
+			progress(i+1, len(repos), r.Name)
+		}
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
+	}
+	states, _ := filepath.Glob(filepath.Join(p.o.Out, "state", "*.json"))
+	for _, s := range states {
+		id := strings.TrimSuffix(filepath.Base(s), ".json")
+		if !known[id] {
+			p.work.Lock()
+			removed, err := p.dropRepository(id)
+			p.work.Unlock()
+			res.Removed = append(res.Removed, removed...)
+			if err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return res, errors.Join(errs...)
+}
+
+// repoState records what is rendered of one repository, so that a later sync knows what to skip and what to remove.
+type repoState struct {
+	Publications map[string]pubState `json:"publications"`
+}
+
+type pubState struct {
+	Path    string `json:"path"` // URL path
+	Private bool   `json:"private"`
+	Key     string `json:"key"`    // hash of everything the latest rendering depends on
+	Latest  string `json:"latest"` // version id live at the unversioned URL
+}
+
+func (p *Pipeline) statePath(repoID string) string {
+	return filepath.Join(p.o.Out, "state", repoID+".json")
+}
+
+func (p *Pipeline) loadState(repoID string) repoState {
+	st := repoState{Publications: map[string]pubState{}}
+	b, err := os.ReadFile(p.statePath(repoID))
+	if err == nil {
+		_ = json.Unmarshal(b, &st) // a damaged state only costs a re-render
+	}
+	if st.Publications == nil {
+		st.Publications = map[string]pubState{}
+	}
+	return st
+}
+
+func (p *Pipeline) saveState(repoID string, st repoState) error {
+	b, err := json.MarshalIndent(st, "", " ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(p.statePath(repoID), b)
+}
+
+// SyncRepository brings the renderings of one repository up to date with its head.
+func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, error) {
+	p.work.Lock()
+	defer p.work.Unlock()
+	repo, err := p.o.Store.Repository(ctx, model.SystemActor, repoID)
+	if errors.Is(err, model.ErrNotFound) {
+		removed, err := p.dropRepository(repoID)
+		return Result{Removed: removed}, err
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("pipeline: repository %s: %w", repoID, err)
+	}
+	repoPath, err := p.o.Store.Path(ctx, repoID)
+	if err != nil {
+		return Result{}, fmt.Errorf("pipeline: path of repository %s: %w", repoID, err)
+	}
+	pubs, err := p.o.Store.Publications(ctx, model.SystemActor, repoID)
+	if err != nil {
+		return Result{}, fmt.Errorf("pipeline: publications of %s: %w", repoPath, err)
+	}
+	st := p.loadState(repoID)
+	var res Result
+	var errs []error
+	present := map[string]bool{}
+	for _, pub := range pubs {
+		present[pub.ID] = true
+		ps, rendered, err := p.syncPublication(ctx, repo, repoPath, pub, st.Publications[pub.ID])
+		if err != nil {
+			errs = append(errs, fmt.Errorf("pipeline: %s/%s: %w", repoPath, pub.PublicationURI, err))
+			continue
+		}
+		st.Publications[pub.ID] = ps
+		p.setLive(pub.ID, ps.Latest)
+		if rendered {
+			res.Rendered = append(res.Rendered, pub.ID)
+		} else {
+			res.Skipped = append(res.Skipped, pub.ID)
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	for id, ps := range st.Publications {
+		if !present[id] {
+			if err := os.RemoveAll(tree.PubDir(tree.Root(p.o.Out, ps.Private), ps.Path)); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			delete(st.Publications, id)
+			p.setLive(id, "")
+			res.Removed = append(res.Removed, id)
+		}
+	}
+	if err := p.saveState(repoID, st); err != nil {
+		errs = append(errs, err)
+	}
+	return res, errors.Join(errs...)
+}
+
+func (p *Pipeline) setLive(id, version string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if version == "" {
+		delete(p.live, id)
+	} else {
+		p.live[id] = version
+	}
+}
+
+func (p *Pipeline) dropRepository(repoID string) ([]string, error) {
+	st := p.loadState(repoID)
+	var removed []string
+	var errs []error
+	for id, ps := range st.Publications {
+		if err := os.RemoveAll(tree.PubDir(tree.Root(p.o.Out, ps.Private), ps.Path)); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		p.setLive(id, "")
+		removed = append(removed, id)
+	}
+	if len(errs) == 0 {
+		errs = append(errs, os.Remove(p.statePath(repoID)))
+		if errors.Is(errs[0], os.ErrNotExist) {
+			errs = nil
+		}
+	}
+	return removed, errors.Join(errs...)
+}
+
+// syncPublication renders what is missing of one publication and switches its latest version.
+func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, repoPath string, pub model.Publication, old pubState) (pubState, bool, error) {
+	urlPath := path.Join(repoPath, pub.PublicationURI)
+	private := !repo.Visible
+	versions := make([]tree.Version, len(pub.Versions))
+	for i, v := range pub.Versions {
+		dir, err := tree.VersionDirName(v.Label)
+		if err != nil {
+			return old, false, err
+		}
+		versions[i] = tree.Version{ID: v.ID, Label: v.Label, Commit: v.Commit, Time: v.Time.UTC(), URL: urlPath + "/versions/" + dir}
+	}
+	base := tree.Page{
+		ID: pub.ID, Name: pub.Name, Description: pub.Description, Owner: pub.Owner, Publisher: pub.Publisher,
+		RepositoryID: repo.ID, RepositoryPath: repoPath, RepositoryName: repo.Name, Private: private,
+		URI: p.o.BaseURL + urlPath, Path: urlPath,
+	}
+	key := stateKey(base, versions, pub.Version.ID)
+	if old.Key == key && old.Path == urlPath && old.Private == private {
+		if _, err := os.Stat(filepath.Join(tree.PubDir(tree.Root(p.o.Out, private), urlPath), tree.Current)); err == nil {
+			return old, false, nil
+		}
+	}
+	// The publication moved (a renamed path or changed visibility): its old folder goes once the new one is live.
+	moved := old.Path != "" && (old.Path != urlPath || old.Private != private)
+
+	root := tree.Root(p.o.Out, private)
+	pubDir := tree.PubDir(root, urlPath)
+	vroot := filepath.Join(pubDir, tree.Versions)
+	if err := os.MkdirAll(vroot, 0o755); err != nil {
+		return old, false, err
+	}
+	var latest *tree.Page
+	wanted := map[string]bool{}
+	for i, v := range pub.Versions {
+		name := path.Base(versions[i].URL)
+		wanted[name] = true
+		page, err := p.ensureVersion(ctx, pub, v, base, versions[i], filepath.Join(vroot, name))
+		if err != nil {
+			return old, false, fmt.Errorf("version %s: %w", v.Label, err)
+		}
+		if v.ID == pub.Version.ID {
+			latest = page
+		}
+	}
+	if latest == nil {
+		return old, false, fmt.Errorf("latest version %s is not among the versions", pub.Version.Label)
+	}
+	if err := p.switchLatest(pubDir, latest, base, versions, key); err != nil {
+		return old, false, err
+	}
+	// Versions no longer offered (NONE mode, a rewritten label) are removed after the switch.
+	if ents, err := os.ReadDir(vroot); err == nil {
+		for _, e := range ents {
+			if !wanted[e.Name()] {
+				_ = os.RemoveAll(filepath.Join(vroot, e.Name()))
+			}
+		}
+	}
+	if moved {
+		_ = os.RemoveAll(tree.PubDir(tree.Root(p.o.Out, old.Private), old.Path))
+	}
+	return pubState{Path: urlPath, Private: private, Key: key, Latest: pub.Version.ID}, true, nil
+}
+
+func stateKey(base tree.Page, versions []tree.Version, latest string) string {
+	b, _ := json.Marshal(struct {
+		P tree.Page
+		V []tree.Version
+		L string
+	}{base, versions, latest})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12])
+}
+
+// ensureVersion renders one version folder unless it exists; versions are immutable, so an existing folder is
+// trusted. The folder is built under a temporary name and renamed into place.
+func (p *Pipeline) ensureVersion(ctx context.Context, pub model.Publication, v model.Version, base tree.Page, tv tree.Version, dir string) (*tree.Page, error) {
+	if b, err := os.ReadFile(filepath.Join(dir, tree.PageJSON)); err == nil {
+		var page tree.Page
+		if json.Unmarshal(b, &page) == nil && page.Version.ID == v.ID {
+			return &page, nil
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			return nil, err
+		}
+	}
+	at, data, err := p.o.Store.PublicationContent(ctx, model.SystemActor, pub.ID, v.ID)
+	if err != nil {
+		return nil, err
+	}
+	syn, ok := p.o.Codecs.ByPath(at.Version.Path)
+	if !ok {
+		return nil, fmt.Errorf("no syntax for %s", at.Version.Path)
+	}
+	docBase := base.URI + "/"
+	if at.UseVersionedBaseURI {
+		docBase = p.o.BaseURL + tv.URL + "/"
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".tmp-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp) // a no-op once renamed
+	r, err := renderVersion(ctx, p.o.Codecs, tmp, source{data: data, syntax: syn, base: docBase}, v.Time)
+	if err != nil {
+		return nil, err
+	}
+	page := base
+	page.Name, page.Description, page.Owner, page.Publisher = at.Name, at.Description, at.Owner, at.Publisher
+	page.Self, page.Version, page.Formats, page.Stats, page.Modified = tv.URL, tv, r.formats, r.stats, tv.Time
+	if err := p.writePage(tmp, &page); err != nil {
+		return nil, err
+	}
+	if err := touchAll(tmp, v.Time); err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return nil, err
+	}
+	return &page, nil
+}
+
+func (p *Pipeline) writePage(dir string, page *tree.Page) error {
+	b, err := json.MarshalIndent(page, "", " ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, tree.PageJSON), b, 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, tree.Void), voidDescription(page), 0o644); err != nil {
+		return err
+	}
+	if p.o.Page == nil {
+		return nil
+	}
+	f, err := os.Create(filepath.Join(dir, tree.PageHTML))
+	if err != nil {
+		return err
+	}
+	if err := p.o.Page(f, page); err != nil {
+		f.Close()
+		return fmt.Errorf("page: %w", err)
+	}
+	return f.Close()
+}
+
+// switchLatest builds the folder that serves the unversioned URL (hard links to the version's dumps and index, and
+// a page of its own that lists every version) and points the cur symlink at it with one rename.
+func (p *Pipeline) switchLatest(pubDir string, v *tree.Page, base tree.Page, versions []tree.Version, key string) error {
+	vdir := filepath.Join(pubDir, tree.Versions, path.Base(v.Self))
+	name := "L-" + key
+	dir := filepath.Join(pubDir, name)
+	_ = os.RemoveAll(dir)
+	tmp, err := os.MkdirTemp(pubDir, ".tmp-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	ents, err := os.ReadDir(vdir)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		n := e.Name()
+		if n == tree.PageJSON || n == tree.PageHTML || n == tree.Void {
+			continue
+		}
+		if err := os.Link(filepath.Join(vdir, n), filepath.Join(tmp, n)); err != nil {
+			return err
+		}
+	}
+	page := *v
+	page.Self, page.Latest, page.Versions = base.Path, true, versions
+	page.Name, page.Description, page.Owner, page.Publisher = base.Name, base.Description, base.Owner, base.Publisher
+	if err := p.writePage(tmp, &page); err != nil {
+		return err
+	}
+	if err := touchAll(tmp, v.Modified); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return err
+	}
+	link := filepath.Join(pubDir, ".tmp-link-"+key)
+	_ = os.Remove(link)
+	if err := os.Symlink(name, link); err != nil {
+		return err
+	}
+	if err := os.Rename(link, filepath.Join(pubDir, tree.Current)); err != nil {
+		return err
+	}
+	// Older latest folders stay readable by requests that opened them; new requests follow the symlink.
+	if ents, err := os.ReadDir(pubDir); err == nil {
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), "L-") && e.Name() != name {
+				_ = os.RemoveAll(filepath.Join(pubDir, e.Name()))
+			}
+		}
+	}
+	return nil
+}
+
+func writeFileAtomic(name string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(name), ".tmp-")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), name)
+}

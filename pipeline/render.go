@@ -1,0 +1,355 @@
+package pipeline
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/ldhub/ldhub/content/codec"
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/site/tree"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
+)
+
+// blankPrefix labels every blank node of a rendering. A fixed prefix (instead of the decoders' random one) is what
+// makes the same commit render to byte-identical dumps.
+const blankPrefix = "b"
+
+// Well-known namespaces offered to the pretty encoders after the publisher's own, so that dumps of sources without
+// prefixes (N-Triples uploads) still read well. A publisher's binding of the same name wins.
+var wellKnown = []rdf.Prefix{
+	{Name: "rdf", IRI: rdf.RDFNS},
+	{Name: "rdfs", IRI: "http://www.w3.org/2000/01/rdf-schema#"},
+	{Name: "owl", IRI: "http://www.w3.org/2002/07/owl#"},
+	{Name: "xsd", IRI: rdf.XSDNS},
+	{Name: "skos", IRI: "http://www.w3.org/2004/02/skos/core#"},
+	{Name: "dcterms", IRI: "http://purl.org/dc/terms/"},
+}
+
+// Dump syntaxes, in the order they are offered for content negotiation (the first is the default).
+var (
+	graphSyntaxes   = []string{"turtle", "n-triples", "rdf-xml", "json-ld"}
+	datasetSyntaxes = []string{"trig", "n-quads", "json-ld"}
+	displayNames    = map[string]string{"turtle": "Turtle", "n-triples": "N-Triples", "rdf-xml": "RDF/XML",
+		"json-ld": "JSON-LD", "trig": "TriG", "n-quads": "N-Quads"}
+)
+
+// source is one version's content as stored, with what is needed to read it.
+type source struct {
+	data   []byte
+	syntax codec.Syntax
+	base   string
+}
+
+func (s source) decoder() rdf.Decoder {
+	return s.syntax.NewDecoder(bytes.NewReader(s.data), rdf.DecodeOptions{Base: s.base, Blanks: rdf.NewBlankNodes(blankPrefix)})
+}
+
+// rendering is what renderVersion leaves in its folder.
+type rendering struct {
+	formats []tree.Format
+	stats   tree.Stats
+}
+
+// renderVersion writes the dumps (each with a .gz sibling), the SPARQL index and the statistics of one version into
+// dir, which must exist and be private to the caller. Every syntax decodes the content on its own goroutine: the
+// streaming encoders then need no copy of the graph, and the parses spread over the cores.
+func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src source, mtime time.Time) (rendering, error) {
+	prefixes, dataset, err := scan(src)
+	if err != nil {
+		return rendering{}, err
+	}
+	names := graphSyntaxes
+	if dataset {
+		names = datasetSyntaxes
+	}
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		errs  []error
+		out   rendering
+		sizes = make([]int64, len(names))
+	)
+	fail := func(err error) {
+		mu.Lock()
+		errs = append(errs, err)
+		mu.Unlock()
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for i, name := range names {
+		syn, ok := reg.ByName(name)
+		if !ok || !syn.CanEncode() {
+			return rendering{}, fmt.Errorf("pipeline: no encoder for %s", name)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n, err := writeDump(ctx, filepath.Join(dir, tree.DataBase+syn.Extensions[0]), syn, src, prefixes)
+			if err != nil {
+				cancel()
+				fail(fmt.Errorf("%s dump: %w", syn.Name, err))
+				return
+			}
+			sizes[i] = n
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		ds, err := index.BuildFrom(ctx, src.decoder())
+		if err != nil {
+			cancel()
+			fail(fmt.Errorf("SPARQL index: %w", err))
+			return
+		}
+		out.stats = statistics(ds)
+		if err := ds.Save(filepath.Join(dir, tree.Index)); err != nil {
+			fail(fmt.Errorf("SPARQL index: %w", err))
+		}
+	}()
+	wg.Wait()
+	if len(errs) > 0 {
+		return rendering{}, errors.Join(errs...)
+	}
+	for i, name := range names {
+		syn, _ := reg.ByName(name)
+		out.formats = append(out.formats, tree.Format{Ext: syn.Extensions[0], MediaType: syn.MediaTypes[0],
+			Name: displayNames[name], Size: sizes[i]})
+	}
+	return out, touchAll(dir, mtime)
+}
+
+// scan reads the source once when its syntax declares prefixes (the pretty encoders need them before the first
+// statement) and tells whether it has named graphs. Syntaxes without prefixes are only scanned when they can hold
+// named graphs.
+func scan(src source) ([]rdf.Prefix, bool, error) {
+	dec := src.decoder()
+	ps, declares := dec.(rdf.PrefixSource)
+	if !declares && !src.syntax.Dataset {
+		return wellKnown, false, nil
+	}
+	dataset := false
+	for {
+		q, err := dec.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, false, fmt.Errorf("reading %s: %w", src.syntax.Name, err)
+		}
+		if !q.G.IsZero() {
+			dataset = true
+		}
+	}
+	var own []rdf.Prefix
+	if declares {
+		own = ps.Prefixes()
+	}
+	return mergePrefixes(own), dataset, nil
+}
+
+func mergePrefixes(own []rdf.Prefix) []rdf.Prefix {
+	out := append([]rdf.Prefix(nil), own...)
+	seen := map[string]bool{}
+	for _, p := range own {
+		seen[p.Name] = true
+		seen["\x00"+p.IRI] = true
+	}
+	for _, p := range wellKnown {
+		if !seen[p.Name] && !seen["\x00"+p.IRI] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// writeDump encodes src into path and path.gz at once and returns the size of the uncompressed dump.
+func writeDump(ctx context.Context, path string, syn codec.Syntax, src source, prefixes []rdf.Prefix) (int64, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	gf, err := os.Create(path + ".gz")
+	if err != nil {
+		return 0, err
+	}
+	defer gf.Close()
+	gbuf := bufio.NewWriterSize(gf, 1<<16)
+	// BestSpeed: the .gz siblings must not dominate the time to publish a large version; level 1 still shrinks
+	// RDF dumps about eightfold. A zero header time keeps the bytes deterministic.
+	gz, _ := gzip.NewWriterLevel(gbuf, gzip.BestSpeed)
+	buf := bufio.NewWriterSize(f, 1<<16)
+	cw := &countWriter{w: io.MultiWriter(buf, gz)}
+	enc := syn.NewEncoder(cw, rdf.EncodeOptions{Prefixes: prefixes})
+	if _, err := codec.Copy(ctx, enc, src.decoder()); err != nil {
+		return 0, err
+	}
+	if err := enc.Close(); err != nil {
+		return 0, err
+	}
+	if err := gz.Close(); err != nil {
+		return 0, err
+	}
+	for _, fl := range []interface{ Flush() error }{buf, gbuf} {
+		if err := fl.Flush(); err != nil {
+			return 0, err
+		}
+	}
+	if err := f.Close(); err != nil {
+		return 0, err
+	}
+	return cw.n, gf.Close()
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// touchAll gives every file of dir the version's commit time, which is what Last-Modified then says, from the Go
+// handler and from nginx alike.
+func touchAll(dir string, t time.Time) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if err := os.Chtimes(filepath.Join(dir, e.Name()), t, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+const (
+	rdfsLabel = "http://www.w3.org/2000/01/rdf-schema#label"
+	skosPref  = "http://www.w3.org/2004/02/skos/core#prefLabel"
+	maxListed = 200 // classes and properties listed on a page
+)
+
+// statistics counts from the index, whose sorted permutations make each figure one pass over ids.
+func statistics(ds *index.Dataset) tree.Stats {
+	graphs := []*index.Graph{ds.Default}
+	for _, n := range ds.GraphNames() {
+		graphs = append(graphs, ds.Graph(n))
+	}
+	st := tree.Stats{Graphs: len(ds.GraphNames())}
+	classes, props, langs := map[index.ID]int{}, map[index.ID]int{}, map[string]int{}
+	subjects := map[index.ID]struct{}{}
+	typ := ds.Dict.Lookup(rdf.IRI(rdf.RDFType))
+	for _, g := range graphs {
+		if g == nil {
+			continue
+		}
+		st.Triples += g.Len()
+		var last index.ID
+		for _, r := range g.Rows(index.SPO) {
+			if r[0] != last {
+				subjects[r[0]] = struct{}{}
+				last = r[0]
+			}
+		}
+		for _, r := range g.Rows(index.POS) { // (p, o, s)
+			props[r[0]]++
+			if r[0] == typ && typ != 0 {
+				classes[r[1]]++
+			}
+		}
+	}
+	st.Subjects = len(subjects)
+	for id := index.ID(1); int(id) <= ds.Dict.Len(); id++ {
+		t := ds.Dict.Term(id)
+		if t.Lang == "" {
+			continue
+		}
+		for _, g := range graphs {
+			if g != nil {
+				langs[t.Lang] += g.Match(0, 0, id).Len()
+			}
+		}
+	}
+	st.Classes = counts(ds, graphs, classes)
+	st.Properties = counts(ds, graphs, props)
+	for l, n := range langs {
+		if n > 0 {
+			st.Languages = append(st.Languages, tree.Count{Value: l, N: n})
+		}
+	}
+	sortCounts(st.Languages)
+	return st
+}
+
+func counts(ds *index.Dataset, graphs []*index.Graph, m map[index.ID]int) []tree.Count {
+	out := make([]tree.Count, 0, len(m))
+	for id, n := range m {
+		t := ds.Dict.Term(id)
+		if !t.IsIRI() { // a blank node or literal as a class has no name to list
+			continue
+		}
+		out = append(out, tree.Count{Value: t.Value, N: n, Label: label(ds, graphs, id)})
+	}
+	sortCounts(out)
+	if len(out) > maxListed {
+		out = out[:maxListed]
+	}
+	return out
+}
+
+func sortCounts(c []tree.Count) {
+	sort.Slice(c, func(i, j int) bool {
+		if c[i].N != c[j].N {
+			return c[i].N > c[j].N
+		}
+		return c[i].Value < c[j].Value
+	})
+}
+
+// label picks a display label from the data: rdfs:label or skos:prefLabel, English or untagged first, then the
+// smallest by value so that the choice is deterministic.
+func label(ds *index.Dataset, graphs []*index.Graph, id index.ID) string {
+	best, bestRank := "", 3
+	for _, piri := range []string{rdfsLabel, skosPref} {
+		p := ds.Dict.Lookup(rdf.IRI(piri))
+		if p == 0 {
+			continue
+		}
+		for _, g := range graphs {
+			if g == nil {
+				continue
+			}
+			m := g.Match(id, p, 0)
+			for i := 0; i < m.Len(); i++ {
+				_, _, o := m.At(i)
+				t := ds.Dict.Term(o)
+				if !t.IsLiteral() {
+					continue
+				}
+				rank := 2
+				if t.Lang == "" || t.Lang == "en" || len(t.Lang) > 2 && t.Lang[:3] == "en-" {
+					rank = 1
+				}
+				if rank < bestRank || rank == bestRank && t.Value < best {
+					best, bestRank = string([]byte(t.Value)), rank
+				}
+			}
+		}
+	}
+	return best
+}

@@ -1,0 +1,123 @@
+// Package tree fixes the layout of the rendered tree that the pipeline writes and the direct-URL handler (and the
+// generated nginx and Apache configurations) read, so that all of them agree on one set of names.
+//
+// A publication whose URL path is /g/r/core is rendered under <root>/<public|private>/g/r/core/.ld/:
+//
+//	.ld/v/<label>/          one immutable folder per version (dumps, .gz siblings, page, SPARQL index)
+//	.ld/cur -> L-<version>  a symlink, swapped atomically, to the folder serving the latest version; its
+//	                        dumps are hard links to the version's, its page lists every version
+//
+// ".ld" cannot clash with a publication or resource name: path segments never start with a dot.
+package tree
+
+import (
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+const (
+	// MetaDir is the folder inside a publication's URL folder that holds its renderings.
+	MetaDir = ".ld"
+	// Current is the symlink (inside MetaDir) to the latest version's folder.
+	Current = "cur"
+	// Versions is the folder (inside MetaDir) of the version folders.
+	Versions = "v"
+	// Public and Private split the tree: nginx serves only Public; Private is served by the Go handler to VIEWERs.
+	Public  = "public"
+	Private = "private"
+
+	// File names inside a version folder.
+	PageJSON = "page.json"
+	PageHTML = "index.html"
+	Index    = "index.sparql"
+	Void     = "void.ttl"
+	DataBase = "data" // dumps are data.<ext>, with data.<ext>.gz beside them
+)
+
+// Format is one dump of a version.
+type Format struct {
+	Ext       string `json:"ext"` // ".ttl"
+	MediaType string `json:"mediaType"`
+	Name      string `json:"name"` // "Turtle"
+	Size      int64  `json:"size"`
+}
+
+// File is the dump's file name inside its version folder.
+func (f Format) File() string { return DataBase + f.Ext }
+
+// Count is a class, property or language with how often it occurs and, when the data gives one, its label.
+type Count struct {
+	Value string `json:"value"`
+	Label string `json:"label,omitempty"`
+	N     int    `json:"n"`
+}
+
+// Stats summarise a version's data for its page and its VoID description.
+type Stats struct {
+	Triples    int     `json:"triples"`
+	Subjects   int     `json:"subjects"`
+	Graphs     int     `json:"graphs"`
+	Classes    []Count `json:"classes"`
+	Properties []Count `json:"properties"`
+	Languages  []Count `json:"languages"`
+}
+
+// Version is one entry of a publication's version list.
+type Version struct {
+	ID     string    `json:"id"`
+	Label  string    `json:"label"`
+	Commit string    `json:"commit"`
+	Time   time.Time `json:"time"`
+	URL    string    `json:"url"` // URL path of the version
+}
+
+// Page is everything the handler and the HTML template need about one rendered folder (a version, or the latest).
+type Page struct {
+	ID             string    `json:"id"`
+	Name           string    `json:"name"`
+	Description    string    `json:"description,omitempty"`
+	Owner          string    `json:"owner,omitempty"`
+	Publisher      string    `json:"publisher,omitempty"`
+	RepositoryID   string    `json:"repositoryId"`
+	RepositoryPath string    `json:"repositoryPath"`
+	RepositoryName string    `json:"repositoryName"`
+	Private        bool      `json:"private"`
+	URI            string    `json:"uri"`     // the publication's URI (base URL included)
+	Path           string    `json:"path"`    // its URL path
+	Self           string    `json:"self"`    // URL path this folder answers (the publication's, or a version's)
+	Latest         bool      `json:"latest"`  // this folder serves the unversioned URL
+	Version        Version   `json:"version"` // the version shown
+	Versions       []Version `json:"versions,omitempty"`
+	Formats        []Format  `json:"formats"`
+	Stats          Stats     `json:"stats"`
+	Modified       time.Time `json:"modified"`
+}
+
+// Root returns the subtree of out for public or private content.
+func Root(out string, private bool) string {
+	if private {
+		return filepath.Join(out, Private)
+	}
+	return filepath.Join(out, Public)
+}
+
+// PubDir is the MetaDir of the publication with URL path urlPath ("/g/r/core") under root.
+func PubDir(root, urlPath string) string {
+	return filepath.Join(root, filepath.FromSlash(strings.Trim(urlPath, "/")), MetaDir)
+}
+
+// VersionDirName turns a version label into a folder name. Labels are free text under CUSTOM, so anything but
+// a plain segment is escaped; the result never contains a separator or starts with a dot.
+func VersionDirName(label string) (string, error) {
+	if label == "" {
+		return "", fmt.Errorf("tree: empty version label")
+	}
+	esc := url.PathEscape(label)
+	if strings.HasPrefix(esc, ".") {
+		esc = "%2E" + esc[1:]
+	}
+	return esc, nil
+}
