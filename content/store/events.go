@@ -5,8 +5,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/ldhub/ldhub/content/store/gitrepo"
 )
 
 // ChangeEvent says that a repository (or the catalogue) moved to a new commit, whoever made it: the store itself,
@@ -99,7 +102,7 @@ func (s *Store) startWatcher() error {
 		return err
 	}
 	s.watcher = w
-	s.watch(s.cat.Repo().Dir(), "")
+	s.watch(s.cat.Repo(), "")
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
@@ -120,6 +123,11 @@ func (s *Store) startWatcher() error {
 				if !known {
 					continue
 				}
+				if id == "" {
+					s.cat.Repo().InvalidateHead()
+				} else if h != nil {
+					h.git.InvalidateHead()
+				}
 				// Tags (loose, or packed by git gc) may rename CUSTOM versions: index the history again.
 				if h != nil && (filepath.Base(dir) == "tags" || filepath.Base(ev.Name) == "packed-refs") {
 					h.idx.Invalidate()
@@ -129,6 +137,13 @@ func (s *Store) startWatcher() error {
 				if !ok {
 					return
 				}
+				// Events may have been lost (queue overflow): stop trusting every cached head.
+				s.cat.Repo().InvalidateHead()
+				s.mu.Lock()
+				for _, h := range s.repos {
+					h.git.InvalidateHead()
+				}
+				s.mu.Unlock()
 			case <-s.done:
 				return
 			}
@@ -165,16 +180,27 @@ func (s *Store) refresh(repoID string) {
 	}
 }
 
-// watch adds a repository's ref folders to the watcher: packed-refs lives in the top folder, branches in
-// refs/heads and tags in refs/tags.
-func (s *Store) watch(gitDir, repoID string) {
+// headCacheAge bounds how long a watched repository's head is trusted from memory: reads then cost no file
+// access, and even an event the watcher lost delays a change by at most this long.
+const headCacheAge = time.Second
+
+// watch adds a repository's ref folders to the watcher (packed-refs lives in the top folder, branches in
+// refs/heads and tags in refs/tags), and lets the repository cache its head while it is watched.
+func (s *Store) watch(r *gitrepo.Repo, repoID string) {
 	if s.watcher == nil {
 		return
 	}
+	gitDir := r.Dir()
+	all := true
 	for _, d := range []string{gitDir, filepath.Join(gitDir, "refs", "heads"), filepath.Join(gitDir, "refs", "tags")} {
 		if err := s.watcher.Add(d); err == nil {
 			s.watched[d] = repoID
+		} else {
+			all = false
 		}
+	}
+	if all {
+		r.CacheHead(headCacheAge)
 	}
 }
 

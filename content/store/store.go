@@ -166,7 +166,7 @@ func (s *Store) handle(ctx context.Context, id string) (*handle, error) {
 		first = false
 	})
 	s.repos[id] = h
-	s.watch(g.Dir(), id)
+	s.watch(g, id)
 	return h, nil
 }
 

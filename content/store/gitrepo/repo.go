@@ -46,6 +46,37 @@ type Repo struct {
 	// NoSync skips flushing objects to disk before a ref moves (tests and benchmarks of throughput only: a power
 	// cut could then leave a ref pointing at lost objects).
 	NoSync bool
+
+	head headCache
+}
+
+// headCache remembers Branch's commit for callers that watch the refs and invalidate it on change.
+type headCache struct {
+	mu     sync.Mutex
+	maxAge time.Duration // zero: no caching
+	h      plumbing.Hash
+	at     time.Time
+	valid  bool
+	// gen counts invalidations, so that a read that raced with one is not cached.
+	gen uint64
+}
+
+// CacheHead lets Head answer from memory for up to maxAge. Only a caller that watches the repository's refs and
+// calls InvalidateHead on every change may turn it on; maxAge bounds how stale a missed event can make a read.
+// Writes through this Repo keep the cache current themselves.
+func (r *Repo) CacheHead(maxAge time.Duration) {
+	r.head.mu.Lock()
+	defer r.head.mu.Unlock()
+	r.head.maxAge, r.head.valid = maxAge, false
+	r.head.gen++
+}
+
+// InvalidateHead makes the next Head read the ref again.
+func (r *Repo) InvalidateHead() {
+	r.head.mu.Lock()
+	defer r.head.mu.Unlock()
+	r.head.valid = false
+	r.head.gen++
 }
 
 // Init creates a bare repository at dir whose HEAD points at Branch, or opens it when one already exists.
@@ -109,7 +140,27 @@ func (r *Repo) Ref(name plumbing.ReferenceName) (plumbing.Hash, error) {
 }
 
 // Head returns the commit of Branch, or the zero hash while the repository is empty.
-func (r *Repo) Head() (plumbing.Hash, error) { return r.Ref(Branch) }
+func (r *Repo) Head() (plumbing.Hash, error) {
+	c := &r.head
+	c.mu.Lock()
+	if c.valid && time.Since(c.at) < c.maxAge {
+		h := c.h
+		c.mu.Unlock()
+		return h, nil
+	}
+	gen, at := c.gen, time.Now()
+	c.mu.Unlock()
+	h, err := r.Ref(Branch)
+	if err != nil {
+		return h, err
+	}
+	c.mu.Lock()
+	if c.maxAge > 0 && c.gen == gen {
+		c.h, c.at, c.valid = h, at, true
+	}
+	c.mu.Unlock()
+	return h, nil
+}
 
 // Commit reads a commit.
 func (r *Repo) Commit(h plumbing.Hash) (*object.Commit, error) {
@@ -243,7 +294,8 @@ func (r *Repo) transact(ctx context.Context, fn func(tx *Tx) error) (plumbing.Ha
 	if err := ctx.Err(); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	head, err := r.Head()
+	// Always the ref itself, never the cache: the transaction's parent must be the current commit.
+	head, err := r.Ref(Branch)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
@@ -481,6 +533,9 @@ func (r *Repo) UpdateRef(name plumbing.ReferenceName, old, new plumbing.Hash) er
 		return fmt.Errorf("%w: %s is at %s, expected %s", ErrStale, name, short(cur), short(old))
 	}
 	if new.IsZero() {
+		if name == Branch {
+			defer r.InvalidateHead()
+		}
 		if err := r.st.RemoveReference(name); err != nil {
 			return fmt.Errorf("gitrepo: delete %s in %s: %w", name, r.dir, err)
 		}
@@ -495,12 +550,15 @@ func (r *Repo) UpdateRef(name plumbing.ReferenceName, old, new plumbing.Hash) er
 	if err := lock.Close(); err != nil {
 		return fmt.Errorf("gitrepo: write %s in %s: %w", name, r.dir, err)
 	}
-	if err := os.Rename(lockPath, refPath); err != nil {
+	err = os.Rename(lockPath, refPath)
+	committed = true
+	if name == Branch {
+		r.InvalidateHead()
+	}
+	if err != nil {
 		os.Remove(lockPath)
-		committed = true
 		return fmt.Errorf("gitrepo: move %s in %s: %w", name, r.dir, err)
 	}
-	committed = true
 	return nil
 }
 

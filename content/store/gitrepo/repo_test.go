@@ -167,3 +167,43 @@ func TestStaleLockFromCrashedWriterIsBroken(t *testing.T) {
 		t.Fatalf("stale lock blocked the write: %v", err)
 	}
 }
+
+func TestHeadCacheFollowsWritesAndInvalidation(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r.git")
+	r, err := Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.CacheHead(time.Hour)
+	ctx := context.Background()
+	first, err := r.Transact(ctx, put(map[string]string{"a": "1"}, "m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, _ := r.Head(); h != first {
+		t.Errorf("after our own write: %s, want %s", h, first)
+	}
+	// A commit made by the git CLI is not seen until the watcher invalidates...
+	wt := t.TempDir()
+	gitCLI(t, wt, "clone", "-q", dir, ".")
+	os.WriteFile(filepath.Join(wt, "b"), []byte("2"), 0o644)
+	gitCLI(t, wt, "add", ".")
+	gitCLI(t, wt, "-c", "user.name=t", "-c", "user.email=t@x", "commit", "-qm", "cli")
+	gitCLI(t, wt, "push", "-q", "origin", "main")
+	cli := gitCLI(t, wt, "rev-parse", "HEAD")
+	if h, _ := r.Head(); h != first {
+		t.Errorf("cached head %s changed without an invalidation", h)
+	}
+	r.InvalidateHead()
+	if h, _ := r.Head(); h.String() != cli {
+		t.Errorf("after invalidation: %s, want %s", h, cli)
+	}
+	// ...and a transaction always builds on the real head.
+	next, err := r.Transact(ctx, put(map[string]string{"c": "3"}, "m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parent := gitCLI(t, dir, "rev-parse", next.String()+"^"); parent != cli {
+		t.Errorf("parent %s, want %s", parent, cli)
+	}
+}
