@@ -51,6 +51,7 @@ type fixture struct {
 	t       *testing.T
 	st      *store.Store
 	srv     *server.Server
+	cfg     server.Config
 	clock   *atomic.Int64
 	callers map[string]*caller
 	ids     map[string]string // "org", "vis", "hid", "empty", "closed", "inner", "vis.pub", "hid.pub", "vis.file", "hid.file"
@@ -152,7 +153,8 @@ func newFixture(t *testing.T) *fixture {
 	t.Cleanup(func() { idx.Close() })
 	// No slow-down in these tests: wrong secrets are part of the matrix.
 	guard := auth.New(st, auth.Options{FreeFailures: 1 << 30})
-	f.srv = server.New(server.Config{Store: st, Auth: guard, Search: idx, BaseURL: base})
+	f.cfg = server.Config{Store: st, Auth: guard, Search: idx, BaseURL: base}
+	f.srv = server.New(f.cfg)
 	return f
 }
 

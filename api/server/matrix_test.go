@@ -133,7 +133,9 @@ func matrixOps() []matrixOp {
 		// SPARQL answers 501 until sparqlsvc/protocol is mounted; visibility is still checked first.
 		{name: "executeSparqlQueryGet", method: "GET", path: "/api/v3/publications/{T}/sparql?query=ASK%7B%7D", targets: pubs, need: needSee, ok: http.StatusNotImplemented},
 		{name: "executeSparqlQueryPost", method: "POST", path: "/api/v3/publications/{T}/sparql", targets: pubs, need: needSee, ok: http.StatusNotImplemented,
-			body: func(*fixture, string, int) (io.Reader, string) { return strings.NewReader("ASK {}"), "application/sparql-query" }},
+			body: func(*fixture, string, int) (io.Reader, string) {
+				return strings.NewReader("ASK {}"), "application/sparql-query"
+			}},
 		{name: "getRepositoryFiles", method: "GET", path: "/api/v3/repositories/{T}/files", targets: repos, need: needSee},
 		{name: "addFile", method: "POST", path: "/api/v3/repositories/{T}/files", targets: repos, need: needRole, role: model.Publisher, body: addFile},
 		{name: "getFileContent", method: "GET", path: "/api/v3/repositories/{T}/logo.png", targets: repos, need: needSee},

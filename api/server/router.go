@@ -124,3 +124,15 @@ func moreSpecific(a, b []string) bool {
 	}
 	return false
 }
+
+// RouteInfo names one route of the dispatcher.
+type RouteInfo struct{ Method, Pattern string }
+
+// Routes lists every route the dispatcher serves, for checks against the Swagger document.
+func (s *Server) Routes() []RouteInfo {
+	out := make([]RouteInfo, len(s.routes))
+	for i, rt := range s.routes {
+		out[i] = RouteInfo{rt.Method, rt.Pattern}
+	}
+	return out
+}
