@@ -141,13 +141,19 @@ func (s *Store) handle(ctx context.Context, id string) (*handle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: repository %s: %w", id, err)
 	}
+	head, err := g.Head()
+	if err != nil {
+		return nil, fmt.Errorf("store: repository %s: %w", id, err)
+	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if h, ok := s.repos[id]; ok {
+		s.mu.Unlock()
 		return h, nil
 	}
 	h = &handle{id: id, git: g}
-	first := true
+	// The first snapshot of a repository that already has commits is the state found, not a change; an empty
+	// repository's state is known (nothing), so its first commit is announced.
+	first := !head.IsZero()
 	h.idx = history.New(g, id, func(snap *history.Snapshot) {
 		s.mu.Lock()
 		for _, kind := range []history.Kind{history.Publication, history.File} {
@@ -167,6 +173,11 @@ func (s *Store) handle(ctx context.Context, id string) (*handle, error) {
 	})
 	s.repos[id] = h
 	s.watch(g, id)
+	s.mu.Unlock()
+	// Index now, so that the baseline is the state at opening and every later commit is announced as a change.
+	if _, err := s.snapshot(ctx, h); err != nil {
+		return nil, err
+	}
 	return h, nil
 }
 

@@ -763,3 +763,31 @@ func TestPublicationOrVersion(t *testing.T) {
 		}
 	}
 }
+
+func TestFirstPublicationOfANewRepositoryIsAnnounced(t *testing.T) {
+	e := newEnv(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	events := e.s.Subscribe(ctx)
+	r, err := e.s.CreateRepository(ctx, e.admin, model.Repository{Name: "fresh", ParentID: e.sub.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := e.s.CreatePublication(ctx, e.pub, r.ID, model.PublicationMeta{Name: "p"}, ttl("<a> <b> 1 ."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		select {
+		case ev := <-events:
+			if ev.RepositoryID == r.ID {
+				if len(ev.Items) != 1 || ev.Items[0] != p.ID {
+					t.Errorf("event %+v", ev)
+				}
+				return
+			}
+		case <-ctx.Done():
+			t.Fatal("no event for the first publication of a new repository")
+		}
+	}
+}
