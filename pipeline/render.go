@@ -24,16 +24,7 @@ import (
 // makes the same commit render to byte-identical dumps.
 const blankPrefix = "b"
 
-// Well-known namespaces offered to the pretty encoders after the publisher's own, so that dumps of sources without
-// prefixes (N-Triples uploads) still read well. A publisher's binding of the same name wins.
-var wellKnown = []rdf.Prefix{
-	{Name: "rdf", IRI: rdf.RDFNS},
-	{Name: "rdfs", IRI: "http://www.w3.org/2000/01/rdf-schema#"},
-	{Name: "owl", IRI: "http://www.w3.org/2002/07/owl#"},
-	{Name: "xsd", IRI: rdf.XSDNS},
-	{Name: "skos", IRI: "http://www.w3.org/2004/02/skos/core#"},
-	{Name: "dcterms", IRI: "http://purl.org/dc/terms/"},
-}
+var wellKnown = tree.WellKnownPrefixes
 
 // Dump syntaxes, in the order they are offered for content negotiation (the first is the default).
 var (

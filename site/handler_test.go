@@ -1,0 +1,272 @@
+package site_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/ldhub/ldhub/content/codec"
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/pipeline"
+	"github.com/ldhub/ldhub/pipeline/pipelinetest"
+	"github.com/ldhub/ldhub/site"
+	"github.com/ldhub/ldhub/theme"
+)
+
+const browserAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"
+
+type fixture struct {
+	h        http.Handler
+	out      string
+	versions []string // labels, oldest first
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	hub := pipelinetest.New(t)
+	pub := hub.Publish(t, hub.Open.ID, "core", ".ttl", pipelinetest.Vocab)
+	pub = hub.Update(t, pub.ID, ".ttl", pipelinetest.Vocab+"<Third> a <Thing> .\n")
+	hub.Publish(t, hub.Closed.ID, "secret", ".ttl", pipelinetest.Vocab)
+	th, err := theme.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example", Page: th.Publication})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.BuildAll(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	auth := site.AuthorizerFunc(func(r *http.Request, repo string) bool {
+		return repo == hub.Closed.ID && r.Header.Get("Authorization") == "Basic dmlld2VyOnNlY3JldA=="
+	})
+	h, err := site.NewHandler(site.Options{Dir: out, Auth: auth, Theme: th})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{h: h, out: out}
+	for _, v := range pub.Versions {
+		f.versions = append(f.versions, v.Label)
+	}
+	return f
+}
+
+func (f *fixture) do(method, target string, hdr map[string]string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest(method, target, nil)
+	for k, v := range hdr {
+		r.Header.Set(k, v)
+	}
+	w := httptest.NewRecorder()
+	f.h.ServeHTTP(w, r)
+	return w
+}
+
+// ConnegCase is one row of the content-negotiation table; the nginx test replays the same rows.
+type connegCase struct {
+	name, method, path, accept string
+	auth                       bool
+	status                     int
+	ctype                      string // media type without parameters
+	location                   string
+	body                       string // a fragment the body must contain
+}
+
+func connegTable(versions []string) []connegCase {
+	old := versions[0]
+	return []connegCase{
+		{"no Accept is Turtle", "GET", "/org/open/core", "", false, 200, "text/turtle", "/org/open/core.ttl", "Third"},
+		{"*/* is Turtle", "GET", "/org/open/core", "*/*", false, 200, "text/turtle", "/org/open/core.ttl", "Third"},
+		{"browser gets HTML", "GET", "/org/open/core", browserAccept, false, 200, "text/html", "/org/open/core.html", "<h1"},
+		{"JSON-LD", "GET", "/org/open/core", "application/ld+json", false, 200, "application/ld+json", "/org/open/core.jsonld", "Third"},
+		{"q-values pick RDF/XML", "GET", "/org/open/core", "application/n-triples;q=0.5, application/rdf+xml", false, 200, "application/rdf+xml", "/org/open/core.rdf", "Third"},
+		{"q=0 excludes Turtle", "GET", "/org/open/core", "text/turtle;q=0, */*;q=0.1", false, 200, "application/n-triples", "/org/open/core.nt", "Third"},
+		{"nothing acceptable", "GET", "/org/open/core", "image/png", false, 406, "application/json", "", `"status":406`},
+		{"extension overrides Accept", "GET", "/org/open/core.nt", "text/html", false, 200, "application/n-triples", "/org/open/core.nt", "Third"},
+		{"HTML by extension", "GET", "/org/open/core.html", "", false, 200, "text/html", "/org/open/core.html", "owl#Class"},
+		{"old version", "GET", "/org/open/core/versions/" + old, "", false, 200, "text/turtle", "/org/open/core/versions/" + old + ".ttl", "Other"},
+		{"old version by extension", "GET", "/org/open/core/versions/" + old + ".jsonld", "", false, 200, "application/ld+json", "/org/open/core/versions/" + old + ".jsonld", "Other"},
+		{"unknown version", "GET", "/org/open/core/versions/nope", "", false, 404, "application/json", "", `"status":404`},
+		{"VoID", "GET", "/org/open/core/void.ttl", "", false, 200, "text/turtle", "/org/open/core/void.ttl", "void:Dataset"},
+		{"resource as Turtle", "GET", "/org/open/core/Thing", "", false, 200, "text/turtle", "/org/open/core/Thing.ttl", "anonymous part"},
+		{"resource as HTML", "GET", "/org/open/core/Thing", browserAccept, false, 200, "text/html", "/org/open/core/Thing.html", "Ding"},
+		{"resource by extension", "GET", "/org/open/core/Thing.nt", "", false, 200, "application/n-triples", "/org/open/core/Thing.nt", "<http://hub.example/org/open/core/Third>"},
+		{"unknown resource", "GET", "/org/open/core/Nothing", "", false, 404, "application/json", "", `"status":404`},
+		{"unknown publication", "GET", "/org/open/nope", "", false, 404, "application/json", "", `"status":404`},
+		{"tree internals are hidden", "GET", "/org/open/core/.ld/cur/data.ttl", "", false, 404, "application/json", "", ""},
+		{"private without credentials", "GET", "/org/closed/secret", "", false, 404, "application/json", "", `"status":404`},
+		{"private with VIEWER", "GET", "/org/closed/secret", "", true, 200, "text/turtle", "/org/closed/secret.ttl", "Thing"},
+		{"POST is not allowed", "POST", "/org/open/core", "", false, 405, "application/json", "", `"status":405`},
+	}
+}
+
+func TestConneg(t *testing.T) {
+	f := newFixture(t)
+	for _, tc := range connegTable(f.versions) {
+		t.Run(tc.name, func(t *testing.T) {
+			hdr := map[string]string{"Accept": tc.accept}
+			if tc.auth {
+				hdr["Authorization"] = "Basic dmlld2VyOnNlY3JldA=="
+			}
+			w := f.do(tc.method, tc.path, hdr)
+			ct, _, _ := strings.Cut(w.Header().Get("Content-Type"), ";")
+			if w.Code != tc.status || ct != tc.ctype {
+				t.Fatalf("%d %s, want %d %s\n%s", w.Code, ct, tc.status, tc.ctype, w.Body)
+			}
+			if got := w.Header().Get("Content-Location"); got != tc.location {
+				t.Errorf("Content-Location %q, want %q", got, tc.location)
+			}
+			if !strings.Contains(w.Body.String(), tc.body) {
+				t.Errorf("body lacks %q:\n%.600s", tc.body, w.Body)
+			}
+			if w.Code == 200 && w.Header().Get("Access-Control-Allow-Origin") != "*" {
+				t.Error("no CORS header")
+			}
+			if w.Code == 200 && strings.HasPrefix(ct, "application/") && ct != "application/json" {
+				syn, _ := codec.Default().ByMediaType(ct)
+				dec := syn.NewDecoder(bytes.NewReader(w.Body.Bytes()), rdf.DecodeOptions{Base: "http://x/"})
+				for {
+					if _, err := dec.Next(); err == io.EOF {
+						break
+					} else if err != nil {
+						t.Fatalf("body does not parse as %s: %v", ct, err)
+					}
+				}
+			}
+			if w.Code >= 400 {
+				var e map[string]any
+				if err := json.Unmarshal(w.Body.Bytes(), &e); err != nil && tc.method != "HEAD" {
+					t.Errorf("error body is not JSON: %v", err)
+				}
+			}
+		})
+	}
+}
+
+func TestHeaders(t *testing.T) {
+	f := newFixture(t)
+	latest := f.do("GET", "/org/open/core", nil)
+	h := latest.Header()
+	if !strings.Contains(h.Get("Vary"), "Accept") {
+		t.Errorf("Vary %q", h.Values("Vary"))
+	}
+	for _, want := range []string{`</org/open/core.nt>; rel="alternate"; type="application/n-triples"`, `</org/open/core.html>; rel="alternate"; type="text/html"`} {
+		if !strings.Contains(h.Get("Link"), want) {
+			t.Errorf("Link %q lacks %q", h.Get("Link"), want)
+		}
+	}
+	if h.Get("ETag") == "" || h.Get("Last-Modified") == "" {
+		t.Fatalf("no validators: %v", h)
+	}
+	if cc := h.Get("Cache-Control"); strings.Contains(cc, "immutable") {
+		t.Errorf("latest is cached as immutable: %q", cc)
+	}
+	version := f.do("GET", "/org/open/core/versions/"+f.versions[0], nil)
+	if cc := version.Header().Get("Cache-Control"); cc != "public, max-age=31536000, immutable" {
+		t.Errorf("version Cache-Control %q", cc)
+	}
+	if version.Header().Get("ETag") == h.Get("ETag") {
+		t.Error("an old version has the latest's ETag")
+	}
+	private := f.do("GET", "/org/closed/secret", map[string]string{"Authorization": "Basic dmlld2VyOnNlY3JldA=="})
+	if cc := private.Header().Get("Cache-Control"); !strings.HasPrefix(cc, "private") {
+		t.Errorf("private Cache-Control %q", cc)
+	}
+
+	cases := []struct {
+		name   string
+		method string
+		hdr    map[string]string
+		status int
+		check  func(t *testing.T, w *httptest.ResponseRecorder)
+	}{
+		{"If-None-Match", "GET", map[string]string{"If-None-Match": h.Get("ETag")}, 304, nil},
+		{"If-Modified-Since", "GET", map[string]string{"If-Modified-Since": h.Get("Last-Modified")}, 304, nil},
+		{"stale ETag", "GET", map[string]string{"If-None-Match": `"other"`}, 200, nil},
+		{"HEAD", "HEAD", nil, 200, func(t *testing.T, w *httptest.ResponseRecorder) {
+			if w.Body.Len() != 0 || w.Header().Get("Content-Length") != h.Get("Content-Length") {
+				t.Errorf("HEAD: body %d bytes, Content-Length %q", w.Body.Len(), w.Header().Get("Content-Length"))
+			}
+		}},
+		{"Range", "GET", map[string]string{"Range": "bytes=0-9"}, 206, func(t *testing.T, w *httptest.ResponseRecorder) {
+			if w.Body.String() != latest.Body.String()[:10] {
+				t.Errorf("range body %q", w.Body)
+			}
+		}},
+		{"gzip", "GET", map[string]string{"Accept-Encoding": "gzip, deflate, br"}, 200, func(t *testing.T, w *httptest.ResponseRecorder) {
+			if w.Header().Get("Content-Encoding") != "gzip" || w.Header().Get("ETag") == h.Get("ETag") {
+				t.Fatalf("Content-Encoding %q ETag %q", w.Header().Get("Content-Encoding"), w.Header().Get("ETag"))
+			}
+			zr, err := gzip.NewReader(w.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(zr)
+			if string(b) != latest.Body.String() {
+				t.Error("gunzipped body differs")
+			}
+		}},
+		{"gzip refused", "GET", map[string]string{"Accept-Encoding": "gzip;q=0"}, 200, func(t *testing.T, w *httptest.ResponseRecorder) {
+			if w.Header().Get("Content-Encoding") != "" {
+				t.Error("compressed although refused")
+			}
+		}},
+		{"CORS preflight", "OPTIONS", map[string]string{"Origin": "http://yasgui.example", "Access-Control-Request-Headers": "authorization"}, 204, func(t *testing.T, w *httptest.ResponseRecorder) {
+			if w.Header().Get("Access-Control-Allow-Origin") != "*" || !strings.Contains(w.Header().Get("Access-Control-Allow-Headers"), "Authorization") {
+				t.Errorf("preflight headers %v", w.Header())
+			}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w := f.do(tc.method, "/org/open/core", tc.hdr)
+			if w.Code != tc.status {
+				t.Fatalf("status %d, want %d", w.Code, tc.status)
+			}
+			if tc.check != nil {
+				tc.check(t, w)
+			}
+		})
+	}
+}
+
+func TestResourceIncomingLinksArePaged(t *testing.T) {
+	hub := pipelinetest.New(t)
+	var b strings.Builder
+	for i := range 25 {
+		b.WriteString("<s" + string(rune('a'+i)) + "> <p> <Target> .\n")
+	}
+	hub.Publish(t, hub.Open.ID, "many", ".ttl", b.String())
+	out := t.TempDir()
+	p, _ := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example"})
+	if _, err := p.BuildAll(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	h, err := site.NewHandler(site.Options{Dir: out, PageSize: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for page, want := range []int{10, 10, 5} {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", "/org/open/many/Target.nt?page="+string(rune('0'+page)), nil))
+		n := strings.Count(w.Body.String(), "\n")
+		if w.Code != 200 || n != want {
+			t.Errorf("page %d: %d, %d lines, want %d", page, w.Code, n, want)
+		}
+		if hasNext := strings.Contains(w.Header().Get("Link"), `rel="next"`); hasNext != (page < 2) {
+			t.Errorf("page %d: Link %q", page, w.Header().Get("Link"))
+		}
+		total += n
+	}
+	if total != 25 {
+		t.Errorf("%d incoming links over all pages, want 25", total)
+	}
+}

@@ -1,0 +1,249 @@
+package site
+
+import (
+	"bytes"
+	"fmt"
+	"hash/fnv"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/site/tree"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
+	"github.com/ldhub/ldhub/theme"
+)
+
+// maxClosure bounds the statements gathered through blank nodes, so one resource cannot make a response huge.
+const maxClosure = 10000
+
+// serveResource describes one resource of a publication: its statements with the closure of its blank nodes, and
+// the statements that point at it (paged with ?page=N).
+func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target, mt string, offers []string) {
+	page := 0
+	if v := r.URL.Query().Get("page"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			writeError(w, r, http.StatusBadRequest, "page must be a number from 0")
+			return
+		}
+		page = n
+	}
+	ds, release, err := h.indexes.acquire(filepath.Join(t.dir, tree.Index))
+	if err != nil {
+		writeError(w, r, http.StatusNotFound, "no resource at "+r.URL.Path)
+		return
+	}
+	defer release()
+	// Under useVersionedBaseUri a version's resources carry the version's URI; otherwise the publication's.
+	candidates := []string{t.page.URI + strings.TrimPrefix(t.page.Self, t.page.Path) + "/" + t.resource}
+	if !t.page.Latest {
+		candidates = append(candidates, t.page.URI+"/"+t.resource)
+	}
+	var d description
+	for _, iri := range candidates {
+		if d = describe(ds, iri, page, h.o.PageSize); len(d.out)+len(d.in) > 0 {
+			break
+		}
+	}
+	if len(d.out)+len(d.in) == 0 {
+		writeError(w, r, http.StatusNotFound, "nothing is said about "+candidates[0])
+		return
+	}
+	self := strings.TrimSuffix(r.URL.Path, t.ext)
+	hd := w.Header()
+	var links []string
+	for _, o := range offers {
+		if o != mt {
+			links = append(links, "<"+self+extOf(o)+`>; rel="alternate"; type="`+o+`"`)
+		}
+	}
+	next := ""
+	if d.more {
+		next = self + t.ext + "?page=" + strconv.Itoa(page+1)
+		links = append(links, "<"+next+`>; rel="next"`)
+	}
+	hd.Set("Link", strings.Join(links, ", "))
+	var buf bytes.Buffer
+	ctype := mt
+	if mt == htmlType {
+		ctype = "text/html; charset=utf-8"
+		res := &theme.Resource{IRI: d.iri, Label: d.label, Publication: t.page, Next: next}
+		for _, q := range d.out {
+			res.Statements = append(res.Statements, theme.Statement{S: q.S, P: q.P, O: q.O})
+		}
+		for _, q := range d.in {
+			res.Incoming = append(res.Incoming, theme.Statement{S: q.S, P: q.P, O: q.O})
+		}
+		if err := h.o.Theme.Resource(&buf, res); err != nil {
+			writeError(w, r, http.StatusInternalServerError, "rendering the page failed")
+			return
+		}
+	} else {
+		syn, ok := h.o.Codecs.ByMediaType(mt)
+		if !ok || !syn.CanEncode() {
+			writeError(w, r, http.StatusNotAcceptable, "cannot write "+mt)
+			return
+		}
+		enc := syn.NewEncoder(&buf, rdf.EncodeOptions{Prefixes: tree.WellKnownPrefixes})
+		for _, q := range append(d.out, d.in...) {
+			if err := enc.Encode(q); err != nil {
+				writeError(w, r, http.StatusInternalServerError, fmt.Sprintf("encoding %s: %v", mt, err))
+				return
+			}
+		}
+		if err := enc.Close(); err != nil {
+			writeError(w, r, http.StatusInternalServerError, fmt.Sprintf("encoding %s: %v", mt, err))
+			return
+		}
+	}
+	hash := fnv.New64a()
+	fmt.Fprintf(hash, "%s\x00%d\x00%s", d.iri, page, mt)
+	commit := t.page.Version.Commit
+	if len(commit) > 12 {
+		commit = commit[:12]
+	}
+	hd.Set("Content-Type", ctype)
+	hd.Set("Content-Location", self+extOf(mt))
+	hd.Set("Cache-Control", cacheControl(t.page))
+	hd.Set("ETag", fmt.Sprintf(`"%s-r%x"`, commit+map[bool]string{true: "-l"}[t.page.Latest], hash.Sum64()))
+	http.ServeContent(w, r, "", t.page.Modified, bytes.NewReader(buf.Bytes()))
+}
+
+func extOf(mt string) string {
+	for e, m := range extensions {
+		if m == mt {
+			return e
+		}
+	}
+	return ""
+}
+
+type description struct {
+	iri, label string
+	out, in    []rdf.Quad
+	more       bool
+}
+
+// describe gathers what the dataset says about iri across its graphs.
+func describe(ds *index.Dataset, iri string, page, pageSize int) description {
+	d := description{iri: iri}
+	id := ds.Dict.Lookup(rdf.IRI(iri))
+	if id == 0 {
+		return d
+	}
+	type graph struct {
+		name rdf.Term
+		g    *index.Graph
+	}
+	graphs := []graph{{g: ds.Default}}
+	for _, n := range ds.GraphNames() {
+		graphs = append(graphs, graph{name: ds.Dict.Term(n), g: ds.Graph(n)})
+	}
+	label := ds.Dict.Lookup(rdf.IRI("http://www.w3.org/2000/01/rdf-schema#label"))
+	for _, g := range graphs {
+		if g.g == nil {
+			continue
+		}
+		seen := map[index.ID]bool{id: true}
+		queue := []index.ID{id}
+		for len(queue) > 0 && len(d.out) < maxClosure {
+			s := queue[0]
+			queue = queue[1:]
+			m := g.g.Match(s, 0, 0)
+			for i := 0; i < m.Len() && len(d.out) < maxClosure; i++ {
+				_, p, o := m.At(i)
+				ot := ds.Dict.Term(o)
+				d.out = append(d.out, rdf.Quad{S: ds.Dict.Term(s), P: ds.Dict.Term(p), O: ot, G: g.name})
+				if s == id && p == label && d.label == "" && ot.IsLiteral() {
+					d.label = ot.Value
+				}
+				if ot.IsBlank() && !seen[o] {
+					seen[o] = true
+					queue = append(queue, o)
+				}
+			}
+		}
+	}
+	skip := page * pageSize
+	for _, g := range graphs {
+		if g.g == nil {
+			continue
+		}
+		m := g.g.Match(0, 0, id)
+		if skip >= m.Len() {
+			skip -= m.Len()
+			continue
+		}
+		for i := skip; i < m.Len(); i++ {
+			if len(d.in) == pageSize {
+				d.more = true
+				return d
+			}
+			s, p, _ := m.At(i)
+			d.in = append(d.in, rdf.Quad{S: ds.Dict.Term(s), P: ds.Dict.Term(p), O: rdf.IRI(iri), G: g.name})
+		}
+		skip = 0
+	}
+	return d
+}
+
+// indexCache keeps recently used SPARQL indexes mapped. An index is closed only when no request holds it.
+type indexCache struct {
+	mu      sync.Mutex
+	max     int
+	entries map[string]*indexEntry
+	clock   int
+}
+
+type indexEntry struct {
+	ds   *index.Dataset
+	refs int
+	used int
+}
+
+func newIndexCache(max int) *indexCache {
+	return &indexCache{max: max, entries: map[string]*indexEntry{}}
+}
+
+func (c *indexCache) acquire(path string) (*index.Dataset, func(), error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.clock++
+	e, ok := c.entries[path]
+	if !ok {
+		ds, err := index.Open(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		e = &indexEntry{ds: ds}
+		c.entries[path] = e
+		c.evict()
+	}
+	e.refs++
+	e.used = c.clock
+	return e.ds, func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		e.refs--
+	}, nil
+}
+
+// evict closes the least recently used idle index while the cache is over its size.
+func (c *indexCache) evict() {
+	for len(c.entries) > c.max {
+		victim, oldest := "", 0
+		for p, e := range c.entries {
+			if e.refs == 0 && (victim == "" || e.used < oldest) {
+				victim, oldest = p, e.used
+			}
+		}
+		if victim == "" {
+			return
+		}
+		_ = c.entries[victim].ds.Close()
+		delete(c.entries, victim)
+	}
+}
