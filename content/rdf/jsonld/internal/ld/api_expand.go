@@ -65,6 +65,10 @@ func (api *JsonLdApi) expandElement(activeCtx *Context, activeProperty string, e
 
 			if activeProperty == "@list" || activeCtx.HasContainerMapping(activeProperty, "@list") {
 				_, isList := v.([]interface{})
+				// ldhub: JSON-LD 1.0 has no lists of lists (1.0 expansion step 3.2.2).
+				if (isList || IsList(v)) && activeCtx.processingMode(1.0) {
+					return nil, NewJsonLdError(ListOfLists, "a list may not contain a list in JSON-LD 1.0")
+				}
 				if isList {
 					// if the active property is @list or its container mapping is set to @list and v is an array,
 					// change it to a list object
@@ -586,14 +590,27 @@ func (api *JsonLdApi) expandObject(activeCtx *Context, activeProperty string, ex
 				if activeProperty == "" || activeProperty == "@graph" {
 					continue
 				}
-				// 7.4.9.2)
-				expandedValue, _ = api.expandElement(activeCtx, activeProperty, value, opts, false, nil, keyPointer)
+				// 7.4.9.2) ldhub: upstream dropped the error of expanding the list's items.
+				expandedValue, err = api.expandElement(activeCtx, activeProperty, value, opts, false, nil, keyPointer)
+				if err != nil {
+					return err
+				}
 
 				// NOTE: step not in the spec yet
 				expandedValue = Arrayify(expandedValue)
+				if activeCtx.processingMode(1.0) {
+					for _, item := range expandedValue.([]interface{}) {
+						if IsList(item) {
+							return NewJsonLdError(ListOfLists, "a list may not contain a list in JSON-LD 1.0")
+						}
+					}
+				}
 
 			} else if expandedProperty == "@set" { // 7.4.10)
-				expandedValue, _ = api.expandElement(activeCtx, activeProperty, value, opts, false, nil, keyPointer)
+				expandedValue, err = api.expandElement(activeCtx, activeProperty, value, opts, false, nil, keyPointer)
+				if err != nil {
+					return err
+				}
 			} else if expandedProperty == "@reverse" { // 7.4.11)
 				_, isMap := value.(map[string]interface{})
 				if !isMap {

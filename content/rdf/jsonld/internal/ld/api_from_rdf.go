@@ -225,6 +225,28 @@ func (api *JsonLdApi) FromRDF(dataset *RDFDataset, opts *JsonLdOptions) ([]inter
 				}
 			}
 
+			// ldhub: JSON-LD 1.0 has no lists of lists (1.0 API §4.4.2 step 4.3.4): a list that is the item of
+			// another list keeps its head node, and only the rest of it becomes a list object.
+			if property == RDFFirst && opts.ProcessingMode == JsonLd_1_0 {
+				if len(list) == 0 {
+					continue
+				}
+				headID, _ := head["@id"].(string)
+				headNode, ok := graph[headID]
+				if !ok {
+					continue
+				}
+				rest, _ := headNode.Values[RDFRest].([]interface{})
+				if len(rest) != 1 {
+					continue
+				}
+				if head, ok = rest[0].(map[string]interface{}); !ok {
+					continue
+				}
+				list = list[:len(list)-1]
+				listNodes = listNodes[:len(listNodes)-1]
+			}
+
 			// 4.3.5)
 			delete(head, "@id")
 			// 4.3.6)

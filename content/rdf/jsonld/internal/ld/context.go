@@ -911,7 +911,9 @@ func (c *Context) createTermDefinition(context map[string]interface{}, term stri
 				}
 				definition.ID = res
 
-				if iriLikeTermPattern.MatchString(term) {
+				// ldhub: this check is JSON-LD 1.1 (§4.2.2 step 14.2.3); 1.0 documents may map an IRI-like term
+				// elsewhere.
+				if iriLikeTermPattern.MatchString(term) && !c.processingMode(1.0) {
 					defined[term] = true
 					termIRI, err := c.ExpandIri(term, false, true, context, defined)
 					if err != nil {
@@ -941,7 +943,9 @@ func (c *Context) createTermDefinition(context map[string]interface{}, term stri
 					}
 				}
 
-				prefix := !termHasColon && termHasSuffix && (simpleTerm || c.processingMode(1.0))
+				// ldhub: a blank node identifier also makes the term a prefix (JSON-LD 1.1 §4.2.2 step 14.2.5).
+				prefix := !termHasColon && (termHasSuffix || strings.HasPrefix(res, "_:")) &&
+					(simpleTerm || c.processingMode(1.0))
 				definition.Prefix = &prefix
 			} else {
 				return NewJsonLdError(InvalidIRIMapping,
