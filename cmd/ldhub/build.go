@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ldhub/ldhub/pipeline"
+	"github.com/ldhub/ldhub/theme"
+)
+
+// runBuild implements `ldhub build`: every derived artefact of the static site, rendered from git.
+func runBuild(ctx context.Context, env *environment, args []string) error {
+	fs := flags(env, "build", "build [--data DIR] [--out DIR] [--base-url URL] [--theme DIR]")
+	data := fs.String("data", envOr(env, "LDHUB_DATA", "./ldhub-data"), "data folder (env LDHUB_DATA)")
+	out := fs.String("out", env.getenv("LDHUB_SITE"), "rendered tree (env LDHUB_SITE; default DATA/site)")
+	baseURL := fs.String("base-url", envOr(env, "LDHUB_BASE_URL", "http://127.0.0.1:8080"), "public base URL (env LDHUB_BASE_URL)")
+	themeDir := fs.String("theme", env.getenv("LDHUB_THEME"), "folder of templates overriding the default theme (env LDHUB_THEME)")
+	if help, err := parse(fs, args); help || err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (see ldhub build --help)", fs.Arg(0))
+	}
+	if *out == "" {
+		*out = filepath.Join(*data, "site")
+	}
+	th, err := theme.Load(*themeDir)
+	if err != nil {
+		return err
+	}
+	st, err := openStore(ctx, *data, false)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	p, err := pipeline.New(pipeline.Options{Store: st, Out: *out, BaseURL: *baseURL, Page: th.Publication})
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	res, err := p.BuildAll(ctx, progressPrinter(env.stderr))
+	fmt.Fprintf(env.stdout, "rendered %d publications, %d unchanged, %d removed in %s into %s\n",
+		len(res.Rendered), len(res.Skipped), len(res.Removed), time.Since(start).Round(time.Millisecond), *out)
+	return err
+}
+
+// progressPrinter draws a bar on a terminal and plain lines otherwise (logs, CI).
+func progressPrinter(w io.Writer) pipeline.Progress {
+	tty := false
+	if f, ok := w.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			tty = true
+		}
+	}
+	return func(done, total int, repo string) {
+		if !tty {
+			fmt.Fprintf(w, "build: %d/%d repositories (%s)\n", done, total, repo)
+			return
+		}
+		const width = 30
+		n := width * done / max(total, 1)
+		fmt.Fprintf(w, "\r[%s%s] %d/%d %-30.30s", strings.Repeat("#", n), strings.Repeat(" ", width-n), done, total, repo)
+		if done == total {
+			fmt.Fprintln(w)
+		}
+	}
+}
