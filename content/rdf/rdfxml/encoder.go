@@ -126,6 +126,7 @@ type docWriter struct {
 	taken    map[string]bool
 	gen      int
 	qnames   map[string]string // IRI -> element name, so each IRI is split once
+	scratch  []byte
 }
 
 func newDocWriter(w *bufio.Writer, o rdf.EncodeOptions, quads []rdf.Quad) *docWriter {
@@ -218,34 +219,49 @@ func (d *docWriter) nestable(t rdf.Term) bool {
 }
 
 func (d *docWriter) write() {
-	// The body is rendered first because it decides which namespaces the root element must declare.
-	var body strings.Builder
+	// Name every predicate and type first: the root element must declare all namespaces before the body, and
+	// knowing them up front lets the body stream out instead of being held in memory.
+	for _, s := range d.subjects {
+		for _, q := range d.bySubj[s] {
+			d.qname(q.P.Value)
+			if q.P.Value == rdf.RDFType && q.O.IsIRI() && typeElementAllowed(q.O.Value) {
+				d.qname(q.O.Value)
+			}
+		}
+	}
+	w := d.w
+	w.WriteString("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<rdf:RDF")
+	for _, p := range d.nsOrder {
+		w.WriteString("\n    xmlns:" + p.Name + "=\"")
+		w.WriteString(escapeAttr(p.IRI))
+		w.WriteString("\"")
+	}
+	if d.base != "" {
+		w.WriteString("\n    xml:base=\"" + escapeAttr(d.base) + "\"")
+	}
+	w.WriteString(">\n")
 	for _, s := range d.subjects {
 		if !d.nestable(s) {
-			d.node(&body, s, 1)
+			d.node(w, s, 1)
 		}
 	}
 	// Blank nodes nested only inside each other (a cycle) were never reached from the top level.
 	for _, s := range d.subjects {
 		if d.state[s] == 0 {
-			d.node(&body, s, 1)
+			d.node(w, s, 1)
 		}
 	}
-	d.w.WriteString("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<rdf:RDF")
-	for _, p := range d.nsOrder {
-		d.w.WriteString("\n    xmlns:" + p.Name + "=\"")
-		d.w.WriteString(escapeAttr(p.IRI))
-		d.w.WriteString("\"")
-	}
-	if d.base != "" {
-		d.w.WriteString("\n    xml:base=\"" + escapeAttr(d.base) + "\"")
-	}
-	d.w.WriteString(">\n")
-	d.w.WriteString(body.String())
-	d.w.WriteString("</rdf:RDF>\n")
+	w.WriteString("</rdf:RDF>\n")
 }
 
-func indent(b *strings.Builder, depth int) {
+// typeElementAllowed reports whether a type IRI may name a node element; the RDF syntax names may not, and
+// rdf:Description would mean no type at all.
+func typeElementAllowed(t string) bool {
+	local, ok := strings.CutPrefix(t, rdf.RDFNS)
+	return !ok || !isForbiddenNodeName(local) && local != "Description"
+}
+
+func indent(b *bufio.Writer, depth int) {
 	for range depth {
 		b.WriteString("  ")
 	}
@@ -271,10 +287,7 @@ func (d *docWriter) nodeID(t rdf.Term) string {
 // triple (at index typeAt of its triples) is then implied; rdf:Description and -1 otherwise.
 func (d *docWriter) elementName(s rdf.Term) (name string, typeAt int) {
 	for i, q := range d.bySubj[s] {
-		if q.P.Value != rdf.RDFType || !q.O.IsIRI() {
-			continue
-		}
-		if local, ok := strings.CutPrefix(q.O.Value, rdf.RDFNS); ok && (isForbiddenNodeName(local) || local == "Description") {
+		if q.P.Value != rdf.RDFType || !q.O.IsIRI() || !typeElementAllowed(q.O.Value) {
 			continue
 		}
 		if qn, ok := d.qname(q.O.Value); ok {
@@ -285,7 +298,7 @@ func (d *docWriter) elementName(s rdf.Term) (name string, typeAt int) {
 }
 
 // node writes a node element for subject s and its properties.
-func (d *docWriter) node(b *strings.Builder, s rdf.Term, depth int) {
+func (d *docWriter) node(b *bufio.Writer, s rdf.Term, depth int) {
 	d.state[s] = 1
 	quads := d.bySubj[s]
 	elem, typeAt := d.elementName(s)
@@ -307,7 +320,7 @@ func (d *docWriter) node(b *strings.Builder, s rdf.Term, depth int) {
 	b.WriteString("</" + elem + ">\n")
 }
 
-func (d *docWriter) properties(b *strings.Builder, quads []rdf.Quad, skip, depth int) {
+func (d *docWriter) properties(b *bufio.Writer, quads []rdf.Quad, skip, depth int) {
 	for i, q := range quads {
 		if i != skip {
 			d.property(b, q, depth)
@@ -315,7 +328,7 @@ func (d *docWriter) properties(b *strings.Builder, quads []rdf.Quad, skip, depth
 	}
 }
 
-func (d *docWriter) property(b *strings.Builder, q rdf.Quad, depth int) {
+func (d *docWriter) property(b *bufio.Writer, q rdf.Quad, depth int) {
 	name, _ := d.qname(q.P.Value) // checked by Encode
 	indent(b, depth)
 	b.WriteString("<" + name)
@@ -356,7 +369,8 @@ func (d *docWriter) property(b *strings.Builder, q rdf.Quad, depth int) {
 			return
 		}
 		b.WriteString(">")
-		b.Write(appendEscaped(nil, o.Value, false))
+		d.scratch = appendEscaped(d.scratch[:0], o.Value, false)
+		b.Write(d.scratch)
 		b.WriteString("</" + name + ">\n")
 	}
 }
@@ -397,7 +411,7 @@ func (d *docWriter) list(head rdf.Term) ([]rdf.Term, bool) {
 	return items, true
 }
 
-func (d *docWriter) collectionItem(b *strings.Builder, it rdf.Term, depth int) {
+func (d *docWriter) collectionItem(b *bufio.Writer, it rdf.Term, depth int) {
 	switch {
 	case it.IsIRI():
 		// A member's own triples, if any, are written at the top level; here it only needs naming.
