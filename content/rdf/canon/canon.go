@@ -23,7 +23,9 @@ import (
 // The default work limit is DefaultMaxWork or DefaultWorkPerNode per blank node, whichever is larger. Work is
 // Hash N-Degree Quads calls plus permutations tried. The W3C suite's legitimate graphs need at most 3,348 units
 // (test044: 12 blank nodes); its poison graph, a 10-node clique, needs billions. Large real datasets with many
-// similar blank nodes need a few units per node, hence the per-node allowance.
+// similar blank nodes need a few units per node, hence the per-node allowance. What the default refuses besides
+// poison graphs: long runs of blank nodes indistinguishable at first degree, such as an RDF list of n identical
+// values, which needs about 3n² units (n = 150 fits, n = 200 needs 117,612); trusted data can raise MaxWork.
 const (
 	DefaultMaxWork     = 1 << 16
 	DefaultWorkPerNode = 64
@@ -299,7 +301,7 @@ func (st *state) issueAll() error {
 
 	type pathResult struct {
 		hash string
-		iss  *issuer
+		iss  *tmpIssuer
 	}
 	for _, h := range shared {
 		var results []pathResult
@@ -307,7 +309,7 @@ func (st *state) issueAll() error {
 			if _, done := st.canon.issued[id]; done {
 				continue
 			}
-			tmp := newIssuer("b")
+			tmp := &tmpIssuer{}
 			tmp.issue(id)
 			hash, iss, err := st.hashNDegree(id, tmp)
 			if err != nil {
@@ -354,12 +356,12 @@ func (st *state) hashFirstDegree(id int32) string {
 }
 
 // hashRelated is the Hash Related Blank Node algorithm (§4.7).
-func (st *state) hashRelated(related int32, bq *bquad, iss *issuer, position byte) string {
+func (st *state) hashRelated(related int32, bq *bquad, iss *tmpIssuer, position byte) string {
 	var ident string
 	if l, ok := st.canon.issued[related]; ok {
 		ident = "_:" + l
-	} else if l, ok := iss.issued[related]; ok {
-		ident = "_:" + l
+	} else if i, ok := iss.lookup(related); ok {
+		ident = "_:b" + strconv.Itoa(int(i))
 	} else {
 		ident = st.hashFirstDegree(related) // before st.buf is reused below
 	}
@@ -390,7 +392,7 @@ func (st *state) spend() error {
 
 // hashNDegree is the Hash N-Degree Quads algorithm (§4.8). It returns the hash and the issuer that the chosen
 // (lexicographically least) path produced.
-func (st *state) hashNDegree(id int32, iss *issuer) (string, *issuer, error) {
+func (st *state) hashNDegree(id int32, iss *tmpIssuer) (string, *tmpIssuer, error) {
 	if err := st.spend(); err != nil {
 		return "", nil, err
 	}
@@ -416,7 +418,7 @@ func (st *state) hashNDegree(id int32, iss *issuer) (string, *issuer, error) {
 	for _, rh := range hashes {
 		data.WriteString(rh)
 		var chosenPath string
-		var chosenIssuer *issuer
+		var chosenIssuer *tmpIssuer
 		perm := related[rh]
 		slices.Sort(perm)
 		for {
@@ -444,23 +446,23 @@ func (st *state) hashNDegree(id int32, iss *issuer) (string, *issuer, error) {
 
 // tryPermutation is step 5.4.4 of Hash N-Degree Quads for one permutation. ok is false when the path was abandoned
 // because it can no longer beat chosen.
-func (st *state) tryPermutation(perm []int32, iss *issuer, chosen string) (path string, out *issuer, ok bool, err error) {
+func (st *state) tryPermutation(perm []int32, iss *tmpIssuer, chosen string) (path string, out *tmpIssuer, ok bool, err error) {
 	cp := iss.clone()
-	var p strings.Builder
+	var p []byte
 	var recurse []int32
 	worse := func() bool {
-		return chosen != "" && p.Len() >= len(chosen) && p.String() > chosen
+		return chosen != "" && len(p) >= len(chosen) && string(p) > chosen
 	}
 	for _, n := range perm {
 		if l, done := st.canon.issued[n]; done {
-			p.WriteString("_:")
-			p.WriteString(l)
+			p = append(p, "_:"...)
+			p = append(p, l...)
 		} else {
-			if _, has := cp.issued[n]; !has {
+			if _, has := cp.lookup(n); !has {
 				recurse = append(recurse, n)
 			}
-			p.WriteString("_:")
-			p.WriteString(cp.issue(n))
+			p = append(p, "_:b"...)
+			p = strconv.AppendInt(p, int64(cp.issue(n)), 10)
 		}
 		if worse() {
 			return "", nil, false, nil
@@ -471,17 +473,17 @@ func (st *state) tryPermutation(perm []int32, iss *issuer, chosen string) (path 
 		if err != nil {
 			return "", nil, false, err
 		}
-		p.WriteString("_:")
-		p.WriteString(cp.issue(n))
-		p.WriteByte('<')
-		p.WriteString(h)
-		p.WriteByte('>')
+		p = append(p, "_:b"...)
+		p = strconv.AppendInt(p, int64(cp.issue(n)), 10)
+		p = append(p, '<')
+		p = append(p, h...)
+		p = append(p, '>')
 		cp = res
 		if worse() {
 			return "", nil, false, nil
 		}
 	}
-	return p.String(), cp, true, nil
+	return string(p), cp, true, nil
 }
 
 // nextPermutation rearranges s into the next permutation in lexicographic order and reports false (leaving s
@@ -502,33 +504,4 @@ func nextPermutation(s []int32) bool {
 	s[i], s[j] = s[j], s[i]
 	slices.Reverse(s[i+1:])
 	return true
-}
-
-// issuer is the Issue Identifier state (§4.5): labels prefix0, prefix1, … in order of first request.
-type issuer struct {
-	prefix string
-	issued map[int32]string
-	order  []int32
-}
-
-func newIssuer(prefix string) *issuer {
-	return &issuer{prefix: prefix, issued: map[int32]string{}}
-}
-
-func (i *issuer) issue(id int32) string {
-	if l, ok := i.issued[id]; ok {
-		return l
-	}
-	l := i.prefix + strconv.Itoa(len(i.order))
-	i.issued[id] = l
-	i.order = append(i.order, id)
-	return l
-}
-
-func (i *issuer) clone() *issuer {
-	c := &issuer{prefix: i.prefix, issued: make(map[int32]string, len(i.issued)+4), order: slices.Clone(i.order)}
-	for k, v := range i.issued {
-		c.issued[k] = v
-	}
-	return c
 }
