@@ -25,7 +25,7 @@ import (
 // (test044: 12 blank nodes); its poison graph, a 10-node clique, needs billions. Large real datasets with many
 // similar blank nodes need a few units per node, hence the per-node allowance. What the default refuses besides
 // poison graphs: long runs of blank nodes indistinguishable at first degree, such as an RDF list of n identical
-// values, which needs about 3n² units (n = 150 fits, n = 200 needs 117,612); trusted data can raise MaxWork.
+// values, which needs about 3n² units (n = 145 fits, n = 150 needs 65,712); trusted data can raise MaxWork.
 const (
 	DefaultMaxWork     = 1 << 16
 	DefaultWorkPerNode = 64
