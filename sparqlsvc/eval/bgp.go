@@ -50,7 +50,7 @@ func (e *evaluator) estimate(t algebra.Triple, bound varset) (cost float64, conn
 	anyBound := false
 	for i, nd := range nodes {
 		if !nd.IsVar() {
-			ids[i] = e.t.lookup(nd.Term)
+			ids[i] = e.constID(nd.Term)
 			if ids[i] == 0 {
 				return 0, true // matches nothing: run it first and stop early
 			}
@@ -65,7 +65,7 @@ func (e *evaluator) estimate(t algebra.Triple, bound varset) (cost float64, conn
 	}
 	var count int
 	for _, g := range e.active {
-		count += g.g.Match(ids[0], ids[1], ids[2]).Len()
+		count += e.count(g, ids[0], ids[1], ids[2])
 	}
 	cost = float64(count) / factor
 	if !anyBound {
@@ -96,6 +96,17 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 		return true
 	}
 	for gi, gr := range e.active {
+		if gr.f != nil {
+			if !e.scan(gr, s, p, o, func(ms, mp, mo ID) bool {
+				if gi > 0 && e.inEarlierGraph(gi, ms, mp, mo) {
+					return true
+				}
+				return e.bindAndMatch(ts, order, k, row, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, [3]ID{ms, mp, mo}, emit, errp)
+			}) {
+				return false
+			}
+			continue
+		}
 		m := gr.g.Match(s, p, o)
 		for j := 0; j < m.Len(); j++ {
 			if e.steps++; e.steps&1023 == 0 {
@@ -108,46 +119,48 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 			if gi > 0 && e.inEarlierGraph(gi, ms, mp, mo) {
 				continue // the default graph is a set: a triple in two merged graphs counts once
 			}
-			// Bind the free positions; a variable used twice in one pattern must get one value.
-			var set [3]int
-			n := 0
-			okRow := true
-			for _, b := range [3]struct {
-				slot int
-				free bool
-				id   ID
-			}{{ss, s == 0, ms}, {ps, p == 0, mp}, {os, o == 0, mo}} {
-				if !b.free {
-					continue
-				}
-				if row[b.slot] != 0 {
-					if row[b.slot] != b.id {
-						okRow = false
-						break
-					}
-					continue
-				}
-				row[b.slot] = b.id
-				set[n] = b.slot
-				n++
-			}
-			if okRow && !e.matchFrom(ts, order, k+1, row, emit, errp) {
-				for i := 0; i < n; i++ {
-					row[set[i]] = 0
-				}
+			if !e.bindAndMatch(ts, order, k, row, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, [3]ID{ms, mp, mo}, emit, errp) {
 				return false
-			}
-			for i := 0; i < n; i++ {
-				row[set[i]] = 0
 			}
 		}
 	}
 	return true
 }
 
+// bindAndMatch binds the free positions of one matched triple and continues with the next pattern; a variable
+// used twice in one pattern must get one value. It restores the row before returning.
+func (e *evaluator) bindAndMatch(ts []algebra.Triple, order []int, k int, row []ID, slots [3]int, free [3]bool, ids [3]ID, emit emitFn, errp *error) bool {
+	var set [3]int
+	n := 0
+	ok := true
+	for i := 0; i < 3; i++ {
+		if !free[i] {
+			continue
+		}
+		if row[slots[i]] != 0 {
+			if row[slots[i]] != ids[i] {
+				ok = false
+				break
+			}
+			continue
+		}
+		row[slots[i]] = ids[i]
+		set[n] = slots[i]
+		n++
+	}
+	cont := true
+	if ok {
+		cont = e.matchFrom(ts, order, k+1, row, emit, errp)
+	}
+	for i := 0; i < n; i++ {
+		row[set[i]] = 0
+	}
+	return cont
+}
+
 func (e *evaluator) inEarlierGraph(gi int, s, p, o ID) bool {
 	for _, g := range e.active[:gi] {
-		if g.g.Match(s, p, o).Len() > 0 {
+		if e.count(g, s, p, o) > 0 {
 			return true
 		}
 	}

@@ -22,6 +22,43 @@ type Dataset struct {
 	Dict    *index.Dict
 	Default []*index.Graph
 	Named   map[index.ID]*index.Graph
+	// Extra graphs join the default graph (RDF merge) without being copied: each keeps its own dictionary, and
+	// ids are translated where the query touches it. This is how default-graph-uri adds other publications.
+	Extra []Source
+}
+
+// Source is a graph with the dictionary its ids belong to.
+type Source struct {
+	Dict  *index.Dict
+	Graph *index.Graph
+}
+
+// foreign translates between the query's ids and a source graph's own dictionary, caching both directions.
+type foreign struct {
+	dict    *index.Dict
+	toLocal map[ID]ID
+	toQuery map[ID]ID
+}
+
+func (f *foreign) local(t *terms, id ID) ID {
+	if id == 0 {
+		return 0
+	}
+	if l, ok := f.toLocal[id]; ok {
+		return l
+	}
+	l := f.dict.Lookup(t.term(id))
+	f.toLocal[id] = l
+	return l
+}
+
+func (f *foreign) query(t *terms, l ID) ID {
+	if id, ok := f.toQuery[l]; ok {
+		return id
+	}
+	id := t.id(f.dict.Term(l))
+	f.toQuery[l] = id
+	return id
 }
 
 // FromIndex returns the dataset of one index: its default graph and its named graphs.

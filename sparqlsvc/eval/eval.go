@@ -67,6 +67,7 @@ type evaluator struct {
 	orders map[orderKey][]int
 	info   map[algebra.Op]*opInfo
 	subst  int    // > 0 inside EXISTS: substitute bindings everywhere
+	multi  bool   // graphs with their own dictionaries take part (Dataset.Extra)
 	curRow []ID   // the solution an Extend is evaluating, which scopes BNODE(label)
 	bindVs varset // variables bound by BIND/SELECT expressions
 }

@@ -85,13 +85,13 @@ func (e *evaluator) describe(q *algebra.Query, res *Result) error {
 		if n.IsVar() {
 			vars = append(vars, e.slot(n.Var))
 		} else {
-			addT(e.t.lookup(n.Term))
+			addT(e.constID(n.Term))
 		}
 	}
 	if q.Op != nil && len(vars) > 0 {
 		if err := e.run(q.Op, e.newRow(), func(row []ID) bool {
 			for _, s := range vars {
-				if e.t.inData(row[s]) {
+				if e.mayMatch(row[s]) {
 					addT(row[s])
 				}
 			}
@@ -105,14 +105,13 @@ func (e *evaluator) describe(q *algebra.Query, res *Result) error {
 		id := targets[0]
 		targets = targets[1:]
 		for _, g := range e.active {
-			m := g.g.Match(id, 0, 0)
-			for j := 0; j < m.Len(); j++ {
-				s, p, o := m.At(j)
+			e.scan(g, id, 0, 0, func(s, p, o ID) bool {
 				set.add(rdf.Triple(e.t.term(s), e.t.term(p), e.t.term(o)))
 				if e.t.term(o).IsBlank() {
 					addT(o)
 				}
-			}
+				return true
+			})
 		}
 	}
 	res.Triples = set.out

@@ -14,7 +14,8 @@ import (
 // graphRef is one graph BGPs match against; the active graph is a list (the default graph may be a merge).
 type graphRef struct {
 	g    *index.Graph
-	name ID // 0 for default graphs
+	name ID       // 0 for default graphs
+	f    *foreign // set when the graph has its own dictionary
 }
 
 func (e *evaluator) defaultGraphs() []graphRef {
@@ -24,8 +25,64 @@ func (e *evaluator) defaultGraphs() []graphRef {
 			out = append(out, graphRef{g: g})
 		}
 	}
+	for _, x := range e.ds.Extra {
+		if x.Graph != nil && x.Dict != nil {
+			out = append(out, graphRef{g: x.Graph, f: &foreign{dict: x.Dict, toLocal: map[ID]ID{}, toQuery: map[ID]ID{}}})
+			e.multi = true
+		}
+	}
 	return out
 }
+
+// scan calls fn for every triple of gr matching the pattern (query ids, 0 = any), translating ids for graphs
+// with their own dictionary.
+func (e *evaluator) scan(gr graphRef, s, p, o ID, fn func(s, p, o ID) bool) bool {
+	if gr.f == nil {
+		m := gr.g.Match(s, p, o)
+		for j := 0; j < m.Len(); j++ {
+			if !fn(m.At(j)) {
+				return false
+			}
+		}
+		return true
+	}
+	ls, lp, lo := gr.f.local(e.t, s), gr.f.local(e.t, p), gr.f.local(e.t, o)
+	if (s != 0 && ls == 0) || (p != 0 && lp == 0) || (o != 0 && lo == 0) {
+		return true
+	}
+	m := gr.g.Match(ls, lp, lo)
+	for j := 0; j < m.Len(); j++ {
+		a, b, c := m.At(j)
+		if !fn(gr.f.query(e.t, a), gr.f.query(e.t, b), gr.f.query(e.t, c)) {
+			return false
+		}
+	}
+	return true
+}
+
+// count returns how many triples of gr match the pattern.
+func (e *evaluator) count(gr graphRef, s, p, o ID) int {
+	if gr.f == nil {
+		return gr.g.Match(s, p, o).Len()
+	}
+	ls, lp, lo := gr.f.local(e.t, s), gr.f.local(e.t, p), gr.f.local(e.t, o)
+	if (s != 0 && ls == 0) || (p != 0 && lp == 0) || (o != 0 && lo == 0) {
+		return 0
+	}
+	return gr.g.Match(ls, lp, lo).Len()
+}
+
+// constID returns the id a pattern constant matches under: its dictionary id, or, when other dictionaries take
+// part, its interned id (0 means it cannot match).
+func (e *evaluator) constID(t rdf.Term) ID {
+	if e.multi {
+		return e.t.id(t)
+	}
+	return e.t.lookup(t)
+}
+
+// mayMatch reports whether a bound id can occur in the active graphs.
+func (e *evaluator) mayMatch(id ID) bool { return e.multi || e.t.inData(id) }
 
 type emitFn func(row []ID) bool
 
@@ -367,17 +424,15 @@ func (e *evaluator) test(x algebra.Expr, row []ID, errp *error) bool {
 // it), a bound variable's id, or 0 with the slot to bind.
 func (e *evaluator) nodeID(n algebra.Node, row []ID) (id ID, slot int, ok bool) {
 	if !n.IsVar() {
-		id := e.t.lookup(n.Term)
+		id := e.constID(n.Term)
 		return id, -1, id != 0
 	}
 	s := e.slot(n.Var)
 	if v := row[s]; v != 0 {
-		return v, s, e.t.inData(v)
+		return v, s, e.mayMatch(v)
 	}
 	return 0, s, true
 }
-
-var _ = rdf.Term{}
 
 // service evaluates a SERVICE pattern through the configured client and joins its solutions with in; without a
 // client (the default: no outbound calls) it is an error, or one empty solution when SILENT.

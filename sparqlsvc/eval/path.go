@@ -45,20 +45,18 @@ func (e *evaluator) path(p algebra.Path, s, o ID, emit pairFn, errp *error) bool
 	}
 	switch x := p.(type) {
 	case *algebra.PathLink:
-		pid := e.t.lookup(rdfIRI(x.IRI))
-		if pid == 0 || (s != 0 && !e.t.inData(s)) || (o != 0 && !e.t.inData(o)) {
+		pid := e.constID(rdfIRI(x.IRI))
+		if pid == 0 || (s != 0 && !e.mayMatch(s)) || (o != 0 && !e.mayMatch(o)) {
 			return true
 		}
 		for gi, g := range e.active {
-			m := g.g.Match(s, pid, o)
-			for j := 0; j < m.Len(); j++ {
-				ms, _, mo := m.At(j)
+			if !e.scan(g, s, pid, o, func(ms, _, mo ID) bool {
 				if gi > 0 && e.inEarlierGraph(gi, ms, pid, mo) {
-					continue
+					return true
 				}
-				if !emit(ms, mo) {
-					return false
-				}
+				return emit(ms, mo)
+			}) {
+				return false
 			}
 		}
 		return true
@@ -78,23 +76,21 @@ func (e *evaluator) path(p algebra.Path, s, o ID, emit pairFn, errp *error) bool
 	case *algebra.PathNegated:
 		excluded := map[ID]bool{}
 		for _, iri := range x.IRIs {
-			if id := e.t.lookup(rdfIRI(iri)); id != 0 {
+			if id := e.constID(rdfIRI(iri)); id != 0 {
 				excluded[id] = true
 			}
 		}
-		if (s != 0 && !e.t.inData(s)) || (o != 0 && !e.t.inData(o)) {
+		if (s != 0 && !e.mayMatch(s)) || (o != 0 && !e.mayMatch(o)) {
 			return true
 		}
-		for _, g := range e.active {
-			m := g.g.Match(s, 0, o)
-			for j := 0; j < m.Len(); j++ {
-				ms, mp, mo := m.At(j)
-				if excluded[mp] {
-					continue
+		for gi, g := range e.active {
+			if !e.scan(g, s, 0, o, func(ms, mp, mo ID) bool {
+				if excluded[mp] || (gi > 0 && e.inEarlierGraph(gi, ms, mp, mo)) {
+					return true
 				}
-				if !emit(ms, mo) {
-					return false
-				}
+				return emit(ms, mo)
+			}) {
+				return false
 			}
 		}
 		return true
@@ -142,11 +138,11 @@ func (e *evaluator) zeroLength(s, o ID, emit pairFn) bool {
 
 // isNode reports whether id is a subject or object of the active graph.
 func (e *evaluator) isNode(id ID) bool {
-	if !e.t.inData(id) {
+	if !e.mayMatch(id) {
 		return false
 	}
 	for _, g := range e.active {
-		if g.g.Match(id, 0, 0).Len() > 0 || g.g.Match(0, 0, id).Len() > 0 {
+		if e.count(g, id, 0, 0) > 0 || e.count(g, 0, 0, id) > 0 {
 			return true
 		}
 	}
@@ -158,16 +154,15 @@ func (e *evaluator) nodes() []ID {
 	seen := map[ID]bool{}
 	var out []ID
 	for _, g := range e.active {
-		m := g.g.Match(0, 0, 0)
-		for j := 0; j < m.Len(); j++ {
-			s, _, o := m.At(j)
+		e.scan(g, 0, 0, 0, func(s, _, o ID) bool {
 			for _, n := range [2]ID{s, o} {
 				if !seen[n] {
 					seen[n] = true
 					out = append(out, n)
 				}
 			}
-		}
+			return true
+		})
 	}
 	slices.Sort(out)
 	return out
