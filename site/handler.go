@@ -292,7 +292,6 @@ func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request, t target, na
 	hd.Set("Content-Type", ctype)
 	hd.Set("Content-Location", location)
 	hd.Set("Cache-Control", cacheControl(t.page))
-	hd.Add("Vary", "Accept-Encoding")
 	tag := t.page.Version.Commit
 	if len(tag) > 12 {
 		tag = tag[:12]
@@ -306,6 +305,9 @@ func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request, t target, na
 		if g, err := os.Open(name + ".gz"); err == nil {
 			f, gz = g, true
 		}
+	}
+	if compressible {
+		hd.Add("Vary", "Accept-Encoding")
 	}
 	if f == nil {
 		var err error

@@ -1,0 +1,155 @@
+package site_test
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ldhub/ldhub/site"
+)
+
+// needTool skips when a tool is missing, except under CI=true where it fails: CI must install it.
+func needTool(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err == nil {
+		return p
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%s is required under CI=true: %v", name, err)
+	}
+	t.Skipf("%s not installed: %v", name, err)
+	return ""
+}
+
+func freePort(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// TestNginxAnswersLikeTheHandler runs the real nginx with the generated configuration in front of the handler and
+// replays the conneg table against both: same status, type, Content-Location, Vary, Link and body. Rows nginx can
+// answer from files must be answered by nginx itself.
+func TestNginxAnswersLikeTheHandler(t *testing.T) {
+	bin := needTool(t, "nginx")
+	f := newFixture(t)
+	upstream := httptest.NewServer(f.h)
+	defer upstream.Close()
+	addr := freePort(t)
+	conf, err := site.NginxConfig(site.ServerConfig{Listen: addr, Dir: f.out, Upstream: strings.TrimPrefix(upstream.URL, "http://")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	user := ""
+	if os.Getuid() == 0 { // nginx's workers would otherwise drop to nobody, who cannot read the test's 0700 folders
+		user = "user root;"
+	}
+	main := fmt.Sprintf(`%[2]s
+worker_processes 1;
+pid %[1]s/nginx.pid;
+error_log %[1]s/error.log warn;
+events { worker_connections 256; }
+http {
+  access_log off;
+  client_body_temp_path %[1]s/body; proxy_temp_path %[1]s/proxy; fastcgi_temp_path %[1]s/fcgi;
+  uwsgi_temp_path %[1]s/uwsgi; scgi_temp_path %[1]s/scgi;
+  include %[1]s/ldhub.conf;
+}
+`, work, user)
+	for name, body := range map[string]string{"nginx.conf": main, "ldhub.conf": conf} {
+		if err := os.WriteFile(filepath.Join(work, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(bin, "-p", work, "-c", filepath.Join(work, "nginx.conf"), "-g", "daemon off;")
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		_ = cmd.Wait()
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			b, _ := os.ReadFile(filepath.Join(work, "error.log"))
+			t.Fatalf("nginx did not start: %v\n%s", err, b)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	get := func(base string, tc connegCase) (*http.Response, string) {
+		req, _ := http.NewRequest(tc.method, base+tc.path, nil)
+		if tc.accept != "" {
+			req.Header.Set("Accept", tc.accept)
+		}
+		if tc.auth {
+			req.Header.Set("Authorization", "Basic dmlld2VyOnNlY3JldA==")
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+	vary := func(h http.Header) []string {
+		var v []string
+		for _, line := range h.Values("Vary") {
+			for _, x := range strings.Split(line, ",") {
+				v = append(v, strings.TrimSpace(x))
+			}
+		}
+		slices.Sort(v)
+		return v
+	}
+	static := 0
+	for _, tc := range connegTable(f.versions) {
+		t.Run(tc.name, func(t *testing.T) {
+			want, wantBody := get(upstream.URL, tc)
+			got, gotBody := get("http://"+addr, tc)
+			if got.StatusCode != want.StatusCode {
+				t.Fatalf("nginx %d, handler %d", got.StatusCode, want.StatusCode)
+			}
+			for _, h := range []string{"Content-Type", "Content-Location", "Link", "Cache-Control", "Access-Control-Allow-Origin", "Last-Modified"} {
+				if got.Header.Get(h) != want.Header.Get(h) {
+					t.Errorf("%s: nginx %q, handler %q", h, got.Header.Get(h), want.Header.Get(h))
+				}
+			}
+			if !slices.Equal(vary(got.Header), vary(want.Header)) {
+				t.Errorf("Vary: nginx %q, handler %q", vary(got.Header), vary(want.Header))
+			}
+			if gotBody != wantBody && !strings.Contains(want.Header.Get("Content-Type"), "json") || got.StatusCode == 200 && gotBody != wantBody {
+				t.Errorf("bodies differ:\nnginx   %.300s\nhandler %.300s", gotBody, wantBody)
+			}
+			if got.Header.Get("X-LDHub-Static") != "" {
+				static++
+			}
+		})
+	}
+	if static < 8 {
+		t.Errorf("nginx served only %d rows from files; the rest went to the handler", static)
+	}
+	t.Logf("%d rows served by nginx from files", static)
+}
