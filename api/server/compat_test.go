@@ -3,7 +3,9 @@ package server_test
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -132,8 +134,11 @@ func TestV2(t *testing.T) {
 			}
 			res = f.do(request{method: "GET", path: f.path("/api/v2/" + seg + "/{org}/repositories"), as: "viewer"})
 			wantStatus(t, res, 200)
-			res = f.do(request{method: "GET", path: f.path("/api/v2/" + seg + "/{vis}/publications/sparql?name=core&query=ASK%7B%7D"), as: "viewer"})
-			wantStatus(t, res, http.StatusNotImplemented)
+			res = f.do(request{method: "GET", path: f.path("/api/v2/" + seg + "/{vis}/publications/sparql?name=core&query=ASK%7B%3Fs%20%3Fp%20%22A%22%7D"), as: "viewer"})
+			wantStatus(t, res, 200)
+			if !strings.Contains(string(res.body), "true") {
+				t.Errorf("ASK %s", res.body)
+			}
 			// Another repository's publication is not reachable through this one.
 			wantStatus(t, f.do(request{method: "GET", path: f.path("/api/v2/" + seg + "/{vis}/publications/publication?id={hid.pub}"), as: "viewer"}), 404)
 		})
@@ -182,7 +187,17 @@ func TestLegacyNS(t *testing.T) {
 		t.Errorf("first version %s", res.body)
 	}
 	wantStatus(t, f.do(request{method: "DELETE", path: "/ns/otl/" + name + "/versions/" + first, as: "admin"}), http.StatusConflict)
-	wantStatus(t, f.do(request{method: "GET", path: "/ns/otl/" + name + "/sparql?query=ASK%7B%7D", as: "anonymous"}), http.StatusNotImplemented)
+	// The version's endpoint sees that version: "A" in the first, "B" in the latest.
+	for _, tc := range []struct{ path, want string }{
+		{"/ns/otl/" + name + "/sparql", `"B"`},
+		{"/ns/otl/" + name + "/versions/" + first + "/sparql", `"A"`},
+	} {
+		res = f.do(request{method: "GET", path: tc.path + "?query=SELECT%20%3Fl%20%7B%3Fs%20%3Chttp%3A%2F%2Fexample.org%2Flabel%3E%20%3Fl%7D", as: "anonymous"})
+		wantStatus(t, res, 200)
+		if !strings.Contains(string(res.body), tc.want) {
+			t.Errorf("%s: %s", tc.path, res.body)
+		}
+	}
 	wantStatus(t, f.do(request{method: "GET", path: "/ns/otl/a/b/c/d/missing", as: "anonymous"}), 404)
 	wantStatus(t, f.do(request{method: "DELETE", path: "/ns/otl/" + name, as: "admin"}), 200)
 	// Paths no legacy route knows go to the direct-URL site (404 JSON until it is mounted).
@@ -261,8 +276,53 @@ func TestSwaggerMatchesRoutes(t *testing.T) {
 	}
 }
 
-func TestSPARQLMounted(t *testing.T) {
-	t.Skip("sparqlsvc/protocol is not committed yet: the SPARQL routes answer 501 (checked in TestPermissionMatrix); mount it through server.Config.SPARQL when it lands")
+// TestSPARQL: the publication's endpoint through sparqlsvc/protocol, with default-graph-uri and named-graph-uri
+// naming other publications by id or URI, each checked for VIEWER.
+func TestSPARQL(t *testing.T) {
+	f := newFixture(t)
+	// A second publication in the visible repository, for the dataset parameters.
+	body, ct := multipartBody(mpart{name: "metadata", data: `{"name":"extra"}`}, mpart{name: "content", filename: "e.nt", data: "<http://example.org/x> <http://example.org/label> \"X\" .\n"})
+	res := f.do(request{method: "POST", path: f.path("/api/v3/repositories/{vis}/publications"), as: "publisher", body: body, contentType: ct})
+	wantStatus(t, res, 200)
+	extra := decodeJSON[map[string]any](t, res)["id"].(string)
+	q := url.QueryEscape
+	labels := "SELECT ?l WHERE { ?s <http://example.org/label> ?l } ORDER BY ?l"
+	for _, tc := range []struct {
+		name, as, method, target, ctype, body, accept string
+		code                                          int
+		contains, lacks                               []string
+	}{
+		{"own graph", "viewer", "GET", "/api/v3/publications/{vis.pub}/sparql?query=" + q(labels), "", "", "", 200, []string{`"A"`, `"vars":["l"]`}, []string{`"X"`}},
+		{"relative IRIs resolved", "viewer", "GET", "/api/v3/publications/{vis.pub}/sparql?query=" + q("SELECT ?s { ?s <http://example.org/label> \"A\" }"), "", "", "", 200, []string{base + "/org/vis/core/Thing"}, nil},
+		{"default-graph-uri by id", "viewer", "GET", "/api/v3/publications/{vis.pub}/sparql?query=" + q(labels) + "&default-graph-uri=" + extra, "", "", "", 200, []string{`"A"`, `"X"`}, nil},
+		{"default-graph-uri by URI", "viewer", "GET", "/api/v3/publications/{vis.pub}/sparql?query=" + q(labels) + "&default-graph-uri=" + q(base+"/org/vis/extra"), "", "", "", 200, []string{`"X"`}, nil},
+		{"named-graph-uri", "viewer", "GET", "/api/v3/publications/{vis.pub}/sparql?query=" + q("SELECT ?g ?l { GRAPH ?g { ?s ?p ?l } }") + "&named-graph-uri=" + q(base+"/org/vis/extra"), "", "", "", 200, []string{base + "/org/vis/extra", `"X"`}, []string{`"A"`}},
+		{"hidden default-graph-uri", "stranger", "GET", "/api/v3/publications/{vis.pub}/sparql?query=" + q(labels) + "&default-graph-uri={hid.pub}", "", "", "", 404, nil, []string{`"A"`}},
+		{"POST sparql-query", "viewer", "POST", "/api/v3/publications/{vis.pub}/sparql", "application/sparql-query", labels, "text/csv", 200, []string{"l\r\nA\r\n"}, nil},
+		{"POST form", "viewer", "POST", "/api/v3/publications/{vis.pub}/sparql", "application/x-www-form-urlencoded", "query=" + q(labels), "application/sparql-results+xml", 200, []string{"<literal>A</literal>"}, nil},
+		{"syntax error", "viewer", "GET", "/api/v3/publications/{vis.pub}/sparql?query=" + q("SELECT ?x WHERE {"), "", "", "", 400, []string{`"line"`}, nil},
+		{"CONSTRUCT as Turtle", "viewer", "GET", "/api/v3/publications/{vis.pub}/sparql?query=" + q("CONSTRUCT WHERE { ?s ?p ?o }"), "", "", "text/turtle", 200, []string{"example.org"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f.t = t
+			var b io.Reader
+			if tc.body != "" {
+				b = strings.NewReader(tc.body)
+			}
+			res := f.do(request{method: tc.method, path: f.path(tc.target), as: tc.as, body: b, contentType: tc.ctype, accept: tc.accept})
+			wantStatus(t, res, tc.code)
+			for _, s := range tc.contains {
+				if !strings.Contains(string(res.body), s) {
+					t.Errorf("lacks %q: %s", s, res.body)
+				}
+			}
+			for _, s := range tc.lacks {
+				if strings.Contains(string(res.body), s) {
+					t.Errorf("has %q: %s", s, res.body)
+				}
+			}
+		})
+	}
 }
 
 func TestDispatch(t *testing.T) {

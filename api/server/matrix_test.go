@@ -130,9 +130,8 @@ func matrixOps() []matrixOp {
 		{name: "deletePublication", method: "DELETE", path: "/api/v3/publications/{T}", targets: pubs, need: needRole, role: model.Publisher, fresh: freshPub},
 		{name: "findDeltaForPublicationVersions", method: "GET", path: "/api/v3/publications.delta?version1={T}&version2={T}", targets: pubs, need: needSee},
 		{name: "getPublicationContent", method: "GET", path: "/api/v3/publications/{T}/statements", targets: pubs, need: needSee},
-		// SPARQL answers 501 until sparqlsvc/protocol is mounted; visibility is still checked first.
-		{name: "executeSparqlQueryGet", method: "GET", path: "/api/v3/publications/{T}/sparql?query=ASK%7B%7D", targets: pubs, need: needSee, ok: http.StatusNotImplemented},
-		{name: "executeSparqlQueryPost", method: "POST", path: "/api/v3/publications/{T}/sparql", targets: pubs, need: needSee, ok: http.StatusNotImplemented,
+		{name: "executeSparqlQueryGet", method: "GET", path: "/api/v3/publications/{T}/sparql?query=ASK%7B%7D", targets: pubs, need: needSee},
+		{name: "executeSparqlQueryPost", method: "POST", path: "/api/v3/publications/{T}/sparql", targets: pubs, need: needSee,
 			body: func(*fixture, string, int) (io.Reader, string) {
 				return strings.NewReader("ASK {}"), "application/sparql-query"
 			}},

@@ -341,22 +341,6 @@ func (s *Server) sparql(w http.ResponseWriter, r *http.Request, c *call) error {
 	return s.sparqlFor(w, r, c, c.p("id"), "")
 }
 
-func (s *Server) sparqlFor(w http.ResponseWriter, r *http.Request, c *call, pubID, version string) error {
-	// Check visibility first, so an invisible publication is 404 whether or not SPARQL is enabled.
-	if _, err := s.cfg.Store.Publication(r.Context(), c.actor, pubID, version); err != nil {
-		return err
-	}
-	if s.cfg.SPARQL == nil {
-		return apierr.New(http.StatusNotImplemented, "SPARQL is not available yet: the SPARQL service (sparqlsvc/protocol) is not mounted on this hub")
-	}
-	h, err := s.cfg.SPARQL(r.Context(), c.actor, pubID, version)
-	if err != nil {
-		return err
-	}
-	h.ServeHTTP(w, r)
-	return nil
-}
-
 // publicationByQuery finds a publication of a repository from the query (`id`, else `publicationUri`, else
 // `name`), for the v2 routes that name no publication in their path.
 func (s *Server) publicationByQuery(r *http.Request, c *call, repoID string) (model.Publication, error) {

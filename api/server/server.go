@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/ldhub/ldhub/api/apierr"
 	"github.com/ldhub/ldhub/api/search"
@@ -38,16 +39,13 @@ type Config struct {
 	Git http.Handler
 	// Site serves direct URLs (everything outside /api and the legacy /ns routes); nil answers 404.
 	Site http.Handler
-	// SPARQL serves a publication's SPARQL endpoint; nil answers 501 until the SPARQL service is mounted.
-	SPARQL SPARQLFactory
+	// SPARQLTimeout and SPARQLMaxRows bound each query (sparqlsvc/protocol defaults when zero).
+	SPARQLTimeout time.Duration
+	SPARQLMaxRows int
 	// Pending reports whether the pipeline has yet to render and index a publication's latest version (the v4
 	// `pending` flag); nil reports false.
 	Pending func(ctx context.Context, p model.Publication) bool
 }
-
-// SPARQLFactory returns the SPARQL protocol handler for a publication (at a version, "" for the latest), whose
-// default graph the request's dataset starts from.
-type SPARQLFactory func(ctx context.Context, actor model.Actor, publicationID, version string) (http.Handler, error)
 
 // Server is the top-level handler.
 type Server struct {

@@ -1,0 +1,146 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/ldhub/ldhub/api/apierr"
+	"github.com/ldhub/ldhub/content/model"
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/eval"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
+	"github.com/ldhub/ldhub/sparqlsvc/protocol"
+)
+
+// sparqlFor serves the SPARQL endpoint of a publication (at a version, "" for the latest) through
+// sparqlsvc/protocol. The dataset is built per request from the stored content: the publication's default graph
+// merged with each default-graph-uri (and FROM, when no parameter is given), plus each named-graph-uri (FROM
+// NAMED) as a named graph; every part is read as the caller, so a publication it may not see is 404.
+func (s *Server) sparqlFor(w http.ResponseWriter, r *http.Request, c *call, pubID, version string) error {
+	// Check visibility first, so an invisible publication is 404 before anything else is looked at.
+	if _, err := s.cfg.Store.Publication(r.Context(), c.actor, pubID, version); err != nil {
+		return err
+	}
+	h := &protocol.Handler{
+		Codecs:   s.codecs,
+		Log:      s.log,
+		Timeout:  s.cfg.SPARQLTimeout,
+		MaxRows:  s.cfg.SPARQLMaxRows,
+		Endpoint: func(r *http.Request) string { return s.cfg.BaseURL + r.URL.Path },
+		Resolve: func(ctx context.Context, r *http.Request, d protocol.DatasetRequest) (*eval.Dataset, func(), error) {
+			return s.sparqlDataset(ctx, c.actor, pubID, version, d)
+		},
+	}
+	h.ServeHTTP(w, r)
+	return nil
+}
+
+func (s *Server) sparqlDataset(ctx context.Context, a model.Actor, pubID, version string, d protocol.DatasetRequest) (*eval.Dataset, func(), error) {
+	defaults, named := d.DefaultGraphs, d.NamedGraphs
+	if len(defaults) == 0 && len(named) == 0 {
+		defaults, named = d.QueryDefault, d.QueryNamed
+	}
+	b := index.NewBuilder()
+	p, data, err := s.cfg.Store.PublicationContent(ctx, a, pubID, version)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := s.addGraph(ctx, b, p, data, nil, true); err != nil {
+		return nil, nil, err
+	}
+	for _, ref := range defaults {
+		p, data, err := s.graphRef(ctx, a, ref)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := s.addGraph(ctx, b, p, data, nil, false); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, ref := range named {
+		p, data, err := s.graphRef(ctx, a, ref)
+		if err != nil {
+			return nil, nil, err
+		}
+		name := rdf.IRI(ref)
+		if !strings.Contains(ref, ":") {
+			uri, err := s.publicationURI(ctx, p)
+			if err != nil {
+				return nil, nil, err
+			}
+			name = rdf.IRI(uri)
+		}
+		if err := s.addGraph(ctx, b, p, data, &name, false); err != nil {
+			return nil, nil, err
+		}
+	}
+	ds := b.Build()
+	return eval.FromIndex(ds), func() { ds.Close() }, nil
+}
+
+// addGraph adds a publication's statements: its default graph into graph (nil: the default graph), and its
+// named graphs only when keepNamed (the endpoint's own publication).
+func (s *Server) addGraph(ctx context.Context, b *index.Builder, p model.Publication, data []byte, graph *rdf.Term, keepNamed bool) error {
+	dec, _, err := s.decode(ctx, p, data)
+	if err != nil {
+		return err
+	}
+	for n := 0; ; n++ {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		q, err := dec.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if !q.G.IsZero() && !keepNamed {
+			continue
+		}
+		if graph != nil {
+			q.G = *graph
+		}
+		if err := b.Add(q); err != nil {
+			return err
+		}
+	}
+}
+
+// graphRef finds the publication version a protocol parameter names: a publication or version id, or its URI
+// or direct URL (`{base}/<group path>/<repository>/<publication>[/versions/<label>]`).
+func (s *Server) graphRef(ctx context.Context, a model.Actor, ref string) (model.Publication, []byte, error) {
+	notFound := apierr.New(http.StatusNotFound, "no publication "+ref)
+	p, ok := strings.CutPrefix(ref, s.cfg.BaseURL)
+	if !ok || !strings.HasPrefix(p, "/") {
+		if strings.Contains(ref, ":") {
+			return model.Publication{}, nil, notFound
+		}
+		pub, data, err := s.resolveVersion(ctx, a, ref)
+		if errors.Is(err, model.ErrNotFound) {
+			return pub, data, notFound
+		}
+		return pub, data, err
+	}
+	version := ""
+	if i := strings.Index(p, "/versions/"); i >= 0 {
+		p, version = p[:i], p[i+len("/versions/"):]
+	}
+	segs := strings.Split(strings.Trim(p, "/"), "/")
+	for k := len(segs) - 1; k >= 2; k-- {
+		repoID, isRepo, err := s.cfg.Store.Resolve(ctx, a, "/"+strings.Join(segs[:k], "/"))
+		if err != nil || !isRepo {
+			continue
+		}
+		pub, err := s.cfg.Store.FindPublication(ctx, a, repoID, strings.Join(segs[k:], "/"))
+		if err != nil {
+			break
+		}
+		return s.cfg.Store.PublicationContent(ctx, a, pub.ID, version)
+	}
+	return model.Publication{}, nil, notFound
+}
