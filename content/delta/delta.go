@@ -14,6 +14,7 @@ import (
 	"hash/maphash"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ldhub/ldhub/content/rdf"
@@ -25,11 +26,11 @@ import (
 type Options struct {
 	// Canon configures the RDFC-1.0 canonicalization used when a version has blank nodes (hash, work limit).
 	Canon canon.Options
-	// HashLabels labels a blank node by its first-degree hash ("h" + 32 hex digits) when no other node in its
-	// version shares that hash, and by its canonical label otherwise. Canonical labels number the nodes of the
-	// whole dataset, so one edited blank node can renumber all the others and put their quads in the delta;
-	// first-degree hashes depend only on a node's own quads, so with HashLabels the delta lists the changed quads
-	// plus the quads that link to an edited blank node (its label changed with its hash). Either way a
+	// HashLabels labels a blank node by its first-degree hash ("h" + 32 hex digits), followed by "_" and its rank
+	// in canonical order among the nodes of its version that share that hash, if any. Canonical labels number the
+	// nodes of the whole dataset, so one edited blank node can renumber all the others and put their quads in the
+	// delta; first-degree hashes depend only on a node's own quads, so with HashLabels the delta lists the changed
+	// quads plus the quads that link to an edited blank node (its label changed with its hash). Either way a
 	// re-serialised dataset gives an empty delta: both labellings are invariant under renaming blank nodes.
 	HashLabels bool
 }
@@ -119,16 +120,22 @@ func labelBlank(ctx context.Context, qs []rdf.Quad, o Options) ([]lined, error) 
 		}
 		return out, nil
 	}
-	users := map[string]int{}
-	for _, h := range res.FirstDegreeHashes {
-		users[h]++
+	// Nodes sharing a first-degree hash are told apart by their rank in canonical order within that group, which
+	// moves only when the group itself changes, unlike the dataset-wide canonical number.
+	groups := map[string][]string{} // first-degree hash → canonical labels of its nodes
+	for in, c := range res.IssuedIdentifiers {
+		h := res.FirstDegreeHashes[in]
+		groups[h] = append(groups[h], c)
 	}
 	label := make(map[string]string, len(res.IssuedIdentifiers)) // canonical label → output label
-	for in, c := range res.IssuedIdentifiers {
-		if h := res.FirstDegreeHashes[in]; users[h] == 1 {
-			label[c] = "h" + h[:32]
-		} else {
-			label[c] = c
+	for h, cs := range groups {
+		if len(cs) == 1 {
+			label[cs[0]] = "h" + h[:32]
+			continue
+		}
+		slices.SortFunc(cs, func(x, y string) int { return cmp.Compare(c14nNumber(x), c14nNumber(y)) })
+		for rank, c := range cs {
+			label[c] = "h" + h[:32] + "_" + strconv.Itoa(rank)
 		}
 	}
 	relabel := func(t rdf.Term) rdf.Term {
@@ -143,6 +150,12 @@ func labelBlank(ctx context.Context, qs []rdf.Quad, o Options) ([]lined, error) 
 	}
 	slices.SortFunc(out, func(x, y lined) int { return strings.Compare(x.line, y.line) })
 	return out, nil
+}
+
+// c14nNumber returns N of a canonical label c14nN.
+func c14nNumber(label string) int {
+	n, _ := strconv.Atoi(strings.TrimPrefix(label, "c14n"))
+	return n
 }
 
 // diffGround merges the sorted ground keys of both versions. Equal hashes are confirmed by comparing encodings,

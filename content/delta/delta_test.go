@@ -389,6 +389,36 @@ func TestHashLabelsKeepUnrelatedNodes(t *testing.T) {
 			}
 		}
 	}
+	// Nodes that share a first-degree hash get the hash plus their rank in the group; an edit elsewhere leaves
+	// them out of the delta too.
+	twins := func(qs []rdf.Quad) []rdf.Quad {
+		for i := range 3 {
+			node := rdf.Blank(fmt.Sprint("twin", i))
+			qs = append(qs, rdf.Triple(iri("root"), iri("has"), node), rdf.Triple(node, iri("v"), rdf.String("same")))
+		}
+		return qs
+	}
+	added3, removed3, err := delta.Compute(context.Background(), twins(slices.Clone(a)), twins(slices.Clone(b)), delta.Options{HashLabels: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines(added3) != lines(added) || lines(removed3) != lines(removed) {
+		t.Fatalf("with three indistinguishable nodes added to both versions the delta changed:\n+%s-%s", lines(added3), lines(removed3))
+	}
+	only, _, err := delta.Compute(context.Background(), nil, twins(nil), delta.Options{HashLabels: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranks := map[string]bool{}
+	for _, q := range only {
+		if q.O.IsBlank() {
+			ranks[q.O.Value[33:]] = len(q.O.Value) == 35 && q.O.Value[0] == 'h'
+		}
+	}
+	if len(ranks) != 3 || !ranks["_0"] || !ranks["_1"] || !ranks["_2"] {
+		t.Fatalf("indistinguishable nodes should be labelled h<hash>_0, _1, _2:\n%s", lines(only))
+	}
+
 	// Canonical labels: the same edit renumbers nodes, so the delta is at least as large.
 	added2, removed2, err := delta.Compute(context.Background(), a, b, delta.Options{})
 	if err != nil {
