@@ -101,22 +101,31 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd.Set("Access-Control-Allow-Origin", "*")
 	hd.Set("Access-Control-Expose-Headers", "ETag, Link, Content-Location, Vary, Content-Range")
 	switch r.Method {
-	case http.MethodGet, http.MethodHead:
+	case http.MethodGet, http.MethodHead, http.MethodPost:
 	case http.MethodOptions:
-		hd.Set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
-		hd.Set("Access-Control-Allow-Headers", "Authorization, Accept, Accept-Encoding, Range, If-None-Match, If-Modified-Since")
+		hd.Set("Access-Control-Allow-Methods", "GET, HEAD, POST, OPTIONS")
+		hd.Set("Access-Control-Allow-Headers", "Authorization, Accept, Accept-Encoding, Content-Type, Range, If-None-Match, If-Modified-Since")
 		hd.Set("Access-Control-Max-Age", "86400")
-		hd.Set("Allow", "GET, HEAD, OPTIONS")
+		hd.Set("Allow", "GET, HEAD, POST, OPTIONS")
 		w.WriteHeader(http.StatusNoContent)
 		return
 	default:
-		hd.Set("Allow", "GET, HEAD, OPTIONS")
+		hd.Set("Allow", "GET, HEAD, POST, OPTIONS")
 		writeError(w, r, http.StatusMethodNotAllowed, "method "+r.Method+" is not allowed on a direct URL")
 		return
 	}
 	t, ok := h.locate(r)
 	if !ok {
 		writeError(w, r, http.StatusNotFound, "no publication or resource at "+r.URL.Path)
+		return
+	}
+	if isSPARQL(r) {
+		if t.resource != "" || t.void || t.ext != "" {
+			hd.Set("Allow", "GET, HEAD, OPTIONS")
+			writeError(w, r, http.StatusMethodNotAllowed, "SPARQL is answered at the publication's or version's URL, not at "+r.URL.Path)
+			return
+		}
+		h.serveSPARQL(w, r, t)
 		return
 	}
 	if t.void {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -103,7 +104,9 @@ func connegTable(versions []string) []connegCase {
 		{"tree internals are hidden", "GET", "/org/open/core/.ld/cur/data.ttl", "", false, 404, "application/json", "", ""},
 		{"private without credentials", "GET", "/org/closed/secret", "", false, 404, "application/json", "", `"status":404`},
 		{"private with VIEWER", "GET", "/org/closed/secret", "", true, 200, "text/turtle", "/org/closed/secret.ttl", "Thing"},
-		{"POST is not allowed", "POST", "/org/open/core", "", false, 405, "application/json", "", `"status":405`},
+		{"POST to a resource is not allowed", "POST", "/org/open/core/Thing", "", false, 405, "application/json", "", `"status":405`},
+		{"SPARQL GET", "GET", "/org/open/core?query=ASK%7B%7D", "application/sparql-results+json", false, 200, "application/sparql-results+json", "", "true"},
+		{"DELETE is not allowed", "DELETE", "/org/open/core", "", false, 405, "application/json", "", `"status":405`},
 	}
 }
 
@@ -129,8 +132,7 @@ func TestConneg(t *testing.T) {
 			if w.Code == 200 && w.Header().Get("Access-Control-Allow-Origin") != "*" {
 				t.Error("no CORS header")
 			}
-			if w.Code == 200 && strings.HasPrefix(ct, "application/") && ct != "application/json" {
-				syn, _ := codec.Default().ByMediaType(ct)
+			if syn, isRDF := codec.Default().ByMediaType(ct); w.Code == 200 && isRDF {
 				dec := syn.NewDecoder(bytes.NewReader(w.Body.Bytes()), rdf.DecodeOptions{Base: "http://x/"})
 				for {
 					if _, err := dec.Next(); err == io.EOF {
@@ -268,5 +270,33 @@ func TestResourceIncomingLinksArePaged(t *testing.T) {
 	}
 	if total != 25 {
 		t.Errorf("%d incoming links over all pages, want 25", total)
+	}
+}
+
+func TestSPARQLOnTheDirectURL(t *testing.T) {
+	f := newFixture(t)
+	q := "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+	cases := []struct {
+		name, method, target, body, want string
+		status                           int
+	}{
+		{"GET latest", "GET", "/org/open/core?query=" + url.QueryEscape(q), "", `"value":"12"`, 200},
+		{"form POST to an old version", "POST", "/org/open/core/versions/" + f.versions[0], "query=" + url.QueryEscape(q), `"value":"11"`, 200},
+		{"syntax error", "GET", "/org/open/core?query=SELEKT", "", `"status":400`, 400},
+		{"other graphs refused", "GET", "/org/open/core?default-graph-uri=x&query=" + url.QueryEscape(q), "", `"status":400`, 400},
+		{"private without credentials", "GET", "/org/closed/secret?query=" + url.QueryEscape(q), "", `"status":404`, 404},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := httptest.NewRequest(tc.method, tc.target, strings.NewReader(tc.body))
+			if tc.body != "" {
+				r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			}
+			w := httptest.NewRecorder()
+			f.h.ServeHTTP(w, r)
+			if w.Code != tc.status || !strings.Contains(w.Body.String(), tc.want) {
+				t.Errorf("%d %s, want %d with %s", w.Code, w.Body, tc.status, tc.want)
+			}
+		})
 	}
 }

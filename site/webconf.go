@@ -112,6 +112,7 @@ server {
     # A version with an extension: immutable.
     location ~ "^(?<ld_pub>/.+)/versions/(?<ld_ver>[^/]+)\.(?<ld_e>ttl|nt|rdf|jsonld|trig|nq|html)$" {
         if ($request_method !~ ^(GET|HEAD)$) { return 418; }
+        if ($args ~ "(^|&)query=") { return 418; }
         set $ld_x ".$ld_e";
         set $ld_self "$ld_pub/versions/$ld_ver";
         add_header Content-Location "$ld_self$ld_x" always;
@@ -125,6 +126,7 @@ server {
     # A version, negotiated.
     location ~ "^(?<ld_pub>/.+)/versions/(?<ld_ver>[^/.][^/]*)$" {
         if ($request_method !~ ^(GET|HEAD)$) { return 418; }
+        if ($args ~ "(^|&)query=") { return 418; }
         if ($ld_neg = "") { return 418; }
         set $ld_x $ld_neg;
         set $ld_self "$ld_pub/versions/$ld_ver";
@@ -140,6 +142,7 @@ server {
     # The latest version with an extension.
     location ~ "^(?<ld_pub>/.+)\.(?<ld_e>ttl|nt|rdf|jsonld|trig|nq|html)$" {
         if ($request_method !~ ^(GET|HEAD)$) { return 418; }
+        if ($args ~ "(^|&)query=") { return 418; }
         set $ld_x ".$ld_e";
         set $ld_self $ld_pub;
         add_header Content-Location "$ld_self$ld_x" always;
@@ -153,6 +156,7 @@ server {
     # The latest version, negotiated; anything that is not a rendered publication goes to ldhub.
     location / {
         if ($request_method !~ ^(GET|HEAD)$) { return 418; }
+        if ($args ~ "(^|&)query=") { return 418; }
         if ($ld_neg = "") { return 418; }
         set $ld_x $ld_neg;
         set $ld_self $uri;

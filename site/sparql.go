@@ -1,0 +1,43 @@
+package site
+
+import (
+	"context"
+	"net/http"
+	"path/filepath"
+	"strings"
+
+	"github.com/ldhub/ldhub/api/apierr"
+	"github.com/ldhub/ldhub/site/tree"
+	"github.com/ldhub/ldhub/sparqlsvc/eval"
+	"github.com/ldhub/ldhub/sparqlsvc/protocol"
+)
+
+// isSPARQL tells a SPARQL request to a direct URL (api.md 4.5: "the same URL can be used for SPARQL") from a
+// request for a representation: a POST, or a GET with a query parameter.
+func isSPARQL(r *http.Request) bool {
+	return r.Method == http.MethodPost || (r.Method == http.MethodGet || r.Method == http.MethodHead) && r.URL.Query().Has("query")
+}
+
+// serveSPARQL answers a query over the located publication or version with the SPARQL protocol handler. Other
+// publications (default-graph-uri, FROM) are the API endpoint's business, which knows every publication's id and
+// grants; here they are refused clearly.
+func (h *Handler) serveSPARQL(w http.ResponseWriter, r *http.Request, t target) {
+	ph := &protocol.Handler{
+		Codecs:   h.o.Codecs,
+		Endpoint: func(*http.Request) string { return t.page.URI + strings.TrimPrefix(t.page.Self, t.page.Path) },
+		Resolve: func(ctx context.Context, r *http.Request, d protocol.DatasetRequest) (*eval.Dataset, func(), error) {
+			if len(d.DefaultGraphs)+len(d.NamedGraphs)+len(d.QueryDefault)+len(d.QueryNamed) > 0 {
+				return nil, nil, apierr.New(http.StatusBadRequest, "a direct URL queries its own publication only; use the API's SPARQL endpoint to combine publications")
+			}
+			ds, release, err := h.indexes.acquire(filepath.Join(t.dir, tree.Index))
+			if err != nil {
+				return nil, nil, apierr.New(http.StatusNotFound, "no SPARQL index for "+t.page.Self)
+			}
+			return eval.FromIndex(ds), release, nil
+		},
+	}
+	if t.page.Private {
+		w.Header().Set("Cache-Control", "private, no-cache")
+	}
+	ph.ServeHTTP(w, r)
+}
