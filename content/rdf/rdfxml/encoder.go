@@ -102,6 +102,7 @@ func (e *Encoder) Close() error {
 	e.closed = true
 	bw := bufio.NewWriter(e.w)
 	w := newDocWriter(bw, e.o, e.quads)
+	e.quads = nil // the writer holds its own grouped copy; let this one go while writing
 	w.write()
 	if err := bw.Flush(); err != nil {
 		e.err = fmt.Errorf("rdfxml: writing: %w", err)
@@ -114,11 +115,12 @@ type docWriter struct {
 	w    *bufio.Writer
 	base string
 
-	subjects []rdf.Term              // in order of first appearance
-	bySubj   map[rdf.Term][]rdf.Quad // triples of each subject, in input order
-	objRefs  map[rdf.Term]int        // times each blank node occurs as an object
-	state    map[rdf.Term]uint8      // 0 not written, 1 written or being written
-	labels   map[string]string       // blank label -> rdf:nodeID value
+	subjects []rdf.Term         // in order of first appearance
+	triples  []rdf.Quad         // grouped by subject, in input order within each group, duplicates dropped
+	bySubj   map[rdf.Term]span  // where each subject's group is in triples
+	objRefs  map[rdf.Term]int   // times each blank node occurs as an object
+	state    map[rdf.Term]uint8 // 0 not written, 1 written or being written
+	labels   map[string]string  // blank label -> rdf:nodeID value
 
 	nsPrefix map[string]string // namespace IRI -> prefix
 	nsOrder  []rdf.Prefix      // declarations, in order
@@ -132,7 +134,7 @@ type docWriter struct {
 func newDocWriter(w *bufio.Writer, o rdf.EncodeOptions, quads []rdf.Quad) *docWriter {
 	d := &docWriter{
 		w: w, base: o.Base,
-		bySubj: map[rdf.Term][]rdf.Quad{}, objRefs: map[rdf.Term]int{}, state: map[rdf.Term]uint8{},
+		bySubj: map[rdf.Term]span{}, objRefs: map[rdf.Term]int{}, state: map[rdf.Term]uint8{},
 		labels: map[string]string{}, nsPrefix: map[string]string{}, taken: map[string]bool{"rdf": true},
 		qnames: map[string]string{},
 	}
@@ -144,22 +146,83 @@ func newDocWriter(w *bufio.Writer, o rdf.EncodeOptions, quads []rdf.Quad) *docWr
 			d.taken[p.Name] = true
 		}
 	}
-	seen := map[rdf.Quad]bool{}
-	for _, q := range quads {
-		q.G = rdf.Term{}
-		if seen[q] {
-			continue // a graph is a set; repeating a triple in RDF/XML would be harmless but noisy
-		}
-		seen[q] = true
-		if _, ok := d.bySubj[q.S]; !ok {
+	d.group(quads)
+	return d
+}
+
+type span struct{ start, end int32 }
+
+// group sorts the triples into one contiguous run per subject (a counting sort, so one copy of the graph) and
+// drops repeated triples: a graph is a set, and repeating a triple in RDF/XML would be harmless but noisy.
+func (d *docWriter) group(quads []rdf.Quad) {
+	subj := make([]int32, len(quads))
+	var count []int32
+	index := map[rdf.Term]int32{}
+	for i, q := range quads {
+		k, ok := index[q.S]
+		if !ok {
+			k = int32(len(d.subjects))
+			index[q.S] = k
 			d.subjects = append(d.subjects, q.S)
+			count = append(count, 0)
 		}
-		d.bySubj[q.S] = append(d.bySubj[q.S], q)
-		if q.O.IsBlank() {
-			d.objRefs[q.O]++
+		subj[i] = k
+		count[k]++
+	}
+	next := make([]int32, len(count))
+	for k := 1; k < len(count); k++ {
+		next[k] = next[k-1] + count[k-1]
+	}
+	starts := append([]int32(nil), next...)
+	d.triples = make([]rdf.Quad, len(quads))
+	for i, q := range quads {
+		q.G = rdf.Term{}
+		d.triples[next[subj[i]]] = q
+		next[subj[i]]++
+	}
+	for k, s := range d.subjects {
+		end := starts[k] + dedupe(d.triples[starts[k]:next[k]])
+		d.bySubj[s] = span{starts[k], end}
+		for _, q := range d.triples[starts[k]:end] {
+			if q.O.IsBlank() {
+				d.objRefs[q.O]++
+			}
 		}
 	}
-	return d
+}
+
+// dedupe moves the distinct triples of one subject's group to its front, keeping their order, and returns how
+// many there are.
+func dedupe(g []rdf.Quad) int32 {
+	n := 0
+	if len(g) <= 16 {
+	next:
+		for _, q := range g {
+			for _, r := range g[:n] {
+				if q == r {
+					continue next
+				}
+			}
+			g[n] = q
+			n++
+		}
+		return int32(n)
+	}
+	seen := make(map[rdf.Quad]bool, len(g))
+	for _, q := range g {
+		if !seen[q] {
+			seen[q] = true
+			g[n] = q
+			n++
+		}
+	}
+	return int32(n)
+}
+
+// triplesOf returns the triples with subject s.
+func (d *docWriter) triplesOf(s rdf.Term) []rdf.Quad {
+	sp := d.bySubj[s]
+	return d.triples[sp.start:sp.end]
 }
 
 // qname returns the element name for an IRI, declaring a namespace if needed; ok is false if it has none.
@@ -222,7 +285,7 @@ func (d *docWriter) write() {
 	// Name every predicate and type first: the root element must declare all namespaces before the body, and
 	// knowing them up front lets the body stream out instead of being held in memory.
 	for _, s := range d.subjects {
-		for _, q := range d.bySubj[s] {
+		for _, q := range d.triplesOf(s) {
 			d.qname(q.P.Value)
 			if q.P.Value == rdf.RDFType && q.O.IsIRI() && typeElementAllowed(q.O.Value) {
 				d.qname(q.O.Value)
@@ -286,7 +349,7 @@ func (d *docWriter) nodeID(t rdf.Term) string {
 // elementName picks the node element name for s: a type that can be written as an element, whose rdf:type
 // triple (at index typeAt of its triples) is then implied; rdf:Description and -1 otherwise.
 func (d *docWriter) elementName(s rdf.Term) (name string, typeAt int) {
-	for i, q := range d.bySubj[s] {
+	for i, q := range d.triplesOf(s) {
 		if q.P.Value != rdf.RDFType || !q.O.IsIRI() || !typeElementAllowed(q.O.Value) {
 			continue
 		}
@@ -300,7 +363,7 @@ func (d *docWriter) elementName(s rdf.Term) (name string, typeAt int) {
 // node writes a node element for subject s and its properties.
 func (d *docWriter) node(b *bufio.Writer, s rdf.Term, depth int) {
 	d.state[s] = 1
-	quads := d.bySubj[s]
+	quads := d.triplesOf(s)
 	elem, typeAt := d.elementName(s)
 	indent(b, depth)
 	b.WriteString("<" + elem)
@@ -346,7 +409,7 @@ func (d *docWriter) property(b *bufio.Writer, q rdf.Quad, depth int) {
 			// An untyped nested node needs no element of its own (§2.11).
 			d.state[o] = 1
 			b.WriteString(` rdf:parseType="Resource">` + "\n")
-			d.properties(b, d.bySubj[o], -1, depth+1)
+			d.properties(b, d.triplesOf(o), -1, depth+1)
 		} else {
 			b.WriteString(">\n")
 			d.node(b, o, depth+1)
@@ -386,7 +449,7 @@ func (d *docWriter) list(head rdf.Term) ([]rdf.Term, bool) {
 			return nil, false
 		}
 		seen[cell] = true
-		qs := d.bySubj[cell]
+		qs := d.triplesOf(cell)
 		if len(qs) != 2 {
 			return nil, false
 		}

@@ -2,6 +2,7 @@ package rdfxml_test
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -157,5 +158,30 @@ func TestRoundTripW3C(t *testing.T) {
 	}
 	if n != 126 {
 		t.Errorf("round-tripped %d eval tests, the suite has 126", n)
+	}
+}
+
+// TestEncodeDropsDuplicates covers both ways a subject's triples are deduplicated (small groups by comparison,
+// large ones with a map) and checks that order and interleaving of subjects do not matter.
+func TestEncodeDropsDuplicates(t *testing.T) {
+	for _, n := range []int{3, 40} {
+		t.Run(fmt.Sprint(n, " triples per subject"), func(t *testing.T) {
+			var in, distinct []rdf.Quad
+			for i := range n {
+				for _, s := range []string{"http://example.org/a", "http://example.org/b"} {
+					q := rdf.Triple(rdf.IRI(s), rdf.IRI("http://example.org/p"), rdf.String(fmt.Sprint(i)))
+					distinct = append(distinct, q)
+					in = append(in, q, q)
+				}
+			}
+			got, err := decodeString(encode(t, rdf.EncodeOptions{}, in), rdf.DecodeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(distinct) {
+				t.Errorf("wrote %d triples, want the %d distinct ones", len(got), len(distinct))
+			}
+			assertIso(t, got, distinct)
+		})
 	}
 }
