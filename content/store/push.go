@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/ldhub/ldhub/content/model"
@@ -62,7 +61,7 @@ func (s *Store) Push(ctx context.Context, actor model.Actor, repoID string, pack
 	h.git.Lock()
 	defer h.git.Unlock()
 	if pack != nil {
-		if err := packfile.UpdateObjectStorage(h.git.Storer(), pack); err != nil && !errors.Is(err, packfile.ErrEmptyPackfile) {
+		if err := h.git.WritePack(pack); err != nil {
 			return model.Invalidf("unpack failed: %v", err)
 		}
 	}
@@ -102,6 +101,9 @@ func (s *Store) checkUpdate(ctx context.Context, h *handle, u RefUpdate) error {
 	if !strings.HasPrefix(name, "refs/heads/") && !strings.HasPrefix(name, "refs/tags/") {
 		return model.Invalidf("%s: only branches and tags can be pushed", name)
 	}
+	if err := u.Name.Validate(); err != nil || strings.HasSuffix(name, ".lock") {
+		return model.Invalidf("%q is not a valid reference name", name)
+	}
 	cur, err := h.git.Ref(u.Name)
 	if err != nil {
 		return err
@@ -116,7 +118,7 @@ func (s *Store) checkUpdate(ctx context.Context, h *handle, u RefUpdate) error {
 		return nil
 	}
 	if strings.HasPrefix(name, "refs/tags/") {
-		if _, err := object.GetTag(h.git.Storer(), u.New); err == nil {
+		if _, err := object.GetTag(h.git.Objects(), u.New); err == nil {
 			return nil // annotated tag; its commit is validated when a branch brings it
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/ldhub/ldhub/content/model"
@@ -790,4 +791,61 @@ func TestFirstPublicationOfANewRepositoryIsAnnounced(t *testing.T) {
 			t.Fatal("no event for the first publication of a new repository")
 		}
 	}
+}
+
+func TestPushRefusesBadCommands(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	if _, err := e.s.CreatePublication(ctx, e.pub, e.repo.ID, model.PublicationMeta{Name: "p"}, ttl("<a> <b> 1 .")); err != nil {
+		t.Fatal(err)
+	}
+	head := plumbing.NewHash(git(t, e.dir, "--git-dir", e.s.RepoDir(e.repo.ID), "rev-parse", "main"))
+	for _, tc := range []struct {
+		name string
+		u    store.RefUpdate
+		want error
+	}{
+		{"outside heads and tags", store.RefUpdate{Name: "refs/meta/config", New: head}, model.ErrInvalid},
+		{"malformed name", store.RefUpdate{Name: "refs/heads/a..b", New: head}, model.ErrInvalid},
+		{"lock file name", store.RefUpdate{Name: "refs/heads/x.lock", New: head}, model.ErrInvalid},
+		{"stale old value", store.RefUpdate{Name: "refs/heads/main", New: head}, model.ErrConflict},
+		{"deleting the published branch", store.RefUpdate{Name: "refs/heads/main", Old: head}, model.ErrForbidden},
+		{"not a commit", store.RefUpdate{Name: "refs/heads/x", New: plumbing.NewHash("1234567890123456789012345678901234567890")}, model.ErrInvalid},
+	} {
+		if err := e.s.Push(ctx, e.pub, e.repo.ID, nil, []store.RefUpdate{tc.u}); !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	if err := e.s.Push(ctx, e.viewer, e.repo.ID, nil, []store.RefUpdate{{Name: "refs/heads/x", New: head}}); !errors.Is(err, model.ErrForbidden) {
+		t.Errorf("viewer push: %v", err)
+	}
+	if err := e.s.Push(ctx, e.pub, e.repo.ID, nil, []store.RefUpdate{{Name: "refs/heads/x", New: head}}); err != nil {
+		t.Errorf("new branch at a known commit: %v", err)
+	}
+}
+
+func TestGitGCBehindTheStoresBack(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	p, err := e.s.CreatePublication(ctx, e.pub, e.repo.ID, model.PublicationMeta{Name: "p"}, ttl("<a> <b> 1 ."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 2; i <= 3; i++ {
+		if p, err = e.s.UpdatePublication(ctx, e.pub, p.ID, store.PublicationPatch{}, ptr(ttl(fmt.Sprintf("<a> <b> %d .", i)))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Everything moves into a pack the store has never seen, and the loose objects and refs go.
+	git(t, e.dir, "--git-dir", e.s.RepoDir(e.repo.ID), "gc", "-q", "--prune=now")
+	for i, v := range p.Versions {
+		_, content, err := e.s.PublicationContent(ctx, e.viewer, p.ID, v.ID)
+		if err != nil || string(content) != fmt.Sprintf("<a> <b> %d .", i+1) {
+			t.Errorf("version %d after gc: %q %v", i+1, content, err)
+		}
+	}
+	if _, err := e.s.UpdatePublication(ctx, e.pub, p.ID, store.PublicationPatch{}, ptr(ttl("<a> <b> 4 ."))); err != nil {
+		t.Errorf("write after gc: %v", err)
+	}
+	git(t, e.dir, "--git-dir", e.s.RepoDir(e.repo.ID), "fsck")
 }

@@ -200,7 +200,7 @@ func (h *Handler) advertise(w http.ResponseWriter, repo *gitrepo.Repo, service s
 		return
 	}
 	ar.Capabilities = caps
-	it, err := repo.Storer().IterReferences()
+	it, err := repo.References().IterReferences()
 	if err != nil {
 		h.fail(w, err)
 		return
@@ -310,7 +310,7 @@ func (h *Handler) uploadPack(w http.ResponseWriter, r *http.Request, repo *gitre
 		h.fail(w, err)
 		return
 	}
-	st := repo.Storer()
+	st := repo.Objects()
 	for _, want := range req.wants {
 		if _, err := st.EncodedObject(plumbing.AnyObject, want); err != nil {
 			h.fail(w, model.Invalidf("want %s: no such object", want))

@@ -21,6 +21,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
@@ -37,7 +38,9 @@ var ErrStale = errors.New("gitrepo: reference moved concurrently")
 // share it.
 type Repo struct {
 	dir string
-	st  *filesystem.Storage
+	// st is go-git's storage: refs are read through it directly, objects only through objs.
+	st   *filesystem.Storage
+	objs *objects
 	// mu serialises writers in this process; the ref lock file serialises against other processes (git CLI).
 	mu sync.Mutex
 	// BeforeRefUpdate, when set, runs after a transaction's objects are written and before its ref moves. Tests
@@ -103,14 +106,14 @@ func Open(dir string) (*Repo, error) {
 		return nil, fmt.Errorf("gitrepo: open %s: not a git repository: %w", dir, err)
 	}
 	st := filesystem.NewStorage(osfs.New(dir), cache.NewObjectLRUDefault())
-	return &Repo{dir: dir, st: st}, nil
+	return &Repo{dir: dir, st: st, objs: &objects{st: st}}, nil
 }
 
 // Dir is the repository's directory.
 func (r *Repo) Dir() string { return r.dir }
 
-// Storer gives the go-git storage, for the smart HTTP sessions.
-func (r *Repo) Storer() *filesystem.Storage { return r.st }
+// References is the go-git reference storage (listing and reading refs; moves go through UpdateRef).
+func (r *Repo) References() storer.ReferenceStorer { return r.st }
 
 // Lock and Unlock serialise a write that does not go through Transact (a push).
 func (r *Repo) Lock()   { r.mu.Lock() }
@@ -164,7 +167,7 @@ func (r *Repo) Head() (plumbing.Hash, error) {
 
 // Commit reads a commit.
 func (r *Repo) Commit(h plumbing.Hash) (*object.Commit, error) {
-	c, err := object.GetCommit(r.st, h)
+	c, err := object.GetCommit(r.objs, h)
 	if err != nil {
 		return nil, fmt.Errorf("gitrepo: commit %s in %s: %w", h, r.dir, err)
 	}
@@ -189,7 +192,7 @@ func (r *Repo) Tree(commit plumbing.Hash) (*object.Tree, error) {
 
 // Blob reads a whole blob.
 func (r *Repo) Blob(h plumbing.Hash) ([]byte, error) {
-	b, err := object.GetBlob(r.st, h)
+	b, err := object.GetBlob(r.objs, h)
 	if err != nil {
 		return nil, fmt.Errorf("gitrepo: blob %s in %s: %w", h, r.dir, err)
 	}
@@ -207,7 +210,7 @@ func (r *Repo) Blob(h plumbing.Hash) ([]byte, error) {
 
 // BlobSize returns a blob's size without reading it.
 func (r *Repo) BlobSize(h plumbing.Hash) (int64, error) {
-	b, err := object.GetBlob(r.st, h)
+	b, err := object.GetBlob(r.objs, h)
 	if err != nil {
 		return 0, fmt.Errorf("gitrepo: blob %s in %s: %w", h, r.dir, err)
 	}
@@ -338,11 +341,11 @@ func (r *Repo) transact(ctx context.Context, fn func(tx *Tx) error) (plumbing.Ha
 	if !head.IsZero() {
 		c.ParentHashes = []plumbing.Hash{head}
 	}
-	obj := r.st.NewEncodedObject()
+	obj := r.objs.NewEncodedObject()
 	if err := c.Encode(obj); err != nil {
 		return head, fmt.Errorf("gitrepo: encode commit: %w", err)
 	}
-	ch, err := r.st.SetEncodedObject(obj)
+	ch, err := r.objs.SetEncodedObject(obj)
 	if err != nil {
 		return head, fmt.Errorf("gitrepo: write commit in %s: %w", r.dir, err)
 	}
@@ -361,7 +364,7 @@ func (r *Repo) transact(ctx context.Context, fn func(tx *Tx) error) (plumbing.Ha
 }
 
 func (r *Repo) writeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
-	obj := r.st.NewEncodedObject()
+	obj := r.objs.NewEncodedObject()
 	obj.SetType(t)
 	obj.SetSize(int64(len(data)))
 	w, err := obj.Writer()
@@ -374,7 +377,7 @@ func (r *Repo) writeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, e
 	if err := w.Close(); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	h, err := r.st.SetEncodedObject(obj)
+	h, err := r.objs.SetEncodedObject(obj)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("gitrepo: write %s in %s: %w", t, r.dir, err)
 	}
@@ -386,7 +389,7 @@ func (r *Repo) writeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, e
 func (r *Repo) editTree(base plumbing.Hash, changes map[string]*[]byte) (plumbing.Hash, error) {
 	var entries []object.TreeEntry
 	if !base.IsZero() {
-		t, err := object.GetTree(r.st, base)
+		t, err := object.GetTree(r.objs, base)
 		if err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("gitrepo: tree %s in %s: %w", base, r.dir, err)
 		}
@@ -470,11 +473,11 @@ func (r *Repo) editTree(base plumbing.Hash, changes map[string]*[]byte) (plumbin
 	}
 	sort.Slice(out, func(i, j int) bool { return key(out[i]) < key(out[j]) })
 	t := &object.Tree{Entries: out}
-	obj := r.st.NewEncodedObject()
+	obj := r.objs.NewEncodedObject()
 	if err := t.Encode(obj); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("gitrepo: encode tree: %w", err)
 	}
-	h, err := r.st.SetEncodedObject(obj)
+	h, err := r.objs.SetEncodedObject(obj)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("gitrepo: write tree in %s: %w", r.dir, err)
 	}
@@ -582,7 +585,7 @@ func (r *Repo) Refs(prefix string) (map[plumbing.ReferenceName]plumbing.Hash, er
 			return nil
 		}
 		h := ref.Hash()
-		if tag, err := object.GetTag(r.st, h); err == nil {
+		if tag, err := object.GetTag(r.objs, h); err == nil {
 			h = tag.Target
 		}
 		out[ref.Name()] = h

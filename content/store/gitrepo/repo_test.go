@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 func gitCLI(t *testing.T, dir string, args ...string) string {
@@ -205,5 +207,30 @@ func TestHeadCacheFollowsWritesAndInvalidation(t *testing.T) {
 	}
 	if parent := gitCLI(t, dir, "rev-parse", next.String()+"^"); parent != cli {
 		t.Errorf("parent %s, want %s", parent, cli)
+	}
+}
+
+func TestPacksMadeBehindTheBackAreFound(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r.git")
+	r, err := Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := r.Transact(context.Background(), put(map[string]string{"a.ttl": "A"}, "m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A miss makes go-git load its (empty) list of packs; git gc then packs everything and removes the loose
+	// objects, so only a re-read list of packs finds them.
+	if err := r.Objects().HasEncodedObject(plumbing.NewHash("1234567890123456789012345678901234567890")); err == nil {
+		t.Fatal("found an object that does not exist")
+	}
+	gitCLI(t, dir, "gc", "-q", "--prune=now")
+	tree, err := r.Tree(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, ok, err := r.ReadFile(tree, "a.ttl"); err != nil || !ok || string(data) != "A" {
+		t.Errorf("a.ttl after gc: %q %v %v", data, ok, err)
 	}
 }

@@ -1,0 +1,92 @@
+package gitrepo
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/format/packfile"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+)
+
+// objects guards go-git's object storage, which is not safe for concurrent use: it fills its map of pack indexes
+// lazily and adds to it when a pack is written. It also notices packs that appeared behind the store's back (a
+// push by the git CLI, git gc): an object that is not found is looked up once more after re-reading the packs.
+type objects struct {
+	mu sync.Mutex
+	st *filesystem.Storage
+}
+
+var _ storer.EncodedObjectStorer = (*objects)(nil)
+
+func (o *objects) NewEncodedObject() plumbing.EncodedObject { return o.st.NewEncodedObject() }
+
+func (o *objects) SetEncodedObject(obj plumbing.EncodedObject) (plumbing.Hash, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.st.SetEncodedObject(obj)
+}
+
+func (o *objects) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	obj, err := o.st.EncodedObject(t, h)
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		o.st.Reindex()
+		obj, err = o.st.EncodedObject(t, h)
+	}
+	return obj, err
+}
+
+func (o *objects) HasEncodedObject(h plumbing.Hash) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	err := o.st.HasEncodedObject(h)
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		o.st.Reindex()
+		err = o.st.HasEncodedObject(h)
+	}
+	return err
+}
+
+func (o *objects) EncodedObjectSize(h plumbing.Hash) (int64, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	size, err := o.st.EncodedObjectSize(h)
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		o.st.Reindex()
+		size, err = o.st.EncodedObjectSize(h)
+	}
+	return size, err
+}
+
+// IterEncodedObjects is not used by ldhub; it is refused rather than handing out an unguarded iterator.
+func (o *objects) IterEncodedObjects(plumbing.ObjectType) (storer.EncodedObjectIter, error) {
+	return nil, errors.New("gitrepo: iterating all objects is not supported")
+}
+
+func (o *objects) AddAlternate(string) error {
+	return errors.New("gitrepo: alternates are not supported")
+}
+
+// Objects is the repository's object storage, safe for concurrent use.
+func (r *Repo) Objects() storer.EncodedObjectStorer { return r.objs }
+
+// WritePack stores the objects of a pack (a push). It goes through a storage of its own, so readers of the shared
+// one are not held up while a large pack arrives, then makes the shared storage see the new pack. An empty pack
+// is not an error.
+func (r *Repo) WritePack(pack io.Reader) error {
+	own := filesystem.NewStorage(osfs.New(r.dir), cache.NewObjectLRU(cache.MiByte))
+	if err := packfile.UpdateObjectStorage(own, pack); err != nil && !errors.Is(err, packfile.ErrEmptyPackfile) {
+		return fmt.Errorf("gitrepo: unpack into %s: %w", r.dir, err)
+	}
+	r.objs.mu.Lock()
+	r.objs.st.Reindex()
+	r.objs.mu.Unlock()
+	return nil
+}
