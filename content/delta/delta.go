@@ -49,7 +49,11 @@ func Compute(ctx context.Context, a, b []rdf.Quad, opts Options) (added, removed
 		s.finish()
 		return s
 	}
-	return compute(ctx, prepare(a), prepare(b), opts)
+	// The versions are prepared in parallel, as ComputeDecoders does.
+	done := make(chan *side, 1)
+	go func() { done <- prepare(b) }()
+	sa := prepare(a)
+	return compute(ctx, sa, <-done, opts)
 }
 
 // lined is a quad with its canonical N-Quads line, the sort key of every output.
