@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a bytes.Buffer safe for the server goroutine and the test to share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+type served struct {
+	addr           string
+	stdout, stderr *syncBuffer
+	stop           func() int
+}
+
+// startServe runs `ldhub serve` on a free port until stop is called.
+func startServe(t *testing.T, vars map[string]string) *served {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &served{stdout: &syncBuffer{}, stderr: &syncBuffer{}}
+	env := &environment{stdin: strings.NewReader(""), stdout: s.stdout, stderr: s.stderr, getenv: func(k string) string { return vars[k] }}
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, env, []string{"serve", "--addr", "127.0.0.1:0"}) }()
+	re := regexp.MustCompile(`msg="ldhub serving" addr=(\S+)`)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if m := re.FindStringSubmatch(s.stderr.String()); m != nil {
+			s.addr = m[1]
+			break
+		}
+		select {
+		case code := <-done:
+			t.Fatalf("serve exited with %d: %s", code, s.stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("serve did not start: %s", s.stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.stop = func() int {
+		cancel()
+		select {
+		case code := <-done:
+			return code
+		case <-time.After(20 * time.Second):
+			t.Fatal("serve did not stop")
+			return -1
+		}
+	}
+	return s
+}
+
+func get(t *testing.T, url, id, secret string) int {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	if id != "" {
+		req.SetBasicAuth(id, secret)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res.StatusCode
+}
+
+func TestServe(t *testing.T) {
+	data := t.TempDir()
+	vars := map[string]string{"LDHUB_DATA": data, "LDHUB_ADMIN_ID": "root", "LDHUB_ADMIN_SECRET": "correct-horse-battery"}
+	s := startServe(t, vars)
+	base := "http://" + s.addr
+	for _, tc := range []struct {
+		path, id, secret string
+		want             int
+	}{
+		{"/api/v3/swagger.json", "", "", 200},
+		{"/api/v3/groups", "root", "correct-horse-battery", 200},
+		{"/api/v3/groups", "root", "wrong-secret-here", 401},
+		{"/api/v3/groups", "", "", 401},
+		{"/git/x/y.git/info/refs?service=git-upload-pack", "", "", 401}, // mounted: the git handler asks for credentials
+		{"/some/page", "", "", 404},
+	} {
+		if got := get(t, base+tc.path, tc.id, tc.secret); got != tc.want {
+			t.Errorf("GET %s as %q: %d, want %d", tc.path, tc.id, got, tc.want)
+		}
+	}
+	if code := s.stop(); code != 0 {
+		t.Errorf("exit code %d: %s", code, s.stderr.String())
+	}
+	logs := s.stderr.String()
+	if !strings.Contains(logs, "ldhub stopped") || !strings.Contains(logs, "path=/api/v3/groups status=401") {
+		t.Errorf("logs:\n%s", logs)
+	}
+	if strings.Contains(logs+s.stdout.String(), "correct-horse-battery") || strings.Contains(logs, "wrong-secret-here") {
+		t.Error("a secret reached the output")
+	}
+}
+
+// TestServeGeneratesAdmin: on a fresh data folder without LDHUB_ADMIN_* the credential is made and printed once.
+func TestServeGeneratesAdmin(t *testing.T) {
+	data := t.TempDir()
+	vars := map[string]string{"LDHUB_DATA": data}
+	s := startServe(t, vars)
+	m := regexp.MustCompile(`id:\s+(\S+)\n\s+secret:\s+(\S+)`).FindStringSubmatch(s.stdout.String())
+	if m == nil {
+		s.stop()
+		t.Fatalf("no credential printed: %q", s.stdout.String())
+	}
+	if got := get(t, "http://"+s.addr+"/api/v3/groups", m[1], m[2]); got != 200 {
+		t.Errorf("generated credential: %d", got)
+	}
+	if code := s.stop(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	s = startServe(t, vars)
+	defer s.stop()
+	if strings.Contains(s.stdout.String(), "secret") {
+		t.Errorf("printed again on restart: %q", s.stdout.String())
+	}
+	if got := get(t, "http://"+s.addr+"/api/v3/groups", m[1], m[2]); got != 200 {
+		t.Errorf("after restart: %d", got)
+	}
+}
