@@ -91,3 +91,5 @@ func TestMergedDefaultGraph(t *testing.T) {
 		}
 	}
 }
+
+func newBuilder() *index.Builder { return index.NewBuilder() }
