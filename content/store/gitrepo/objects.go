@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
+	"time"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -18,8 +20,26 @@ import (
 // lazily and adds to it when a pack is written. It also notices packs that appeared behind the store's back (a
 // push by the git CLI, git gc): an object that is not found is looked up once more after re-reading the packs.
 type objects struct {
-	mu sync.Mutex
-	st *filesystem.Storage
+	mu      sync.Mutex
+	st      *filesystem.Storage
+	packDir string
+	// packsSeen is the pack folder's modification time when the pack list was last re-read: misses (a fetch
+	// sends many haves the hub does not have) re-read it only when a pack came or went.
+	packsSeen time.Time
+}
+
+// retry reports whether a miss is worth a second look, re-reading the pack list when packs changed.
+func (o *objects) retry(err error) bool {
+	if !errors.Is(err, plumbing.ErrObjectNotFound) {
+		return false
+	}
+	fi, statErr := os.Stat(o.packDir)
+	if statErr != nil || fi.ModTime().Equal(o.packsSeen) {
+		return false
+	}
+	o.packsSeen = fi.ModTime()
+	o.st.Reindex()
+	return true
 }
 
 var _ storer.EncodedObjectStorer = (*objects)(nil)
@@ -36,8 +56,7 @@ func (o *objects) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbin
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	obj, err := o.st.EncodedObject(t, h)
-	if errors.Is(err, plumbing.ErrObjectNotFound) {
-		o.st.Reindex()
+	if o.retry(err) {
 		obj, err = o.st.EncodedObject(t, h)
 	}
 	return obj, err
@@ -47,8 +66,7 @@ func (o *objects) HasEncodedObject(h plumbing.Hash) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	err := o.st.HasEncodedObject(h)
-	if errors.Is(err, plumbing.ErrObjectNotFound) {
-		o.st.Reindex()
+	if o.retry(err) {
 		err = o.st.HasEncodedObject(h)
 	}
 	return err
@@ -58,8 +76,7 @@ func (o *objects) EncodedObjectSize(h plumbing.Hash) (int64, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	size, err := o.st.EncodedObjectSize(h)
-	if errors.Is(err, plumbing.ErrObjectNotFound) {
-		o.st.Reindex()
+	if o.retry(err) {
 		size, err = o.st.EncodedObjectSize(h)
 	}
 	return size, err

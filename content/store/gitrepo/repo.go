@@ -106,7 +106,7 @@ func Open(dir string) (*Repo, error) {
 		return nil, fmt.Errorf("gitrepo: open %s: not a git repository: %w", dir, err)
 	}
 	st := filesystem.NewStorage(osfs.New(dir), cache.NewObjectLRUDefault())
-	return &Repo{dir: dir, st: st, objs: &objects{st: st}}, nil
+	return &Repo{dir: dir, st: st, objs: &objects{st: st, packDir: filepath.Join(dir, "objects", "pack")}}, nil
 }
 
 // Dir is the repository's directory.
