@@ -2,8 +2,6 @@ package html
 
 import (
 	"fmt"
-	"net/url"
-	"path"
 	"strings"
 	"time"
 
@@ -232,7 +230,7 @@ func (s *Site) publicationPages(p Publication, repoURL string, crumbs []crumb, r
 		base.Versions = append(base.Versions, vv)
 	}
 	var out []page
-	for i, r := range p.Resources {
+	for _, r := range p.Resources {
 		rp := strings.Trim(r.Path, "/")
 		for _, seg := range strings.Split(rp, "/") {
 			if err := checkSegment("resource", seg); err != nil {
@@ -243,7 +241,6 @@ func (s *Site) publicationPages(p Publication, repoURL string, crumbs []crumb, r
 			return nil, pubSummary{}, fmt.Errorf("html: publication %s: resource path %q is taken by the versions", p.Slug, r.Path)
 		}
 		base.Resources = append(base.Resources, resourceLink{IRI: r.IRI, Label: r.Label, Href: pURL + rp + "/"})
-		_ = i
 	}
 	local := map[string]resourceLink{}
 	for _, l := range base.Resources {
@@ -370,23 +367,26 @@ func checkSegment(what, s string) error {
 }
 
 // versionDir turns a free-text version label into a folder name: plain labels stay as they are, anything else
-// is percent-escaped (with "%" itself spelled "_" so that servers do not decode it back into a separator).
+// has each byte outside [A-Za-z0-9-.~] (and "_" itself) spelled "_XX", which no server decodes back into a
+// separator and which keeps distinct labels apart.
 func versionDir(label string) (string, error) {
 	if label == "" {
 		return "", fmt.Errorf("html: empty version label")
 	}
-	if checkSegment("version", label) == nil {
+	if checkSegment("version", label) == nil && !strings.Contains(label, "_") {
 		return label, nil
 	}
-	esc := strings.ReplaceAll(url.PathEscape(label), "%", "_")
-	esc = strings.ReplaceAll(esc, "/", "_2F")
-	if esc[0] == '.' {
-		esc = "_2E" + esc[1:]
+	var b strings.Builder
+	for i := 0; i < len(label); i++ {
+		c := label[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '~' ||
+			c == '.' && i > 0 {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "_%02X", c)
+		}
 	}
-	if err := checkSegment("version", path.Clean(esc)); err != nil || path.Clean(esc) != esc {
-		return "", fmt.Errorf("html: version label %q cannot be made a folder name", label)
-	}
-	return esc, nil
+	return b.String(), nil
 }
 
 func nameOr(name, fallback string) string {
