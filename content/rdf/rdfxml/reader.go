@@ -25,7 +25,8 @@ func (e *inputError) Error() string { return e.msg }
 
 // posReader feeds encoding/xml one byte at a time (it implements io.ByteReader, so encoding/xml does not add its
 // own buffer and never reads ahead of what it has parsed). That lets it track the line and rune column of the parse
-// position, cap the raw size of a single token, and count references to declared entities as they stream past.
+// position, cap the raw size of a single token, count references to declared entities as they stream past, and
+// apply the attribute-value normalisation and attribute-separation checks encoding/xml leaves out (attrNormalizer).
 type posReader struct {
 	r       io.Reader
 	buf     []byte
