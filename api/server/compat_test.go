@@ -351,4 +351,12 @@ func TestDispatch(t *testing.T) {
 	}
 	res = f.do(request{method: "HEAD", path: "/api/v3/groups", as: "viewer"})
 	wantStatus(t, res, 200)
+	// CORS preflight, without credentials, for browser clients.
+	res = f.do(request{method: "OPTIONS", path: f.path("/api/v3/publications/{vis.pub}/sparql"), as: "anonymous"})
+	wantStatus(t, res, http.StatusNoContent)
+	if res.header.Get("Access-Control-Allow-Origin") != "*" || !strings.Contains(res.header.Get("Access-Control-Allow-Headers"), "Authorization") ||
+		res.header.Get("Allow") != "GET, HEAD, POST, OPTIONS" {
+		t.Errorf("preflight headers %v", res.header)
+	}
+	wantStatus(t, f.do(request{method: "OPTIONS", path: "/api/v3/nothing", as: "anonymous"}), 404)
 }

@@ -109,6 +109,15 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, c *call) error
 
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, strict bool) {
 	rt, params, allow := s.match(r)
+	if rt == nil && r.Method == http.MethodOptions && len(allow) > 0 {
+		preflight(w, allow)
+		return
+	}
+	if rt != nil || len(allow) > 0 {
+		// The API authenticates with HTTP Basic, never cookies, so any origin may call it (browser SPARQL clients
+		// such as YASGUI included).
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+	}
 	if rt == nil {
 		if !strict && len(allow) == 0 {
 			s.fallback(w, r, s.cfg.Site, "no such page")
@@ -175,4 +184,16 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	apierr.Write(w, r, ae)
+}
+
+// preflight answers a CORS preflight for a known path.
+func preflight(w http.ResponseWriter, allow []string) {
+	h := w.Header()
+	methods := strings.Join(append(allow, http.MethodOptions), ", ")
+	h.Set("Allow", methods)
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Access-Control-Allow-Methods", methods)
+	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept")
+	h.Set("Access-Control-Max-Age", "600")
+	w.WriteHeader(http.StatusNoContent)
 }

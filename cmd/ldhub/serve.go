@@ -15,10 +15,14 @@ import (
 	"github.com/ldhub/ldhub/api/search"
 	"github.com/ldhub/ldhub/api/server"
 	"github.com/ldhub/ldhub/content/codec"
+	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/store"
 	"github.com/ldhub/ldhub/content/store/githttp"
 	"github.com/ldhub/ldhub/content/store/validator"
+	"github.com/ldhub/ldhub/pipeline"
+	"github.com/ldhub/ldhub/site"
+	"github.com/ldhub/ldhub/theme"
 )
 
 func envOr(env *environment, name, def string) string {
@@ -61,10 +65,12 @@ func parse(fs *flag.FlagSet, args []string) (bool, error) {
 }
 
 func runServe(ctx context.Context, env *environment, args []string) error {
-	fs := flags(env, "serve", "serve [--data DIR] [--addr HOST:PORT] [--base-url URL]")
+	fs := flags(env, "serve", "serve [--data DIR] [--addr HOST:PORT] [--base-url URL] [--site DIR] [--theme DIR]")
 	data := fs.String("data", envOr(env, "LDHUB_DATA", "./ldhub-data"), "data folder (env LDHUB_DATA)")
 	addr := fs.String("addr", envOr(env, "LDHUB_ADDR", "127.0.0.1:8080"), "listen address (env LDHUB_ADDR)")
 	baseURL := fs.String("base-url", env.getenv("LDHUB_BASE_URL"), "public base URL (env LDHUB_BASE_URL; default http://<addr>)")
+	siteDir := fs.String("site", env.getenv("LDHUB_SITE"), "rendered tree the pipeline keeps current (env LDHUB_SITE; default DATA/site)")
+	themeDir := fs.String("theme", env.getenv("LDHUB_THEME"), "folder of templates overriding the default theme (env LDHUB_THEME)")
 	if help, err := parse(fs, args); help || err != nil {
 		return err
 	}
@@ -104,8 +110,43 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 		*baseURL = "http://" + ln.Addr().String()
 	}
 	guard := auth.New(st, auth.Options{})
+
+	// The pipeline renders every publication into the site tree and follows the store; the direct-URL handler
+	// serves that tree.
+	if *siteDir == "" {
+		*siteDir = filepath.Join(*data, "site")
+	}
+	th, err := theme.Load(*themeDir)
+	if err != nil {
+		return err
+	}
+	pipe, err := pipeline.New(pipeline.Options{Store: st, Out: *siteDir, BaseURL: *baseURL, Page: th.Publication, Log: log})
+	if err != nil {
+		return err
+	}
+	pipeDone := make(chan struct{})
+	go func() {
+		defer close(pipeDone)
+		if err := pipe.Run(followCtx); err != nil && followCtx.Err() == nil {
+			log.Error("pipeline stopped", "err", err)
+		}
+	}()
+	defer func() { stopFollow(); <-pipeDone }()
+	siteHandler, err := site.NewHandler(site.Options{Dir: *siteDir, Theme: th,
+		Auth: site.AuthorizerFunc(func(r *http.Request, repoID string) bool {
+			actor, err := guard.Actor(r)
+			if err != nil || actor.CredentialID == "" {
+				return false
+			}
+			role, err := st.Role(r.Context(), actor, repoID)
+			return err == nil && role >= model.Viewer
+		})})
+	if err != nil {
+		return err
+	}
 	srv := server.New(server.Config{Store: st, Auth: guard, Search: idx, BaseURL: *baseURL, Logger: log,
-		Git: githttp.New(st, guard, "/git/")})
+		Git: githttp.New(st, guard, "/git/"), Site: siteHandler,
+		Pending: func(_ context.Context, p model.Publication) bool { return pipe.Pending(p.ID) }})
 	hs := &http.Server{Handler: accessLog(log, srv), ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return ctx }}
 	log.Info("ldhub serving", "addr", ln.Addr().String(), "base_url", *baseURL, "data", *data)

@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"io"
+	"mime/multipart"
 	"net/http"
 	"regexp"
 	"strings"
@@ -107,6 +110,56 @@ func TestServe(t *testing.T) {
 		if got := get(t, base+tc.path, tc.id, tc.secret); got != tc.want {
 			t.Errorf("GET %s as %q: %d, want %d", tc.path, tc.id, got, tc.want)
 		}
+	}
+	// End to end: a publication created through the API is rendered by the pipeline and served at its direct URL.
+	post := func(path, ctype string, body io.Reader) map[string]any {
+		t.Helper()
+		req, _ := http.NewRequest("POST", base+path, body)
+		req.SetBasicAuth("root", "correct-horse-battery")
+		req.Header.Set("Content-Type", ctype)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var v map[string]any
+		if err := json.NewDecoder(res.Body).Decode(&v); err != nil || res.StatusCode != 200 {
+			t.Fatalf("POST %s: %d %v %v", path, res.StatusCode, err, v)
+		}
+		return v
+	}
+	g := post("/api/v3/groups", "application/json", strings.NewReader(`{"name":"org","type":"PUBLIC"}`))
+	r := post("/api/v3/repositories", "application/json", strings.NewReader(`{"name":"repo","visible":true,"parentId":"`+g["id"].(string)+`"}`))
+	var mp bytes.Buffer
+	mw := multipart.NewWriter(&mp)
+	fw, _ := mw.CreateFormFile("metadata", "m.json")
+	io.WriteString(fw, `{"name":"core"}`)
+	fw, _ = mw.CreateFormFile("content", "core.ttl")
+	io.WriteString(fw, "<Thing> <http://example.org/p> \"v\" .\n")
+	mw.Close()
+	post("/api/v3/repositories/"+r["id"].(string)+"/publications", mw.FormDataContentType(), &mp)
+	deadline := time.Now().Add(30 * time.Second)
+	var body string
+	for {
+		req, _ := http.NewRequest("GET", base+"/org/repo/core", nil)
+		req.Header.Set("Accept", "application/n-triples")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode == 200 {
+			body = string(b)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("direct URL never served: %d %s", res.StatusCode, b)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !strings.Contains(body, "<"+base+"/org/repo/core/Thing>") {
+		t.Errorf("direct URL body %q", body)
 	}
 	if code := s.stop(); code != 0 {
 		t.Errorf("exit code %d: %s", code, s.stderr.String())
