@@ -66,8 +66,10 @@ type evaluator struct {
 	safeC  map[safeKey]bool
 	orders map[orderKey][]int
 	info   map[algebra.Op]*opInfo
-	subst  int    // > 0 inside EXISTS: substitute bindings everywhere
-	multi  bool   // graphs with their own dictionaries take part (Dataset.Extra)
+	subst  int  // > 0 inside EXISTS: substitute bindings everywhere
+	multi  bool // graphs with their own dictionaries take part (Dataset.Extra)
+	consts map[rdf.Term]ID
+	reach  map[reachKey][]ID
 	curRow []ID   // the solution an Extend is evaluating, which scopes BNODE(label)
 	bindVs varset // variables bound by BIND/SELECT expressions
 }
@@ -90,6 +92,7 @@ func Run(ctx context.Context, ds *Dataset, q *algebra.Query, opt Options) (*Resu
 		ctx: ctx, ds: ds, t: newTerms(ds.Dict), fn: builtin.NewContext(now, q.Base), opt: opt,
 		slots: map[algebra.Var]int{}, cache: map[cacheKey][][]ID{}, safeC: map[safeKey]bool{},
 		orders: map[orderKey][]int{}, info: map[algebra.Op]*opInfo{},
+		consts: map[rdf.Term]ID{}, reach: map[reachKey][]ID{},
 	}
 	e.active = e.defaultGraphs()
 	// BNODE(label) gives one blank node per label within a solution (§17.4.2.9). A solution is identified by its

@@ -75,10 +75,17 @@ func (e *evaluator) count(gr graphRef, s, p, o ID) int {
 // constID returns the id a pattern constant matches under: its dictionary id, or, when other dictionaries take
 // part, its interned id (0 means it cannot match).
 func (e *evaluator) constID(t rdf.Term) ID {
-	if e.multi {
-		return e.t.id(t)
+	if id, ok := e.consts[t]; ok {
+		return id
 	}
-	return e.t.lookup(t)
+	var id ID
+	if e.multi {
+		id = e.t.id(t)
+	} else {
+		id = e.t.lookup(t)
+	}
+	e.consts[t] = id
+	return id
 }
 
 // mayMatch reports whether a bound id can occur in the active graphs.

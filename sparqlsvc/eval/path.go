@@ -168,50 +168,85 @@ func (e *evaluator) nodes() []ID {
 	return out
 }
 
-// closure evaluates p* (zero true) or p+ by breadth-first search from each start node, so cycles end and every
+// closure evaluates p* (zero true) or p+ from the reachable sets of each start node, so cycles end and every
 // reachable node is reported once per start (§18.5 ALP).
 func (e *evaluator) closure(p algebra.Path, s, o ID, zero bool, emit pairFn, errp *error) bool {
-	if s == 0 && o != 0 {
-		// Walk backwards from the bound object.
-		return e.closure(&algebra.PathInverse{Path: p}, o, 0, zero, func(a, b ID) bool { return emit(b, a) }, errp)
+	if s == 0 && o != 0 { // walk backwards from the bound object
+		reach, ok := e.reachable(p, o, true, zero, errp)
+		if !ok {
+			return false
+		}
+		for _, n := range reach {
+			if !emit(n, o) {
+				return false
+			}
+		}
+		return true
 	}
 	starts := []ID{s}
 	if s == 0 {
 		starts = e.nodes()
 	}
 	for _, start := range starts {
-		visited := map[ID]bool{}
-		if zero {
-			visited[start] = true
-			if o == 0 || o == start {
-				if !emit(start, start) {
-					return false
-				}
-			}
+		reach, ok := e.reachable(p, start, false, zero, errp)
+		if !ok {
+			return false
 		}
-		queue := []ID{start}
-		for len(queue) > 0 {
-			n := queue[0]
-			queue = queue[1:]
-			stop := false
-			ok := e.path(p, n, 0, func(_, m ID) bool {
-				if visited[m] {
-					return true
-				}
-				visited[m] = true
-				queue = append(queue, m)
-				if o == 0 || o == m {
-					if !emit(start, m) {
-						stop = true
-						return false
-					}
-				}
-				return true
-			}, errp)
-			if stop || !ok {
+		for _, n := range reach {
+			if (o == 0 || o == n) && !emit(start, n) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+type reachKey struct {
+	p              algebra.Path
+	start, graph   ID
+	backward, zero bool
+}
+
+// reachable returns the nodes reachable from start along p one or more times (and start itself when zero),
+// breadth first, each once. Results are memoised for the query: a join often asks for the closure of the same
+// node many times (every product of a type walks the same class hierarchy).
+func (e *evaluator) reachable(p algebra.Path, start ID, backward, zero bool, errp *error) ([]ID, bool) {
+	k := reachKey{p, start, e.activeName(), backward, zero}
+	if r, ok := e.reach[k]; ok {
+		return r, true
+	}
+	var out []ID
+	visited := map[ID]bool{}
+	if zero {
+		visited[start] = true
+		out = append(out, start)
+	}
+	queue := []ID{start}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		step := func(m ID) bool {
+			if !visited[m] {
+				visited[m] = true
+				queue = append(queue, m)
+				out = append(out, m)
+			}
+			return true
+		}
+		var ok bool
+		if backward {
+			ok = e.path(p, 0, n, func(m, _ ID) bool { return step(m) }, errp)
+		} else {
+			ok = e.path(p, n, 0, func(_, m ID) bool { return step(m) }, errp)
+		}
+		if !ok && *errp != nil {
+			return nil, false
+		}
+	}
+	if err := e.hold(len(out) / 64); err != nil { // charge memoised sets against the memory budget
+		*errp = err
+		return nil, false
+	}
+	e.reach[k] = out
+	return out, true
 }
