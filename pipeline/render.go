@@ -164,6 +164,9 @@ func mergePrefixes(own []rdf.Prefix) []rdf.Prefix {
 	return out
 }
 
+// streamAbove is the content size above which the JSON-LD dump is streamed in expanded form (see streamJSONLD).
+const streamAbove = 4 << 20
+
 // writeDump encodes src into path and path.gz at once and returns the size of the uncompressed dump.
 func writeDump(ctx context.Context, path string, syn codec.Syntax, src source, prefixes []rdf.Prefix) (int64, error) {
 	f, err := os.Create(path)
@@ -182,7 +185,12 @@ func writeDump(ctx context.Context, path string, syn codec.Syntax, src source, p
 	gz, _ := gzip.NewWriterLevel(gbuf, gzip.BestSpeed)
 	buf := bufio.NewWriterSize(f, 1<<16)
 	cw := &countWriter{w: io.MultiWriter(buf, gz)}
-	enc := syn.NewEncoder(cw, rdf.EncodeOptions{Prefixes: prefixes})
+	var enc rdf.Encoder
+	if syn.Name == "json-ld" && len(src.data) > streamAbove {
+		enc = newStreamJSONLD(cw)
+	} else {
+		enc = syn.NewEncoder(cw, rdf.EncodeOptions{Prefixes: prefixes})
+	}
 	if _, err := codec.Copy(ctx, enc, src.decoder()); err != nil {
 		return 0, err
 	}

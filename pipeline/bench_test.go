@@ -1,0 +1,81 @@
+package pipeline_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/ldhub/ldhub/content/model"
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/rdf/ntriples"
+	"github.com/ldhub/ldhub/content/store"
+	"github.com/ldhub/ldhub/pipeline"
+	"github.com/ldhub/ldhub/pipeline/pipelinetest"
+	"github.com/ldhub/ldhub/theme"
+)
+
+// benchData is the publication of the upload benchmark (LDHUB_BENCH_NT overrides; 1 M BSBM triples by default).
+func benchData(b *testing.B) []byte {
+	path := os.Getenv("LDHUB_BENCH_NT")
+	if path == "" {
+		path = "/tmp/bsbm-1m.nt"
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Skipf("benchmark data: %v", err)
+	}
+	return data
+}
+
+// BenchmarkUploadUntilLive is an upload through the store (validation, commit) followed by the pipeline until every
+// artefact of the new version is live: four dumps with .gz siblings, SPARQL index, statistics, pages.
+func BenchmarkUploadUntilLive(b *testing.B) {
+	data := benchData(b)
+	h := pipelinetest.New(b)
+	th, err := theme.Load("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := pipeline.New(pipeline.Options{Store: h.Store, Out: b.TempDir(), BaseURL: "http://hub.example", Page: th.Publication})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.SetBytes(int64(len(data)))
+	i := 0
+	for b.Loop() {
+		i++
+		pub, err := h.Store.CreatePublication(ctx, h.Admin, h.Open.ID, model.PublicationMeta{Name: fmt.Sprintf("bsbm%d", i)}, store.Content{Ext: ".nt", Data: data})
+		if err != nil {
+			b.Fatal(err)
+		}
+		t0 := time.Now()
+		if _, err := p.SyncRepository(ctx, h.Open.ID); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(time.Since(t0).Milliseconds()), "render-ms")
+		if p.Pending(pub.ID) {
+			b.Fatal("still pending after the sync")
+		}
+	}
+}
+
+// BenchmarkReferenceParse is the floor of the one above: parsing the same N-Triples once, doing nothing else.
+func BenchmarkReferenceParse(b *testing.B) {
+	data := benchData(b)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		dec := ntriples.NewDecoder(bytes.NewReader(data), rdf.DecodeOptions{})
+		for {
+			if _, err := dec.Next(); err == io.EOF {
+				break
+			} else if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -1,0 +1,66 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"testing"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/rdf/iso"
+	"github.com/ldhub/ldhub/content/rdf/jsonld"
+)
+
+func TestStreamJSONLDReadsBack(t *testing.T) {
+	s, p, q := rdf.IRI("http://x/s"), rdf.IRI("http://x/p"), rdf.IRI("http://x/q")
+	g := rdf.IRI("http://x/g")
+	cases := []struct {
+		name  string
+		quads []rdf.Quad
+	}{
+		{"empty", nil},
+		{"one", []rdf.Quad{rdf.Triple(s, p, rdf.String("v"))}},
+		{"runs and repeats", []rdf.Quad{
+			rdf.Triple(s, p, rdf.IRI("http://x/o1")), rdf.Triple(s, p, rdf.Blank("b1")),
+			rdf.Triple(s, q, rdf.LangString("hallo", "nl")), rdf.Triple(s, p, rdf.Literal("3", rdf.XSDInteger)),
+			rdf.Triple(rdf.Blank("b1"), q, rdf.String("quote \" and \u2028")),
+			rdf.Triple(s, rdf.IRI(rdf.RDFType), rdf.IRI("http://x/C")),
+		}},
+		{"named graphs", []rdf.Quad{
+			{S: s, P: p, O: rdf.String("a"), G: g}, {S: s, P: p, O: rdf.String("b"), G: g},
+			rdf.Triple(s, p, rdf.String("default")), {S: s, P: q, O: rdf.Blank("b2"), G: rdf.Blank("gb")},
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			enc := newStreamJSONLD(&buf)
+			for _, q := range tc.quads {
+				if err := enc.Encode(q); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := enc.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if !json.Valid(buf.Bytes()) {
+				t.Fatalf("not JSON:\n%s", buf.String())
+			}
+			dec := jsonld.NewDecoder(bytes.NewReader(buf.Bytes()), rdf.DecodeOptions{})
+			var got []rdf.Quad
+			for {
+				q, err := dec.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("%v\n%s", err, buf.String())
+				}
+				got = append(got, q)
+			}
+			if !iso.Isomorphic(got, tc.quads) {
+				t.Errorf("%s\n%s", iso.Diff(tc.quads, got), buf.String())
+			}
+		})
+	}
+}
