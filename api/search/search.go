@@ -187,7 +187,8 @@ func (x *Index) allIDs(ctx context.Context) ([]string, error) {
 }
 
 func (x *Index) ids(ctx context.Context, q query.Query) ([]string, error) {
-	size := 1000
+	// bleve sizes its collector by the request size: start small, ask again when there are more hits.
+	size := 64
 	for {
 		req := bleve.NewSearchRequestOptions(q, size, 0, false)
 		res, err := x.idx.SearchInContext(ctx, req)

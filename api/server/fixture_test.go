@@ -265,3 +265,9 @@ func wantStatus(t *testing.T, res response, code int) {
 		t.Fatalf("status %d, want %d: %s", res.code, code, res.body)
 	}
 }
+
+// actorOf is the store actor of a fixture caller.
+func actorOf(f *fixture, name string) model.Actor {
+	c := f.callers[name]
+	return model.Actor{CredentialID: c.id, Name: c.name, Admin: c.admin}
+}
