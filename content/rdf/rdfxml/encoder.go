@@ -138,6 +138,9 @@ func newDocWriter(w *bufio.Writer, o rdf.EncodeOptions, quads []rdf.Quad) *docWr
 		labels: map[string]string{}, nsPrefix: map[string]string{}, taken: map[string]bool{"rdf": true},
 		qnames: map[string]string{},
 	}
+	if _, bad := badIRIChar(d.base); bad || !iri.IsAbsolute(d.base) {
+		d.base = "" // relative references against it could not be resolved back; write every IRI in full
+	}
 	d.nsPrefix[rdf.RDFNS] = "rdf"
 	d.nsOrder = append(d.nsOrder, rdf.Prefix{Name: "rdf", IRI: rdf.RDFNS})
 	for _, p := range o.Prefixes {

@@ -185,3 +185,18 @@ func TestEncodeDropsDuplicates(t *testing.T) {
 		})
 	}
 }
+
+func TestEncodeIgnoresUnusableBase(t *testing.T) {
+	qs := []rdf.Quad{rdf.Triple(rdf.IRI("http://example.org/dir/a"), rdf.IRI("http://example.org/p"), rdf.IRI("http://example.org/dir/b"))}
+	for _, base := range []string{"dir/", "http://example.org/a dir/"} {
+		doc := encode(t, rdf.EncodeOptions{Base: base}, qs)
+		if strings.Contains(doc, "xml:base") {
+			t.Errorf("base %q was written:\n%s", base, doc)
+		}
+		got, err := decodeString(doc, rdf.DecodeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		assertIso(t, got, qs)
+	}
+}
