@@ -319,7 +319,7 @@ func (d *Decoder) start(t xml.StartElement) error {
 	if parent == nil {
 		if el.uri == rdf.RDFNS+"RDF" {
 			if el.has != 0 || len(el.props) > 0 || el.forbidden != "" {
-				return d.errf("rdf:RDF cannot have RDF attributes")
+				return d.errf("rdf:RDF can have only namespace declarations and xml:* attributes")
 			}
 			d.push(frame{kind: fRDF, name: t.Name, mark: mark, base: el.base, lang: el.lang})
 			return nil
