@@ -72,6 +72,10 @@ func New(o Options) (*Pipeline, error) {
 	if o.Store == nil || o.Out == "" {
 		return nil, errors.New("pipeline: a store and an output folder are required")
 	}
+	return newPipeline(o)
+}
+
+func newPipeline(o Options) (*Pipeline, error) {
 	o.BaseURL = strings.TrimRight(o.BaseURL, "/")
 	if o.Codecs == nil {
 		o.Codecs = codec.Default()

@@ -29,6 +29,7 @@ func commands() map[string]command {
 	return map[string]command{
 		"convert": {summary: "convert RDF between syntaxes", run: runConvert},
 		"build":   {summary: "render the static site, dumps and SPARQL indexes from git", run: runBuild},
+		"preview": {summary: "serve a local folder of RDF files as ldhub would, reloading on save", run: runPreview},
 		"serve":   {summary: "run the hub (REST API, git, direct URLs)", run: runServe},
 		"app":     {summary: "create, list or revoke applications (v3 credentials)", run: runApp},
 		"token":   {summary: "create, list or revoke access tokens (v4 credentials)", run: runToken},

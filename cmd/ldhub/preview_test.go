@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestPreviewRendersAndReloadsOnSave(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("core.ttl", "<Thing> <p> \"first\" .\n")
+	write("sub/more.nt", "<http://x/a> <http://x/b> <http://x/c> .\n")
+	write("notes.txt", "not RDF")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pv, err := newPreview(ctx, dir, "http://preview.test", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pv.close()
+	if err := pv.sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	go pv.watch(ctx, io.Discard)
+	srv := httptest.NewServer(pv)
+	defer srv.Close()
+	get := func(path, accept string) (int, string) {
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		req.Header.Set("Accept", accept)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	cases := []struct {
+		path, accept, want string
+		status             int
+	}{
+		{"/", "text/html", `href="/core"`, 200},
+		{"/", "text/html", `href="/sub/more"`, 200},
+		{"/core", "text/turtle", `"first"`, 200},
+		{"/core", "text/html", "/_preview/events", 200},
+		{"/sub/more.nt", "", "<http://x/a>", 200},
+		{"/notes", "", "", 404},
+	}
+	for _, tc := range cases {
+		if code, body := get(tc.path, tc.accept); code != tc.status || !strings.Contains(body, tc.want) {
+			t.Errorf("GET %s: %d %.200s; want %d with %q", tc.path, code, body, tc.status, tc.want)
+		}
+	}
+
+	// A page listening for changes hears about the save, and the next GET shows the new content.
+	events, err := http.Get(srv.URL + "/_preview/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer events.Body.Close()
+	time.Sleep(50 * time.Millisecond) // the stream is registered before the save
+	write("core.ttl", "<Thing> <p> \"second\" .\n")
+	got := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(events.Body).ReadString('\n')
+		got <- line
+	}()
+	select {
+	case line := <-got:
+		if !strings.HasPrefix(line, "data:") {
+			t.Errorf("event %q", line)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no reload event within 10 s of the save")
+	}
+	if _, body := get("/core", "text/turtle"); !strings.Contains(body, `"second"`) {
+		t.Errorf("after the save: %s", body)
+	}
+	// A broken save is reported and leaves the last good rendering.
+	write("core.ttl", "<Thing> <p> .\n")
+	if err := pv.sync(ctx); err == nil || !strings.Contains(err.Error(), "line 1") {
+		t.Errorf("sync of bad Turtle: %v", err)
+	}
+	if _, body := get("/core", "text/turtle"); !strings.Contains(body, `"second"`) {
+		t.Errorf("after a bad save: %s", body)
+	}
+}
