@@ -260,7 +260,7 @@ func (s *Store) checkExt(ext string) (string, error) {
 	return ext, nil
 }
 
-// validUploadPath checks a publication name (its publicationUri): slash-separated pathSegments, not inside files/.
+// validPublicationURI checks a publication name (its publicationUri): slash-separated pathSegments, not inside files/.
 func validPublicationURI(uri string) error {
 	if uri == "" {
 		return model.Invalidf("a publication needs a name or publicationUri")
