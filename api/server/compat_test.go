@@ -359,4 +359,13 @@ func TestDispatch(t *testing.T) {
 		t.Errorf("preflight headers %v", res.header)
 	}
 	wantStatus(t, f.do(request{method: "OPTIONS", path: "/api/v3/nothing", as: "anonymous"}), 404)
+
+	// Odd paths get a JSON answer, never a panic or a handler with an empty parameter.
+	for _, p := range []string{"/api/v3//groups", "/api/v3/groups//subgroups", "/api/v3/repositories/%2F/files",
+		"/api/v3/files/" + strings.Repeat("a", 5000), "/api", "/api/", "/ns", "/ns/", "/api/v3/groups/x%00y"} {
+		res := f.do(request{method: "GET", path: p, as: "viewer"})
+		if res.code < 400 || res.code >= 500 || res.header.Get("Content-Type") != "application/json" {
+			t.Errorf("GET %s: %d %s", p, res.code, res.body)
+		}
+	}
 }
