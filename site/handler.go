@@ -49,13 +49,8 @@ type Options struct {
 // Handler serves direct URLs.
 type Handler struct {
 	o       Options
-	pages   sync.Map // resolved folder -> *cachedPage
+	pages   sync.Map // resolved folder -> *tree.Page
 	indexes *indexCache
-}
-
-type cachedPage struct {
-	mod  time.Time
-	page *tree.Page
 }
 
 // NewHandler returns the direct-URL handler over a rendered tree.
@@ -262,13 +257,12 @@ func (h *Handler) locate(r *http.Request) (target, bool) {
 	return target{}, false
 }
 
+// page reads a rendered folder's page.json, once: folder names identify their content (a version label, or the
+// latest folder's key), so a folder's page never changes while it exists.
 func (h *Handler) page(dir string) (*tree.Page, error) {
-	fi, err := os.Stat(filepath.Join(dir, tree.PageJSON))
-	if err != nil {
-		return nil, err
-	}
-	if c, ok := h.pages.Load(dir); ok && c.(*cachedPage).mod.Equal(fi.ModTime()) {
-		return c.(*cachedPage).page, nil
+	// A folder removed since (an unpublished publication) fails when its files are opened, which answers 404.
+	if c, ok := h.pages.Load(dir); ok {
+		return c.(*tree.Page), nil
 	}
 	b, err := os.ReadFile(filepath.Join(dir, tree.PageJSON))
 	if err != nil {
@@ -278,7 +272,7 @@ func (h *Handler) page(dir string) (*tree.Page, error) {
 	if err := json.Unmarshal(b, &p); err != nil {
 		return nil, err
 	}
-	h.pages.Store(dir, &cachedPage{mod: fi.ModTime(), page: &p})
+	h.pages.Store(dir, &p)
 	return &p, nil
 }
 
