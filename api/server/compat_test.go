@@ -323,6 +323,15 @@ func TestSPARQL(t *testing.T) {
 			}
 		})
 	}
+	f.t = t
+	// The cached index of a version never serves a newer one: after an update the endpoint answers from it.
+	body, ct = multipartBody(mpart{name: "meta-data", data: `{"name":"core"}`}, mpart{name: "Content", filename: "c.ttl", data: turtleB})
+	wantStatus(t, f.do(request{method: "PUT", path: f.path("/api/v3/repositories/{vis}/publications"), as: "publisher", body: body, contentType: ct}), 200)
+	res = f.do(request{method: "GET", path: f.path("/api/v3/publications/{vis.pub}/sparql?query=" + q(labels)), as: "viewer"})
+	wantStatus(t, res, 200)
+	if !strings.Contains(string(res.body), `"B"`) || strings.Contains(string(res.body), `"A"`) {
+		t.Errorf("after update: %s", res.body)
+	}
 }
 
 func TestDispatch(t *testing.T) {

@@ -53,6 +53,8 @@ type Server struct {
 	log    *slog.Logger
 	codecs *codec.Registry
 	routes []*route
+	// indexes caches SPARQL indexes of publication versions.
+	indexes *indexCache
 }
 
 // New returns the server for cfg.
@@ -64,7 +66,7 @@ func New(cfg Config) *Server {
 		cfg.Logger = slog.Default()
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	s := &Server{cfg: cfg, log: cfg.Logger, codecs: codec.Default()}
+	s := &Server{cfg: cfg, log: cfg.Logger, codecs: codec.Default(), indexes: newIndexCache(16)}
 	s.routes = s.table()
 	for _, rt := range s.routes {
 		rt.segs = splitPattern(rt.Pattern)

@@ -3,9 +3,11 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/ldhub/ldhub/api/apierr"
 	"github.com/ldhub/ldhub/content/model"
@@ -43,11 +45,44 @@ func (s *Server) sparqlDataset(ctx context.Context, a model.Actor, pubID, versio
 	if len(defaults) == 0 && len(named) == 0 {
 		defaults, named = d.QueryDefault, d.QueryNamed
 	}
-	b := index.NewBuilder()
+	if len(named) == 0 {
+		// The common case: the publication's own index (cached; a version never changes, so its content is read
+		// only to build it), with each default-graph-uri joined as an extra graph over its own cached index.
+		p, err := s.cfg.Store.Publication(ctx, a, pubID, version)
+		if err != nil {
+			return nil, nil, err
+		}
+		own, err := s.indexes.get(ctx, p, func() (*index.Dataset, error) {
+			p, data, err := s.cfg.Store.PublicationContent(ctx, a, pubID, p.Version.ID)
+			if err != nil {
+				return nil, err
+			}
+			return s.buildIndex(ctx, p, data, true)
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		ds := eval.FromIndex(own)
+		for _, ref := range defaults {
+			xp, xdata, err := s.graphRef(ctx, a, ref)
+			if err != nil {
+				return nil, nil, err
+			}
+			x, err := s.indexes.get(ctx, xp, func() (*index.Dataset, error) { return s.buildIndex(ctx, xp, xdata, true) })
+			if err != nil {
+				return nil, nil, err
+			}
+			// Only the default graph of another publication joins the default graph.
+			ds.Extra = append(ds.Extra, eval.Source{Dict: x.Dict, Graph: x.Default})
+		}
+		return ds, func() {}, nil
+	}
+	// Named graphs from other publications need one dictionary: build the whole dataset for this request.
 	p, data, err := s.cfg.Store.PublicationContent(ctx, a, pubID, version)
 	if err != nil {
 		return nil, nil, err
 	}
+	b := index.NewBuilder()
 	if err := s.addGraph(ctx, b, p, data, nil, true); err != nil {
 		return nil, nil, err
 	}
@@ -79,6 +114,68 @@ func (s *Server) sparqlDataset(ctx context.Context, a model.Actor, pubID, versio
 	}
 	ds := b.Build()
 	return eval.FromIndex(ds), func() { ds.Close() }, nil
+}
+
+func (s *Server) buildIndex(ctx context.Context, p model.Publication, data []byte, keepNamed bool) (*index.Dataset, error) {
+	b := index.NewBuilder()
+	if err := s.addGraph(ctx, b, p, data, nil, keepNamed); err != nil {
+		return nil, err
+	}
+	return b.Build(), nil
+}
+
+// indexCache keeps the SPARQL indexes of the last few publication versions queried. A version's content never
+// changes, so its version id (with the base-IRI choice, which changes the terms) is the key; nothing is ever
+// invalidated, only evicted, least recently used first.
+type indexCache struct {
+	mu      sync.Mutex
+	max     int
+	entries map[string]*cacheEntry
+	tick    uint64
+}
+
+type cacheEntry struct {
+	ds   *index.Dataset
+	used uint64
+}
+
+func newIndexCache(max int) *indexCache {
+	return &indexCache{max: max, entries: map[string]*cacheEntry{}}
+}
+
+func (c *indexCache) get(ctx context.Context, p model.Publication, build func() (*index.Dataset, error)) (*index.Dataset, error) {
+	key := fmt.Sprintf("%s\x00%s\x00%t", p.ID, p.Version.ID, p.UseVersionedBaseURI)
+	c.mu.Lock()
+	c.tick++
+	if e, ok := c.entries[key]; ok {
+		e.used = c.tick
+		c.mu.Unlock()
+		return e.ds, nil
+	}
+	c.mu.Unlock()
+	ds, err := build()
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.entries[key]; ok { // built concurrently by another request
+		return e.ds, nil
+	}
+	if len(c.entries) >= c.max {
+		oldest := ""
+		for k, e := range c.entries {
+			if oldest == "" || e.used < c.entries[oldest].used {
+				oldest = k
+			}
+		}
+		// In-memory indexes hold no file mapping; dropping the entry is enough (queries still running keep
+		// their reference).
+		delete(c.entries, oldest)
+	}
+	c.tick++
+	c.entries[key] = &cacheEntry{ds: ds, used: c.tick}
+	return ds, nil
 }
 
 // addGraph adds a publication's statements: its default graph into graph (nil: the default graph), and its
