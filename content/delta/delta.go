@@ -1,8 +1,9 @@
 // Package delta computes what changed between two versions of a dataset (issue 8): the quads added and the quads
 // removed. Blank nodes have no identity across documents, so when either version has them both versions are
 // canonicalized with RDFC-1.0 first and compared by canonical labels; re-serialising a dataset (other syntax,
-// labels or order) then gives an empty delta. Ground quads take a fast path: hashed, sorted and merged, never
-// canonicalized.
+// labels or order) then gives an empty delta, except for the rare datasets with blank graph names on which
+// RDFC-1.0 itself depends on input order (see canon.TestBlankGraphNameAmbiguity). Ground quads take a fast path:
+// hashed, sorted and merged, never canonicalized.
 package delta
 
 import (

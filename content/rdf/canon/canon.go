@@ -1,6 +1,8 @@
 // Package canon implements RDF Dataset Canonicalization (RDFC-1.0, W3C Recommendation 21 May 2024): it gives every
 // blank node of a dataset a label that depends only on the dataset's structure, so that two serialisations of the
-// same dataset produce byte-identical canonical N-Quads. Hubs use it to compare, hash and sign graphs.
+// same dataset produce byte-identical canonical N-Quads. Hubs use it to compare, hash and sign graphs. As specified,
+// the algorithm can depend on input order for some datasets whose blank nodes are also graph names
+// (TestBlankGraphNameAmbiguity); this implementation then gives what the reference implementation gives.
 package canon
 
 import (
