@@ -33,7 +33,8 @@ func TestConcurrentRequests(t *testing.T) {
 					req.SetBasicAuth(pub.id, pub.secret)
 					r = httptest.NewRecorder()
 					f.srv.ServeHTTP(r, req)
-					// Two writers on one repository may race for its head: the loser gets 409 and retries.
+					// Two writers on one repository may race for its head: the store answers the loser 409 ("changed
+					// concurrently; try again"), which is a valid outcome here.
 					if r.Code == 409 {
 						continue
 					}
