@@ -6,6 +6,7 @@ package site
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"os"
 	"path"
@@ -13,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/ldhub/ldhub/content/codec"
@@ -49,8 +52,9 @@ type Options struct {
 // Handler serves direct URLs.
 type Handler struct {
 	o       Options
-	pages   sync.Map // resolved folder -> *tree.Page
+	folders sync.Map // resolved folder path -> *folder
 	indexes *indexCache
+	budget  budget
 }
 
 // NewHandler returns the direct-URL handler over a rendered tree.
@@ -71,7 +75,7 @@ func NewHandler(o Options) (*Handler, error) {
 	if o.PageSize <= 0 {
 		o.PageSize = 1000
 	}
-	return &Handler{o: o, indexes: newIndexCache(32)}, nil
+	return &Handler{o: o, indexes: newIndexCache(32), budget: budget{max: 64 << 20, per: 64 << 10}}, nil
 }
 
 // Extensions that select a representation in the URL, overriding Accept.
@@ -85,6 +89,7 @@ const htmlType = "text/html"
 // target is what a URL path names in the tree.
 type target struct {
 	dir      string // the resolved rendered folder (a version's, or the latest's)
+	folder   *folder
 	page     *tree.Page
 	resource string // the resource's path below the publication ("" for the publication itself)
 	ext      string // an extension given in the URL
@@ -236,17 +241,18 @@ func (h *Handler) locate(r *http.Request) (target, bool) {
 			case len(rest) == 1 && rest[0] == "void.ttl":
 				t.void, t.ext, rest = true, "", nil
 			}
-			page, err := h.page(dir)
+			fo, err := h.folder(dir)
 			if err != nil {
 				return target{}, false
 			}
+			page := fo.page
 			if private && (h.o.Auth == nil || !h.o.Auth.CanView(r, page.RepositoryID)) {
 				return target{}, false // exactly as if it did not exist
 			}
 			if len(rest) > 0 && t.void {
 				return target{}, false
 			}
-			t.dir, t.page = dir, page
+			t.dir, t.folder, t.page = dir, fo, page
 			t.resource = strings.Join(rest, "/")
 			if t.resource != "" && t.ext != "" {
 				t.resource = strings.TrimSuffix(t.resource, t.ext)
@@ -257,14 +263,21 @@ func (h *Handler) locate(r *http.Request) (target, bool) {
 	return target{}, false
 }
 
-// page reads a rendered folder's page.json, once: folder names identify their content (a version label, or the
-// latest folder's key), so a folder's page never changes while it exists.
-func (h *Handler) page(dir string) (*tree.Page, error) {
-	// A folder removed since (an unpublished publication) fails when its files are opened, which answers 404.
-	if c, ok := h.pages.Load(dir); ok {
-		return c.(*tree.Page), nil
+// folder returns what the handler knows of a rendered folder, re-reading its page.json only when that file was
+// replaced (one stat per request instead of a read and a JSON decode).
+func (h *Handler) folder(dir string) (*folder, error) {
+	name := filepath.Join(dir, tree.PageJSON)
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, err
 	}
-	b, err := os.ReadFile(filepath.Join(dir, tree.PageJSON))
+	ino := inode(fi)
+	if c, ok := h.folders.Load(dir); ok {
+		if f := c.(*folder); f.ino == ino && f.mod.Equal(fi.ModTime()) {
+			return f, nil
+		}
+	}
+	b, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
@@ -272,8 +285,30 @@ func (h *Handler) page(dir string) (*tree.Page, error) {
 	if err := json.Unmarshal(b, &p); err != nil {
 		return nil, err
 	}
-	h.pages.Store(dir, &p)
-	return &p, nil
+	f := &folder{page: &p, ino: ino, mod: fi.ModTime(), files: map[string]cachedFile{}}
+	if old, loaded := h.folders.Swap(dir, f); loaded {
+		h.release(old.(*folder))
+	}
+	return f, nil
+}
+
+// release gives a replaced folder's cached bytes back to the budget.
+func (h *Handler) release(f *folder) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var n int64
+	for _, c := range f.files {
+		n += int64(len(c.data))
+	}
+	f.files = map[string]cachedFile{}
+	atomic.AddInt64(&h.budget.used, -n)
+}
+
+func inode(fi os.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return st.Ino
+	}
+	return 0
 }
 
 // cacheControl: a version never changes; the latest is revalidated; private content stays out of shared caches.
@@ -303,34 +338,38 @@ func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request, t target, na
 	if t.page.Latest {
 		tag += "-l"
 	}
-	f, fi, gz := (*os.File)(nil), os.FileInfo(nil), false
-	if compressible && acceptsGzip(r.Header.Get("Accept-Encoding")) {
-		if g, err := os.Open(name + ".gz"); err == nil {
-			f, gz = g, true
+	gz := compressible && acceptsGzip(r.Header.Get("Accept-Encoding"))
+	var (
+		body io.ReadSeeker
+		mod  time.Time
+	)
+	if gz {
+		if b, m, err := t.folder.open(name+".gz", &h.budget); err == nil {
+			body, mod = b, m
+		} else {
+			gz = false
 		}
 	}
-	if compressible {
-		hd.Add("Vary", "Accept-Encoding")
-	}
-	if f == nil {
-		var err error
-		if f, err = os.Open(name); err != nil {
+	if body == nil {
+		b, m, err := t.folder.open(name, &h.budget)
+		if err != nil {
 			writeError(w, r, http.StatusNotFound, "no representation at "+r.URL.Path)
 			return
 		}
+		body, mod = b, m
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		writeError(w, r, http.StatusInternalServerError, "reading the rendering failed")
-		return
+	if compressible {
+		hd.Add("Vary", "Accept-Encoding")
 	}
 	if gz {
 		hd.Set("Content-Encoding", "gzip")
 		tag += "-gz"
 	}
 	hd.Set("ETag", `"`+tag+`"`)
-	http.ServeContent(w, r, "", fi.ModTime(), f)
+	http.ServeContent(w, r, "", mod, body)
+	if c, ok := body.(io.Closer); ok {
+		c.Close()
+	}
 }
 
 // acceptsGzip reads Accept-Encoding: gzip (or x-gzip, or *) with a non-zero weight.

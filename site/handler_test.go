@@ -13,7 +13,9 @@ import (
 	"testing"
 
 	"github.com/ldhub/ldhub/content/codec"
+	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/store"
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
 	"github.com/ldhub/ldhub/site"
@@ -298,5 +300,52 @@ func TestSPARQLOnTheDirectURL(t *testing.T) {
 				t.Errorf("%d %s, want %d with %s", w.Code, w.Body, tc.status, tc.want)
 			}
 		})
+	}
+}
+
+// A publication deleted and published again under the same URI reuses version folder names (INCREMENTAL labels
+// start at 1 again); the handler must not serve the old folder's cached page or bytes.
+func TestRepublishedFolderIsNotServedFromCache(t *testing.T) {
+	hub := pipelinetest.New(t)
+	ctx := context.Background()
+	out := t.TempDir()
+	p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := site.NewHandler(site.Options{Dir: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(path string) string {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+		return w.Body.String()
+	}
+	var labels []string
+	for i, obj := range []string{"first", "second"} {
+		pub, err := hub.Store.CreatePublication(ctx, hub.Admin, hub.Open.ID, model.PublicationMeta{Name: "p", VersioningMode: model.Incremental},
+			store.Content{Ext: ".ttl", Data: []byte(`<s> <p> "` + obj + `" .`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		labels = append(labels, pub.Version.Label)
+		if _, err := p.SyncRepository(ctx, hub.Open.ID); err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range []string{"/org/open/p.nt", "/org/open/p/versions/" + pub.Version.Label + ".nt"} {
+			if body := get(path); !strings.Contains(body, obj) {
+				t.Errorf("round %d: %s = %q, want %q", i, path, body, obj)
+			}
+		}
+		if _, err := hub.Store.DeletePublication(ctx, hub.Admin, pub.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.SyncRepository(ctx, hub.Open.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if labels[0] != labels[1] {
+		t.Logf("labels %v differ; the folder names were not reused", labels)
 	}
 }
