@@ -2,9 +2,11 @@ package rdf
 
 import "strings"
 
-// AppendNTriples writes t in canonical N-Triples form (RDF 1.1 N-Triples §4 canonical form: only the characters
-// that must be escaped are escaped, with the short forms where they exist). It is shared by every line-based
-// writer and by Term.String so that all of them agree byte for byte.
+// AppendNTriples writes t in canonical N-Triples form as RDF 1.2 N-Triples and RDFC-1.0 define it: in literals
+// the short escapes \t \b \n \r \f \" \\ and \u00XX for the other control characters, nothing else escaped
+// (the rdf-canon suite checks this byte for byte). Characters that are illegal in IRIs are written as \u00XX,
+// which only invalid IRIs ever need. It is shared by every line-based writer and by Term.String so that all of
+// them agree byte for byte.
 func AppendNTriples(b *strings.Builder, t Term) {
 	switch t.Kind {
 	case KindIRI:
