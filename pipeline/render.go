@@ -52,8 +52,8 @@ type rendering struct {
 }
 
 // renderVersion writes the dumps (each with a .gz sibling), the SPARQL index and the statistics of one version into
-// dir, which must exist and be private to the caller. Every syntax decodes the content on its own goroutine: the
-// streaming encoders then need no copy of the graph, and the parses spread over the cores.
+// dir, which must exist and be private to the caller. The content is parsed once and its statements fanned out to
+// one goroutine per dump and one for the index, so the streaming encoders need no copy of the graph.
 func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src source, mtime time.Time) (rendering, error) {
 	prefixes, dataset, err := scan(src)
 	if err != nil {
@@ -77,6 +77,7 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	readers := fanOut(ctx, src.decoder(), len(names)+1)
 	for i, name := range names {
 		syn, ok := reg.ByName(name)
 		if !ok || !syn.CanEncode() {
@@ -85,7 +86,7 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			n, err := writeDump(ctx, filepath.Join(dir, tree.DataBase+syn.Extensions[0]), syn, src, prefixes)
+			n, err := writeDump(ctx, filepath.Join(dir, tree.DataBase+syn.Extensions[0]), syn, readers[i], len(src.data), prefixes)
 			if err != nil {
 				cancel()
 				fail(fmt.Errorf("%s dump: %w", syn.Name, err))
@@ -97,7 +98,7 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		ds, err := index.BuildFrom(ctx, src.decoder())
+		ds, err := index.BuildFrom(ctx, readers[len(names)])
 		if err != nil {
 			cancel()
 			fail(fmt.Errorf("SPARQL index: %w", err))
@@ -110,7 +111,8 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 	}()
 	wg.Wait()
 	if len(errs) > 0 {
-		return rendering{}, errors.Join(errs...)
+		// Every reader of a bad document fails the same way, and a failure cancels the rest: the first says why.
+		return rendering{}, errs[0]
 	}
 	for i, name := range names {
 		syn, _ := reg.ByName(name)
@@ -168,7 +170,7 @@ func mergePrefixes(own []rdf.Prefix) []rdf.Prefix {
 const streamAbove = 4 << 20
 
 // writeDump encodes src into path and path.gz at once and returns the size of the uncompressed dump.
-func writeDump(ctx context.Context, path string, syn codec.Syntax, src source, prefixes []rdf.Prefix) (int64, error) {
+func writeDump(ctx context.Context, path string, syn codec.Syntax, dec rdf.Decoder, size int, prefixes []rdf.Prefix) (int64, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return 0, err
@@ -186,12 +188,12 @@ func writeDump(ctx context.Context, path string, syn codec.Syntax, src source, p
 	buf := bufio.NewWriterSize(f, 1<<16)
 	cw := &countWriter{w: io.MultiWriter(buf, gz)}
 	var enc rdf.Encoder
-	if syn.Name == "json-ld" && len(src.data) > streamAbove {
+	if syn.Name == "json-ld" && size > streamAbove {
 		enc = newStreamJSONLD(cw)
 	} else {
 		enc = syn.NewEncoder(cw, rdf.EncodeOptions{Prefixes: prefixes})
 	}
-	if _, err := codec.Copy(ctx, enc, src.decoder()); err != nil {
+	if _, err := codec.Copy(ctx, enc, dec); err != nil {
 		return 0, err
 	}
 	if err := enc.Close(); err != nil {
