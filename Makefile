@@ -10,10 +10,16 @@ all: build
 build:
 	$(GO) build -o bin/ldhub ./cmd/ldhub
 
-# Every test: unit, integration and the W3C conformance runners; the suite scores are printed at the end.
+# Packages where goroutines meet (store writers, git HTTP, the API server, the pipeline, SPARQL): their tests run
+# a second time under the race detector.
+RACE_PKGS := ./content/store/... ./api/... ./pipeline/... ./sparqlsvc/eval/... ./sparqlsvc/index/... ./sparqlsvc/protocol/...
+
+# Every test: unit, integration and the W3C conformance runners, then the race detector over RACE_PKGS; the suite
+# scores are printed at the end.
 test: fmt-check vet
 	@rm -rf $(REPORTS)
 	$(GO) test -count=1 -timeout 30m ./...
+	$(GO) test -race -count=1 -timeout 30m $(RACE_PKGS)
 	@echo "== conformance scores"; cat $(REPORTS)/*.txt 2>/dev/null | grep -E '^[^ ].*: [0-9]+ passed, [0-9]+ failed$$' || true
 
 # Only the W3C suites, with the names of failing tests.
