@@ -7,6 +7,8 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"net/netip"
+	"strings"
 	"sync"
 	"time"
 
@@ -29,6 +31,10 @@ type Options struct {
 	Forget time.Duration
 	// MaxKeys bounds the number of addresses and ids remembered (default 10000).
 	MaxKeys int
+	// TrustedProxies are the peers whose X-Forwarded-For is believed (the generated nginx configuration sets
+	// it); nil trusts loopback only. Behind a proxy every request comes from the proxy, so without this one
+	// guesser would slow everyone down.
+	TrustedProxies []netip.Prefix
 	// Now and Sleep are the clock and the wait; tests replace them.
 	Now   func() time.Time
 	Sleep func(ctx context.Context, d time.Duration) error
@@ -68,6 +74,9 @@ func New(a Authenticator, o Options) *Guard {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.TrustedProxies == nil {
+		o.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+	}
 	if o.Sleep == nil {
 		o.Sleep = sleep
 	}
@@ -96,7 +105,7 @@ func (g *Guard) Actor(r *http.Request) (model.Actor, error) {
 		}
 		return model.Actor{}, nil
 	}
-	ipKey, idKey := "ip "+source(r), "id "+id
+	ipKey, idKey := "ip "+g.source(r), "id "+id
 	if d := max(g.delay(ipKey), g.delay(idKey)); d > 0 {
 		if err := g.o.Sleep(r.Context(), d); err != nil {
 			return model.Actor{}, err
@@ -114,15 +123,41 @@ func (g *Guard) Actor(r *http.Request) (model.Actor, error) {
 
 // Delay is the wait the next attempt from r's address for id would get (for tests and diagnostics).
 func (g *Guard) Delay(r *http.Request, id string) time.Duration {
-	return max(g.delay("ip "+source(r)), g.delay("id "+id))
+	return max(g.delay("ip "+g.source(r)), g.delay("id "+id))
 }
 
-func source(r *http.Request) string {
+// source is the client address: the peer, or, when the peer is a trusted proxy, the last X-Forwarded-For hop
+// that is not one (earlier hops are whatever the client chose to send).
+func (g *Guard) source(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		return r.RemoteAddr
+		host = r.RemoteAddr
+	}
+	addr, err := netip.ParseAddr(host)
+	if err != nil || !g.trusted(addr) {
+		return host
+	}
+	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		hop, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			break
+		}
+		if !g.trusted(hop) {
+			return hop.String()
+		}
 	}
 	return host
+}
+
+func (g *Guard) trusted(a netip.Addr) bool {
+	a = a.Unmap()
+	for _, p := range g.o.TrustedProxies {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
 }
 
 func (g *Guard) delay(key string) time.Duration {

@@ -158,3 +158,44 @@ func TestCancelledWait(t *testing.T) {
 		t.Error("a cancelled request kept waiting")
 	}
 }
+
+// TestProxy: behind the local proxy the X-Forwarded-For client is slowed down, not every client of the proxy;
+// a remote peer cannot choose its address with the header.
+func TestProxy(t *testing.T) {
+	c := &clock{now: time.Unix(1e9, 0)}
+	g := newGuard(c, auth.Options{FreeFailures: 1})
+	try := func(remote, xff, id string) {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = remote
+		if xff != "" {
+			r.Header.Set("X-Forwarded-For", xff)
+		}
+		r.SetBasicAuth(id, "wrong")
+		_, _ = g.Actor(r)
+	}
+	try("127.0.0.1:5000", "1.1.1.1", "a")
+	try("127.0.0.1:5000", "1.1.1.1", "b")
+	delay := func(remote, xff, id string) time.Duration {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = remote
+		if xff != "" {
+			r.Header.Set("X-Forwarded-For", xff)
+		}
+		return g.Delay(r, id)
+	}
+	for _, tc := range []struct {
+		remote, xff string
+		slowed      bool
+	}{
+		{"127.0.0.1:5000", "1.1.1.1", true},
+		{"127.0.0.1:5000", "9.9.9.9, 1.1.1.1", true}, // the client's own claim comes first and is ignored
+		{"127.0.0.1:5000", "2.2.2.2", false},
+		{"[::1]:5000", "1.1.1.1", true},
+		{"1.1.1.1:5000", "", true},
+		{"3.3.3.3:5000", "1.1.1.1", false}, // not a trusted proxy: its header is ignored
+	} {
+		if got := delay(tc.remote, tc.xff, "c") > 0; got != tc.slowed {
+			t.Errorf("%s with X-Forwarded-For %q: slowed %v, want %v", tc.remote, tc.xff, got, tc.slowed)
+		}
+	}
+}

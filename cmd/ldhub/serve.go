@@ -8,7 +8,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ldhub/ldhub/api/auth"
@@ -65,17 +67,30 @@ func parse(fs *flag.FlagSet, args []string) (bool, error) {
 }
 
 func runServe(ctx context.Context, env *environment, args []string) error {
-	fs := flags(env, "serve", "serve [--data DIR] [--addr HOST:PORT] [--base-url URL] [--site DIR] [--theme DIR]")
+	fs := flags(env, "serve", "serve [--data DIR] [--addr HOST:PORT] [--base-url URL] [--site DIR] [--theme DIR] [--trusted-proxies CIDRS]")
 	data := fs.String("data", envOr(env, "LDHUB_DATA", "./ldhub-data"), "data folder (env LDHUB_DATA)")
 	addr := fs.String("addr", envOr(env, "LDHUB_ADDR", "127.0.0.1:8080"), "listen address (env LDHUB_ADDR)")
 	baseURL := fs.String("base-url", env.getenv("LDHUB_BASE_URL"), "public base URL (env LDHUB_BASE_URL; default http://<addr>)")
 	siteDir := fs.String("site", env.getenv("LDHUB_SITE"), "rendered tree the pipeline keeps current (env LDHUB_SITE; default DATA/site)")
 	themeDir := fs.String("theme", env.getenv("LDHUB_THEME"), "folder of templates overriding the default theme (env LDHUB_THEME)")
+	proxies := fs.String("trusted-proxies", envOr(env, "LDHUB_TRUSTED_PROXIES", "127.0.0.0/8,::1/128"),
+		"comma-separated CIDRs whose X-Forwarded-For names the client (env LDHUB_TRUSTED_PROXIES)")
 	if help, err := parse(fs, args); help || err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	trusted := []netip.Prefix{}
+	for _, p := range strings.Split(*proxies, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		pfx, err := netip.ParsePrefix(p)
+		if err != nil {
+			return fmt.Errorf("--trusted-proxies: %w", err)
+		}
+		trusted = append(trusted, pfx)
 	}
 	log := slog.New(slog.NewTextHandler(env.stderr, nil))
 
@@ -109,7 +124,7 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	if *baseURL == "" {
 		*baseURL = "http://" + ln.Addr().String()
 	}
-	guard := auth.New(st, auth.Options{})
+	guard := auth.New(st, auth.Options{TrustedProxies: trusted})
 
 	// The pipeline renders every publication into the site tree and follows the store; the direct-URL handler
 	// serves that tree.
