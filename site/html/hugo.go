@@ -1,0 +1,92 @@
+package html
+
+// This is the only file that knows Hugo. Its library API is not stable: upgrading Hugo means revisiting this
+// file (mirroring how Hugo's own commands/commandeer.go loads a configuration and builds) and nothing else.
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/gohugoio/hugo/common/loggers"
+	"github.com/gohugoio/hugo/config"
+	"github.com/gohugoio/hugo/config/allconfig"
+	"github.com/gohugoio/hugo/deps"
+	"github.com/gohugoio/hugo/hugofs"
+	"github.com/gohugoio/hugo/hugolib"
+)
+
+// hugoConfig says where one build reads and writes.
+type hugoConfig struct {
+	Project  string // working dir: content/, and the publisher's layouts/ and static/ overrides
+	Themes   string // folder holding the theme folder
+	Theme    string
+	Cache    string
+	Publish  string
+	Title    string
+	Language string
+}
+
+// runHugo builds the project into cfg.Publish. Everything a default Hugo site would add besides our pages
+// (home, sections, taxonomies, RSS, sitemap, robots.txt, 404) is off: every page is a regular page placed by
+// its url.
+func runHugo(cfg hugoConfig) error {
+	conf := map[string]any{
+		"baseURL": "/",
+		"title":   cfg.Title,
+		"params":  map[string]any{"lang": cfg.Language},
+		// Publishers' Markdown may contain raw HTML; dropping it is intended, not worth a warning per page.
+		"ignoreLogs":                 []string{"warning-goldmark-raw-html"},
+		"defaultContentLanguage":     "en",
+		"theme":                      cfg.Theme,
+		"themesDir":                  cfg.Themes,
+		"cacheDir":                   cfg.Cache,
+		"publishDir":                 cfg.Publish,
+		"relativeURLs":               true,
+		"disableKinds":               []string{"home", "section", "taxonomy", "term", "rss", "sitemap", "robotstxt", "404"},
+		"disableHugoGeneratorInject": true,
+		"enableGitInfo":              false,
+		"enableRobotsTXT":            false,
+		"timeZone":                   "UTC",
+		"markup":                     map[string]any{"goldmark": map[string]any{"renderer": map[string]any{"unsafe": false}}},
+	}
+	b, err := json.Marshal(conf)
+	if err != nil {
+		return err
+	}
+	file := filepath.Join(cfg.Project, "hugo.json")
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		return err
+	}
+	flags := config.New()
+	flags.Set("workingDir", cfg.Project)
+	logger := loggers.NewDefault()
+	configs, err := allconfig.LoadConfig(allconfig.ConfigSourceDescriptor{
+		Flags:       flags,
+		Fs:          hugofs.Os,
+		Filename:    file,
+		Environment: "production",
+		// Our pages must not depend on the environment ldhub runs in (HUGO_* variables would reconfigure it).
+		Environ:      []string{"HOME=" + cfg.Cache},
+		Logger:       logger,
+		SkipNpmCheck: true,
+	})
+	if err != nil {
+		return fmt.Errorf("hugo config: %w", err)
+	}
+	flags.Set("publishDir", configs.Base.PublishDir)
+	flags.Set("publishDirStatic", configs.Base.PublishDir)
+	flags.Set("publishDirDynamic", configs.Base.PublishDir)
+	fs := hugofs.NewFromSourceAndDestination(hugofs.Os, hugofs.Os, flags)
+	sites, err := hugolib.NewHugoSites(deps.DepsCfg{Configs: configs, Fs: fs, LogLevel: logger.Level(),
+		StdOut: logger.StdOut(), StdErr: logger.StdErr()})
+	if err != nil {
+		return fmt.Errorf("hugo: %w", err)
+	}
+	defer sites.Close()
+	if err := sites.Build(hugolib.BuildCfg{}); err != nil {
+		return fmt.Errorf("hugo build: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,145 @@
+package html
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/ldhub/ldhub/theme"
+)
+
+// Render writes one index.html per page of site into outDir (created if needed), plus the theme's static files
+// (css/). overrides are theme folders laid over the default theme in order, later ones winning file by file;
+// they mirror its layout (layouts/publication.html, static/css/ldhub.css, ...).
+func Render(ctx context.Context, site Site, outDir string, overrides ...string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	pages, err := site.pages()
+	if err != nil {
+		return err
+	}
+	out, err := filepath.Abs(outDir)
+	if err != nil {
+		return fmt.Errorf("html: output folder: %w", err)
+	}
+	work, err := os.MkdirTemp("", "ldhub-site-")
+	if err != nil {
+		return fmt.Errorf("html: %w", err)
+	}
+	defer os.RemoveAll(work)
+
+	if err := os.CopyFS(filepath.Join(work, "themes", "ldhub"), theme.Hugo()); err != nil {
+		return fmt.Errorf("html: copy theme: %w", err)
+	}
+	// Hugo lets a project's own layouts/ and static/ shadow its theme's, file by file: the overrides become
+	// the project's folders.
+	for _, o := range overrides {
+		if err := overlay(filepath.Join(work, "project"), os.DirFS(o), o); err != nil {
+			return err
+		}
+	}
+	if err := writeContent(ctx, filepath.Join(work, "project", "content"), pages); err != nil {
+		return err
+	}
+	lang := site.Language
+	if lang == "" {
+		lang = "en"
+	}
+	cfg := hugoConfig{
+		Project:  filepath.Join(work, "project"),
+		Themes:   filepath.Join(work, "themes"),
+		Theme:    "ldhub",
+		Cache:    filepath.Join(work, "cache"),
+		Publish:  out,
+		Title:    nameOr(site.Title, "ldhub"),
+		Language: lang,
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := runHugo(cfg); err != nil {
+		return fmt.Errorf("html: %w", err)
+	}
+	// Hugo the library renders pages only; copying static files is its command's job, so it is ours here.
+	static, err := fs.Sub(theme.Hugo(), "static")
+	if err != nil {
+		return fmt.Errorf("html: %w", err)
+	}
+	if err := overlay(out, static, "default theme"); err != nil {
+		return err
+	}
+	for _, o := range overrides {
+		dir := filepath.Join(o, "static")
+		if _, err := os.Stat(dir); os.IsNotExist(err) {
+			continue
+		}
+		if err := overlay(out, os.DirFS(dir), o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// overlay copies the folder src (called name in errors) into dst, replacing files already there.
+func overlay(dst string, src fs.FS, name string) error {
+	return fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("html: theme %s: %w", name, err)
+		}
+		to := filepath.Join(dst, filepath.FromSlash(p))
+		if d.IsDir() {
+			return os.MkdirAll(to, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("html: theme %s: %s is not a regular file", name, p)
+		}
+		b, err := fs.ReadFile(src, p)
+		if err != nil {
+			return fmt.Errorf("html: theme %s: %w", name, err)
+		}
+		return os.WriteFile(to, b, 0o644)
+	})
+}
+
+// frontMatter is what Hugo reads at the top of each content file (as JSON).
+type frontMatter struct {
+	Title  string         `json:"title"`
+	Layout string         `json:"layout"`
+	URL    string         `json:"url"`
+	Params map[string]any `json:"params"`
+}
+
+// writeContent writes one content file per page. File names are sequence numbers: the URL, not the name,
+// places the page.
+func writeContent(ctx context.Context, dir string, pages []page) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("html: %w", err)
+	}
+	var buf bytes.Buffer
+	for i, p := range pages {
+		if i%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		buf.Reset()
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent("", " ")
+		if err := enc.Encode(frontMatter{Title: p.Title, Layout: p.Layout, URL: p.URL,
+			Params: map[string]any{"ld": p.LD}}); err != nil {
+			return fmt.Errorf("html: page %s: %w", p.URL, err)
+		}
+		buf.WriteString("\n")
+		buf.WriteString(p.Content)
+		buf.WriteString("\n")
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("p%06d.md", i)), buf.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("html: %w", err)
+		}
+	}
+	return nil
+}
