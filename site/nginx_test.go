@@ -97,8 +97,18 @@ http {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	static := replay(t, f, upstream.URL, "http://"+addr)
+	if static < 8 {
+		t.Errorf("nginx served only %d rows from files; the rest went to the handler", static)
+	}
+	t.Logf("%d rows served by nginx from files", static)
+}
+
+// replay asks the handler and a web server in front of the same tree every row of the conneg table and compares
+// the answers; it returns how many rows the server answered from files itself.
+func replay(t *testing.T, f *fixture, handler, front string) int {
 	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
-	get := func(base string, tc connegCase) (*http.Response, string) {
+	get := func(t *testing.T, base string, tc connegCase) (*http.Response, string) {
 		req, _ := http.NewRequest(tc.method, base+tc.path, nil)
 		if tc.accept != "" {
 			req.Header.Set("Accept", tc.accept)
@@ -127,29 +137,26 @@ http {
 	static := 0
 	for _, tc := range connegTable(f.versions) {
 		t.Run(tc.name, func(t *testing.T) {
-			want, wantBody := get(upstream.URL, tc)
-			got, gotBody := get("http://"+addr, tc)
+			want, wantBody := get(t, handler, tc)
+			got, gotBody := get(t, front, tc)
 			if got.StatusCode != want.StatusCode {
-				t.Fatalf("nginx %d, handler %d", got.StatusCode, want.StatusCode)
+				t.Fatalf("server %d, handler %d", got.StatusCode, want.StatusCode)
 			}
 			for _, h := range []string{"Content-Type", "Content-Location", "Link", "Cache-Control", "Access-Control-Allow-Origin", "Last-Modified"} {
 				if got.Header.Get(h) != want.Header.Get(h) {
-					t.Errorf("%s: nginx %q, handler %q", h, got.Header.Get(h), want.Header.Get(h))
+					t.Errorf("%s: server %q, handler %q", h, got.Header.Get(h), want.Header.Get(h))
 				}
 			}
 			if !slices.Equal(vary(got.Header), vary(want.Header)) {
-				t.Errorf("Vary: nginx %q, handler %q", vary(got.Header), vary(want.Header))
+				t.Errorf("Vary: server %q, handler %q", vary(got.Header), vary(want.Header))
 			}
 			if gotBody != wantBody && !strings.Contains(want.Header.Get("Content-Type"), "json") || got.StatusCode == 200 && gotBody != wantBody {
-				t.Errorf("bodies differ:\nnginx   %.300s\nhandler %.300s", gotBody, wantBody)
+				t.Errorf("bodies differ:\nserver  %.300s\nhandler %.300s", gotBody, wantBody)
 			}
 			if got.Header.Get("X-LDHub-Static") != "" {
 				static++
 			}
 		})
 	}
-	if static < 8 {
-		t.Errorf("nginx served only %d rows from files; the rest went to the handler", static)
-	}
-	t.Logf("%d rows served by nginx from files", static)
+	return static
 }
