@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,16 +11,19 @@ import (
 	"time"
 
 	"github.com/ldhub/ldhub/pipeline"
+	"github.com/ldhub/ldhub/site"
 	"github.com/ldhub/ldhub/theme"
 )
 
 // runBuild implements `ldhub build`: every derived artefact of the static site, rendered from git.
 func runBuild(ctx context.Context, env *environment, args []string) error {
-	fs := flags(env, "build", "build [--data DIR] [--out DIR] [--base-url URL] [--theme DIR]")
+	fs := flags(env, "build", "build [--data DIR] [--out DIR] [--base-url URL] [--theme DIR] [--upstream HOST:PORT] [--listen ADDR]")
 	data := fs.String("data", envOr(env, "LDHUB_DATA", "./ldhub-data"), "data folder (env LDHUB_DATA)")
 	out := fs.String("out", env.getenv("LDHUB_SITE"), "rendered tree (env LDHUB_SITE; default DATA/site)")
 	baseURL := fs.String("base-url", envOr(env, "LDHUB_BASE_URL", "http://127.0.0.1:8080"), "public base URL (env LDHUB_BASE_URL)")
 	themeDir := fs.String("theme", env.getenv("LDHUB_THEME"), "folder of templates overriding the default theme (env LDHUB_THEME)")
+	upstream := fs.String("upstream", envOr(env, "LDHUB_ADDR", "127.0.0.1:8080"), "address of ldhub serve, for the generated nginx.conf and apache.conf (env LDHUB_ADDR)")
+	listen := fs.String("listen", "80", "address the generated web-server configurations listen on")
 	if help, err := parse(fs, args); help || err != nil {
 		return err
 	}
@@ -44,9 +48,35 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 	}
 	start := time.Now()
 	res, err := p.BuildAll(ctx, progressPrinter(env.stderr))
+	if cerr := writeServerConfigs(*out, site.ServerConfig{Listen: *listen, Dir: *out, Upstream: *upstream}); cerr != nil {
+		err = errors.Join(err, cerr)
+	}
 	fmt.Fprintf(env.stdout, "rendered %d publications, %d unchanged, %d removed in %s into %s\n",
 		len(res.Rendered), len(res.Skipped), len(res.Removed), time.Since(start).Round(time.Millisecond), *out)
 	return err
+}
+
+// writeServerConfigs leaves nginx.conf and apache.conf for the rendered tree beside it.
+func writeServerConfigs(out string, c site.ServerConfig) error {
+	abs, err := filepath.Abs(c.Dir)
+	if err != nil {
+		return err
+	}
+	c.Dir = abs
+	nginx, err := site.NginxConfig(c)
+	if err != nil {
+		return err
+	}
+	apache, err := site.ApacheConfig(c)
+	if err != nil {
+		return err
+	}
+	for name, body := range map[string]string{"nginx.conf": nginx, "apache.conf": apache} {
+		if err := os.WriteFile(filepath.Join(out, name), []byte(body), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // progressPrinter draws a bar on a terminal and plain lines otherwise (logs, CI).

@@ -31,6 +31,11 @@ func TestBuildCommand(t *testing.T) {
 			t.Errorf("run %d: progress %q", i, stderr.String())
 		}
 	}
+	for _, conf := range []string{"nginx.conf", "apache.conf"} {
+		if b, err := os.ReadFile(filepath.Join(out, conf)); err != nil || !bytes.Contains(b, []byte(out+"/public")) {
+			t.Errorf("%s: %v %.200s", conf, err, b)
+		}
+	}
 	b, err := os.ReadFile(filepath.Join(tree.PubDir(tree.Root(out, false), "/org/open/core"), tree.Current, tree.PageHTML))
 	if err != nil || !bytes.Contains(b, []byte("http://hub.example/org/open/core")) {
 		t.Errorf("page: %v %.200s", err, b)
