@@ -43,6 +43,7 @@ type dumpView struct {
 	MediaType string `json:"mediatype"`
 	Href      string `json:"href"`
 	Size      int64  `json:"size,omitempty"`
+	SizeText  string `json:"sizetext,omitempty"` // "2.0 kB"
 }
 
 type versionView struct {
@@ -293,9 +294,27 @@ func viewVersion(v Version, href string) (versionView, error) {
 			return vv, fmt.Errorf("html: version %q: the %s dump has no URL", v.Label, d.Format)
 		}
 		vv.Dumps = append(vv.Dumps, dumpView{Format: nameOr(d.Format, d.Ext), Ext: d.Ext, MediaType: d.MediaType,
-			Href: d.URL, Size: d.Size})
+			Href: d.URL, Size: d.Size, SizeText: humanSize(d.Size)})
 	}
 	return vv, nil
+}
+
+// humanSize writes a byte count the way download links usually show it (SI units, one decimal).
+func humanSize(n int64) string {
+	if n <= 0 {
+		return ""
+	}
+	if n < 1000 {
+		return fmt.Sprintf("%d B", n)
+	}
+	f := float64(n)
+	for _, unit := range []string{"kB", "MB", "GB", "TB"} {
+		f /= 1000
+		if f < 999.95 || unit == "TB" {
+			return fmt.Sprintf("%.1f %s", f, unit)
+		}
+	}
+	return ""
 }
 
 func viewStats(s Stats) statsView {

@@ -93,7 +93,7 @@ func TestRenderPages(t *testing.T) {
 		{"acme/people/staff", []string{
 			`<h1 id="title">Staff Directory</h1>`, "Everybody who works at ACME.",
 			"http://example.org/staff", "ACME Corp", "https://creativecommons.org/licenses/by/4.0/",
-			`href="../../../acme/people/staff/.ld/v/v2/data.ttl"`, `href="../../../acme/people/staff/.ld/v/v2/data.nt"`,
+			`href="../../../acme/people/staff/.ld/v/v2/data.ttl"`, "2.0 kB", `href="../../../acme/people/staff/.ld/v/v2/data.nt"`,
 			`href="../../../acme/people/staff/.ld/v/v2/data.rdf"`, `href="../../../acme/people/staff/.ld/v/v2/data.jsonld"`,
 			`type="application/ld&#43;json"`, `<link rel="alternate" type="text/turtle" href="../../../acme/people/staff/.ld/v/v2/void.ttl"`,
 			`<dd id="triples">12,345</dd>`, "<dd>321</dd>", "http://xmlns.com/foaf/0.1/Person", "Person", "http://xmlns.com/foaf/0.1/name",
@@ -209,6 +209,41 @@ func TestRenderRejects(t *testing.T) {
 				t.Fatalf("Render error = %v, want one containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+func TestHumanSize(t *testing.T) {
+	tests := []struct {
+		n    int64
+		want string
+	}{{0, ""}, {999, "999 B"}, {2048, "2.0 kB"}, {999_949, "999.9 kB"}, {999_950, "1.0 MB"}, {3_500_000_000, "3.5 GB"}}
+	for _, tc := range tests {
+		if got := humanSize(tc.n); got != tc.want {
+			t.Errorf("humanSize(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestRenderSparse renders what a new hub looks like: a publication without versions, a repository without
+// publications, and a hub without groups.
+func TestRenderSparse(t *testing.T) {
+	s := Site{Title: "New Hub", Hub: Hub{Groups: []Group{{Slug: "g", Repositories: []Repository{
+		{Slug: "empty"},
+		{Slug: "r", Publications: []Publication{{Slug: "p", Name: "Coming Soon"}}},
+	}}}}}
+	out := render(t, s)
+	for page, want := range map[string]string{
+		".":       "Coming Soon",
+		"g":       "No publications yet.",
+		"g/r/p":   "Nothing has been published here yet.",
+		"g/empty": "None yet.",
+	} {
+		if got := readPage(t, out, page); !strings.Contains(got, want) {
+			t.Errorf("%s lacks %q:\n%s", page, want, got)
+		}
+	}
+	if got := readPage(t, render(t, Site{}), "."); !strings.Contains(got, "No groups have been published yet.") {
+		t.Errorf("empty hub:\n%s", got)
 	}
 }
 
