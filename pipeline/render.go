@@ -165,7 +165,8 @@ func mergePrefixes(own []rdf.Prefix) []rdf.Prefix {
 	return out
 }
 
-// streamAbove is the content size above which the JSON-LD dump is streamed in expanded form (see streamJSONLD).
+// streamAbove is the content size above which the JSON-LD and Turtle dumps are streamed (see streamJSONLD and
+// streamTurtle) instead of pretty-printed from the whole graph.
 const streamAbove = 4 << 20
 
 // writeDump encodes src into path and path.gz at once and returns the size of the uncompressed dump.
@@ -187,9 +188,12 @@ func writeDump(ctx context.Context, path string, syn codec.Syntax, dec rdf.Decod
 	buf := bufio.NewWriterSize(f, 1<<16)
 	cw := &countWriter{w: io.MultiWriter(buf, gz)}
 	var enc rdf.Encoder
-	if syn.Name == "json-ld" && size > streamAbove {
+	switch {
+	case syn.Name == "json-ld" && size > streamAbove:
 		enc = newStreamJSONLD(cw)
-	} else {
+	case syn.Name == "turtle" && size > streamAbove:
+		enc = newStreamTurtle(cw)
+	default:
 		enc = syn.NewEncoder(cw, rdf.EncodeOptions{Prefixes: prefixes})
 	}
 	if _, err := codec.Copy(ctx, enc, dec); err != nil {

@@ -3,7 +3,9 @@ package pipeline
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"io"
+	"strings"
 
 	"github.com/ldhub/ldhub/content/rdf"
 )
@@ -114,6 +116,69 @@ func (e *streamJSONLD) Close() error {
 		e.w.WriteString("[")
 	}
 	e.w.WriteString("\n]\n")
+	e.err = e.w.Flush()
+	return e.err
+}
+
+// streamTurtle writes Turtle as statements come, grouping runs of statements about the same subject with ';' and
+// repeating objects with ','. Terms are written in their N-Triples form, which is valid Turtle. Like streamJSONLD
+// it serves versions too large for the pretty encoder (content/rdf/turtleenc), which holds and groups the whole
+// graph.
+type streamTurtle struct {
+	w    *bufio.Writer
+	s, p rdf.Term
+	open bool
+	sb   strings.Builder
+	err  error
+}
+
+func newStreamTurtle(w io.Writer) *streamTurtle {
+	return &streamTurtle{w: bufio.NewWriterSize(w, 1<<16)}
+}
+
+func (e *streamTurtle) term(t rdf.Term) {
+	e.sb.Reset()
+	rdf.AppendNTriples(&e.sb, t)
+	e.w.WriteString(e.sb.String())
+}
+
+func (e *streamTurtle) Encode(q rdf.Quad) error {
+	if e.err != nil {
+		return e.err
+	}
+	if !q.G.IsZero() {
+		e.err = errors.New("turtle: a named graph cannot be written in Turtle")
+		return e.err
+	}
+	switch {
+	case e.open && q.S.Equal(e.s) && q.P.Equal(e.p):
+		e.w.WriteString(" ,\n    ")
+	case e.open && q.S.Equal(e.s):
+		e.w.WriteString(" ;\n  ")
+		e.term(q.P)
+		e.w.WriteByte(' ')
+	default:
+		if e.open {
+			e.w.WriteString(" .\n")
+		}
+		e.term(q.S)
+		e.w.WriteByte(' ')
+		e.term(q.P)
+		e.w.WriteByte(' ')
+		e.open, e.s = true, q.S
+	}
+	e.p = q.P
+	e.term(q.O)
+	return nil
+}
+
+func (e *streamTurtle) Close() error {
+	if e.err != nil {
+		return e.err
+	}
+	if e.open {
+		e.w.WriteString(" .\n")
+	}
 	e.err = e.w.Flush()
 	return e.err
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/iso"
 	"github.com/ldhub/ldhub/content/rdf/jsonld"
+	"github.com/ldhub/ldhub/content/rdf/turtle"
 )
 
 func TestStreamJSONLDReadsBack(t *testing.T) {
@@ -62,5 +63,53 @@ func TestStreamJSONLDReadsBack(t *testing.T) {
 				t.Errorf("%s\n%s", iso.Diff(tc.quads, got), buf.String())
 			}
 		})
+	}
+}
+
+func TestStreamTurtleReadsBack(t *testing.T) {
+	s, p, q := rdf.IRI("http://x/s"), rdf.IRI("http://x/p"), rdf.IRI("http://x/q")
+	cases := []struct {
+		name  string
+		quads []rdf.Quad
+	}{
+		{"empty", nil},
+		{"runs", []rdf.Quad{
+			rdf.Triple(s, p, rdf.IRI("http://x/o1")), rdf.Triple(s, p, rdf.Blank("b1")),
+			rdf.Triple(s, q, rdf.LangString("hallo", "nl")), rdf.Triple(s, p, rdf.Literal("3", rdf.XSDInteger)),
+			rdf.Triple(rdf.Blank("b1"), q, rdf.String("quote \" and \n newline")),
+			rdf.Triple(s, rdf.IRI(rdf.RDFType), rdf.IRI("http://x/C")),
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			enc := newStreamTurtle(&buf)
+			for _, q := range tc.quads {
+				if err := enc.Encode(q); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := enc.Close(); err != nil {
+				t.Fatal(err)
+			}
+			dec := turtle.NewDecoder(bytes.NewReader(buf.Bytes()), rdf.DecodeOptions{})
+			var got []rdf.Quad
+			for {
+				q, err := dec.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("%v\n%s", err, buf.String())
+				}
+				got = append(got, q)
+			}
+			if !iso.Isomorphic(got, tc.quads) {
+				t.Errorf("%s\n%s", iso.Diff(tc.quads, got), buf.String())
+			}
+		})
+	}
+	if err := newStreamTurtle(io.Discard).Encode(rdf.Quad{S: s, P: p, O: s, G: s}); err == nil {
+		t.Error("a named graph was accepted")
 	}
 }
