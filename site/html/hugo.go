@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/gohugoio/hugo/common/loggers"
 	"github.com/gohugoio/hugo/config"
@@ -28,10 +29,16 @@ type hugoConfig struct {
 	Language string
 }
 
+// hugoMu serialises builds: Hugo keeps process-wide state (its global logger, set by every LoadConfig, and its
+// clock), so two builds at once could log into each other.
+var hugoMu sync.Mutex
+
 // runHugo builds the project into cfg.Publish. Everything a default Hugo site would add besides our pages
 // (home, sections, taxonomies, RSS, sitemap, robots.txt, 404) is off: every page is a regular page placed by
 // its url.
 func runHugo(cfg hugoConfig) error {
+	hugoMu.Lock()
+	defer hugoMu.Unlock()
 	conf := map[string]any{
 		"baseURL": "/",
 		"title":   cfg.Title,

@@ -53,6 +53,7 @@ type versionView struct {
 	Href   string     `json:"href"`
 	Dumps  []dumpView `json:"dumps"`
 	VoID   string     `json:"void,omitempty"`
+	SPARQL string     `json:"sparql,omitempty"`
 	Stats  statsView  `json:"stats"`
 }
 
@@ -274,18 +275,25 @@ func (s *Site) publicationPages(p Publication, repoURL string, crumbs []crumb, r
 		v.Versions = nil
 		v.Resources = nil
 		v.Crumbs = pubCrumbs
+		// The publication's endpoint answers over the latest version; an older version's page may only offer
+		// a query form for an endpoint of its own.
+		v.SPARQL = v.Version.SPARQL
 		out = append(out, page{Title: name + " " + v.Version.Label, Layout: "version", URL: v.Version.Href,
 			Content: p.Description, LD: v})
 	}
 	if len(base.Versions) > 0 {
 		base.Version = &base.Versions[0]
+		if base.SPARQL == "" {
+			base.SPARQL = base.Version.SPARQL
+		}
 	}
 	out = append(out, page{Title: name, Layout: "publication", URL: pURL, Content: p.Description, LD: base})
 	return out, pubSummary{Name: name, Href: pURL, Description: firstLine(p.Description), Version: base.Version}, nil
 }
 
 func viewVersion(v Version, href string) (versionView, error) {
-	vv := versionView{Label: v.Label, Commit: v.Commit, Href: href, VoID: v.VoID, Stats: viewStats(v.Stats)}
+	vv := versionView{Label: v.Label, Commit: v.Commit, Href: href, VoID: v.VoID, SPARQL: v.SPARQL,
+		Stats: viewStats(v.Stats)}
 	if !v.Time.IsZero() {
 		vv.Time = v.Time.UTC().Format(time.RFC3339)
 	}

@@ -49,7 +49,7 @@ type Publication struct {
 	Publisher   string
 	License     string // a URL or a name
 	Modified    time.Time
-	SPARQL      string // URL of the SPARQL endpoint; the page's query form POSTs a "query" field to it
+	SPARQL      string // URL of the SPARQL endpoint over the latest version; the query form POSTs "query" to it
 	Versions    []Version
 	Resources   []Resource
 }
@@ -61,6 +61,7 @@ type Version struct {
 	Time   time.Time
 	Dumps  []Dump // one per format: Turtle (.ttl), N-Triples (.nt), RDF/XML (.rdf), JSON-LD (.jsonld), ...
 	VoID   string // URL of the version's VoID description
+	SPARQL string // URL of a SPARQL endpoint over this version; without one its page has no query form
 	Stats  Stats
 }
 
