@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/rdf"
@@ -314,5 +315,47 @@ func TestDatasetsGetDatasetDumps(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "data.rdf")); !os.IsNotExist(err) {
 		t.Errorf("a dataset got an RDF/XML dump (it cannot hold named graphs): %v", err)
+	}
+}
+
+// Run follows the store: a REST-style write is rendered without anyone calling the pipeline, and Pending is true
+// from the write until the new version is live.
+func TestRunRendersEveryCommit(t *testing.T) {
+	h := pipelinetest.New(t)
+	out := t.TempDir()
+	p := newPipeline(t, h, out)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- p.Run(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != context.Canceled {
+			t.Errorf("Run returned %v, want context.Canceled", err)
+		}
+	}()
+	live := func(path, want string) bool {
+		b, err := os.ReadFile(filepath.Join(tree.PubDir(tree.Root(out, false), path), tree.Current, "data.nt"))
+		return err == nil && strings.Contains(string(b), want)
+	}
+	pub := h.Publish(t, h.Open.ID, "core", ".ttl", `<a> <b> "one" .`)
+	if !p.Pending(pub.ID) && !live("/org/open/core", `"one"`) {
+		t.Error("not pending right after the write, and not live either")
+	}
+	waitFor(t, func() bool { return !p.Pending(pub.ID) })
+	if !live("/org/open/core", `"one"`) {
+		t.Error("not pending, but the first version is not live")
+	}
+	h.Update(t, pub.ID, ".ttl", `<a> <b> "two" .`)
+	waitFor(t, func() bool { return !p.Pending(pub.ID) && live("/org/open/core", `"two"`) })
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 10 s")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
