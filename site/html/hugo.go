@@ -4,12 +4,15 @@ package html
 // file (mirroring how Hugo's own commands/commandeer.go loads a configuration and builds) and nothing else.
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
+	"github.com/bep/logg"
 	"github.com/gohugoio/hugo/common/loggers"
 	"github.com/gohugoio/hugo/config"
 	"github.com/gohugoio/hugo/config/allconfig"
@@ -56,7 +59,13 @@ func runHugo(cfg hugoConfig) error {
 		"enableGitInfo":              false,
 		"enableRobotsTXT":            false,
 		"timeZone":                   "UTC",
-		"markup":                     map[string]any{"goldmark": map[string]any{"renderer": map[string]any{"unsafe": false}}},
+		// Publishers' templates run on the hub: they may not run programs, fetch URLs or read the environment.
+		"security": map[string]any{
+			"exec":  map[string]any{"allow": []string{"^$"}, "osEnv": []string{"^$"}},
+			"http":  map[string]any{"urls": []string{"^$"}, "methods": []string{"^$"}},
+			"funcs": map[string]any{"getenv": []string{"^$"}},
+		},
+		"markup": map[string]any{"goldmark": map[string]any{"renderer": map[string]any{"unsafe": false}}},
 	}
 	b, err := json.Marshal(conf)
 	if err != nil {
@@ -68,7 +77,10 @@ func runHugo(cfg hugoConfig) error {
 	}
 	flags := config.New()
 	flags.Set("workingDir", cfg.Project)
-	logger := loggers.NewDefault()
+	// Hugo reports a failing template by logging it and returning "logged N error(s)"; its log is kept so the
+	// returned error can say what went wrong. Warnings still reach stderr.
+	log := &syncBuffer{}
+	logger := loggers.New(loggers.Options{Level: logg.LevelWarn, StdOut: log, StdErr: log})
 	configs, err := allconfig.LoadConfig(allconfig.ConfigSourceDescriptor{
 		Flags:       flags,
 		Fs:          hugofs.Os,
@@ -86,14 +98,44 @@ func runHugo(cfg hugoConfig) error {
 	flags.Set("publishDirStatic", configs.Base.PublishDir)
 	flags.Set("publishDirDynamic", configs.Base.PublishDir)
 	fs := hugofs.NewFromSourceAndDestination(hugofs.Os, hugofs.Os, flags)
-	sites, err := hugolib.NewHugoSites(deps.DepsCfg{Configs: configs, Fs: fs, LogLevel: logger.Level(),
-		StdOut: logger.StdOut(), StdErr: logger.StdErr()})
+	sites, err := hugolib.NewHugoSites(deps.DepsCfg{Configs: configs, Fs: fs, LogLevel: logg.LevelWarn,
+		StdOut: log, StdErr: log})
 	if err != nil {
 		return fmt.Errorf("hugo: %w", err)
 	}
 	defer sites.Close()
 	if err := sites.Build(hugolib.BuildCfg{}); err != nil {
+		if logged := strings.TrimSpace(log.String()); logged != "" {
+			return fmt.Errorf("hugo build: %w: %s", err, logged)
+		}
 		return fmt.Errorf("hugo build: %w", err)
 	}
+	if log.Len() > 0 {
+		os.Stderr.WriteString(log.String())
+	}
 	return nil
+}
+
+// syncBuffer collects Hugo's log, which its workers write concurrently.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func (b *syncBuffer) Len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Len()
 }

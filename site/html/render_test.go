@@ -190,6 +190,7 @@ func TestRenderRejects(t *testing.T) {
 		}, "has no URL"},
 		{"duplicate group", func(s *Site) { s.Hub.Groups = append(s.Hub.Groups, s.Hub.Groups[0]) }, "two pages"},
 		{"broken override", nil, "hugo"},
+		{"override fetching a URL", nil, "access denied"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -202,7 +203,11 @@ func TestRenderRejects(t *testing.T) {
 				if err := os.MkdirAll(filepath.Join(dir, "layouts"), 0o755); err != nil {
 					t.Fatal(err)
 				}
-				if err := os.WriteFile(filepath.Join(dir, "layouts", "hub.html"), []byte("{{ define \"main\" }}{{ .Nope }"), 0o644); err != nil {
+				tmpl := "{{ define \"main\" }}{{ .Nope }"
+				if tc.want == "access denied" {
+					tmpl = `{{ define "main" }}{{ with try (resources.GetRemote "http://127.0.0.1:9/x") }}{{ with .Err }}{{ errorf "%s" . }}{{ end }}{{ end }}{{ end }}`
+				}
+				if err := os.WriteFile(filepath.Join(dir, "layouts", "hub.html"), []byte(tmpl), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				over = []string{dir}
