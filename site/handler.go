@@ -236,7 +236,14 @@ func (h *Handler) locate(r *http.Request) (target, bool) {
 				if err != nil {
 					return target{}, false
 				}
-				dir = filepath.Join(meta, tree.Versions, esc)
+				vdir := filepath.Join(meta, tree.Versions, esc)
+				if _, err := os.Stat(vdir); err != nil {
+					// Not a label: a version is also reachable by its id or commit hash (7+ hex digits of it).
+					if vdir = h.versionByID(dir, meta, name); vdir == "" {
+						return target{}, false
+					}
+				}
+				dir = vdir
 				rest = rest[2:]
 			case len(rest) == 1 && rest[0] == "void.ttl":
 				t.void, t.ext, rest = true, "", nil
@@ -261,6 +268,20 @@ func (h *Handler) locate(r *http.Request) (target, bool) {
 		}
 	}
 	return target{}, false
+}
+
+// versionByID finds a version folder by version id or commit (prefix) through the latest page's version list.
+func (h *Handler) versionByID(cur, meta, name string) string {
+	fo, err := h.folder(cur)
+	if err != nil {
+		return ""
+	}
+	for _, v := range fo.page.Versions {
+		if v.ID == name || v.Commit == name || len(name) >= 7 && strings.HasPrefix(v.Commit, name) {
+			return filepath.Join(meta, tree.Versions, path.Base(v.URL))
+		}
+	}
+	return ""
 }
 
 // folder returns what the handler knows of a rendered folder, re-reading its page.json only when that file was

@@ -28,6 +28,7 @@ type fixture struct {
 	h        http.Handler
 	out      string
 	versions []string // labels, oldest first
+	commits  []string
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -58,6 +59,7 @@ func newFixture(t *testing.T) *fixture {
 	f := &fixture{h: h, out: out}
 	for _, v := range pub.Versions {
 		f.versions = append(f.versions, v.Label)
+		f.commits = append(f.commits, v.Commit)
 	}
 	return f
 }
@@ -347,5 +349,21 @@ func TestRepublishedFolderIsNotServedFromCache(t *testing.T) {
 	}
 	if labels[0] != labels[1] {
 		t.Logf("labels %v differ; the folder names were not reused", labels)
+	}
+}
+
+func TestVersionByCommit(t *testing.T) {
+	f := newFixture(t)
+	for _, id := range []string{f.commits[0], f.commits[0][:10]} {
+		w := f.do("GET", "/org/open/core/versions/"+id+".nt", nil)
+		if w.Code != 200 || strings.Contains(w.Body.String(), "Third") {
+			t.Errorf("%s: %d, body has the latest's statement: %v", id, w.Code, strings.Contains(w.Body.String(), "Third"))
+		}
+		if loc := w.Header().Get("Content-Location"); loc != "/org/open/core/versions/"+f.versions[0]+".nt" {
+			t.Errorf("%s: Content-Location %q", id, loc)
+		}
+	}
+	if w := f.do("GET", "/org/open/core/versions/"+f.commits[0][:5], nil); w.Code != 404 {
+		t.Errorf("a 5-digit prefix answered %d", w.Code)
 	}
 }
