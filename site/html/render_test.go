@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -135,10 +136,29 @@ func TestRenderPages(t *testing.T) {
 		t.Errorf("theme CSS not published: %v", err)
 	}
 	// Nothing but our pages and the theme's static files.
-	for _, extra := range []string{"index.xml", "sitemap.xml", "404.html", "robots.txt", "p000000"} {
-		if _, err := os.Stat(filepath.Join(out, extra)); err == nil {
-			t.Errorf("unexpected %s in the output", extra)
+	var got []string
+	err := filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
 		}
+		rel, _ := filepath.Rel(out, p)
+		if filepath.Base(rel) != "index.html" {
+			got = append(got, filepath.ToSlash(rel))
+		} else {
+			got = append(got, "page:"+filepath.ToSlash(filepath.Dir(rel)))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"css/ldhub.css", "favicon.svg", "page:.", "page:acme", "page:acme/people", "page:acme/people/staff",
+		"page:acme/people/staff/id/alice", "page:acme/people/staff/versions/2026_20spring_2F_CE_B2",
+		"page:acme/people/staff/versions/v2"}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("output files:\n got %q\nwant %q", got, want)
 	}
 }
 
