@@ -421,6 +421,9 @@ func (p *Pipeline) ensureVersion(ctx context.Context, pub model.Publication, v m
 	if err != nil {
 		return nil, err
 	}
+	for _, e := range r.skipped {
+		p.o.Log.Warn("pipeline: dump left out", "publication", base.Path, "version", v.Label, "err", e)
+	}
 	page := base
 	page.Name, page.Description, page.Owner, page.Publisher = at.Name, at.Description, at.Owner, at.Publisher
 	page.Self, page.Version, page.Formats, page.Stats, page.Modified = tv.URL, tv, r.formats, r.stats, tv.Time

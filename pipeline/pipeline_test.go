@@ -359,3 +359,33 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// A statement RDF/XML cannot carry (a predicate with no local name) costs that dump only: the version still goes
+// live in the other syntaxes, and conneg no longer offers RDF/XML for it.
+func TestUnwritableDumpIsLeftOut(t *testing.T) {
+	h := pipelinetest.New(t)
+	h.Publish(t, h.Open.ID, "odd", ".nt", "<http://x/a> <http://x/> \"v\" .\n")
+	out := t.TempDir()
+	if _, err := newPipeline(t, h, out).BuildAll(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(tree.PubDir(tree.Root(out, false), "/org/open/odd"), tree.Current)
+	b, err := os.ReadFile(filepath.Join(dir, tree.PageJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page tree.Page
+	if err := json.Unmarshal(b, &page); err != nil {
+		t.Fatal(err)
+	}
+	var exts []string
+	for _, f := range page.Formats {
+		exts = append(exts, f.Ext)
+	}
+	if !slices.Equal(exts, []string{".ttl", ".nt", ".jsonld"}) {
+		t.Errorf("formats %v, want .ttl .nt .jsonld", exts)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data.rdf")); !os.IsNotExist(err) {
+		t.Errorf("data.rdf: %v", err)
+	}
+}

@@ -48,6 +48,7 @@ func (s source) decoder() rdf.Decoder {
 type rendering struct {
 	formats []tree.Format
 	stats   tree.Stats
+	skipped []error // dumps that could not be written, and why
 }
 
 // renderVersion writes the dumps (each with a .gz sibling), the SPARQL index and the statistics of one version into
@@ -63,11 +64,12 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 		names = datasetSyntaxes
 	}
 	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		errs  []error
-		out   rendering
-		sizes = make([]int64, len(names))
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		errs    []error
+		out     rendering
+		sizes   = make([]int64, len(names))
+		skipped = make([]error, len(names))
 	)
 	fail := func(err error) {
 		mu.Lock()
@@ -85,10 +87,22 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			n, err := writeDump(ctx, filepath.Join(dir, tree.DataBase+syn.Extensions[0]), syn, readers[i], len(src.data), prefixes)
+			file := filepath.Join(dir, tree.DataBase+syn.Extensions[0])
+			n, err := writeDump(ctx, file, syn, readers[i], len(src.data), prefixes)
 			if err != nil {
-				cancel()
-				fail(fmt.Errorf("%s dump: %w", syn.Name, err))
+				// Some data cannot be written in some syntaxes (RDF/XML needs predicates that split into a
+				// QName). If the source itself read fine (the index says so), the version goes live without this
+				// dump rather than not at all; keep reading so the other readers are not held up.
+				for {
+					if _, derr := readers[i].Next(); derr != nil {
+						break
+					}
+				}
+				os.Remove(file)
+				os.Remove(file + ".gz")
+				mu.Lock()
+				skipped[i] = fmt.Errorf("%s dump: %w", syn.Name, err)
+				mu.Unlock()
 				return
 			}
 			sizes[i] = n
@@ -114,6 +128,10 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 		return rendering{}, errs[0]
 	}
 	for i, name := range names {
+		if skipped[i] != nil {
+			out.skipped = append(out.skipped, skipped[i])
+			continue
+		}
 		syn, _ := reg.ByName(name)
 		out.formats = append(out.formats, tree.Format{Ext: syn.Extensions[0], MediaType: syn.MediaTypes[0],
 			Name: displayNames[name], Size: sizes[i]})
