@@ -16,6 +16,7 @@ import (
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/iso"
+	"github.com/ldhub/ldhub/content/store/catalog"
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
 	"github.com/ldhub/ldhub/site/tree"
@@ -387,5 +388,30 @@ func TestUnwritableDumpIsLeftOut(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "data.rdf")); !os.IsNotExist(err) {
 		t.Errorf("data.rdf: %v", err)
+	}
+}
+
+// Hiding a repository moves its renderings out of the public tree (a catalogue change re-syncs everything).
+func TestHidingARepositoryMovesItsPublications(t *testing.T) {
+	h := pipelinetest.New(t)
+	h.Publish(t, h.Open.ID, "core", ".ttl", pipelinetest.Vocab)
+	out := t.TempDir()
+	p := newPipeline(t, h, out)
+	ctx := context.Background()
+	if _, err := p.BuildAll(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	hidden := false
+	if _, err := h.Store.UpdateRepository(ctx, h.Admin, h.Open.ID, catalog.RepositoryPatch{Visible: &hidden}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.BuildAll(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(tree.PubDir(tree.Root(out, false), "/org/open/core")); !os.IsNotExist(err) {
+		t.Errorf("still in the public tree: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(tree.PubDir(tree.Root(out, true), "/org/open/core"), tree.Current, "data.ttl")); err != nil {
+		t.Errorf("not in the private tree: %v", err)
 	}
 }
