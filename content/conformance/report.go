@@ -111,3 +111,13 @@ func SuitesDir(t testing.TB) string {
 	}
 	return d
 }
+
+// Missing reports that a tool a test drives is not installed: the test is skipped with the reason on a developer's
+// machine, and fails under CI=true, where .ci/run must have installed it.
+func Missing(t testing.TB, what string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%s (required under CI=true: .ci/run installs it)", what)
+	}
+	t.Skip(what)
+}

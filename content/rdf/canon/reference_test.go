@@ -3,6 +3,7 @@ package canon_test
 import (
 	"context"
 	"fmt"
+	"github.com/ldhub/ldhub/content/conformance"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -23,10 +24,10 @@ func rdfCanonizeDir(t *testing.T) string {
 		dir = filepath.Join(home, ".cache", "ldhub-bench", "node")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "rdf-canonize")); err != nil {
-		t.Skipf("rdf-canonize not installed (%v): run ../shared/bench/setup.sh or set LDHUB_RDF_CANONIZE", err)
+		conformance.Missing(t, fmt.Sprintf("rdf-canonize not installed (%v): run ../shared/bench/setup.sh or set LDHUB_RDF_CANONIZE", err))
 	}
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node not installed")
+		conformance.Missing(t, "node not installed")
 	}
 	return dir
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/ldhub/ldhub/content/conformance"
 	"math/rand"
 	"os/exec"
 	"strings"
@@ -23,7 +24,7 @@ import (
 // XML literals, and pads comments in XML literals with spaces (undone below).
 func TestDifferentialRaptor(t *testing.T) {
 	if _, err := exec.LookPath("rapper"); err != nil {
-		t.Skip("rapper (Debian raptor2-utils) is not installed")
+		conformance.Missing(t, "rapper (Debian raptor2-utils) is not installed")
 	}
 	const base = "http://example.org/base/doc"
 	for seed := range 100 {

@@ -22,7 +22,7 @@ import (
 func TestExternalReaderSerd(t *testing.T) {
 	serdi, err := exec.LookPath("serdi")
 	if err != nil {
-		t.Skip("serdi not installed (apt-get install serdi); external cross-check skipped")
+		conformance.Missing(t, "serdi not installed (apt-get install serdi); external cross-check not run")
 	}
 	externalCheck(t, true, 150, func(syntax, base string) *exec.Cmd {
 		return exec.Command(serdi, "-i", syntax, "-o", "nquads", "-", base)
@@ -35,7 +35,7 @@ func TestExternalReaderSerd(t *testing.T) {
 func TestExternalReaderRaptor(t *testing.T) {
 	rapper, err := exec.LookPath("rapper")
 	if err != nil {
-		t.Skip("rapper not installed (apt-get install raptor2-utils); external cross-check skipped")
+		conformance.Missing(t, "rapper not installed (apt-get install raptor2-utils); external cross-check not run")
 	}
 	externalCheck(t, false, 60, func(syntax, base string) *exec.Cmd {
 		return exec.Command(rapper, "-q", "-i", syntax, "-o", "nquads", "-", base)
