@@ -13,8 +13,12 @@ import (
 )
 
 // Render writes one index.html per page of site into outDir (created if needed), plus the theme's static files
-// (css/). overrides are theme folders laid over the default theme in order, later ones winning file by file;
-// they mirror its layout (layouts/publication.html, static/css/ldhub.css, ...).
+// (css/, favicon.svg). overrides are theme folders laid over the default theme in order, later ones winning file
+// by file; they mirror its layout (layouts/publication.html, static/css/ldhub.css, ...).
+//
+// Files already in outDir are left alone unless a page or static file replaces them, so callers that need a
+// clean or atomic result render into a fresh folder and swap it in. ctx is checked between steps; Hugo's build
+// itself cannot be interrupted.
 func Render(ctx context.Context, site Site, outDir string, overrides ...string) error {
 	if err := ctx.Err(); err != nil {
 		return err
