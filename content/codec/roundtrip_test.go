@@ -184,11 +184,8 @@ func namespaces(qs []rdf.Quad) []rdf.Prefix {
 	return out
 }
 
-// prefixRenamingKnown lists encoders known to mishandle unusual prefix names (docs/conformance.md).
-var prefixRenamingKnown = map[string]string{
-	"rdf-xml": "the RDF/XML encoder writes names in the RDF namespace with a caller's prefix other than rdf: " +
-		"(here r: and ns1:) without declaring that prefix, so its output does not parse",
-}
+// prefixRenamingKnown lists syntaxes expected to fail TestPrefixRenaming, with the reason (none today).
+var prefixRenamingKnown = map[string]string{}
 
 // TestPrefixRenaming: prefixes are the publisher's choice, so any name may be bound to any namespace, including
 // the RDF and XSD namespaces and the default prefix; every encoder must still write output that reads back.

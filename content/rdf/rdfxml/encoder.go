@@ -144,7 +144,8 @@ func newDocWriter(w *bufio.Writer, o rdf.EncodeOptions, quads []rdf.Quad) *docWr
 	d.nsPrefix[rdf.RDFNS] = "rdf"
 	d.nsOrder = append(d.nsOrder, rdf.Prefix{Name: "rdf", IRI: rdf.RDFNS})
 	for _, p := range o.Prefixes {
-		if isNCName(p.Name) && !hasXMLPrefix(p.Name) && !d.taken[p.Name] && p.IRI != "" {
+		// The RDF namespace is always written as rdf:, whatever the caller calls it.
+		if isNCName(p.Name) && !hasXMLPrefix(p.Name) && !d.taken[p.Name] && p.IRI != "" && p.IRI != rdf.RDFNS {
 			d.user = append(d.user, p)
 			d.taken[p.Name] = true
 		}
