@@ -47,6 +47,9 @@ type Options struct {
 	Codecs *codec.Registry
 	// PageSize bounds the incoming links of one resource page (default 1000).
 	PageSize int
+	// Pages, when set, is a folder of static HTML pages (<path>/index.html: the hub, groups, repositories) answered
+	// for paths that are not publications. Only public pages belong there: it is served without authorisation.
+	Pages string
 }
 
 // Handler serves direct URLs.
@@ -116,6 +119,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	t, ok := h.locate(r)
 	if !ok {
+		if h.servePage(w, r) {
+			return
+		}
 		writeError(w, r, http.StatusNotFound, "no publication or resource at "+r.URL.Path)
 		return
 	}
@@ -176,6 +182,38 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// servePage answers a GET for a static page of the hub (the front page, a group, a repository) from o.Pages.
+func (h *Handler) servePage(w http.ResponseWriter, r *http.Request) bool {
+	if h.o.Pages == "" || r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return false
+	}
+	rel := strings.Trim(r.URL.Path, "/")
+	for _, seg := range strings.Split(rel, "/") {
+		if strings.HasPrefix(seg, ".") {
+			return false
+		}
+	}
+	name := filepath.Join(h.o.Pages, filepath.FromSlash(rel), "index.html")
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.IsDir() {
+		return false
+	}
+	if _, ok := codec.Negotiate(r.Header.Get("Accept"), []string{htmlType}); !ok {
+		w.Header().Add("Vary", "Accept")
+		writeError(w, r, http.StatusNotAcceptable, "this page is only available as text/html")
+		return true
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "public, max-age=60, must-revalidate")
+	http.ServeContent(w, r, "", fi.ModTime(), f)
+	return true
 }
 
 // setLinks announces the other representations of the same URL.

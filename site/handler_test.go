@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -365,5 +367,47 @@ func TestVersionByCommit(t *testing.T) {
 	}
 	if w := f.do("GET", "/org/open/core/versions/"+f.commits[0][:5], nil); w.Code != 404 {
 		t.Errorf("a 5-digit prefix answered %d", w.Code)
+	}
+}
+
+func TestStaticPages(t *testing.T) {
+	f := newFixture(t)
+	pages := t.TempDir()
+	for dir, body := range map[string]string{"": "hub front page", "org": "group page", "org/open": "repository page"} {
+		if err := os.MkdirAll(filepath.Join(pages, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(pages, dir, "index.html"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := site.NewHandler(site.Options{Dir: f.out, Pages: pages})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		path, accept string
+		status       int
+		want         string
+	}{
+		{"/", browserAccept, 200, "hub front page"},
+		{"/org/", "", 200, "group page"},
+		{"/org/open", browserAccept, 200, "repository page"},
+		{"/org/open", "text/turtle", 406, `"status":406`},
+		{"/org/open/core", "", 200, "Third"}, // publications win
+		{"/org/none", "", 404, `"status":404`},
+		{"/org/../org", "", 404, ""},
+	}
+	for _, tc := range cases {
+		r := httptest.NewRequest("GET", "http://hub.example"+tc.path, nil)
+		r.URL.Path = tc.path
+		if tc.accept != "" {
+			r.Header.Set("Accept", tc.accept)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != tc.status || !strings.Contains(w.Body.String(), tc.want) {
+			t.Errorf("GET %s: %d %.100s, want %d with %q", tc.path, w.Code, w.Body, tc.status, tc.want)
+		}
 	}
 }
