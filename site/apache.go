@@ -9,7 +9,8 @@ import (
 // ApacheConfig generates an Apache httpd configuration (a VirtualHost; it needs mod_rewrite, mod_headers,
 // mod_proxy, mod_proxy_http and mod_mime) with the same split as NginxConfig: the certain cases are answered from
 // the public tree's files, everything else by ldhub at c.Upstream. Unlike the nginx configuration it does not
-// serve the .gz siblings (compressed answers come from ldhub's own handler or mod_deflate).
+// serve the .gz siblings (compressed answers come from ldhub's own handler or mod_deflate). Like the nginx
+// configuration it serves from files only publications with all four graph dumps.
 func ApacheConfig(c ServerConfig) (string, error) {
 	if strings.ContainsAny(c.Dir+c.Upstream+c.Listen, "\"\n") {
 		return "", fmt.Errorf("site: unusable characters in the Apache configuration's paths")
@@ -70,14 +71,18 @@ func ApacheConfig(c ServerConfig) (string, error) {
 		fmt.Fprintf(&b, `
     # %[1]s
     RewriteCond %%{DOCUMENT_ROOT}$1/.ld/v/$2/%[2]s -f
+    RewriteCond %%{DOCUMENT_ROOT}$1/.ld/v/$2/data.rdf -f
     RewriteRule ^(/.+)/versions/([^/]+)\.%[3]s$ $1/.ld/v/$2/%[2]s [L,E=LD_SELF:$1/versions/$2,E=LD_X:%[1]s,E=LD_V:1]
     RewriteCond %%{ENV:LD_NEG} =%[1]s
     RewriteCond %%{DOCUMENT_ROOT}$1/.ld/v/$2/%[2]s -f
+    RewriteCond %%{DOCUMENT_ROOT}$1/.ld/v/$2/data.rdf -f
     RewriteRule ^(/.+)/versions/([^/.][^/]*)$ $1/.ld/v/$2/%[2]s [L,E=LD_SELF:$1/versions/$2,E=LD_X:%[1]s,E=LD_V:1,E=LD_VARY:1]
     RewriteCond %%{DOCUMENT_ROOT}$1/.ld/cur/%[2]s -f
+    RewriteCond %%{DOCUMENT_ROOT}$1/.ld/cur/data.rdf -f
     RewriteRule ^(/.+)\.%[3]s$ $1/.ld/cur/%[2]s [L,E=LD_SELF:$1,E=LD_X:%[1]s,E=LD_L:1]
     RewriteCond %%{ENV:LD_NEG} =%[1]s
     RewriteCond %%{DOCUMENT_ROOT}$1/.ld/cur/%[2]s -f
+    RewriteCond %%{DOCUMENT_ROOT}$1/.ld/cur/data.rdf -f
     RewriteRule ^(/.+?)/?$ $1/.ld/cur/%[2]s [L,E=LD_SELF:$1,E=LD_X:%[1]s,E=LD_L:1,E=LD_VARY:1]
 `, f.ext, file, x)
 	}

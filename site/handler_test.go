@@ -39,6 +39,7 @@ func newFixture(t *testing.T) *fixture {
 	pub := hub.Publish(t, hub.Open.ID, "core", ".ttl", pipelinetest.Vocab)
 	pub = hub.Update(t, pub.ID, ".ttl", pipelinetest.Vocab+"<Third> a <Thing> .\n")
 	hub.Publish(t, hub.Closed.ID, "secret", ".ttl", pipelinetest.Vocab)
+	hub.Publish(t, hub.Open.ID, "ds", ".trig", "<http://x/g> { <http://x/s> <http://x/p> \"in a graph\" . }\n")
 	th, err := theme.Load("")
 	if err != nil {
 		t.Fatal(err)
@@ -112,6 +113,10 @@ func connegTable(versions []string) []connegCase {
 		{"private with VIEWER", "GET", "/org/closed/secret", "", true, 200, "text/turtle", "/org/closed/secret.ttl", "Thing"},
 		{"POST to a resource is not allowed", "POST", "/org/open/core/Thing", "", false, 405, "application/json", "", `"status":405`},
 		{"SPARQL GET", "GET", "/org/open/core?query=ASK%7B%7D", "application/sparql-results+json", false, 200, "application/sparql-results+json", "", "true"},
+		{"dataset is TriG by default", "GET", "/org/open/ds", "", false, 200, "application/trig", "/org/open/ds.trig", "in a graph"},
+		{"dataset as JSON-LD", "GET", "/org/open/ds", "application/ld+json", false, 200, "application/ld+json", "/org/open/ds.jsonld", "in a graph"},
+		{"dataset page", "GET", "/org/open/ds", browserAccept, false, 200, "text/html", "/org/open/ds.html", "TriG"},
+		{"dataset has no Turtle", "GET", "/org/open/ds.ttl", "", false, 404, "application/json", "", `"status":404`},
 		{"DELETE is not allowed", "DELETE", "/org/open/core", "", false, 405, "application/json", "", `"status":405`},
 	}
 }

@@ -62,8 +62,9 @@ map $http_accept $ld_neg {
     {{.Pattern}} "{{.Ext}}";
 {{- end}}
 }
-# Link alternates of a graph publication, by the extension served (datasets are answered by ldhub: their
-# .ttl does not exist, so try_files falls through).
+# Link alternates of a graph publication, by the extension served. Only publications with all four graph dumps
+# (data.rdf is the one that can be missing) are served from files; datasets and the rest go to ldhub, whose Link
+# names what each one has.
 map $ld_x $ld_link {
     default "";
 {{.Links}}}
@@ -115,6 +116,7 @@ server {
         if ($args ~ "(^|&)query=") { return 418; }
         set $ld_x ".$ld_e";
         set $ld_self "$ld_pub/versions/$ld_ver";
+        if (!-f $document_root$ld_pub/.ld/v/$ld_ver/data.rdf) { return 418; }
         add_header Content-Location "$ld_self$ld_x" always;
         add_header Link $ld_link;
         add_header Cache-Control "public, max-age=31536000, immutable";
@@ -130,6 +132,7 @@ server {
         if ($ld_neg = "") { return 418; }
         set $ld_x $ld_neg;
         set $ld_self "$ld_pub/versions/$ld_ver";
+        if (!-f $document_root$ld_pub/.ld/v/$ld_ver/data.rdf) { return 418; }
         add_header Vary Accept;
         add_header Content-Location "$ld_self$ld_x" always;
         add_header Link $ld_link;
@@ -145,6 +148,7 @@ server {
         if ($args ~ "(^|&)query=") { return 418; }
         set $ld_x ".$ld_e";
         set $ld_self $ld_pub;
+        if (!-f $document_root$ld_pub/.ld/cur/data.rdf) { return 418; }
         add_header Content-Location "$ld_self$ld_x" always;
         add_header Link $ld_link;
         add_header Cache-Control "public, max-age=60, must-revalidate";
@@ -160,6 +164,7 @@ server {
         if ($ld_neg = "") { return 418; }
         set $ld_x $ld_neg;
         set $ld_self $uri;
+        if (!-f $document_root$uri/.ld/cur/data.rdf) { return 418; }
         add_header Vary Accept;
         add_header Content-Location "$ld_self$ld_x" always;
         add_header Link $ld_link;
