@@ -37,13 +37,17 @@ func (d *Dataset) Close() error {
 type Builder struct {
 	// Terms are interned in an open-addressing table of ids whose keys live in heap, so a new term costs one
 	// append and no allocation of its own; the table is the one Build persists.
-	table   []uint32
-	hashes  []uint64 // hash of each id's key, kept for rehashing when the table grows
-	heap    []byte
-	offsets []uint32
-	deflt   []Row
-	named   map[ID][]Row
-	buf     []byte
+	table  []uint32
+	hashes []uint64 // hash of each id's key, kept for rehashing when the table grows
+	// Keys are appended to fixed-size chunks while building and copied into one heap by Build: growing a single
+	// slice re-copies (and page-faults in) tens of megabytes again and again, which dominated the build.
+	chunks [][]byte
+	starts []uint64 // id -> chunk<<32 | position
+	lens   []uint32
+	size   uint64 // total key bytes
+	deflt  []Row
+	named  map[ID][]Row
+	buf    []byte
 	// Datatype IRIs repeat on almost every literal; remembering the last one avoids a map probe each time.
 	lastDT   string
 	lastDTID ID
@@ -51,7 +55,8 @@ type Builder struct {
 
 // NewBuilder returns an empty builder.
 func NewBuilder() *Builder {
-	return &Builder{table: make([]uint32, 1<<16), hashes: []uint64{0}, offsets: []uint32{0}, named: make(map[ID][]Row)}
+	return &Builder{table: make([]uint32, 1<<16), hashes: []uint64{0}, starts: []uint64{0}, lens: []uint32{0},
+		named: make(map[ID][]Row)}
 }
 
 // Add adds one quad; duplicates are removed by Build.
@@ -116,23 +121,56 @@ func (b *Builder) intern(t rdf.Term) (ID, error) {
 		if id == 0 {
 			break
 		}
-		if b.hashes[id] == h && string(b.heap[b.offsets[id-1]:b.offsets[id]]) == string(k) {
+		if b.hashes[id] == h && string(b.keyOf(id)) == string(k) {
 			return id, nil
 		}
 		i = (i + 1) & mask
 	}
-	if uint64(len(b.heap))+uint64(len(k)) > 1<<32-1 || len(b.offsets) >= 1<<31 {
+	if b.size+uint64(len(k)) > 1<<32-1 || len(b.starts) >= 1<<31 {
 		return 0, fmt.Errorf("index: dictionary over 4 GiB or 2 G terms")
 	}
-	b.heap = append(b.heap, k...)
-	b.offsets = append(b.offsets, uint32(len(b.heap)))
+	b.store(k)
 	b.hashes = append(b.hashes, h)
-	id := ID(len(b.offsets) - 1)
+	id := ID(len(b.starts) - 1)
 	b.table[i] = id
 	if 2*int(id) > len(b.table) { // keep the load factor under 1/2 so probes stay short
 		b.grow()
 	}
 	return id, nil
+}
+
+const chunkSize = 4 << 20
+
+// store appends a key to the current chunk, starting a new chunk when it does not fit (a key larger than a chunk
+// gets a chunk of its own).
+func (b *Builder) store(k []byte) {
+	n := len(b.chunks)
+	if n == 0 || len(b.chunks[n-1])+len(k) > cap(b.chunks[n-1]) {
+		b.chunks = append(b.chunks, make([]byte, 0, max(chunkSize, len(k))))
+		n++
+	}
+	c := b.chunks[n-1]
+	b.starts = append(b.starts, uint64(n-1)<<32|uint64(len(c)))
+	b.lens = append(b.lens, uint32(len(k)))
+	b.chunks[n-1] = append(c, k...)
+	b.size += uint64(len(k))
+}
+
+func (b *Builder) keyOf(id ID) []byte {
+	st := b.starts[id]
+	c, p := st>>32, st&0xffffffff
+	return b.chunks[c][p : p+uint64(b.lens[id])]
+}
+
+// heap copies the chunks into one contiguous heap with end offsets, the Dict layout.
+func (b *Builder) heap() ([]byte, []uint32) {
+	heap := make([]byte, 0, b.size)
+	offsets := make([]uint32, len(b.starts))
+	for id := 1; id < len(b.starts); id++ {
+		heap = append(heap, b.keyOf(ID(id))...)
+		offsets[id] = uint32(len(heap))
+	}
+	return heap, offsets
 }
 
 func (b *Builder) grow() {
@@ -150,8 +188,9 @@ func (b *Builder) grow() {
 
 // Build sorts and deduplicates every graph and returns the dataset. The builder must not be used afterwards.
 func (b *Builder) Build() *Dataset {
+	heap, offsets := b.heap()
 	d := &Dataset{
-		Dict:    &Dict{heap: b.heap, offsets: b.offsets, table: b.table},
+		Dict:    &Dict{heap: heap, offsets: offsets, table: b.table},
 		Default: buildGraph(b.deflt),
 		named:   make(map[ID]*Graph, len(b.named)),
 	}
@@ -160,7 +199,7 @@ func (b *Builder) Build() *Dataset {
 		d.names = append(d.names, g)
 	}
 	slices.Sort(d.names)
-	b.table, b.hashes, b.deflt, b.named = nil, nil, nil, nil
+	b.table, b.hashes, b.deflt, b.named, b.chunks, b.starts, b.lens = nil, nil, nil, nil, nil, nil, nil
 	return d
 }
 
