@@ -116,8 +116,12 @@ func (e *evaluator) exec(op algebra.Op, in []ID, emit emitFn, errp *error) bool 
 	case *algebra.PathPattern:
 		return e.pathPattern(x, in, emit, errp)
 	case *algebra.Join:
-		return e.exec(x.Left, in, func(l []ID) bool {
-			return e.exec(x.Right, l, emit, errp)
+		left, right := x.Left, x.Right
+		if e.pathFirst(x, in) { // join is commutative: start from the side anchored on a constant
+			left, right = right, left
+		}
+		return e.exec(left, in, func(l []ID) bool {
+			return e.exec(right, l, emit, errp)
 		}, errp)
 	case *algebra.Union:
 		return e.exec(x.Left, in, emit, errp) && e.exec(x.Right, in, emit, errp)
@@ -264,6 +268,21 @@ func (e *evaluator) exec(op algebra.Op, in []ID, emit emitFn, errp *error) bool 
 	}
 	*errp = fmt.Errorf("sparql: cannot evaluate %T", op)
 	return false
+}
+
+// pathFirst reports whether a join of a BGP with a property path anchored on a constant (…/p* <const>) should
+// start from the path: its closure from the constant is usually far smaller than the BGP, which would otherwise
+// run the path once per BGP solution.
+func (e *evaluator) pathFirst(x *algebra.Join, in []ID) bool {
+	p, ok := x.Right.(*algebra.PathPattern)
+	if !ok {
+		return false
+	}
+	if _, ok := x.Left.(*algebra.BGP); !ok {
+		return false
+	}
+	anchored := func(n algebra.Node) bool { return !n.IsVar() || in[e.slot(n.Var)] != 0 }
+	return anchored(p.S) != anchored(p.O) // one end fixed, the other free
 }
 
 // independent evaluates op on its own (once per active graph, cached) and joins its solutions with in.
