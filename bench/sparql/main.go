@@ -57,7 +57,14 @@ func main() {
 	var err error
 	switch {
 	case *build != "" && *idx != "":
-		err = runBuild(*build, *idx)
+		if *cpuprofile != "" {
+			f, perr := os.Create(*cpuprofile)
+			if perr == nil {
+				_ = pprof.StartCPUProfile(f)
+				defer pprof.StopCPUProfile()
+			}
+		}
+		err = runBuild(*build, *idx) // buildprofile: -cpuprofile also covers the build phase
 	case *idx != "" && *queries != "":
 		if *cpuprofile != "" {
 			f, perr := os.Create(*cpuprofile)

@@ -74,15 +74,26 @@ func (b *Builder) Add(q rdf.Quad) error {
 		return err
 	}
 	if q.G.IsZero() {
-		b.deflt = append(b.deflt, Row{s, p, o})
+		b.deflt = appendRow(b.deflt, Row{s, p, o})
 		return nil
 	}
 	g, err := b.intern(q.G)
 	if err != nil {
 		return err
 	}
-	b.named[g] = append(b.named[g], Row{s, p, o})
+	b.named[g] = appendRow(b.named[g], Row{s, p, o})
 	return nil
+}
+
+// appendRow doubles capacity when full: append's 1.25× growth of a slice of millions of rows re-copies (and
+// page-faults in) several times the final size.
+func appendRow(rows []Row, r Row) []Row {
+	if len(rows) == cap(rows) {
+		grown := make([]Row, len(rows), max(1024, 2*cap(rows)))
+		copy(grown, rows)
+		rows = grown
+	}
+	return append(rows, r)
 }
 
 func (b *Builder) intern(t rdf.Term) (ID, error) {
