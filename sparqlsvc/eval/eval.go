@@ -151,11 +151,6 @@ func (e *evaluator) wrapErr(err error) error {
 	return err
 }
 
-// errStop unwinds evaluation when a limit is hit; the callback chain returns false and run reports the cause.
-type stopError struct{ err error }
-
-func (s stopError) Error() string { return s.err.Error() }
-
 // check is called in every loop that produces rows: it notices cancellation and time-outs without a syscall per row.
 func (e *evaluator) check() error {
 	e.steps++

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
@@ -18,22 +19,12 @@ func (s *tripleSet) add(q rdf.Quad) {
 		s.seen = map[[3]rdf.Term]bool{}
 	}
 	k := [3]rdf.Term{q.S, q.P, q.O}
-	k[0].Lang, k[2].Lang = lower(k[0].Lang), lower(k[2].Lang)
+	k[2].Lang = strings.ToLower(k[2].Lang) // tags compare case-insensitively; only objects carry them
 	if s.seen[k] {
 		return
 	}
 	s.seen[k] = true
 	s.out = append(s.out, q)
-}
-
-func lower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 func (e *evaluator) construct(q *algebra.Query, res *Result) error {
