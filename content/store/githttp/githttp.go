@@ -200,21 +200,14 @@ func (h *Handler) advertise(w http.ResponseWriter, repo *gitrepo.Repo, service s
 		return
 	}
 	ar.Capabilities = caps
-	it, err := repo.References().IterReferences()
+	refs, err := repo.StoredRefs()
 	if err != nil {
 		h.fail(w, err)
 		return
 	}
 	// The stored value of each ref is advertised (an annotated tag's own id), as git does.
-	err = it.ForEach(func(ref *plumbing.Reference) error {
-		if ref.Type() == plumbing.HashReference && strings.HasPrefix(string(ref.Name()), "refs/") {
-			ar.References[ref.Name().String()] = ref.Hash()
-		}
-		return nil
-	})
-	if err != nil {
-		h.fail(w, err)
-		return
+	for name, hash := range refs {
+		ar.References[name.String()] = hash
 	}
 	if head, ok := ar.References[string(gitrepo.Branch)]; ok {
 		ar.Head = &head

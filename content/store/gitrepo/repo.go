@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -575,26 +576,82 @@ func short(h plumbing.Hash) string {
 // Refs lists the references under prefix (e.g. "refs/tags/") with the commits they point at; annotated tags are
 // peeled to their commits.
 func (r *Repo) Refs(prefix string) (map[plumbing.ReferenceName]plumbing.Hash, error) {
-	it, err := r.st.IterReferences()
+	stored, err := r.StoredRefs()
 	if err != nil {
-		return nil, fmt.Errorf("gitrepo: refs of %s: %w", r.dir, err)
+		return nil, err
 	}
 	out := map[plumbing.ReferenceName]plumbing.Hash{}
-	err = it.ForEach(func(ref *plumbing.Reference) error {
-		if ref.Type() != plumbing.HashReference || !strings.HasPrefix(string(ref.Name()), prefix) {
-			return nil
+	for name, h := range stored {
+		if !strings.HasPrefix(string(name), prefix) {
+			continue
 		}
-		h := ref.Hash()
 		if tag, err := object.GetTag(r.objs, h); err == nil {
 			h = tag.Target
 		}
-		out[ref.Name()] = h
+		out[name] = h
+	}
+	return out, nil
+}
+
+// StoredRefs lists every hash reference under refs/ with its stored value (an annotated tag's own id). Unlike
+// go-git's IterReferences it skips lock files: a writer killed between creating refs/heads/main.lock and renaming
+// it leaves an empty lock behind, and a live writer holds one for a moment; neither is a reference, and reading
+// one as a reference made every listing fail until the lock was cleared. Loose refs win over packed-refs, as in git.
+func (r *Repo) StoredRefs() (map[plumbing.ReferenceName]plumbing.Hash, error) {
+	out := map[plumbing.ReferenceName]plumbing.Hash{}
+	if err := r.readPackedRefs(out); err != nil {
+		return nil, err
+	}
+	root := filepath.Join(r.dir, "refs")
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // removed while we walked
+			}
+			return err
+		}
+		if d.IsDir() || strings.HasSuffix(d.Name(), ".lock") {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		// Symbolic and broken refs are not listed (git itself ignores a broken ref with a warning).
+		if line := strings.TrimSpace(string(data)); plumbing.IsHash(line) {
+			rel, err := filepath.Rel(r.dir, p)
+			if err != nil {
+				return err
+			}
+			out[plumbing.ReferenceName(filepath.ToSlash(rel))] = plumbing.NewHash(line)
+		}
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("gitrepo: refs of %s: %w", r.dir, err)
 	}
 	return out, nil
+}
+
+func (r *Repo) readPackedRefs(out map[plumbing.ReferenceName]plumbing.Hash) error {
+	data, err := os.ReadFile(filepath.Join(r.dir, "packed-refs"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("gitrepo: packed refs of %s: %w", r.dir, err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		// "# pack-refs with: ..." headers and "^<peeled>" lines carry nothing we list.
+		h, name, ok := strings.Cut(strings.TrimSpace(line), " ")
+		if ok && plumbing.IsHash(h) && strings.HasPrefix(name, "refs/") {
+			out[plumbing.ReferenceName(name)] = plumbing.NewHash(h)
+		}
+	}
+	return nil
 }
 
 // Walk calls fn for every file in tree t (paths relative to the root, slash-separated).

@@ -170,6 +170,39 @@ func TestStaleLockFromCrashedWriterIsBroken(t *testing.T) {
 	}
 }
 
+// A writer killed after creating main.lock and before renaming it leaves an empty lock; listing refs must not
+// read it as a reference (go-git's IterReferences fails with "ref file is empty").
+func TestRefsIgnoreLockFilesAndReadPackedRefs(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r.git")
+	r, err := Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := r.Transact(context.Background(), put(map[string]string{"a": "A"}, "m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gitCLI(t, dir, "tag", "v1", h.String())
+	gitCLI(t, dir, "pack-refs", "--all")
+	gitCLI(t, dir, "tag", "v2", h.String())
+	if err := os.WriteFile(filepath.Join(dir, "refs", "heads", "main.lock"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	refs, err := r.Refs("refs/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[plumbing.ReferenceName]plumbing.Hash{Branch: h, "refs/tags/v1": h, "refs/tags/v2": h}
+	if len(refs) != len(want) {
+		t.Errorf("refs = %v, want %v", refs, want)
+	}
+	for name, hash := range want {
+		if refs[name] != hash {
+			t.Errorf("%s = %s, want %s", name, refs[name], hash)
+		}
+	}
+}
+
 func TestHeadCacheFollowsWritesAndInvalidation(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "r.git")
 	r, err := Init(dir)
