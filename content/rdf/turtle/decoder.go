@@ -106,6 +106,10 @@ func (d *Decoder) Next() (rdf.Quad, error) {
 		d.head = 0
 		if err := d.step(); err != nil {
 			d.err = err
+			if d.bad != nil {
+				// Whatever the grammar made of the input cut short at a bad comment, the comment is the error.
+				d.err = d.bad
+			}
 		}
 	}
 	q := d.out[d.head]

@@ -173,7 +173,7 @@ func TestErrors(t *testing.T) {
 		{"n3 path after space", NewN3Decoder, "<http://a/s> <http://a/p> <http://a/o> ^ <http://a/q> .", 1, 40, "paths"},
 		{"n3 is without of", NewN3Decoder, "<http://a/s> is <http://a/p> <http://a/o> .", 1, 30, "expected 'of'"},
 		{"invalid UTF-8 in a name", NewDecoder, "@prefix p: <http://p/> . p:a\xff <b> <c> .", 1, 29, "byte 0xff"},
-		{"invalid UTF-8", NewDecoder, "<a> <b> \"\xff\xfe\" .", 1, 9, "UTF-8"},
+		{"invalid UTF-8", NewDecoder, "<a> <b> \"\xff\xfe\" .", 1, 10, "UTF-8"},
 		{"n3 literal subject via <=", NewN3Decoder, "<http://a/s> <= 1 .", 1, 17, "cannot be a subject"},
 		{"n3 rule", NewN3Decoder, "{ <a> <b> <c> } => { <a> <b> <d> } .", 1, 1, "rules"},
 	}
@@ -259,6 +259,9 @@ func FuzzDecode(f *testing.F) {
 			var se *rdf.SyntaxError
 			if err != nil && !errors.As(err, &se) {
 				t.Fatalf("%q: non-syntax error %v", in, err)
+			}
+			if err == nil && !utf8.ValidString(in) {
+				t.Fatalf("%q: accepted input that is not UTF-8", in)
 			}
 			for _, q := range got {
 				if !utf8.ValidString(q) {

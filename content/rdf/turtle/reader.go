@@ -28,6 +28,10 @@ type reader struct {
 
 	syntax string
 	maxTok int
+
+	// bad is the invalid UTF-8 met inside a comment. ws, which skips comments, cannot return an error, so it hides
+	// the rest of the input (the decoder then meets the end of input) and every error path reports bad instead.
+	bad error
 }
 
 func (r *reader) init(in io.Reader, syntax string, maxTok int) {
@@ -143,10 +147,21 @@ func (r *reader) ws() int {
 				if r.pos >= len(r.buf) && !r.fill() {
 					return -1
 				}
-				if r.buf[r.pos] == '\n' || r.buf[r.pos] == '\r' {
+				b := r.buf[r.pos]
+				if b == '\n' || b == '\r' {
 					break
 				}
-				r.pos++
+				if b < utf8.RuneSelf {
+					r.pos++
+					continue
+				}
+				// Only non-ASCII bytes pay for decoding; comments are text too, so they must be UTF-8.
+				c, n := r.runeAt(0)
+				if c < 0 {
+					r.hideRest(r.invalidUTF8(0, "comment"))
+					return -1
+				}
+				r.pos += n
 			}
 		default:
 			return int(c)
@@ -183,9 +198,38 @@ func runeStarts(b []byte) int {
 	return n
 }
 
-// endErr turns the end of input met while scanning into the right error: the reader's own failure if there was
-// one, else a syntax error.
+// invalidUTF8 returns the syntax error for the bytes at pos+off, which do not start a UTF-8 character. Go's decoder
+// refuses overlong forms, surrogates (U+D800–U+DFFF) and code points above U+10FFFF as well as stray bytes.
+func (r *reader) invalidUTF8(off int, what string) error {
+	return r.errAt(off, "invalid UTF-8 in %s: byte 0x%02x", what, r.buf[r.pos+off])
+}
+
+// firstInvalid returns the offset of the first byte of b that does not start a UTF-8 character (b is known to
+// hold one: callers only look on the error path).
+func firstInvalid(b []byte) int {
+	for i := 0; i < len(b); {
+		c, n := utf8.DecodeRune(b[i:])
+		if c == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return 0
+}
+
+// hideRest records err and makes the input end at pos, so that the decoder stops at the next token boundary.
+func (r *reader) hideRest(err error) {
+	r.bad = err
+	r.buf = r.buf[:r.pos]
+	r.eof = true
+}
+
+// endErr turns the end of input met while scanning into the right error: the invalid UTF-8 that hid the rest of
+// the input, the reader's own failure, else a syntax error.
 func (r *reader) endErr(off int, what string) error {
+	if r.bad != nil {
+		return r.bad
+	}
 	if r.rerr != nil {
 		return fmt.Errorf("%s: reading input: %w", r.syntax, r.rerr)
 	}
@@ -204,7 +248,7 @@ func (r *reader) describe(off int) string {
 		return "end of input"
 	}
 	if c < 0 {
-		return fmt.Sprintf("byte 0x%02x", r.buf[r.pos+off])
+		return fmt.Sprintf("invalid UTF-8 (byte 0x%02x)", r.buf[r.pos+off])
 	}
 	return fmt.Sprintf("%q", c)
 }

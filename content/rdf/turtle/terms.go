@@ -58,7 +58,7 @@ func (d *Decoder) iriRef() (string, error) {
 		i++
 	}
 	if hi >= utf8.RuneSelf && !utf8.Valid(d.buf[d.pos+1:d.pos+i]) {
-		return "", d.errAt(0, "invalid UTF-8 in IRI")
+		return "", d.invalidUTF8(1+firstInvalid(d.buf[d.pos+1:d.pos+i]), "IRI")
 	}
 	var s string
 	if esc {
@@ -178,6 +178,11 @@ func (d *Decoder) pnChars(i int, allowColon bool) (int, bool, error) {
 			end = i
 		case c >= utf8.RuneSelf:
 			r, n := d.runeAt(i)
+			if r < 0 {
+				// Nothing valid follows a name with a byte that is not UTF-8: say so rather than end the name
+				// and let the statement stumble over the byte.
+				return 0, false, d.invalidUTF8(i, "name")
+			}
 			if !isCharsRune(r) {
 				return end, esc, nil
 			}
@@ -247,6 +252,9 @@ func (d *Decoder) pname() (string, error) {
 	if c >= 0 && (c < utf8.RuneSelf && (asciiClass[c]&(clsU|clsDigit) != 0 || c == ':' || c == '%' || c == '\\') || c >= utf8.RuneSelf) {
 		if c >= utf8.RuneSelf {
 			r, _ := d.runeAt(i)
+			if r < 0 {
+				return "", d.invalidUTF8(i, "name")
+			}
 			if !isBaseRune(r) {
 				goto done
 			}
@@ -470,7 +478,7 @@ func (d *Decoder) shortString(q byte) (string, error) {
 		i++
 	}
 	if hi >= utf8.RuneSelf && !utf8.Valid(d.buf[d.pos+1:d.pos+i]) {
-		return "", d.errAt(0, "invalid UTF-8 in string")
+		return "", d.invalidUTF8(1+firstInvalid(d.buf[d.pos+1:d.pos+i]), "string")
 	}
 	var s string
 	if esc {
@@ -513,7 +521,7 @@ func (d *Decoder) longString(q byte) (string, error) {
 		}
 	}
 	if hi >= utf8.RuneSelf && !utf8.Valid(d.buf[d.pos+3:d.pos+i]) {
-		return "", d.errAt(0, "invalid UTF-8 in string")
+		return "", d.invalidUTF8(3+firstInvalid(d.buf[d.pos+3:d.pos+i]), "string")
 	}
 	var s string
 	if esc {
