@@ -172,7 +172,10 @@ func (d *Decoder) describe(pos int) string {
 	if pos >= len(d.line) {
 		return "end of line"
 	}
-	r, _ := utf8.DecodeRune(d.line[pos:])
+	r, n := utf8.DecodeRune(d.line[pos:])
+	if r == utf8.RuneError && n <= 1 {
+		return fmt.Sprintf("invalid UTF-8 (byte 0x%02x)", d.line[pos])
+	}
 	return fmt.Sprintf("%q", r)
 }
 
@@ -209,7 +212,7 @@ func (d *Decoder) parseLine(line []byte) (q rdf.Quad, ok bool, err error) {
 	d.line, d.pos, d.lineStr, d.haveStr = line, 0, "", false
 	d.skipWS()
 	if d.pos == len(line) || line[d.pos] == '#' {
-		return q, false, nil
+		return q, false, d.comment()
 	}
 
 	if q.S, err = d.subject(); err != nil {
@@ -248,7 +251,16 @@ func (d *Decoder) parseLine(line []byte) (q rdf.Quad, ok bool, err error) {
 	if d.pos < len(line) && line[d.pos] != '#' {
 		return q, false, d.errorf(d.pos, "unexpected %s after '.'; one statement per line", d.describe(d.pos))
 	}
-	return q, true, nil
+	return q, true, d.comment()
+}
+
+// comment checks the rest of the line, a comment or nothing, which is skipped unread otherwise: comments are text
+// too, and a file with a byte that is not UTF-8 in one is not an N-Triples document.
+func (d *Decoder) comment() error {
+	if rest := d.line[d.pos:]; len(rest) > 0 && !utf8.Valid(rest) {
+		return d.errorf(d.invalidUTF8(d.pos), "invalid UTF-8 in comment")
+	}
+	return nil
 }
 
 func (d *Decoder) subject() (rdf.Term, error) {

@@ -5,12 +5,13 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
 )
 
-// FuzzDecode: any input either fails with a *rdf.SyntaxError or decodes to statements that the encoder writes and
+// FuzzDecode: any input either fails with a *rdf.SyntaxError (always so when it is not UTF-8) or decodes to statements that the encoder writes and
 // the decoder reads back unchanged. It never panics.
 func FuzzDecode(f *testing.F) {
 	for _, s := range []string{
@@ -31,6 +32,9 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("error %v is not a positioned *rdf.SyntaxError", err)
 			}
 			return
+		}
+		if !utf8.ValidString(in) {
+			t.Fatalf("accepted input that is not UTF-8: %q", in)
 		}
 		var out strings.Builder
 		enc := ntriples.NewQuadEncoder(&out, rdf.EncodeOptions{})
