@@ -116,7 +116,8 @@ func (s *Store) PublicationOrVersion(ctx context.Context, actor model.Actor, id 
 	return model.Publication{}, model.NotFoundf("no publication or version %s", id)
 }
 
-// PublicationContent returns a publication at a version with its content as stored.
+// PublicationContent returns a publication at a version with its content as stored. The content may be shared
+// with other callers (a just-committed upload is served from memory), so it must not be modified.
 func (s *Store) PublicationContent(ctx context.Context, actor model.Actor, id, version string) (model.Publication, []byte, error) {
 	h, it, err := s.item(ctx, actor, history.Publication, id)
 	if err != nil {
@@ -126,7 +127,7 @@ func (s *Store) PublicationContent(ctx context.Context, actor model.Actor, id, v
 	if err != nil {
 		return model.Publication{}, nil, err
 	}
-	data, err := h.git.Blob(plumbing.NewHash(p.Version.Blob))
+	data, err := h.git.SharedBlob(plumbing.NewHash(p.Version.Blob))
 	if err != nil {
 		return model.Publication{}, nil, fmt.Errorf("store: %w", err)
 	}

@@ -193,6 +193,13 @@ func (r *Repo) Tree(commit plumbing.Hash) (*object.Tree, error) {
 
 // Blob reads a whole blob.
 func (r *Repo) Blob(h plumbing.Hash) ([]byte, error) {
+	data, err := r.readLooseBlob(h)
+	if err == nil {
+		return data, nil
+	}
+	if !errors.Is(err, errNotLoose) {
+		return nil, fmt.Errorf("gitrepo: blob %s in %s: %w", h, r.dir, err)
+	}
 	b, err := object.GetBlob(r.objs, h)
 	if err != nil {
 		return nil, fmt.Errorf("gitrepo: blob %s in %s: %w", h, r.dir, err)
@@ -202,11 +209,28 @@ func (r *Repo) Blob(h plumbing.Hash) ([]byte, error) {
 		return nil, fmt.Errorf("gitrepo: blob %s in %s: %w", h, r.dir, err)
 	}
 	defer rd.Close()
-	data, err := io.ReadAll(rd)
-	if err != nil {
+	data = make([]byte, 0, b.Size)
+	if data, err = readAllInto(data, rd); err != nil {
 		return nil, fmt.Errorf("gitrepo: blob %s in %s: %w", h, r.dir, err)
 	}
 	return data, nil
+}
+
+// readAllInto is io.ReadAll into a slice whose capacity is already the expected size.
+func readAllInto(b []byte, r io.Reader) ([]byte, error) {
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 // BlobSize returns a blob's size without reading it.
@@ -365,6 +389,9 @@ func (r *Repo) transact(ctx context.Context, fn func(tx *Tx) error) (plumbing.Ha
 }
 
 func (r *Repo) writeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
+	if t == plumbing.BlobObject {
+		return r.writeBlob(data)
+	}
 	obj := r.objs.NewEncodedObject()
 	obj.SetType(t)
 	obj.SetSize(int64(len(data)))

@@ -1,0 +1,229 @@
+package gitrepo
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/klauspost/compress/zlib"
+)
+
+// writeBlob stores a blob as a loose object itself instead of through go-git, which copies the content into a
+// buffer grown by doubling and deflates it at zlib's default level: for a 181 MB upload that was 2.7 s of CPU.
+// Here the hash and the compression run side by side over the caller's bytes, at level 1, which is git's own
+// default for loose objects (core.looseCompression). The file is written under a temporary name and renamed into
+// place, so a crash leaves no torn object; durability before the ref moves is still Sync's job.
+func (r *Repo) writeBlob(data []byte) (plumbing.Hash, error) {
+	hashed := make(chan plumbing.Hash, 1)
+	go func() { hashed <- plumbing.ComputeHash(plumbing.BlobObject, data) }()
+
+	objDir := filepath.Join(r.dir, "objects")
+	tmp, err := os.CreateTemp(objDir, "tmp_obj_")
+	if err != nil {
+		<-hashed
+		return plumbing.ZeroHash, fmt.Errorf("gitrepo: write blob in %s: %w", r.dir, err)
+	}
+	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
+	err = deflateObject(tmp, plumbing.BlobObject, data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	h := <-hashed
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("gitrepo: write blob in %s: %w", r.dir, err)
+	}
+	final := r.loosePath(h)
+	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("gitrepo: write blob in %s: %w", r.dir, err)
+	}
+	// Loose objects are read-only in git; an existing copy of the same object is simply replaced by an equal one.
+	if err := os.Chmod(tmp.Name(), 0o444); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("gitrepo: write blob in %s: %w", r.dir, err)
+	}
+	if err := os.Rename(tmp.Name(), final); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("gitrepo: write blob in %s: %w", r.dir, err)
+	}
+	recent.put(r.dir, h, data)
+	return h, nil
+}
+
+func deflateObject(f *os.File, t plumbing.ObjectType, data []byte) error {
+	bw := bufio.NewWriterSize(f, 256<<10)
+	zw, err := zlib.NewWriterLevel(bw, zlib.BestSpeed)
+	if err != nil {
+		return err
+	}
+	if _, err := zw.Write(objectHeader(t, int64(len(data)))); err != nil {
+		return err
+	}
+	if _, err := zw.Write(data); err != nil {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+func objectHeader(t plumbing.ObjectType, size int64) []byte {
+	b := append(t.Bytes(), ' ')
+	b = strconv.AppendInt(b, size, 10)
+	return append(b, 0)
+}
+
+func (r *Repo) loosePath(h plumbing.Hash) string {
+	s := h.String()
+	return filepath.Join(r.dir, "objects", s[:2], s[2:])
+}
+
+// errNotLoose says the object is not stored loose (it may be in a pack).
+var errNotLoose = errors.New("gitrepo: not a loose object")
+
+// readLooseBlob reads a loose blob into a slice of exactly its size. go-git reads into a buffer grown by copying
+// (4.8 s for a 181 MB blob on the profiled run); the header gives the size, so one allocation and one pass do.
+// Objects in packs answer errNotLoose and are read through go-git.
+func (r *Repo) readLooseBlob(h plumbing.Hash) ([]byte, error) {
+	f, err := os.Open(r.loosePath(h))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, errNotLoose
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := zlib.NewReader(bufio.NewReaderSize(f, 256<<10))
+	if err != nil {
+		return nil, fmt.Errorf("loose object %s: %w", h, err)
+	}
+	defer zr.Close()
+	var hdr []byte
+	one := []byte{0}
+	for len(hdr) < 32 {
+		if _, err := io.ReadFull(zr, one); err != nil {
+			return nil, fmt.Errorf("loose object %s: header: %w", h, err)
+		}
+		if one[0] == 0 {
+			break
+		}
+		hdr = append(hdr, one[0])
+	}
+	typ, size, ok := bytes.Cut(hdr, []byte(" "))
+	if !ok || string(typ) != plumbing.BlobObject.String() {
+		return nil, fmt.Errorf("loose object %s: not a blob (header %q)", h, hdr)
+	}
+	n, err := strconv.ParseInt(string(size), 10, 64)
+	if err != nil || n < 0 {
+		return nil, fmt.Errorf("loose object %s: bad size in header %q", h, hdr)
+	}
+	data := make([]byte, n)
+	if _, err := io.ReadFull(zr, data); err != nil {
+		return nil, fmt.Errorf("loose object %s: %w", h, err)
+	}
+	// Reading to the end is what checks zlib's checksum; anything after the content means a corrupt object.
+	if k, err := zr.Read(one); k != 0 || err != io.EOF {
+		if err == nil || err == io.EOF {
+			err = errors.New("longer than its header says")
+		}
+		return nil, fmt.Errorf("loose object %s: %w", h, err)
+	}
+	return data, nil
+}
+
+// SharedBlob reads a whole blob like Blob, but may answer with the very bytes this process just committed (kept
+// for a while by writeBlob), so the caller must not modify them. The pipeline renders every upload right after
+// its commit; re-reading and inflating the blob it was just given cost as much as writing it.
+func (r *Repo) SharedBlob(h plumbing.Hash) ([]byte, error) {
+	if data, ok := recent.get(r.dir, h); ok {
+		return data, nil
+	}
+	return r.Blob(h)
+}
+
+// Recently written large blobs, shared by every Repo of the process and bounded in bytes and age, so that a hub
+// of many repositories holds at most recentBytes however uploads are spread over them.
+const (
+	recentMin   = 1 << 20   // smaller blobs are cheap to read back
+	recentBytes = 512 << 20 // total held
+	recentAge   = 10 * time.Minute
+)
+
+var recent = &blobCache{m: map[blobKey]*blobEntry{}}
+
+type blobKey struct {
+	dir string
+	h   plumbing.Hash
+}
+
+type blobEntry struct {
+	data []byte
+	gone *time.Timer
+}
+
+type blobCache struct {
+	mu    sync.Mutex
+	m     map[blobKey]*blobEntry
+	order []blobKey // oldest first
+	size  int
+}
+
+// put keeps a private copy: the caller's slice (an HTTP request body) is not ours to keep or to trust unchanged.
+func (c *blobCache) put(dir string, h plumbing.Hash, data []byte) {
+	if len(data) < recentMin || len(data) > recentBytes {
+		return
+	}
+	k := blobKey{dir, h}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[k]; ok {
+		return
+	}
+	for c.size+len(data) > recentBytes && len(c.order) > 0 {
+		c.dropLocked(c.order[0])
+	}
+	e := &blobEntry{data: bytes.Clone(data)}
+	e.gone = time.AfterFunc(recentAge, func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.m[k] == e {
+			c.dropLocked(k)
+		}
+	})
+	c.m[k] = e
+	c.order = append(c.order, k)
+	c.size += len(data)
+}
+
+func (c *blobCache) get(dir string, h plumbing.Hash) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[blobKey{dir, h}]
+	if !ok {
+		return nil, false
+	}
+	return e.data, true
+}
+
+func (c *blobCache) dropLocked(k blobKey) {
+	e, ok := c.m[k]
+	if !ok {
+		return
+	}
+	e.gone.Stop()
+	delete(c.m, k)
+	c.size -= len(e.data)
+	for i, o := range c.order {
+		if o == k {
+			c.order = append(c.order[:i], c.order[i+1:]...)
+			break
+		}
+	}
+}

@@ -1,0 +1,204 @@
+package gitrepo
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"path/filepath"
+	"testing"
+)
+
+// bigContent is deterministic content above recentMin, so that writes go through the cache as uploads do.
+func bigContent(seed string) []byte {
+	var b bytes.Buffer
+	for i := 0; b.Len() < recentMin+12345; i++ {
+		sum := sha256.Sum256(fmt.Appendf(nil, "%s %d", seed, i))
+		fmt.Fprintf(&b, "<http://example.org/%x> <http://example.org/p> \"%d\" .\n", sum[:6], i)
+	}
+	return b.Bytes()
+}
+
+func TestLargeBlobIsWhatGitReads(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r.git")
+	r, err := Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := bigContent("a")
+	upload := bytes.Clone(data)
+	var blob string
+	head, err := r.Transact(context.Background(), func(tx *Tx) error {
+		tx.Put("big.nt", upload)
+		return put(map[string]string{"small.ttl": "S"}, "m")(tx)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The caller's buffer is reused after the upload: what was committed must not change with it.
+	for i := range upload {
+		upload[i] = 'x'
+	}
+	blob = gitCLI(t, dir, "rev-parse", "main:big.nt")
+	gitCLI(t, dir, "fsck", "--strict")
+	out, err := gitCLIRaw(dir, "cat-file", "blob", blob)
+	if err != nil || !bytes.Equal(out, data) {
+		t.Fatalf("git cat-file gives %d bytes (%v), want the %d committed", len(out), err, len(data))
+	}
+	tree, err := r.Tree(head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, ok := File(tree, "big.nt")
+	if !ok || h.String() != blob {
+		t.Fatalf("big.nt is %s in go-git, %s in git", h, blob)
+	}
+	shared, err := r.SharedBlob(h)
+	if err != nil || !bytes.Equal(shared, data) {
+		t.Errorf("SharedBlob: %d bytes, %v", len(shared), err)
+	}
+	read, err := r.Blob(h)
+	if err != nil || !bytes.Equal(read, data) {
+		t.Errorf("Blob (loose): %d bytes, %v", len(read), err)
+	}
+	if got, ok, err := r.ReadFile(tree, "small.ttl"); err != nil || !ok || string(got) != "S" {
+		t.Errorf("small.ttl: %q %v %v", got, ok, err)
+	}
+	// Packed by git, the same blob is read through go-git, and a fresh Repo has nothing cached.
+	gitCLI(t, dir, "gc", "-q", "--prune=now")
+	r2, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(r2.loosePath(h)); !os.IsNotExist(err) {
+		t.Fatalf("blob still loose after gc: %v", err)
+	}
+	read, err = r2.Blob(h)
+	if err != nil || !bytes.Equal(read, data) {
+		t.Errorf("Blob (packed): %d bytes, %v", len(read), err)
+	}
+}
+
+func TestCorruptLooseBlobIsAnError(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r.git")
+	r, err := Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := r.writeBlob([]byte("short"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := r.loosePath(h)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)-1] ^= 0xff // zlib's checksum
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := r.Blob(h); err == nil {
+		t.Errorf("read %q from a corrupt object without an error", data)
+	}
+}
+
+func TestRecentBlobsStayBounded(t *testing.T) {
+	c := &blobCache{m: map[blobKey]*blobEntry{}}
+	chunk := make([]byte, recentBytes/3+1)
+	for i := range 5 {
+		c.put("d", [20]byte{byte(i)}, chunk)
+		if c.size > recentBytes {
+			t.Fatalf("after %d puts the cache holds %d bytes, more than %d", i+1, c.size, recentBytes)
+		}
+	}
+	if _, ok := c.get("d", [20]byte{0}); ok {
+		t.Error("the oldest blob was kept past the bound")
+	}
+	if _, ok := c.get("d", [20]byte{4}); !ok {
+		t.Error("the newest blob was dropped")
+	}
+	if _, ok := c.get("other", [20]byte{4}); ok {
+		t.Error("a blob is shared with another repository")
+	}
+	c.put("d", [20]byte{9}, make([]byte, recentMin-1))
+	if _, ok := c.get("d", [20]byte{9}); ok {
+		t.Error("a small blob was cached")
+	}
+}
+
+func gitCLIRaw(dir string, args ...string) ([]byte, error) {
+	return exec.Command("git", append([]string{"-C", dir}, args...)...).Output()
+}
+
+// BenchmarkLargeBlob compares writing and reading back a 48 MB N-Triples blob through writeBlob/Blob with go-git's
+// own object storage (the reference rows, same run).
+func BenchmarkLargeBlob(b *testing.B) {
+	var data []byte
+	for len(data) < 48<<20 {
+		data = append(data, bigContent(fmt.Sprint(len(data)))...)
+	}
+	r, err := Init(filepath.Join(b.TempDir(), "r.git"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	goGitWrite := func() plumbing.Hash {
+		obj := r.objs.NewEncodedObject()
+		obj.SetType(plumbing.BlobObject)
+		obj.SetSize(int64(len(data)))
+		w, _ := obj.Writer()
+		w.Write(data)
+		w.Close()
+		h, err := r.objs.SetEncodedObject(obj)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return h
+	}
+	b.Run("write", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if _, err := r.writeBlob(data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("reference-write-go-git", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			goGitWrite()
+		}
+	})
+	h := goGitWrite()
+	b.Run("read", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if _, err := r.Blob(h); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("reference-read-go-git", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			blob, err := object.GetBlob(r.objs, h)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rd, _ := blob.Reader()
+			if _, err := io.ReadAll(rd); err != nil {
+				b.Fatal(err)
+			}
+			rd.Close()
+		}
+	})
+}
