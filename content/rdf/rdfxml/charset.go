@@ -15,13 +15,16 @@ func charsetReader(label string, r io.Reader) (io.Reader, error) {
 	case "utf-8", "utf8", "us-ascii", "ascii":
 		return r, nil
 	case "iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1", "iso_8859-1":
+		if p, ok := r.(*posReader); ok {
+			p.notUTF8 = true // every byte is a Latin-1 character; the transcoded stream is UTF-8 by construction
+		}
 		br, ok := r.(io.ByteReader)
 		if !ok {
 			br = bufio.NewReader(r)
 		}
 		return &latin1Reader{r: br}, nil
 	}
-	return nil, &inputError{fmt.Sprintf("unsupported character encoding %q", label)}
+	return nil, &inputError{msg: fmt.Sprintf("unsupported character encoding %q", label)}
 }
 
 // latin1Reader transcodes ISO-8859-1 to UTF-8 byte by byte.

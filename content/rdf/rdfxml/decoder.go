@@ -183,7 +183,16 @@ func (d *Decoder) step() error {
 		if err == io.EOF {
 			return d.eof()
 		}
-		if l, ok := asInputError(err); ok {
+		l, ok := asInputError(err)
+		if bad, isBad := asInputError(d.r.err); !ok && isBad && bad.line > 0 {
+			// The reader refused a byte and encoding/xml, finding the text cut short there, reported that
+			// instead: the reader's error is the cause and knows the position.
+			l, ok = bad, true
+		}
+		if ok {
+			if l.line > 0 {
+				return &rdf.SyntaxError{Syntax: syntaxName, Line: l.line, Column: l.col, Msg: l.msg}
+			}
 			return d.errHere(l.msg)
 		}
 		if d.r.readErr != nil && errors.Is(err, d.r.readErr) {

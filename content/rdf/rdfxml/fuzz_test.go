@@ -5,7 +5,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/iso"
@@ -37,6 +39,9 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("syntax error without a position: %v", se)
 			}
 			return
+		}
+		if !utf8.ValidString(src) && !strings.Contains(src, "encoding") {
+			t.Fatalf("accepted input that is not UTF-8 and declares no other encoding")
 		}
 		var buf bytes.Buffer
 		e := rdfxml.NewEncoder(&buf, rdf.EncodeOptions{Base: o.Base})

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 )
 
 // Expansion caps for internal-subset entities. A document may expand entities to at most entityBaseBudget bytes
@@ -19,7 +20,10 @@ const (
 
 // inputError aborts encoding/xml mid-token (from posReader or charsetReader) over input the decoder refuses; the
 // decoder turns it into a SyntaxError.
-type inputError struct{ msg string }
+type inputError struct {
+	msg       string
+	line, col int // where the problem is, when the reader knows better than encoding/xml's offset; 0 if not
+}
 
 func (e *inputError) Error() string { return e.msg }
 
@@ -46,6 +50,14 @@ type posReader struct {
 	maxToken   int64
 
 	norm attrNormalizer
+
+	// UTF-8 check of every raw byte: encoding/xml checks text, attribute values and names, but passes comments,
+	// processing instructions and the DOCTYPE through unchecked (and comments inside a parseType="Literal" end up
+	// in the literal). notUTF8 turns it off when the document declares Latin-1.
+	notUTF8       bool
+	u8need        int  // continuation bytes still expected
+	u8lo, u8hi    byte // range allowed for the next one (narrower after E0, ED, F0, F4: no overlongs, surrogates)
+	u8line, u8col int  // position of the sequence's first byte
 
 	// ents maps declared entity names to their expanded length, or -1 for external entities.
 	ents     map[string]int
@@ -100,7 +112,7 @@ func (p *posReader) ReadByte() (byte, error) {
 		}
 		b, keep := p.norm.next(b)
 		if p.norm.bad != "" {
-			p.err = &inputError{p.norm.bad}
+			p.err = &inputError{msg: p.norm.bad}
 			return 0, p.err
 		}
 		if keep {
@@ -112,12 +124,21 @@ func (p *posReader) ReadByte() (byte, error) {
 
 func (p *posReader) readRaw() (byte, error) {
 	if p.i >= p.n && !p.fill() {
+		if p.u8need > 0 && !p.notUTF8 && p.err == io.EOF {
+			p.err = p.badUTF8()
+		}
 		return 0, p.err
 	}
 	b := p.buf[p.i]
 	p.i++
 	p.off++
 	p.prevLine, p.prevCol = p.line, p.col
+	if (b >= utf8.RuneSelf || p.u8need > 0) && !p.notUTF8 {
+		if err := p.utf8Byte(b); err != nil {
+			p.err = err
+			return 0, err
+		}
+	}
 	if b == '\n' {
 		p.line++
 		p.col = 0
@@ -125,7 +146,7 @@ func (p *posReader) readRaw() (byte, error) {
 		p.col++
 	}
 	if p.off-p.tokenStart > p.maxToken {
-		p.err = &inputError{fmt.Sprintf("markup or text token longer than %d bytes", p.maxToken)}
+		p.err = &inputError{msg: fmt.Sprintf("markup or text token longer than %d bytes", p.maxToken)}
 		return 0, p.err
 	}
 	if p.ents != nil {
@@ -135,6 +156,45 @@ func (p *posReader) readRaw() (byte, error) {
 		}
 	}
 	return b, nil
+}
+
+// utf8Byte advances the UTF-8 check over the non-ASCII byte b (or any byte that must continue a sequence), which
+// stands at (prevLine, prevCol+1).
+func (p *posReader) utf8Byte(b byte) error {
+	if p.u8need > 0 {
+		if b < p.u8lo || b > p.u8hi {
+			return p.badUTF8()
+		}
+		p.u8need--
+		p.u8lo, p.u8hi = 0x80, 0xBF
+		return nil
+	}
+	p.u8line, p.u8col = p.prevLine, p.prevCol+1
+	p.u8lo, p.u8hi = 0x80, 0xBF
+	switch {
+	case b >= 0xC2 && b <= 0xDF:
+		p.u8need = 1
+	case b == 0xE0:
+		p.u8need, p.u8lo = 2, 0xA0
+	case b == 0xED:
+		p.u8need, p.u8hi = 2, 0x9F
+	case b >= 0xE1 && b <= 0xEF:
+		p.u8need = 2
+	case b == 0xF0:
+		p.u8need, p.u8lo = 3, 0x90
+	case b == 0xF4:
+		p.u8need, p.u8hi = 3, 0x8F
+	case b >= 0xF1 && b <= 0xF3:
+		p.u8need = 3
+	default: // a continuation byte with no lead, C0/C1 (always overlong) or F5 and above (beyond U+10FFFF)
+		return p.badUTF8()
+	}
+	return nil
+}
+
+// badUTF8 reports the sequence that started at (u8line, u8col) as not UTF-8.
+func (p *posReader) badUTF8() error {
+	return &inputError{msg: "invalid UTF-8 (the document is not in the encoding it declares)", line: p.u8line, col: p.u8col}
 }
 
 // Read implements io.Reader; encoding/xml uses it only to hand the stream to a CharsetReader.
@@ -172,11 +232,11 @@ func (p *posReader) trackRef(b byte) error {
 			return nil
 		}
 		if n < 0 {
-			return &inputError{fmt.Sprintf("reference to external entity &%s; (external entities are never fetched)", p.ref)}
+			return &inputError{msg: fmt.Sprintf("reference to external entity &%s; (external entities are never fetched)", p.ref)}
 		}
 		p.expanded += int64(n)
 		if p.expanded > entityBaseBudget+entityRatio*p.off {
-			return &inputError{fmt.Sprintf("entity expansion exceeds %d bytes after %d bytes of input (entity bomb?)", p.expanded, p.off)}
+			return &inputError{msg: fmt.Sprintf("entity expansion exceeds %d bytes after %d bytes of input (entity bomb?)", p.expanded, p.off)}
 		}
 	case len(p.ref) < 256 && (b >= 0x80 || isNameByte(b)):
 		p.ref = append(p.ref, b)
