@@ -434,3 +434,42 @@ func TestBlankGraphNameAmbiguity(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedGraphLinkAmbiguity pins a second place where RDFC-1.0 is not canonical (found by FuzzCanonicalize):
+// _:y and _:z differ only in which graph links them to _:a and _:b, but Hash Related Blank Node leaves the graph
+// name out, so their n-degree hashes tie and input order decides. The expected outputs are rdf-canonize 5.0.0's
+// for the same input orders.
+func TestNamedGraphLinkAmbiguity(t *testing.T) {
+	p0, g, b := iri("p0"), iri("g"), rdf.Blank
+	value := rdf.Triple(b("a"), p0, rdf.String("v8"))
+	ay := rdf.Triple(b("a"), p0, b("y"))
+	az := rdf.Quad{S: b("a"), P: p0, O: b("z"), G: g}
+	by := rdf.Quad{S: b("b"), P: p0, O: b("y"), G: g}
+	bz := rdf.Triple(b("b"), p0, b("z"))
+	forward := "_:c14n0 <http://example.com/#p0> \"v8\" .\n" +
+		"_:c14n0 <http://example.com/#p0> _:c14n2 .\n" +
+		"_:c14n0 <http://example.com/#p0> _:c14n3 <http://example.com/#g> .\n" +
+		"_:c14n1 <http://example.com/#p0> _:c14n2 <http://example.com/#g> .\n" +
+		"_:c14n1 <http://example.com/#p0> _:c14n3 .\n"
+	backward := "_:c14n0 <http://example.com/#p0> \"v8\" .\n" +
+		"_:c14n0 <http://example.com/#p0> _:c14n2 <http://example.com/#g> .\n" +
+		"_:c14n0 <http://example.com/#p0> _:c14n3 .\n" +
+		"_:c14n1 <http://example.com/#p0> _:c14n2 .\n" +
+		"_:c14n1 <http://example.com/#p0> _:c14n3 <http://example.com/#g> .\n"
+	tests := []struct {
+		order []rdf.Quad
+		want  string
+	}{
+		{[]rdf.Quad{value, ay, az, by, bz}, forward},
+		{[]rdf.Quad{value, bz, by, az, ay}, backward},
+	}
+	for i, tc := range tests {
+		res, err := canon.Canonicalize(context.Background(), tc.order, canon.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(res.NQuads()); got != tc.want {
+			t.Errorf("order %d: got\n%s\nwant (as rdf-canonize)\n%s", i, got, tc.want)
+		}
+	}
+}

@@ -1,14 +1,18 @@
 package canon_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"io"
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/canon"
+	"github.com/ldhub/ldhub/content/rdf/iso"
+	"github.com/ldhub/ldhub/content/rdf/ntriples"
 )
 
 // quadsFromBytes turns fuzz input into a small dataset: every 4 bytes are one quad over 6 blank nodes, 2 IRIs,
@@ -67,8 +71,42 @@ func FuzzCanonicalize(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if string(got.NQuads()) != string(want.NQuads()) {
+		if string(got.NQuads()) == string(want.NQuads()) {
+			return
+		}
+		// RDFC-1.0's Hash Related Blank Node leaves the graph name out, so blank nodes told apart only by the graph
+		// of their links tie, and input order breaks the tie (rdf-canonize does the same:
+		// TestNamedGraphLinkAmbiguity). Both results must still be canonical forms of the input.
+		if !hasNamedGraph(qs) {
 			t.Fatalf("renamed copy canonicalizes differently:\n%s\nwant\n%s", got.NQuads(), want.NQuads())
 		}
+		if !iso.Isomorphic(parseNQuads(t, got.NQuads()), parseNQuads(t, want.NQuads())) {
+			t.Fatalf("renamed copy gives a different dataset:\n%s\nwant\n%s", got.NQuads(), want.NQuads())
+		}
 	})
+}
+
+func hasNamedGraph(qs []rdf.Quad) bool {
+	for _, q := range qs {
+		if !q.G.IsZero() {
+			return true
+		}
+	}
+	return false
+}
+
+func parseNQuads(t *testing.T, b []byte) []rdf.Quad {
+	t.Helper()
+	dec := ntriples.NewQuadDecoder(bytes.NewReader(b), rdf.DecodeOptions{})
+	var qs []rdf.Quad
+	for {
+		q, err := dec.Next()
+		if err == io.EOF {
+			return qs
+		}
+		if err != nil {
+			t.Fatalf("canonical N-Quads do not parse: %v\n%s", err, b)
+		}
+		qs = append(qs, q)
+	}
 }
