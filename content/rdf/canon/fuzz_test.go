@@ -5,8 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"io"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
