@@ -354,6 +354,12 @@ func (d *Decoder) jsonError(err error) error {
 		line, col := d.cr.position()
 		return &rdf.SyntaxError{Syntax: syntaxName, Line: line, Column: col, Msg: se.Error()}
 	}
+	var ue *utf8Error
+	if errors.As(err, &ue) {
+		d.cr.advance(ue.off)
+		line, col := d.cr.position()
+		return &rdf.SyntaxError{Syntax: syntaxName, Line: line, Column: col, Msg: ue.Error()}
+	}
 	var le *limitError
 	if errors.As(err, &le) {
 		line, col := d.cr.position()

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"io"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/rdfjson"
 )
 
-// FuzzDecode checks that no input panics, that every error is positioned, and that what decodes re-encodes.
+// FuzzDecode checks that no input panics, that every error is positioned, that what decodes re-encodes, and that
+// nothing that is not UTF-8 decodes.
 func FuzzDecode(f *testing.F) {
 	for _, s := range []string{`{}`, `{"http://x/s": {"http://x/p": [{"type": "literal", "value": "v", "lang": "en"}]}}`,
 		`{"_:a": {"http://x/p": [{"type": "bnode", "value": "_:a"}, {"type": "uri", "value": "x"}]}}`, "{\n\"a\": 1}"} {
@@ -37,6 +39,9 @@ func FuzzDecode(f *testing.F) {
 		}
 		if err := enc.Close(); err != nil {
 			t.Fatal(err)
+		}
+		if !utf8.Valid(doc) {
+			t.Fatalf("accepted a document that is not UTF-8: %q", doc)
 		}
 	})
 }

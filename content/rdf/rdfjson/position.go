@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"unicode/utf8"
 )
 
 // countingReader feeds encoding/json and keeps the bytes it has handed over but the decoder has not yet passed,
@@ -19,6 +20,66 @@ type countingReader struct {
 	line, col  int // position of offset consumed
 	maxPending int
 	bomChecked bool
+
+	// encoding/json replaces bytes that are not UTF-8 with U+FFFD without a word, which would change the data; so
+	// every byte is checked here on its way in. read counts the bytes read and checked; u8 holds the check's state.
+	read  int64
+	u8    utf8State
+	u8Err *utf8Error // found in bytes already read: the next Read returns it
+	hold  []byte     // the start of a sequence the last read cut, read but not yet handed over
+}
+
+// utf8Error reports bytes that are not UTF-8 starting at stream offset off.
+type utf8Error struct {
+	off int64
+	b   byte
+}
+
+func (e *utf8Error) Error() string { return fmt.Sprintf("invalid UTF-8 (byte 0x%02x)", e.b) }
+
+// utf8State checks UTF-8 a byte at a time across reads. Ranges follow RFC 3629: after E0, ED, F0 and F4 the next
+// byte is narrower, which refuses overlong forms, surrogates and code points above U+10FFFF.
+type utf8State struct {
+	need    int   // continuation bytes still expected
+	lo, hi  byte  // range of the next one
+	start   int64 // stream offset of the sequence's first byte
+	startCh byte
+}
+
+// check consumes b, found at stream offset off, and reports the offset of a sequence it makes invalid.
+func (u *utf8State) check(b byte, off int64) *utf8Error {
+	if u.need > 0 {
+		if b < u.lo || b > u.hi {
+			return &utf8Error{off: u.start, b: u.startCh}
+		}
+		u.need--
+		u.lo, u.hi = 0x80, 0xBF
+		return nil
+	}
+	if b < 0x80 {
+		return nil
+	}
+	u.start, u.startCh = off, b
+	u.lo, u.hi = 0x80, 0xBF
+	switch {
+	case b >= 0xC2 && b <= 0xDF:
+		u.need = 1
+	case b == 0xE0:
+		u.need, u.lo = 2, 0xA0
+	case b == 0xED:
+		u.need, u.hi = 2, 0x9F
+	case b >= 0xE1 && b <= 0xEF:
+		u.need = 2
+	case b == 0xF0:
+		u.need, u.lo = 3, 0x90
+	case b == 0xF4:
+		u.need, u.hi = 3, 0x8F
+	case b >= 0xF1 && b <= 0xF3:
+		u.need = 3
+	default:
+		return &utf8Error{off: off, b: b}
+	}
+	return nil
 }
 
 type limitError struct{ max int }
@@ -39,12 +100,52 @@ func (c *countingReader) Read(p []byte) (int, error) {
 		}
 		c.r = br
 	}
-	n, err := c.r.Read(p)
+	if c.u8Err != nil {
+		return 0, c.u8Err
+	}
+	k := copy(p, c.hold)
+	c.hold = c.hold[:copy(c.hold, c.hold[k:])]
+	n, err := c.r.Read(p[k:])
 	if c.start > 0 && c.start >= len(c.buf)/2 {
 		c.buf = append(c.buf[:0], c.buf[c.start:]...)
 		c.start = 0
 	}
-	c.buf = append(c.buf, p[:n]...)
+	c.buf = append(c.buf, p[k:k+n]...)
+	delivered := c.read - int64(k) // stream offset of p[0]
+	chunk := p[k : k+n]
+	if c.u8.need == 0 && utf8.Valid(chunk) {
+		chunk = nil // the common case, checked at utf8.Valid's speed; a sequence cut at the end fails it
+	}
+	for i, b := range chunk {
+		if b < 0x80 && c.u8.need == 0 {
+			continue
+		}
+		if e := c.u8.check(b, c.read+int64(i)); e != nil {
+			c.u8Err = e
+			break
+		}
+	}
+	c.read += int64(n)
+	n += k
+	if c.u8Err == nil && err == io.EOF && c.u8.need > 0 {
+		c.u8Err = &utf8Error{off: c.u8.start, b: c.u8.startCh}
+	}
+	if c.u8Err != nil {
+		// Hand over what comes before the bad sequence, so that earlier errors and triples stay as they were;
+		// the next Read reports it. The bytes stay in buf for the position.
+		n = int(min(max(c.u8Err.off-delivered, 0), int64(n)))
+		if n == 0 {
+			return 0, c.u8Err
+		}
+		return n, nil
+	}
+	if c.u8.need > 0 {
+		// Hold back a sequence that the next read must complete: encoding/json, given only its first bytes
+		// outside a string, would complain about the character instead of the encoding.
+		cut := int(c.u8.start - delivered)
+		c.hold = append(c.hold, p[cut:n]...)
+		n = cut
+	}
 	return n, err
 }
 
