@@ -2,10 +2,10 @@ package pipeline
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ldhub/ldhub/content/rdf"
 )
@@ -20,6 +20,7 @@ type streamJSONLD struct {
 	open    bool
 	g, s, p rdf.Term
 	used    map[string]bool // predicates already keyed in the open node object
+	scratch []byte
 	err     error
 }
 
@@ -27,9 +28,65 @@ func newStreamJSONLD(w io.Writer) *streamJSONLD {
 	return &streamJSONLD{w: bufio.NewWriterSize(w, 1<<16), used: map[string]bool{}}
 }
 
+// str writes s as a JSON string. json.Marshal allocated a copy per call: twice per statement at least.
 func (e *streamJSONLD) str(s string) {
-	b, _ := json.Marshal(s) // a Go string always marshals
-	e.w.Write(b)
+	e.scratch = appendJSONString(e.scratch[:0], s)
+	e.w.Write(e.scratch)
+}
+
+// appendJSONString quotes s as encoding/json does (HTML-safe, invalid UTF-8 as U+FFFD), so the dumps' bytes did
+// not change with it.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 func (e *streamJSONLD) id(t rdf.Term) {

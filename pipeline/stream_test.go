@@ -113,3 +113,22 @@ func TestStreamTurtleReadsBack(t *testing.T) {
 		t.Error("a named graph was accepted")
 	}
 }
+
+// TestAppendJSONStringIsEncodingJSON pins the hand-written quoting to encoding/json's, byte for byte, so that the
+// JSON-LD dumps did not change when it replaced json.Marshal.
+func TestAppendJSONStringIsEncodingJSON(t *testing.T) {
+	cases := []string{"", "plain", `quote " backslash \ slash /`, "tab\tnl\ncr\rbs\bff\f", "nul\x00 esc\x1b del\x7f",
+		"<script>&amp;</script>", "line\u2028para\u2029", "bad \xff utf8 \xc3", "é ünïcödé 😀", "\xed\xa0\x80 surrogate"}
+	for i := range 256 {
+		cases = append(cases, string([]byte{byte(i), 'x', byte(255 - i)}))
+	}
+	for _, s := range cases {
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendJSONString([]byte("keep"), s); string(got) != "keep"+string(want) {
+			t.Errorf("%q: got %s, want %s", s, got[4:], want)
+		}
+	}
+}
