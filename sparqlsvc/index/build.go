@@ -1,9 +1,12 @@
 package index
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/ldhub/ldhub/content/rdf"
 )
@@ -35,28 +38,32 @@ func (d *Dataset) Close() error {
 
 // Builder collects quads and turns them into a Dataset. It is not safe for concurrent use.
 type Builder struct {
-	// Terms are interned in an open-addressing table of ids whose keys live in heap, so a new term costs one
-	// append and no allocation of its own; the table is the one Build persists.
-	table  []uint32
-	hashes []uint64 // hash of each id's key, kept for rehashing when the table grows
-	// Keys are appended to fixed-size chunks while building and copied into one heap by Build: growing a single
-	// slice re-copies (and page-faults in) tens of megabytes again and again, which dominated the build.
-	chunks [][]byte
-	starts []uint64 // id -> chunk<<32 | position
-	lens   []uint32
-	size   uint64 // total key bytes
-	deflt  []Row
-	named  map[ID][]Row
-	buf    []byte
+	// Terms are interned in an open-addressing table whose slots hold id | low 32 bits of the key's hash << 32:
+	// a probe rejects a different key without reading it (a cache miss into the key chunks), growing needs no
+	// other record of the hashes, and Build keeps the low halves as the Dict's table (slot = hash & mask in both).
+	table []uint64
+	// Keys are appended to chunks that never move, and the Dict keeps them: growing a single slice re-copies (and
+	// page-faults in) tens of megabytes again and again, which dominated the build.
+	chunks  [][]byte
+	starts  []uint64 // id -> chunk<<32 | position
+	offsets []uint32 // id -> end of its key in the chunks concatenated (the Dict's offsets)
+	deflt   rowBlocks
+	named   map[ID]*rowBlocks
+	maxCol  [3]ID // largest id seen in each position: how many radix passes each column needs
+	buf     []byte
 	// Datatype IRIs repeat on almost every literal; remembering the last one avoids a map probe each time.
-	lastDT   string
-	lastDTID ID
+	lastDT    string
+	lastDTKey []byte
+	lastDTID  ID
+	// Consecutive quads usually share a graph.
+	lastG    ID
+	lastRows *rowBlocks
 }
 
 // NewBuilder returns an empty builder.
 func NewBuilder() *Builder {
-	return &Builder{table: make([]uint32, 1<<16), hashes: []uint64{0}, starts: []uint64{0}, lens: []uint32{0},
-		named: make(map[ID][]Row)}
+	return &Builder{table: make([]uint64, 1<<16), starts: []uint64{0}, offsets: []uint32{0},
+		named: make(map[ID]*rowBlocks)}
 }
 
 // Add adds one quad; duplicates are removed by Build.
@@ -73,27 +80,34 @@ func (b *Builder) Add(q rdf.Quad) error {
 	if err != nil {
 		return err
 	}
-	if q.G.IsZero() {
-		b.deflt = appendRow(b.deflt, Row{s, p, o})
-		return nil
+	var g ID
+	if !q.G.IsZero() {
+		if g, err = b.intern(q.G); err != nil {
+			return err
+		}
 	}
-	g, err := b.intern(q.G)
-	if err != nil {
-		return err
-	}
-	b.named[g] = appendRow(b.named[g], Row{s, p, o})
+	b.addRow(g, Row{s, p, o})
 	return nil
 }
 
-// appendRow doubles capacity when full: append's 1.25× growth of a slice of millions of rows re-copies (and
-// page-faults in) several times the final size.
-func appendRow(rows []Row, r Row) []Row {
-	if len(rows) == cap(rows) {
-		grown := make([]Row, len(rows), max(1024, 2*cap(rows)))
-		copy(grown, rows)
-		rows = grown
+// addRow files a triple under graph g (0: the default graph).
+func (b *Builder) addRow(g ID, r Row) {
+	b.maxCol[0] = max(b.maxCol[0], r[0])
+	b.maxCol[1] = max(b.maxCol[1], r[1])
+	b.maxCol[2] = max(b.maxCol[2], r[2])
+	if g == 0 {
+		b.deflt.add(r)
+		return
 	}
-	return append(rows, r)
+	if g != b.lastG || b.lastRows == nil {
+		rb := b.named[g]
+		if rb == nil {
+			rb = &rowBlocks{}
+			b.named[g] = rb
+		}
+		b.lastG, b.lastRows = g, rb
+	}
+	b.lastRows.add(r)
 }
 
 func (b *Builder) intern(t rdf.Term) (ID, error) {
@@ -116,7 +130,7 @@ func (b *Builder) intern(t rdf.Term) (ID, error) {
 				if dt, err = b.intern(rdf.IRI(t.Datatype)); err != nil {
 					return 0, err
 				}
-				b.lastDT, b.lastDTID = t.Datatype, dt
+				b.lastDT, b.lastDTID, b.lastDTKey = t.Datatype, dt, nil
 			}
 		}
 		k = appendLiteralKey(k, dt, t)
@@ -124,120 +138,269 @@ func (b *Builder) intern(t rdf.Term) (ID, error) {
 		return 0, fmt.Errorf("index: empty term in a triple position")
 	}
 	b.buf = k
-	h := hashKey(k)
+	return b.internKey(k, hashKey(k))
+}
+
+// internKey returns the id of key k with hash h, assigning the next id to a new key.
+func (b *Builder) internKey(k []byte, h uint64) (ID, error) {
 	mask := uint64(len(b.table) - 1)
+	tag := h & 0xffffffff
 	i := h & mask
 	for {
-		id := b.table[i]
-		if id == 0 {
+		e := b.table[i]
+		if e == 0 {
 			break
 		}
-		if b.hashes[id] == h && string(b.keyOf(id)) == string(k) {
-			return id, nil
+		if e>>32 == tag && string(b.keyOf(ID(e))) == string(k) {
+			return ID(e), nil
 		}
 		i = (i + 1) & mask
 	}
-	if b.size+uint64(len(k)) > 1<<32-1 || len(b.starts) >= 1<<31 {
+	if uint64(b.offsets[len(b.offsets)-1])+uint64(len(k)) > 1<<32-1 || len(b.starts) >= 1<<31 {
 		return 0, fmt.Errorf("index: dictionary over 4 GiB or 2 G terms")
 	}
 	b.store(k)
-	b.hashes = append(b.hashes, h)
 	id := ID(len(b.starts) - 1)
-	b.table[i] = id
+	b.table[i] = tag<<32 | uint64(id)
 	if 2*int(id) > len(b.table) { // keep the load factor under 1/2 so probes stay short
 		b.grow()
 	}
 	return id, nil
 }
 
-const chunkSize = 4 << 20
+// chunkSize is a multiple of the 2 MiB huge page, so most of a chunk can be backed by huge pages.
+const chunkSize = 16 << 20
 
 // store appends a key to the current chunk, starting a new chunk when it does not fit (a key larger than a chunk
-// gets a chunk of its own).
+// gets a chunk of its own). The first chunk starts small so that tiny datasets (tests, uploads of a few triples)
+// do not pay for 16 MiB.
 func (b *Builder) store(k []byte) {
 	n := len(b.chunks)
 	if n == 0 || len(b.chunks[n-1])+len(k) > cap(b.chunks[n-1]) {
-		b.chunks = append(b.chunks, make([]byte, 0, max(chunkSize, len(k))))
+		size := chunkSize
+		if n == 0 {
+			size = 64 << 10
+		} else if c := cap(b.chunks[n-1]); c < chunkSize {
+			size = 4 * c
+		}
+		c := make([]byte, 0, max(size, len(k)))
+		adviseHuge(c[:cap(c)])
+		b.chunks = append(b.chunks, c)
 		n++
 	}
 	c := b.chunks[n-1]
-	b.starts = append(b.starts, uint64(n-1)<<32|uint64(len(c)))
-	b.lens = append(b.lens, uint32(len(k)))
+	b.starts = appendDoubling(b.starts, uint64(n-1)<<32|uint64(len(c)))
+	b.offsets = appendDoubling(b.offsets, b.offsets[len(b.offsets)-1]+uint32(len(k)))
 	b.chunks[n-1] = append(c, k...)
-	b.size += uint64(len(k))
 }
 
 func (b *Builder) keyOf(id ID) []byte {
 	st := b.starts[id]
 	c, p := st>>32, st&0xffffffff
-	return b.chunks[c][p : p+uint64(b.lens[id])]
-}
-
-// heap copies the chunks into one contiguous heap with end offsets, the Dict layout.
-func (b *Builder) heap() ([]byte, []uint32) {
-	heap := make([]byte, 0, b.size)
-	offsets := make([]uint32, len(b.starts))
-	for id := 1; id < len(b.starts); id++ {
-		heap = append(heap, b.keyOf(ID(id))...)
-		offsets[id] = uint32(len(heap))
-	}
-	return heap, offsets
+	return b.chunks[c][p : p+uint64(b.offsets[id]-b.offsets[id-1])]
 }
 
 func (b *Builder) grow() {
-	t := make([]uint32, 2*len(b.table))
+	t := make([]uint64, 2*len(b.table))
+	adviseHuge(u64Bytes(t))
 	mask := uint64(len(t) - 1)
-	for id := 1; id < len(b.hashes); id++ {
-		i := b.hashes[id] & mask
+	for _, e := range b.table {
+		if e == 0 {
+			continue
+		}
+		i := (e >> 32) & mask
 		for t[i] != 0 {
 			i = (i + 1) & mask
 		}
-		t[i] = ID(id)
+		t[i] = e
 	}
 	b.table = t
 }
 
 // Build sorts and deduplicates every graph and returns the dataset. The builder must not be used afterwards.
 func (b *Builder) Build() *Dataset {
-	heap, offsets := b.heap()
+	table := make([]uint32, len(b.table))
+	adviseHuge(u32Bytes(table))
+	for i, e := range b.table {
+		table[i] = uint32(e)
+	}
 	d := &Dataset{
-		Dict:    &Dict{heap: heap, offsets: offsets, table: b.table},
-		Default: buildGraph(b.deflt),
+		Dict:    &Dict{chunks: b.chunks, starts: b.starts, offsets: b.offsets, table: table},
+		Default: buildGraph(&b.deflt, b.maxCol),
 		named:   make(map[ID]*Graph, len(b.named)),
 	}
 	for g, rows := range b.named {
-		d.named[g] = buildGraph(rows)
+		d.named[g] = buildGraph(rows, b.maxCol)
 		d.names = append(d.names, g)
 	}
 	slices.Sort(d.names)
-	b.table, b.hashes, b.deflt, b.named, b.chunks, b.starts, b.lens = nil, nil, nil, nil, nil, nil, nil
+	*b = Builder{}
 	return d
 }
 
-// buildGraph sorts rows (taking ownership) into the three permutations, in parallel: the machine has two cores
-// and the permutations are independent once SPO is deduplicated.
-func buildGraph(rows []Row) *Graph {
+// rowBlocks collects a graph's rows in blocks that are never copied when more arrive (a single slice doubling
+// to millions of rows re-copies and page-faults in several times the final size); the sort reads them in its
+// first pass. Blocks grow geometrically up to blockRows, so a small graph stays small.
+type rowBlocks struct {
+	blocks [][]Row
+	count  int
+}
+
+const blockRows = 1 << 18 // 3 MiB
+
+func (rb *rowBlocks) add(r Row) {
+	last := len(rb.blocks) - 1
+	if last < 0 || len(rb.blocks[last]) == cap(rb.blocks[last]) {
+		size := 256
+		if last >= 0 {
+			size = min(blockRows, 4*cap(rb.blocks[last]))
+		}
+		blk := make([]Row, 0, size)
+		if size == blockRows {
+			adviseHuge(rowBytes(blk[:size]))
+		}
+		rb.blocks = append(rb.blocks, blk)
+		last++
+	}
+	rb.blocks[last] = append(rb.blocks[last], r)
+	rb.count++
+}
+
+// radix describes the LSD radix passes over one column: digits of width bits, passes of them.
+type radix struct {
+	width, passes uint
+}
+
+func columnRadix(maxID ID) radix {
+	n := uint(bits.Len32(maxID))
+	if n == 0 {
+		return radix{}
+	}
+	// Digits of at most 11 bits keep the bucket counters in L1 while scattering.
+	passes := (n + 10) / 11
+	return radix{width: (n + passes - 1) / passes, passes: passes}
+}
+
+// permCols[p] lists which triple position (0 s, 1 p, 2 o) each column of permutation p holds.
+var permCols = [3][3]int{SPO: {0, 1, 2}, POS: {1, 2, 0}, OSP: {2, 0, 1}}
+
+// buildGraph sorts a graph's rows into the three permutations and removes duplicates. The histograms of every
+// digit are the same for the three permutations (only the order of the passes differs), so one read of the rows
+// counts them all; then each permutation scatters straight from the blocks in its first pass. SPO and OSP run on
+// one goroutine and POS on another: the machine has two cores, and OSP reuses SPO's spare array.
+func buildGraph(rb *rowBlocks, maxCol [3]ID) *Graph {
 	g := &Graph{}
-	tmp := make([]Row, len(rows))
-	radixSort(rows, tmp)
-	rows = dedup(rows)
-	g.perms[SPO] = rows
-	pos := tmp[:len(rows)]
-	osp := make([]Row, len(rows))
-	for i, r := range rows {
-		pos[i] = Row{r[1], r[2], r[0]}
-		osp[i] = Row{r[2], r[0], r[1]}
+	n := rb.count
+	if n == 0 {
+		return g
+	}
+	if n < 256 {
+		for p := range g.perms {
+			rows := make([]Row, 0, n)
+			c := permCols[p]
+			for _, blk := range rb.blocks {
+				for _, r := range blk {
+					rows = append(rows, Row{r[c[0]], r[c[1]], r[c[2]]})
+				}
+			}
+			slices.SortFunc(rows, cmpRow)
+			g.perms[p] = dedup(rows)
+		}
+		return g
+	}
+	var rx [3]radix
+	var hist [3][][]int
+	for c := range rx {
+		rx[c] = columnRadix(maxCol[c])
+		hist[c] = make([][]int, rx[c].passes)
+		for k := range hist[c] {
+			hist[c][k] = make([]int, 1<<rx[c].width)
+		}
+	}
+	for _, blk := range rb.blocks {
+		for c := range 3 {
+			r := rx[c]
+			for k := range r.passes {
+				h, shift, mask := hist[c][k], k*r.width, ID(1)<<r.width-1
+				for i := range blk {
+					h[(blk[i][c]>>shift)&mask]++
+				}
+			}
+		}
+	}
+	newRows := func() []Row {
+		rows := make([]Row, n)
+		adviseHuge(rowBytes(rows))
+		return rows
 	}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		radixSort(pos, make([]Row, len(pos)))
+		out, _ := sortPerm(rb, POS, rx, hist, newRows(), newRows())
+		g.perms[POS] = dedup(out)
 	}()
-	radixSort(osp, make([]Row, len(osp)))
+	out, spare := sortPerm(rb, SPO, rx, hist, newRows(), newRows())
+	g.perms[SPO] = dedup(out)
+	out, _ = sortPerm(rb, OSP, rx, hist, spare, newRows())
+	g.perms[OSP] = dedup(out)
 	wg.Wait()
-	g.perms[POS], g.perms[OSP] = pos, osp
 	return g
+}
+
+// sortPerm writes the rows of rb in permutation p's column order, sorted, into a or b and returns that one and the
+// other (now free) array. Passes whose digit is the same in every row are skipped.
+func sortPerm(rb *rowBlocks, p Perm, rx [3]radix, hist [3][][]int, a, b []Row) (sorted, spare []Row) {
+	n := len(a)
+	cols := permCols[p]
+	var off []int
+	first := true
+	src, dst := a, b
+	for j := 2; j >= 0; j-- {
+		c := cols[j] // triple position held by column j of this permutation
+		r := rx[c]
+		for k := range r.passes {
+			h, shift, mask := hist[c][k], k*r.width, ID(1)<<r.width-1
+			if slices.Contains(h, n) {
+				continue // every row has this digit: the pass would not move anything
+			}
+			off = append(off[:0], h...)
+			sum := 0
+			for i, v := range off {
+				off[i] = sum
+				sum += v
+			}
+			if first {
+				// Read from the blocks, reordering each row's positions into this permutation's columns.
+				for _, blk := range rb.blocks {
+					for _, t := range blk {
+						row := Row{t[cols[0]], t[cols[1]], t[cols[2]]}
+						d := (row[j] >> shift) & mask
+						src[off[d]] = row
+						off[d]++
+					}
+				}
+				first = false
+				continue
+			}
+			for _, row := range src {
+				d := (row[j] >> shift) & mask
+				dst[off[d]] = row
+				off[d]++
+			}
+			src, dst = dst, src
+		}
+	}
+	if first { // no pass moved anything: every row is the same
+		i := 0
+		for _, blk := range rb.blocks {
+			for _, t := range blk {
+				src[i] = Row{t[cols[0]], t[cols[1]], t[cols[2]]}
+				i++
+			}
+		}
+	}
+	return src, dst
 }
 
 func dedup(rows []Row) []Row {
@@ -254,42 +417,6 @@ func dedup(rows []Row) []Row {
 	return rows[:w]
 }
 
-// radixSort sorts rows lexicographically with an LSD radix sort on 16-bit digits, skipping digits that are the same
-// in every row (ids rarely use their high bits). tmp must be as long as rows.
-func radixSort(rows, tmp []Row) {
-	if len(rows) < 64 {
-		slices.SortFunc(rows, cmpRow)
-		return
-	}
-	src, dst := rows, tmp
-	var count [1 << 16]int
-	for col := 2; col >= 0; col-- {
-		for shift := 0; shift < 32; shift += 16 {
-			clear(count[:])
-			for i := range src {
-				count[(src[i][col]>>shift)&0xffff]++
-			}
-			if count[(src[0][col]>>shift)&0xffff] == len(src) {
-				continue // every row has this digit: the pass would not move anything
-			}
-			sum := 0
-			for i, c := range count {
-				count[i] = sum
-				sum += c
-			}
-			for i := range src {
-				dg := (src[i][col] >> shift) & 0xffff
-				dst[count[dg]] = src[i]
-				count[dg]++
-			}
-			src, dst = dst, src
-		}
-	}
-	if &src[0] != &rows[0] {
-		copy(rows, src)
-	}
-}
-
 func cmpRow(a, b Row) int {
 	for i := 0; i < 3; i++ {
 		if a[i] != b[i] {
@@ -300,4 +427,56 @@ func cmpRow(a, b Row) int {
 		}
 	}
 	return 0
+}
+
+// appendRawLiteralKey is appendLiteralKey for raw bytes, with the datatype id left for the caller to fill in at
+// k[1:5] (the reader does not know ids); lang is lower-cased as appendLiteralKey does (tags are ASCII).
+func appendRawLiteralKey(k []byte, lang, value []byte) ([]byte, error) {
+	if len(lang) > 255 {
+		return k, fmt.Errorf("index: language tag of %d bytes is too long", len(lang))
+	}
+	k = append(k, keyLiteral, 0, 0, 0, 0, byte(len(lang)))
+	for _, c := range lang {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		k = append(k, c)
+	}
+	return append(k, value...), nil
+}
+
+// internDatatype returns the id of the datatype IRI whose key ('I' + IRI) is k.
+func (b *Builder) internDatatype(k []byte) (ID, error) {
+	if len(b.lastDTKey) > 0 && string(k) == string(b.lastDTKey) {
+		return b.lastDTID, nil
+	}
+	id, err := b.internKey(k, hashKey(k))
+	if err != nil {
+		return 0, err
+	}
+	b.lastDTKey, b.lastDTID, b.lastDT = append(b.lastDTKey[:0], k...), id, ""
+	return id, nil
+}
+
+// setLiteralDatatype writes dt into a key made by appendRawLiteralKey.
+func setLiteralDatatype(k []byte, dt ID) { binary.LittleEndian.PutUint32(k[1:5], dt) }
+
+// appendDoubling is append that doubles capacity when full: append's 1.25× growth of a slice of millions of
+// entries copies (and page-faults in) about five times its final size, doubling about twice.
+func appendDoubling[T any](s []T, v T) []T {
+	if len(s) == cap(s) {
+		grown := make([]T, len(s), max(1024, 2*cap(s)))
+		var zero T
+		adviseHuge(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(grown))), cap(grown)*int(unsafe.Sizeof(zero))))
+		copy(grown, s)
+		s = grown
+	}
+	return append(s, v)
+}
+
+func u64Bytes(v []uint64) []byte {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), len(v)*8)
 }

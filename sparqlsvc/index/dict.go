@@ -21,6 +21,11 @@ type Dict struct {
 	heap    []byte   // concatenated term keys
 	offsets []uint32 // key of id i is heap[offsets[i-1]:offsets[i]] (offsets[0] = 0 is the empty key of id 0)
 	table   []uint32 // hash slots holding ids; len is a power of two; 0 = empty
+	// A dictionary fresh from a Builder keeps its keys in the builder's chunks instead of heap: copying tens of
+	// megabytes into one slice cost more in page faults than the parse. The chunks concatenated are the heap
+	// (Save writes them in order); starts[id] is chunk<<32 | position of id's key.
+	chunks [][]byte
+	starts []uint64
 }
 
 // Term key layout: kind byte, then for IRIs and blank nodes the value; for literals the datatype id (4 bytes,
@@ -36,6 +41,11 @@ const (
 func (d *Dict) Len() int { return len(d.offsets) - 1 }
 
 func (d *Dict) key(id ID) []byte {
+	if d.chunks != nil {
+		st := d.starts[id]
+		c, p := st>>32, st&0xffffffff
+		return d.chunks[c][p : p+uint64(d.offsets[id]-d.offsets[id-1])]
+	}
 	return d.heap[d.offsets[id-1]:d.offsets[id]]
 }
 

@@ -42,7 +42,7 @@ func (d *Dataset) Save(path string) (err error) {
 	u64 := func(v uint64) { put(binary.LittleEndian.AppendUint64(nil, v)) }
 	pad := func() { put(make([]byte, (8-off%8)%8)) }
 	put([]byte(magic))
-	u64(uint64(len(d.Dict.heap)))
+	u64(uint64(d.Dict.offsets[len(d.Dict.offsets)-1]))
 	u64(uint64(d.Dict.Len()))
 	u64(uint64(len(d.Dict.table)))
 	u64(uint64(len(d.names)))
@@ -52,6 +52,9 @@ func (d *Dataset) Save(path string) (err error) {
 		u64(uint64(d.named[n].Len()))
 	}
 	put(d.Dict.heap)
+	for _, c := range d.Dict.chunks {
+		put(c)
+	}
 	pad()
 	put(u32Bytes(d.Dict.offsets))
 	pad()

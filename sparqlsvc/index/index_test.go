@@ -189,16 +189,39 @@ func TestOpenRejectsDamage(t *testing.T) {
 
 func TestRadixSortMatchesSort(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	for _, n := range []int{0, 1, 63, 64, 1000, 70000} {
+	// 300 and 5000 repeat a few rows (duplicates, digits constant in every row); the others are random, some with
+	// full 32-bit ids.
+	for _, n := range []int{0, 1, 63, 64, 300, 1000, 5000, 70000} {
 		rows := make([]Row, n)
 		for i := range rows {
-			rows[i] = Row{r.Uint32() % 100, r.Uint32(), r.Uint32() % 70000}
+			switch n {
+			case 300:
+				rows[i] = Row{7, 9, 11}
+			case 5000:
+				rows[i] = Row{ID(i % 3), 1 << 20, ID(i % 7)}
+			default:
+				rows[i] = Row{r.Uint32() % 100, r.Uint32(), r.Uint32() % 70000}
+			}
 		}
-		want := slices.Clone(rows)
-		slices.SortFunc(want, cmpRow)
-		radixSort(rows, make([]Row, n))
-		if !slices.Equal(rows, want) {
-			t.Fatalf("n=%d: radix sort disagrees with sort", n)
+		var rb rowBlocks
+		var maxCol [3]ID
+		for _, r := range rows {
+			rb.add(r)
+			for c := range maxCol {
+				maxCol[c] = max(maxCol[c], r[c])
+			}
+		}
+		g := buildGraph(&rb, maxCol)
+		for p, cols := range permCols {
+			want := make([]Row, 0, n)
+			for _, r := range rows {
+				want = append(want, Row{r[cols[0]], r[cols[1]], r[cols[2]]})
+			}
+			slices.SortFunc(want, cmpRow)
+			want = slices.Compact(want)
+			if !slices.Equal(g.perms[p], want) {
+				t.Fatalf("n=%d, permutation %d: radix sort disagrees with sort", n, p)
+			}
 		}
 	}
 }

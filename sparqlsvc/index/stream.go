@@ -12,7 +12,11 @@ const batchSize = 4096
 
 // BuildFrom reads every quad of dec and builds the dataset. Decoding runs on its own goroutine and hands over
 // batches, so parsing and dictionary encoding use both cores; nothing but the dictionary and the rows is kept.
+// A decoder that offers raw term bytes (N-Triples, N-Quads) is read without a string per term.
 func BuildFrom(ctx context.Context, dec rdf.Decoder) (*Dataset, error) {
+	if rs, ok := dec.(rawSource); ok {
+		return buildRaw(ctx, rs.Raw())
+	}
 	batches := make(chan []rdf.Quad, 4)
 	free := make(chan []rdf.Quad, 6)
 	for range 6 {
