@@ -73,10 +73,10 @@ func (h *crashHub) note(format string, args ...any) {
 	h.unexpected = append(h.unexpected, fmt.Sprintf(format, args...))
 }
 
-// TestServeSurvivesSIGKILL kills `ldhub serve` with SIGKILL at random moments while uploads over the REST API,
+// TestCrashRecoveryAfterSIGKILL kills `ldhub serve` with SIGKILL at random moments while uploads over the REST API,
 // pushes with the git client and the pipeline are running, restarts it each time and checks that nothing
 // acknowledged was lost, that no half version exists and that the rendered tree is brought back in line.
-func TestServeSurvivesSIGKILL(t *testing.T) {
+func TestCrashRecoveryAfterSIGKILL(t *testing.T) {
 	needGit(t)
 	h := &crashHub{t: t, bin: ldhubBinary(t), data: t.TempDir(), addr: freeAddr(t), id: "root",
 		secret: "crash-harness-secret-1", repos: map[string]string{}}
