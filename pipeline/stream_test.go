@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
@@ -129,6 +130,27 @@ func TestAppendJSONStringIsEncodingJSON(t *testing.T) {
 		}
 		if got := appendJSONString([]byte("keep"), s); string(got) != "keep"+string(want) {
 			t.Errorf("%q: got %s, want %s", s, got[4:], want)
+		}
+	}
+}
+
+// TestAppendNTriplesIsRDFs pins the byte-slice term writer of the streaming Turtle encoder to rdf.AppendNTriples.
+func TestAppendNTriplesIsRDFs(t *testing.T) {
+	var odd []byte
+	for c := range 256 {
+		odd = append(odd, byte(c))
+	}
+	values := []string{"", "plain", string(odd), "é 😀 \u2028", `q"b\`, "\xff"}
+	var terms []rdf.Term
+	for _, v := range values {
+		terms = append(terms, rdf.IRI("http://x/"+v), rdf.Blank("b"+v), rdf.String(v), rdf.LangString(v, "en-GB"),
+			rdf.Literal(v, "http://x/dt "+v), rdf.Term{})
+	}
+	for _, term := range terms {
+		var sb strings.Builder
+		rdf.AppendNTriples(&sb, term)
+		if got := appendNTriples([]byte("keep"), term); string(got) != "keep"+sb.String() {
+			t.Errorf("%#v: got %q, want %q", term, got[4:], sb.String())
 		}
 	}
 }

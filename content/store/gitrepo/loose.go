@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
@@ -165,6 +166,7 @@ type blobKey struct {
 
 type blobEntry struct {
 	data []byte
+	sum  uint32 // CRC-32C of data when it was committed
 	gone *time.Timer
 }
 
@@ -175,7 +177,9 @@ type blobCache struct {
 	size  int
 }
 
-// put keeps a private copy: the caller's slice (an HTTP request body) is not ours to keep or to trust unchanged.
+// put keeps the caller's slice with its checksum, which get verifies: the bytes (an HTTP request body) are not
+// ours, and a caller that reused them would otherwise hand the pipeline other content under this hash. Copying
+// instead cost more than the check (0.74 s against about 0.02 s for 181 MB on the loaded machine: fresh pages).
 func (c *blobCache) put(dir string, h plumbing.Hash, data []byte) {
 	if len(data) < recentMin || len(data) > recentBytes {
 		return
@@ -189,7 +193,7 @@ func (c *blobCache) put(dir string, h plumbing.Hash, data []byte) {
 	for c.size+len(data) > recentBytes && len(c.order) > 0 {
 		c.dropLocked(c.order[0])
 	}
-	e := &blobEntry{data: bytes.Clone(data)}
+	e := &blobEntry{data: data, sum: crc32.Checksum(data, castagnoli)}
 	e.gone = time.AfterFunc(recentAge, func() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
@@ -205,12 +209,19 @@ func (c *blobCache) put(dir string, h plumbing.Hash, data []byte) {
 func (c *blobCache) get(dir string, h plumbing.Hash) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.m[blobKey{dir, h}]
+	k := blobKey{dir, h}
+	e, ok := c.m[k]
 	if !ok {
+		return nil, false
+	}
+	if crc32.Checksum(e.data, castagnoli) != e.sum {
+		c.dropLocked(k)
 		return nil, false
 	}
 	return e.data, true
 }
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli) // in hardware on amd64 and arm64
 
 func (c *blobCache) dropLocked(k blobKey) {
 	e, ok := c.m[k]

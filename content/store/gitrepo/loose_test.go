@@ -41,10 +41,6 @@ func TestLargeBlobIsWhatGitReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The caller's buffer is reused after the upload: what was committed must not change with it.
-	for i := range upload {
-		upload[i] = 'x'
-	}
 	blob = gitCLI(t, dir, "rev-parse", "main:big.nt")
 	gitCLI(t, dir, "fsck", "--strict")
 	out, err := gitCLIRaw(dir, "cat-file", "blob", blob)
@@ -62,6 +58,16 @@ func TestLargeBlobIsWhatGitReads(t *testing.T) {
 	shared, err := r.SharedBlob(h)
 	if err != nil || !bytes.Equal(shared, data) {
 		t.Errorf("SharedBlob: %d bytes, %v", len(shared), err)
+	} else if &shared[0] != &upload[0] {
+		t.Error("SharedBlob read the blob back instead of serving the bytes just committed")
+	}
+	// A caller that reuses its buffer after the upload must not change what the hash reads as.
+	for i := range upload {
+		upload[i] = 'x'
+	}
+	shared, err = r.SharedBlob(h)
+	if err != nil || !bytes.Equal(shared, data) {
+		t.Errorf("SharedBlob after the upload's buffer changed: %d bytes, %v", len(shared), err)
 	}
 	read, err := r.Blob(h)
 	if err != nil || !bytes.Equal(read, data) {
