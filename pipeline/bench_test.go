@@ -18,7 +18,6 @@ import (
 	"github.com/ldhub/ldhub/content/store"
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
-	"github.com/ldhub/ldhub/theme"
 )
 
 // benchData is the publication of the upload benchmark (LDHUB_BENCH_NT overrides; 1 M BSBM triples by default).
@@ -39,11 +38,7 @@ func benchData(b *testing.B) []byte {
 func BenchmarkUploadUntilLive(b *testing.B) {
 	data := benchData(b)
 	h := pipelinetest.New(b)
-	th, err := theme.Load("")
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := pipeline.New(pipeline.Options{Store: h.Store, Out: b.TempDir(), BaseURL: "http://hub.example", Page: th.Publication})
+	p, err := pipeline.New(pipeline.Options{Store: h.Store, Out: b.TempDir(), BaseURL: "http://hub.example", HTML: &pipeline.HTML{}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -72,6 +72,8 @@ func (f *Folder) Sync(ctx context.Context) ([]string, error) {
 	sort.Strings(urls)
 	var rendered []string
 	var errs []error
+	f.p.beginPages()
+	defer f.p.endPages()
 	for _, u := range urls {
 		if err := ctx.Err(); err != nil {
 			return rendered, err
@@ -84,6 +86,10 @@ func (f *Folder) Sync(ctx context.Context) ([]string, error) {
 		if ok {
 			rendered = append(rendered, u)
 		}
+	}
+	// One Hugo build for every changed page, then the folders go into place.
+	if err := f.p.commitPages(ctx, nil); err != nil {
+		return nil, errors.Join(append(errs, err)...)
 	}
 	for u := range f.seen {
 		if _, ok := files[u]; !ok {
@@ -135,7 +141,7 @@ func (f *Folder) renderFile(ctx context.Context, urlPath, file string) (bool, er
 	if err != nil {
 		return false, err
 	}
-	defer os.RemoveAll(tmp)
+	defer f.p.batch.drop(tmp) // unless staged
 	r, err := renderVersion(ctx, f.p.o.Codecs, tmp, source{data: data, syntax: syn, base: base.URI + "/"}, v.Time)
 	if err != nil {
 		return false, err
@@ -149,20 +155,21 @@ func (f *Folder) renderFile(ctx context.Context, urlPath, file string) (bool, er
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return false, err
 	}
-	if err := os.Rename(tmp, dir); err != nil {
-		return false, err
-	}
+	f.p.batch.rename(tmp, dir)
 	if err := f.p.switchLatest(pubDir, &page, base, []tree.Version{v}, label); err != nil {
 		return false, err
 	}
 	// Only the file's current state is previewed: older renderings go.
-	if ents, err := os.ReadDir(vroot); err == nil {
-		for _, e := range ents {
-			if e.Name() != label {
-				_ = os.RemoveAll(filepath.Join(vroot, e.Name()))
+	f.p.batch.then(func() error {
+		if ents, err := os.ReadDir(vroot); err == nil {
+			for _, e := range ents {
+				if e.Name() != label && !strings.HasPrefix(e.Name(), ".tmp-") {
+					_ = os.RemoveAll(filepath.Join(vroot, e.Name()))
+				}
 			}
 		}
-	}
+		return nil
+	})
 	f.seen[urlPath] = label
 	return true, nil
 }

@@ -28,11 +28,9 @@ import (
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/store"
+	"github.com/ldhub/ldhub/site/html"
 	"github.com/ldhub/ldhub/site/tree"
 )
-
-// PageRenderer writes the HTML page of a rendered folder. The theme package provides one; nil renders no pages.
-type PageRenderer func(w io.Writer, p *tree.Page) error
 
 // Options configure a pipeline.
 type Options struct {
@@ -42,7 +40,7 @@ type Options struct {
 	// BaseURL is the hub's public URL without a trailing slash; publication URIs start with it.
 	BaseURL string
 	Codecs  *codec.Registry // nil is codec.Default()
-	Page    PageRenderer
+	HTML    *HTML           // the pages (see pages.go); nil renders none
 	Log     *slog.Logger
 }
 
@@ -54,6 +52,7 @@ type Pipeline struct {
 	mu      sync.Mutex // guards live
 	live    map[string]string
 	stateMu sync.Mutex
+	batch   *pageBatch // the pages and renames of the sync in progress (under work)
 }
 
 // Result says what one sync did, by publication id.
@@ -190,6 +189,7 @@ func (p *Pipeline) BuildAll(ctx context.Context, progress Progress) (Result, err
 // repoState records what is rendered of one repository, so that a later sync knows what to skip and what to remove.
 type repoState struct {
 	Publications map[string]pubState `json:"publications"`
+	Path         string              `json:"path,omitempty"` // URL path of the repository's page
 }
 
 type pubState struct {
@@ -227,9 +227,17 @@ func (p *Pipeline) saveState(repoID string, st repoState) error {
 func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, error) {
 	p.work.Lock()
 	defer p.work.Unlock()
+	p.beginPages()
+	defer p.endPages()
 	repo, err := p.o.Store.Repository(ctx, model.SystemActor, repoID)
 	if errors.Is(err, model.ErrNotFound) {
+		old := p.loadState(repoID).Path
 		removed, err := p.dropRepository(repoID)
+		if p.o.HTML != nil {
+			err = errors.Join(err, p.commitPages(ctx, func(hb *html.Batch) ([]indexPage, []string, error) {
+				return p.indexPages(ctx, hb, nil, "", old, nil)
+			}))
+		}
 		return Result{Removed: removed}, err
 	}
 	if err != nil {
@@ -247,6 +255,7 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 	var res Result
 	var errs []error
 	present := map[string]bool{}
+	var live [][2]string // publication id, latest version id: live once committed
 	for _, pub := range pubs {
 		present[pub.ID] = true
 		ps, rendered, err := p.syncPublication(ctx, repo, repoPath, pub, st.Publications[pub.ID])
@@ -255,7 +264,7 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 			continue
 		}
 		st.Publications[pub.ID] = ps
-		p.setLive(pub.ID, ps.Latest)
+		live = append(live, [2]string{pub.ID, ps.Latest})
 		if rendered {
 			res.Rendered = append(res.Rendered, pub.ID)
 		} else {
@@ -276,6 +285,18 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 			res.Removed = append(res.Removed, id)
 		}
 	}
+	// Nothing rendered above is live yet: one Hugo build writes every page, then the folders go into place.
+	err = p.commitPages(ctx, func(hb *html.Batch) ([]indexPage, []string, error) {
+		return p.indexPages(ctx, hb, &repo, repoPath, st.Path, pubs)
+	})
+	if err != nil {
+		// The state is not saved, so the next sync renders all of it again.
+		return Result{}, errors.Join(append(errs, err)...)
+	}
+	for _, l := range live {
+		p.setLive(l[0], l[1])
+	}
+	st.Path = repoPath
 	if err := p.saveState(repoID, st); err != nil {
 		errs = append(errs, err)
 	}
@@ -305,6 +326,7 @@ func (p *Pipeline) dropRepository(repoID string) ([]string, error) {
 		removed = append(removed, id)
 	}
 	if len(errs) == 0 {
+		p.removeIndexPage(st.Path)
 		errs = append(errs, os.Remove(p.statePath(repoID)))
 		if errors.Is(errs[0], os.ErrNotExist) {
 			errs = nil
@@ -354,6 +376,7 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 		if err != nil {
 			return old, false, fmt.Errorf("version %s: %w", v.Label, err)
 		}
+		p.batch.triples[v.ID] = page.Stats.Triples
 		if v.ID == pub.Version.ID {
 			latest = page
 		}
@@ -365,16 +388,19 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 		return old, false, err
 	}
 	// Versions no longer offered (NONE mode, a rewritten label) are removed after the switch.
-	if ents, err := os.ReadDir(vroot); err == nil {
-		for _, e := range ents {
-			if !wanted[e.Name()] {
-				_ = os.RemoveAll(filepath.Join(vroot, e.Name()))
+	p.batch.then(func() error {
+		if ents, err := os.ReadDir(vroot); err == nil {
+			for _, e := range ents {
+				if !wanted[e.Name()] && !strings.HasPrefix(e.Name(), ".tmp-") {
+					_ = os.RemoveAll(filepath.Join(vroot, e.Name()))
+				}
 			}
 		}
-	}
-	if moved {
-		_ = os.RemoveAll(tree.PubDir(tree.Root(p.o.Out, old.Private), old.Path))
-	}
+		if moved {
+			_ = os.RemoveAll(tree.PubDir(tree.Root(p.o.Out, old.Private), old.Path))
+		}
+		return nil
+	})
 	return pubState{Path: urlPath, Private: private, Key: key, Latest: pub.Version.ID}, true, nil
 }
 
@@ -416,7 +442,7 @@ func (p *Pipeline) ensureVersion(ctx context.Context, pub model.Publication, v m
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp) // a no-op once renamed
+	defer p.batch.drop(tmp) // unless staged
 	r, err := renderVersion(ctx, p.o.Codecs, tmp, source{data: data, syntax: syn, base: docBase}, v.Time)
 	if err != nil {
 		return nil, err
@@ -436,9 +462,7 @@ func (p *Pipeline) ensureVersion(ctx context.Context, pub model.Publication, v m
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return nil, err
 	}
-	if err := os.Rename(tmp, dir); err != nil {
-		return nil, err
-	}
+	p.batch.rename(tmp, dir)
 	return &page, nil
 }
 
@@ -453,32 +477,23 @@ func (p *Pipeline) writePage(dir string, page *tree.Page) error {
 	if err := os.WriteFile(filepath.Join(dir, tree.Void), voidDescription(page), 0o644); err != nil {
 		return err
 	}
-	if p.o.Page == nil {
+	if p.o.HTML == nil {
 		return nil
 	}
-	f, err := os.Create(filepath.Join(dir, tree.PageHTML))
-	if err != nil {
-		return err
-	}
-	if err := p.o.Page(f, page); err != nil {
-		f.Close()
-		return fmt.Errorf("page: %w", err)
-	}
-	return f.Close()
+	return p.addPage(dir, page)
 }
 
 // switchLatest builds the folder that serves the unversioned URL (hard links to the version's dumps and index, and
 // a page of its own that lists every version) and points the cur symlink at it with one rename.
 func (p *Pipeline) switchLatest(pubDir string, v *tree.Page, base tree.Page, versions []tree.Version, key string) error {
-	vdir := filepath.Join(pubDir, tree.Versions, path.Base(v.Self))
+	vdir := p.batch.resolve(filepath.Join(pubDir, tree.Versions, path.Base(v.Self)))
 	name := "L-" + key
 	dir := filepath.Join(pubDir, name)
-	_ = os.RemoveAll(dir)
 	tmp, err := os.MkdirTemp(pubDir, ".tmp-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
+	defer p.batch.drop(tmp)
 	ents, err := os.ReadDir(vdir)
 	if err != nil {
 		return err
@@ -504,9 +519,19 @@ func (p *Pipeline) switchLatest(pubDir string, v *tree.Page, base tree.Page, ver
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return err
 	}
+	p.batch.latest[page.ID] = &page
+	p.batch.tmps[tmp] = true
+	p.batch.then(func() error { return p.swapLatest(pubDir, tmp, dir, name, key) })
+	return nil
+}
+
+// swapLatest puts a staged latest folder in place and points the cur symlink at it.
+func (p *Pipeline) swapLatest(pubDir, tmp, dir, name, key string) error {
+	_ = os.RemoveAll(dir)
 	if err := os.Rename(tmp, dir); err != nil {
 		return err
 	}
+	delete(p.batch.tmps, tmp)
 	link := filepath.Join(pubDir, ".tmp-link-"+key)
 	_ = os.Remove(link)
 	if err := os.Symlink(name, link); err != nil {

@@ -45,7 +45,7 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example", Page: th.Publication})
+	p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example", HTML: &pipeline.HTML{}})
 	if err != nil {
 		t.Fatal(err)
 	}

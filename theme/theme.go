@@ -1,8 +1,8 @@
-// Package theme renders ldhub's HTML pages with html/template. The default theme is embedded; a publisher's theme
-// folder may override any of its files (base.html, publication.html, resource.html) by name.
-//
-// The site is meant to be built with Hugo; until that lands (see the report of issue 6) these templates keep Hugo's
-// layout split (a base with blocks, one template per page kind) so they move over with little change.
+// Package theme holds ldhub's page templates. The pages the pipeline writes (hub, groups, repositories,
+// publications, versions) are built with Hugo from the theme in hugo/ (see Hugo and site/html). Resource pages are
+// different: the direct-URL handler describes a resource from the SPARQL index on request, one page per request,
+// where a Hugo build (tens of milliseconds before its first page) does not fit; they are rendered with
+// html/template from default/ (base.html, resource.html), which a publisher's theme folder may override by name.
 package theme
 
 import (
@@ -35,10 +35,10 @@ type Resource struct {
 
 // Theme holds the parsed templates. It is read-only once loaded.
 type Theme struct {
-	publication, resource *template.Template
+	resource *template.Template
 }
 
-var pageKinds = []string{"publication.html", "resource.html"}
+var pageKinds = []string{"resource.html"}
 
 // Load parses the default theme, with the files found in override (a folder; "" for none) taking precedence.
 func Load(override string) (*Theme, error) {
@@ -66,18 +66,9 @@ func Load(override string) (*Theme, error) {
 		if t, err = t.New(kind).Parse(string(files[kind])); err != nil {
 			return nil, fmt.Errorf("theme: %s: %w", kind, err)
 		}
-		if kind == "publication.html" {
-			th.publication = t
-		} else {
-			th.resource = t
-		}
+		th.resource = t
 	}
 	return th, nil
-}
-
-// Publication writes a publication's (or version's) page.
-func (t *Theme) Publication(w io.Writer, p *tree.Page) error {
-	return t.publication.ExecuteTemplate(w, "base", p)
 }
 
 // Resource writes a resource's page.

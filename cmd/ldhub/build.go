@@ -12,7 +12,6 @@ import (
 
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/site"
-	"github.com/ldhub/ldhub/theme"
 )
 
 // runBuild implements `ldhub build`: every derived artefact of the static site, rendered from git.
@@ -21,7 +20,7 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 	data := fs.String("data", envOr(env, "LDHUB_DATA", "./ldhub-data"), "data folder (env LDHUB_DATA)")
 	out := fs.String("out", env.getenv("LDHUB_SITE"), "rendered tree (env LDHUB_SITE; default DATA/site)")
 	baseURL := fs.String("base-url", envOr(env, "LDHUB_BASE_URL", "http://127.0.0.1:8080"), "public base URL (env LDHUB_BASE_URL)")
-	themeDir := fs.String("theme", env.getenv("LDHUB_THEME"), "folder of templates overriding the default theme (env LDHUB_THEME)")
+	themeDir := fs.String("theme", env.getenv("LDHUB_THEME"), "folder overriding the default theme: Hugo layouts/ and static/ (env LDHUB_THEME)")
 	upstream := fs.String("upstream", envOr(env, "LDHUB_ADDR", "127.0.0.1:8080"), "address of ldhub serve, for the generated nginx.conf and apache.conf (env LDHUB_ADDR)")
 	listen := fs.String("listen", "80", "address the generated web-server configurations listen on")
 	if help, err := parse(fs, args); help || err != nil {
@@ -33,7 +32,7 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 	if *out == "" {
 		*out = filepath.Join(*data, "site")
 	}
-	th, err := theme.Load(*themeDir)
+	_, htmlOpts, err := loadTheme(ctx, *themeDir)
 	if err != nil {
 		return err
 	}
@@ -42,7 +41,7 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 		return err
 	}
 	defer st.Close()
-	p, err := pipeline.New(pipeline.Options{Store: st, Out: *out, BaseURL: *baseURL, Page: th.Publication})
+	p, err := pipeline.New(pipeline.Options{Store: st, Out: *out, BaseURL: *baseURL, HTML: htmlOpts})
 	if err != nil {
 		return err
 	}

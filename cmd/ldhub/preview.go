@@ -19,8 +19,6 @@ import (
 
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/site"
-	"github.com/ldhub/ldhub/site/tree"
-	"github.com/ldhub/ldhub/theme"
 )
 
 // runPreview implements `ldhub preview DIR`: the folder's RDF files rendered and served as ldhub would publish
@@ -28,7 +26,7 @@ import (
 func runPreview(ctx context.Context, env *environment, args []string) error {
 	fs := flags(env, "preview", "preview DIR [--addr HOST:PORT] [--theme DIR]")
 	addr := fs.String("addr", "127.0.0.1:8081", "listen address")
-	themeDir := fs.String("theme", "", "folder of templates overriding the default theme")
+	themeDir := fs.String("theme", "", "folder overriding the default theme (Hugo layouts/ and static/)")
 	var dir string
 	for { // the folder may come before or after the flags
 		if help, err := parse(fs, args); help || err != nil {
@@ -86,7 +84,7 @@ type preview struct {
 }
 
 func newPreview(ctx context.Context, dir, baseURL, themeDir string) (*preview, error) {
-	th, err := theme.Load(themeDir)
+	th, htmlOpts, err := loadTheme(ctx, themeDir)
 	if err != nil {
 		return nil, err
 	}
@@ -94,14 +92,20 @@ func newPreview(ctx context.Context, dir, baseURL, themeDir string) (*preview, e
 	if err != nil {
 		return nil, err
 	}
-	page := func(w io.Writer, p *tree.Page) error {
-		if err := th.Publication(w, p); err != nil {
-			return err
-		}
-		_, err := io.WriteString(w, reloadScript)
-		return err
+	// The reload script goes into every page's head through the theme's hook for it, as one more theme layer.
+	layer := filepath.Join(out, "reload-theme")
+	hook := filepath.Join(layer, "layouts", "_partials", "head-extra.html")
+	if err := os.MkdirAll(filepath.Dir(hook), 0o755); err != nil {
+		os.RemoveAll(out)
+		return nil, err
 	}
-	folder, err := pipeline.NewFolder(dir, pipeline.Options{Out: out, BaseURL: baseURL, Page: page})
+	if err := os.WriteFile(hook, []byte(reloadScript), 0o644); err != nil {
+		os.RemoveAll(out)
+		return nil, err
+	}
+	htmlOpts.Title = "ldhub preview"
+	htmlOpts.Themes = append(htmlOpts.Themes, layer)
+	folder, err := pipeline.NewFolder(dir, pipeline.Options{Out: out, BaseURL: baseURL, HTML: htmlOpts})
 	if err != nil {
 		os.RemoveAll(out)
 		return nil, err

@@ -30,6 +30,9 @@ type hugoConfig struct {
 	Publish  string
 	Title    string
 	Language string
+	Relative bool   // relativeURLs: links relative to each page
+	CSS      string // the stylesheet, inlined into every page; "" links css/ldhub.css instead
+	Icon     string // the icon as a data: URL, with CSS
 }
 
 // hugoMu serialises builds: Hugo keeps process-wide state (its global logger, set by every LoadConfig, and its
@@ -45,7 +48,7 @@ func runHugo(cfg hugoConfig) error {
 	conf := map[string]any{
 		"baseURL": "/",
 		"title":   cfg.Title,
-		"params":  map[string]any{"lang": cfg.Language},
+		"params":  map[string]any{"lang": cfg.Language, "css": cfg.CSS, "icon": cfg.Icon},
 		// Publishers' Markdown may contain raw HTML; dropping it is intended, not worth a warning per page.
 		"ignoreLogs":                 []string{"warning-goldmark-raw-html"},
 		"defaultContentLanguage":     "en",
@@ -53,7 +56,7 @@ func runHugo(cfg hugoConfig) error {
 		"themesDir":                  cfg.Themes,
 		"cacheDir":                   cfg.Cache,
 		"publishDir":                 cfg.Publish,
-		"relativeURLs":               true,
+		"relativeURLs":               cfg.Relative,
 		"disableKinds":               []string{"home", "section", "taxonomy", "term", "rss", "sitemap", "robotstxt", "404"},
 		"disableHugoGeneratorInject": true,
 		"enableGitInfo":              false,

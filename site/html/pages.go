@@ -75,6 +75,7 @@ type repoSummary struct {
 	Href         string       `json:"href"`
 	Description  string       `json:"description,omitempty"`
 	Publications []pubSummary `json:"publications"`
+	Unlisted     bool         `json:"unlisted,omitempty"` // its publications are not listed here (not: it has none)
 }
 
 type groupSummary struct {
@@ -225,7 +226,11 @@ func (s *Site) publicationPages(p Publication, repoURL string, crumbs []crumb, r
 			return nil, pubSummary{}, fmt.Errorf("html: publication %s: two versions labelled %q", p.Slug, v.Label)
 		}
 		versionDirs[dir] = true
-		vv, err := viewVersion(v, pURL+"versions/"+dir+"/")
+		href := v.Href
+		if href == "" {
+			href = pURL + "versions/" + dir + "/"
+		}
+		vv, err := viewVersion(v, href)
 		if err != nil {
 			return nil, pubSummary{}, fmt.Errorf("%w (publication %s)", err, p.Slug)
 		}

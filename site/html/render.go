@@ -3,7 +3,9 @@ package html
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -27,6 +29,21 @@ func Render(ctx context.Context, site Site, outDir string, overrides ...string) 
 	if err != nil {
 		return err
 	}
+	return renderPages(ctx, pages, settings{title: site.Title, language: site.Language, relative: true}, outDir, overrides)
+}
+
+// settings are the site-wide choices of one build.
+type settings struct {
+	title, language string
+	// relative makes every link relative to its page, so that the output folder can be served from anywhere;
+	// otherwise links stay root-absolute (the pipeline's pages are served at URLs other than their folders).
+	relative bool
+	// inline puts the stylesheet and icon into every page instead of beside the pages: the pipeline's pages are
+	// served one by one from folders of their own, with nothing else to link to.
+	inline bool
+}
+
+func renderPages(ctx context.Context, pages []page, set settings, outDir string, overrides []string) error {
 	out, err := filepath.Abs(outDir)
 	if err != nil {
 		return fmt.Errorf("html: output folder: %w", err)
@@ -50,7 +67,7 @@ func Render(ctx context.Context, site Site, outDir string, overrides ...string) 
 	if err := writeContent(ctx, filepath.Join(work, "project", "content"), pages); err != nil {
 		return err
 	}
-	lang := site.Language
+	lang := set.language
 	if lang == "" {
 		lang = "en"
 	}
@@ -60,8 +77,21 @@ func Render(ctx context.Context, site Site, outDir string, overrides ...string) 
 		Theme:    "ldhub",
 		Cache:    filepath.Join(work, "cache"),
 		Publish:  out,
-		Title:    nameOr(site.Title, "ldhub"),
+		Title:    nameOr(set.title, "ldhub"),
 		Language: lang,
+		Relative: set.relative,
+	}
+	if set.inline {
+		css, err := staticFile("css/ldhub.css", overrides)
+		if err != nil {
+			return err
+		}
+		icon, err := staticFile("favicon.svg", overrides)
+		if err != nil {
+			return err
+		}
+		cfg.CSS = string(css)
+		cfg.Icon = "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(icon)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -69,20 +99,47 @@ func Render(ctx context.Context, site Site, outDir string, overrides ...string) 
 	if err := runHugo(cfg); err != nil {
 		return fmt.Errorf("html: %w", err)
 	}
+	if set.inline {
+		return nil
+	}
+	return copyStatic(out, overrides)
+}
+
+// staticFile reads one of the theme's static files, from the last override that has it.
+func staticFile(name string, overrides []string) ([]byte, error) {
+	for i := len(overrides) - 1; i >= 0; i-- {
+		b, err := os.ReadFile(filepath.Join(overrides[i], "static", filepath.FromSlash(name)))
+		if err == nil {
+			return b, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("html: theme %s: %w", overrides[i], err)
+		}
+	}
+	b, err := fs.ReadFile(theme.Hugo(), "static/"+name)
+	if err != nil {
+		return nil, fmt.Errorf("html: default theme: %w", err)
+	}
+	return b, nil
+}
+
+// copyStatic writes the theme's static files (css/, favicon.svg), with the overrides' static/ folders laid over
+// them, into dir.
+func copyStatic(dir string, overrides []string) error {
 	// Hugo the library renders pages only; copying static files is its command's job, so it is ours here.
 	static, err := fs.Sub(theme.Hugo(), "static")
 	if err != nil {
 		return fmt.Errorf("html: %w", err)
 	}
-	if err := overlay(out, static, "default theme"); err != nil {
+	if err := overlay(dir, static, "default theme"); err != nil {
 		return err
 	}
 	for _, o := range overrides {
-		dir := filepath.Join(o, "static")
-		if _, err := os.Stat(dir); os.IsNotExist(err) {
+		sdir := filepath.Join(o, "static")
+		if _, err := os.Stat(sdir); os.IsNotExist(err) {
 			continue
 		}
-		if err := overlay(out, os.DirFS(dir), o); err != nil {
+		if err := overlay(dir, os.DirFS(sdir), o); err != nil {
 			return err
 		}
 	}

@@ -57,6 +57,7 @@ type Publication struct {
 // Version is one immutable version of a publication.
 type Version struct {
 	Label  string // free text; escaped into its folder name
+	Href   string // URL of the version's page; empty: Render derives it from the label (RenderBatch needs it)
 	Commit string
 	Time   time.Time
 	Dumps  []Dump // one per format: Turtle (.ttl), N-Triples (.nt), RDF/XML (.rdf), JSON-LD (.jsonld), ...

@@ -1,0 +1,397 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ldhub/ldhub/content/model"
+	"github.com/ldhub/ldhub/site/html"
+	"github.com/ldhub/ldhub/site/tree"
+)
+
+// HTML configures the pages the pipeline renders with Hugo (site/html): the page of every publication and version,
+// and the hub, group and repository pages, which go to PagesDir.
+type HTML struct {
+	Title    string   // the hub's name
+	Language string   // BCP 47 tag of the page texts; "en" when empty
+	Themes   []string // publishers' theme folders laid over the default theme, later ones winning
+}
+
+// PagesDir is where the pipeline writes the hub, group and repository pages (<path>/index.html). Only public
+// content goes there: serve it as site.Options.Pages.
+func PagesDir(out string) string { return filepath.Join(out, "pages") }
+
+// A Hugo build costs tens of milliseconds before its first page, so pages are not rendered one by one: a sync
+// stages every folder it writes (a version's, a new latest) under a temporary name, collects their pages, renders
+// all of them (and the index pages) with one build, writes each page into its staged folder, and only then renames
+// the folders into place and switches the latest symlinks. Readers see a folder complete with its page or not at
+// all, as before.
+type pageBatch struct {
+	jobs    []pageJob
+	staged  map[string]string // final folder -> staged temporary folder
+	tmps    map[string]bool   // staged temporary folders, removed unless committed
+	commits []func() error    // renames and switches, in order, run once the pages are written
+	latest  map[string]*tree.Page
+	triples map[string]int // version id -> triples, for the version lists
+}
+
+type pageJob struct {
+	dir  string
+	page tree.Page
+}
+
+func (p *Pipeline) beginPages() {
+	p.batch = &pageBatch{staged: map[string]string{}, tmps: map[string]bool{}, latest: map[string]*tree.Page{},
+		triples: map[string]int{}}
+}
+
+// endPages removes whatever the batch staged but did not commit (a failed sync leaves nothing behind).
+func (p *Pipeline) endPages() {
+	for tmp := range p.batch.tmps {
+		_ = os.RemoveAll(tmp)
+	}
+	p.batch = nil
+}
+
+// drop removes a temporary folder unless it was staged.
+func (b *pageBatch) drop(tmp string) {
+	if !b.tmps[tmp] {
+		_ = os.RemoveAll(tmp)
+	}
+}
+
+// rename stages tmp to become dir at commit.
+func (b *pageBatch) rename(tmp, dir string) {
+	b.tmps[tmp] = true
+	b.staged[dir] = tmp
+	b.then(func() error {
+		if err := os.Rename(tmp, dir); err != nil {
+			return err
+		}
+		delete(b.tmps, tmp)
+		return nil
+	})
+}
+
+// resolve is where the files of dir are now: its staged folder until the commit.
+func (b *pageBatch) resolve(dir string) string {
+	if t, ok := b.staged[dir]; ok {
+		return t
+	}
+	return dir
+}
+
+func (b *pageBatch) then(f func() error) { b.commits = append(b.commits, f) }
+
+// addPage records that dir (a staged folder) needs the HTML page of page.
+func (p *Pipeline) addPage(dir string, page *tree.Page) error {
+	if p.batch == nil {
+		return errors.New("pipeline: a page outside a sync")
+	}
+	p.batch.jobs = append(p.batch.jobs, pageJob{dir: dir, page: *page})
+	return nil
+}
+
+// indexPage is a hub, group or repository page: its URL path ("/", "/g/", "/g/r/").
+type indexPage struct{ url string }
+
+// commitPages renders the batch's pages (and index, the index pages to add to it; nil for none), writes each into
+// its staged folder, then runs the commits. A failed build commits nothing.
+func (p *Pipeline) commitPages(ctx context.Context, index func(*html.Batch) ([]indexPage, []string, error)) error {
+	b := p.batch
+	var pages []indexPage
+	var remove []string
+	if p.o.HTML != nil && (len(b.jobs) > 0 || index != nil) {
+		hb := &html.Batch{Title: p.o.HTML.Title, Language: p.o.HTML.Language}
+		names := p.groupNames(ctx)
+		for i, j := range b.jobs {
+			if err := hb.Publication("p/"+strconv.Itoa(i), publicationPage(&j.page, b.triples, names)); err != nil {
+				return fmt.Errorf("pipeline: page of %s: %w", j.page.Self, err)
+			}
+		}
+		if index != nil {
+			var err error
+			if pages, remove, err = index(hb); err != nil {
+				return err
+			}
+		}
+		if err := p.renderBatch(ctx, hb, pages); err != nil {
+			return err
+		}
+	}
+	var errs []error
+	for _, c := range b.commits {
+		if err := c(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for _, u := range remove {
+		if err := p.removeIndexPage(u); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("pipeline: commit: %w", errors.Join(errs...))
+	}
+	return nil
+}
+
+// removeIndexPage removes the page of a group or repository that is gone or no longer public.
+func (p *Pipeline) removeIndexPage(urlPath string) error {
+	if strings.Trim(urlPath, "/") == "" {
+		return nil
+	}
+	err := os.Remove(filepath.Join(PagesDir(p.o.Out), filepath.FromSlash(strings.Trim(urlPath, "/")), tree.PageHTML))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("pipeline: %w", err)
+	}
+	return nil
+}
+
+// renderBatch builds the pages into a scratch folder beside the tree (so that moving them is a rename), moves each
+// publication page into its staged folder and each index page into PagesDir, replacing the old one atomically.
+func (p *Pipeline) renderBatch(ctx context.Context, hb *html.Batch, index []indexPage) error {
+	scratch, err := os.MkdirTemp(p.o.Out, ".tmp-html-")
+	if err != nil {
+		return fmt.Errorf("pipeline: %w", err)
+	}
+	defer os.RemoveAll(scratch)
+	if err := html.RenderBatch(ctx, hb, scratch, p.o.HTML.Themes...); err != nil {
+		return fmt.Errorf("pipeline: pages: %w", err)
+	}
+	for i, j := range p.batch.jobs {
+		to := filepath.Join(j.dir, tree.PageHTML)
+		if err := os.Rename(filepath.Join(scratch, "p", strconv.Itoa(i), tree.PageHTML), to); err != nil {
+			return fmt.Errorf("pipeline: page of %s: %w", j.page.Self, err)
+		}
+		// The folder's files carry its version's time (Last-Modified); the page is one of them.
+		if err := os.Chtimes(to, j.page.Modified, j.page.Modified); err != nil {
+			return fmt.Errorf("pipeline: %w", err)
+		}
+	}
+	pagesDir := PagesDir(p.o.Out)
+	for i, ip := range index {
+		to := filepath.Join(pagesDir, filepath.FromSlash(strings.Trim(ip.url, "/")), tree.PageHTML)
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return fmt.Errorf("pipeline: %w", err)
+		}
+		if err := os.Rename(filepath.Join(scratch, "i", strconv.Itoa(i), tree.PageHTML), to); err != nil {
+			return fmt.Errorf("pipeline: page %s: %w", ip.url, err)
+		}
+	}
+	return nil
+}
+
+// groupNames maps URL paths of groups and repositories ("/g", "/g/r") to their names, for breadcrumbs.
+func (p *Pipeline) groupNames(ctx context.Context) map[string]string {
+	names := map[string]string{"/": "ldhub"}
+	if p.o.HTML != nil && p.o.HTML.Title != "" {
+		names["/"] = p.o.HTML.Title
+	}
+	if p.o.Store == nil {
+		return names
+	}
+	st, err := p.o.Store.Catalog(ctx)
+	if err != nil {
+		return names
+	}
+	for id, g := range st.Groups {
+		names[st.Path(id)] = g.Name
+	}
+	for id, r := range st.Repos {
+		names[st.Path(id)] = r.Name
+	}
+	return names
+}
+
+// crumbs are the hub and every group above urlPath ("/g/sub/r" gives the hub, /g/ and /g/sub/).
+func crumbs(urlPath string, names map[string]string) []html.Crumb {
+	out := []html.Crumb{{Name: names["/"], Href: "/"}}
+	segs := strings.Split(strings.Trim(urlPath, "/"), "/")
+	for i := range segs {
+		if segs[i] == "" {
+			continue
+		}
+		p := "/" + strings.Join(segs[:i+1], "/")
+		name := names[p]
+		if name == "" {
+			name = segs[i]
+		}
+		out = append(out, html.Crumb{Name: name, Href: p + "/"})
+	}
+	return out
+}
+
+// publicationPage turns a rendered folder's page into site/html's page data. Links are the direct URLs the handler
+// answers: dumps at <self>.<ext>, the VoID description at <publication>/void.ttl, SPARQL at the page's own URL.
+func publicationPage(pg *tree.Page, triples map[string]int, names map[string]string) html.PublicationPage {
+	shown := html.Version{Label: pg.Version.Label, Commit: pg.Version.Commit, Time: pg.Version.Time, Href: pg.Self,
+		SPARQL: pg.Self, Stats: html.Stats{Triples: pg.Stats.Triples, Subjects: pg.Stats.Subjects,
+			Classes: counts2html(pg.Stats.Classes), Properties: counts2html(pg.Stats.Properties),
+			Languages: counts2html(pg.Stats.Languages)}}
+	for _, f := range pg.Formats {
+		shown.Dumps = append(shown.Dumps, html.Dump{Format: f.Name, Ext: f.Ext, MediaType: f.MediaType,
+			URL: pg.Self + f.Ext, Size: f.Size})
+	}
+	if pg.Latest {
+		shown.VoID = pg.Path + "/void.ttl"
+	}
+	repo := pg.RepositoryPath
+	pp := html.PublicationPage{
+		Crumbs:     crumbs(path.Dir(repo), names),
+		Repository: html.Crumb{Name: pg.RepositoryName, Href: strings.TrimSuffix(repo, "/") + "/"},
+		Href:       pg.Path,
+		Publication: html.Publication{Name: pg.Name, Description: pg.Description, URI: pg.URI,
+			Publisher: pg.Publisher, Modified: pg.Modified},
+		Latest: pg.Latest,
+	}
+	pp.Crumbs = append(pp.Crumbs, pp.Repository)
+	if repo == "/" || repo == "" { // a preview folder: no hub above the publications
+		pp.Crumbs, pp.Repository = []html.Crumb{{Name: pg.RepositoryName, Href: "/"}}, html.Crumb{Name: pg.RepositoryName, Href: "/"}
+	}
+	if !pg.Latest || len(pg.Versions) == 0 {
+		pp.Publication.Versions = []html.Version{shown}
+		return pp
+	}
+	// Newest first; tree lists them oldest first.
+	for i := len(pg.Versions) - 1; i >= 0; i-- {
+		v := pg.Versions[i]
+		if v.ID == pg.Version.ID {
+			pp.Shown = len(pp.Publication.Versions)
+			shown.Href = v.URL // in the list, the version's own page
+			pp.Publication.Versions = append(pp.Publication.Versions, shown)
+			continue
+		}
+		pp.Publication.Versions = append(pp.Publication.Versions, html.Version{Label: v.Label, Commit: v.Commit,
+			Time: v.Time, Href: v.URL, Stats: html.Stats{Triples: triples[v.ID]}})
+	}
+	return pp
+}
+
+func counts2html(cs []tree.Count) []html.Count {
+	out := make([]html.Count, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, html.Count{Value: c.Value, Label: c.Label, N: c.N})
+	}
+	return out
+}
+
+// indexPages adds to hb the hub page, the pages of the groups above repo and repo's own page. Only public content is
+// listed: repositories that are not visible, and groups with nothing visible below them, are left out, and their
+// pages (as well as a moved repository's old page, oldPath) are returned for removal.
+func (p *Pipeline) indexPages(ctx context.Context, hb *html.Batch, repo *model.Repository, repoPath, oldPath string, pubs []model.Publication) ([]indexPage, []string, error) {
+	st, err := p.o.Store.Catalog(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("pipeline: catalogue: %w", err)
+	}
+	names := p.groupNames(ctx)
+	visible := map[string]bool{}
+	var hasVisible func(groupID string) bool
+	hasVisible = func(groupID string) bool {
+		if v, ok := visible[groupID]; ok {
+			return v
+		}
+		visible[groupID] = false // a cycle cannot make a group visible
+		gs, rs := st.Children(groupID)
+		v := slices.ContainsFunc(rs, func(r model.Repository) bool { return r.Visible }) ||
+			slices.ContainsFunc(gs, func(g model.Group) bool { return hasVisible(g.ID) })
+		visible[groupID] = v
+		return v
+	}
+	entries := func(groupID string) (groups, repos []html.Entry) {
+		gs, rs := st.Children(groupID)
+		for _, g := range gs {
+			if hasVisible(g.ID) {
+				groups = append(groups, html.Entry{Name: g.Name, Href: st.Path(g.ID) + "/", Description: g.Description})
+			}
+		}
+		for _, r := range rs {
+			if r.Visible {
+				repos = append(repos, html.Entry{Name: r.Name, Href: st.Path(r.ID) + "/", Description: r.Description})
+			}
+		}
+		return groups, repos
+	}
+	var pages []indexPage
+	var remove []string
+	add := func(url string, f func(out string) error) error {
+		if err := f("i/" + strconv.Itoa(len(pages))); err != nil {
+			return fmt.Errorf("pipeline: page %s: %w", url, err)
+		}
+		pages = append(pages, indexPage{url: url})
+		return nil
+	}
+	top, _ := entries("")
+	for i := range top {
+		id, _, _ := st.Resolve(strings.TrimSuffix(top[i].Href, "/"))
+		_, top[i].Entries = entries(id)
+	}
+	if err := add("/", func(out string) error { return hb.Hub(out, "", top) }); err != nil {
+		return nil, nil, err
+	}
+	if oldPath != "" && oldPath != repoPath {
+		remove = append(remove, oldPath)
+	}
+	if repo == nil {
+		return pages, remove, nil
+	}
+	for id := repo.ParentID; id != ""; {
+		g, ok := st.Groups[id]
+		if !ok {
+			break
+		}
+		gp := st.Path(id)
+		if hasVisible(id) {
+			groups, repos := entries(id)
+			err := add(gp+"/", func(out string) error {
+				return hb.Group(out, crumbs(path.Dir(gp), names), g.Name, g.Description, groups, repos)
+			})
+			if err != nil {
+				return nil, nil, err
+			}
+		} else {
+			remove = append(remove, gp)
+		}
+		id = g.ParentID
+	}
+	if !repo.Visible {
+		return pages, append(remove, repoPath), nil
+	}
+	list := make([]html.Entry, 0, len(pubs))
+	for _, pub := range pubs {
+		e := html.Entry{Name: pub.Name, Href: path.Join(repoPath, pub.PublicationURI), Description: pub.Description}
+		if pg := p.latestPage(pub.ID, e.Href); pg != nil {
+			e.Version, e.Triples = pg.Version.Label, pg.Stats.Triples
+		}
+		list = append(list, e)
+	}
+	err = add(repoPath+"/", func(out string) error {
+		return hb.Repository(out, crumbs(path.Dir(repoPath), names), repo.Name, repo.Description, list)
+	})
+	return pages, remove, err
+}
+
+// latestPage is the publication's latest page: the one this sync renders, else the one live in the public tree.
+func (p *Pipeline) latestPage(id, urlPath string) *tree.Page {
+	if pg := p.batch.latest[id]; pg != nil {
+		return pg
+	}
+	b, err := os.ReadFile(filepath.Join(tree.PubDir(tree.Root(p.o.Out, false), urlPath), tree.Current, tree.PageJSON))
+	if err != nil {
+		return nil
+	}
+	var pg tree.Page
+	if json.Unmarshal(b, &pg) != nil || pg.ID != id {
+		return nil
+	}
+	return &pg
+}

@@ -1,0 +1,195 @@
+package pipeline_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ldhub/ldhub/content/store/catalog"
+	"github.com/ldhub/ldhub/pipeline"
+	"github.com/ldhub/ldhub/pipeline/pipelinetest"
+	"github.com/ldhub/ldhub/site/tree"
+)
+
+func newHTMLPipeline(t testing.TB, h *pipelinetest.Hub, out string, themes ...string) *pipeline.Pipeline {
+	t.Helper()
+	p, err := pipeline.New(pipeline.Options{Store: h.Store, Out: out, BaseURL: base,
+		HTML: &pipeline.HTML{Title: "Test Hub", Themes: themes}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func readFile(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	return string(b)
+}
+
+func wantIn(t *testing.T, what, page string, want ...string) {
+	t.Helper()
+	failed := false
+	for _, w := range want {
+		if !strings.Contains(page, w) {
+			t.Errorf("%s lacks %q", what, w)
+			failed = true
+		}
+	}
+	if failed {
+		t.Logf("%s:\n%s", what, page)
+	}
+}
+
+// TestPagesOfEveryKind renders a hub with a visible and a hidden repository and reads every page the pipeline
+// wrote: the publication's (latest), each version's, the hub's, the group's and the repository's.
+func TestPagesOfEveryKind(t *testing.T) {
+	h := pipelinetest.New(t)
+	pub := h.Publish(t, h.Open.ID, "core", ".ttl", pipelinetest.Vocab)
+	pub = h.Update(t, pub.ID, ".ttl", pipelinetest.Vocab+"<Third> a <Thing> .\n")
+	h.Publish(t, h.Closed.ID, "secret", ".ttl", pipelinetest.Vocab)
+	out := t.TempDir()
+	if _, err := newHTMLPipeline(t, h, out).BuildAll(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	old, cur := pub.Versions[0].Label, pub.Versions[1].Label
+	pubDir := tree.PubDir(tree.Root(out, false), "/org/open/core")
+	wantIn(t, "latest page", readFile(t, filepath.Join(pubDir, tree.Current, tree.PageHTML)),
+		`<h1 id="title">core</h1>`, "about core", `<code id="uri">http://hub.example/org/open/core</code>`,
+		`href="/org/open/core.ttl"`, `href="/org/open/core.nt"`, `href="/org/open/core.rdf"`, `href="/org/open/core.jsonld"`,
+		`href="/org/open/core/void.ttl"`, `<form class="sparql" method="post" action="/org/open/core"`,
+		`<dd id="triples">12</dd>`, "http://www.w3.org/2002/07/owl#Class", "<td>Thing</td>",
+		`href="/org/open/core/versions/`+old+`"`, `href="/org/open/core/versions/`+cur+`"`,
+		`<a href="/org/open/">open</a>`, `<a href="/org/">org</a>`, `<a href="/">Test Hub</a>`, "<style>")
+	wantIn(t, "old version page", readFile(t, filepath.Join(pubDir, tree.Versions, old, tree.PageHTML)),
+		"Version <strong>"+old+"</strong>", `href="/org/open/core">See the latest version`,
+		`href="/org/open/core/versions/`+old+`.ttl"`, `action="/org/open/core/versions/`+old+`"`, `<dd id="triples">11</dd>`)
+	pages := pipeline.PagesDir(out)
+	hub := readFile(t, filepath.Join(pages, tree.PageHTML))
+	wantIn(t, "hub page", hub, "<title>Test Hub</title>", `href="/org/"`, `href="/org/open/"`)
+	wantIn(t, "group page", readFile(t, filepath.Join(pages, "org", tree.PageHTML)), "<h1>org</h1>", `href="/org/open/"`)
+	wantIn(t, "repository page", readFile(t, filepath.Join(pages, "org", "open", tree.PageHTML)),
+		"<h1>open</h1>", `href="/org/open/core"`, cur, "12")
+	// Nothing of the hidden repository in the public pages: not its page, not its name in a listing.
+	if _, err := os.Stat(filepath.Join(pages, "org", "closed")); !os.IsNotExist(err) {
+		t.Errorf("hidden repository has a public page: %v", err)
+	}
+	for name, body := range snapshot(t, pages) {
+		if strings.Contains(body, "closed") || strings.Contains(body, "secret") {
+			t.Errorf("public page %s mentions the hidden repository", name)
+		}
+	}
+	for name := range snapshot(t, tree.Root(out, false)) {
+		if strings.Contains(name, "secret") || strings.Contains(name, ".tmp-") {
+			t.Errorf("public tree holds %s", name)
+		}
+	}
+	wantIn(t, "private page", readFile(t, filepath.Join(tree.PubDir(tree.Root(out, true), "/org/closed/secret"), tree.Current, tree.PageHTML)),
+		`<h1 id="title">secret</h1>`)
+}
+
+// TestPagesSameBytes renders the same commits twice: every page, index pages included, must be byte-identical.
+func TestPagesSameBytes(t *testing.T) {
+	h := pipelinetest.New(t)
+	pub := h.Publish(t, h.Open.ID, "core", ".ttl", pipelinetest.Vocab)
+	h.Update(t, pub.ID, ".ttl", pipelinetest.Vocab+"<Third> a <Thing> .\n")
+	a, b := t.TempDir(), t.TempDir()
+	for _, out := range []string{a, b} {
+		if _, err := newHTMLPipeline(t, h, out).BuildAll(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sa, sb := snapshot(t, a), snapshot(t, b)
+	n := 0
+	for k, v := range sa {
+		if strings.HasSuffix(k, tree.PageHTML) {
+			n++
+		}
+		if sb[k] != v {
+			t.Errorf("%s differs between two renders of the same commits", k)
+		}
+	}
+	if n < 5 {
+		t.Errorf("only %d pages rendered", n)
+	}
+	if len(sa) != len(sb) {
+		t.Errorf("%d files vs %d", len(sa), len(sb))
+	}
+}
+
+// TestPagesFollowVisibility hides a repository: its page and its line on the group and hub pages go, and so do
+// the group's and hub's mentions once nothing visible is left in the group.
+func TestPagesFollowVisibility(t *testing.T) {
+	h := pipelinetest.New(t)
+	h.Publish(t, h.Open.ID, "core", ".ttl", pipelinetest.Vocab)
+	out := t.TempDir()
+	p := newHTMLPipeline(t, h, out)
+	ctx := context.Background()
+	if _, err := p.BuildAll(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	repoPage := filepath.Join(pipeline.PagesDir(out), "org", "open", tree.PageHTML)
+	if _, err := os.Stat(repoPage); err != nil {
+		t.Fatalf("no repository page: %v", err)
+	}
+	hidden := false
+	if _, err := h.Store.UpdateRepository(ctx, h.Admin, h.Open.ID, catalog.RepositoryPatch{Visible: &hidden}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.SyncRepository(ctx, h.Open.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(repoPage); !os.IsNotExist(err) {
+		t.Errorf("hidden repository's page still public: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(pipeline.PagesDir(out), "org", tree.PageHTML)); !os.IsNotExist(err) {
+		t.Errorf("page of a group with nothing public left still there: %v", err)
+	}
+	if hub := readFile(t, filepath.Join(pipeline.PagesDir(out), tree.PageHTML)); strings.Contains(hub, "/org/") {
+		t.Errorf("hub still lists the group:\n%s", hub)
+	}
+	if _, err := os.Stat(filepath.Join(tree.PubDir(tree.Root(out, true), "/org/open/core"), tree.Current, tree.PageHTML)); err != nil {
+		t.Errorf("publication page not in the private tree: %v", err)
+	}
+}
+
+// TestPagesThemeOverride: a publisher's layout replaces the default one, and a broken one fails the sync without
+// publishing anything (the folders stay staged and are removed).
+func TestPagesThemeOverride(t *testing.T) {
+	h := pipelinetest.New(t)
+	pub := h.Publish(t, h.Open.ID, "core", ".ttl", pipelinetest.Vocab)
+	over := t.TempDir()
+	layout := filepath.Join(over, "layouts", "publication.html")
+	if err := os.MkdirAll(filepath.Dir(layout), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(layout, []byte(`{{ define "main" }}<h1>Custom {{ .Title }}</h1>{{ end }}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if _, err := newHTMLPipeline(t, h, out, over).BuildAll(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	pubDir := tree.PubDir(tree.Root(out, false), "/org/open/core")
+	wantIn(t, "overridden page", readFile(t, filepath.Join(pubDir, tree.Current, tree.PageHTML)), "<h1>Custom core</h1>")
+
+	if err := os.WriteFile(layout, []byte(`{{ define "main" }}{{ .Nope.Nope }}{{ end }}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	broken := t.TempDir()
+	p := newHTMLPipeline(t, h, broken, over)
+	if _, err := p.SyncRepository(context.Background(), h.Open.ID); err == nil {
+		t.Fatal("a broken layout did not fail the sync")
+	}
+	if !p.Pending(pub.ID) {
+		t.Error("a publication whose sync failed is not pending")
+	}
+	for name := range snapshot(t, tree.Root(broken, false)) {
+		t.Errorf("a failed sync left %s in the public tree", name)
+	}
+}

@@ -1,0 +1,217 @@
+package html
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+// Batch collects pages for RenderBatch, which renders all of them with one Hugo build. A build has a fixed cost
+// (configuration, theme templates, a whole site) far above the cost of one more page, so a caller that renders
+// pages as its data changes (the pipeline) gathers every changed page of a sync into one batch.
+//
+// Unlike Render, a batch does not lay a site out: the caller gives every link (root-absolute URL paths, as the
+// pages are served) and the folder below the output folder where each page's index.html goes.
+type Batch struct {
+	Title    string // the hub's name; also the last part of every page title
+	Language string // BCP 47 tag of the page texts; "en" when empty
+	pages    []page
+	outs     map[string]bool
+}
+
+// Crumb is one step of a page's breadcrumb trail.
+type Crumb struct {
+	Name string
+	Href string
+}
+
+// Entry is one line of a hub, group or repository page: a group, repository or publication and its link.
+type Entry struct {
+	Name        string
+	Href        string
+	Description string // Markdown; only its first line is shown
+	Version     string // a publication's latest version label
+	Triples     int    // a publication's size
+	// Entries are a group's repositories (on the hub page) or a repository's publications; nil does not list
+	// them, which is not the same as an empty list ("none yet").
+	Entries []Entry
+}
+
+// PublicationPage is one page of a publication: its unversioned page (Latest), which lists every version, or
+// the page of one version.
+type PublicationPage struct {
+	Crumbs      []Crumb // from the hub down to the repository
+	Repository  Crumb
+	Href        string      // the publication's unversioned page
+	Publication Publication // Versions newest first, each with its Href; Resources are not shown
+	Shown       int         // index in Publication.Versions of the version the page shows
+	Latest      bool
+}
+
+// Len is the number of pages added.
+func (b *Batch) Len() int { return len(b.pages) }
+
+func (b *Batch) add(out string, p page) error {
+	out = strings.Trim(out, "/")
+	for _, seg := range strings.Split(out, "/") {
+		if err := checkSegment("output", seg); err != nil {
+			return err
+		}
+	}
+	if b.outs == nil {
+		b.outs = map[string]bool{}
+	}
+	if b.outs[out] {
+		return fmt.Errorf("html: two pages in %s", out)
+	}
+	b.outs[out] = true
+	p.URL = "/" + out + "/"
+	b.pages = append(b.pages, p)
+	return nil
+}
+
+func viewCrumbs(cs []Crumb) []crumb {
+	out := make([]crumb, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, crumb{Name: c.Name, Href: c.Href})
+	}
+	return out
+}
+
+func viewPublications(es []Entry) []pubSummary {
+	out := make([]pubSummary, 0, len(es))
+	for _, e := range es {
+		ps := pubSummary{Name: e.Name, Href: e.Href, Description: firstLine(e.Description)}
+		if e.Version != "" {
+			ps.Version = &versionView{Label: e.Version, Stats: statsView{Triples: e.Triples}}
+		}
+		out = append(out, ps)
+	}
+	return out
+}
+
+func viewRepositories(es []Entry) []repoSummary {
+	out := make([]repoSummary, 0, len(es))
+	for _, e := range es {
+		out = append(out, repoSummary{Name: e.Name, Href: e.Href, Description: firstLine(e.Description),
+			Publications: viewPublications(e.Entries), Unlisted: e.Entries == nil})
+	}
+	return out
+}
+
+// Hub adds the front page: its description and the top-level groups, each with its repositories.
+func (b *Batch) Hub(out, description string, groups []Entry) error {
+	gs := make([]groupSummary, 0, len(groups))
+	for _, g := range groups {
+		gs = append(gs, groupSummary{Name: g.Name, Href: g.Href, Description: firstLine(g.Description),
+			Repositories: viewRepositories(g.Entries)})
+	}
+	return b.add(out, page{Title: nameOr(b.Title, "ldhub"), Layout: "hub", Content: description,
+		LD: map[string]any{"crumbs": []crumb{}, "groups": gs}})
+}
+
+// Group adds a group's page: its subgroups and repositories.
+func (b *Batch) Group(out string, crumbs []Crumb, name, description string, groups, repositories []Entry) error {
+	gs := make([]groupSummary, 0, len(groups))
+	for _, g := range groups {
+		gs = append(gs, groupSummary{Name: g.Name, Href: g.Href, Description: firstLine(g.Description)})
+	}
+	return b.add(out, page{Title: name, Layout: "group", Content: description,
+		LD: map[string]any{"crumbs": viewCrumbs(crumbs), "groups": gs, "repositories": viewRepositories(repositories)}})
+}
+
+// Repository adds a repository's page: its publications.
+func (b *Batch) Repository(out string, crumbs []Crumb, name, description string, publications []Entry) error {
+	return b.add(out, page{Title: name, Layout: "repository", Content: description,
+		LD: map[string]any{"crumbs": viewCrumbs(crumbs), "publications": viewPublications(publications)}})
+}
+
+// Publication adds a publication's unversioned page or one of its version pages.
+func (b *Batch) Publication(out string, pp PublicationPage) error {
+	p := pp.Publication
+	if pp.Shown < 0 || pp.Shown >= len(p.Versions) {
+		return fmt.Errorf("html: publication %s: no version %d to show", pp.Href, pp.Shown)
+	}
+	name := nameOr(p.Name, p.Slug)
+	view := pubView{
+		Crumbs: viewCrumbs(pp.Crumbs), Href: pp.Href, URI: p.URI, Publisher: p.Publisher, License: p.License,
+		SPARQL: p.SPARQL, Repository: linkView{Name: pp.Repository.Name, Href: pp.Repository.Href},
+	}
+	if !p.Modified.IsZero() {
+		view.Modified = p.Modified.UTC().Format(time.RFC3339)
+	}
+	shown, err := viewVersion(p.Versions[pp.Shown], p.Versions[pp.Shown].Href)
+	if err != nil {
+		return fmt.Errorf("%w (publication %s)", err, pp.Href)
+	}
+	view.Version = &shown
+	title, layout := name, "publication"
+	if pp.Latest {
+		// The list needs only what its table shows: a long history must not repeat every version's statistics.
+		for _, v := range p.Versions {
+			if v.Href == "" {
+				return fmt.Errorf("html: publication %s: version %q has no page URL", pp.Href, v.Label)
+			}
+			vv := versionView{Label: v.Label, Commit: v.Commit, Href: v.Href, Stats: statsView{Triples: v.Stats.Triples}}
+			if !v.Time.IsZero() {
+				vv.Time = v.Time.UTC().Format(time.RFC3339)
+			}
+			view.Versions = append(view.Versions, vv)
+		}
+		if view.SPARQL == "" {
+			view.SPARQL = shown.SPARQL
+		}
+	} else {
+		title, layout = name+" "+shown.Label, "version"
+		view.Crumbs = append(view.Crumbs, crumb{Name: name, Href: pp.Href})
+		// The publication's endpoint answers over the latest version; an older version's page may only offer
+		// a query form for an endpoint of its own.
+		view.SPARQL = shown.SPARQL
+	}
+	return b.add(out, page{Title: title, Layout: layout, Content: p.Description, LD: view})
+}
+
+// RenderBatch renders the batch into outDir, each page to <out>/index.html, with one Hugo build. Links are
+// root-absolute, and the stylesheet and icon are inside every page, so that a page needs nothing but itself
+// wherever it is served. overrides are theme folders as for Render.
+func RenderBatch(ctx context.Context, b *Batch, outDir string, overrides ...string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return renderPages(ctx, b.pages, settings{title: b.Title, language: b.Language, inline: true}, outDir, overrides)
+}
+
+// CheckTheme renders one page of every kind with the overrides, so that a broken theme is reported when ldhub
+// starts rather than by every sync.
+func CheckTheme(ctx context.Context, overrides ...string) error {
+	if len(overrides) == 0 {
+		return nil
+	}
+	v := Version{Label: "1", Commit: "0000000", Href: "/g/r/p/versions/1", SPARQL: "/g/r/p",
+		Dumps: []Dump{{Format: "Turtle", Ext: ".ttl", MediaType: "text/turtle", URL: "/g/r/p.ttl", Size: 1}},
+		Stats: Stats{Triples: 1, Subjects: 1, Classes: []Count{{Value: "http://example.org/C", Label: "C", N: 1}},
+			Properties: []Count{{Value: "http://example.org/p", Label: "p", N: 1}}, Languages: []Count{{Value: "en", N: 1}}}}
+	pub := Publication{Name: "p", Description: "d", URI: "http://example.org/g/r/p", Versions: []Version{v}}
+	entry := []Entry{{Name: "r", Href: "/g/r/", Entries: []Entry{{Name: "p", Href: "/g/r/p", Version: "1", Triples: 1}}}}
+	crumbs := []Crumb{{Name: "hub", Href: "/"}, {Name: "g", Href: "/g/"}}
+	b := &Batch{}
+	errs := []error{
+		b.Hub("h", "d", []Entry{{Name: "g", Href: "/g/", Entries: entry}}),
+		b.Group("g", crumbs[:1], "g", "d", nil, entry),
+		b.Repository("r", crumbs, "r", "d", entry[0].Entries),
+		b.Publication("p", PublicationPage{Crumbs: crumbs, Repository: Crumb{Name: "r", Href: "/g/r/"}, Href: "/g/r/p", Publication: pub, Latest: true}),
+		b.Publication("v", PublicationPage{Crumbs: crumbs, Repository: Crumb{Name: "r", Href: "/g/r/"}, Href: "/g/r/p", Publication: pub}),
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "ldhub-theme-check-")
+	if err != nil {
+		return fmt.Errorf("html: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	return RenderBatch(ctx, b, dir, overrides...)
+}
