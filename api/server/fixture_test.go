@@ -64,12 +64,19 @@ var roleCallers = []struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
+	return newFixtureWatching(t, false)
+}
+
+// newFixtureWatching is newFixture with the store's file system watcher on or off (on, as in `ldhub serve`, the
+// store answers heads from memory and learns of commits made behind its back from events).
+func newFixtureWatching(t *testing.T, watch bool) *fixture {
+	t.Helper()
 	ctx := context.Background()
 	clock := &atomic.Int64{}
 	clock.Store(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC).UnixNano())
 	now := func() time.Time { return time.Unix(0, clock.Load()) }
 	st, err := store.Open(ctx, t.TempDir(), store.Options{Validate: validator.Codec(codec.Default(), rdf.Limits{}),
-		Now: now, HashCost: bcrypt.MinCost, NoWatch: true})
+		Now: now, HashCost: bcrypt.MinCost, NoWatch: !watch})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -549,12 +549,9 @@ func (s *Store) deleteItem(ctx context.Context, actor model.Actor, kind history.
 // the change to subscribers.
 func (s *Store) commit(ctx context.Context, h *handle, actor model.Actor, fn func(tx *gitrepo.Tx, snap *history.Snapshot) (string, error)) (plumbing.Hash, error) {
 	head, err := h.git.Transact(ctx, func(tx *gitrepo.Tx) error {
-		snap, err := s.snapshot(ctx, h)
+		snap, err := s.snapshotAt(ctx, h, tx.Head)
 		if err != nil {
 			return err
-		}
-		if snap.Head != tx.Head {
-			return gitrepo.ErrStale
 		}
 		msg, err := fn(tx, snap)
 		if err != nil {
@@ -565,8 +562,9 @@ func (s *Store) commit(ctx context.Context, h *handle, actor model.Actor, fn fun
 		return nil
 	})
 	if err != nil {
-		if errors.Is(err, gitrepo.ErrStale) {
-			return head, model.Conflictf("repository %s changed concurrently; try again", h.id)
+		if errors.Is(err, gitrepo.ErrStale) || errors.Is(err, gitrepo.ErrLocked) {
+			// Only after Transact's retries: another writer kept committing for seconds on end.
+			return head, model.Conflictf("repository %s is being changed by another writer without pause; try again", h.id)
 		}
 		return head, err
 	}
@@ -574,6 +572,22 @@ func (s *Store) commit(ctx context.Context, h *handle, actor model.Actor, fn fun
 		return head, err
 	}
 	return head, nil
+}
+
+// snapshotAt returns the index as of head, the commit a write transaction builds on. The index follows the
+// branch as its cached head says; when a writer outside the store moved the branch a moment ago that cache may
+// still hold the older commit, so it is dropped once. A head that differs even then moved again meanwhile:
+// ErrStale makes the transaction start over on the newest commit.
+func (s *Store) snapshotAt(ctx context.Context, h *handle, head plumbing.Hash) (*history.Snapshot, error) {
+	snap, err := s.snapshot(ctx, h)
+	if err != nil || snap.Head == head {
+		return snap, err
+	}
+	h.git.InvalidateHead()
+	if snap, err = s.snapshot(ctx, h); err != nil || snap.Head == head {
+		return snap, err
+	}
+	return nil, fmt.Errorf("store: repository %s: index at %s, transaction at %s: %w", h.id, snap.Head, head, gitrepo.ErrStale)
 }
 
 func putJSON(tx *gitrepo.Tx, p string, v any) error {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path"
 	"path/filepath"
@@ -34,6 +35,9 @@ const staleLock = 2 * time.Second
 
 // ErrStale reports that a ref was not at the commit the caller expected (someone else moved it first).
 var ErrStale = errors.New("gitrepo: reference moved concurrently")
+
+// ErrLocked reports that a ref's lock file stayed taken by another writer for longer than UpdateRef waits.
+var ErrLocked = errors.New("gitrepo: reference locked by another writer")
 
 // Repo is one bare git repository. A Repo serialises the writes made through it; open one Repo per directory and
 // share it.
@@ -304,23 +308,63 @@ func (tx *Tx) Changed() bool { return len(tx.changes) > 0 }
 // on Branch. Writers are serialised. The objects are written before the branch moves, and the move is one
 // atomic rename, so a crash at any point leaves the branch at the old commit or the new one, never in between.
 // It returns the new head (the old one when nothing changed or the tree came out identical).
+//
+// A write that loses a race with a writer outside this Repo (the git CLI, another process; fn may also report
+// ErrStale when what it read was older than the transaction's head) runs fn again on the new head, after a pause
+// that grows with each attempt, for up to maxAttempts attempts or until ctx ends; after optimisticAttempts lost
+// races the branch's lock is held through the whole attempt, so that a busy writer outside cannot starve it.
 func (r *Repo) Transact(ctx context.Context, fn func(tx *Tx) error) (plumbing.Hash, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for attempt := 0; ; attempt++ {
-		h, err := r.transact(ctx, fn)
-		// A stale head means a commit arrived behind our back (git CLI) between reading and moving: fn runs
-		// again against the new head, a few times before giving up.
-		if errors.Is(err, ErrStale) && attempt < 3 {
-			continue
+	for attempt := 1; ; attempt++ {
+		h, err := r.transact(ctx, fn, attempt > optimisticAttempts)
+		if !retryable(err) || attempt >= maxAttempts {
+			return h, err
 		}
-		return h, err
+		t := time.NewTimer(retryPause(attempt))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return h, fmt.Errorf("gitrepo: %w (after %d attempts: %v)", ctx.Err(), attempt, err)
+		case <-t.C:
+		}
 	}
 }
 
-func (r *Repo) transact(ctx context.Context, fn func(tx *Tx) error) (plumbing.Hash, error) {
+// optimisticAttempts is how many attempts run without holding the branch's lock throughout.
+const optimisticAttempts = 3
+
+// maxAttempts bounds how often a transaction runs again after losing a race; with retryPause's growth that is
+// several seconds of another writer committing back to back.
+const maxAttempts = 40
+
+// retryable tells the failures that another writer caused and that running again on the new head resolves.
+func retryable(err error) bool {
+	return errors.Is(err, ErrStale) || errors.Is(err, ErrLocked)
+}
+
+// retryPause is the pause before attempt n+1: 1 ms doubling up to 128 ms, with jitter so that two processes that
+// keep colliding fall out of step.
+func retryPause(n int) time.Duration {
+	d := time.Millisecond << min(n-1, 7)
+	return d/2 + rand.N(d)
+}
+
+// transact runs one attempt. With hold, the branch's lock is taken first and held to the end, so no other writer
+// can move the branch in between: Transact falls back to that after losing races, because an attempt (objects,
+// flush) can take longer than the gap between another writer's commits, and optimism alone could then starve.
+// It is not the default because the git CLI gives up on a ref lock held for more than a moment.
+func (r *Repo) transact(ctx context.Context, fn func(tx *Tx) error, hold bool) (plumbing.Hash, error) {
 	if err := ctx.Err(); err != nil {
 		return plumbing.ZeroHash, err
+	}
+	var lock *refLock
+	if hold {
+		var err error
+		if lock, err = r.lockRef(Branch); err != nil {
+			return plumbing.ZeroHash, err
+		}
+		defer lock.release()
 	}
 	// Always the ref itself, never the cache: the transaction's parent must be the current commit.
 	head, err := r.Ref(Branch)
@@ -340,6 +384,9 @@ func (r *Repo) transact(ctx context.Context, fn func(tx *Tx) error) (plumbing.Ha
 	}
 	if err := ctx.Err(); err != nil {
 		return head, err
+	}
+	if lock != nil {
+		lock.touch()
 	}
 	var base plumbing.Hash
 	if tree != nil {
@@ -374,6 +421,9 @@ func (r *Repo) transact(ctx context.Context, fn func(tx *Tx) error) (plumbing.Ha
 	if err != nil {
 		return head, fmt.Errorf("gitrepo: write commit in %s: %w", r.dir, err)
 	}
+	if lock != nil {
+		lock.touch()
+	}
 	if err := r.Sync(); err != nil {
 		return head, err
 	}
@@ -382,7 +432,12 @@ func (r *Repo) transact(ctx context.Context, fn func(tx *Tx) error) (plumbing.Ha
 			return head, err
 		}
 	}
-	if err := r.UpdateRef(Branch, head, ch); err != nil {
+	if lock != nil {
+		err = lock.move(head, ch)
+	} else {
+		err = r.UpdateRef(Branch, head, ch)
+	}
+	if err != nil {
 		return head, err
 	}
 	return ch, nil
@@ -524,13 +579,32 @@ func (r *Repo) Sync() error {
 // It takes git's own lock file, so it also serialises against the git CLI, and writes the new value by renaming
 // the lock file over the ref: a crash leaves either value, never a torn file.
 func (r *Repo) UpdateRef(name plumbing.ReferenceName, old, new plumbing.Hash) error {
+	l, err := r.lockRef(name)
+	if err != nil {
+		return err
+	}
+	defer l.release()
+	return l.move(old, new)
+}
+
+// refLock is a held ref lock file (`<ref>.lock`, as git names it).
+type refLock struct {
+	r                 *Repo
+	name              plumbing.ReferenceName
+	refPath, lockPath string
+	f                 *os.File
+	done              bool
+}
+
+// lockRef takes a ref's lock file, waiting while another writer holds it and breaking one left by a crash.
+func (r *Repo) lockRef(name plumbing.ReferenceName) (*refLock, error) {
 	if !strings.HasPrefix(string(name), "refs/") || strings.Contains(string(name), "..") {
-		return fmt.Errorf("gitrepo: refusing to update %q", name)
+		return nil, fmt.Errorf("gitrepo: refusing to update %q", name)
 	}
 	refPath := filepath.Join(r.dir, filepath.FromSlash(string(name)))
 	lockPath := refPath + ".lock"
 	if err := os.MkdirAll(filepath.Dir(refPath), 0o755); err != nil {
-		return fmt.Errorf("gitrepo: update %s: %w", name, err)
+		return nil, fmt.Errorf("gitrepo: update %s: %w", name, err)
 	}
 	var lock *os.File
 	var err error
@@ -546,22 +620,54 @@ func (r *Repo) UpdateRef(name plumbing.ReferenceName, old, new plumbing.Hash) er
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if err != nil {
-		return fmt.Errorf("gitrepo: lock %s in %s: %w", name, r.dir, err)
+	if errors.Is(err, os.ErrExist) {
+		return nil, fmt.Errorf("%w: %s in %s", ErrLocked, name, r.dir)
 	}
-	committed := false
-	defer func() {
-		if !committed {
-			lock.Close()
-			os.Remove(lockPath)
+	if err != nil {
+		return nil, fmt.Errorf("gitrepo: lock %s in %s: %w", name, r.dir, err)
+	}
+	return &refLock{r: r, name: name, refPath: refPath, lockPath: lockPath, f: lock}, nil
+}
+
+// touch renews the lock's modification time, so that a lock held through a long transaction is not taken for
+// one left by a crash (staleLock).
+func (l *refLock) touch() {
+	now := time.Now()
+	_ = os.Chtimes(l.lockPath, now, now)
+}
+
+// release gives the lock up unless move consumed it.
+func (l *refLock) release() {
+	if !l.done {
+		l.done = true
+		mine := l.ours() // before Close: it compares the open file with the path
+		l.f.Close()
+		if mine {
+			os.Remove(l.lockPath)
 		}
-	}()
+	}
+}
+
+// ours reports whether the lock file at the lock path is still the one this lock created: another writer breaks
+// a lock it takes for stale, and renaming that writer's lock over the ref would publish its value, not ours.
+func (l *refLock) ours() bool {
+	mine, err1 := l.f.Stat()
+	there, err2 := os.Stat(l.lockPath)
+	return err1 == nil && err2 == nil && os.SameFile(mine, there)
+}
+
+// move checks that the ref is at old and moves it to new (deletes it for the zero hash), consuming the lock.
+func (l *refLock) move(old, new plumbing.Hash) error {
+	r, name := l.r, l.name
 	cur, err := r.Ref(name)
 	if err != nil {
 		return err
 	}
 	if cur != old {
 		return fmt.Errorf("%w: %s is at %s, expected %s", ErrStale, name, short(cur), short(old))
+	}
+	if !l.ours() {
+		return fmt.Errorf("%w: the lock of %s was taken over by another writer", ErrStale, name)
 	}
 	if new.IsZero() {
 		if name == Branch {
@@ -572,22 +678,22 @@ func (r *Repo) UpdateRef(name plumbing.ReferenceName, old, new plumbing.Hash) er
 		}
 		return nil
 	}
-	if _, err := lock.WriteString(new.String() + "\n"); err != nil {
+	if _, err := l.f.WriteString(new.String() + "\n"); err != nil {
 		return fmt.Errorf("gitrepo: write %s in %s: %w", name, r.dir, err)
 	}
-	if err := lock.Sync(); err != nil {
+	if err := l.f.Sync(); err != nil {
 		return fmt.Errorf("gitrepo: sync %s in %s: %w", name, r.dir, err)
 	}
-	if err := lock.Close(); err != nil {
+	if err := l.f.Close(); err != nil {
 		return fmt.Errorf("gitrepo: write %s in %s: %w", name, r.dir, err)
 	}
-	err = os.Rename(lockPath, refPath)
-	committed = true
+	l.done = true
+	err = os.Rename(l.lockPath, l.refPath)
 	if name == Branch {
 		r.InvalidateHead()
 	}
 	if err != nil {
-		os.Remove(lockPath)
+		os.Remove(l.lockPath)
 		return fmt.Errorf("gitrepo: move %s in %s: %w", name, r.dir, err)
 	}
 	return nil

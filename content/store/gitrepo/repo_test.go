@@ -149,6 +149,58 @@ func TestUpdateRefRefusesStale(t *testing.T) {
 	if err := r.UpdateRef(Branch, [20]byte{1}, h); !errors.Is(err, ErrStale) {
 		t.Errorf("err = %v, want ErrStale", err)
 	}
+	if _, err := os.Stat(filepath.Join(dir, "refs", "heads", "main.lock")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused update left its lock file behind (%v): the next writer would wait for it", err)
+	}
+}
+
+// TestTransactIsNotStarvedByAnotherWriter: a writer outside this Repo that commits between every attempt's read
+// and ref update would make an optimistic writer retry for ever; after a few lost races Transact holds the
+// branch's lock through its attempt and gets through.
+func TestTransactIsNotStarvedByAnotherWriter(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r.git")
+	r, err := Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := r.Transact(ctx, put(map[string]string{"a": "A"}, "first")); err != nil {
+		t.Fatal(err)
+	}
+	lock := filepath.Join(dir, "refs", "heads", "main.lock")
+	cut, heldAt := 0, 0
+	r.BeforeRefUpdate = func() error {
+		if _, err := os.Stat(lock); err == nil {
+			heldAt = cut + 1 // the attempt holds the lock: the other writer has to wait
+			return nil
+		}
+		cut++
+		_, err := other.Transact(ctx, put(map[string]string{"other": fmt.Sprint(cut)}, "other"))
+		return err
+	}
+	h, err := r.Transact(ctx, put(map[string]string{"mine": "M"}, "mine"))
+	if err != nil {
+		t.Fatalf("the write never got through: %v", err)
+	}
+	if heldAt != optimisticAttempts+1 || cut != optimisticAttempts {
+		t.Errorf("the lock was held from attempt %d after %d lost races, want %d after %d", heldAt, cut, optimisticAttempts+1, optimisticAttempts)
+	}
+	if got := gitCLI(t, dir, "rev-parse", "main"); got != h.String() {
+		t.Errorf("main = %s, want %s", got, h)
+	}
+	if got := gitCLI(t, dir, "show", "main:other"); got != fmt.Sprint(optimisticAttempts) {
+		t.Errorf("other = %q: a commit of the other writer was lost", got)
+	}
+	if got := gitCLI(t, dir, "rev-list", "--count", "main"); got != fmt.Sprint(2+optimisticAttempts) {
+		t.Errorf("%s commits, want %d", got, 2+optimisticAttempts)
+	}
+	if _, err := os.Stat(lock); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("lock left behind: %v", err)
+	}
 }
 
 func TestStaleLockFromCrashedWriterIsBroken(t *testing.T) {
