@@ -140,7 +140,7 @@ func decode(r io.Reader, o rdf.DecodeOptions, c Config) (quads []rdf.Quad, prefi
 	}
 	ds, err := toRDF(doc, opts)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, locatedError(err, b, o.Base, lim, c, opts.DocumentLoader)
 	}
 	return datasetQuads(ds, o.BlankNodesOrNew()), prefixes, nil
 }
@@ -191,18 +191,15 @@ func processorOptions(base string, lim parseLimits, c Config) (*ld.JsonLdOptions
 }
 
 // toRDF runs the processor. It recovers panics: json-gold indexes maps with unchecked type assertions, and a
-// malformed upload must give an error, not take the process down.
+// malformed upload must give an error, not take the process down. Processor errors are returned as they are, for
+// locatedError.
 func toRDF(doc any, opts *ld.JsonLdOptions) (ds *ld.RDFDataset, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			ds, err = nil, &rdf.SyntaxError{Syntax: syntaxName, Msg: fmt.Sprintf("invalid input: processor failed: %v", p)}
 		}
 	}()
-	ds, err = ld.NewJsonLdProcessor().ToRDF(doc, opts)
-	if err != nil {
-		return nil, processorError(err)
-	}
-	return ds, nil
+	return ld.NewJsonLdProcessor().ToRDF(doc, opts)
 }
 
 // processorError wraps a json-gold error as a SyntaxError whose message starts with the JSON-LD error code.
@@ -225,6 +222,7 @@ func ErrorCode(err error) string {
 		return ""
 	}
 	code, _, _ := strings.Cut(se.Msg, ": ")
+	code, _, _ = strings.Cut(code, " at ") // located errors: "<code> at <path>: <details>"
 	if !ld.IsErrorCode(code) {
 		return ""
 	}

@@ -3,10 +3,12 @@ package jsonld_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/iso"
@@ -36,6 +38,13 @@ func FuzzDecode(f *testing.F) {
 		_, err := readAll(d)
 		if err != nil && strings.Contains(err.Error(), "processor failed") {
 			t.Fatal(err)
+		}
+		if err == nil && !utf8.Valid(doc) {
+			t.Fatalf("accepted a document that is not UTF-8: %q", doc)
+		}
+		var se *rdf.SyntaxError
+		if errors.As(err, &se) && jsonld.ErrorCode(err) != "" && se.Line == 0 {
+			t.Fatalf("processing error without a position: %v", err)
 		}
 	})
 }

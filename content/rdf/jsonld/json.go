@@ -48,6 +48,11 @@ func parseJSON(b []byte, lim parseLimits) (any, error) {
 	if int64(len(b)) > lim.maxBytes {
 		return nil, &rdf.SyntaxError{Syntax: syntaxName, Msg: fmt.Sprintf("document larger than %d bytes", lim.maxBytes)}
 	}
+	if !utf8.Valid(b) {
+		// encoding/json would turn the bad bytes into U+FFFD without a word, changing the data.
+		off := firstInvalidUTF8(b)
+		return nil, posError(b, off, fmt.Sprintf("invalid UTF-8 (byte 0x%02x)", b[off]))
+	}
 	if err := checkShape(b, lim); err != nil {
 		return nil, err
 	}
@@ -114,4 +119,17 @@ func position(b []byte, off int) (line, col int) {
 	line = bytes.Count(before, []byte{'\n'}) + 1
 	lineStart := bytes.LastIndexByte(before, '\n') + 1
 	return line, utf8.RuneCount(before[lineStart:]) + 1
+}
+
+// firstInvalidUTF8 returns the offset of the first byte of b that does not start a UTF-8 character (overlong
+// forms, surrogates and code points above U+10FFFF included), or len(b).
+func firstInvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
 }

@@ -114,12 +114,12 @@ func TestDecodeErrors(t *testing.T) {
 		{"top-level string", `"http://ex/doc"`, rdf.Limits{}, 1, 1, "invalid input", "JSON object or array"},
 		{"nesting", `{"http://ex/p": [[[[{"@value": 1}]]]]}`, rdf.Limits{MaxDepth: 4}, 1, 20, "", "nesting deeper than 4"},
 		{"string size", `{"http://ex/p": "` + strings.Repeat("x", 100) + `"}`, rdf.Limits{MaxLiteralSize: 50}, 1, 17, "", "string longer than 50"},
-		{"remote context refused", `{"@context": "http://example.org/ctx.jsonld", "p": "x"}`, rdf.Limits{}, 0, 0,
+		{"remote context refused", `{"@context": "http://example.org/ctx.jsonld", "p": "x"}`, rdf.Limits{}, 1, 14,
 			"loading remote context failed", "no document loader configured"},
-		{"JSON-LD error code", `{"@id": 5, "http://ex/p": "x"}`, rdf.Limits{}, 0, 0, "invalid @id value", ""},
-		{"invalid base", `{"@context": {"@base": 5}, "http://ex/p": "x"}`, rdf.Limits{}, 0, 0, "invalid base IRI", ""},
-		{"invalid @protected", `{"@context": {"@protected": "yes", "p": "http://ex/p"}, "p": "x"}`, rdf.Limits{}, 0, 0, "invalid @protected value", ""},
-		{"invalid term @protected", `{"@context": {"p": {"@id": "http://ex/p", "@protected": 1}}, "p": "x"}`, rdf.Limits{}, 0, 0, "invalid @protected value", ""},
+		{"JSON-LD error code", `{"@id": 5, "http://ex/p": "x"}`, rdf.Limits{}, 1, 9, "invalid @id value", ""},
+		{"invalid base", `{"@context": {"@base": 5}, "http://ex/p": "x"}`, rdf.Limits{}, 1, 24, "invalid base IRI", ""},
+		{"invalid @protected", `{"@context": {"@protected": "yes", "p": "http://ex/p"}, "p": "x"}`, rdf.Limits{}, 1, 29, "invalid @protected value", ""},
+		{"invalid term @protected", `{"@context": {"p": {"@id": "http://ex/p", "@protected": 1}}, "p": "x"}`, rdf.Limits{}, 1, 20, "invalid @protected value", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -16,6 +16,7 @@
 package ld
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -36,7 +37,10 @@ func (api *JsonLdApi) Expand(activeCtx *Context, activeProperty string, element 
 // The pointer is threaded through the recursion rather than kept anywhere, so
 // it exists only on the stack and only when a handler asked for it. Expand
 // keeps its signature so that this stays a purely additive change.
-func (api *JsonLdApi) expandElement(activeCtx *Context, activeProperty string, element interface{}, opts *JsonLdOptions, insideIndex bool, typeScopedContext *Context, pointer string) (interface{}, error) {
+func (api *JsonLdApi) expandElement(activeCtx *Context, activeProperty string, element interface{}, opts *JsonLdOptions, insideIndex bool, typeScopedContext *Context, pointer string) (_ interface{}, err error) {
+	// ldhub: an error not located deeper down is located at the entry being looked at (at), else this element.
+	at := pointer
+	defer func() { err = locate(opts, err, at) }()
 
 	frameExpansion := opts.ProcessingMode == JsonLd_1_1_Frame
 	// 1)
@@ -152,6 +156,11 @@ func (api *JsonLdApi) expandElement(activeCtx *Context, activeProperty string, e
 		if hasContext {
 			newCtx, err := activeCtx.Parse(elemCtx)
 			if err != nil {
+				// ldhub: point into the element's own context at the entry that failed.
+				var je *JsonLdError
+				if errors.As(err, &je) {
+					at = jsonPointerChild(opts, pointer, "@context") + je.ContextPath
+				}
 				return nil, err
 			}
 			activeCtx = newCtx
@@ -168,6 +177,7 @@ func (api *JsonLdApi) expandElement(activeCtx *Context, activeProperty string, e
 				return nil, err
 			}
 			if expandedProperty == "@type" {
+				at = jsonPointerChild(opts, pointer, key)
 				// set scoped contexts from @type
 				types := make([]string, 0)
 
@@ -209,6 +219,7 @@ func (api *JsonLdApi) expandElement(activeCtx *Context, activeProperty string, e
 			}
 		}
 
+		at = pointer
 		resultMap := make(map[string]interface{})
 		err = api.expandObject(activeCtx, activeProperty, expandedActiveProperty, elem, resultMap, typeKey, opts,
 			typeScopedContext, frameExpansion, pointer)
@@ -345,7 +356,13 @@ func (api *JsonLdApi) expandElement(activeCtx *Context, activeProperty string, e
 	}
 }
 
-func (api *JsonLdApi) expandObject(activeCtx *Context, activeProperty string, expandedActiveProperty string, elem map[string]interface{}, resultMap map[string]interface{}, typeKey string, opts *JsonLdOptions, typeScopedContext *Context, frameExpansion bool, pointer string) error {
+func (api *JsonLdApi) expandObject(activeCtx *Context, activeProperty string, expandedActiveProperty string, elem map[string]interface{}, resultMap map[string]interface{}, typeKey string, opts *JsonLdOptions, typeScopedContext *Context, frameExpansion bool, pointer string) (err error) {
+	// ldhub: errors not located deeper down are located at the entry being expanded (at).
+	at := pointer
+	if typeKey != "" {
+		at = jsonPointerChild(opts, pointer, typeKey)
+	}
+	defer func() { err = locate(opts, err, at) }()
 	// ldhub: without a @type key typeKey is "", which must not pick up an entry named "".
 	var inputType interface{}
 	if typeKey != "" {
@@ -385,6 +402,7 @@ func (api *JsonLdApi) expandObject(activeCtx *Context, activeProperty string, ex
 	for _, key := range GetOrderedKeys(elem) {
 		value := elem[key]
 		keyPointer := jsonPointerChild(opts, pointer, key)
+		at = keyPointer
 		// 7.1)
 		if key == "@context" {
 			continue
@@ -930,6 +948,7 @@ func (api *JsonLdApi) expandObject(activeCtx *Context, activeProperty string, ex
 	// expand each nested key
 	for _, n := range nests {
 		nestPointer := jsonPointerChild(opts, pointer, n)
+		at = nestPointer
 		// ldhub: a nesting key's scoped context applies to its nested values (JSON-LD 1.1 expansion 14.2.1).
 		nestCtx := activeCtx
 		if td := activeCtx.GetTermDefinition(n); td != nil && td.HasContext {
@@ -970,12 +989,16 @@ func (api *JsonLdApi) expandObject(activeCtx *Context, activeProperty string, ex
 	return nil
 }
 
-func (api *JsonLdApi) expandIndexMap(activeCtx *Context, activeProperty string, value map[string]interface{}, indexKey string, asGraph bool, propertyIndex string, opts *JsonLdOptions, pointer string) (interface{}, error) {
+func (api *JsonLdApi) expandIndexMap(activeCtx *Context, activeProperty string, value map[string]interface{}, indexKey string, asGraph bool, propertyIndex string, opts *JsonLdOptions, pointer string) (_ interface{}, err error) {
+	// ldhub: errors not located deeper down are located at the index map entry being expanded (at).
+	at := pointer
+	defer func() { err = locate(opts, err, at) }()
 	// 7.6.1)
 	var expandedValueList []interface{}
 	// 7.6.2)
 	for _, key := range GetOrderedKeys(value) {
 		keyPointer := jsonPointerChild(opts, pointer, key)
+		at = keyPointer
 		indexValue := value[key]
 
 		indexCtx := activeCtx

@@ -21,6 +21,7 @@ import (
 	"reflect"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"unsafe"
 )
@@ -285,7 +286,24 @@ func (c *Context) parse(localContext interface{}, remoteContexts []string, parsi
 }
 
 func (c *Context) parseInner(localContext interface{}, remoteContexts []string, parsingARemoteContext, propagate,
-	protected, overrideProtected bool) (*Context, error) { //nolint:unparam
+	protected, overrideProtected bool) (_ *Context, err error) { //nolint:unparam
+	// ldhub: with pointer tracking on, an error records which entry of this local context it concerns, relative to
+	// the context value (ContextPath). The outermost parse, the document's own @context, writes last and wins: an
+	// error inside a remote context points at the reference to it.
+	track := c.options != nil && c.options.ExpandedElementHandler != nil
+	var base, rel string
+	entry := func(key string) {
+		if track {
+			rel = base + "/" + escapeJSONPointerToken(key)
+		}
+	}
+	defer func() {
+		var je *JsonLdError
+		if track && errors.As(err, &je) {
+			je.ContextPath = rel
+		}
+	}()
+	_, ctxIsArray := localContext.([]interface{})
 	baseURL := c.parsingURL
 	if baseURL == "" {
 		baseURL = c.options.Base
@@ -322,7 +340,14 @@ func (c *Context) parseInner(localContext interface{}, remoteContexts []string, 
 	}
 
 	// 3)
-	for _, context := range contexts {
+	for ctxIndex, context := range contexts {
+		if track {
+			base = ""
+			if ctxIsArray {
+				base = "/" + strconv.Itoa(ctxIndex)
+			}
+			rel = base
+		}
 		// 3.1)
 		if context == nil {
 			// We can't nullify if there are protected terms and we're
@@ -399,12 +424,14 @@ func (c *Context) parseInner(localContext interface{}, remoteContexts []string, 
 		}
 
 		// ldhub: upstream silently unwrapped a nested "@context" entry; it is a keyword redefinition.
+		entry("@context")
 		if _, nested := contextMap["@context"]; nested {
 			return nil, NewJsonLdError(KeywordRedefinition, "@context cannot be defined in a context")
 		}
 
 		pm := c.Values.processingMode
 
+		entry("@version")
 		if versionValue, versionPresent := contextMap["@version"]; versionPresent {
 			if versionValue != 1.1 {
 				return nil, NewJsonLdError(InvalidVersionValue, fmt.Sprintf("unsupported JSON-LD version: %s", versionValue))
@@ -423,6 +450,7 @@ func (c *Context) parseInner(localContext interface{}, remoteContexts []string, 
 		}
 
 		// handle @import
+		entry("@import")
 		if importValue, importFound := contextMap["@import"]; importFound {
 			if result.processingMode(1.0) {
 				return nil, NewJsonLdError(InvalidContextEntry, "@import may only be used in 1.1 mode")
@@ -463,6 +491,7 @@ func (c *Context) parseInner(localContext interface{}, remoteContexts []string, 
 		}
 
 		// 3.4
+		entry("@base")
 		baseValue, basePresent := contextMap["@base"]
 		if !parsingARemoteContext && basePresent {
 			if baseValue == nil {
@@ -483,6 +512,7 @@ func (c *Context) parseInner(localContext interface{}, remoteContexts []string, 
 		}
 
 		// handle @language
+		entry("@language")
 		if languageValue, languagePresent := contextMap["@language"]; languagePresent {
 			if languageValue == nil {
 				result.Values.HasLanguage = false
@@ -496,6 +526,7 @@ func (c *Context) parseInner(localContext interface{}, remoteContexts []string, 
 		}
 
 		// handle @direction
+		entry("@direction")
 		if directionValue, directionPresent := contextMap["@direction"]; directionPresent {
 			if directionValue == nil {
 				result.Values.Direction = ""
@@ -516,6 +547,7 @@ func (c *Context) parseInner(localContext interface{}, remoteContexts []string, 
 
 		// handle @propagate
 		// note: we've already extracted it, here we just do error checking
+		entry("@propagate")
 		if propagateValue, propagatePresent := contextMap["@propagate"]; propagatePresent {
 			if c.processingMode(1.0) {
 				return nil, NewJsonLdError(InvalidContextEntry,
@@ -528,6 +560,7 @@ func (c *Context) parseInner(localContext interface{}, remoteContexts []string, 
 			}
 		}
 
+		entry("@vocab")
 		if vocabValue, vocabPresent := contextMap["@vocab"]; vocabPresent {
 			if vocabValue == nil {
 				result.Values.Vocab = nil
@@ -548,6 +581,7 @@ func (c *Context) parseInner(localContext interface{}, remoteContexts []string, 
 		// handle @protected; determine whether this sub-context is declaring
 		// all its terms to be "protected" (exceptions can be made on a
 		// per-definition basis)
+		entry("@protected")
 		if protectedVal, protectedPresent := contextMap["@protected"]; protectedPresent {
 			b, isBool := protectedVal.(bool)
 			if !isBool {
@@ -560,6 +594,7 @@ func (c *Context) parseInner(localContext interface{}, remoteContexts []string, 
 
 		for key := range contextMap {
 			if _, skip := nonTermDefKeys[key]; !skip {
+				entry(key)
 				if err := result.createTermDefinition(contextMap, key, defined, overrideProtected); err != nil {
 					return nil, err
 				}

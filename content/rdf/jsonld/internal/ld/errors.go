@@ -15,6 +15,7 @@
 package ld
 
 import (
+	"errors"
 	"fmt"
 )
 
@@ -26,6 +27,13 @@ type ErrorCode string
 type JsonLdError struct { //nolint:stylecheck
 	Code    ErrorCode
 	Details interface{}
+
+	// ldhub: where in the input the error arose, recorded only while expansion tracks JSON Pointers (an
+	// ExpandedElementHandler is set). Pointer is that of the innermost element or entry being expanded, Located
+	// says whether it was set; ContextPath is the entry of a local context being processed, relative to it.
+	Pointer     string
+	Located     bool
+	ContextPath string
 }
 
 const (
@@ -105,6 +113,19 @@ func (e JsonLdError) Error() string {
 func (e JsonLdError) Unwrap() error {
 	cause, _ := e.Details.(error)
 	return cause
+}
+
+// ldhub: locate records pointer as the place of err unless a deeper call already did; only with pointer tracking
+// on, so that plain processing pays nothing but the nil check.
+func locate(opts *JsonLdOptions, err error, pointer string) error {
+	if err == nil || opts == nil || opts.ExpandedElementHandler == nil {
+		return err
+	}
+	var je *JsonLdError
+	if errors.As(err, &je) && !je.Located {
+		je.Pointer, je.Located = pointer, true
+	}
+	return err
 }
 
 // NewJsonLdError creates a new instance of JsonLdError.

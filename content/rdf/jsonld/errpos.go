@@ -1,0 +1,235 @@
+package jsonld
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/rdf/jsonld/internal/ld"
+)
+
+// locatedError turns a processor error into a SyntaxError that says where in the document it arose: the line and
+// column of the JSON value, and its path (e.g. @graph[3].@id). json-gold works on a tree with no positions, so
+// the place is found by expanding the document once more with JSON Pointer tracking on (the vendored processor
+// then records the pointer of the entry it was expanding in the error) and looking the pointer up in the text.
+// Only failing documents pay for this; errors that do not come from expansion (none are known) keep no place.
+// When a document has several errors, the one reported is the one the second run meets first.
+func locatedError(err error, b []byte, base string, lim parseLimits, c Config, loader ld.DocumentLoader) error {
+	var je *ld.JsonLdError
+	if !errors.As(err, &je) {
+		return processorError(err)
+	}
+	located, ok := errorPointer(b, base, lim, c, loader)
+	if !ok {
+		return processorError(err)
+	}
+	// The second run may meet a different error first: context entries are processed in map order. It is an
+	// error of the document as well, and the one whose place is known, so it is the one reported.
+	je, ptr := located, located.Pointer
+	off, path, ok := pointerOffset(b, ptr)
+	if !ok {
+		return processorError(err)
+	}
+	msg := string(je.Code) + " at " + displayPath(path)
+	if je.Details != nil {
+		msg += ": " + fmt.Sprint(je.Details)
+	}
+	line, col := position(b, off)
+	return &rdf.SyntaxError{Syntax: syntaxName, Line: line, Column: col, Msg: msg}
+}
+
+// errorPointer expands a fresh parse of b (the processor mutates its input) with pointer tracking and returns the
+// error it meets if that error knows its place. The loader is the first run's, so remote contexts come from its
+// cache.
+func errorPointer(b []byte, base string, lim parseLimits, c Config, loader ld.DocumentLoader) (je *ld.JsonLdError, ok bool) {
+	defer func() {
+		if recover() != nil {
+			je, ok = nil, false
+		}
+	}()
+	doc, err := parseJSON(b, lim)
+	if err != nil {
+		return nil, false
+	}
+	opts, err := processorOptions(base, lim, c)
+	if err != nil {
+		return nil, false
+	}
+	opts.DocumentLoader = loader
+	opts.ExpandedElementHandler = func(string, any) {} // turns pointer tracking on
+	_, err = ld.NewJsonLdProcessor().Expand(doc, opts)
+	if !errors.As(err, &je) || !je.Located {
+		return nil, false
+	}
+	return je, true
+}
+
+// displayPath names the top level when the path is empty.
+func displayPath(path string) string {
+	if path == "" {
+		return "the top level"
+	}
+	return path
+}
+
+// pointerOffset finds the value at JSON Pointer ptr (RFC 6901) in the JSON text b, which is known to be valid
+// JSON, and returns its byte offset and its path in the dotted form people read: @graph[3].@id. A key that occurs
+// twice resolves to its last occurrence, the one encoding/json keeps.
+func pointerOffset(b []byte, ptr string) (off int, path string, ok bool) {
+	i := skipSpace(b, 0)
+	if ptr == "" {
+		return i, "", true
+	}
+	if ptr[0] != '/' {
+		return 0, "", false
+	}
+	var p strings.Builder
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		if i >= len(b) {
+			return 0, "", false
+		}
+		switch {
+		case b[i] == '{':
+			found := -1
+			j := skipSpace(b, i+1)
+			for j < len(b) && b[j] == '"' {
+				end := skipString(b, j)
+				key, kok := decodeKey(b[j:end])
+				j = skipSpace(b, end)
+				if !kok || j >= len(b) || b[j] != ':' {
+					return 0, "", false
+				}
+				j = skipSpace(b, j+1)
+				if key == tok {
+					found = j
+				}
+				j = skipSpace(b, skipValue(b, j))
+				if j < len(b) && b[j] == ',' {
+					j = skipSpace(b, j+1)
+				}
+			}
+			if found < 0 && tok == "0" {
+				continue // a lone object the processor wrapped in an array, see below
+			}
+			if found < 0 {
+				return 0, "", false
+			}
+			i = found
+			writeKey(&p, tok)
+		case b[i] == '[':
+			n, err := strconv.Atoi(tok)
+			if err != nil || n < 0 {
+				return 0, "", false
+			}
+			j := skipSpace(b, i+1)
+			for k := 0; k < n && j < len(b) && b[j] != ']'; k++ {
+				j = skipSpace(b, skipValue(b, j))
+				if j < len(b) && b[j] == ',' {
+					j = skipSpace(b, j+1)
+				}
+			}
+			if j >= len(b) || b[j] == ']' {
+				return 0, "", false
+			}
+			i = j
+			p.WriteString("[" + tok + "]")
+		default:
+			if tok == "0" {
+				// The processor wraps a lone value in an array (index maps do) and counts it as item 0.
+				continue
+			}
+			return 0, "", false
+		}
+	}
+	return i, p.String(), true
+}
+
+// writeKey appends an object key to a path: .key when it reads unambiguously, else ["key"].
+func writeKey(p *strings.Builder, key string) {
+	plain := key != ""
+	for _, r := range key {
+		if !(r == '@' || r == '_' || r == '-' || r == ':' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			plain = false
+			break
+		}
+	}
+	switch {
+	case !plain:
+		p.WriteString("[" + strconv.Quote(key) + "]")
+	case p.Len() > 0:
+		p.WriteString("." + key)
+	default:
+		p.WriteString(key)
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the offset after the string that starts at b[i] ('"').
+func skipString(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(b)
+}
+
+// skipValue returns the offset after the JSON value that starts at b[i].
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return i
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				j = skipString(b, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(b)
+	}
+	j := i
+	for j < len(b) && !strings.ContainsRune(",]} \t\r\n", rune(b[j])) {
+		j++
+	}
+	return j
+}
+
+// decodeKey returns the value of a JSON string token.
+func decodeKey(raw []byte) (string, bool) {
+	if len(raw) < 2 {
+		return "", false
+	}
+	if !strings.ContainsRune(string(raw), '\\') {
+		return string(raw[1 : len(raw)-1]), true
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false
+	}
+	return s, true
+}
