@@ -97,8 +97,8 @@ func checkErrorBody(t *testing.T, what string, w *httptest.ResponseRecorder) {
 	if w.Code >= 500 {
 		t.Fatalf("%s: %d %s", what, w.Code, w.Body)
 	}
-	if w.Code < 400 || w.Code == http.StatusTeapot {
-		return
+	if w.Code < 400 || w.Code == http.StatusTeapot || strings.HasPrefix(what, "HEAD ") {
+		return // a HEAD answer has no body
 	}
 	var e struct {
 		Status  int    `json:"status"`
@@ -244,7 +244,8 @@ func FuzzPath(f *testing.F) {
 		case first != "api" && first != "git" && first != "ns" && !reachedSite:
 			t.Fatalf("%s: a direct URL did not reach the site handler (%d)", what, w.Code)
 		}
-		if w.Code < 200 || w.Code > 299 || first != "api" && first != "ns" {
+		// A CORS preflight (OPTIONS) answers 204 from the route table alone and reads nothing.
+		if w.Code < 200 || w.Code > 299 || method == "OPTIONS" || first != "api" && first != "ns" {
 			return
 		}
 		for _, seg := range strings.Split(u.EscapedPath(), "/") {
