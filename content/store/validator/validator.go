@@ -12,6 +12,7 @@ import (
 
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/rdf/ntriples"
 	"github.com/ldhub/ldhub/content/store"
 )
 
@@ -32,6 +33,9 @@ func Codec(reg *codec.Registry, limits rdf.Limits) store.Validator {
 			Blanks: rdf.NewBlankNodes("v"),
 			Limits: limits,
 		})
+		if rs, ok := dec.(interface{ Raw() *ntriples.RawReader }); ok {
+			return drainRaw(ctx, rs.Raw())
+		}
 		for n := 0; ; n++ {
 			if n%4096 == 0 {
 				if err := ctx.Err(); err != nil {
@@ -45,6 +49,27 @@ func Codec(reg *codec.Registry, limits rdf.Limits) store.Validator {
 			if err != nil {
 				return err
 			}
+		}
+	}
+}
+
+// drainRaw validates N-Triples through the decoder's zero-copy reader, which accepts and rejects exactly what its
+// Next does but makes no string per statement: on a 1 M-triple upload 0.24 s of CPU instead of 0.70 s, on the
+// path of every upload until it is live.
+func drainRaw(ctx context.Context, r *ntriples.RawReader) error {
+	var q ntriples.RawQuad
+	for n := 0; ; n++ {
+		if n%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		err := r.Next(&q)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
 		}
 	}
 }
