@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/ldhub/ldhub/api/apierr"
 	"github.com/ldhub/ldhub/api/listing"
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/store"
@@ -147,15 +146,12 @@ func (s *Server) nsVersionSPARQL(w http.ResponseWriter, r *http.Request, c *call
 	return s.sparqlFor(w, r, c, c.p("id"), c.p("version"))
 }
 
-// nsDeleteVersion: a version is a git commit that others may have cloned; ldhub never rewrites published history.
+// nsDeleteVersion retracts a version (PUBLISHER): git history keeps its commit, but it is no longer listed or
+// served, and the answer is the deleted version. The only version left is 409: delete the publication instead.
 func (s *Server) nsDeleteVersion(w http.ResponseWriter, r *http.Request, c *call) error {
-	if _, err := s.cfg.Store.Publication(r.Context(), c.actor, c.p("id"), c.p("version")); err != nil {
+	p, err := s.cfg.Store.RetractVersion(r.Context(), c.actor, c.p("id"), c.p("version"))
+	if err != nil {
 		return err
 	}
-	if role, err := s.cfg.Store.Role(r.Context(), c.actor, c.p("repositoryId")); err != nil {
-		return err
-	} else if role < model.Publisher {
-		return model.Forbiddenf("deleting needs PUBLISHER")
-	}
-	return apierr.New(http.StatusConflict, "published versions are git history and are never deleted; delete the publication or publish a new version instead")
+	return writeJSON(w, versionView(p, p.Version))
 }

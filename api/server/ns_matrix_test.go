@@ -39,19 +39,27 @@ func TestLegacyPermissionMatrix(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	fresh := func(repo string, n int) string {
+	// fresh makes a publication to delete (or, with two versions, one whose first version can be deleted) and
+	// returns its name and its first version's label.
+	fresh := func(repo string, n int, twoVersions bool) (string, string) {
 		uri := fmt.Sprintf("a/b/c/d/del%d", n)
-		if _, err := f.st.CreatePublication(ctx, sys, f.ids[repo], model.PublicationMeta{Name: "del", PublicationURI: uri},
-			store.Content{Ext: ".nt", Data: []byte("<a:s> <a:p> <a:o> .\n")}); err != nil {
+		p, err := f.st.CreatePublication(ctx, sys, f.ids[repo], model.PublicationMeta{Name: "del", PublicationURI: uri},
+			store.Content{Ext: ".nt", Data: []byte("<a:s> <a:p> <a:o> .\n")})
+		if err != nil {
 			t.Fatal(err)
 		}
-		return uri
+		if twoVersions {
+			if _, err := f.st.UpdatePublication(ctx, sys, p.ID, store.PublicationPatch{}, &store.Content{Ext: ".nt", Data: []byte("<a:s> <a:p> <a:o2> .\n")}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return uri, p.Version.Label
 	}
 	type op struct {
 		name, method, path string // {R} repository segment, {P} publication name
 		write              bool
 		body               func(n int) (io.Reader, string)
-		fresh              bool
+		fresh, twoVersions bool
 	}
 	ops := []op{
 		{name: "list", method: "GET", path: "/ns/{R}"},
@@ -64,6 +72,9 @@ func TestLegacyPermissionMatrix(t *testing.T) {
 		}},
 		{name: "delete", method: "DELETE", path: "/ns/{R}/{P}", write: true, fresh: true},
 		{name: "versions", method: "GET", path: "/ns/{R}/{P}/versions"},
+		{name: "version", method: "GET", path: "/ns/{R}/{P}/versions/{V}", fresh: true, twoVersions: true},
+		{name: "deleteVersion", method: "DELETE", path: "/ns/{R}/{P}/versions/{V}", write: true, fresh: true, twoVersions: true},
+		{name: "versionSparql", method: "GET", path: "/ns/{R}/{P}/versions/{V}/sparql?query=ASK%7B%7D", fresh: true, twoVersions: true},
 		{name: "sparql", method: "GET", path: "/ns/{R}/{P}/sparql?query=ASK%7B%7D"},
 	}
 	n := 0
@@ -74,11 +85,11 @@ func TestLegacyPermissionMatrix(t *testing.T) {
 				t.Run(o.name+"/"+repo+"/"+who, func(t *testing.T) {
 					f.t = t
 					c := f.callers[who]
-					pub := name
+					pub, version := name, ""
 					if o.fresh {
-						pub = fresh(repo, n)
+						pub, version = fresh(repo, n, o.twoVersions)
 					}
-					path := strings.NewReplacer("{R}", repo, "{P}", pub).Replace(o.path)
+					path := strings.NewReplacer("{R}", repo, "{P}", pub, "{V}", version).Replace(o.path)
 					var body io.Reader
 					var ct string
 					if o.body != nil {

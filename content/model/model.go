@@ -202,6 +202,17 @@ type PublicationMeta struct {
 	UseVersionedBaseURI bool           `json:"useVersionedBaseUri,omitempty"`
 	SchemaURIs          []string       `json:"schemaURIs,omitempty"`
 	PublicationURI      string         `json:"publicationUri,omitempty"`
+	// RetractedVersions lists the versions deleted through the API: git cannot drop a commit that others may
+	// have cloned, so a version delete is recorded here and the version is no longer offered.
+	RetractedVersions []Retraction `json:"retractedVersions,omitempty"`
+}
+
+// Retraction records one deleted (retracted) version in a sidecar. Commit identifies it; id and label are kept
+// for people reading the sidecar.
+type Retraction struct {
+	Commit string `json:"commit"`
+	ID     string `json:"id,omitempty"`
+	Label  string `json:"version,omitempty"`
 }
 
 // Version is one commit that changed a publication's (or file's) content.
@@ -227,7 +238,9 @@ type Publication struct {
 	// Version is the version this view shows (the latest unless asked otherwise).
 	Version Version `json:"latest"`
 	// Versions lists the versions offered, oldest first (only the latest under NONE).
-	Versions   []Version `json:"versions"`
+	Versions []Version `json:"versions"`
+	// Retracted lists the versions deleted through the API, oldest first: their direct URLs are gone for good.
+	Retracted  []Version `json:"-"`
 	CreatedOn  time.Time `json:"createdOn"`
 	ModifiedOn time.Time `json:"modifiedOn"`
 }

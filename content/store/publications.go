@@ -229,8 +229,12 @@ func publicationView(repoID string, it *history.Item, version string) (model.Pub
 	if err != nil {
 		return model.Publication{}, err
 	}
+	created := it.Versions[0].Time
+	if len(it.Retracted) > 0 && it.Retracted[0].Time.Before(created) {
+		created = it.Retracted[0].Time
+	}
 	return model.Publication{PublicationMeta: m, RepositoryID: repoID, Path: v.Path, Version: v,
-		Versions: versions, CreatedOn: it.Versions[0].Time, ModifiedOn: it.Latest().Time}, nil
+		Versions: versions, Retracted: it.Retracted, CreatedOn: created, ModifiedOn: it.Latest().Time}, nil
 }
 
 // offered returns the versions readers may see (only the latest under NONE) and the one ref names ("" for the
@@ -507,6 +511,59 @@ func (s *Store) DeletePublication(ctx context.Context, actor model.Actor, id str
 		return model.Publication{}, err
 	}
 	return before, nil
+}
+
+// RetractVersion deletes one version of a publication (PUBLISHER), the only way a version can go: git history
+// cannot drop a commit that others may have cloned, so one commit, authored by actor, records the retraction in
+// the publication's sidecar. The version is then no longer listed or served and its label is never reused; the
+// other versions keep their ids and labels. Retracting the latest version makes the previous one the latest,
+// and that commit puts the previous content back in the tree, so that a clone and the served publication agree.
+// The only version left cannot be retracted (409): that is deleting the publication. It returns the publication
+// as of the retracted version.
+func (s *Store) RetractVersion(ctx context.Context, actor model.Actor, id, version string) (model.Publication, error) {
+	h, err := s.writableItem(ctx, actor, history.Publication, id)
+	if err != nil {
+		return model.Publication{}, err
+	}
+	var gone model.Publication
+	_, err = s.commit(ctx, h, actor, func(tx *gitrepo.Tx, snap *history.Snapshot) (string, error) {
+		it, ok := snap.Item(id)
+		if !ok || it.Kind != history.Publication {
+			return "", model.NotFoundf("publication %s not found", id)
+		}
+		p, err := publicationView(h.id, it, version)
+		if err != nil {
+			return "", err
+		}
+		v := p.Version
+		if len(it.Versions) == 1 {
+			return "", model.Conflictf("version %s is the only version of publication %s; delete the publication instead", v.Label, it.Name)
+		}
+		gone = p
+		m := p.PublicationMeta
+		m.VersionLabel = ""
+		m.RetractedVersions = append(m.RetractedVersions, model.Retraction{Commit: v.Commit, ID: v.ID, Label: v.Label})
+		if v.ID == it.Latest().ID {
+			prev := it.Versions[len(it.Versions)-2]
+			data, err := h.git.Blob(plumbing.NewHash(prev.Blob))
+			if err != nil {
+				return "", fmt.Errorf("store: content of version %s: %w", prev.Label, err)
+			}
+			if prev.Path != it.Path {
+				tx.Delete(it.Path)
+			}
+			tx.Put(prev.Path, data)
+		}
+		if err := putJSON(tx, history.MetaPath(history.Publication, it.Name), m); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("Retract version %s of publication %s\n\nVersion %s (id %s, commit %s) was deleted through the API;\n"+
+			"its commit stays in the history, but it is no longer listed or served.", v.Label, it.Name, v.Label, v.ID, v.Commit), nil
+	})
+	if err != nil {
+		return model.Publication{}, err
+	}
+	return gone, nil
 }
 
 // writableItem returns the repository of a publication or file after checking that actor may publish there.

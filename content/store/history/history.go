@@ -93,8 +93,11 @@ type Item struct {
 	Blob plumbing.Hash // content at the head
 	Meta []byte        // the sidecar at the head; nil when there is none
 	Mode model.VersioningMode
-	// Versions holds every version, oldest first, whatever the mode (callers apply NONE).
+	// Versions holds every version still offered, oldest first, whatever the mode (callers apply NONE).
 	Versions []model.Version
+	// Retracted holds the versions the head sidecar takes back (a version delete), oldest first: they stay in git
+	// and keep their labels, which no later version may reuse, but are not offered.
+	Retracted []model.Version
 }
 
 // Latest is the newest version.
@@ -122,14 +125,26 @@ func (it *Item) Find(ref string) (model.Version, bool) {
 	return model.Version{}, false
 }
 
-// HasLabel reports whether a label is used by a version of the item.
+// HasLabel reports whether a label is used by a version of the item, retracted ones included.
 func (it *Item) HasLabel(label string) bool {
-	for _, v := range it.Versions {
-		if v.Label == label {
-			return true
+	for _, vs := range [][]model.Version{it.Versions, it.Retracted} {
+		for _, v := range vs {
+			if v.Label == label {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// FindRetracted returns the retracted version named by ref (a label, version id or full commit hash).
+func (it *Item) FindRetracted(ref string) (model.Version, bool) {
+	for _, v := range it.Retracted {
+		if v.Label == ref || v.ID == ref || v.Commit == ref {
+			return v, true
+		}
+	}
+	return model.Version{}, false
 }
 
 // Snapshot is the index as of one head. It is immutable.
@@ -250,7 +265,28 @@ type sidecar struct {
 	ID           string               `json:"id"`
 	Mode         model.VersioningMode `json:"versioningMode"`
 	VersionLabel string               `json:"versionLabel"`
+	Retracted    []model.Retraction   `json:"retractedVersions"`
 	raw          []byte
+}
+
+// retracts reports whether the sidecar takes back the version a commit made.
+func (m sidecar) retracts(commit string) bool {
+	for _, r := range m.Retracted {
+		if r.Commit == commit {
+			return true
+		}
+	}
+	return false
+}
+
+// lastOffered is the newest of vs that m does not take back.
+func (m sidecar) lastOffered(vs []model.Version) (model.Version, bool) {
+	for i := len(vs) - 1; i >= 0; i-- {
+		if !m.retracts(vs[i].Commit) {
+			return vs[i], true
+		}
+	}
+	return model.Version{}, false
 }
 
 func (ix *Index) sidecar(blob plumbing.Hash) (sidecar, error) {
@@ -433,8 +469,9 @@ func (ix *Index) indexCommit(c *object.Commit, tags map[plumbing.Hash]map[string
 			id = DefaultID(ix.repoID, cc.kind, cc.name)
 		}
 		prev := ix.versions[id]
-		if len(prev) > 0 && prev[len(prev)-1].Blob == cc.blob.String() {
-			// A merge bringing content a side commit already versioned: same content, no new version.
+		if last, ok := m.lastOffered(prev); ok && last.Blob == cc.blob.String() {
+			// A merge bringing content a side commit already versioned, or a retraction putting the previous
+			// version's content back: same content as the latest offered version, no new version.
 			continue
 		}
 		v := model.Version{
@@ -550,22 +587,55 @@ func (ix *Index) headView(head plumbing.Hash) (*Snapshot, error) {
 			it.ID = DefaultID(ix.repoID, cc.kind, cc.name)
 		}
 		it.Meta = m.raw
-		it.Versions = ix.versions[it.ID]
-		if len(it.Versions) == 0 || it.Versions[len(it.Versions)-1].Blob != cc.blob.String() {
+		all := ix.versions[it.ID]
+		last, ok := m.lastOffered(all)
+		if (!ok || last.Blob != cc.blob.String()) && !retractedBlob(m, all, cc.blob) {
 			// The content at head was not reached through first-parent changes (e.g. it came with a merge whose
-			// first parent already had another blob); the head itself is its latest version.
+			// first parent already had another blob); the head itself is its latest version. Content a
+			// retraction took back (a sidecar edited by hand without putting the older content back) is not
+			// offered again this way.
 			hc, err := ix.repo.Commit(head)
 			if err != nil {
 				return nil, err
 			}
 			v := model.Version{ID: VersionID(it.ID, head), Commit: head.String(), Time: hc.Committer.When.UTC(),
 				Author: hc.Author.Name, Message: strings.TrimSpace(hc.Message), Path: cc.path, Blob: cc.blob.String()}
-			v.Label = unique(label(sidecar{Mode: it.Mode}, it.Name, hc, len(it.Versions), nil), it.Versions, it.Mode == model.Timestamp)
+			v.Label = unique(label(sidecar{Mode: it.Mode}, it.Name, hc, len(all), nil), all, it.Mode == model.Timestamp)
 			ix.versions[it.ID] = append(ix.versions[it.ID], v)
-			it.Versions = ix.versions[it.ID]
+			all = ix.versions[it.ID]
 		}
+		it.Versions, it.Retracted = split(m, all)
 		snap.byID[it.ID] = it
 		snap.byName[it.Kind][it.Name] = it
 	}
 	return snap, nil
+}
+
+// retractedBlob reports whether blob is the content of a version m takes back.
+func retractedBlob(m sidecar, vs []model.Version, blob plumbing.Hash) bool {
+	for _, v := range vs {
+		if v.Blob == blob.String() && m.retracts(v.Commit) {
+			return true
+		}
+	}
+	return false
+}
+
+// split divides an item's versions into those offered and those m takes back. An item always offers a version:
+// a sidecar (edited by hand) that takes back every version leaves the newest offered.
+func split(m sidecar, vs []model.Version) (offered, retracted []model.Version) {
+	if len(m.Retracted) == 0 {
+		return vs, nil
+	}
+	for _, v := range vs {
+		if m.retracts(v.Commit) {
+			retracted = append(retracted, v)
+		} else {
+			offered = append(offered, v)
+		}
+	}
+	if len(offered) == 0 && len(retracted) > 0 {
+		offered, retracted = retracted[len(retracted)-1:], retracted[:len(retracted)-1]
+	}
+	return offered, retracted
 }
