@@ -3,7 +3,7 @@ GO        ?= go
 REPORTS   := $(CURDIR)/build/reports
 export LDHUB_REPORT_DIR := $(REPORTS)
 
-.PHONY: all build test conformance vet fmt-check bench bench-parse bench-sparql fuzz clean
+.PHONY: all build test conformance vet fmt-check bench bench-parse bench-sparql fuzz soak clean
 
 all: build
 
@@ -43,6 +43,11 @@ fuzz:
 	  done; \
 	done; \
 	if [ -n "$$failed" ]; then echo "fuzz: crashers in$$failed"; exit 1; fi; echo "fuzz: every target ran $(FUZZTIME) without a crash"
+
+# Load (not part of test): wrk on direct URLs and on SPARQL while a writer uploads new versions; fails on any
+# non-2xx/3xx answer and prints requests/s and p99 (needs wrk: apt-get install -y wrk). SOAK_DURATION per wrk run.
+soak:
+	soak/soak.sh
 
 vet:
 	$(GO) vet ./...
