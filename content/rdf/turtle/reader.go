@@ -155,8 +155,17 @@ func (r *reader) ws() int {
 					r.pos++
 					continue
 				}
-				// Only non-ASCII bytes pay for decoding; comments are text too, so they must be UTF-8.
-				c, n := r.runeAt(0)
+				// Only non-ASCII bytes pay for decoding; comments are text too, so they must be UTF-8. Away from the
+				// end of the window the character is decoded in place; runeAt first makes sure all of it is there.
+				var c rune
+				var n int
+				if r.pos+utf8.UTFMax <= len(r.buf) {
+					if c, n = utf8.DecodeRune(r.buf[r.pos:]); c == utf8.RuneError && n == 1 {
+						c = -1
+					}
+				} else {
+					c, n = r.runeAt(0)
+				}
 				if c < 0 {
 					r.hideRest(r.invalidUTF8(0, "comment"))
 					return -1
