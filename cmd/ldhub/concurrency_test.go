@@ -42,7 +42,7 @@ func TestConcurrentHTTPWritersAndReaders(t *testing.T) {
 		pubUpdates   = 4
 		fileUpdates  = 2
 		conflictTrys = 20
-		pushes       = 6
+		pushes       = 4
 	)
 	vars := map[string]string{"LDHUB_DATA": t.TempDir(), "LDHUB_ADMIN_ID": "root", "LDHUB_ADMIN_SECRET": "concurrency-secret-1"}
 	s := startServe(t, vars)
