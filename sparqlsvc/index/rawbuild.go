@@ -64,7 +64,10 @@ func buildRaw(ctx context.Context, rr *ntriples.RawReader) (*Dataset, error) {
 						errc <- err
 					}
 					if len(batch.terms) > 0 {
-						batches <- batch
+						select {
+						case batches <- batch:
+						case <-done:
+						}
 					}
 					return
 				}

@@ -8,9 +8,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
@@ -120,5 +122,40 @@ func TestRawBuildErrors(t *testing.T) {
 	cancel()
 	if _, err := BuildFrom(ctx, ntriples.NewQuadDecoder(strings.NewReader(good), rdf.DecodeOptions{})); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled build: got %v", err)
+	}
+}
+
+// cancelAfter cancels a context once n bytes have been read through it.
+type cancelAfter struct {
+	r      io.Reader
+	n      int
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	if c.n -= k; c.n <= 0 {
+		c.cancel()
+	}
+	return k, err
+}
+
+// TestRawBuildCancelledMidway: cancelling while the reader goroutine is busy returns the context's error and leaves
+// no goroutine behind.
+func TestRawBuildCancelledMidway(t *testing.T) {
+	doc := nquadsDoc(rand.New(rand.NewPCG(2, 2)), 200000)
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	r := &cancelAfter{r: strings.NewReader(doc), n: len(doc) / 3, cancel: cancel}
+	if _, err := BuildFrom(ctx, ntriples.NewQuadDecoder(r, rdf.DecodeOptions{})); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines before the build, %d after it returned", before, runtime.NumGoroutine())
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
