@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +18,7 @@ import (
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/site/html"
 	"github.com/ldhub/ldhub/site/tree"
+	"github.com/ldhub/ldhub/theme"
 )
 
 // HTML configures the pages the pipeline renders with Hugo (site/html): the page of every publication and version,
@@ -42,6 +45,8 @@ type pageBatch struct {
 	commits []func() error    // renames and switches, in order, run once the pages are written
 	latest  map[string]*tree.Page
 	triples map[string]int // version id -> triples, for the version lists
+	stamp   string         // fingerprint of the theme (see pagesStamp)
+	repage  bool           // the repository's pages were rendered with another theme: render them all again
 }
 
 type pageJob struct {
@@ -52,6 +57,63 @@ type pageJob struct {
 func (p *Pipeline) beginPages() {
 	p.batch = &pageBatch{staged: map[string]string{}, tmps: map[string]bool{}, latest: map[string]*tree.Page{},
 		triples: map[string]int{}}
+	if p.o.HTML != nil {
+		p.batch.stamp = p.pagesStamp()
+	}
+}
+
+// pagesFormat changes whenever the page data handed to the theme changes shape, so that pages written by an
+// older ldhub are rendered again.
+const pagesFormat = "hugo-1"
+
+// pagesStamp fingerprints what pages depend on besides the data: the default theme, the publishers' overrides,
+// the title and the language. A publisher who changes the theme sees every page in it at the next sync.
+func (p *Pipeline) pagesStamp() string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", pagesFormat, p.o.HTML.Title, p.o.HTML.Language)
+	hashFS := func(fsys fs.FS) error {
+		return fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := fs.ReadFile(fsys, name)
+			fmt.Fprintf(h, "%s\x00%d\x00", name, len(b))
+			h.Write(b)
+			return err
+		})
+	}
+	err := hashFS(theme.Hugo())
+	for _, o := range p.o.HTML.Themes {
+		err = errors.Join(err, hashFS(os.DirFS(o)))
+	}
+	if err != nil {
+		// Unreadable overrides fail the build anyway; an empty stamp renders everything again next time.
+		p.o.Log.Warn("pipeline: theme fingerprint", "err", err)
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// restamp compares the theme the repository's pages were rendered with to the current one; when they differ every
+// publication is rendered again (its latest folder anew, its version folders only their pages).
+func (p *Pipeline) restamp(st *repoState) {
+	if p.o.HTML == nil || st.Pages == p.batch.stamp && p.batch.stamp != "" {
+		return
+	}
+	p.batch.repage = true
+	for id, ps := range st.Publications {
+		ps.Key = ""
+		st.Publications[id] = ps
+	}
+}
+
+// repage queues a new page for an existing version folder when the theme changed; the page replaces the old one
+// with a rename.
+func (p *Pipeline) repage(dir string, page *tree.Page) error {
+	if p.o.HTML == nil || !p.batch.repage {
+		return nil
+	}
+	return p.addPage(dir, page)
 }
 
 // endPages removes whatever the batch staged but did not commit (a failed sync leaves nothing behind).

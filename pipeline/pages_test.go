@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ldhub/ldhub/content/store/catalog"
 	"github.com/ldhub/ldhub/pipeline"
@@ -191,5 +192,108 @@ func TestPagesThemeOverride(t *testing.T) {
 	}
 	for name := range snapshot(t, tree.Root(broken, false)) {
 		t.Errorf("a failed sync left %s in the public tree", name)
+	}
+}
+
+// BenchmarkSyncPages measures what pages add to a sync, against the same sync without pages in the same run:
+// "full" renders a repository of 10 publications from scratch (20 publication pages and 3 index pages, one Hugo
+// build per repository), "update" is the everyday case of one new version (its page, the latest page and the
+// hub, group and repository pages: 5 pages in one build).
+func BenchmarkSyncPages(b *testing.B) {
+	ctx := context.Background()
+	for _, withHTML := range []bool{false, true} {
+		name := map[bool]string{false: "no-pages", true: "pages"}[withHTML]
+		newP := func(h *pipelinetest.Hub, out string) *pipeline.Pipeline {
+			if withHTML {
+				return newHTMLPipeline(b, h, out)
+			}
+			p, err := pipeline.New(pipeline.Options{Store: h.Store, Out: out, BaseURL: base})
+			if err != nil {
+				b.Fatal(err)
+			}
+			return p
+		}
+		b.Run("full/"+name, func(b *testing.B) {
+			h := pipelinetest.New(b)
+			for i := range 10 {
+				h.Publish(b, h.Open.ID, "p"+string(rune('a'+i)), ".ttl", pipelinetest.Vocab)
+			}
+			var cpu time.Duration
+			for b.Loop() {
+				p := newP(h, b.TempDir())
+				cpu0 := cpuTime()
+				if _, err := p.SyncRepository(ctx, h.Open.ID); err != nil {
+					b.Fatal(err)
+				}
+				cpu += cpuTime() - cpu0
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/sync")
+			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/sync")
+		})
+		b.Run("update/"+name, func(b *testing.B) {
+			h := pipelinetest.New(b)
+			pub := h.Publish(b, h.Open.ID, "core", ".ttl", pipelinetest.Vocab)
+			p := newP(h, b.TempDir())
+			if _, err := p.SyncRepository(ctx, h.Open.ID); err != nil {
+				b.Fatal(err)
+			}
+			i := 0
+			var cpu time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				i++
+				h.Update(b, pub.ID, ".ttl", pipelinetest.Vocab+"<n"+strings.Repeat("x", i)+"> a <Thing> .\n")
+				b.StartTimer()
+				cpu0 := cpuTime()
+				if _, err := p.SyncRepository(ctx, h.Open.ID); err != nil {
+					b.Fatal(err)
+				}
+				cpu += cpuTime() - cpu0
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/sync")
+			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/sync")
+		})
+	}
+}
+
+// TestPagesFollowTheTheme: pages rendered before a publisher changed the theme are rendered again, those of old
+// versions included, without any new commit.
+func TestPagesFollowTheTheme(t *testing.T) {
+	h := pipelinetest.New(t)
+	pub := h.Publish(t, h.Open.ID, "core", ".ttl", pipelinetest.Vocab)
+	pub = h.Update(t, pub.ID, ".ttl", pipelinetest.Vocab+"<Third> a <Thing> .\n")
+	out := t.TempDir()
+	ctx := context.Background()
+	if _, err := newHTMLPipeline(t, h, out).SyncRepository(ctx, h.Open.ID); err != nil {
+		t.Fatal(err)
+	}
+	over := t.TempDir()
+	for name, body := range map[string]string{
+		"layouts/publication.html": `{{ define "main" }}<h1>Latest {{ .Title }}</h1>{{ end }}`,
+		"layouts/version.html":     `{{ define "main" }}<h1>Old {{ .Title }}</h1>{{ end }}`,
+	} {
+		f := filepath.Join(over, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := newHTMLPipeline(t, h, out, over)
+	res, err := p.SyncRepository(ctx, h.Open.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rendered) != 1 {
+		t.Errorf("rendered %v after the theme changed", res.Rendered)
+	}
+	pubDir := tree.PubDir(tree.Root(out, false), "/org/open/core")
+	wantIn(t, "latest page", readFile(t, filepath.Join(pubDir, tree.Current, tree.PageHTML)), "<h1>Latest core</h1>")
+	old := pub.Versions[0].Label
+	wantIn(t, "old version page", readFile(t, filepath.Join(pubDir, tree.Versions, old, tree.PageHTML)), "<h1>Old core "+old+"</h1>")
+	// Same theme again: nothing to do.
+	if res, err := p.SyncRepository(ctx, h.Open.ID); err != nil || len(res.Rendered) != 0 {
+		t.Errorf("second sync with the same theme rendered %v (%v)", res.Rendered, err)
 	}
 }

@@ -189,7 +189,8 @@ func (p *Pipeline) BuildAll(ctx context.Context, progress Progress) (Result, err
 // repoState records what is rendered of one repository, so that a later sync knows what to skip and what to remove.
 type repoState struct {
 	Publications map[string]pubState `json:"publications"`
-	Path         string              `json:"path,omitempty"` // URL path of the repository's page
+	Path         string              `json:"path,omitempty"`  // URL path of the repository's page
+	Pages        string              `json:"pages,omitempty"` // fingerprint of the theme the pages were rendered with
 }
 
 type pubState struct {
@@ -252,6 +253,7 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 		return Result{}, fmt.Errorf("pipeline: publications of %s: %w", repoPath, err)
 	}
 	st := p.loadState(repoID)
+	p.restamp(&st)
 	var res Result
 	var errs []error
 	present := map[string]bool{}
@@ -296,7 +298,7 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 	for _, l := range live {
 		p.setLive(l[0], l[1])
 	}
-	st.Path = repoPath
+	st.Path, st.Pages = repoPath, p.batch.stamp
 	if err := p.saveState(repoID, st); err != nil {
 		errs = append(errs, err)
 	}
@@ -420,7 +422,7 @@ func (p *Pipeline) ensureVersion(ctx context.Context, pub model.Publication, v m
 	if b, err := os.ReadFile(filepath.Join(dir, tree.PageJSON)); err == nil {
 		var page tree.Page
 		if json.Unmarshal(b, &page) == nil && page.Version.ID == v.ID {
-			return &page, nil
+			return &page, p.repage(dir, &page)
 		}
 		if err := os.RemoveAll(dir); err != nil {
 			return nil, err

@@ -190,7 +190,6 @@ func writeContent(ctx context.Context, dir string, pages []page) error {
 		}
 		buf.Reset()
 		enc := json.NewEncoder(&buf)
-		enc.SetIndent("", " ")
 		if err := enc.Encode(frontMatter{Title: p.Title, Layout: p.Layout, URL: p.URL,
 			Params: map[string]any{"ld": p.LD}}); err != nil {
 			return fmt.Errorf("html: page %s: %w", p.URL, err)
