@@ -38,7 +38,7 @@ func newTraversalBait(f *testing.F) http.Handler {
 	}
 	tmp := f.TempDir()
 	out := filepath.Join(tmp, "site")
-	p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example", Page: th.Publication})
+	p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example"})
 	if err != nil {
 		f.Fatal(err)
 	}
