@@ -41,7 +41,7 @@ func TestConcurrentUploadsAllSucceed(t *testing.T) {
 			go func() {
 				defer bg.Done()
 				// One file rewritten (not a file per commit), so that the tree, which every index update walks, stays small.
-				for i := 0; i < 400; i++ {
+				for i := 0; i < 150; i++ {
 					select {
 					case <-stop:
 						return

@@ -280,6 +280,7 @@ type Tx struct {
 	Head    plumbing.Hash
 	Tree    *object.Tree // nil while the repository is empty
 	changes map[string]*[]byte
+	staged  map[*[]byte]*StagedBlob // changes whose blob is written already
 	Author  Signature
 	Message string
 }
@@ -297,6 +298,16 @@ func (tx *Tx) Read(p string) (data []byte, found bool, err error) {
 
 // Put writes a file.
 func (tx *Tx) Put(p string, content []byte) { tx.changes[p] = &content }
+
+// PutStaged writes a file whose blob was staged with StageBlob; the commit then only renames it into place.
+func (tx *Tx) PutStaged(p string, sb *StagedBlob) {
+	c := &sb.data
+	tx.changes[p] = c
+	if tx.staged == nil {
+		tx.staged = map[*[]byte]*StagedBlob{}
+	}
+	tx.staged[c] = sb
+}
 
 // Delete removes a file (nothing when it is absent).
 func (tx *Tx) Delete(p string) { tx.changes[p] = nil }
@@ -392,7 +403,7 @@ func (r *Repo) transact(ctx context.Context, fn func(tx *Tx) error, hold bool) (
 	if tree != nil {
 		base = tree.Hash
 	}
-	newTree, err := r.editTree(base, tx.changes)
+	newTree, err := r.editTree(base, tx.changes, tx.staged)
 	if err != nil {
 		return head, err
 	}
@@ -469,7 +480,13 @@ func (r *Repo) writeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, e
 
 // editTree returns the tree that is base with changes applied (keys are slash paths; nil deletes). Only the
 // subtrees on changed paths are rewritten; directories left empty disappear, as in git.
-func (r *Repo) editTree(base plumbing.Hash, changes map[string]*[]byte) (plumbing.Hash, error) {
+func (r *Repo) editTree(base plumbing.Hash, changes map[string]*[]byte, staged map[*[]byte]*StagedBlob) (plumbing.Hash, error) {
+	blob := func(c *[]byte) (plumbing.Hash, error) {
+		if sb, ok := staged[c]; ok {
+			return sb.place()
+		}
+		return r.writeObject(plumbing.BlobObject, *c)
+	}
 	var entries []object.TreeEntry
 	if !base.IsZero() {
 		t, err := object.GetTree(r.objs, base)
@@ -497,7 +514,7 @@ func (r *Repo) editTree(base plumbing.Hash, changes map[string]*[]byte) (plumbin
 		seen[e.Name] = true
 		if c, ok := here[e.Name]; ok {
 			if c != nil {
-				h, err := r.writeObject(plumbing.BlobObject, *c)
+				h, err := blob(c)
 				if err != nil {
 					return plumbing.ZeroHash, err
 				}
@@ -510,7 +527,7 @@ func (r *Repo) editTree(base plumbing.Hash, changes map[string]*[]byte) (plumbin
 			if e.Mode == filemode.Dir {
 				subBase = e.Hash
 			}
-			h, err := r.editTree(subBase, s)
+			h, err := r.editTree(subBase, s, staged)
 			if err != nil {
 				return plumbing.ZeroHash, err
 			}
@@ -526,7 +543,7 @@ func (r *Repo) editTree(base plumbing.Hash, changes map[string]*[]byte) (plumbin
 			if _, clash := sub[name]; clash {
 				return plumbing.ZeroHash, fmt.Errorf("gitrepo: %s is both a file and a directory", name)
 			}
-			h, err := r.writeObject(plumbing.BlobObject, *c)
+			h, err := blob(c)
 			if err != nil {
 				return plumbing.ZeroHash, err
 			}
@@ -535,7 +552,7 @@ func (r *Repo) editTree(base plumbing.Hash, changes map[string]*[]byte) (plumbin
 	}
 	for name, s := range sub {
 		if !seen[name] {
-			h, err := r.editTree(plumbing.ZeroHash, s)
+			h, err := r.editTree(plumbing.ZeroHash, s, staged)
 			if err != nil {
 				return plumbing.ZeroHash, err
 			}
@@ -666,8 +683,11 @@ func (l *refLock) move(old, new plumbing.Hash) error {
 	if cur != old {
 		return fmt.Errorf("%w: %s is at %s, expected %s", ErrStale, name, short(cur), short(old))
 	}
+	takenOver := func() error {
+		return fmt.Errorf("%w: the lock of %s was broken by another writer as stale (held over %v)", ErrStale, name, staleLock)
+	}
 	if !l.ours() {
-		return fmt.Errorf("%w: the lock of %s was taken over by another writer", ErrStale, name)
+		return takenOver()
 	}
 	if new.IsZero() {
 		if name == Branch {
@@ -684,6 +704,11 @@ func (l *refLock) move(old, new plumbing.Hash) error {
 	if err := l.f.Sync(); err != nil {
 		return fmt.Errorf("gitrepo: sync %s in %s: %w", name, r.dir, err)
 	}
+	// The flush can take seconds on a loaded machine, long enough for another writer to break the lock: check
+	// again right before the rename.
+	if !l.ours() {
+		return takenOver()
+	}
 	if err := l.f.Close(); err != nil {
 		return fmt.Errorf("gitrepo: write %s in %s: %w", name, r.dir, err)
 	}
@@ -691,6 +716,9 @@ func (l *refLock) move(old, new plumbing.Hash) error {
 	err = os.Rename(l.lockPath, l.refPath)
 	if name == Branch {
 		r.InvalidateHead()
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return takenOver() // broken between the check and the rename
 	}
 	if err != nil {
 		os.Remove(l.lockPath)
