@@ -294,6 +294,51 @@ func (s *Store) checkContent(ctx context.Context, p string, data []byte) error {
 	return nil
 }
 
+// stageAbove is the upload size from which the blob is hashed and compressed while the content is validated
+// rather than after: for a 181 MB upload validation takes 0.25–0.4 s of CPU and the blob 0.6 s, one after the
+// other on the path of every upload until it is live. Below it a goroutine and a temporary file cost more than
+// they save.
+const stageAbove = 1 << 20
+
+// checkAndStage validates data as the content at p and, for a large upload, writes its blob at the same time. The
+// staged blob (nil for small content, which the transaction writes itself) must be committed with Tx.PutStaged or
+// discarded; content that fails validation leaves nothing behind.
+func (s *Store) checkAndStage(ctx context.Context, h *handle, p string, data []byte) (*gitrepo.StagedBlob, error) {
+	if len(data) < stageAbove {
+		return nil, s.checkContent(ctx, p, data)
+	}
+	type staged struct {
+		sb  *gitrepo.StagedBlob
+		err error
+	}
+	ch := make(chan staged, 1)
+	go func() {
+		sb, err := h.git.StageBlob(data)
+		ch <- staged{sb, err}
+	}()
+	verr := s.checkContent(ctx, p, data)
+	st := <-ch
+	if verr != nil || st.err != nil {
+		if st.sb != nil {
+			st.sb.Discard()
+		}
+		if verr != nil {
+			return nil, verr
+		}
+		return nil, fmt.Errorf("store: stage %s: %w", p, st.err)
+	}
+	return st.sb, nil
+}
+
+// putContent writes data at p, through the staged blob when there is one.
+func putContent(tx *gitrepo.Tx, p string, data []byte, sb *gitrepo.StagedBlob) {
+	if sb != nil {
+		tx.PutStaged(p, sb)
+		return
+	}
+	tx.Put(p, data)
+}
+
 // CreatePublication adds a publication to a repository (PUBLISHER): its content and its meta-data sidecar in one
 // commit. The content is validated in full first; bad content is refused and nothing is written.
 func (s *Store) CreatePublication(ctx context.Context, actor model.Actor, repoID string, meta model.PublicationMeta, c Content) (model.Publication, error) {
@@ -329,8 +374,12 @@ func (s *Store) CreatePublication(ctx context.Context, actor model.Actor, repoID
 		meta.VersionLabel = ""
 	}
 	contentPath := uri + ext
-	if err := s.checkContent(ctx, contentPath, c.Data); err != nil {
+	sb, err := s.checkAndStage(ctx, h, contentPath, c.Data)
+	if err != nil {
 		return model.Publication{}, err
+	}
+	if sb != nil {
+		defer sb.Discard() // nothing once committed
 	}
 	meta.ID = model.NewID()
 	meta.PublicationURI = uri
@@ -344,7 +393,7 @@ func (s *Store) CreatePublication(ctx context.Context, actor model.Actor, repoID
 		if err := putJSON(tx, history.MetaPath(history.Publication, uri), meta); err != nil {
 			return "", err
 		}
-		tx.Put(contentPath, c.Data)
+		putContent(tx, contentPath, c.Data, sb)
 		return fmt.Sprintf("Create publication %s (%s)%s", uri, meta.Name, labelNote(meta.VersioningMode, meta.VersionLabel)), nil
 	})
 	if err != nil {
@@ -408,14 +457,18 @@ func (s *Store) UpdatePublication(ctx context.Context, actor model.Actor, id str
 	// Validate before taking the repository's write lock: parsing a large upload must not stall other writers.
 	// A publication's name never changes, so the path checked here is the path written below.
 	validated := ""
+	var sb *gitrepo.StagedBlob
 	if c != nil {
 		snap, err := s.snapshot(ctx, h)
 		if err != nil {
 			return model.Publication{}, err
 		}
 		if it, ok := snap.Item(id); ok {
-			if err := s.checkContent(ctx, it.Name+ext, c.Data); err != nil {
+			if sb, err = s.checkAndStage(ctx, h, it.Name+ext, c.Data); err != nil {
 				return model.Publication{}, err
+			}
+			if sb != nil {
+				defer sb.Discard() // nothing once committed
 			}
 			validated = it.Name + ext
 		}
@@ -457,7 +510,13 @@ func (s *Store) UpdatePublication(ctx context.Context, actor model.Actor, id str
 		msg := ""
 		if c != nil {
 			newPath := it.Name + ext
-			if old, _ := gitrepo.File(tx.Tree, newPath); old.String() == plumbing.ComputeHash(plumbing.BlobObject, c.Data).String() && newPath == it.Path {
+			sum := func() plumbing.Hash {
+				if sb != nil {
+					return sb.Hash()
+				}
+				return plumbing.ComputeHash(plumbing.BlobObject, c.Data)
+			}
+			if old, _ := gitrepo.File(tx.Tree, newPath); old.String() == sum().String() && newPath == it.Path {
 				// The same bytes again: git cannot record a new version of identical content.
 				c = nil
 			} else {
@@ -480,7 +539,7 @@ func (s *Store) UpdatePublication(ctx context.Context, actor model.Actor, id str
 				if newPath != it.Path {
 					tx.Delete(it.Path)
 				}
-				tx.Put(newPath, c.Data)
+				putContent(tx, newPath, c.Data, sb)
 				msg = fmt.Sprintf("Update publication %s: new content%s", it.Name, labelNote(m.VersioningMode, m.VersionLabel))
 			}
 		}

@@ -24,37 +24,95 @@ import (
 // default for loose objects (core.looseCompression). The file is written under a temporary name and renamed into
 // place, so a crash leaves no torn object; durability before the ref moves is still Sync's job.
 func (r *Repo) writeBlob(data []byte) (plumbing.Hash, error) {
+	sb, err := r.StageBlob(data)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	defer sb.Discard()
+	return sb.place()
+}
+
+// StagedBlob is a blob hashed and compressed ahead of the transaction that commits it (Tx.PutStaged), so that the
+// caller can do both while it still checks the content: the store validates a large upload and writes it at the
+// same time. Until a transaction places it, it is only a temporary file under objects/, which Discard removes;
+// a refused upload leaves no object behind.
+type StagedBlob struct {
+	r    *Repo
+	data []byte
+	hash plumbing.Hash
+	tmp  string // "" once renamed into place or discarded
+	mu   sync.Mutex
+}
+
+// StageBlob hashes and deflates data into a temporary loose object. data must not change until the blob is
+// committed or discarded.
+func (r *Repo) StageBlob(data []byte) (*StagedBlob, error) {
 	hashed := make(chan plumbing.Hash, 1)
 	go func() { hashed <- plumbing.ComputeHash(plumbing.BlobObject, data) }()
 
-	objDir := filepath.Join(r.dir, "objects")
-	tmp, err := os.CreateTemp(objDir, "tmp_obj_")
+	tmp, err := os.CreateTemp(filepath.Join(r.dir, "objects"), "tmp_obj_")
 	if err != nil {
 		<-hashed
-		return plumbing.ZeroHash, fmt.Errorf("gitrepo: write blob in %s: %w", r.dir, err)
+		return nil, fmt.Errorf("gitrepo: write blob in %s: %w", r.dir, err)
 	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
 	err = deflateObject(tmp, plumbing.BlobObject, data)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
 	h := <-hashed
-	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("gitrepo: write blob in %s: %w", r.dir, err)
+	if err == nil {
+		// Loose objects are read-only in git.
+		err = os.Chmod(tmp.Name(), 0o444)
 	}
-	final := r.loosePath(h)
+	if err != nil {
+		os.Remove(tmp.Name())
+		return nil, fmt.Errorf("gitrepo: write blob in %s: %w", r.dir, err)
+	}
+	return &StagedBlob{r: r, data: data, hash: h, tmp: tmp.Name()}, nil
+}
+
+// Hash is the blob's object id.
+func (sb *StagedBlob) Hash() plumbing.Hash { return sb.hash }
+
+// Discard removes the temporary object if no transaction placed it; it does nothing after a commit.
+func (sb *StagedBlob) Discard() {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	if sb.tmp != "" {
+		os.Remove(sb.tmp)
+		sb.tmp = ""
+	}
+}
+
+// place renames the temporary object into place. A transaction that runs again after losing a race finds it
+// placed already; one that runs after Discard writes the blob anew.
+func (sb *StagedBlob) place() (plumbing.Hash, error) {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	r := sb.r
+	final := r.loosePath(sb.hash)
+	if sb.tmp == "" {
+		if _, err := os.Stat(final); err == nil {
+			return sb.hash, nil
+		}
+		sb.mu.Unlock()
+		fresh, err := r.StageBlob(sb.data)
+		sb.mu.Lock()
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		sb.tmp = fresh.tmp
+	}
 	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("gitrepo: write blob in %s: %w", r.dir, err)
 	}
-	// Loose objects are read-only in git; an existing copy of the same object is simply replaced by an equal one.
-	if err := os.Chmod(tmp.Name(), 0o444); err != nil {
+	// An existing copy of the same object is simply replaced by an equal one.
+	if err := os.Rename(sb.tmp, final); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("gitrepo: write blob in %s: %w", r.dir, err)
 	}
-	if err := os.Rename(tmp.Name(), final); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("gitrepo: write blob in %s: %w", r.dir, err)
-	}
-	recent.put(r.dir, h, data)
-	return h, nil
+	sb.tmp = ""
+	recent.put(r.dir, sb.hash, sb.data)
+	return sb.hash, nil
 }
 
 func deflateObject(f *os.File, t plumbing.ObjectType, data []byte) error {

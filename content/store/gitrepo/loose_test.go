@@ -12,6 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -207,4 +208,89 @@ func BenchmarkLargeBlob(b *testing.B) {
 			rd.Close()
 		}
 	})
+}
+
+func TestStagedBlobCommitsOrLeavesNothing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r.git")
+	r, err := Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	objects := func() []string {
+		var out []string
+		filepath.WalkDir(filepath.Join(dir, "objects"), func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				out = append(out, p)
+			}
+			return err
+		})
+		return out
+	}
+	// Discarded: no object, no temporary file.
+	sb, err := r.StageBlob(bigContent("discarded"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb.Discard()
+	if got := objects(); len(got) != 0 {
+		t.Fatalf("a discarded blob left %v", got)
+	}
+	if _, err := os.Stat(r.loosePath(sb.Hash())); !os.IsNotExist(err) {
+		t.Fatalf("discarded blob is an object: %v", err)
+	}
+
+	data := bigContent("staged")
+	sb, err = r.StageBlob(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Discard()
+	if want := plumbing.ComputeHash(plumbing.BlobObject, data); sb.Hash() != want {
+		t.Fatalf("staged hash %s, want %s", sb.Hash(), want)
+	}
+	// The first attempt loses a race after the blob is placed; the second must still find it.
+	attempts := 0
+	head, err := r.Transact(context.Background(), func(tx *Tx) error {
+		attempts++
+		tx.PutStaged("big.nt", sb)
+		if attempts == 1 {
+			if _, err := r.editTree(plumbing.ZeroHash, tx.changes, tx.staged); err != nil {
+				return err
+			}
+			return ErrStale
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if attempts != 2 {
+		t.Fatalf("%d attempts, want 2", attempts)
+	}
+	gitCLI(t, dir, "fsck", "--strict")
+	if got := gitCLI(t, dir, "rev-parse", "main:big.nt"); got != sb.Hash().String() {
+		t.Fatalf("big.nt is %s, staged %s", got, sb.Hash())
+	}
+	out, err := gitCLIRaw(dir, "cat-file", "blob", "main:big.nt")
+	if err != nil || !bytes.Equal(out, data) {
+		t.Fatalf("git reads %d bytes (%v), want the %d staged", len(out), err, len(data))
+	}
+	sb.Discard() // after the commit: must not remove the object
+	tree, err := r.Tree(head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := File(tree, "big.nt")
+	if read, err := r2.Blob(h); err != nil || !bytes.Equal(read, data) {
+		t.Fatalf("Blob after Discard: %d bytes, %v", len(read), err)
+	}
+	for _, p := range objects() {
+		if strings.Contains(filepath.Base(p), "tmp_obj_") {
+			t.Errorf("temporary file left: %s", p)
+		}
+	}
 }
