@@ -400,30 +400,43 @@ func (p *Pipeline) indexPages(ctx context.Context, hb *html.Batch, repo *model.R
 	if err := add("/", func(out string) error { return hb.Hub(out, "", top) }); err != nil {
 		return nil, nil, err
 	}
-	if oldPath != "" && oldPath != repoPath {
-		remove = append(remove, oldPath)
-	}
-	if repo == nil {
-		return pages, remove, nil
-	}
-	for id := repo.ParentID; id != ""; {
-		g, ok := st.Groups[id]
-		if !ok {
-			break
-		}
-		gp := st.Path(id)
-		if hasVisible(id) {
+	done := map[string]bool{}
+	groupsUp := func(id string) error {
+		for ; id != "" && !done[id]; id = st.Groups[id].ParentID {
+			done[id] = true
+			g, ok := st.Groups[id]
+			if !ok {
+				return nil
+			}
+			gp := st.Path(id)
+			if !hasVisible(id) {
+				remove = append(remove, gp)
+				continue
+			}
 			groups, repos := entries(id)
 			err := add(gp+"/", func(out string) error {
 				return hb.Group(out, crumbs(path.Dir(gp), names), g.Name, g.Description, groups, repos)
 			})
 			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if oldPath != "" && oldPath != repoPath {
+		// A repository moved or deleted: its old page goes, and the groups it was listed in are listed again.
+		remove = append(remove, oldPath)
+		if id, isRepo, ok := st.Resolve(path.Dir(oldPath)); ok && !isRepo {
+			if err := groupsUp(id); err != nil {
 				return nil, nil, err
 			}
-		} else {
-			remove = append(remove, gp)
 		}
-		id = g.ParentID
+	}
+	if repo == nil {
+		return pages, remove, nil
+	}
+	if err := groupsUp(repo.ParentID); err != nil {
+		return nil, nil, err
 	}
 	if !repo.Visible {
 		return pages, append(remove, repoPath), nil

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/store/catalog"
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
@@ -295,5 +296,37 @@ func TestPagesFollowTheTheme(t *testing.T) {
 	// Same theme again: nothing to do.
 	if res, err := p.SyncRepository(ctx, h.Open.ID); err != nil || len(res.Rendered) != 0 {
 		t.Errorf("second sync with the same theme rendered %v (%v)", res.Rendered, err)
+	}
+}
+
+// TestPagesOfADeletedRepository: its page goes, and the group page lists only what is left.
+func TestPagesOfADeletedRepository(t *testing.T) {
+	h := pipelinetest.New(t)
+	ctx := context.Background()
+	_, err := h.Store.CreateRepository(ctx, h.Admin, model.Repository{Name: "other", ParentID: h.Open.ParentID, Visible: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Publish(t, h.Open.ID, "core", ".ttl", pipelinetest.Vocab)
+	out := t.TempDir()
+	p := newHTMLPipeline(t, h, out)
+	if _, err := p.BuildAll(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	group := filepath.Join(pipeline.PagesDir(out), "org", tree.PageHTML)
+	wantIn(t, "group page", readFile(t, group), `href="/org/open/"`, `href="/org/other/"`)
+	if _, err := h.Store.DeleteRepository(ctx, h.Admin, h.Open.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.SyncRepository(ctx, h.Open.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(pipeline.PagesDir(out), "org", "open", tree.PageHTML)); !os.IsNotExist(err) {
+		t.Errorf("deleted repository's page still there: %v", err)
+	}
+	page := readFile(t, group)
+	wantIn(t, "group page after the deletion", page, `href="/org/other/"`)
+	if strings.Contains(page, `href="/org/open/"`) {
+		t.Errorf("group page still lists the deleted repository:\n%s", page)
 	}
 }
