@@ -8,6 +8,8 @@
 # Needs wrk (Debian: apt-get install -y wrk), curl and jq. Environment:
 #   SOAK_DURATION  length of each wrk run (default 30s)
 #   SOAK_CONNS     connections (default 32), SOAK_THREADS wrk threads (default 2)
+#   SOAK_TIMEOUT   wrk's per-request timeout (default 10s: wrk's own 2 s counts slow answers on a loaded machine as
+#                  socket errors; a request still unanswered after 10 s is a stall worth failing on)
 #   SOAK_TRIPLES   statements per publication (default 5000), SOAK_PUBS publications (default 4)
 #   LDHUB_BIN      a built ldhub binary (default: go build ./cmd/ldhub into a temporary folder)
 set -euo pipefail
@@ -16,6 +18,7 @@ cd "$(dirname "$0")/.."
 duration=${SOAK_DURATION:-30s}
 conns=${SOAK_CONNS:-32}
 threads=${SOAK_THREADS:-2}
+timeout=${SOAK_TIMEOUT:-10s}
 triples=${SOAK_TRIPLES:-5000}
 pubs=${SOAK_PUBS:-4}
 for tool in wrk curl jq; do
@@ -133,11 +136,12 @@ EOF
 status=0
 run() { # name script
 	echo "== wrk $1: $threads threads, $conns connections, $duration, while uploading"
-	wrk -t"$threads" -c"$conns" -d"$duration" --latency -s "$work/$2" "$base/" | tee "$work/$1.out"
+	wrk -t"$threads" -c"$conns" -d"$duration" --timeout "$timeout" --latency -s "$work/$2" "$base/" | tee "$work/$1.out"
 	local rps p99
 	rps=$(awk '/^Requests\/sec:/ {print $2}' "$work/$1.out")
 	p99=$(awk '$1 == "99%" {print $2}' "$work/$1.out")
-	echo "soak: $1: $rps requests/s, p99 $p99"
+	max=$(awk '$1 == "Latency" && NF >= 4 {print $4; exit}' "$work/$1.out")
+	echo "soak: $1: $rps requests/s, p99 $p99, max $max"
 	if grep -qE 'Non-2xx or 3xx responses|Socket errors' "$work/$1.out"; then
 		echo "soak: $1: FAILED: errors above" >&2
 		status=1
