@@ -172,6 +172,7 @@ func (p *Pipeline) commitPages(ctx context.Context, index func(*html.Batch) ([]i
 	b := p.batch
 	var pages []indexPage
 	var remove []string
+	scratch := ""
 	if p.o.HTML != nil && (len(b.jobs) > 0 || index != nil) {
 		hb := &html.Batch{Title: p.o.HTML.Title, Language: p.o.HTML.Language}
 		names := p.groupNames(ctx)
@@ -186,7 +187,12 @@ func (p *Pipeline) commitPages(ctx context.Context, index func(*html.Batch) ([]i
 				return err
 			}
 		}
-		if err := p.renderBatch(ctx, hb, pages); err != nil {
+		var err error
+		if scratch, err = os.MkdirTemp(p.o.Out, ".tmp-html-"); err != nil {
+			return fmt.Errorf("pipeline: %w", err)
+		}
+		defer os.RemoveAll(scratch)
+		if err := p.renderBatch(ctx, hb, scratch); err != nil {
 			return err
 		}
 	}
@@ -195,6 +201,10 @@ func (p *Pipeline) commitPages(ctx context.Context, index func(*html.Batch) ([]i
 		if err := c(); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	// Index pages last: they link what the commits just put in place.
+	if err := p.publishIndex(scratch, pages); err != nil {
+		errs = append(errs, err)
 	}
 	for _, u := range remove {
 		if err := p.removeIndexPage(u); err != nil {
@@ -219,14 +229,9 @@ func (p *Pipeline) removeIndexPage(urlPath string) error {
 	return nil
 }
 
-// renderBatch builds the pages into a scratch folder beside the tree (so that moving them is a rename), moves each
-// publication page into its staged folder and each index page into PagesDir, replacing the old one atomically.
-func (p *Pipeline) renderBatch(ctx context.Context, hb *html.Batch, index []indexPage) error {
-	scratch, err := os.MkdirTemp(p.o.Out, ".tmp-html-")
-	if err != nil {
-		return fmt.Errorf("pipeline: %w", err)
-	}
-	defer os.RemoveAll(scratch)
+// renderBatch builds the pages into scratch, a folder beside the tree (so that moving them is a rename), and moves
+// each publication page into its staged folder.
+func (p *Pipeline) renderBatch(ctx context.Context, hb *html.Batch, scratch string) error {
 	if err := html.RenderBatch(ctx, hb, scratch, p.o.HTML.Themes...); err != nil {
 		return fmt.Errorf("pipeline: pages: %w", err)
 	}
@@ -240,6 +245,11 @@ func (p *Pipeline) renderBatch(ctx context.Context, hb *html.Batch, index []inde
 			return fmt.Errorf("pipeline: %w", err)
 		}
 	}
+	return nil
+}
+
+// publishIndex moves the index pages rendered into scratch into PagesDir, each replacing the old one with a rename.
+func (p *Pipeline) publishIndex(scratch string, index []indexPage) error {
 	pagesDir := PagesDir(p.o.Out)
 	for i, ip := range index {
 		to := filepath.Join(pagesDir, filepath.FromSlash(strings.Trim(ip.url, "/")), tree.PageHTML)
