@@ -4,13 +4,16 @@
 package site
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
+	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -54,10 +57,15 @@ type Options struct {
 
 // Handler serves direct URLs.
 type Handler struct {
-	o       Options
-	folders sync.Map // resolved folder path -> *folder
-	indexes *indexCache
-	budget  budget
+	o         Options
+	folders   sync.Map // resolved folder path -> *folder, for publications whose changes are not watched
+	indexes   *indexCache
+	budget    *budget
+	negTables negTables
+	gzip      gzipCache
+	routes    routeCache
+	watchOnce sync.Once
+	watch     atomic.Pointer[watcher]
 }
 
 // NewHandler returns the direct-URL handler over a rendered tree.
@@ -78,7 +86,33 @@ func NewHandler(o Options) (*Handler, error) {
 	if o.PageSize <= 0 {
 		o.PageSize = 1000
 	}
-	return &Handler{o: o, indexes: newIndexCache(32), budget: budget{max: 64 << 20, per: 64 << 10}}, nil
+	return &Handler{o: o, indexes: newIndexCache(32), budget: &budget{max: 64 << 20, per: 64 << 10}}, nil
+}
+
+// Close stops watching the rendered tree; the handler keeps answering, resolving every request on the file
+// system. Without Close the watch ends when the handler is garbage collected.
+func (h *Handler) Close() error {
+	h.watchOnce.Do(func() {}) // no watch may start after this
+	if w := h.watch.Swap(nil); w != nil {
+		return w.close()
+	}
+	return nil
+}
+
+// watcher starts the inotify watch on first use: a handler that never serves a publication holds no inotify
+// instance (there are 128 per user by default).
+func (h *Handler) watcher() *watcher {
+	h.watchOnce.Do(func() {
+		b := h.budget
+		w, err := newWatcher(func(pe *pubEntry) { pe.release(b) })
+		if err != nil {
+			slog.Warn("site: serving without the route cache", "err", err)
+			return
+		}
+		h.watch.Store(w)
+		runtime.AddCleanup(h, func(w *watcher) { _ = w.close() }, w)
+	})
+	return h.watch.Load()
 }
 
 // Extensions that select a representation in the URL, overriding Accept.
@@ -101,8 +135,8 @@ type target struct {
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd := w.Header()
-	hd.Set("Access-Control-Allow-Origin", "*")
-	hd.Set("Access-Control-Expose-Headers", "ETag, Link, Content-Location, Vary, Content-Range")
+	hd[hAllowOrigin] = valAnyOrigin
+	hd[hExposeHeaders] = valExposeHeaders
 	switch r.Method {
 	case http.MethodGet, http.MethodHead, http.MethodPost:
 	case http.MethodOptions:
@@ -117,71 +151,57 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusMethodNotAllowed, "method "+r.Method+" is not allowed on a direct URL")
 		return
 	}
-	t, ok := h.locate(r)
-	if !ok {
-		if h.servePage(w, r) {
-			return
-		}
-		writeError(w, r, http.StatusNotFound, "no publication or resource at "+r.URL.Path)
-		return
-	}
-	if isSPARQL(r) {
-		if t.resource != "" || t.void || t.ext != "" {
-			hd.Set("Allow", "GET, HEAD, OPTIONS")
-			writeError(w, r, http.StatusMethodNotAllowed, "SPARQL is answered at the publication's or version's URL, not at "+r.URL.Path)
-			return
-		}
-		h.serveSPARQL(w, r, t)
-		return
-	}
-	if t.void {
-		h.serveFile(w, r, t, filepath.Join(t.dir, tree.Void), "text/turtle", t.page.Self+"/void.ttl", false)
-		return
-	}
-	offers := make([]string, 0, len(t.page.Formats)+1)
-	for _, f := range t.page.Formats {
-		offers = append(offers, f.MediaType)
-	}
-	offers = append(offers, htmlType)
-	var mt string
-	if t.ext != "" {
-		mt = extensions[t.ext]
-		if !contains(offers, mt) {
-			writeError(w, r, http.StatusNotFound, "no "+t.ext+" representation of "+r.URL.Path)
-			return
-		}
-	} else {
-		hd.Add("Vary", "Accept")
-		if mt, ok = codec.Negotiate(r.Header.Get("Accept"), offers); !ok {
-			writeError(w, r, http.StatusNotAcceptable, "none of the available media types is acceptable: "+strings.Join(offers, ", "))
-			return
-		}
-	}
-	if t.resource != "" {
-		h.serveResource(w, r, t, mt, offers)
-		return
-	}
-	self := t.page.Self
-	h.setLinks(w, self, mt, t.page)
-	if mt == htmlType {
-		h.serveFile(w, r, t, filepath.Join(t.dir, tree.PageHTML), "text/html; charset=utf-8", self+".html", false)
-		return
-	}
-	for _, f := range t.page.Formats {
-		if f.MediaType == mt {
-			h.serveFile(w, r, t, filepath.Join(t.dir, f.File()), mt, self+f.Ext, true)
-			return
-		}
+	// A second attempt when the folder located was removed before its file was opened: the latest version was
+	// switched meanwhile (the pipeline deletes the old folder right after), and locating again finds the new one.
+	if h.serveLocated(w, r, false) {
+		h.serveLocated(w, r, true)
 	}
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
+// serveLocated answers a request for a direct URL. It returns true, having written nothing, when the located
+// folder vanished and the request is worth locating again (never on the last attempt).
+func (h *Handler) serveLocated(w http.ResponseWriter, r *http.Request, last bool) bool {
+	hd := w.Header()
+	t, ok := h.locate(r)
+	if !ok {
+		if h.servePage(w, r) {
+			return false
 		}
+		writeError(w, r, http.StatusNotFound, "no publication or resource at "+r.URL.Path)
+		return false
 	}
-	return false
+	if (r.Method == http.MethodPost || r.URL.RawQuery != "") && isSPARQL(r) {
+		if t.resource != "" || t.void || t.ext != "" {
+			hd.Set("Allow", "GET, HEAD, OPTIONS")
+			writeError(w, r, http.StatusMethodNotAllowed, "SPARQL is answered at the publication's or version's URL, not at "+r.URL.Path)
+			return false
+		}
+		h.serveSPARQL(w, r, t)
+		return false
+	}
+	fo := t.folder
+	if t.void {
+		return h.serveSlot(w, r, t, fo.voidSlot(), false, last)
+	}
+	var slot int
+	if t.ext != "" {
+		if slot = fo.slotByType(extensions[t.ext]); slot < 0 {
+			writeError(w, r, http.StatusNotFound, "no "+t.ext+" representation of "+r.URL.Path)
+			return false
+		}
+	} else if slot = fo.neg.pick(r.Header.Get("Accept")); slot < 0 {
+		hd.Add("Vary", "Accept")
+		writeError(w, r, http.StatusNotAcceptable, "none of the available media types is acceptable: "+strings.Join(fo.offers, ", "))
+		return false
+	}
+	if t.resource != "" {
+		if t.ext == "" {
+			hd.Add("Vary", "Accept")
+		}
+		h.serveResource(w, r, t, fo.offers[slot], fo.offers)
+		return false
+	}
+	return h.serveSlot(w, r, t, slot, t.ext == "", last)
 }
 
 // servePage answers a GET for a static page of the hub (the front page, a group, a repository) from o.Pages.
@@ -216,32 +236,134 @@ func (h *Handler) servePage(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-// setLinks announces the other representations of the same URL.
-func (h *Handler) setLinks(w http.ResponseWriter, self, chosen string, p *tree.Page) {
-	var links []string
-	for _, f := range p.Formats {
-		if f.MediaType != chosen {
-			links = append(links, "<"+self+f.Ext+`>; rel="alternate"; type="`+f.MediaType+`"`)
-		}
+// A route is a URL path already located: the folder it is served from, valid while its publication's entry is.
+type route struct {
+	pub     *pubEntry
+	private bool
+	dir     string
+	folder  *folder
+	ext     string
+	void    bool
+}
+
+// routeCache maps URL paths to routes. Only publications, their versions and VoID files are cached (resources
+// are rendered per request anyway), so it holds a few entries per publication; the bound is for safety.
+type routeCache struct {
+	mu sync.RWMutex
+	m  map[string]*route
+}
+
+const maxRoutes = 1 << 16
+
+func (c *routeCache) get(p string) *route {
+	c.mu.RLock()
+	rt := c.m[p]
+	c.mu.RUnlock()
+	return rt
+}
+
+func (c *routeCache) put(p string, rt *route) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxRoutes {
+		c.m = map[string]*route{}
 	}
-	if chosen != htmlType {
-		links = append(links, "<"+self+`.html>; rel="alternate"; type="text/html"`)
+	c.m[p] = rt
+}
+
+// pubEntry is what the handler caches of one publication's MetaDir while inotify watches it: where its cur link
+// points, and its folders (the latest's and the versions' read so far). Any change in the MetaDir or its
+// versions folder marks it stale; a new entry is then built from the file system.
+type pubEntry struct {
+	meta    string
+	link    string // cur's target, relative to meta
+	ino     uint64 // meta's inode, to notice a tree replaced above the watched folders
+	ready   atomic.Bool
+	stale   atomic.Bool
+	checked atomic.Int64 // when the entry was last compared with the file system (UnixNano)
+
+	mu      sync.Mutex
+	folders map[string]*folder // nil once released
+}
+
+// recheckEvery bounds how long an entry is trusted on inotify alone. Changes inotify cannot report (the tree
+// moved or replaced above a watched folder, a network file system written by another host) show after at most
+// this long; the pipeline's own switches show on the next request.
+const recheckEvery = time.Second
+
+// fresh reports whether pe may be used, comparing it with the file system once per recheckEvery.
+func (h *Handler) fresh(pe *pubEntry) bool {
+	if pe.stale.Load() {
+		return false
 	}
-	if len(links) > 0 {
-		w.Header().Set("Link", strings.Join(links, ", "))
+	now := time.Now().UnixNano()
+	last := pe.checked.Load()
+	if now-last < int64(recheckEvery) || !pe.checked.CompareAndSwap(last, now) {
+		return true // checked recently, or another request is checking now
+	}
+	link, err := os.Readlink(filepath.Join(pe.meta, tree.Current))
+	if err == nil && link == pe.link && dirInode(pe.meta) == pe.ino {
+		return true
+	}
+	if w := h.watch.Load(); w != nil {
+		w.forget(pe)
+	}
+	pe.stale.Store(true)
+	return false
+}
+
+// release gives the entry's cached bytes back to the budget; folders loaded into it afterwards keep none.
+func (pe *pubEntry) release(b *budget) {
+	pe.mu.Lock()
+	fs := pe.folders
+	pe.folders = nil
+	pe.mu.Unlock()
+	for _, f := range fs {
+		f.release(b)
 	}
 }
 
-// locate maps a URL path onto the tree: the longest prefix that is a rendered publication, then what follows it.
+func dirInode(dir string) uint64 {
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return 0
+	}
+	return inode(fi)
+}
+
+// locate maps a URL path onto the tree. A path located before is answered from the route cache, after the
+// watcher has applied the tree's changes since the last request.
 func (h *Handler) locate(r *http.Request) (target, bool) {
 	p := r.URL.Path
+	if w := h.watch.Load(); w != nil {
+		w.drain()
+		if rt := h.routes.get(p); rt != nil && h.fresh(rt.pub) {
+			page := rt.folder.page
+			if rt.private && (h.o.Auth == nil || !h.o.Auth.CanView(r, page.RepositoryID)) {
+				return target{}, false
+			}
+			return target{dir: rt.dir, folder: rt.folder, page: page, ext: rt.ext, void: rt.void}, true
+		}
+	}
+	t, pe, private, ok := h.locateFS(r)
+	if ok && pe != nil && t.resource == "" {
+		h.routes.put(p, &route{pub: pe, private: private, dir: t.dir, folder: t.folder, ext: t.ext, void: t.void})
+	}
+	return t, ok
+}
+
+// locateFS maps a URL path onto the tree: the longest prefix that is a rendered publication, then what follows
+// it. It also returns the publication's tracked entry (nil when its changes are not watched) and whether it is
+// private.
+func (h *Handler) locateFS(r *http.Request) (target, *pubEntry, bool, bool) {
+	p := r.URL.Path
 	if !strings.HasPrefix(p, "/") || strings.Contains(p, "\x00") {
-		return target{}, false
+		return target{}, nil, false, false
 	}
 	segs := strings.Split(strings.Trim(p, "/"), "/")
 	for _, s := range segs {
 		if s == "" || strings.HasPrefix(s, ".") {
-			return target{}, false // also keeps requests out of the .ld folders and away from ..
+			return target{}, nil, false, false // also keeps requests out of the .ld folders and away from ..
 		}
 	}
 	var t target
@@ -258,12 +380,10 @@ func (h *Handler) locate(r *http.Request) (target, bool) {
 		}
 		for _, private := range []bool{false, true} {
 			meta := tree.PubDir(tree.Root(h.o.Dir, private), pubPath)
-			cur := filepath.Join(meta, tree.Current)
-			link, err := os.Readlink(cur)
+			pe, dir, err := h.resolve(meta)
 			if err != nil {
 				continue
 			}
-			dir := filepath.Join(meta, link)
 			switch {
 			case len(rest) >= 2 && rest[0] == "versions":
 				name := rest[1]
@@ -272,13 +392,13 @@ func (h *Handler) locate(r *http.Request) (target, bool) {
 				}
 				esc, err := tree.VersionDirName(name)
 				if err != nil {
-					return target{}, false
+					return target{}, nil, false, false
 				}
 				vdir := filepath.Join(meta, tree.Versions, esc)
 				if _, err := os.Stat(vdir); err != nil {
 					// Not a label: a version is also reachable by its id or commit hash (7+ hex digits of it).
-					if vdir = h.versionByID(dir, meta, name); vdir == "" {
-						return target{}, false
+					if vdir = h.versionByID(pe, dir, meta, name); vdir == "" {
+						return target{}, nil, false, false
 					}
 				}
 				dir = vdir
@@ -286,31 +406,67 @@ func (h *Handler) locate(r *http.Request) (target, bool) {
 			case len(rest) == 1 && rest[0] == "void.ttl":
 				t.void, t.ext, rest = true, "", nil
 			}
-			fo, err := h.folder(dir)
+			fo, tracked, err := h.folderIn(pe, dir)
 			if err != nil {
-				return target{}, false
+				return target{}, nil, false, false
+			}
+			if !tracked {
+				pe = nil // not watched: not cached either
 			}
 			page := fo.page
 			if private && (h.o.Auth == nil || !h.o.Auth.CanView(r, page.RepositoryID)) {
-				return target{}, false // exactly as if it did not exist
+				return target{}, nil, false, false // exactly as if it did not exist
 			}
 			if len(rest) > 0 && t.void {
-				return target{}, false
+				return target{}, nil, false, false
 			}
 			t.dir, t.folder, t.page = dir, fo, page
 			t.resource = strings.Join(rest, "/")
 			if t.resource != "" && t.ext != "" {
 				t.resource = strings.TrimSuffix(t.resource, t.ext)
 			}
-			return t, true
+			return t, pe, private, true
 		}
 	}
-	return target{}, false
+	return target{}, nil, false, false
+}
+
+// resolve finds the folder serving the latest version of the publication rendered in meta. When inotify can
+// watch meta the answer is kept in a pubEntry; otherwise pe is nil and the caller reads the folder's page anew.
+func (h *Handler) resolve(meta string) (*pubEntry, string, error) {
+	w := h.watcher()
+	if w != nil {
+		if pe := w.lookup(meta); pe != nil && h.fresh(pe) {
+			return pe, filepath.Join(meta, pe.link), nil
+		}
+	}
+	cur := filepath.Join(meta, tree.Current)
+	link, err := os.Readlink(cur)
+	if err != nil {
+		return nil, "", err
+	}
+	if w == nil {
+		return nil, filepath.Join(meta, link), nil
+	}
+	pe := &pubEntry{meta: meta, folders: map[string]*folder{}}
+	if err := w.track(meta, pe); err != nil {
+		slog.Debug("site: publication not watched", "meta", meta, "err", err)
+		return nil, filepath.Join(meta, link), nil
+	}
+	// Read the link again under the watch: a switch between the first read and the watch would go unnoticed.
+	if link, err = os.Readlink(cur); err != nil {
+		w.forget(pe)
+		return nil, "", err
+	}
+	pe.link, pe.ino = link, dirInode(meta)
+	pe.checked.Store(time.Now().UnixNano())
+	pe.ready.Store(true)
+	return pe, filepath.Join(meta, link), nil
 }
 
 // versionByID finds a version folder by version id or commit (prefix) through the latest page's version list.
-func (h *Handler) versionByID(cur, meta, name string) string {
-	fo, err := h.folder(cur)
+func (h *Handler) versionByID(pe *pubEntry, cur, meta, name string) string {
+	fo, _, err := h.folderIn(pe, cur)
 	if err != nil {
 		return ""
 	}
@@ -320,6 +476,59 @@ func (h *Handler) versionByID(cur, meta, name string) string {
 		}
 	}
 	return ""
+}
+
+// folderIn returns a folder of a tracked publication, read once while the entry lives and watched like its
+// MetaDir, or (pe nil, or the folder cannot be watched) through the stat-validated folder cache; tracked says
+// which.
+func (h *Handler) folderIn(pe *pubEntry, dir string) (f *folder, tracked bool, err error) {
+	if pe == nil {
+		f, err = h.folder(dir)
+		return f, false, err
+	}
+	pe.mu.Lock()
+	f = pe.folders[dir]
+	pe.mu.Unlock()
+	if f != nil {
+		return f, true, nil
+	}
+	// Watched before it is read, so that a change made while reading it shows as an event.
+	if w := h.watch.Load(); w == nil || w.watchDir(pe.meta, dir) != nil {
+		f, err = h.folder(dir)
+		return f, false, err
+	}
+	if f, err = h.readFolder(dir); err != nil {
+		return nil, false, err
+	}
+	pe.mu.Lock()
+	defer pe.mu.Unlock()
+	if pe.folders == nil { // released meanwhile: serve this request, keep nothing
+		f.dropped = true
+		return f, true, nil
+	}
+	if old := pe.folders[dir]; old != nil {
+		return old, true, nil
+	}
+	pe.folders[dir] = f
+	return f, true, nil
+}
+
+// readFolder reads a rendered folder's page.json.
+func (h *Handler) readFolder(dir string) (*folder, error) {
+	name := filepath.Join(dir, tree.PageJSON)
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	var p tree.Page
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("site: %s: %w", name, err)
+	}
+	return h.newFolder(dir, &p, inode(fi), fi.ModTime()), nil
 }
 
 // folder returns what the handler knows of a rendered folder, re-reading its page.json only when that file was
@@ -336,31 +545,14 @@ func (h *Handler) folder(dir string) (*folder, error) {
 			return f, nil
 		}
 	}
-	b, err := os.ReadFile(name)
+	f, err := h.readFolder(dir)
 	if err != nil {
 		return nil, err
 	}
-	var p tree.Page
-	if err := json.Unmarshal(b, &p); err != nil {
-		return nil, err
-	}
-	f := &folder{page: &p, ino: ino, mod: fi.ModTime(), files: map[string]cachedFile{}}
 	if old, loaded := h.folders.Swap(dir, f); loaded {
-		h.release(old.(*folder))
+		old.(*folder).release(h.budget)
 	}
 	return f, nil
-}
-
-// release gives a replaced folder's cached bytes back to the budget.
-func (h *Handler) release(f *folder) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	var n int64
-	for _, c := range f.files {
-		n += int64(len(c.data))
-	}
-	f.files = map[string]cachedFile{}
-	atomic.AddInt64(&h.budget.used, -n)
 }
 
 func inode(fi os.FileInfo) uint64 {
@@ -382,53 +574,63 @@ func cacheControl(p *tree.Page) string {
 	}
 }
 
-// serveFile answers with a rendered file, its .gz sibling when the client accepts gzip (compressible), and lets
-// http.ServeContent do HEAD, Range and the conditional requests against the ETag and Last-Modified set here.
-func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request, t target, name, ctype, location string, compressible bool) {
-	hd := w.Header()
-	hd.Set("Content-Type", ctype)
-	hd.Set("Content-Location", location)
-	hd.Set("Cache-Control", cacheControl(t.page))
-	tag := t.page.Version.Commit
-	if len(tag) > 12 {
-		tag = tag[:12]
-	}
-	tag += "-" + strings.TrimPrefix(path.Ext(name), ".")
-	if t.page.Latest {
-		tag += "-l"
-	}
-	gz := compressible && acceptsGzip(r.Header.Get("Accept-Encoding"))
-	var (
-		body io.ReadSeeker
-		mod  time.Time
-	)
-	if gz {
-		if b, m, err := t.folder.open(name+".gz", &h.budget); err == nil {
-			body, mod = b, m
-		} else {
-			gz = false
+// serveSlot answers with a slot's rendered file, its .gz sibling when the client accepts gzip (compressible
+// dumps only), from the prepared response. A plain GET or HEAD is answered here with one write; conditional and
+// range requests go to http.ServeContent against the same ETag and Last-Modified.
+func (h *Handler) serveSlot(w http.ResponseWriter, r *http.Request, t target, slot int, negotiated, last bool) (again bool) {
+	gz := slot < len(t.page.Formats) && h.gzip.accepts(r.Header.Get("Accept-Encoding"))
+	rp, err := t.folder.rep(slot, negotiated, gz, h.budget)
+	if err != nil {
+		if !last && errors.Is(err, os.ErrNotExist) {
+			return true
 		}
+		writeError(w, r, http.StatusNotFound, "no representation at "+r.URL.Path)
+		return false
 	}
-	if body == nil {
-		b, m, err := t.folder.open(name, &h.budget)
+	if rp.body == nil {
+		// Too large to keep: opened before any header is set, so that a vanished folder can still be retried.
+		f, err := os.Open(rp.name)
 		if err != nil {
+			if !last && errors.Is(err, os.ErrNotExist) {
+				return true
+			}
 			writeError(w, r, http.StatusNotFound, "no representation at "+r.URL.Path)
-			return
+			return false
 		}
-		body, mod = b, m
+		defer f.Close()
+		setFields(w.Header(), rp.hdr)
+		http.ServeContent(w, r, "", rp.mod, f) // an *os.File goes out with sendfile
+		return false
 	}
-	if compressible {
-		hd.Add("Vary", "Accept-Encoding")
+	hd := w.Header()
+	setFields(hd, rp.hdr)
+	if plainRequest(r) {
+		hd[hContentLength] = rp.clen
+		w.WriteHeader(http.StatusOK)
+		if r.Method != http.MethodHead {
+			_, _ = w.Write(rp.body)
+		}
+		return false
 	}
-	if gz {
-		hd.Set("Content-Encoding", "gzip")
-		tag += "-gz"
+	// writeOnly hides ResponseWriter.ReadFrom, which would send the headers with the first 512 bytes and the rest
+	// in a second write.
+	http.ServeContent(writeOnly{w}, r, "", rp.mod, bytes.NewReader(rp.body))
+	return false
+}
+
+func setFields(hd http.Header, fields []field) {
+	for _, f := range fields {
+		hd[f.key] = f.val
 	}
-	hd.Set("ETag", `"`+tag+`"`)
-	http.ServeContent(w, r, "", mod, body)
-	if c, ok := body.(io.Closer); ok {
-		c.Close()
-	}
+}
+
+type writeOnly struct{ http.ResponseWriter }
+
+// plainRequest reports a request without preconditions or ranges, which is answered with the whole body.
+func plainRequest(r *http.Request) bool {
+	h := r.Header
+	return len(h["Range"]) == 0 && len(h["If-None-Match"]) == 0 && len(h["If-Modified-Since"]) == 0 &&
+		len(h["If-Match"]) == 0 && len(h["If-Unmodified-Since"]) == 0 && len(h["If-Range"]) == 0
 }
 
 // acceptsGzip reads Accept-Encoding: gzip (or x-gzip, or *) with a non-zero weight.

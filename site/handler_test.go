@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -13,11 +14,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/store"
+	"github.com/ldhub/ldhub/content/store/catalog"
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
 	"github.com/ldhub/ldhub/site"
@@ -413,6 +416,322 @@ func TestStaticPages(t *testing.T) {
 		h.ServeHTTP(w, r)
 		if w.Code != tc.status || !strings.Contains(w.Body.String(), tc.want) {
 			t.Errorf("GET %s: %d %.100s, want %d with %q", tc.path, w.Code, w.Body, tc.status, tc.want)
+		}
+	}
+}
+
+// The handler caches where each URL is served from and what it answers. With the cache warm, a switch of the
+// latest version, a repository hidden or shown again and a deletion by the pipeline must show on the very next
+// request, whether the tree's changes are watched (inotify) or resolved on every request (after Close).
+func TestChangesShowOnTheNextRequest(t *testing.T) {
+	for _, watched := range []bool{true, false} {
+		t.Run(map[bool]string{true: "watched", false: "unwatched"}[watched], func(t *testing.T) {
+			hub := pipelinetest.New(t)
+			ctx := context.Background()
+			pub := hub.Publish(t, hub.Open.ID, "core", ".ttl", `<s> <p> "v0" .`)
+			out := t.TempDir()
+			p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.BuildAll(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+			h, err := site.NewHandler(site.Options{Dir: out})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			if !watched {
+				if err := h.Close(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cur := filepath.Join(out, "public", "org", "open", "core", ".ld", "cur")
+			urls := []struct{ path, accept, file string }{
+				{"/org/open/core", "application/n-triples", "data.nt"},
+				{"/org/open/core", "", "data.ttl"},
+				{"/org/open/core.jsonld", "", "data.jsonld"},
+				{"/org/open/core/void.ttl", "", "void.ttl"},
+			}
+			get := func(path, accept string) *httptest.ResponseRecorder {
+				r := httptest.NewRequest("GET", path, nil)
+				if accept != "" {
+					r.Header.Set("Accept", accept)
+				}
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, r)
+				return w
+			}
+			// check asks every URL twice (the second answer comes from the cache) for what cur points at now.
+			check := func(step, literal string) {
+				t.Helper()
+				for _, u := range urls {
+					want, err := os.ReadFile(filepath.Join(cur, u.file))
+					if err != nil {
+						t.Fatalf("%s: %v", step, err)
+					}
+					for range 2 {
+						w := get(u.path, u.accept)
+						if w.Code != 200 || w.Body.String() != string(want) {
+							t.Fatalf("%s: %s (%q): %d, body is not %s:\n%.300s", step, u.path, u.accept, w.Code, u.file, w.Body)
+						}
+					}
+					if strings.HasPrefix(u.file, "data.") && !strings.Contains(string(want), literal) {
+						t.Fatalf("%s: %s lacks %s", step, u.file, literal)
+					}
+				}
+			}
+			gone := func(step string) {
+				t.Helper()
+				for _, u := range urls {
+					if w := get(u.path, u.accept); w.Code != 404 {
+						t.Fatalf("%s: %s answered %d", step, u.path, w.Code)
+					}
+				}
+			}
+			sync := func() {
+				t.Helper()
+				if _, err := p.SyncRepository(ctx, hub.Open.ID); err != nil {
+					t.Fatal(err)
+				}
+			}
+			check("first version", `"v0"`)
+			for i := 1; i <= 3; i++ {
+				hub.Update(t, pub.ID, ".ttl", fmt.Sprintf(`<s> <p> "v%d" .`, i))
+				sync()
+				check(fmt.Sprintf("update %d", i), fmt.Sprintf(`"v%d"`, i))
+			}
+			visible := false
+			if _, err := hub.Store.UpdateRepository(ctx, hub.Admin, hub.Open.ID, catalog.RepositoryPatch{Visible: &visible}); err != nil {
+				t.Fatal(err)
+			}
+			sync()
+			gone("repository hidden")
+			visible = true
+			if _, err := hub.Store.UpdateRepository(ctx, hub.Admin, hub.Open.ID, catalog.RepositoryPatch{Visible: &visible}); err != nil {
+				t.Fatal(err)
+			}
+			sync()
+			check("repository shown again", `"v3"`)
+			if _, err := hub.Store.DeletePublication(ctx, hub.Admin, pub.ID); err != nil {
+				t.Fatal(err)
+			}
+			sync()
+			gone("publication deleted")
+		})
+	}
+}
+
+// A tree moved away above the watched folders raises no inotify event for them; the handler notices within a
+// second or so all the same (it compares its cache with the file system once a second) and serves the tree again
+// once it is back.
+func TestTreeMovedBehindTheWatch(t *testing.T) {
+	f := newFixture(t)
+	get := func() int {
+		w := f.do("GET", "/org/open/core.nt", nil)
+		return w.Code
+	}
+	for range 3 {
+		if code := get(); code != 200 {
+			t.Fatalf("before the move: %d", code)
+		}
+	}
+	org := filepath.Join(f.out, "public", "org")
+	if err := os.Rename(org, org+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for get() != 404 {
+		if time.Now().After(deadline) {
+			t.Fatal("the moved tree is still served")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := os.Rename(org+".moved", org); err != nil {
+		t.Fatal(err)
+	}
+	if code := get(); code != 200 {
+		t.Errorf("after moving the tree back: %d", code)
+	}
+}
+
+// ETags are nginx's, "<mtime hex>-<size hex>" of the file sent (the .gz sibling when compressed), so that a cache
+// keeps its validators whichever server answers.
+func TestETagIsNginxs(t *testing.T) {
+	f := newFixture(t)
+	cur := filepath.Join(f.out, "public", "org", "open", "core", ".ld", "cur")
+	for _, tc := range []struct{ path, encoding, file string }{
+		{"/org/open/core.nt", "", "data.nt"},
+		{"/org/open/core.nt", "gzip", "data.nt.gz"},
+		{"/org/open/core.html", "", "index.html"},
+		{"/org/open/core/versions/" + f.versions[0] + ".ttl", "", "../v/" + f.versions[0] + "/data.ttl"},
+	} {
+		fi, err := os.Stat(filepath.Join(cur, tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf(`"%x-%x"`, fi.ModTime().Unix(), fi.Size())
+		w := f.do("GET", tc.path, map[string]string{"Accept-Encoding": tc.encoding})
+		if got := w.Header().Get("ETag"); got != want {
+			t.Errorf("%s (%s): ETag %s, want %s", tc.path, tc.encoding, got, want)
+		}
+		if got := w.Header().Get("Last-Modified"); got != fi.ModTime().UTC().Format(http.TimeFormat) {
+			t.Errorf("%s: Last-Modified %s", tc.path, got)
+		}
+	}
+}
+
+// A dump larger than what is kept in memory is sent from its file (sendfile), with the same headers, ranges and
+// conditional answers as a small one.
+func TestLargeDumpIsSentFromItsFile(t *testing.T) {
+	hub := pipelinetest.New(t)
+	var b strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&b, "<http://example.org/s%d> <http://example.org/p> \"a literal long enough to make the dump large %d\" .\n", i, i)
+	}
+	hub.Publish(t, hub.Open.ID, "big", ".nt", b.String())
+	out := t.TempDir()
+	p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.BuildAll(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	h, err := site.NewHandler(site.Options{Dir: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	want, err := os.ReadFile(filepath.Join(out, "public", "org", "open", "big", ".ld", "cur", "data.nt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) < 128<<10 {
+		t.Fatalf("the dump is only %d bytes; the test needs one larger than the in-memory limit", len(want))
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	do := func(method string, hdr map[string]string) (*http.Response, []byte) {
+		req, _ := http.NewRequest(method, srv.URL+"/org/open/big", nil)
+		req.Header.Set("Accept", "application/n-triples")
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp, body
+	}
+	for range 2 {
+		resp, body := do("GET", nil)
+		if resp.StatusCode != 200 || !bytes.Equal(body, want) || resp.Header.Get("Content-Length") != fmt.Sprint(len(want)) {
+			t.Fatalf("GET: %d, %d bytes (Content-Length %s), want %d", resp.StatusCode, len(body), resp.Header.Get("Content-Length"), len(want))
+		}
+		if resp.Header.Get("ETag") == "" || resp.Header.Get("Link") == "" || resp.Header.Get("Vary") == "" {
+			t.Errorf("headers %v", resp.Header)
+		}
+		if resp, body := do("HEAD", nil); resp.StatusCode != 200 || len(body) != 0 || resp.ContentLength != int64(len(want)) {
+			t.Errorf("HEAD: %d, %d bytes, length %d", resp.StatusCode, len(body), resp.ContentLength)
+		}
+		if resp2, _ := do("GET", map[string]string{"If-None-Match": resp.Header.Get("ETag")}); resp2.StatusCode != 304 {
+			t.Errorf("If-None-Match: %d", resp2.StatusCode)
+		}
+		if resp, body := do("GET", map[string]string{"Range": "bytes=100000-100009"}); resp.StatusCode != 206 || string(body) != string(want[100000:100010]) {
+			t.Errorf("Range: %d %q", resp.StatusCode, body)
+		}
+	}
+}
+
+// Requests running while the pipeline switches versions each get one whole, consistent answer: a body of some
+// version with that body's own length and ETag (run with -race for the caches' locking).
+func TestRequestsDuringSwitches(t *testing.T) {
+	hub := pipelinetest.New(t)
+	ctx := context.Background()
+	pub := hub.Publish(t, hub.Open.ID, "core", ".ttl", `<s> <p> "v0" .`)
+	out := t.TempDir()
+	p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.BuildAll(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	h, err := site.NewHandler(site.Options{Dir: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	stop := make(chan struct{})
+	errs := make(chan error, 4)
+	for g := range 4 {
+		go func() {
+			accept := []string{"application/n-triples", "text/turtle"}[g%2]
+			for n := 0; ; n++ {
+				select {
+				case <-stop:
+					errs <- nil
+					return
+				default:
+				}
+				r := httptest.NewRequest("GET", "/org/open/core", nil)
+				r.Header.Set("Accept", accept)
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, r)
+				body := w.Body.String()
+				size := fmt.Sprintf(`-%x"`, len(body))
+				if w.Code != 200 || !strings.Contains(body, `"v`) || w.Header().Get("Content-Length") != fmt.Sprint(len(body)) ||
+					!strings.HasSuffix(w.Header().Get("ETag"), size) {
+					errs <- fmt.Errorf("request %d: %d, ETag %s, Content-Length %s, body %q", n, w.Code, w.Header().Get("ETag"), w.Header().Get("Content-Length"), body)
+					return
+				}
+			}
+		}()
+	}
+	for i := 1; i <= 4; i++ {
+		hub.Update(t, pub.ID, ".ttl", fmt.Sprintf(`<s> <p> "v%d" .`+"\n<s> <p> \"%s\" .", i, strings.Repeat("x", i)))
+		if _, err := p.SyncRepository(ctx, hub.Open.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(stop)
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// The pipeline replaces a version's page in place (a rename over index.html) when the theme changes; the next
+// request gets the new page.
+func TestPageReplacedInPlace(t *testing.T) {
+	f := newFixture(t)
+	pub := filepath.Join(f.out, "public", "org", "open", "core", ".ld")
+	for _, tc := range []struct{ path, dir string }{
+		{"/org/open/core/versions/" + f.versions[0] + ".html", filepath.Join(pub, "v", f.versions[0])},
+		{"/org/open/core.html", filepath.Join(pub, "cur")},
+	} {
+		for range 2 {
+			if w := f.do("GET", tc.path, nil); w.Code != 200 || strings.Contains(w.Body.String(), "new theme") {
+				t.Fatalf("%s before: %d", tc.path, w.Code)
+			}
+		}
+		tmp := filepath.Join(tc.dir, ".tmp-page")
+		if err := os.WriteFile(tmp, []byte("<html>new theme</html>"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, filepath.Join(tc.dir, "index.html")); err != nil {
+			t.Fatal(err)
+		}
+		if w := f.do("GET", tc.path, nil); w.Body.String() != "<html>new theme</html>" {
+			t.Errorf("%s after the page was replaced: %d %.100s", tc.path, w.Code, w.Body)
 		}
 	}
 }

@@ -97,16 +97,34 @@ http {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	static := replay(t, f, upstream.URL, "http://"+addr)
+	// ETags too: nginx's "<mtime hex>-<size hex>" is the handler's, so caches keep validators across servers.
+	static := replay(t, f, upstream.URL, "http://"+addr, "ETag")
 	if static < 8 {
 		t.Errorf("nginx served only %d rows from files; the rest went to the handler", static)
 	}
 	t.Logf("%d rows served by nginx from files", static)
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	for _, p := range []string{"/org/open/core.nt", "/org/open/core.jsonld", "/org/open/core/versions/" + f.versions[0] + ".ttl"} {
+		var etags, encodings []string
+		for _, base := range []string{upstream.URL, "http://" + addr} {
+			req, _ := http.NewRequest("GET", base+p, nil)
+			req.Header.Set("Accept-Encoding", "gzip")
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			etags, encodings = append(etags, resp.Header.Get("ETag")), append(encodings, resp.Header.Get("Content-Encoding"))
+		}
+		if etags[0] == "" || etags[0] != etags[1] || encodings[0] != "gzip" || encodings[1] != "gzip" {
+			t.Errorf("%s gzipped: handler ETag %s (%s), nginx %s (%s)", p, etags[0], encodings[0], etags[1], encodings[1])
+		}
+	}
 }
 
 // replay asks the handler and a web server in front of the same tree every row of the conneg table and compares
-// the answers; it returns how many rows the server answered from files itself.
-func replay(t *testing.T, f *fixture, handler, front string) int {
+// the answers (also the headers named in also); it returns how many rows the server answered from files itself.
+func replay(t *testing.T, f *fixture, handler, front string, also ...string) int {
 	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
 	get := func(t *testing.T, base string, tc connegCase) (*http.Response, string) {
 		req, _ := http.NewRequest(tc.method, base+tc.path, nil)
@@ -142,7 +160,7 @@ func replay(t *testing.T, f *fixture, handler, front string) int {
 			if got.StatusCode != want.StatusCode {
 				t.Fatalf("server %d, handler %d", got.StatusCode, want.StatusCode)
 			}
-			for _, h := range []string{"Content-Type", "Content-Location", "Link", "Cache-Control", "Access-Control-Allow-Origin", "Last-Modified"} {
+			for _, h := range append([]string{"Content-Type", "Content-Location", "Link", "Cache-Control", "Access-Control-Allow-Origin", "Last-Modified"}, also...) {
 				if got.Header.Get(h) != want.Header.Get(h) {
 					t.Errorf("%s: server %q, handler %q", h, got.Header.Get(h), want.Header.Get(h))
 				}

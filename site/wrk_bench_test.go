@@ -10,7 +10,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -55,6 +57,8 @@ func BenchmarkDirectURLvsNginx(b *testing.B) {
 	srv := &http.Server{Handler: h}
 	go srv.Serve(l)
 	defer srv.Close()
+	ceiling := serveCeiling(b, h, paths[0])
+	defer ceiling.Close()
 	work := b.TempDir()
 	pathFile := filepath.Join(work, "paths.txt")
 	if err := os.WriteFile(pathFile, []byte(strings.Join(paths, "\n")+"\n"), 0o644); err != nil {
@@ -95,37 +99,174 @@ http {
 	defer func() { _ = cmd.Process.Signal(os.Interrupt); _ = cmd.Wait() }()
 	time.Sleep(300 * time.Millisecond)
 	lua, _ := filepath.Abs("/work/shared/bench/wrk-paths.lua")
-	rps := func(addr string) float64 {
+	type result struct{ rps, cpuPerReq float64 }
+	run := func(addr string, cpu func() float64) result {
+		before := cpu()
 		c := exec.Command("wrk", "-t2", "-c32", "-d5s", "-s", lua, "http://"+addr)
 		c.Env = append(os.Environ(), "WRK_PATHS="+pathFile, "WRK_ACCEPT=application/n-triples")
 		outb, err := c.Output()
 		if err != nil {
 			b.Fatalf("wrk: %v", err)
 		}
+		used := cpu() - before
 		lines := strings.Split(strings.TrimSpace(string(outb)), "\n")
 		var res struct {
-			RPS    float64 `json:"rps"`
-			Status int     `json:"errors_status"`
+			Requests float64 `json:"requests"`
+			RPS      float64 `json:"rps"`
+			Status   int     `json:"errors_status"`
 		}
-		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &res); err != nil || res.Status > 0 {
+		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &res); err != nil || res.Status > 0 || res.Requests == 0 {
 			b.Fatalf("wrk output %q: %v", outb, err)
 		}
-		return res.RPS
+		return result{res.RPS, used / res.Requests * 1e6}
 	}
-	var hs, gs, rs []float64
+	nginxCPU := workersCPU(b, cmd.Process.Pid)
+	servers := []struct {
+		name, addr string
+		cpu        func() float64
+	}{
+		{"handler", l.Addr().String(), selfCPU},
+		{"nginx-generated", genAddr, nginxCPU},
+		{"nginx-bare", refAddr, nginxCPU},
+		{"go-ceiling", ceiling.Addr, selfCPU},
+	}
+	rounds := 3
+	if n, err := strconv.Atoi(os.Getenv("WRK_ROUNDS")); err == nil && n > 0 {
+		rounds = n
+	}
+	res := make([][]result, len(servers))
 	for b.Loop() {
-		for range 3 { // alternate, so that other load on the machine hits every server alike
-			hs = append(hs, rps(l.Addr().String()))
-			gs = append(gs, rps(genAddr))
-			rs = append(rs, rps(refAddr))
+		for range rounds { // alternate, so that other load on the machine hits every server alike
+			for i, s := range servers {
+				res[i] = append(res[i], run(s.addr, s.cpu))
+			}
 		}
 	}
-	med := func(x []float64) float64 { slices.Sort(x); return x[len(x)/2] }
-	b.ReportMetric(med(hs), "handler-rps")
-	b.ReportMetric(med(gs), "nginx-generated-rps")
-	b.ReportMetric(med(rs), "nginx-bare-rps")
-	b.ReportMetric(med(hs)/med(rs), "handler/bare")
-	b.ReportMetric(med(hs)/med(gs), "handler/generated")
+	// Medians; the CPU time each server used per request is steadier than req/s when other work shares the cores.
+	rps, cpu := make([]float64, len(servers)), make([]float64, len(servers))
+	for i, s := range servers {
+		var r, c []float64
+		for _, x := range res[i] {
+			r, c = append(r, x.rps), append(c, x.cpuPerReq)
+		}
+		b.Logf("%s: req/s %.0f, CPU µs/req %.1f", s.name, r, c)
+		slices.Sort(r)
+		slices.Sort(c)
+		rps[i], cpu[i] = r[len(r)/2], c[len(c)/2]
+		b.ReportMetric(rps[i], s.name+"-rps")
+		b.ReportMetric(cpu[i], s.name+"-cpu-us/req")
+	}
+	b.ReportMetric(rps[0]/rps[2], "handler/bare")
+	b.ReportMetric(rps[0]/rps[1], "handler/generated")
+	b.ReportMetric(rps[0]/rps[3], "handler/ceiling")
+	b.ReportMetric(rps[3]/rps[2], "ceiling/bare")
+}
+
+// selfCPU is the CPU time (user + system, seconds) this process has used: the Go servers run in it.
+func selfCPU() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+// workersCPU returns a function summing the CPU time of the processes whose parent is master (nginx's workers),
+// from /proc/<pid>/stat in clock ticks (100 per second on Linux).
+func workersCPU(b *testing.B, master int) func() float64 {
+	var pids []string
+	deadline := time.Now().Add(5 * time.Second)
+	for len(pids) < 2 && time.Now().Before(deadline) {
+		pids = pids[:0]
+		ents, _ := os.ReadDir("/proc")
+		for _, e := range ents {
+			if f := statFields(e.Name()); len(f) > 14 && f[1] == strconv.Itoa(master) {
+				pids = append(pids, e.Name())
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if len(pids) == 0 {
+		b.Fatalf("no nginx worker under pid %d", master)
+	}
+	return func() float64 {
+		var ticks float64
+		for _, pid := range pids {
+			if f := statFields(pid); len(f) > 14 {
+				u, _ := strconv.ParseFloat(f[11], 64)
+				s, _ := strconv.ParseFloat(f[12], 64)
+				ticks += u + s
+			}
+		}
+		return ticks / 100
+	}
+}
+
+// statFields are the fields of /proc/<pid>/stat after the command name: state, ppid, ... (field 4 of proc(5) is
+// index 1).
+func statFields(pid string) []string {
+	b, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return nil
+	}
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(string(b[i+1:]))
+}
+
+// serveCeiling starts a net/http server that answers every request with one prepared response: the handler's
+// own answer to path (same header fields, same body), copied once. No Go handler can be faster on net/http, so
+// handler/ceiling is what is left to gain in the handler and ceiling/bare what net/http costs against nginx.
+func serveCeiling(b *testing.B, h http.Handler, path string) *ceilingServer {
+	req, err := http.NewRequest("GET", path, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	req.Header.Set("Accept", "application/n-triples")
+	rec := &recorder{hdr: http.Header{}}
+	h.ServeHTTP(rec, req)
+	if rec.status != http.StatusOK {
+		b.Fatalf("handler answered %d to %s", rec.status, path)
+	}
+	body := slices.Clone(rec.body)
+	fields := rec.hdr.Clone()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		for k, v := range fields {
+			hd[k] = v
+		}
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(body)
+	})}
+	go srv.Serve(l)
+	return &ceilingServer{Server: srv, Addr: l.Addr().String()}
+}
+
+type ceilingServer struct {
+	*http.Server
+	Addr string
+}
+
+type recorder struct {
+	hdr    http.Header
+	status int
+	body   []byte
+}
+
+func (r *recorder) Header() http.Header { return r.hdr }
+func (r *recorder) WriteHeader(s int)   { r.status = s }
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	r.body = append(r.body, b...)
+	return len(b), nil
 }
 
 func freePortB(b *testing.B) string {
