@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"testing"
+	"time"
 
 	"github.com/ldhub/ldhub/content/rdf"
 )
@@ -77,5 +78,47 @@ func TestFanOutStopsWhenCancelled(t *testing.T) {
 	cancel() // reader 0 never reads; the decoding goroutine must still end
 	if _, err := drain(readers[1]); err == nil {
 		t.Error("a reader saw a clean end of a cancelled fan-out")
+	}
+}
+
+// Batches are recycled once every reader is past them: a fast reader must never see a statement of a later batch
+// written over one a slow reader still holds.
+func TestFanOutRecycledBatchesKeepEveryStatement(t *testing.T) {
+	qs := make([]rdf.Quad, 40*batchSize+3)
+	for i := range qs {
+		qs[i] = rdf.Triple(rdf.IRI(fmt.Sprint("http://x/", i)), rdf.IRI("http://x/p"), rdf.String(fmt.Sprint(i)))
+	}
+	readers := fanOut(context.Background(), &sliceDecoder{quads: qs, err: io.EOF}, 4)
+	errs := make(chan error, len(readers))
+	for k, r := range readers {
+		go func() {
+			for i := 0; ; i++ {
+				q, err := r.Next()
+				if err == io.EOF {
+					if i != len(qs) {
+						errs <- fmt.Errorf("reader %d: %d statements, want %d", k, i, len(qs))
+						return
+					}
+					errs <- nil
+					return
+				}
+				if err != nil {
+					errs <- fmt.Errorf("reader %d: %w", k, err)
+					return
+				}
+				if q != qs[i] {
+					errs <- fmt.Errorf("reader %d: statement %d is %v, want %v", k, i, q, qs[i])
+					return
+				}
+				if i%(batchSize/2) == k { // readers at different paces: one batch held while others move on
+					time.Sleep(time.Duration(k) * time.Millisecond)
+				}
+			}
+		}()
+	}
+	for range readers {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }
