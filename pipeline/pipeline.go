@@ -106,6 +106,11 @@ func (p *Pipeline) Pending(publicationID string) bool {
 // publications are logged and do not stop it.
 func (p *Pipeline) Run(ctx context.Context) error {
 	events := p.o.Store.Subscribe(ctx)
+	if n, err := p.sweep(); err != nil {
+		p.o.Log.Warn("pipeline: removing what killed renders left", "err", err)
+	} else if n > 0 {
+		p.o.Log.Info("pipeline: removed what killed renders left", "entries", n)
+	}
 	if _, err := p.BuildAll(ctx, nil); err != nil && ctx.Err() == nil {
 		p.o.Log.Error("pipeline: initial build", "err", err)
 	}
