@@ -480,3 +480,18 @@ func (p *Pipeline) latestPage(id, urlPath string) *tree.Page {
 	}
 	return &pg
 }
+
+// RenderHub renders the hub page alone. Every repository's sync renders it too; this is for a hub whose
+// repositories are all unchanged or which has none yet, whose front page would otherwise be missing.
+func (p *Pipeline) RenderHub(ctx context.Context) error {
+	if p.o.HTML == nil || p.o.Store == nil {
+		return nil
+	}
+	p.work.Lock()
+	defer p.work.Unlock()
+	p.beginPages()
+	defer p.endPages()
+	return p.commitPages(ctx, func(hb *html.Batch) ([]indexPage, []string, error) {
+		return p.indexPages(ctx, hb, nil, "", "", nil)
+	})
+}

@@ -330,3 +330,17 @@ func TestPagesOfADeletedRepository(t *testing.T) {
 		t.Errorf("group page still lists the deleted repository:\n%s", page)
 	}
 }
+
+// TestRenderHub: a hub with nothing published yet still has a front page, listing only what is visible.
+func TestRenderHub(t *testing.T) {
+	h := pipelinetest.New(t)
+	out := t.TempDir()
+	if err := newHTMLPipeline(t, h, out).RenderHub(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	hub := readFile(t, filepath.Join(pipeline.PagesDir(out), tree.PageHTML))
+	wantIn(t, "hub page", hub, "<title>Test Hub</title>", `href="/org/open/"`)
+	if strings.Contains(hub, "closed") {
+		t.Errorf("hub page lists the hidden repository:\n%s", hub)
+	}
+}

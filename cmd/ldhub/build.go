@@ -47,6 +47,7 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 	}
 	start := time.Now()
 	res, err := p.BuildAll(ctx, progressPrinter(env.stderr))
+	err = errors.Join(err, p.RenderHub(ctx))
 	if cerr := writeServerConfigs(*out, site.ServerConfig{Listen: *listen, Dir: *out, Upstream: *upstream}); cerr != nil {
 		err = errors.Join(err, cerr)
 	}

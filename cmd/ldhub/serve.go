@@ -140,6 +140,10 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The front page exists from the start, even before the first repository is rendered.
+	if err := pipe.RenderHub(ctx); err != nil {
+		log.Error("hub page", "err", err)
+	}
 	pipeDone := make(chan struct{})
 	go func() {
 		defer close(pipeDone)
