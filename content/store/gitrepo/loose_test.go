@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // bigContent is deterministic content above recentMin, so that writes go through the cache as uploads do.
@@ -291,6 +292,38 @@ func TestStagedBlobCommitsOrLeavesNothing(t *testing.T) {
 	for _, p := range objects() {
 		if strings.Contains(filepath.Base(p), "tmp_obj_") {
 			t.Errorf("temporary file left: %s", p)
+		}
+	}
+}
+
+func TestOpenSweepsOnlyStaleTemporaryObjects(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r.git")
+	if _, err := Init(dir); err != nil {
+		t.Fatal(err)
+	}
+	objDir := filepath.Join(dir, "objects")
+	stale, fresh := filepath.Join(objDir, "tmp_obj_killed"), filepath.Join(objDir, "tmp_obj_writing")
+	other := filepath.Join(objDir, "not_a_temp")
+	for _, p := range []string{stale, fresh, other} {
+		if err := os.WriteFile(p, []byte("x"), 0o444); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-2 * staleTemp)
+	for _, p := range []string{stale, other} {
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("a stale temporary object survived Open: %v", err)
+	}
+	for _, p := range []string{fresh, other} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("Open removed %s: %v", filepath.Base(p), err)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"path"
@@ -110,8 +111,33 @@ func Open(dir string) (*Repo, error) {
 	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil {
 		return nil, fmt.Errorf("gitrepo: open %s: not a git repository: %w", dir, err)
 	}
+	sweepTemp(dir, time.Now().Add(-staleTemp))
 	st := filesystem.NewStorage(osfs.New(dir), cache.NewObjectLRUDefault())
 	return &Repo{dir: dir, st: st, objs: &objects{st: st, packDir: filepath.Join(dir, "objects", "pack")}}, nil
+}
+
+// staleTemp is the age from which a temporary object is a killed writer's leftover: a blob is staged while its
+// upload is validated, so a writer killed then leaves one as large as the compressed upload, and nothing else
+// would ever remove it. Another live process's writer never takes that long over one blob.
+const staleTemp = time.Hour
+
+// sweepTemp removes temporary objects written before cutoff (best effort: a leftover costs disk, not correctness).
+func sweepTemp(dir string, cutoff time.Time) {
+	objDir := filepath.Join(dir, "objects")
+	ents, err := os.ReadDir(objDir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if e.IsDir() || !strings.HasPrefix(e.Name(), "tmp_obj_") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && info.ModTime().Before(cutoff) {
+			if err := os.Remove(filepath.Join(objDir, e.Name())); err == nil {
+				slog.Info("gitrepo: removed a killed writer's temporary object", "repo", dir, "file", e.Name(), "size", info.Size())
+			}
+		}
+	}
 }
 
 // Dir is the repository's directory.
