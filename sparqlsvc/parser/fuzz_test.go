@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/parser"
@@ -25,7 +26,7 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	if files, err := filepath.Glob("../../../shared/testsuites/sparql/sparql1*/syntax-*/*.rq"); err == nil {
+	if files, err := filepath.Glob(filepath.Join(conformance.SuitesDir(f), "sparql/sparql1*/syntax-*/*.rq")); err == nil {
 		for _, name := range files {
 			if b, err := os.ReadFile(name); err == nil {
 				f.Add(string(b))

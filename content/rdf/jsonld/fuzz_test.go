@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/iso"
 	"github.com/ldhub/ldhub/content/rdf/jsonld"
@@ -22,7 +23,7 @@ func FuzzDecode(f *testing.F) {
 		`{"@id": "_:x", "http://x/p": {"@list": [{"@list": []}]}}`, `{"@graph": [{"@id": "x", "@reverse": {"p": "y"}}]}`} {
 		f.Add([]byte(s))
 	}
-	if files, _ := filepath.Glob(filepath.Join("..", "..", "..", "..", "shared", "testsuites", "json-ld", "toRdf", "*-in.jsonld")); len(files) > 0 {
+	if files, _ := filepath.Glob(filepath.Join(conformance.SuitesDir(f), "json-ld", "toRdf", "*-in.jsonld")); len(files) > 0 {
 		for _, p := range files[:min(len(files), 200)] {
 			if b, err := os.ReadFile(p); err == nil {
 				f.Add(b)

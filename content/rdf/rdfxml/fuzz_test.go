@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/iso"
 	"github.com/ldhub/ldhub/content/rdf/rdfxml"
@@ -19,8 +20,8 @@ import (
 func FuzzDecode(f *testing.F) {
 	f.Add(header + `<rdf:Description rdf:about="http://example.org/s"><ex:p>x</ex:p></rdf:Description></rdf:RDF>`)
 	f.Add(billionLaughs())
-	if dir := os.Getenv("LDHUB_TESTSUITES"); dir != "" {
-		files, _ := filepath.Glob(filepath.Join(dir, "rdf/rdf11/rdf-xml/*/*.rdf"))
+	{
+		files, _ := filepath.Glob(filepath.Join(conformance.SuitesDir(f), "rdf/rdf11/rdf-xml/*/*.rdf"))
 		for _, p := range files {
 			if b, err := os.ReadFile(p); err == nil {
 				f.Add(string(b))
