@@ -47,6 +47,12 @@ type RawReader struct {
 	subjSrc  []byte
 	subjVal  []byte
 	subjKind rdf.Kind
+
+	// What the Decoder's Next needs to make strings without repeating work the grammar did: whether the subject
+	// came from the cache, and the interned strings of the predicate and of the object's datatype ("" when the
+	// table of names was full).
+	subjHit       bool
+	pName, dtName string
 }
 
 var (
@@ -84,7 +90,7 @@ func (r *RawReader) Next(q *RawQuad) error {
 	}
 }
 
-// parseLine is the Decoder's parseLine producing RawTerms.
+// parseLine parses one line into q; ok is false for a blank or comment-only line.
 func (r *RawReader) parseLine(line []byte, q *RawQuad) (ok bool, err error) {
 	d := r.d
 	d.line, d.pos = line, 0
@@ -100,11 +106,11 @@ func (r *RawReader) parseLine(line []byte, q *RawQuad) (ok bool, err error) {
 	if d.pos >= len(line) || line[d.pos] != '<' {
 		return false, d.errorf(d.pos, "expected a predicate IRI '<...>', found %s", d.describe(d.pos))
 	}
-	v, err := r.iri(true)
+	v, name, err := r.iri(true)
 	if err != nil {
 		return false, err
 	}
-	q.P = RawTerm{Kind: rdf.KindIRI, Value: v}
+	q.P, r.pName = RawTerm{Kind: rdf.KindIRI, Value: v}, name
 	d.skipWS()
 	if err = r.object(&q.O); err != nil {
 		return false, err
@@ -152,9 +158,10 @@ func (r *RawReader) subject(t *RawTerm) error {
 	if end > start && r.subjKind != rdf.KindNone && bytes.Equal(d.line[start:end], r.subjSrc) {
 		d.pos = end
 		*t = RawTerm{Kind: r.subjKind, Value: r.subjVal}
+		r.subjHit = true
 		return nil
 	}
-	r.subjKind = rdf.KindNone
+	r.subjKind, r.subjHit = rdf.KindNone, false
 	if err := r.node("subject", t); err != nil {
 		return err
 	}
@@ -169,7 +176,7 @@ func (r *RawReader) node(role string, t *RawTerm) error {
 	if d.pos < len(d.line) {
 		switch d.line[d.pos] {
 		case '<':
-			v, err := r.iri(false)
+			v, _, err := r.iri(false)
 			*t = RawTerm{Kind: rdf.KindIRI, Value: v}
 			return err
 		case '_':
@@ -184,7 +191,7 @@ func (r *RawReader) object(t *RawTerm) error {
 	if d.pos < len(d.line) {
 		switch d.line[d.pos] {
 		case '<':
-			v, err := r.iri(false)
+			v, _, err := r.iri(false)
 			*t = RawTerm{Kind: rdf.KindIRI, Value: v}
 			return err
 		case '_':
@@ -196,18 +203,18 @@ func (r *RawReader) object(t *RawTerm) error {
 	return d.errorf(d.pos, "expected an IRI, blank node or \"literal\" as object, found %s", d.describe(d.pos))
 }
 
-// iri is the Decoder's iriValue without strings. With known, a name already validated by either reader (predicates and
-// datatypes) skips validation.
-func (r *RawReader) iri(known bool) ([]byte, error) {
+// iri parses IRIREF at d.pos (which holds '<'). With known (predicates and datatypes), a name already validated
+// skips validation, and name is its interned string ("" when the table is full) for the Decoder's Next.
+func (r *RawReader) iri(known bool) (v []byte, name string, err error) {
 	d := r.d
 	open := d.pos
 	start := d.pos + 1
 	line := d.line
 	if known {
 		if n := bytes.IndexByte(line[start:], '>'); n >= 0 {
-			if _, ok := d.iris[string(line[start:start+n])]; ok {
+			if s, ok := d.iris[string(line[start:start+n])]; ok {
 				d.pos = start + n + 1
-				return line[start : start+n], nil
+				return line[start : start+n], s, nil
 			}
 		}
 	}
@@ -227,23 +234,25 @@ func (r *RawReader) iri(known bool) ([]byte, error) {
 		if c == '>' {
 			raw := line[start:i]
 			if high && !utf8.Valid(raw) {
-				return nil, d.errorf(d.invalidUTF8(start), "invalid UTF-8 in IRI")
+				return nil, "", d.errorf(d.invalidUTF8(start), "invalid UTF-8 in IRI")
 			}
 			if err := d.checkIRI(open, raw); err != nil {
-				return nil, err
+				return nil, "", err
 			}
 			d.pos = i + 1
 			if known && len(d.iris) < maxInterned {
-				interned(d.iris, raw)
+				name = interned(d.iris, raw)
 			}
-			return raw, nil
+			return raw, name, nil
 		}
 		if c == '\\' {
-			return r.iriEscaped(open, start, i)
+			// An escaped IRI is not interned (the lookup above compares source text), as before.
+			v, err := r.iriEscaped(open, start, i)
+			return v, "", err
 		}
-		return nil, d.errorf(i, "character %s is not allowed in an IRI", d.describe(i))
+		return nil, "", d.errorf(i, "character %s is not allowed in an IRI", d.describe(i))
 	}
-	return nil, d.errorf(open, "IRI not closed with '>' before the end of the line")
+	return nil, "", d.errorf(open, "IRI not closed with '>' before the end of the line")
 }
 
 // unescBegin returns where the next unescaped value starts in r.unesc, first making room for the whole line so
@@ -382,6 +391,7 @@ scan:
 	}
 	d.pos = i
 	*t = RawTerm{Kind: rdf.KindLiteral, Value: lex, Datatype: xsdStringBytes}
+	r.dtName = rdf.XSDString
 	if i < len(line) {
 		switch line[i] {
 		case '@':
@@ -389,17 +399,17 @@ scan:
 			if err != nil {
 				return err
 			}
-			t.Datatype, t.Lang = langStringBytes, lang
+			t.Datatype, t.Lang, r.dtName = langStringBytes, lang, rdf.RDFLangString
 		case '^':
 			if i+2 >= len(line) || line[i+1] != '^' || line[i+2] != '<' {
 				return d.errorf(i, "expected '^^<' to start a datatype IRI")
 			}
 			d.pos = i + 2
-			dt, err := r.iri(true)
+			dt, name, err := r.iri(true)
 			if err != nil {
 				return err
 			}
-			t.Datatype = dt
+			t.Datatype, r.dtName = dt, name
 		}
 	}
 	return nil
@@ -489,4 +499,24 @@ func (r *RawReader) langTag() ([]byte, error) {
 	}
 	d.pos = i
 	return line[start:i], nil
+}
+
+// termEnd guesses where an IRI or blank node starting at start ends, for the subject cache: up to the first '>'
+// for IRIs, the first space or tab otherwise. It returns start when unsure; the full parse decides validity.
+func (d *Decoder) termEnd(start int) int {
+	if start >= len(d.line) {
+		return start
+	}
+	rest := d.line[start:]
+	switch rest[0] {
+	case '<':
+		if i := bytes.IndexByte(rest, '>'); i > 0 && bytes.IndexByte(rest[:i], '\\') < 0 {
+			return start + i + 1
+		}
+	case '_':
+		if i := bytes.IndexAny(rest, " \t<"); i > 0 && rest[i-1] != '.' {
+			return start + i
+		}
+	}
+	return start
 }
