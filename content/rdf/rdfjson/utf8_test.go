@@ -1,31 +1,16 @@
 package rdfjson_test
 
 import (
-	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
 	"testing/iotest"
-	"unicode/utf8"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/rdfjson"
+	"github.com/ldhub/ldhub/content/rdf/rdftest"
 )
-
-// badUTF8 are byte sequences that are not UTF-8: stray and truncated bytes, overlong forms, UTF-16 surrogates
-// encoded as if they were characters, and code points beyond U+10FFFF.
-var badUTF8 = []struct{ name, b string }{
-	{"byte ff", "\xff"},
-	{"lone continuation", "\x80"},
-	{"truncated 2-byte", "\xc3"},
-	{"truncated 3-byte", "\xe2\x82"},
-	{"overlong slash", "\xc0\xaf"},
-	{"overlong 3-byte", "\xe0\x80\xaf"},
-	{"overlong 4-byte", "\xf0\x80\x80\xaf"},
-	{"high surrogate", "\xed\xa0\x80"},
-	{"low surrogate", "\xed\xbf\xbf"},
-	{"above U+10FFFF", "\xf4\x90\x80\x80"},
-}
 
 // TestInvalidUTF8: encoding/json turns bytes that are not UTF-8 into U+FFFD silently, which changed the data. Each
 // bad sequence (at X) in a key, a value, between tokens or at the very end must now be a syntax error naming UTF-8
@@ -45,13 +30,9 @@ func TestInvalidUTF8(t *testing.T) {
 		{"after the document", first + "\"http://a/s2\": {}}\nX"},
 	}
 	for _, pl := range places {
-		for _, bad := range badUTF8 {
-			at := strings.Index(pl.doc, "X")
-			wantLine := 1 + strings.Count(pl.doc[:at], "\n")
-			wantCol := 1 + utf8.RuneCountInString(pl.doc[strings.LastIndex(pl.doc[:at], "\n")+1:at])
-			in := strings.Replace(pl.doc, "X", bad.b, 1)
+		for _, c := range rdftest.Cases(pl.doc) {
 			for _, oneByte := range []bool{false, true} {
-				var r io.Reader = strings.NewReader(in)
+				var r io.Reader = strings.NewReader(c.In)
 				if oneByte {
 					r = iotest.OneByteReader(r)
 				}
@@ -64,16 +45,9 @@ func TestInvalidUTF8(t *testing.T) {
 						got = append(got, q)
 					}
 				}
-				var se *rdf.SyntaxError
-				if !errors.As(err, &se) {
-					t.Fatalf("%s, %s: got %v after %v, want a syntax error", pl.name, bad.name, err, got)
-				}
-				if se.Syntax != "rdf-json" || se.Line != wantLine || se.Column != wantCol || !strings.Contains(se.Msg, "UTF-8") {
-					t.Errorf("%s, %s (one byte reads: %v): got %v, want rdf-json at line %d, column %d naming UTF-8",
-						pl.name, bad.name, oneByte, err, wantLine, wantCol)
-				}
+				rdftest.CheckError(t, fmt.Sprintf("%s (one byte reads: %v)", pl.name, oneByte), "rdf-json", c, got, err)
 				if oneByte && (len(got) != 1 || got[0].O.Value != "Übersicht ✓") {
-					t.Errorf("%s, %s: triples before the error: %v, want the first one", pl.name, bad.name, got)
+					t.Errorf("%s, %s: triples before the error: %v, want the first one", pl.name, c.Bad.Name, got)
 				}
 			}
 		}

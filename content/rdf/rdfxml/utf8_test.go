@@ -1,31 +1,16 @@
 package rdfxml_test
 
 import (
-	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
 	"testing/iotest"
-	"unicode/utf8"
 
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/rdf/rdftest"
 	"github.com/ldhub/ldhub/content/rdf/rdfxml"
 )
-
-// badUTF8 are byte sequences that are not UTF-8: stray and truncated bytes, overlong forms, UTF-16 surrogates
-// encoded as if they were characters, and code points beyond U+10FFFF.
-var badUTF8 = []struct{ name, b string }{
-	{"byte ff", "\xff"},
-	{"lone continuation", "\x80"},
-	{"truncated 2-byte", "\xc3"},
-	{"truncated 3-byte", "\xe2\x82"},
-	{"overlong slash", "\xc0\xaf"},
-	{"overlong 3-byte", "\xe0\x80\xaf"},
-	{"overlong 4-byte", "\xf0\x80\x80\xaf"},
-	{"high surrogate", "\xed\xa0\x80"},
-	{"low surrogate", "\xed\xbf\xbf"},
-	{"above U+10FFFF", "\xf4\x90\x80\x80"},
-}
 
 // TestInvalidUTF8 puts each bad sequence (at X) in markup, text and the parts encoding/xml does not check itself
 // (comments, processing instructions, the DOCTYPE): each must be a syntax error naming UTF-8 at the sequence's
@@ -50,26 +35,14 @@ func TestInvalidUTF8(t *testing.T) {
 	}
 	const head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- Übersicht ✓ -->\n"
 	for _, pl := range places {
-		for _, bad := range badUTF8 {
-			doc := head + pl.doc
-			at := strings.Index(doc, "X")
-			wantLine := 1 + strings.Count(doc[:at], "\n")
-			wantCol := 1 + utf8.RuneCountInString(doc[strings.LastIndex(doc[:at], "\n")+1:at])
-			in := strings.Replace(doc, "X", bad.b, 1)
+		for _, c := range rdftest.Cases(head + pl.doc) {
 			for _, oneByte := range []bool{false, true} {
-				var r io.Reader = strings.NewReader(in)
+				var r io.Reader = strings.NewReader(c.In)
 				if oneByte {
 					r = iotest.OneByteReader(r)
 				}
 				got, err := readAll(rdfxml.NewDecoder(r, rdf.DecodeOptions{Blanks: rdf.NewBlankNodes("")}))
-				var se *rdf.SyntaxError
-				if !errors.As(err, &se) {
-					t.Fatalf("%s, %s: got %v after %v, want a syntax error", pl.name, bad.name, err, got)
-				}
-				if se.Syntax != "rdf-xml" || se.Line != wantLine || se.Column != wantCol || !strings.Contains(se.Msg, "UTF-8") {
-					t.Errorf("%s, %s (one byte reads: %v): got %v, want rdf-xml at line %d, column %d naming UTF-8",
-						pl.name, bad.name, oneByte, err, wantLine, wantCol)
-				}
+				rdftest.CheckError(t, fmt.Sprintf("%s (one byte reads: %v)", pl.name, oneByte), "rdf-xml", c, got, err)
 			}
 		}
 	}

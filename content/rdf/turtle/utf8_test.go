@@ -1,7 +1,7 @@
 package turtle
 
 import (
-	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -9,22 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/rdf/rdftest"
 )
-
-// badUTF8 are byte sequences that are not UTF-8: stray and truncated bytes, overlong forms, UTF-16 surrogates
-// encoded as if they were characters, and code points beyond U+10FFFF.
-var badUTF8 = []struct{ name, b string }{
-	{"byte ff", "\xff"},
-	{"lone continuation", "\x80"},
-	{"truncated 2-byte", "\xc3"},
-	{"truncated 3-byte", "\xe2\x82"},
-	{"overlong slash", "\xc0\xaf"},
-	{"overlong 3-byte", "\xe0\x80\xaf"},
-	{"overlong 4-byte", "\xf0\x80\x80\xaf"},
-	{"high surrogate", "\xed\xa0\x80"},
-	{"low surrogate", "\xed\xbf\xbf"},
-	{"above U+10FFFF", "\xf4\x90\x80\x80"},
-}
 
 // utf8Places puts X in every kind of token and between tokens. The first line (a comment with a valid non-ASCII
 // character) checks that the position is counted in lines and characters, not bytes.
@@ -65,30 +51,18 @@ func TestInvalidUTF8(t *testing.T) {
 	}{{"turtle", NewDecoder}, {"trig", NewTriGDecoder}, {"n3", NewN3Decoder}}
 	const head = "# Übersicht ✓\n"
 	for _, pl := range utf8Places {
-		for _, bad := range badUTF8 {
-			doc := head + pl.doc
-			at := strings.Index(doc, "X")
-			wantLine := 1 + strings.Count(doc[:at], "\n")
-			wantCol := 1 + utf8.RuneCountInString(doc[strings.LastIndex(doc[:at], "\n")+1:at])
-			in := strings.Replace(doc, "X", bad.b, 1)
+		for _, c := range rdftest.Cases(head + pl.doc) {
 			for _, dl := range dialects {
 				for _, oneByte := range []bool{false, true} {
-					var r io.Reader = strings.NewReader(in)
+					var r io.Reader = strings.NewReader(c.In)
 					if oneByte {
 						r = iotest.OneByteReader(r)
 					}
 					got, err := decodeAll(t, dl.new(r, opts()))
-					var se *rdf.SyntaxError
-					if !errors.As(err, &se) {
-						t.Fatalf("%s, %s, %s: got %v after %q, want a syntax error", pl.name, bad.name, dl.syntax, err, got)
-					}
-					if se.Syntax != dl.syntax || se.Line != wantLine || se.Column != wantCol || !strings.Contains(se.Msg, "UTF-8") {
-						t.Errorf("%s, %s, %s (one byte reads: %v): got %v, want %s at line %d, column %d naming UTF-8",
-							pl.name, bad.name, dl.syntax, oneByte, err, dl.syntax, wantLine, wantCol)
-					}
+					rdftest.CheckError(t, fmt.Sprintf("%s, %s (one byte reads: %v)", pl.name, dl.syntax, oneByte), dl.syntax, c, got, err)
 					for _, q := range got {
 						if !utf8.ValidString(q) {
-							t.Errorf("%s, %s: quad %q before the error is not UTF-8", pl.name, bad.name, q)
+							t.Errorf("%s, %s: quad %q before the error is not UTF-8", pl.name, c.Bad.Name, q)
 						}
 					}
 				}
