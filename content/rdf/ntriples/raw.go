@@ -171,36 +171,41 @@ func (r *RawReader) subject(t *RawTerm) error {
 	return nil
 }
 
+// node parses an IRI or a blank node (subject and graph-name positions).
 func (r *RawReader) node(role string, t *RawTerm) error {
-	d := r.d
-	if d.pos < len(d.line) {
-		switch d.line[d.pos] {
-		case '<':
-			v, _, err := r.iri(false)
-			*t = RawTerm{Kind: rdf.KindIRI, Value: v}
-			return err
-		case '_':
-			return r.blank(t)
-		}
+	if found, err := r.iriOrBlank(t); found {
+		return err
 	}
+	d := r.d
 	return d.errorf(d.pos, "expected an IRI '<...>' or blank node '_:' as %s, found %s", role, d.describe(d.pos))
 }
 
 func (r *RawReader) object(t *RawTerm) error {
 	d := r.d
+	if d.pos < len(d.line) && d.line[d.pos] == '"' {
+		return r.literal(t)
+	}
+	if found, err := r.iriOrBlank(t); found {
+		return err
+	}
+	return d.errorf(d.pos, "expected an IRI, blank node or \"literal\" as object, found %s", d.describe(d.pos))
+}
+
+// iriOrBlank parses an IRI or a blank node if one starts at d.pos; found is false (and nothing is read) otherwise,
+// so that each position reports what it expected there.
+func (r *RawReader) iriOrBlank(t *RawTerm) (found bool, err error) {
+	d := r.d
 	if d.pos < len(d.line) {
 		switch d.line[d.pos] {
 		case '<':
 			v, _, err := r.iri(false)
 			*t = RawTerm{Kind: rdf.KindIRI, Value: v}
-			return err
+			return true, err
 		case '_':
-			return r.blank(t)
-		case '"':
-			return r.literal(t)
+			return true, r.blank(t)
 		}
 	}
-	return d.errorf(d.pos, "expected an IRI, blank node or \"literal\" as object, found %s", d.describe(d.pos))
+	return false, nil
 }
 
 // iri parses IRIREF at d.pos (which holds '<'). With known (predicates and datatypes), a name already validated
@@ -218,19 +223,8 @@ func (r *RawReader) iri(known bool) (v []byte, name string, err error) {
 			}
 		}
 	}
-	i := start
-	high := false
-	for i < len(line) {
+	if i, high := scanPlain(line, start, &iriClass); i < len(line) {
 		c := line[i]
-		switch iriClass[c] {
-		case clOK:
-			i++
-			continue
-		case clHigh:
-			high = true
-			i++
-			continue
-		}
 		if c == '>' {
 			raw := line[start:i]
 			if high && !utf8.Valid(raw) {
@@ -354,31 +348,17 @@ func (r *RawReader) literal(t *RawTerm) error {
 	line := d.line
 	open := d.pos
 	start := open + 1
-	i := start
-	high := false
+	i, high := scanPlain(line, start, &strClass)
+	if i >= len(line) {
+		return d.errorf(open, "string not closed with '\"' before the end of the line")
+	}
 	var lex []byte
-scan:
-	for {
-		if i >= len(line) {
-			return d.errorf(open, "string not closed with '\"' before the end of the line")
+	if line[i] == '\\' {
+		var err error
+		if lex, i, err = r.stringEscaped(open, start, i); err != nil {
+			return err
 		}
-		c := line[i]
-		switch strClass[c] {
-		case clOK:
-			i++
-			continue
-		case clHigh:
-			high = true
-			i++
-			continue
-		}
-		if c == '\\' {
-			var err error
-			if lex, i, err = r.stringEscaped(open, start, i); err != nil {
-				return err
-			}
-			break scan
-		}
+	} else { // the closing '"'
 		if i-start > d.maxLit {
 			return d.errorf(open, "literal longer than %d bytes", d.maxLit)
 		}
@@ -387,7 +367,6 @@ scan:
 		}
 		lex = line[start:i]
 		i++
-		break scan
 	}
 	d.pos = i
 	*t = RawTerm{Kind: rdf.KindLiteral, Value: lex, Datatype: xsdStringBytes}
@@ -421,10 +400,7 @@ func (r *RawReader) stringEscaped(open, start, i int) ([]byte, int, error) {
 	from := r.unescBegin()
 	buf := append(r.unesc, line[start:i]...)
 	for i < len(line) {
-		j := i
-		for j < len(line) && strClass[line[j]] != clSpecial {
-			j++
-		}
+		j, _ := scanPlain(line, i, &strClass)
 		buf = append(buf, line[i:j]...)
 		if i = j; i >= len(line) {
 			break
@@ -519,4 +495,19 @@ func (d *Decoder) termEnd(start int) int {
 		}
 	}
 	return start
+}
+
+// scanPlain returns the offset of the first byte from i on that class marks special (or len(line)), and whether a
+// byte of a multi-byte sequence came before it, which is then worth a UTF-8 check. IRIs and strings are scanned
+// by this one loop; or-ing the classes keeps it free of a branch for the high bytes.
+func scanPlain(line []byte, i int, class *[256]uint8) (end int, high bool) {
+	var seen uint8
+	for ; i < len(line); i++ {
+		c := class[line[i]]
+		if c == clSpecial {
+			break
+		}
+		seen |= c
+	}
+	return i, seen&clHigh != 0
 }
