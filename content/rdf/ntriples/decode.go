@@ -47,9 +47,8 @@ type Decoder struct {
 	line []byte
 	pos  int
 
-	// Next's own reader and statement. Its subject cache is only fed by Next, so a hit means lastSubj is the term.
+	// Next's own reader. Its subject cache is only fed by Next, so a hit means lastSubj is the term.
 	raw RawReader
-	rq  RawQuad
 
 	// Term values without escapes are substrings of lineStr, so a line costs one string allocation however many
 	// terms it has; lineStr is made only when a term needs it.
@@ -92,12 +91,15 @@ func newDecoder(r io.Reader, o rdf.DecodeOptions, syntax string, quads bool) *De
 
 // Next returns the next statement, io.EOF after the last one, or a *rdf.SyntaxError.
 func (d *Decoder) Next() (rdf.Quad, error) {
+	// The raw statement lives on the stack: filled in the heap, each of its pointer fields cost a write barrier
+	// while the collector runs (10% of Next's CPU in a profile).
+	var raw RawQuad
 	r := &d.raw
-	if err := r.Next(&d.rq); err != nil {
+	if err := r.Next(&raw); err != nil {
 		return rdf.Quad{}, err
 	}
 	d.lineStr, d.haveStr = "", false
-	rq := &d.rq
+	rq := &raw
 	var q rdf.Quad
 	if r.subjHit {
 		q.S = d.lastSubj
