@@ -145,7 +145,7 @@ func newDocWriter(w *bufio.Writer, o rdf.EncodeOptions, quads []rdf.Quad) *docWr
 	d.nsOrder = append(d.nsOrder, rdf.Prefix{Name: "rdf", IRI: rdf.RDFNS})
 	for _, p := range o.Prefixes {
 		// The RDF namespace is always written as rdf:, whatever the caller calls it.
-		if isNCName(p.Name) && !hasXMLPrefix(p.Name) && !d.taken[p.Name] && p.IRI != "" && p.IRI != rdf.RDFNS {
+		if isWritableName(p.Name) && !hasXMLPrefix(p.Name) && !d.taken[p.Name] && p.IRI != "" && p.IRI != rdf.RDFNS {
 			d.user = append(d.user, p)
 			d.taken[p.Name] = true
 		}
@@ -244,7 +244,7 @@ func (d *docWriter) qname(s string) (string, bool) {
 func (d *docWriter) newQName(s string) (string, bool) {
 	best := -1
 	for i, p := range d.user {
-		if local, ok := strings.CutPrefix(s, p.IRI); ok && isNCName(local) && (best < 0 || len(p.IRI) > len(d.user[best].IRI)) {
+		if local, ok := strings.CutPrefix(s, p.IRI); ok && isWritableName(local) && (best < 0 || len(p.IRI) > len(d.user[best].IRI)) {
 			best = i
 		}
 	}

@@ -1,6 +1,7 @@
 package rdfxml
 
 import (
+	"encoding/xml"
 	"strings"
 	"unicode/utf8"
 )
@@ -43,9 +44,40 @@ func isNCName(s string) bool {
 	return true
 }
 
-// splitIRI splits an IRI into a namespace and the longest suffix that is an NCName, the only way a predicate or
-// type IRI can become an XML element name. ok is false when no non-empty split exists.
+// isWritableName reports whether s can be written as a prefix or local name that our decoder reads back. The decoder
+// tokenises with encoding/xml, whose name check follows XML 1.0's fourth edition (Unicode 2.0 letters), narrower
+// than the fifth edition's ranges in isNameStartChar: U+01F8, for one, passes the fifth and fails the fourth, so
+// the encoder wrote names it could not read again (found by FuzzDecode). Non-ASCII names are asked of encoding/xml
+// itself; they are rare, and ASCII ones agree in both editions.
+func isWritableName(s string) bool {
+	if !isNCName(s) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			_, err := xml.NewDecoder(strings.NewReader("<" + s + "/>")).Token()
+			return err == nil
+		}
+	}
+	return true
+}
+
+// splitIRI splits an IRI into a namespace and the longest suffix that is a writable name (isWritableName), the only
+// way a predicate or type IRI can become an XML element name. ok is false when no non-empty split exists.
 func splitIRI(s string) (ns, local string, ok bool) {
+	for from := 0; from < len(s); {
+		ns, local, ok = splitIRIFrom(s, from)
+		if !ok || isWritableName(local) {
+			return ns, local, ok
+		}
+		_, size := utf8.DecodeRuneInString(local)
+		from = len(ns) + size
+	}
+	return "", "", false
+}
+
+// splitIRIFrom is splitIRI's fifth-edition split, with the local part starting at from or later.
+func splitIRIFrom(s string, from int) (ns, local string, ok bool) {
 	i := len(s)
 	for i > 0 {
 		r, size := utf8.DecodeLastRuneInString(s[:i])
@@ -54,6 +86,7 @@ func splitIRI(s string) (ns, local string, ok bool) {
 		}
 		i -= size
 	}
+	i = max(i, from)
 	// The local part must start with a NameStartChar: skip digits, '-', '.' and combining marks.
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])

@@ -46,7 +46,7 @@ func NewStreamEncoder(w io.Writer, o rdf.EncodeOptions) *StreamEncoder {
 		preds: map[string]bool{}, names: map[string]streamName{}, gen: map[string]string{}, labels: map[string]string{}}
 	for _, p := range o.Prefixes {
 		// As in Encoder: the RDF namespace is always rdf:, and a prefix must be a usable XML name.
-		if isNCName(p.Name) && !hasXMLPrefix(p.Name) && !e.taken[p.Name] && p.IRI != "" && p.IRI != rdf.RDFNS {
+		if isWritableName(p.Name) && !hasXMLPrefix(p.Name) && !e.taken[p.Name] && p.IRI != "" && p.IRI != rdf.RDFNS {
 			e.user = append(e.user, p)
 			e.taken[p.Name] = true
 		}
@@ -155,7 +155,7 @@ func (e *StreamEncoder) qname(s string) (streamName, bool) {
 func (e *StreamEncoder) newQName(s string) streamName {
 	best := -1
 	for i, p := range e.user {
-		if local, ok := strings.CutPrefix(s, p.IRI); ok && isNCName(local) && (best < 0 || len(p.IRI) > len(e.user[best].IRI)) {
+		if local, ok := strings.CutPrefix(s, p.IRI); ok && isWritableName(local) && (best < 0 || len(p.IRI) > len(e.user[best].IRI)) {
 			best = i
 		}
 	}

@@ -1063,15 +1063,25 @@ func (c *Context) createTermDefinition(context map[string]interface{}, term stri
 		containerArray, isArray := containerVal.([]interface{})
 		var container []string
 		containerValueMap := make(map[string]bool)
+		// ldhub: a container that is neither a string nor an array of strings is an invalid container mapping;
+		// the type assertions here panicked on it (found by FuzzDecode: "@container": {}).
 		if isArray {
 			container = make([]string, 0)
 			for _, c := range containerArray {
-				container = append(container, c.(string))
-				containerValueMap[c.(string)] = true
+				cs, ok := c.(string)
+				if !ok {
+					return NewJsonLdError(InvalidContainerMapping, "@container values must be strings")
+				}
+				container = append(container, cs)
+				containerValueMap[cs] = true
 			}
 		} else {
-			container = []string{containerVal.(string)}
-			containerValueMap[containerVal.(string)] = true
+			cs, ok := containerVal.(string)
+			if !ok {
+				return NewJsonLdError(InvalidContainerMapping, "@container must be a string or an array of strings")
+			}
+			container = []string{cs}
+			containerValueMap[cs] = true
 		}
 
 		validContainers := map[string]bool{
