@@ -119,6 +119,7 @@ func (api *JsonLdApi) FromRDF(dataset *RDFDataset, opts *JsonLdOptions) ([]inter
 	graphMap := make(map[string]map[string]*NodeMapNode)
 	graphMap["@default"] = defaultGraph
 	referencedOnceMap := make(map[string]*UsagesNode)
+	nodeGraph := make(map[*NodeMapNode]string)
 
 	// 3/3.1)
 	for name, graph := range dataset.Graphs {
@@ -145,12 +146,15 @@ func (api *JsonLdApi) FromRDF(dataset *RDFDataset, opts *JsonLdOptions) ([]inter
 			if !present {
 				node = NewNodeMapNode(subject)
 				nodeMap[subject] = node
+				nodeGraph[node] = name // ldhub: see referrerInGraph
 			}
 
 			// 3.5.3)
 			_, containsObject := nodeMap[object.GetValue()]
 			if (IsIRI(object) || IsBlankNode(object)) && !containsObject {
-				nodeMap[object.GetValue()] = NewNodeMapNode(object.GetValue())
+				objNode := NewNodeMapNode(object.GetValue())
+				nodeMap[object.GetValue()] = objNode
+				nodeGraph[objNode] = name // ldhub: see referrerInGraph
 			}
 
 			// 3.5.4)
@@ -192,7 +196,7 @@ func (api *JsonLdApi) FromRDF(dataset *RDFDataset, opts *JsonLdOptions) ([]inter
 	}
 
 	// 4)
-	for _, graph := range graphMap {
+	for graphName, graph := range graphMap {
 		// 4.1), 4.2)
 		nilNode, present := graph[RDFNil]
 		if !present {
@@ -208,7 +212,11 @@ func (api *JsonLdApi) FromRDF(dataset *RDFDataset, opts *JsonLdOptions) ([]inter
 			list := make([]interface{}, 0)
 			listNodes := make([]string, 0)
 			// 4.3.3)
-			for property == RDFRest && IsReferencedOnce(node, referencedOnceMap) && node.IsWellFormedListNode() {
+			// ldhub: a list node is folded into its referrer only when the referrer is in the same graph. The
+			// algorithm's "referenced once" map spans graphs, so a list whose nodes are in one graph and whose
+			// reference is in another was moved into the referrer's graph (jsonld.js does the same); the dump then
+			// read back as a different dataset (found by FuzzRoundTrip). Such a list stays as rdf:first/rdf:rest.
+			for property == RDFRest && IsReferencedOnce(node, referencedOnceMap) && referrerInGraph(graphName, node, referencedOnceMap, nodeGraph) && node.IsWellFormedListNode() {
 				// 4.3.3.1)
 				list = append(list, node.Values[RDFFirst].([]interface{})[0])
 				// 4.3.3.2)
@@ -373,4 +381,12 @@ func singleValue(v interface{}) (string, bool) {
 	}
 	s, ok := m["@value"].(string)
 	return s, ok
+}
+
+// referrerInGraph reports whether the one triple referring to list node node is in the graph named graph (ldhub).
+// The graph a node was created in is recorded, since folding lists deletes list nodes from their graph's map.
+func referrerInGraph(graph string, node *NodeMapNode, referencedOnce map[string]*UsagesNode, nodeGraph map[*NodeMapNode]string) bool {
+	id, _ := node.Values["@id"].(string)
+	usage := referencedOnce[id]
+	return usage != nil && nodeGraph[usage.node] == graph
 }
