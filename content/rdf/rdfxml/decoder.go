@@ -527,8 +527,15 @@ func (d *Decoder) element(el *elem, t xml.StartElement, parent *frame) error {
 	return nil
 }
 
+// resolve makes ref absolute against base. An absolute IRI is kept exactly as written (no dot-segment removal), as
+// the Turtle decoder does: otherwise "A:.#p" read from rdf:resource became "A:#p" while the same IRI built from an
+// element name kept its dot, and RDF/XML that the encoder wrote read back as a different graph (found by
+// FuzzDecode).
 func (d *Decoder) resolve(base, ref string) (string, error) {
-	s, err := iri.Resolve(base, ref)
+	s, err := ref, error(nil)
+	if !iri.IsAbsolute(ref) {
+		s, err = iri.Resolve(base, ref)
+	}
 	if err != nil {
 		return "", d.errf("cannot resolve IRI %q against base %q: %v", ref, base, err)
 	}
