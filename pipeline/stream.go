@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/rdf/ntriples"
 )
 
 // streamJSONLD writes expanded JSON-LD as statements come: one node object per run of statements about the same
@@ -193,81 +194,8 @@ func newStreamTurtle(w io.Writer) *streamTurtle {
 }
 
 func (e *streamTurtle) term(t rdf.Term) {
-	e.scratch = appendNTriples(e.scratch[:0], t)
+	e.scratch = ntriples.AppendTerm(e.scratch[:0], t)
 	e.w.Write(e.scratch)
-}
-
-// appendNTriples is rdf.AppendNTriples into a reused byte slice: that one writes to a strings.Builder, which
-// the streaming encoders had to reset, and so reallocate, for every term.
-func appendNTriples(b []byte, t rdf.Term) []byte {
-	switch t.Kind {
-	case rdf.KindIRI:
-		b = append(b, '<')
-		b = appendNTIRI(b, t.Value)
-		return append(b, '>')
-	case rdf.KindBlank:
-		b = append(b, "_:"...)
-		return append(b, t.Value...)
-	case rdf.KindLiteral:
-		b = append(b, '"')
-		b = appendNTString(b, t.Value)
-		b = append(b, '"')
-		switch {
-		case t.Lang != "":
-			b = append(b, '@')
-			b = append(b, t.Lang...)
-		case t.Datatype != "" && t.Datatype != rdf.XSDString:
-			b = append(b, "^^<"...)
-			b = appendNTIRI(b, t.Datatype)
-			b = append(b, '>')
-		}
-	}
-	return b
-}
-
-const upperHex = "0123456789ABCDEF"
-
-func appendNTString(b []byte, s string) []byte {
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c != 0x7f {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		default:
-			b = append(b, '\\', 'u', '0', '0', upperHex[c>>4], upperHex[c&0xf])
-		}
-		start = i + 1
-	}
-	return append(b, s[start:]...)
-}
-
-func appendNTIRI(b []byte, s string) []byte {
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c > 0x20 && c != '<' && c != '>' && c != '"' && c != '{' && c != '}' && c != '|' && c != '^' && c != '`' && c != '\\' {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		b = append(b, '\\', 'u', '0', '0', upperHex[c>>4], upperHex[c&0xf])
-		start = i + 1
-	}
-	return append(b, s[start:]...)
 }
 
 func (e *streamTurtle) Encode(q rdf.Quad) error {

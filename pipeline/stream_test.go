@@ -10,6 +10,7 @@ import (
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/iso"
 	"github.com/ldhub/ldhub/content/rdf/jsonld"
+	"github.com/ldhub/ldhub/content/rdf/ntriples"
 	"github.com/ldhub/ldhub/content/rdf/turtle"
 )
 
@@ -149,7 +150,7 @@ func TestAppendNTriplesIsRDFs(t *testing.T) {
 	for _, term := range terms {
 		var sb strings.Builder
 		rdf.AppendNTriples(&sb, term)
-		if got := appendNTriples([]byte("keep"), term); string(got) != "keep"+sb.String() {
+		if got := ntriples.AppendTerm([]byte("keep"), term); string(got) != "keep"+sb.String() {
 			t.Errorf("%#v: got %q, want %q", term, got[4:], sb.String())
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/ldhub/ldhub/content/rdf"
 )
@@ -17,7 +16,6 @@ type Encoder struct {
 	syntax string
 	quads  bool
 	line   []byte
-	sb     strings.Builder
 	err    error
 }
 
@@ -39,14 +37,14 @@ func (e *Encoder) Encode(q rdf.Quad) error {
 	if err := e.check(q); err != nil {
 		return err
 	}
-	b := e.appendTerm(e.line[:0], q.S)
+	b := AppendTerm(e.line[:0], q.S)
 	b = append(b, ' ')
-	b = e.appendTerm(b, q.P)
+	b = AppendTerm(b, q.P)
 	b = append(b, ' ')
-	b = e.appendTerm(b, q.O)
+	b = AppendTerm(b, q.O)
 	if !q.G.IsZero() {
 		b = append(b, ' ')
-		b = e.appendTerm(b, q.G)
+		b = AppendTerm(b, q.G)
 	}
 	b = append(b, " .\n"...)
 	e.line = b
@@ -109,9 +107,10 @@ func validBlankLabel(l string) bool {
 	return true
 }
 
-// appendTerm appends t in canonical form, byte for byte what rdf.AppendNTriples writes (TestEncodeMatchesShared
-// holds the two together); appending to a reused []byte instead of a strings.Builder saves an allocation per term.
-func (e *Encoder) appendTerm(b []byte, t rdf.Term) []byte {
+// AppendTerm appends t in canonical form, byte for byte what rdf.AppendNTriples writes (TestEncodeMatchesShared
+// holds the two together); appending to a reused []byte instead of a strings.Builder saves an allocation per term,
+// which is why streaming encoders elsewhere (the pipeline's Turtle dump) use it too.
+func AppendTerm(b []byte, t rdf.Term) []byte {
 	switch t.Kind {
 	case rdf.KindIRI:
 		b = append(b, '<')
@@ -136,9 +135,7 @@ func (e *Encoder) appendTerm(b []byte, t rdf.Term) []byte {
 		return b
 	}
 	// The zero term: rdf.AppendNTriples writes nothing for it either.
-	e.sb.Reset()
-	rdf.AppendNTriples(&e.sb, t)
-	return append(b, e.sb.String()...)
+	return b
 }
 
 const hexDigits = "0123456789ABCDEF"
