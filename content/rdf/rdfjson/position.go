@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"unicode/utf8"
+
+	"github.com/ldhub/ldhub/content/rdf"
 )
 
 // countingReader feeds encoding/json and keeps the bytes it has handed over but the decoder has not yet passed,
@@ -37,47 +39,22 @@ type utf8Error struct {
 
 func (e *utf8Error) Error() string { return fmt.Sprintf("invalid UTF-8 (byte 0x%02x)", e.b) }
 
-// utf8State checks UTF-8 a byte at a time across reads. Ranges follow RFC 3629: after E0, ED, F0 and F4 the next
-// byte is narrower, which refuses overlong forms, surrogates and code points above U+10FFFF.
+// utf8State is the UTF-8 check across reads with the stream offset and first byte of the current sequence, where
+// an error is reported.
 type utf8State struct {
-	need    int   // continuation bytes still expected
-	lo, hi  byte  // range of the next one
-	start   int64 // stream offset of the sequence's first byte
+	rdf.UTF8Stream
+	start   int64
 	startCh byte
 }
 
 // check consumes b, found at stream offset off, and reports the offset of a sequence it makes invalid.
 func (u *utf8State) check(b byte, off int64) *utf8Error {
-	if u.need > 0 {
-		if b < u.lo || b > u.hi {
-			return &utf8Error{off: u.start, b: u.startCh}
-		}
-		u.need--
-		u.lo, u.hi = 0x80, 0xBF
-		return nil
+	start, ok := u.Byte(b)
+	if start {
+		u.start, u.startCh = off, b
 	}
-	if b < 0x80 {
-		return nil
-	}
-	u.start, u.startCh = off, b
-	u.lo, u.hi = 0x80, 0xBF
-	switch {
-	case b >= 0xC2 && b <= 0xDF:
-		u.need = 1
-	case b == 0xE0:
-		u.need, u.lo = 2, 0xA0
-	case b == 0xED:
-		u.need, u.hi = 2, 0x9F
-	case b >= 0xE1 && b <= 0xEF:
-		u.need = 2
-	case b == 0xF0:
-		u.need, u.lo = 3, 0x90
-	case b == 0xF4:
-		u.need, u.hi = 3, 0x8F
-	case b >= 0xF1 && b <= 0xF3:
-		u.need = 3
-	default:
-		return &utf8Error{off: off, b: b}
+	if !ok {
+		return &utf8Error{off: u.start, b: u.startCh}
 	}
 	return nil
 }
@@ -113,11 +90,11 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	c.buf = append(c.buf, p[k:k+n]...)
 	delivered := c.read - int64(k) // stream offset of p[0]
 	chunk := p[k : k+n]
-	if c.u8.need == 0 && utf8.Valid(chunk) {
+	if !c.u8.Pending() && utf8.Valid(chunk) {
 		chunk = nil // the common case, checked at utf8.Valid's speed; a sequence cut at the end fails it
 	}
 	for i, b := range chunk {
-		if b < 0x80 && c.u8.need == 0 {
+		if b < 0x80 && !c.u8.Pending() {
 			continue
 		}
 		if e := c.u8.check(b, c.read+int64(i)); e != nil {
@@ -127,7 +104,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	}
 	c.read += int64(n)
 	n += k
-	if c.u8Err == nil && err == io.EOF && c.u8.need > 0 {
+	if c.u8Err == nil && err == io.EOF && c.u8.Pending() {
 		c.u8Err = &utf8Error{off: c.u8.start, b: c.u8.startCh}
 	}
 	if c.u8Err != nil {
@@ -139,7 +116,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 		}
 		return n, nil
 	}
-	if c.u8.need > 0 {
+	if c.u8.Pending() {
 		// Hold back a sequence that the next read must complete: encoding/json, given only its first bytes
 		// outside a string, would complain about the character instead of the encoding.
 		cut := int(c.u8.start - delivered)

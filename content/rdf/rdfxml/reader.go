@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"unicode/utf8"
+
+	"github.com/ldhub/ldhub/content/rdf"
 )
 
 // Expansion caps for internal-subset entities. A document may expand entities to at most entityBaseBudget bytes
@@ -55,9 +57,8 @@ type posReader struct {
 	// processing instructions and the DOCTYPE through unchecked (and comments inside a parseType="Literal" end up
 	// in the literal). notUTF8 turns it off when the document declares Latin-1.
 	notUTF8       bool
-	u8need        int  // continuation bytes still expected
-	u8lo, u8hi    byte // range allowed for the next one (narrower after E0, ED, F0, F4: no overlongs, surrogates)
-	u8line, u8col int  // position of the sequence's first byte
+	u8            rdf.UTF8Stream
+	u8line, u8col int // position of the sequence's first byte
 
 	// ents maps declared entity names to their expanded length, or -1 for external entities.
 	ents     map[string]int
@@ -124,7 +125,7 @@ func (p *posReader) ReadByte() (byte, error) {
 
 func (p *posReader) readRaw() (byte, error) {
 	if p.i >= p.n && !p.fill() {
-		if p.u8need > 0 && !p.notUTF8 && p.err == io.EOF {
+		if p.u8.Pending() && !p.notUTF8 && p.err == io.EOF {
 			p.err = p.badUTF8()
 		}
 		return 0, p.err
@@ -133,7 +134,7 @@ func (p *posReader) readRaw() (byte, error) {
 	p.i++
 	p.off++
 	p.prevLine, p.prevCol = p.line, p.col
-	if (b >= utf8.RuneSelf || p.u8need > 0) && !p.notUTF8 {
+	if (b >= utf8.RuneSelf || p.u8.Pending()) && !p.notUTF8 {
 		if err := p.utf8Byte(b); err != nil {
 			p.err = err
 			return 0, err
@@ -161,32 +162,11 @@ func (p *posReader) readRaw() (byte, error) {
 // utf8Byte advances the UTF-8 check over the non-ASCII byte b (or any byte that must continue a sequence), which
 // stands at (prevLine, prevCol+1).
 func (p *posReader) utf8Byte(b byte) error {
-	if p.u8need > 0 {
-		if b < p.u8lo || b > p.u8hi {
-			return p.badUTF8()
-		}
-		p.u8need--
-		p.u8lo, p.u8hi = 0x80, 0xBF
-		return nil
+	start, ok := p.u8.Byte(b)
+	if start {
+		p.u8line, p.u8col = p.prevLine, p.prevCol+1
 	}
-	p.u8line, p.u8col = p.prevLine, p.prevCol+1
-	p.u8lo, p.u8hi = 0x80, 0xBF
-	switch {
-	case b >= 0xC2 && b <= 0xDF:
-		p.u8need = 1
-	case b == 0xE0:
-		p.u8need, p.u8lo = 2, 0xA0
-	case b == 0xED:
-		p.u8need, p.u8hi = 2, 0x9F
-	case b >= 0xE1 && b <= 0xEF:
-		p.u8need = 2
-	case b == 0xF0:
-		p.u8need, p.u8lo = 3, 0x90
-	case b == 0xF4:
-		p.u8need, p.u8hi = 3, 0x8F
-	case b >= 0xF1 && b <= 0xF3:
-		p.u8need = 3
-	default: // a continuation byte with no lead, C0/C1 (always overlong) or F5 and above (beyond U+10FFFF)
+	if !ok {
 		return p.badUTF8()
 	}
 	return nil
