@@ -143,13 +143,7 @@ func newDocWriter(w *bufio.Writer, o rdf.EncodeOptions, quads []rdf.Quad) *docWr
 	}
 	d.nsPrefix[rdf.RDFNS] = "rdf"
 	d.nsOrder = append(d.nsOrder, rdf.Prefix{Name: "rdf", IRI: rdf.RDFNS})
-	for _, p := range o.Prefixes {
-		// The RDF namespace is always written as rdf:, whatever the caller calls it.
-		if isWritableName(p.Name) && !hasXMLPrefix(p.Name) && !d.taken[p.Name] && p.IRI != "" && p.IRI != rdf.RDFNS {
-			d.user = append(d.user, p)
-			d.taken[p.Name] = true
-		}
-	}
+	d.user = usablePrefixes(o.Prefixes, d.taken)
 	d.group(quads)
 	return d
 }
@@ -242,13 +236,7 @@ func (d *docWriter) qname(s string) (string, bool) {
 }
 
 func (d *docWriter) newQName(s string) (string, bool) {
-	best := -1
-	for i, p := range d.user {
-		if local, ok := strings.CutPrefix(s, p.IRI); ok && isWritableName(local) && (best < 0 || len(p.IRI) > len(d.user[best].IRI)) {
-			best = i
-		}
-	}
-	if best >= 0 {
+	if best := longestPrefix(d.user, s); best >= 0 {
 		p := d.user[best]
 		d.declare(p.Name, p.IRI)
 		return p.Name + ":" + s[len(p.IRI):], true

@@ -4,6 +4,8 @@ import (
 	"encoding/xml"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ldhub/ldhub/content/rdf"
 )
 
 const xmlNS = "http://www.w3.org/XML/1998/namespace"
@@ -128,3 +130,28 @@ var badIRIByte = func() (t [256]bool) {
 	}
 	return t
 }()
+
+// usablePrefixes returns the caller's prefixes an encoder may declare, and marks their names taken: the RDF
+// namespace is always written as rdf:, whatever the caller calls it, and a prefix must be a writable XML name that
+// does not start with "xml".
+func usablePrefixes(ps []rdf.Prefix, taken map[string]bool) []rdf.Prefix {
+	var user []rdf.Prefix
+	for _, p := range ps {
+		if isWritableName(p.Name) && !hasXMLPrefix(p.Name) && !taken[p.Name] && p.IRI != "" && p.IRI != rdf.RDFNS {
+			user = append(user, p)
+			taken[p.Name] = true
+		}
+	}
+	return user
+}
+
+// longestPrefix returns the index in user of the longest namespace that leaves a writable local name of s, or -1.
+func longestPrefix(user []rdf.Prefix, s string) int {
+	best := -1
+	for i, p := range user {
+		if local, ok := strings.CutPrefix(s, p.IRI); ok && isWritableName(local) && (best < 0 || len(p.IRI) > len(user[best].IRI)) {
+			best = i
+		}
+	}
+	return best
+}

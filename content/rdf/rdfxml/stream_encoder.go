@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/iri"
@@ -44,13 +43,7 @@ type streamName struct {
 func NewStreamEncoder(w io.Writer, o rdf.EncodeOptions) *StreamEncoder {
 	e := &StreamEncoder{w: bufio.NewWriterSize(w, 64<<10), taken: map[string]bool{"rdf": true},
 		preds: map[string]bool{}, names: map[string]streamName{}, gen: map[string]string{}, labels: map[string]string{}}
-	for _, p := range o.Prefixes {
-		// As in Encoder: the RDF namespace is always rdf:, and a prefix must be a usable XML name.
-		if isWritableName(p.Name) && !hasXMLPrefix(p.Name) && !e.taken[p.Name] && p.IRI != "" && p.IRI != rdf.RDFNS {
-			e.user = append(e.user, p)
-			e.taken[p.Name] = true
-		}
-	}
+	e.user = usablePrefixes(o.Prefixes, e.taken)
 	return e
 }
 
@@ -153,13 +146,7 @@ func (e *StreamEncoder) qname(s string) (streamName, bool) {
 }
 
 func (e *StreamEncoder) newQName(s string) streamName {
-	best := -1
-	for i, p := range e.user {
-		if local, ok := strings.CutPrefix(s, p.IRI); ok && isWritableName(local) && (best < 0 || len(p.IRI) > len(e.user[best].IRI)) {
-			best = i
-		}
-	}
-	if best >= 0 {
+	if best := longestPrefix(e.user, s); best >= 0 {
 		p := e.user[best]
 		return streamName{name: p.Name + ":" + s[len(p.IRI):]}
 	}
