@@ -9,6 +9,7 @@ import (
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/jsonld"
+	"github.com/ldhub/ldhub/content/rdf/rdftest"
 )
 
 // TestProcessorErrorPositions: a JSON-LD processing error names the JSON value that caused it by line, column and
@@ -95,20 +96,17 @@ func contexts(docs map[string]string) jsonld.Loader {
 // TestInvalidUTF8: encoding/json would turn bytes that are not UTF-8 into U+FFFD silently; each must be a syntax
 // error at the first bad byte.
 func TestInvalidUTF8(t *testing.T) {
-	for _, bad := range []string{"\xff", "\x80", "\xc3", "\xe2\x82", "\xc0\xaf", "\xe0\x80\xaf", "\xf0\x80\x80\xaf", "\xed\xa0\x80", "\xed\xbf\xbf", "\xf4\x90\x80\x80"} {
-		for _, doc := range []string{
-			"{\"@id\": \"http://ex/s\",\n \"http://ex/p\": \"é X\"}",
-			"{\"@id\": \"http://ex/s\",\n \"http://ex/pX\": \"é\"}",
-			"{\"@context\": {\"é\": \"http://ex/X\"},\n \"@id\": \"http://ex/s\"}",
-			"{\"@id\": \"http://ex/s\"}\nX",
-		} {
-			at := strings.Index(doc, "X")
-			wantLine := 1 + strings.Count(doc[:at], "\n")
-			wantCol := 1 + utf8.RuneCountInString(doc[strings.LastIndex(doc[:at], "\n")+1:at])
-			_, _, err := decode(t, strings.Replace(doc, "X", bad, 1), rdf.DecodeOptions{}, jsonld.Config{})
+	for _, doc := range []string{
+		"{\"@id\": \"http://ex/s\",\n \"http://ex/p\": \"é X\"}",
+		"{\"@id\": \"http://ex/s\",\n \"http://ex/pX\": \"é\"}",
+		"{\"@context\": {\"é\": \"http://ex/X\"},\n \"@id\": \"http://ex/s\"}",
+		"{\"@id\": \"http://ex/s\"}\nX",
+	} {
+		for _, c := range rdftest.Cases(doc) {
+			_, _, err := decode(t, c.In, rdf.DecodeOptions{}, jsonld.Config{})
 			var se *rdf.SyntaxError
-			if !errors.As(err, &se) || se.Line != wantLine || se.Column != wantCol || !strings.Contains(se.Msg, "UTF-8") {
-				t.Errorf("%q in %q: got %v, want a UTF-8 error at line %d, column %d", bad, doc, err, wantLine, wantCol)
+			if !errors.As(err, &se) || se.Line != c.Line || se.Column != c.Column || !strings.Contains(se.Msg, "UTF-8") {
+				t.Errorf("%q in %q: got %v, want a UTF-8 error at line %d, column %d", c.Bad.Bytes, doc, err, c.Line, c.Column)
 			}
 		}
 	}
