@@ -105,6 +105,7 @@ type rep struct {
 	body []byte   // nil: served from name
 	name string
 	mod  time.Time
+	memo atomic.Value // what a server without net/http derived from this response (Prepared.Memo)
 }
 
 type field struct {

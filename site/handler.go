@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -202,6 +203,78 @@ func (h *Handler) serveLocated(w http.ResponseWriter, r *http.Request, last bool
 		return false
 	}
 	return h.serveSlot(w, r, t, slot, t.ext == "", last)
+}
+
+// Prepared is the answer ServeHTTP gives to a plain GET or HEAD of a public publication, version or VoID file,
+// ready for a server that writes it without net/http (site/fastpath).
+type Prepared struct{ r *rep }
+
+// Prepared returns the answer to a GET or HEAD of path (no query) with these Accept and Accept-Encoding values,
+// when ServeHTTP would give it whole from a prepared response: the route is public and in the route cache (located
+// now when it is not), the representation exists and its body is in memory. ok is false for anything else
+// (private, resource, error, too large to keep), which only ServeHTTP may answer.
+func (h *Handler) Prepared(path, accept, acceptEncoding string) (p Prepared, ok bool) {
+	w := h.watcher()
+	if w == nil {
+		return p, false
+	}
+	w.drain()
+	rt := h.routes.get(path)
+	if rt == nil || !h.fresh(rt.pub) {
+		// Located as ServeHTTP would, so that the route cache holds it from the first request on; without
+		// credentials, so a private publication is never located here.
+		if _, ok := h.locate(&http.Request{Method: http.MethodGet, URL: &url.URL{Path: path}, Header: http.Header{}}); !ok {
+			return p, false
+		}
+		if rt = h.routes.get(path); rt == nil {
+			return p, false
+		}
+	}
+	fo := rt.folder
+	if rt.private || fo.page.Private {
+		return p, false
+	}
+	slot, negotiated := fo.voidSlot(), false
+	switch {
+	case rt.void:
+	case rt.ext != "":
+		slot = fo.slotByType(extensions[rt.ext])
+	default:
+		slot, negotiated = fo.neg.pick(accept), true
+	}
+	if slot < 0 {
+		return p, false
+	}
+	gz := slot < len(fo.page.Formats) && h.gzip.accepts(acceptEncoding)
+	rp, err := fo.rep(slot, negotiated, gz, h.budget)
+	if err != nil || rp.body == nil {
+		return p, false
+	}
+	return Prepared{rp}, true
+}
+
+// Header is the header ServeHTTP sets for the whole answer (a new map): CORS, the prepared fields, Content-Length.
+func (p Prepared) Header() http.Header {
+	hd := http.Header{hAllowOrigin: valAnyOrigin, hExposeHeaders: valExposeHeaders, hContentLength: p.r.clen}
+	setFields(hd, p.r.hdr)
+	return hd
+}
+
+// Body is the representation; it must not be modified.
+func (p Prepared) Body() []byte { return p.r.body }
+
+// ModTime is the file's modification time, the one If-Modified-Since is compared with.
+func (p Prepared) ModTime() time.Time { return p.r.mod }
+
+// Memo returns what build derived from this response, calling build the first time: the derived value lives
+// exactly as long as the prepared response does.
+func (p Prepared) Memo(build func(Prepared) any) any {
+	if v := p.r.memo.Load(); v != nil {
+		return v
+	}
+	v := build(p)
+	p.r.memo.CompareAndSwap(nil, v)
+	return p.r.memo.Load()
 }
 
 // servePage answers a GET for a static page of the hub (the front page, a group, a repository) from o.Pages.
