@@ -109,23 +109,43 @@ func (d *chanDecoder) release() {
 	d.held = batch{}
 }
 
-func (d *chanDecoder) Next() (rdf.Quad, error) {
+// fill makes cur non-empty, or returns why it cannot be.
+func (d *chanDecoder) fill() error {
 	for len(d.cur) == 0 {
 		if d.err != nil {
-			return rdf.Quad{}, d.err
+			return d.err
 		}
 		d.release()
 		b, ok := <-d.ch
 		if !ok {
 			// The decoding stops early only when ctx ends; what was read is then not the whole document.
 			if d.ctx.Err() != nil {
-				return rdf.Quad{}, io.ErrUnexpectedEOF
+				return io.ErrUnexpectedEOF
 			}
-			return rdf.Quad{}, io.EOF
+			return io.EOF
 		}
 		d.held, d.cur, d.err = b, b.quads, b.err
+	}
+	return nil
+}
+
+func (d *chanDecoder) Next() (rdf.Quad, error) {
+	if err := d.fill(); err != nil {
+		return rdf.Quad{}, err
 	}
 	q := d.cur[0]
 	d.cur = d.cur[1:]
 	return q, nil
+}
+
+// NextBatch hands over the rest of the held batch itself (codec.BatchDecoder, and the index builder reads it the
+// same way), so the encoders and the index read the fan-out's slices instead of batching and copying every
+// statement again. The slice is released to the decoding goroutine only at the next call.
+func (d *chanDecoder) NextBatch() ([]rdf.Quad, error) {
+	if err := d.fill(); err != nil {
+		return nil, err
+	}
+	qs := d.cur
+	d.cur = nil
+	return qs, nil
 }
