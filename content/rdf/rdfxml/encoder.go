@@ -80,7 +80,28 @@ func checkQuad(q rdf.Quad) error {
 }
 
 // xmlText reports whether s can be written in an XML 1.0 document at all (as text or an attribute value).
+// Printable ASCII, tab and line ends need no decoding, and are nearly all of what encoders check: only from the
+// first other byte on is s read as runes.
 func xmlText(s string) error {
+	for i := 0; i < len(s); i++ {
+		if !plainXMLByte[s[i]] {
+			return xmlRunes(s[i:])
+		}
+	}
+	return nil
+}
+
+// plainXMLByte marks the bytes xmlText accepts without decoding: ASCII that XML 1.0 allows.
+var plainXMLByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = true
+	}
+	t['\t'], t['\n'], t['\r'] = true, true, true
+	return t
+}()
+
+// xmlRunes is xmlText's check of s as runes; s starts at a rune boundary.
+func xmlRunes(s string) error {
 	for i, r := range s {
 		if r == utf8.RuneError {
 			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {

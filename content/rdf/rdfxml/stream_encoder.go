@@ -32,6 +32,8 @@ type StreamEncoder struct {
 	labels  map[string]string // blank label -> rdf:nodeID value
 	local   []streamName      // namespaces to declare on the element being written
 	scratch []byte
+
+	okDatatype, okLang string // the last datatype and language tag that passed checkKnownPredicate
 }
 
 // streamName is an IRI split into an element name; ns is set when the prefix is not declared on the root element.
@@ -57,7 +59,9 @@ func (e *StreamEncoder) Encode(q rdf.Quad) error {
 		return e.err
 	}
 	if e.preds[q.P.Value] && q.P.IsIRI() {
-		if err := checkKnownPredicate(q); err != nil {
+		// The subject of the current run passed with its first statement.
+		sameSubject := len(e.run) > 0 && e.run[0].S == q.S
+		if err := e.checkKnownPredicate(q, sameSubject); err != nil {
 			return fmt.Errorf("rdfxml: cannot write %s: %w", q, err)
 		}
 	} else {
@@ -73,8 +77,10 @@ func (e *StreamEncoder) Encode(q rdf.Quad) error {
 	return e.err
 }
 
-// checkKnownPredicate is checkQuad for a statement whose predicate an earlier statement already passed with.
-func checkKnownPredicate(q rdf.Quad) error {
+// checkKnownPredicate is checkQuad for a statement whose predicate an earlier statement already passed with. A
+// subject known to have passed (sameSubject), and a datatype or language tag equal to the last one that passed,
+// are not checked again: they are the same strings on nearly every statement.
+func (e *StreamEncoder) checkKnownPredicate(q rdf.Quad, sameSubject bool) error {
 	switch {
 	case !q.G.IsZero():
 		return fmt.Errorf("it is in the named graph %s and RDF/XML holds a single graph", q.G)
@@ -83,23 +89,86 @@ func checkKnownPredicate(q rdf.Quad) error {
 	case q.O.IsZero():
 		return fmt.Errorf("the object is missing")
 	}
-	for _, t := range []rdf.Term{q.S, q.O, {Kind: rdf.KindIRI, Value: q.O.Datatype}} {
-		if !t.IsIRI() || t.Value == "" {
-			continue
-		}
-		if !iri.IsAbsolute(t.Value) {
-			return fmt.Errorf("%q is not an absolute IRI", t.Value)
-		}
-		if r, bad := badIRIChar(t.Value); bad {
-			return fmt.Errorf("IRI %q contains %q, which IRIs cannot contain", t.Value, r)
-		}
+	dt := q.O.Datatype
+	if dt == e.okDatatype {
+		dt = ""
 	}
-	for _, s := range []string{q.S.Value, q.O.Value, q.O.Datatype, q.O.Lang} {
-		if err := xmlText(s); err != nil {
+	if !sameSubject && q.S.IsIRI() {
+		if err := checkIRIValue(q.S.Value); err != nil {
 			return err
 		}
 	}
+	if q.O.IsIRI() {
+		if err := checkIRIValue(q.O.Value); err != nil {
+			return err
+		}
+	}
+	if dt != "" {
+		if err := checkIRIValue(dt); err != nil {
+			return err
+		}
+	}
+	if !sameSubject {
+		if err := xmlText(q.S.Value); err != nil {
+			return err
+		}
+	}
+	if err := xmlText(q.O.Value); err != nil {
+		return err
+	}
+	if err := xmlText(dt); err != nil {
+		return err
+	}
+	if q.O.Lang != e.okLang {
+		if err := xmlText(q.O.Lang); err != nil {
+			return err
+		}
+		e.okLang = q.O.Lang
+	}
+	if q.O.Datatype != "" {
+		e.okDatatype = q.O.Datatype
+	}
 	return nil
+}
+
+// checkIRIValue is checkQuad's test of an IRI term's value (a non-empty one).
+func checkIRIValue(v string) error {
+	if v == "" {
+		return nil
+	}
+	if !iri.IsAbsolute(v) {
+		return fmt.Errorf("%q is not an absolute IRI", v)
+	}
+	if r, bad := badIRIChar(v); bad {
+		return fmt.Errorf("IRI %q contains %q, which IRIs cannot contain", v, r)
+	}
+	return nil
+}
+
+// dedupeRun removes repeated statements from a run, keeping the first of each, and returns how many are left.
+// Every statement of a run has the same subject and the default graph (Encode refuses others), so only
+// predicate and object are compared, the predicate first: it tells most distinct statements apart at once, and
+// equal predicates from a decoder are usually the same string. Long runs go through dedupe's map.
+func dedupeRun(run []rdf.Quad) int {
+	if len(run) > 64 {
+		return int(dedupe(run))
+	}
+	n := 0
+next:
+	for i := range run {
+		q := &run[i]
+		for j := range n {
+			r := &run[j]
+			if q.P.Value == r.P.Value && q.O == r.O && q.P == r.P {
+				continue next
+			}
+		}
+		if n != i {
+			run[n] = *q
+		}
+		n++
+	}
+	return n
 }
 
 // Close writes what is left and the end of the document. It does not close the underlying writer.
@@ -202,7 +271,7 @@ func (e *StreamEncoder) flush() {
 		return
 	}
 	e.start()
-	run := e.run[:dedupe(e.run)]
+	run := e.run[:dedupeRun(e.run)]
 	s := run[0].S
 	elem, typeAt := "rdf:Description", -1
 	e.local = e.local[:0]

@@ -117,7 +117,14 @@ func TestStreamEncodeErrors(t *testing.T) {
 		{"blank predicate", rdf.Triple(ex, rdf.Blank("p"), ex), "predicate must be an IRI"},
 		{"control character", rdf.Triple(ex, ex, rdf.String("bell\x07")), "cannot be represented in XML 1.0"},
 		{"invalid UTF-8", rdf.Triple(ex, ex, rdf.String("\xff")), "invalid UTF-8"},
+		{"invalid UTF-8 after text", rdf.Triple(ex, ex, rdf.String("abc é \xe2\x82")), "invalid UTF-8"},
+		{"U+FFFE after text", rdf.Triple(ex, ex, rdf.String("abc é \uFFFE")), "U+FFFE cannot be represented"},
 		{"bad datatype", rdf.Triple(ex, ex, rdf.Literal("1", "rel")), "not an absolute IRI"},
+		{"datatype with a control character", rdf.Triple(ex, ex, rdf.Literal("1", "http://example.org/\x07")), "IRIs cannot contain"},
+		{"language tag with a control character", rdf.Triple(ex, ex, rdf.LangString("x", "en\x07")), "cannot be represented in XML 1.0"},
+		// A new subject after statements about ex: the subject is checked again.
+		{"relative subject IRI", rdf.Triple(rdf.IRI("rel/s"), ex, ex), "not an absolute IRI"},
+		{"blank subject with a control character", rdf.Triple(rdf.Blank("b\x07"), ex, ex), "cannot be represented in XML 1.0"},
 	}
 	for _, seen := range []bool{false, true} {
 		for _, tc := range tests {
@@ -127,12 +134,18 @@ func TestStreamEncodeErrors(t *testing.T) {
 				var good []rdf.Quad
 				if seen {
 					// The predicate (or the object, as a type) went through once already.
-					good = []rdf.Quad{rdf.Triple(ex, rdf.IRI(rdf.RDFType), tc.q.P), rdf.Triple(ex, tc.q.P, ex)}
-					if err := e.Encode(good[0]); err != nil {
-						t.Fatal(err)
+					// A datatype and a language tag passed too, which the encoder then need not check again.
+					lit := rdf.IRI("http://example.org/v#lit")
+					good = []rdf.Quad{rdf.Triple(ex, rdf.IRI(rdf.RDFType), tc.q.P),
+						rdf.Triple(ex, lit, rdf.Literal("1", rdf.XSDInteger)), rdf.Triple(ex, lit, rdf.LangString("x", "en")),
+						rdf.Triple(ex, tc.q.P, ex)}
+					for _, q := range good[:3] {
+						if err := e.Encode(q); err != nil {
+							t.Fatal(err)
+						}
 					}
-					if err := e.Encode(good[1]); err != nil {
-						good = good[:1] // a predicate that is refused anyway
+					if err := e.Encode(good[3]); err != nil {
+						good = good[:3] // a predicate that is refused anyway
 					}
 				}
 				err := e.Encode(tc.q)
