@@ -23,8 +23,8 @@ import (
 	"time"
 
 	"github.com/ldhub/ldhub/content/codec"
+	"github.com/ldhub/ldhub/site/html"
 	"github.com/ldhub/ldhub/site/tree"
-	"github.com/ldhub/ldhub/theme"
 )
 
 // Authorizer decides whether a request may read a repository that is not visible. The API plugs its HTTP Basic
@@ -45,8 +45,8 @@ type Options struct {
 	Dir string
 	// Auth admits requests to non-visible repositories; nil never does (their URLs answer 404).
 	Auth Authorizer
-	// Theme renders resource pages; nil is the default theme.
-	Theme *theme.Theme
+	// Theme renders resource pages with Hugo; nil is the default theme.
+	Theme *html.Resources
 	// Codecs encode resource descriptions; nil is codec.Default().
 	Codecs *codec.Registry
 	// PageSize bounds the incoming links of one resource page (default 1000).
@@ -75,11 +75,7 @@ func NewHandler(o Options) (*Handler, error) {
 		return nil, errors.New("site: the rendered tree's folder is required")
 	}
 	if o.Theme == nil {
-		th, err := theme.Load("")
-		if err != nil {
-			return nil, err
-		}
-		o.Theme = th
+		o.Theme = html.NewResources(html.ResourceOptions{})
 	}
 	if o.Codecs == nil {
 		o.Codecs = codec.Default()

@@ -24,7 +24,6 @@ import (
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
 	"github.com/ldhub/ldhub/site"
-	"github.com/ldhub/ldhub/theme"
 )
 
 const browserAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"
@@ -38,15 +37,17 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
+	return newFixtureWith(t, site.Options{})
+}
+
+// newFixtureWith is newFixture with handler options (Dir and Auth are the fixture's).
+func newFixtureWith(t *testing.T, o site.Options) *fixture {
+	t.Helper()
 	hub := pipelinetest.New(t)
 	pub := hub.Publish(t, hub.Open.ID, "core", ".ttl", pipelinetest.Vocab)
 	pub = hub.Update(t, pub.ID, ".ttl", pipelinetest.Vocab+"<Third> a <Thing> .\n")
 	hub.Publish(t, hub.Closed.ID, "secret", ".ttl", pipelinetest.Vocab)
 	hub.Publish(t, hub.Open.ID, "ds", ".trig", "<http://x/g> { <http://x/s> <http://x/p> \"in a graph\" . }\n")
-	th, err := theme.Load("")
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := t.TempDir()
 	p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example", HTML: &pipeline.HTML{}})
 	if err != nil {
@@ -58,7 +59,8 @@ func newFixture(t *testing.T) *fixture {
 	auth := site.AuthorizerFunc(func(r *http.Request, repo string) bool {
 		return repo == hub.Closed.ID && r.Header.Get("Authorization") == "Basic dmlld2VyOnNlY3JldA=="
 	})
-	h, err := site.NewHandler(site.Options{Dir: out, Auth: auth, Theme: th})
+	o.Dir, o.Auth = out, auth
+	h, err := site.NewHandler(o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
 	"github.com/ldhub/ldhub/site"
-	"github.com/ldhub/ldhub/theme"
 )
 
 const (
@@ -32,10 +31,6 @@ func newTraversalBait(f *testing.F) http.Handler {
 	pub := hub.Publish(f, hub.Open.ID, "core", ".ttl", pipelinetest.Vocab)
 	hub.Update(f, pub.ID, ".ttl", pipelinetest.Vocab+"<Third> a <Thing> .\n")
 	hub.Publish(f, hub.Closed.ID, "secret", ".ttl", "<Thing> <http://example.org/p> \""+privateMarker+"\" .\n")
-	th, err := theme.Load("")
-	if err != nil {
-		f.Fatal(err)
-	}
 	tmp := f.TempDir()
 	out := filepath.Join(tmp, "site")
 	p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example"})
@@ -77,7 +72,7 @@ func newTraversalBait(f *testing.F) http.Handler {
 	auth := site.AuthorizerFunc(func(r *http.Request, repo string) bool {
 		return repo == hub.Closed.ID && r.Header.Get("Authorization") == viewerAuth
 	})
-	h, err := site.NewHandler(site.Options{Dir: out, Auth: auth, Theme: th, Pages: pages})
+	h, err := site.NewHandler(site.Options{Dir: out, Auth: auth, Pages: pages})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -2,18 +2,21 @@ package site
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"hash/fnv"
+	"log/slog"
 	"net/http"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/site/html"
 	"github.com/ldhub/ldhub/site/tree"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
-	"github.com/ldhub/ldhub/theme"
 )
 
 // maxClosure bounds the statements gathered through blank nodes, so one resource cannot make a response huge.
@@ -70,17 +73,23 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 	ctype := mt
 	if mt == htmlType {
 		ctype = "text/html; charset=utf-8"
-		res := &theme.Resource{IRI: d.iri, Label: d.label, Publication: t.page, Next: next}
-		for _, q := range d.out {
-			res.Statements = append(res.Statements, theme.Statement{S: q.S, P: q.P, O: q.O})
+		// The rendered folder and its commit name the data the page shows; Self tells a version's page from the
+		// latest's, which may show the same folder with other links.
+		key := html.ResourceKey{Dataset: t.dir + "\x00" + t.page.Version.Commit + "\x00" + t.page.Self, IRI: d.iri, Page: page}
+		b, err := h.o.Theme.Render(r.Context(), key, h.resourcePage(ds, t, d, self, page, next, offers))
+		if errors.Is(err, html.ErrBusy) {
+			w.Header().Set("Retry-After", "1")
+			writeError(w, r, http.StatusServiceUnavailable, "too many pages are being rendered; try again in a second")
+			return
 		}
-		for _, q := range d.in {
-			res.Incoming = append(res.Incoming, theme.Statement{S: q.S, P: q.P, O: q.O})
-		}
-		if err := h.o.Theme.Resource(&buf, res); err != nil {
+		if err != nil {
+			if r.Context().Err() == nil {
+				slog.ErrorContext(r.Context(), "site: rendering a resource page", "path", r.URL.Path, "err", err)
+			}
 			writeError(w, r, http.StatusInternalServerError, "rendering the page failed")
 			return
 		}
+		buf.Write(b)
 	} else {
 		syn, ok := h.o.Codecs.ByMediaType(mt)
 		if !ok || !syn.CanEncode() {
@@ -112,6 +121,129 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 	http.ServeContent(w, r, "", t.page.Modified, bytes.NewReader(buf.Bytes()))
 }
 
+// resourcePage is the page data of a resource's HTML description: crumbs from the hub down to the publication (or
+// the version), labels of the IRIs shown from the data, and links to the neighbouring pages and other formats.
+func (h *Handler) resourcePage(ds *index.Dataset, t target, d description, self string, page int, next string, offers []string) *html.ResourcePage {
+	pg := t.page
+	p := &html.ResourcePage{IRI: d.iri, Label: d.label, Href: self, Statements: d.out, Incoming: d.in,
+		Truncated: d.truncated, Page: page, Next: next, Prefixes: tree.WellKnownPrefixes,
+		Publication: html.Crumb{Name: nameOr(pg.Name, path.Base(pg.Path)), Href: pg.Path}}
+	p.Crumbs = append(p.Crumbs, html.Crumb{Name: h.o.Theme.Title(), Href: "/"})
+	repo := strings.Trim(pg.RepositoryPath, "/")
+	if repo == "" {
+		repo = strings.Trim(path.Dir(pg.Path), "/")
+	}
+	segs := strings.Split(repo, "/")
+	for i, seg := range segs {
+		name := seg
+		if i == len(segs)-1 {
+			name = nameOr(pg.RepositoryName, seg)
+		}
+		p.Crumbs = append(p.Crumbs, html.Crumb{Name: name, Href: "/" + strings.Join(segs[:i+1], "/") + "/"})
+	}
+	p.Crumbs = append(p.Crumbs, p.Publication)
+	if !pg.Latest {
+		p.Crumbs = append(p.Crumbs, html.Crumb{Name: pg.Version.Label, Href: pg.Self})
+	}
+	if page > 0 {
+		// The first page is the one without a number, so that its address is the resource's own.
+		p.Prev = self + t.ext
+		if page > 1 {
+			p.Prev += "?page=" + strconv.Itoa(page-1)
+		}
+	}
+	names := map[string]string{}
+	for _, f := range pg.Formats {
+		names[f.MediaType] = f.Name
+	}
+	for _, o := range offers {
+		if o == htmlType {
+			continue
+		}
+		name := names[o]
+		if syn, ok := h.o.Codecs.ByMediaType(o); ok && name == "" {
+			name = syn.Name
+		}
+		p.Formats = append(p.Formats, html.Dump{Format: name, Ext: extOf(o), MediaType: o, URL: self + extOf(o)})
+	}
+	p.Labels = labels(ds, append(append([]rdf.Quad{}, d.out...), d.in...))
+	return p
+}
+
+// maxLabels bounds the label look-ups of one page.
+const maxLabels = 2000
+
+// labels finds an rdfs:label or skos:prefLabel for the IRIs of the statements, preferring one without a
+// language tag or in English.
+func labels(ds *index.Dataset, qs []rdf.Quad) map[string]string {
+	preds := []index.ID{ds.Dict.Lookup(rdf.IRI("http://www.w3.org/2000/01/rdf-schema#label")),
+		ds.Dict.Lookup(rdf.IRI("http://www.w3.org/2004/02/skos/core#prefLabel"))}
+	if preds[0] == 0 && preds[1] == 0 {
+		return nil
+	}
+	graphs := []*index.Graph{ds.Default}
+	for _, n := range ds.GraphNames() {
+		graphs = append(graphs, ds.Graph(n))
+	}
+	out := map[string]string{}
+	tried := map[string]bool{}
+	look := func(t rdf.Term) {
+		if !t.IsIRI() || tried[t.Value] || len(tried) >= maxLabels {
+			return
+		}
+		tried[t.Value] = true
+		id := ds.Dict.Lookup(t)
+		if id == 0 {
+			return
+		}
+		best, rank := "", 3
+		for _, p := range preds {
+			for _, g := range graphs {
+				if p == 0 || g == nil {
+					continue
+				}
+				m := g.Match(id, p, 0)
+				for i := 0; i < m.Len() && rank > 0; i++ {
+					_, _, o := m.At(i)
+					l := ds.Dict.Term(o)
+					if !l.IsLiteral() {
+						continue
+					}
+					r := 2
+					switch {
+					case l.Lang == "":
+						r = 0
+					case strings.EqualFold(l.Lang, "en") || strings.HasPrefix(strings.ToLower(l.Lang), "en-"):
+						r = 1
+					}
+					if r < rank {
+						best, rank = l.Value, r
+					}
+				}
+			}
+			if best != "" {
+				break // rdfs:label wins over skos:prefLabel
+			}
+		}
+		if best != "" {
+			out[t.Value] = best
+		}
+	}
+	for _, q := range qs {
+		look(q.S)
+		look(q.P)
+		look(q.O)
+	}
+	return out
+}
+
+func nameOr(name, fallback string) string {
+	if strings.TrimSpace(name) == "" {
+		return fallback
+	}
+	return name
+}
+
 func extOf(mt string) string {
 	for e, m := range extensions {
 		if m == mt {
@@ -124,7 +256,8 @@ func extOf(mt string) string {
 type description struct {
 	iri, label string
 	out, in    []rdf.Quad
-	more       bool
+	more       bool // there are more incoming statements, on the next page
+	truncated  bool // out was cut at maxClosure
 }
 
 // describe gathers what the dataset says about iri across its graphs.
@@ -159,6 +292,9 @@ func describe(ds *index.Dataset, iri string, page, pageSize int) description {
 				d.out = append(d.out, rdf.Quad{S: ds.Dict.Term(s), P: ds.Dict.Term(p), O: ot, G: g.name})
 				if s == id && p == label && d.label == "" && ot.IsLiteral() {
 					d.label = ot.Value
+				}
+				if len(d.out) == maxClosure {
+					d.truncated = true
 				}
 				if ot.IsBlank() && !seen[o] {
 					seen[o] = true

@@ -1,3 +1,6 @@
+// Package theme holds ldhub's page templates: the Hugo theme in hugo/ with which site/html renders every HTML page,
+// those the pipeline writes (hub, groups, repositories, publications, versions) and the resource pages the
+// direct-URL handler renders on request.
 package theme
 
 import (

@@ -26,7 +26,6 @@ import (
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/site"
 	"github.com/ldhub/ldhub/site/html"
-	"github.com/ldhub/ldhub/theme"
 )
 
 func envOr(env *environment, name, def string) string {
@@ -74,7 +73,7 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	addr := fs.String("addr", envOr(env, "LDHUB_ADDR", "127.0.0.1:8080"), "listen address (env LDHUB_ADDR)")
 	baseURL := fs.String("base-url", env.getenv("LDHUB_BASE_URL"), "public base URL (env LDHUB_BASE_URL; default http://<addr>)")
 	siteDir := fs.String("site", env.getenv("LDHUB_SITE"), "rendered tree the pipeline keeps current (env LDHUB_SITE; default DATA/site)")
-	themeDir := fs.String("theme", env.getenv("LDHUB_THEME"), "folder overriding the default theme: Hugo layouts/ and static/ for the pages, resource.html for resource pages (env LDHUB_THEME)")
+	themeDir := fs.String("theme", env.getenv("LDHUB_THEME"), "folder overriding the default theme: Hugo layouts/ and static/ for every page (env LDHUB_THEME)")
 	proxies := fs.String("trusted-proxies", envOr(env, "LDHUB_TRUSTED_PROXIES", "127.0.0.0/8,::1/128"),
 		"comma-separated CIDRs whose X-Forwarded-For names the client (env LDHUB_TRUSTED_PROXIES)")
 	if help, err := parse(fs, args); help || err != nil {
@@ -190,14 +189,10 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	return nil
 }
 
-// loadTheme reads a publisher's theme folder ("" for none): its Hugo layouts and static files for the pages the
-// pipeline renders (checked now, so that a broken layout stops ldhub instead of failing every sync), and its
-// resource.html for the resource pages the handler renders on request.
-func loadTheme(ctx context.Context, dir string) (*theme.Theme, *pipeline.HTML, error) {
-	th, err := theme.Load(dir)
-	if err != nil {
-		return nil, nil, err
-	}
+// loadTheme reads a publisher's theme folder ("" for none): its Hugo layouts and static files, for the pages the
+// pipeline renders and for the resource pages the handler renders on request. The theme is checked now, so that a
+// broken layout stops ldhub instead of failing every sync or request.
+func loadTheme(ctx context.Context, dir string) (*html.Resources, *pipeline.HTML, error) {
 	opts := &pipeline.HTML{}
 	if dir != "" {
 		abs, err := filepath.Abs(dir)
@@ -209,7 +204,7 @@ func loadTheme(ctx context.Context, dir string) (*theme.Theme, *pipeline.HTML, e
 	if err := html.CheckTheme(ctx, opts.Themes...); err != nil {
 		return nil, nil, fmt.Errorf("theme %s: %w", dir, err)
 	}
-	return th, opts, nil
+	return html.NewResources(html.ResourceOptions{Themes: opts.Themes}), opts, nil
 }
 
 // accessLog logs one line per request: never headers, so no credential reaches the log.

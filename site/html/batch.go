@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/ldhub/ldhub/content/rdf"
 )
 
 // Batch collects pages for RenderBatch, which renders all of them with one Hugo build. A build has a fixed cost
@@ -204,6 +206,14 @@ func CheckTheme(ctx context.Context, overrides ...string) error {
 		b.Repository("r", crumbs, "r", "d", entry[0].Entries),
 		b.Publication("p", PublicationPage{Crumbs: crumbs, Repository: Crumb{Name: "r", Href: "/g/r/"}, Href: "/g/r/p", Publication: pub, Latest: true}),
 		b.Publication("v", PublicationPage{Crumbs: crumbs, Repository: Crumb{Name: "r", Href: "/g/r/"}, Href: "/g/r/p", Publication: pub}),
+		b.add("t", resourcePage(&ResourcePage{Crumbs: crumbs, Publication: Crumb{Name: "p", Href: "/g/r/p"},
+			IRI: "http://example.org/g/r/p/t", Href: "/g/r/p/t", Page: 1, Prev: "/g/r/p/t", Next: "/g/r/p/t?page=2",
+			Statements: []rdf.Quad{
+				rdf.Triple(rdf.IRI("http://example.org/g/r/p/t"), rdf.IRI("http://example.org/p"), rdf.Blank("b")),
+				rdf.Triple(rdf.Blank("b"), rdf.IRI("http://example.org/p"), rdf.LangString("x", "en")),
+			},
+			Incoming: []rdf.Quad{rdf.Triple(rdf.IRI("http://example.org/s"), rdf.IRI("http://example.org/p"), rdf.IRI("http://example.org/g/r/p/t"))},
+			Formats:  []Dump{{Format: "Turtle", Ext: ".ttl", MediaType: "text/turtle", URL: "/g/r/p/t.ttl"}}})),
 	}
 	if err := errors.Join(errs...); err != nil {
 		return err

@@ -1,7 +1,8 @@
 package html
 
-// This is the only file that knows Hugo. Its library API is not stable: upgrading Hugo means revisiting this
-// file (mirroring how Hugo's own commands/commandeer.go loads a configuration and builds) and nothing else.
+// This file and hugolive.go are the only ones that know Hugo. Its library API is not stable: upgrading Hugo means
+// revisiting them (mirroring how Hugo's own commands/commandeer.go loads a configuration and builds) and nothing
+// else.
 
 import (
 	"bytes"
@@ -39,37 +40,11 @@ type hugoConfig struct {
 // clock), so two builds at once could log into each other.
 var hugoMu sync.Mutex
 
-// runHugo builds the project into cfg.Publish. Everything a default Hugo site would add besides our pages
-// (home, sections, taxonomies, RSS, sitemap, robots.txt, 404) is off: every page is a regular page placed by
-// its url.
+// runHugo builds the project into cfg.Publish.
 func runHugo(cfg hugoConfig) error {
 	hugoMu.Lock()
 	defer hugoMu.Unlock()
-	conf := map[string]any{
-		"baseURL": "/",
-		"title":   cfg.Title,
-		"params":  map[string]any{"lang": cfg.Language, "css": cfg.CSS, "icon": cfg.Icon},
-		// Publishers' Markdown may contain raw HTML; dropping it is intended, not worth a warning per page.
-		"ignoreLogs":                 []string{"warning-goldmark-raw-html"},
-		"defaultContentLanguage":     "en",
-		"theme":                      cfg.Theme,
-		"themesDir":                  cfg.Themes,
-		"cacheDir":                   cfg.Cache,
-		"publishDir":                 cfg.Publish,
-		"relativeURLs":               cfg.Relative,
-		"disableKinds":               []string{"home", "section", "taxonomy", "term", "rss", "sitemap", "robotstxt", "404"},
-		"disableHugoGeneratorInject": true,
-		"enableGitInfo":              false,
-		"enableRobotsTXT":            false,
-		"timeZone":                   "UTC",
-		// Publishers' templates run on the hub: they may not run programs, fetch URLs or read the environment.
-		"security": map[string]any{
-			"exec":  map[string]any{"allow": []string{"^$"}, "osEnv": []string{"^$"}},
-			"http":  map[string]any{"urls": []string{"^$"}, "methods": []string{"^$"}},
-			"funcs": map[string]any{"getenv": []string{"^$"}},
-		},
-		"markup": map[string]any{"goldmark": map[string]any{"renderer": map[string]any{"unsafe": false}}},
-	}
+	conf := siteConfig(cfg)
 	b, err := json.Marshal(conf)
 	if err != nil {
 		return err
@@ -119,6 +94,36 @@ func runHugo(cfg hugoConfig) error {
 	return nil
 }
 
+// siteConfig is Hugo's configuration for our pages. Everything a default Hugo site would add besides them (home,
+// sections, taxonomies, RSS, sitemap, robots.txt, 404) is off: every page is a regular page placed by its url.
+func siteConfig(cfg hugoConfig) map[string]any {
+	return map[string]any{
+		"baseURL": "/",
+		"title":   cfg.Title,
+		"params":  map[string]any{"lang": cfg.Language, "css": cfg.CSS, "icon": cfg.Icon},
+		// Publishers' Markdown may contain raw HTML; dropping it is intended, not worth a warning per page.
+		"ignoreLogs":                 []string{"warning-goldmark-raw-html"},
+		"defaultContentLanguage":     "en",
+		"theme":                      cfg.Theme,
+		"themesDir":                  cfg.Themes,
+		"cacheDir":                   cfg.Cache,
+		"publishDir":                 cfg.Publish,
+		"relativeURLs":               cfg.Relative,
+		"disableKinds":               []string{"home", "section", "taxonomy", "term", "rss", "sitemap", "robotstxt", "404"},
+		"disableHugoGeneratorInject": true,
+		"enableGitInfo":              false,
+		"enableRobotsTXT":            false,
+		"timeZone":                   "UTC",
+		// Publishers' templates run on the hub: they may not run programs, fetch URLs or read the environment.
+		"security": map[string]any{
+			"exec":  map[string]any{"allow": []string{"^$"}, "osEnv": []string{"^$"}},
+			"http":  map[string]any{"urls": []string{"^$"}, "methods": []string{"^$"}},
+			"funcs": map[string]any{"getenv": []string{"^$"}},
+		},
+		"markup": map[string]any{"goldmark": map[string]any{"renderer": map[string]any{"unsafe": false}}},
+	}
+}
+
 // syncBuffer collects Hugo's log, which its workers write concurrently.
 type syncBuffer struct {
 	mu  sync.Mutex
@@ -135,6 +140,12 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+func (b *syncBuffer) Reset() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf.Reset()
 }
 
 func (b *syncBuffer) Len() int {

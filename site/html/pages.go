@@ -116,19 +116,6 @@ type termView struct {
 	DTLabel  string `json:"dtlabel,omitempty"`
 }
 
-type tripleView struct {
-	S termView `json:"s"`
-	P termView `json:"p"`
-	O termView `json:"o"`
-}
-
-type resourceView struct {
-	Crumbs      []crumb      `json:"crumbs"`
-	IRI         string       `json:"iri"`
-	Publication linkView     `json:"publication"`
-	Triples     []tripleView `json:"triples"`
-}
-
 // wellKnown prefixes shorten IRIs on resource pages after the site's own.
 var wellKnown = []rdf.Prefix{
 	{Name: "rdf", IRI: rdf.RDFNS},
@@ -263,16 +250,17 @@ func (s *Site) publicationPages(p Publication, repoURL string, crumbs []crumb, r
 	}
 	prefixes := append(append([]rdf.Prefix{}, s.Prefixes...), wellKnown...)
 	pubCrumbs := append(append([]crumb{}, crumbs...), crumb{Name: name, Href: pURL})
+	n := termNamer{local: local, labels: labels, prefixes: prefixes}
 	for _, r := range p.Resources {
-		rv := resourceView{Crumbs: pubCrumbs, IRI: r.IRI, Publication: linkView{Name: name, Href: pURL}}
+		href := local[r.IRI].Href
+		rv := resourcePageView{Crumbs: pubCrumbs, IRI: r.IRI, Href: href, Publication: linkView{Name: name, Href: pURL},
+			Properties: resourceView(r.IRI, r.Triples, n), Incoming: []incomingView{}, Formats: []dumpView{}}
 		for _, q := range r.Triples {
-			rv.Triples = append(rv.Triples, tripleView{
-				S: viewTerm(q.S, local, labels, prefixes),
-				P: viewTerm(q.P, local, labels, prefixes),
-				O: viewTerm(q.O, local, labels, prefixes),
-			})
+			if q.O.IsIRI() && q.O.Value == r.IRI && !(q.S.IsIRI() && q.S.Value == r.IRI) {
+				rv.Incoming = append(rv.Incoming, incomingView{S: n.term(q.S), P: n.term(q.P)})
+			}
 		}
-		out = append(out, page{Title: nameOr(r.Label, r.IRI), Layout: "resource", URL: local[r.IRI].Href, LD: rv})
+		out = append(out, page{Title: nameOr(r.Label, r.IRI), Layout: "resource", URL: href, LD: rv})
 	}
 	for i := range base.Versions {
 		v := base

@@ -189,17 +189,24 @@ func writeContent(ctx context.Context, dir string, pages []page) error {
 			}
 		}
 		buf.Reset()
-		enc := json.NewEncoder(&buf)
-		if err := enc.Encode(frontMatter{Title: p.Title, Layout: p.Layout, URL: p.URL,
-			Params: map[string]any{"ld": p.LD}}); err != nil {
-			return fmt.Errorf("html: page %s: %w", p.URL, err)
+		if err := encodePage(&buf, p); err != nil {
+			return err
 		}
-		buf.WriteString("\n")
-		buf.WriteString(p.Content)
-		buf.WriteString("\n")
 		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("p%06d.md", i)), buf.Bytes(), 0o644); err != nil {
 			return fmt.Errorf("html: %w", err)
 		}
 	}
+	return nil
+}
+
+// encodePage writes p as a Hugo content file: JSON front matter, then the Markdown text.
+func encodePage(buf *bytes.Buffer, p page) error {
+	if err := json.NewEncoder(buf).Encode(frontMatter{Title: p.Title, Layout: p.Layout, URL: p.URL,
+		Params: map[string]any{"ld": p.LD}}); err != nil {
+		return fmt.Errorf("html: page %s: %w", p.URL, err)
+	}
+	buf.WriteString("\n")
+	buf.WriteString(p.Content)
+	buf.WriteString("\n")
 	return nil
 }

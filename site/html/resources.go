@@ -1,0 +1,263 @@
+package html
+
+import (
+	"container/list"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// ErrBusy is returned by Resources.Render when too many pages are waiting to be rendered: the caller should
+// answer 503 with Retry-After rather than let the queue (and its CPU) grow.
+var ErrBusy = errors.New("html: too many resource pages are waiting to be rendered")
+
+// ResourceOptions configure a Resources renderer. Zero values take the defaults.
+type ResourceOptions struct {
+	Title    string   // the hub's name: the first crumb and the end of every page title
+	Language string   // BCP 47 tag of the page texts; "en" when empty
+	Themes   []string // publishers' theme folders laid over the default theme, as for RenderBatch
+	// MaxQueue bounds the pages waiting for a build (default 64); one more is refused with ErrBusy.
+	MaxQueue int
+	// MaxBatch bounds the pages rendered by one build (default 16), so that a long queue is served in steps.
+	MaxBatch int
+	// CacheBytes bounds the rendered pages kept (default 32 MiB), least recently used first out.
+	CacheBytes int
+}
+
+// ResourceKey names one rendered resource page. Dataset must change whenever what the page shows may change
+// (its rendered folder and commit), so a new version never gets a page of the previous one.
+type ResourceKey struct {
+	Dataset string
+	IRI     string
+	Page    int
+}
+
+// Resources renders resource pages on request with Hugo, through the same theme as the pipeline's pages. One
+// Hugo site is kept in memory and rebuilt with only the requested pages (a few milliseconds, against tens for a
+// full build); requests arriving while it builds are rendered together by the next build, one build at a time.
+// Rendered pages are cached by key. It is safe for concurrent use.
+type Resources struct {
+	o ResourceOptions
+
+	mu       sync.Mutex
+	queue    []*renderJob
+	inflight map[ResourceKey]*renderJob
+	running  bool // a goroutine is draining the queue
+	cache    lru
+
+	live   *liveSite // only the draining goroutine touches it; nil until the first build or after a failure
+	closed bool
+}
+
+type renderJob struct {
+	key  ResourceKey
+	page page
+	done chan struct{}
+	html []byte
+	err  error
+}
+
+// NewResources returns a renderer. The Hugo site is loaded on the first page, so a process that serves none
+// pays nothing; CheckTheme checks the theme's resource layout at start.
+func NewResources(o ResourceOptions) *Resources {
+	if o.MaxQueue <= 0 {
+		o.MaxQueue = 64
+	}
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = 16
+	}
+	if o.CacheBytes <= 0 {
+		o.CacheBytes = 32 << 20
+	}
+	return &Resources{o: o, inflight: map[ResourceKey]*renderJob{}, cache: newLRU(o.CacheBytes)}
+}
+
+// Title is the hub's name the pages show ("ldhub" when none was given), for the first crumb.
+func (r *Resources) Title() string { return nameOr(r.o.Title, "ldhub") }
+
+// Cached returns the page rendered for k, if it is still cached.
+func (r *Resources) Cached(k ResourceKey) ([]byte, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.cache.get(k)
+}
+
+// CachedPages is the number of pages in the cache.
+func (r *Resources) CachedPages() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.cache.Len()
+}
+
+// Render returns the HTML of p, rendering it unless it is cached under k. Requests for a key already waiting
+// share its build. When the queue is full it returns ErrBusy at once; when ctx ends first it returns ctx's error
+// (the page is still rendered and cached for the next request).
+func (r *Resources) Render(ctx context.Context, k ResourceKey, p *ResourcePage) ([]byte, error) {
+	r.mu.Lock()
+	if b, ok := r.cache.get(k); ok {
+		r.mu.Unlock()
+		return b, nil
+	}
+	if r.closed {
+		r.mu.Unlock()
+		return nil, errors.New("html: the resource renderer is closed")
+	}
+	j, ok := r.inflight[k]
+	if !ok {
+		if len(r.queue) >= r.o.MaxQueue {
+			r.mu.Unlock()
+			return nil, ErrBusy
+		}
+		j = &renderJob{key: k, page: resourcePage(p), done: make(chan struct{})}
+		r.queue = append(r.queue, j)
+		r.inflight[k] = j
+		if !r.running {
+			r.running = true
+			go r.drain()
+		}
+	}
+	r.mu.Unlock()
+	select {
+	case <-j.done:
+		return j.html, j.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("html: resource page %s: %w", k.IRI, ctx.Err())
+	}
+}
+
+// drain renders the queue batch by batch until it is empty.
+func (r *Resources) drain() {
+	for {
+		r.mu.Lock()
+		if len(r.queue) == 0 || r.closed {
+			r.running = false
+			if r.closed {
+				r.fail(r.queue, errors.New("html: the resource renderer is closed"))
+				r.queue = nil
+				r.closeLive()
+			}
+			r.mu.Unlock()
+			return
+		}
+		n := min(len(r.queue), r.o.MaxBatch)
+		batch := r.queue[:n:n]
+		r.queue = r.queue[n:]
+		r.mu.Unlock()
+
+		pages := make([]page, len(batch))
+		for i, j := range batch {
+			pages[i] = j.page
+		}
+		out, err := r.build(pages)
+
+		r.mu.Lock()
+		for i, j := range batch {
+			if err != nil {
+				j.err = err
+			} else {
+				j.html = out[i]
+				r.cache.add(j.key, j.html)
+			}
+			delete(r.inflight, j.key)
+			close(j.done)
+		}
+		r.mu.Unlock()
+	}
+}
+
+// fail ends jobs with err; r.mu is held.
+func (r *Resources) fail(jobs []*renderJob, err error) {
+	for _, j := range jobs {
+		j.err = err
+		delete(r.inflight, j.key)
+		close(j.done)
+	}
+}
+
+// build renders pages on the live site, loading it first if needed. A failed build drops the site, so the
+// next batch starts from a fresh one instead of whatever state Hugo was left in.
+func (r *Resources) build(pages []page) ([][]byte, error) {
+	if r.live == nil {
+		l, err := newLiveSite(settings{title: r.o.Title, language: r.o.Language, inline: true}, r.o.Themes)
+		if err != nil {
+			return nil, err
+		}
+		r.live = l
+	}
+	out, err := r.live.render(pages)
+	if err != nil {
+		r.live.close()
+		r.live = nil
+		return nil, err
+	}
+	return out, nil
+}
+
+func (r *Resources) closeLive() {
+	if r.live != nil {
+		r.live.close()
+		r.live = nil
+	}
+}
+
+// Close fails the pages still waiting and releases the Hugo site once the build under way (if any) ends.
+func (r *Resources) Close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closed = true
+	if !r.running {
+		r.closeLive()
+	}
+}
+
+// lru is a cache of rendered pages bounded by their total size. It is not safe for concurrent use.
+type lru struct {
+	max, size int
+	order     *list.List // front: most recently used
+	entries   map[ResourceKey]*list.Element
+}
+
+type lruEntry struct {
+	key  ResourceKey
+	html []byte
+}
+
+func newLRU(max int) lru {
+	return lru{max: max, order: list.New(), entries: map[ResourceKey]*list.Element{}}
+}
+
+func (c *lru) get(k ResourceKey) ([]byte, bool) {
+	e, ok := c.entries[k]
+	if !ok {
+		return nil, false
+	}
+	c.order.MoveToFront(e)
+	return e.Value.(*lruEntry).html, true
+}
+
+// add keeps html under k, evicting the least recently used pages beyond the bound. A page larger than an eighth
+// of the bound is not kept: it would push out many others for one.
+func (c *lru) add(k ResourceKey, html []byte) {
+	cost := len(html) + len(k.Dataset) + len(k.IRI)
+	if cost > c.max/8 {
+		return
+	}
+	if e, ok := c.entries[k]; ok {
+		c.size -= len(e.Value.(*lruEntry).html) + len(k.Dataset) + len(k.IRI)
+		c.order.Remove(e)
+		delete(c.entries, k)
+	}
+	c.entries[k] = c.order.PushFront(&lruEntry{key: k, html: html})
+	c.size += cost
+	for c.size > c.max {
+		e := c.order.Back()
+		le := e.Value.(*lruEntry)
+		c.size -= len(le.html) + len(le.key.Dataset) + len(le.key.IRI)
+		c.order.Remove(e)
+		delete(c.entries, le.key)
+	}
+}
+
+// Len is the number of pages cached.
+func (c *lru) Len() int { return len(c.entries) }
