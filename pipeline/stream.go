@@ -20,7 +20,6 @@ type streamJSONLD struct {
 	open    bool
 	g, s, p rdf.Term
 	used    map[string]bool // predicates already keyed in the open node object
-	scratch []byte
 	err     error
 }
 
@@ -28,11 +27,21 @@ func newStreamJSONLD(w io.Writer) *streamJSONLD {
 	return &streamJSONLD{w: bufio.NewWriterSize(w, 1<<16), used: map[string]bool{}}
 }
 
-// str writes s as a JSON string. json.Marshal allocated a copy per call: twice per statement at least.
+// str writes s as a JSON string, quoted straight into the writer's free buffer space. json.Marshal allocated a
+// copy per call: twice per statement at least.
 func (e *streamJSONLD) str(s string) {
-	e.scratch = appendJSONString(e.scratch[:0], s)
-	e.w.Write(e.scratch)
+	e.w.Write(appendJSONString(e.w.AvailableBuffer(), s))
 }
+
+// jsonPlain marks the ASCII bytes appendJSONString copies as they are: one table lookup per byte of the dumps'
+// strings, which are nearly all plain.
+var jsonPlain = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = true
+	}
+	t['"'], t['\\'], t['<'], t['>'], t['&'] = false, false, false, false, false
+	return t
+}()
 
 // appendJSONString quotes s as encoding/json does (HTML-safe, invalid UTF-8 as U+FFFD), so the dumps' bytes did
 // not change with it.
@@ -43,7 +52,7 @@ func appendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if jsonPlain[c] {
 				i++
 				continue
 			}
@@ -182,20 +191,19 @@ func (e *streamJSONLD) Close() error {
 // it serves versions too large for the pretty encoder (content/rdf/turtleenc), which holds and groups the whole
 // graph.
 type streamTurtle struct {
-	w       *bufio.Writer
-	s, p    rdf.Term
-	open    bool
-	scratch []byte
-	err     error
+	w    *bufio.Writer
+	s, p rdf.Term
+	open bool
+	err  error
 }
 
 func newStreamTurtle(w io.Writer) *streamTurtle {
 	return &streamTurtle{w: bufio.NewWriterSize(w, 1<<16)}
 }
 
+// term writes t in its N-Triples form, escaped straight into the writer's free buffer space.
 func (e *streamTurtle) term(t rdf.Term) {
-	e.scratch = ntriples.AppendTerm(e.scratch[:0], t)
-	e.w.Write(e.scratch)
+	e.w.Write(ntriples.AppendTerm(e.w.AvailableBuffer(), t))
 }
 
 func (e *streamTurtle) Encode(q rdf.Quad) error {
