@@ -58,6 +58,18 @@ type Builder struct {
 	// Consecutive quads usually share a graph.
 	lastG    ID
 	lastRows *rowBlocks
+	// Consecutive quads usually share a subject too, and a few predicates recur on every quad. Both are remembered
+	// with their string, which decoders share between statements (a subject within its line's run, an interned
+	// predicate), so recognising one is mostly a pointer comparison instead of a key built, hashed and probed.
+	lastS   rdf.Term
+	lastSID ID
+	preds   [64]predicateSlot
+}
+
+// predicateSlot is an entry of Builder.preds, a cache indexed by the address of the predicate's string.
+type predicateSlot struct {
+	iri string
+	id  ID
 }
 
 // NewBuilder returns an empty builder.
@@ -68,11 +80,15 @@ func NewBuilder() *Builder {
 
 // Add adds one quad; duplicates are removed by Build.
 func (b *Builder) Add(q rdf.Quad) error {
-	s, err := b.intern(q.S)
-	if err != nil {
-		return err
+	s := b.lastSID
+	if s == 0 || q.S != b.lastS {
+		var err error
+		if s, err = b.intern(q.S); err != nil {
+			return err
+		}
+		b.lastS, b.lastSID = q.S, s
 	}
-	p, err := b.intern(q.P)
+	p, err := b.internPredicate(q.P)
 	if err != nil {
 		return err
 	}
@@ -108,6 +124,22 @@ func (b *Builder) addRow(g ID, r Row) {
 		b.lastG, b.lastRows = g, rb
 	}
 	b.lastRows.add(r)
+}
+
+// internPredicate is intern for the predicate position, through the cache of recent predicate IRIs.
+func (b *Builder) internPredicate(t rdf.Term) (ID, error) {
+	if t.Kind != rdf.KindIRI {
+		return b.intern(t)
+	}
+	slot := &b.preds[uintptr(unsafe.Pointer(unsafe.StringData(t.Value)))>>4%uintptr(len(b.preds))]
+	if slot.id != 0 && slot.iri == t.Value {
+		return slot.id, nil
+	}
+	id, err := b.intern(t)
+	if err == nil {
+		*slot = predicateSlot{iri: t.Value, id: id}
+	}
+	return id, err
 }
 
 func (b *Builder) intern(t rdf.Term) (ID, error) {
