@@ -48,6 +48,8 @@ type Resources struct {
 
 	live   *liveSite // only the draining goroutine touches it; nil until the first build or after a failure
 	closed bool
+
+	beforeBuild func() // tests hold a build here
 }
 
 type renderJob struct {
@@ -178,6 +180,9 @@ func (r *Resources) fail(jobs []*renderJob, err error) {
 // build renders pages on the live site, loading it first if needed. A failed build drops the site, so the
 // next batch starts from a fresh one instead of whatever state Hugo was left in.
 func (r *Resources) build(pages []page) ([][]byte, error) {
+	if r.beforeBuild != nil {
+		r.beforeBuild()
+	}
 	if r.live == nil {
 		l, err := newLiveSite(settings{title: r.o.Title, language: r.o.Language, inline: true}, r.o.Themes)
 		if err != nil {
