@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/rdf/ntriples"
 )
 
 // batch is a slice of statements handed to every reader; readers only read it.
@@ -57,6 +58,14 @@ func fanOut(ctx context.Context, dec rdf.Decoder, n int) []rdf.Decoder {
 			return make([]rdf.Quad, 0, batchSize)
 		}
 	}
+	// read overwrites the statement in place: a batch slot is 224 bytes, worth not copying twice.
+	read := func(q *rdf.Quad) (err error) {
+		*q, err = dec.Next()
+		return err
+	}
+	if nd, ok := dec.(*ntriples.Decoder); ok {
+		read = newRawQuads(nd).read
+	}
 	go func() {
 		defer func() {
 			for _, c := range chans {
@@ -65,7 +74,11 @@ func fanOut(ctx context.Context, dec rdf.Decoder, n int) []rdf.Decoder {
 		}()
 		buf := next()
 		for {
-			q, err := dec.Next()
+			buf = buf[:len(buf)+1]
+			err := read(&buf[len(buf)-1])
+			if err != nil {
+				buf = buf[:len(buf)-1]
+			}
 			if err == io.EOF {
 				if len(buf) > 0 {
 					send(batch{quads: buf})
@@ -76,7 +89,6 @@ func fanOut(ctx context.Context, dec rdf.Decoder, n int) []rdf.Decoder {
 				send(batch{quads: buf, err: err})
 				return
 			}
-			buf = append(buf, q)
 			if len(buf) == batchSize {
 				if !send(batch{quads: buf, refs: new(atomic.Int32)}) {
 					return
