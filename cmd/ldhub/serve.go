@@ -12,6 +12,7 @@ import (
 	"net/netip"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ldhub/ldhub/api/auth"
@@ -25,6 +26,7 @@ import (
 	"github.com/ldhub/ldhub/content/store/validator"
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/site"
+	"github.com/ldhub/ldhub/site/fastpath"
 	"github.com/ldhub/ldhub/site/html"
 )
 
@@ -167,12 +169,27 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	srv := server.New(server.Config{Store: st, Auth: guard, Search: idx, BaseURL: *baseURL, Logger: log,
 		Git: githttp.New(st, guard, "/git/"), Site: siteHandler,
 		Pending: func(_ context.Context, p model.Publication) bool { return pipe.Pending(p.ID) }})
-	hs := &http.Server{Handler: accessLog(log, srv), ReadHeaderTimeout: 10 * time.Second,
+	// The access log is written in blocks, as nginx's access_log buffer= flush=: one write per line was a
+	// syscall per request.
+	alog := newAccessLog(env.stderr, time.Second)
+	defer alog.Close()
+	access := slog.New(slog.NewTextHandler(alog, nil))
+	// IdleTimeout: a kept-alive connection nobody uses is closed (nginx's keepalive_timeout default), on the fast
+	// path and in net/http alike.
+	hs := &http.Server{Handler: accessLog(access, srv), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 75 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return ctx }}
+	// Direct URLs with a prepared response skip net/http (site/fastpath); everything else reaches hs as before.
+	fast, err := fastpath.New(fastpath.Options{HTTP: hs, Lookup: directURL(siteHandler),
+		Log: func(method, path string, status int, n int64, d time.Duration) {
+			logRequest(access, method, path, status, n, d)
+		}})
+	if err != nil {
+		return err
+	}
 	log.Info("ldhub serving", "addr", ln.Addr().String(), "base_url", *baseURL, "data", *data)
 
 	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
+	go func() { done <- fast.Serve(ln) }()
 	select {
 	case err := <-done:
 		return fmt.Errorf("serve: %w", err)
@@ -181,12 +198,28 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	log.Info("ldhub stopping")
 	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := hs.Shutdown(shutCtx); err != nil {
+	if err := fast.Shutdown(shutCtx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	<-done
+	if err := alog.Close(); err != nil {
+		log.Error("access log", "err", err)
+	}
 	log.Info("ldhub stopped")
 	return nil
+}
+
+// directURL is the fast path's lookup: the site handler's prepared answers, for the paths server.Server sends to
+// the site without looking at them (/api, /ns and /git are its own, even where they fall back to the site).
+func directURL(h *site.Handler) fastpath.Lookup {
+	return func(path, accept, encoding string) (site.Prepared, bool) {
+		first, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+		switch first {
+		case "api", "ns", "git":
+			return site.Prepared{}, false
+		}
+		return h.Prepared(path, accept, encoding)
+	}
 }
 
 // loadTheme reads a publisher's theme folder ("" for none): its Hugo layouts and static files, for the pages the
@@ -213,9 +246,96 @@ func accessLog(log *slog.Logger, h http.Handler) http.Handler {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		h.ServeHTTP(sw, r)
-		log.Info("request", "method", r.Method, "path", r.URL.Path, "status", sw.status, "bytes", sw.n,
-			"ms", time.Since(start).Milliseconds())
+		logRequest(log, r.Method, r.URL.Path, sw.status, sw.n, time.Since(start))
 	})
+}
+
+// logRequest writes the access-log line of one request, answered by net/http or by the fast path: the path
+// without the query, never a header.
+func logRequest(log *slog.Logger, method, path string, status int, n int64, d time.Duration) {
+	log.LogAttrs(context.Background(), slog.LevelInfo, "request", slog.String("method", method),
+		slog.String("path", path), slog.Int("status", status), slog.Int64("bytes", n), slog.Int64("ms", d.Milliseconds()))
+}
+
+// bufferedLog collects whole log lines and writes them in blocks: every interval, when a block fills, and on
+// Close.
+type bufferedLog struct {
+	mu     sync.Mutex
+	w      io.Writer
+	buf    []byte
+	err    error
+	stop   chan struct{}
+	done   chan struct{}
+	closed bool
+}
+
+const accessLogBlock = 64 << 10
+
+func newAccessLog(w io.Writer, interval time.Duration) *bufferedLog {
+	b := &bufferedLog{w: w, stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(b.done)
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-b.stop:
+				return
+			case <-t.C:
+				_ = b.Flush()
+			}
+		}
+	}()
+	return b
+}
+
+// Write keeps p, one record of the slog handler, whole in the block, so that lines never interleave with the other
+// logs' writes.
+func (b *bufferedLog) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return b.w.Write(p)
+	}
+	b.buf = append(b.buf, p...)
+	if len(b.buf) >= accessLogBlock {
+		b.flushLocked()
+	}
+	return len(p), nil
+}
+
+// Flush writes what is buffered and returns the first write error met so far.
+func (b *bufferedLog) Flush() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.flushLocked()
+	return b.err
+}
+
+func (b *bufferedLog) flushLocked() {
+	if len(b.buf) == 0 {
+		return
+	}
+	if _, err := b.w.Write(b.buf); err != nil && b.err == nil {
+		b.err = fmt.Errorf("access log: %w", err)
+	}
+	b.buf = b.buf[:0]
+}
+
+// Close flushes and stops the timer; later lines are written straight through.
+func (b *bufferedLog) Close() error {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return nil
+	}
+	b.closed = true
+	b.flushLocked()
+	err := b.err
+	b.mu.Unlock()
+	close(b.stop)
+	<-b.done
+	return err
 }
 
 type statusWriter struct {
