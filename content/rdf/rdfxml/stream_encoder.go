@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"unsafe"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/iri"
@@ -34,6 +35,8 @@ type StreamEncoder struct {
 	scratch []byte
 
 	okDatatype, okLang string // the last datatype and language tag that passed checkKnownPredicate
+	predCache          [slotCount]string
+	nameCache          [slotCount]nameSlot
 }
 
 // streamName is an IRI split into an element name; ns is set when the prefix is not declared on the root element.
@@ -58,7 +61,7 @@ func (e *StreamEncoder) Encode(q rdf.Quad) error {
 	if e.err != nil {
 		return e.err
 	}
-	if e.preds[q.P.Value] && q.P.IsIRI() {
+	if e.knownPredicate(q.P.Value) && q.P.IsIRI() {
 		// The subject of the current run passed with its first statement.
 		sameSubject := len(e.run) > 0 && e.run[0].S == q.S
 		if err := e.checkKnownPredicate(q, sameSubject); err != nil {
@@ -69,6 +72,7 @@ func (e *StreamEncoder) Encode(q rdf.Quad) error {
 			return fmt.Errorf("rdfxml: cannot write %s: %w", q, err)
 		}
 		e.preds[q.P.Value] = true
+		*e.predSlot(q.P.Value) = q.P.Value
 	}
 	if len(e.run) > 0 && e.run[0].S != q.S {
 		e.flush()
@@ -204,14 +208,49 @@ func (e *StreamEncoder) start() {
 	w.WriteString(">\n")
 }
 
+// Every statement looks its predicate up three times (known to pass the checks? which element name, twice), and
+// a handful of predicates make up nearly all statements. Small caches indexed by the address of the IRI's string
+// answer most lookups with one string comparison, which for the string a decoder shares between statements is a
+// pointer comparison; the maps behind them hold every IRI.
+const slotCount = 64
+
+func slotOf(s string) uintptr {
+	return uintptr(unsafe.Pointer(unsafe.StringData(s))) >> 4 % slotCount
+}
+
+func (e *StreamEncoder) predSlot(iri string) *string { return &e.predCache[slotOf(iri)] }
+
+// knownPredicate reports whether a statement with this predicate passed checkQuad before.
+func (e *StreamEncoder) knownPredicate(iri string) bool {
+	if slot := e.predSlot(iri); iri != "" && *slot == iri {
+		return true
+	}
+	if e.preds[iri] {
+		*e.predSlot(iri) = iri
+		return true
+	}
+	return false
+}
+
 // qname splits an IRI into an element name once; ok is false when it has none.
 func (e *StreamEncoder) qname(s string) (streamName, bool) {
-	if q, ok := e.names[s]; ok {
-		return q, q.name != ""
+	slot := &e.nameCache[slotOf(s)]
+	if s != "" && slot.iri == s {
+		return slot.q, slot.q.name != ""
 	}
-	q := e.newQName(s)
-	e.names[s] = q
+	q, ok := e.names[s]
+	if !ok {
+		q = e.newQName(s)
+		e.names[s] = q
+	}
+	*slot = nameSlot{iri: s, q: q}
 	return q, q.name != ""
+}
+
+// nameSlot is an entry of StreamEncoder.nameCache.
+type nameSlot struct {
+	iri string
+	q   streamName
 }
 
 func (e *StreamEncoder) newQName(s string) streamName {

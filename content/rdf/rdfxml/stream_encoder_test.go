@@ -3,6 +3,7 @@ package rdfxml_test
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -201,4 +202,57 @@ func TestStreamEncodeMatchesEncoder(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertIso(t, got, want)
+}
+
+// TestStreamEncodeManyPredicates: with more predicates and namespaces than the encoder's lookup caches have
+// slots, shared or copied strings, the document holds the same graph as Encoder's and its bytes do not depend on
+// whether equal IRIs are the same string.
+func TestStreamEncodeManyPredicates(t *testing.T) {
+	preds := make([]string, 400)
+	for i := range preds {
+		preds[i] = fmt.Sprintf("http://example.org/ns%d/p%d", i%37, i)
+	}
+	var shared, copied []rdf.Quad
+	for i := range 5000 {
+		s := rdf.IRI(fmt.Sprintf("http://example.org/r/%d", i/9))
+		p := preds[(i*7)%len(preds)]
+		o := rdf.LangString(fmt.Sprintf("v%d", i%13), "en")
+		if i%3 == 0 {
+			o = rdf.IRI(preds[i%len(preds)])
+		}
+		shared = append(shared, rdf.Triple(s, rdf.IRI(p), o))
+		copied = append(copied, rdf.Triple(s, rdf.IRI(strings.Clone(p)), o))
+		if i%50 == 0 {
+			typ := rdf.IRI(fmt.Sprintf("http://example.org/c%d/T", i%70))
+			shared = append(shared, rdf.Triple(s, rdf.IRI(rdf.RDFType), typ))
+			copied = append(copied, rdf.Triple(s, rdf.IRI(rdf.RDFType), typ))
+		}
+	}
+	o := rdf.EncodeOptions{Prefixes: []rdf.Prefix{{Name: "n1", IRI: "http://example.org/ns1/"}}}
+	doc := streamEncode(t, o, shared)
+	if again := streamEncode(t, o, copied); again != doc {
+		t.Fatal("the document depends on whether equal predicate IRIs are the same string")
+	}
+	want, err := decodeString(encode(t, o, shared), rdf.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := decodeString(doc, rdf.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertIso(t, got, want)
+	// Every cache slot now holds a predicate that passed: one that cannot pass is still refused.
+	e := rdfxml.NewStreamEncoder(io.Discard, o)
+	for _, q := range shared {
+		if err := e.Encode(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 200 {
+		bad := rdf.Triple(rdf.IRI("http://example.org/s"), rdf.IRI(fmt.Sprintf("http://example.org/%d", i)), rdf.String("x"))
+		if err := e.Encode(bad); err == nil || !strings.Contains(err.Error(), "no suffix that is an XML name") {
+			t.Fatalf("Encode(%v) = %v, want it refused", bad, err)
+		}
+	}
 }
