@@ -282,19 +282,21 @@ func describe(ds *index.Dataset, iri string, page, pageSize int) description {
 		}
 		seen := map[index.ID]bool{id: true}
 		queue := []index.ID{id}
-		for len(queue) > 0 && len(d.out) < maxClosure {
+		for len(queue) > 0 && !d.truncated {
 			s := queue[0]
 			queue = queue[1:]
 			m := g.g.Match(s, 0, 0)
-			for i := 0; i < m.Len() && len(d.out) < maxClosure; i++ {
+			for i := 0; i < m.Len(); i++ {
+				if len(d.out) == maxClosure {
+					// One statement more than the bound: the page says it shows only part of them.
+					d.truncated = true
+					break
+				}
 				_, p, o := m.At(i)
 				ot := ds.Dict.Term(o)
 				d.out = append(d.out, rdf.Quad{S: ds.Dict.Term(s), P: ds.Dict.Term(p), O: ot, G: g.name})
 				if s == id && p == label && d.label == "" && ot.IsLiteral() {
 					d.label = ot.Value
-				}
-				if len(d.out) == maxClosure {
-					d.truncated = true
 				}
 				if ot.IsBlank() && !seen[o] {
 					seen[o] = true

@@ -231,3 +231,48 @@ func TestResourcePageBusy(t *testing.T) {
 		t.Errorf("%d of %d requests refused; want some, not all", busy, n)
 	}
 }
+
+// TestResourcePageTruncated: a resource with more statements than a page may show says it shows only part of
+// them; one with exactly as many does not.
+func TestResourcePageTruncated(t *testing.T) {
+	hub := pipelinetest.New(t)
+	const bound = 10000 // site's maxClosure
+	for _, tc := range []struct {
+		name string
+		n    int
+	}{{"over", bound + 1}, {"at", bound}} {
+		var b strings.Builder
+		fmt.Fprintf(&b, "<Big> <p> 0")
+		for i := 1; i < tc.n; i++ {
+			fmt.Fprintf(&b, ", %d", i)
+		}
+		b.WriteString(" .\n")
+		hub.Publish(t, hub.Open.ID, tc.name, ".ttl", b.String())
+	}
+	out := t.TempDir()
+	p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.BuildAll(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	h, err := site.NewHandler(site.Options{Dir: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, truncated := range map[string]bool{"over": true, "at": false} {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", "/org/open/"+name+"/Big.html", nil))
+		body := w.Body.String()
+		if w.Code != 200 {
+			t.Fatalf("%s: status %d: %.500s", name, w.Code, body)
+		}
+		if got := strings.Count(body, `<dd><span class="literal">`); got != bound {
+			t.Errorf("%s: %d values shown, want %d", name, got, bound)
+		}
+		if strings.Contains(body, "Only the first statements are shown") != truncated {
+			t.Errorf("%s: truncation notice shown: %v, want %v", name, !truncated, truncated)
+		}
+	}
+}

@@ -213,3 +213,40 @@ func writeLayout(t *testing.T, dir, name, body string) {
 		t.Fatal(err)
 	}
 }
+
+// TestResourcesDuringPipelineBuilds: the long-lived site rebuilds while the pipeline's full builds run (they
+// share no lock: a resource page must not wait for a sync), and both give their pages (go test -race checks
+// Hugo's shared state).
+func TestResourcesDuringPipelineBuilds(t *testing.T) {
+	r := NewResources(ResourceOptions{})
+	defer r.Close()
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i := range 3 {
+			b := &Batch{Title: "x"}
+			if err := b.Publication(fmt.Sprintf("p/%d", i), largestPage(i)); err != nil {
+				t.Error(err)
+				return
+			}
+			out := t.TempDir()
+			if err := RenderBatch(context.Background(), b, out); err != nil {
+				t.Error(err)
+				return
+			}
+			if _, err := os.Stat(filepath.Join(out, "p", fmt.Sprint(i), "index.html")); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	wg.Go(func() {
+		for i := range 30 {
+			b, err := r.Render(context.Background(), ResourceKey{IRI: fmt.Sprint(i)}, testResource(i))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			checkResource(t, b, i)
+		}
+	})
+	wg.Wait()
+}
