@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -12,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -19,11 +22,12 @@ import (
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
 	"github.com/ldhub/ldhub/site"
+	"github.com/ldhub/ldhub/site/fastpath"
 )
 
-// BenchmarkDirectURLvsNginx loads the handler and nginx (serving the same rendered files: the generated
-// configuration, and a bare try_files reference) with wrk, alternating rounds, and reports requests per second
-// and the handler's ratio to each. It needs nginx and wrk and measures whole servers, so b.N is ignored: run it
+// BenchmarkDirectURLvsNginx loads the handler, the fast path as ldhub serve runs it (site/fastpath, access log
+// included) and nginx (serving the same rendered files: the generated configuration, and a bare try_files
+// reference) with wrk, alternating rounds, and reports requests per second, CPU per request and the ratios. It needs nginx and wrk and measures whole servers, so b.N is ignored: run it
 // with -benchtime 1x.
 func BenchmarkDirectURLvsNginx(b *testing.B) {
 	for _, tool := range []string{"nginx", "wrk"} {
@@ -59,6 +63,8 @@ func BenchmarkDirectURLvsNginx(b *testing.B) {
 	defer srv.Close()
 	ceiling := serveCeiling(b, h, paths[0])
 	defer ceiling.Close()
+	fast := serveFastPath(b, h)
+	defer fast.Close()
 	work := b.TempDir()
 	pathFile := filepath.Join(work, "paths.txt")
 	if err := os.WriteFile(pathFile, []byte(strings.Join(paths, "\n")+"\n"), 0o644); err != nil {
@@ -129,6 +135,7 @@ http {
 		{"nginx-generated", genAddr, nginxCPU},
 		{"nginx-bare", refAddr, nginxCPU},
 		{"go-ceiling", ceiling.Addr, selfCPU},
+		{"fastpath", fast.Addr, selfCPU},
 	}
 	rounds := 3
 	if n, err := strconv.Atoi(os.Getenv("WRK_ROUNDS")); err == nil && n > 0 {
@@ -160,6 +167,109 @@ http {
 	b.ReportMetric(rps[0]/rps[1], "handler/generated")
 	b.ReportMetric(rps[0]/rps[3], "handler/ceiling")
 	b.ReportMetric(rps[3]/rps[2], "ceiling/bare")
+	b.ReportMetric(rps[4]/rps[2], "fastpath/bare")
+	b.ReportMetric(cpu[4]/cpu[2], "fastpath/bare-cpu")
+	b.ReportMetric(rps[4]/rps[0], "fastpath/handler")
+}
+
+// serveFastPath starts what `ldhub serve` runs for direct URLs (cmd/ldhub/serve.go): site/fastpath in front of an
+// http.Server whose handler logs each request, the fast path logging its own requests in the same format, the
+// log buffered and flushed every second (here to /dev/null).
+func serveFastPath(b *testing.B, h *site.Handler) *fastServer {
+	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	lw := &blockWriter{w: devnull}
+	access := slog.New(slog.NewTextHandler(lw, nil))
+	logRequest := func(method, path string, status int, n int64, d time.Duration) {
+		access.LogAttrs(context.Background(), slog.LevelInfo, "request", slog.String("method", method),
+			slog.String("path", path), slog.Int("status", status), slog.Int64("bytes", n), slog.Int64("ms", d.Milliseconds()))
+	}
+	hs := &http.Server{ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 75 * time.Second,
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			start := time.Now()
+			sw := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+			h.ServeHTTP(sw, r)
+			logRequest(r.Method, r.URL.Path, sw.status, sw.n, time.Since(start))
+		})}
+	fs, err := fastpath.New(fastpath.Options{HTTP: hs, Lookup: h.Prepared, Log: logRequest})
+	if err != nil {
+		b.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	go fs.Serve(l)
+	stop := make(chan struct{})
+	go func() {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				lw.flush()
+			}
+		}
+	}()
+	return &fastServer{Addr: l.Addr().String(), close: func() {
+		close(stop)
+		_ = fs.Close()
+		lw.flush()
+		_ = devnull.Close()
+	}}
+}
+
+type fastServer struct {
+	Addr  string
+	close func()
+}
+
+func (s *fastServer) Close() { s.close() }
+
+// blockWriter keeps log lines and writes them in blocks, as ldhub serve's access log.
+type blockWriter struct {
+	mu  sync.Mutex
+	w   io.Writer
+	buf []byte
+}
+
+func (w *blockWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf = append(w.buf, p...)
+	if len(w.buf) >= 64<<10 {
+		_, _ = w.w.Write(w.buf)
+		w.buf = w.buf[:0]
+	}
+	return len(p), nil
+}
+
+func (w *blockWriter) flush() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, _ = w.w.Write(w.buf)
+	w.buf = w.buf[:0]
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	n      int64
+}
+
+func (w *statusRecorder) WriteHeader(code int) {
+	w.status = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusRecorder) Write(p []byte) (int, error) {
+	n, err := w.ResponseWriter.Write(p)
+	w.n += int64(n)
+	return n, err
 }
 
 // selfCPU is the CPU time (user + system, seconds) this process has used: the Go servers run in it.
