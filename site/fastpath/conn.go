@@ -111,7 +111,10 @@ func (c *conn) serve() {
 			c.handOver() // too long for the fast path: net/http's MaxHeaderBytes decides
 			return
 		}
-		idle := len(c.buf) == 0 && !first
+		// Waiting: no byte of a request read yet, so Shutdown may close the connection (net/http closes its new and
+		// idle ones too). Idle: waiting after a request, under the idle timeout rather than the header timeout.
+		waiting := len(c.buf) == 0
+		idle := waiting && !first
 		switch {
 		case idle && c.s.idle > 0:
 			c.setDeadline(now.Add(c.s.idle), min(deadlineSlack, c.s.idle/8))
@@ -122,7 +125,7 @@ func (c *conn) serve() {
 		default:
 			c.setDeadline(time.Time{}, 0)
 		}
-		if idle {
+		if waiting {
 			c.state.Store(stateIdle)
 			// Shutdown sets shutting before it closes idle connections: one of the two sees the other.
 			if c.s.shutting.Load() {
@@ -133,11 +136,13 @@ func (c *conn) serve() {
 			}
 		}
 		n, err := c.nc.Read(c.buf[len(c.buf):cap(c.buf)])
-		if idle {
+		if waiting {
 			if !c.state.CompareAndSwap(stateIdle, stateActive) {
 				return // closed by Shutdown
 			}
-			reqStart = time.Now()
+			if !first {
+				reqStart = time.Now()
+			}
 		}
 		c.buf = c.buf[:len(c.buf)+n]
 		if err != nil {

@@ -377,6 +377,8 @@ func TestShutdown(t *testing.T) {
 	roundTrip(t, fastC, fastR, get("/org/open/core"))
 	slowC, slowR := dial(t, addr)
 	roundTrip(t, slowC, slowR, get("/org/closed/secret", "Authorization: "+viewer)) // now net/http's
+	// Connected, nothing sent: closed like an idle one.
+	_, silentR := dial(t, addr)
 	// A request half sent: Shutdown waits for it.
 	busyC, busyR := dial(t, addr)
 	_, _ = io.WriteString(busyC, "GET /org/open/core HTTP/1.1\r\n")
@@ -388,6 +390,7 @@ func TestShutdown(t *testing.T) {
 	go func() { shut <- fs.Shutdown(ctx) }()
 	closedWithin(t, fastR, time.Second)
 	closedWithin(t, slowR, time.Second)
+	closedWithin(t, silentR, time.Second)
 	select {
 	case err := <-shut:
 		t.Fatalf("Shutdown returned %v while a request was being read", err)
