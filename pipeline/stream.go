@@ -19,12 +19,15 @@ type streamJSONLD struct {
 	n       int // node objects written
 	open    bool
 	g, s, p rdf.Term
-	used    map[string]bool // predicates already keyed in the open node object
+	// The predicates already keyed in the open node object: a short list, searched with string comparisons that
+	// are mostly pointer comparisons (decoders share predicate strings), until a node has so many that a set pays.
+	used    []string
+	usedSet map[string]bool
 	err     error
 }
 
 func newStreamJSONLD(w io.Writer) *streamJSONLD {
-	return &streamJSONLD{w: bufio.NewWriterSize(w, 1<<16), used: map[string]bool{}}
+	return &streamJSONLD{w: bufio.NewWriterSize(w, 1<<16)}
 }
 
 // str writes s as a JSON string, quoted straight into the writer's free buffer space. json.Marshal allocated a
@@ -106,6 +109,34 @@ func (e *streamJSONLD) id(t rdf.Term) {
 	e.str(t.Value)
 }
 
+// keyed reports whether the open node object has a key for predicate p.
+func (e *streamJSONLD) keyed(p string) bool {
+	if e.usedSet != nil {
+		return e.usedSet[p]
+	}
+	for _, u := range e.used {
+		if u == p {
+			return true
+		}
+	}
+	return false
+}
+
+// key notes that the open node object has a key for predicate p.
+func (e *streamJSONLD) key(p string) {
+	if e.usedSet != nil {
+		e.usedSet[p] = true
+		return
+	}
+	e.used = append(e.used, p)
+	if len(e.used) > 32 {
+		e.usedSet = make(map[string]bool, 2*len(e.used))
+		for _, u := range e.used {
+			e.usedSet[u] = true
+		}
+	}
+}
+
 func (e *streamJSONLD) closeNode() {
 	if !e.open {
 		return
@@ -125,7 +156,8 @@ func (e *streamJSONLD) Encode(q rdf.Quad) error {
 	switch {
 	case sameNode && q.P.Equal(e.p):
 		e.w.WriteByte(',')
-	case sameNode && !e.used[q.P.Value]:
+	case sameNode && !e.keyed(q.P.Value):
+		e.key(q.P.Value)
 		e.w.WriteString("],")
 		e.str(q.P.Value)
 		e.w.WriteString(":[")
@@ -148,10 +180,10 @@ func (e *streamJSONLD) Encode(q rdf.Quad) error {
 		e.str(q.P.Value)
 		e.w.WriteString(":[")
 		e.open, e.s, e.g = true, q.S, q.G
-		clear(e.used)
+		e.used, e.usedSet = e.used[:0], nil
+		e.key(q.P.Value)
 	}
 	e.p = q.P
-	e.used[q.P.Value] = true
 	switch {
 	case q.O.IsLiteral():
 		e.w.WriteString(`{"@value":`)

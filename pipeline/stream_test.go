@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -29,6 +30,14 @@ func TestStreamJSONLDReadsBack(t *testing.T) {
 			rdf.Triple(rdf.Blank("b1"), q, rdf.String("quote \" and \u2028")),
 			rdf.Triple(s, rdf.IRI(rdf.RDFType), rdf.IRI("http://x/C")),
 		}},
+		{"a node with more predicates than the short list holds, one repeated apart", func() []rdf.Quad {
+			var qs []rdf.Quad
+			for _, i := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
+				23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 3, 40, 3, 39, 41} {
+				qs = append(qs, rdf.Triple(s, rdf.IRI(fmt.Sprintf("http://x/p%d", i)), rdf.String(fmt.Sprint(len(qs)))))
+			}
+			return qs
+		}()},
 		{"named graphs", []rdf.Quad{
 			{S: s, P: p, O: rdf.String("a"), G: g}, {S: s, P: p, O: rdf.String("b"), G: g},
 			rdf.Triple(s, p, rdf.String("default")), {S: s, P: q, O: rdf.Blank("b2"), G: rdf.Blank("gb")},
