@@ -23,7 +23,8 @@ import (
 const maxClosure = 10000
 
 // serveResource describes one resource of a publication: its statements with the closure of its blank nodes, and
-// the statements that point at it (paged with ?page=N).
+// the statements that point at it (paged with ?page=N). An HTML page already rendered is answered from the cache
+// without reading the index.
 func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target, mt string, offers []string) {
 	page := 0
 	if v := r.URL.Query().Get("page"); v != "" {
@@ -34,17 +35,28 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 		}
 		page = n
 	}
+	self := strings.TrimSuffix(r.URL.Path, t.ext)
+	// Under useVersionedBaseUri a version's resources carry the version's URI; otherwise the publication's.
+	candidates := []string{t.page.URI + strings.TrimPrefix(t.page.Self, t.page.Path) + "/" + t.resource}
+	if !t.page.Latest {
+		candidates = append(candidates, t.page.URI+"/"+t.resource)
+	}
+	// The rendered folder and its commit name the data a page shows; Self tells a version's page from the latest's,
+	// which may show the same folder with other links, and the extension is kept in the page's links.
+	key := html.ResourceKey{Dataset: t.dir + "\x00" + t.page.Version.Commit + "\x00" + t.page.Self + "\x00" + t.ext,
+		IRI: candidates[0], Page: page}
+	if mt == htmlType {
+		if c, ok := h.o.Theme.Cached(key); ok {
+			h.answerResource(w, r, t, mt, offers, self, page, c.IRI, c.Next, c.HTML)
+			return
+		}
+	}
 	ds, release, err := h.indexes.acquire(filepath.Join(t.dir, tree.Index))
 	if err != nil {
 		writeError(w, r, http.StatusNotFound, "no resource at "+r.URL.Path)
 		return
 	}
 	defer release()
-	// Under useVersionedBaseUri a version's resources carry the version's URI; otherwise the publication's.
-	candidates := []string{t.page.URI + strings.TrimPrefix(t.page.Self, t.page.Path) + "/" + t.resource}
-	if !t.page.Latest {
-		candidates = append(candidates, t.page.URI+"/"+t.resource)
-	}
 	var d description
 	for _, iri := range candidates {
 		if d = describe(ds, iri, page, h.o.PageSize); len(d.out)+len(d.in) > 0 {
@@ -55,28 +67,12 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 		writeError(w, r, http.StatusNotFound, "nothing is said about "+candidates[0])
 		return
 	}
-	self := strings.TrimSuffix(r.URL.Path, t.ext)
-	hd := w.Header()
-	var links []string
-	for _, o := range offers {
-		if o != mt {
-			links = append(links, "<"+self+extOf(o)+`>; rel="alternate"; type="`+o+`"`)
-		}
-	}
 	next := ""
 	if d.more {
 		next = self + t.ext + "?page=" + strconv.Itoa(page+1)
-		links = append(links, "<"+next+`>; rel="next"`)
 	}
-	hd.Set("Link", strings.Join(links, ", "))
-	var buf bytes.Buffer
-	ctype := mt
 	if mt == htmlType {
-		ctype = "text/html; charset=utf-8"
-		// The rendered folder and its commit name the data the page shows; Self tells a version's page from the
-		// latest's, which may show the same folder with other links.
-		key := html.ResourceKey{Dataset: t.dir + "\x00" + t.page.Version.Commit + "\x00" + t.page.Self, IRI: d.iri, Page: page}
-		b, err := h.o.Theme.Render(r.Context(), key, h.resourcePage(ds, t, d, self, page, next, offers))
+		c, err := h.o.Theme.Render(r.Context(), key, h.resourcePage(ds, t, d, self, page, next, offers))
 		if errors.Is(err, html.ErrBusy) {
 			w.Header().Set("Retry-After", "1")
 			writeError(w, r, http.StatusServiceUnavailable, "too many pages are being rendered; try again in a second")
@@ -89,27 +85,48 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 			writeError(w, r, http.StatusInternalServerError, "rendering the page failed")
 			return
 		}
-		buf.Write(b)
-	} else {
-		syn, ok := h.o.Codecs.ByMediaType(mt)
-		if !ok || !syn.CanEncode() {
-			writeError(w, r, http.StatusNotAcceptable, "cannot write "+mt)
-			return
-		}
-		enc := syn.NewEncoder(&buf, rdf.EncodeOptions{Prefixes: tree.WellKnownPrefixes})
-		for _, q := range append(d.out, d.in...) {
-			if err := enc.Encode(q); err != nil {
-				writeError(w, r, http.StatusInternalServerError, fmt.Sprintf("encoding %s: %v", mt, err))
-				return
-			}
-		}
-		if err := enc.Close(); err != nil {
+		h.answerResource(w, r, t, mt, offers, self, page, c.IRI, c.Next, c.HTML)
+		return
+	}
+	syn, ok := h.o.Codecs.ByMediaType(mt)
+	if !ok || !syn.CanEncode() {
+		writeError(w, r, http.StatusNotAcceptable, "cannot write "+mt)
+		return
+	}
+	var buf bytes.Buffer
+	enc := syn.NewEncoder(&buf, rdf.EncodeOptions{Prefixes: tree.WellKnownPrefixes})
+	for _, q := range append(d.out, d.in...) {
+		if err := enc.Encode(q); err != nil {
 			writeError(w, r, http.StatusInternalServerError, fmt.Sprintf("encoding %s: %v", mt, err))
 			return
 		}
 	}
+	if err := enc.Close(); err != nil {
+		writeError(w, r, http.StatusInternalServerError, fmt.Sprintf("encoding %s: %v", mt, err))
+		return
+	}
+	h.answerResource(w, r, t, mt, offers, self, page, d.iri, next, buf.Bytes())
+}
+
+// answerResource sends one representation of a resource's description with its links and validators.
+func (h *Handler) answerResource(w http.ResponseWriter, r *http.Request, t target, mt string, offers []string, self string, page int, iri, next string, body []byte) {
+	hd := w.Header()
+	var links []string
+	for _, o := range offers {
+		if o != mt {
+			links = append(links, "<"+self+extOf(o)+`>; rel="alternate"; type="`+o+`"`)
+		}
+	}
+	if next != "" {
+		links = append(links, "<"+next+`>; rel="next"`)
+	}
+	hd.Set("Link", strings.Join(links, ", "))
+	ctype := mt
+	if mt == htmlType {
+		ctype = "text/html; charset=utf-8"
+	}
 	hash := fnv.New64a()
-	fmt.Fprintf(hash, "%s\x00%d\x00%s", d.iri, page, mt)
+	fmt.Fprintf(hash, "%s\x00%d\x00%s", iri, page, mt)
 	commit := t.page.Version.Commit
 	if len(commit) > 12 {
 		commit = commit[:12]
@@ -118,7 +135,7 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 	hd.Set("Content-Location", self+extOf(mt))
 	hd.Set("Cache-Control", cacheControl(t.page))
 	hd.Set("ETag", fmt.Sprintf(`"%s-r%x"`, commit+map[bool]string{true: "-l"}[t.page.Latest], hash.Sum64()))
-	http.ServeContent(w, r, "", t.page.Modified, bytes.NewReader(buf.Bytes()))
+	http.ServeContent(w, r, "", t.page.Modified, bytes.NewReader(body))
 }
 
 // resourcePage is the page data of a resource's HTML description: crumbs from the hub down to the publication (or

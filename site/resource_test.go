@@ -106,6 +106,20 @@ func TestResourcePageHTMLIsPaged(t *testing.T) {
 			if w.Code != 200 {
 				t.Fatalf("status %d: %s", w.Code, body)
 			}
+			// The second time the page comes from the cache, with the same links.
+			again := httptest.NewRecorder()
+			h.ServeHTTP(again, httptest.NewRequest("GET", "/org/open/many/Target.html"+tc.query, nil))
+			for _, hdr := range []string{"Link", "ETag", "Last-Modified", "Content-Type"} {
+				if again.Header().Get(hdr) != w.Header().Get(hdr) {
+					t.Errorf("cached %s %q, first %q", hdr, again.Header().Get(hdr), w.Header().Get(hdr))
+				}
+			}
+			if again.Body.String() != body {
+				t.Error("the cached page differs")
+			}
+			if hasNext := strings.Contains(w.Header().Get("Link"), `rel="next"`); hasNext != (tc.next != "") {
+				t.Errorf("Link %q", w.Header().Get("Link"))
+			}
 			if n := strings.Count(body, `<tr><td><a href="http://hub.example/org/open/many/s`); n != tc.rows {
 				t.Errorf("%d references, want %d", n, tc.rows)
 			}

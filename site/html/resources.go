@@ -33,6 +33,14 @@ type ResourceKey struct {
 	Page    int
 }
 
+// Rendered is a rendered resource page, with the IRI and next-page link of the data it was rendered from, so that
+// a cached page can be answered without describing the resource again.
+type Rendered struct {
+	HTML []byte
+	IRI  string
+	Next string
+}
+
 // Resources renders resource pages on request with Hugo, through the same theme as the pipeline's pages. One
 // Hugo site is kept in memory and rebuilt with only the requested pages (a few milliseconds, against tens for a
 // full build); requests arriving while it builds are rendered together by the next build, one build at a time.
@@ -56,7 +64,7 @@ type renderJob struct {
 	key  ResourceKey
 	page page
 	done chan struct{}
-	html []byte
+	out  Rendered // IRI and Next set when queued, HTML once rendered
 	err  error
 }
 
@@ -79,7 +87,7 @@ func NewResources(o ResourceOptions) *Resources {
 func (r *Resources) Title() string { return nameOr(r.o.Title, "ldhub") }
 
 // Cached returns the page rendered for k, if it is still cached.
-func (r *Resources) Cached(k ResourceKey) ([]byte, bool) {
+func (r *Resources) Cached(k ResourceKey) (Rendered, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.cache.get(k)
@@ -95,23 +103,23 @@ func (r *Resources) CachedPages() int {
 // Render returns the HTML of p, rendering it unless it is cached under k. Requests for a key already waiting
 // share its build. When the queue is full it returns ErrBusy at once; when ctx ends first it returns ctx's error
 // (the page is still rendered and cached for the next request).
-func (r *Resources) Render(ctx context.Context, k ResourceKey, p *ResourcePage) ([]byte, error) {
+func (r *Resources) Render(ctx context.Context, k ResourceKey, p *ResourcePage) (Rendered, error) {
 	r.mu.Lock()
-	if b, ok := r.cache.get(k); ok {
+	if c, ok := r.cache.get(k); ok {
 		r.mu.Unlock()
-		return b, nil
+		return c, nil
 	}
 	if r.closed {
 		r.mu.Unlock()
-		return nil, errors.New("html: the resource renderer is closed")
+		return Rendered{}, errors.New("html: the resource renderer is closed")
 	}
 	j, ok := r.inflight[k]
 	if !ok {
 		if len(r.queue) >= r.o.MaxQueue {
 			r.mu.Unlock()
-			return nil, ErrBusy
+			return Rendered{}, ErrBusy
 		}
-		j = &renderJob{key: k, page: resourcePage(p), done: make(chan struct{})}
+		j = &renderJob{key: k, page: resourcePage(p), done: make(chan struct{}), out: Rendered{IRI: p.IRI, Next: p.Next}}
 		r.queue = append(r.queue, j)
 		r.inflight[k] = j
 		if !r.running {
@@ -122,9 +130,9 @@ func (r *Resources) Render(ctx context.Context, k ResourceKey, p *ResourcePage) 
 	r.mu.Unlock()
 	select {
 	case <-j.done:
-		return j.html, j.err
+		return j.out, j.err
 	case <-ctx.Done():
-		return nil, fmt.Errorf("html: resource page %s: %w", k.IRI, ctx.Err())
+		return Rendered{}, fmt.Errorf("html: resource page %s: %w", k.IRI, ctx.Err())
 	}
 }
 
@@ -158,8 +166,8 @@ func (r *Resources) drain() {
 			if err != nil {
 				j.err = err
 			} else {
-				j.html = out[i]
-				r.cache.add(j.key, j.html)
+				j.out.HTML = out[i]
+				r.cache.add(j.key, j.out)
 			}
 			delete(r.inflight, j.key)
 			close(j.done)
@@ -224,41 +232,46 @@ type lru struct {
 }
 
 type lruEntry struct {
-	key  ResourceKey
-	html []byte
+	key ResourceKey
+	val Rendered
 }
 
 func newLRU(max int) lru {
 	return lru{max: max, order: list.New(), entries: map[ResourceKey]*list.Element{}}
 }
 
-func (c *lru) get(k ResourceKey) ([]byte, bool) {
+func (c *lru) get(k ResourceKey) (Rendered, bool) {
 	e, ok := c.entries[k]
 	if !ok {
-		return nil, false
+		return Rendered{}, false
 	}
 	c.order.MoveToFront(e)
-	return e.Value.(*lruEntry).html, true
+	return e.Value.(*lruEntry).val, true
 }
 
-// add keeps html under k, evicting the least recently used pages beyond the bound. A page larger than an eighth
-// of the bound is not kept: it would push out many others for one.
-func (c *lru) add(k ResourceKey, html []byte) {
-	cost := len(html) + len(k.Dataset) + len(k.IRI)
-	if cost > c.max/8 {
+// cost is what an entry counts against the bound.
+func (e *lruEntry) cost() int {
+	return len(e.val.HTML) + len(e.val.IRI) + len(e.val.Next) + len(e.key.Dataset) + len(e.key.IRI)
+}
+
+// add keeps v under k, evicting the least recently used pages beyond the bound. A page larger than an eighth of
+// the bound is not kept: it would push out many others for one.
+func (c *lru) add(k ResourceKey, v Rendered) {
+	ne := &lruEntry{key: k, val: v}
+	if ne.cost() > c.max/8 {
 		return
 	}
 	if e, ok := c.entries[k]; ok {
-		c.size -= len(e.Value.(*lruEntry).html) + len(k.Dataset) + len(k.IRI)
+		c.size -= e.Value.(*lruEntry).cost()
 		c.order.Remove(e)
 		delete(c.entries, k)
 	}
-	c.entries[k] = c.order.PushFront(&lruEntry{key: k, html: html})
-	c.size += cost
+	c.entries[k] = c.order.PushFront(ne)
+	c.size += ne.cost()
 	for c.size > c.max {
 		e := c.order.Back()
 		le := e.Value.(*lruEntry)
-		c.size -= len(le.html) + len(le.key.Dataset) + len(le.key.IRI)
+		c.size -= le.cost()
 		c.order.Remove(e)
 		delete(c.entries, le.key)
 	}

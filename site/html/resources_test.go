@@ -90,9 +90,9 @@ func TestResourcesBusy(t *testing.T) {
 	key := func(n int) ResourceKey { return ResourceKey{Dataset: "d", IRI: testResource(n).IRI} }
 	results := make(chan error, 3)
 	render := func(n int) {
-		b, err := r.Render(ctx, key(n), testResource(n))
+		c, err := r.Render(ctx, key(n), testResource(n))
 		if err == nil {
-			checkResource(t, b, n)
+			checkResource(t, c.HTML, n)
 		}
 		results <- err
 	}
@@ -117,10 +117,10 @@ func TestResourcesBusy(t *testing.T) {
 	if _, ok := r.Cached(key(1)); !ok {
 		t.Error("page 1 is not cached")
 	}
-	if b, err := r.Render(ctx, key(2), testResource(2)); err != nil {
+	if c, err := r.Render(ctx, key(2), testResource(2)); err != nil {
 		t.Errorf("once the queue drained: %v", err)
 	} else {
-		checkResource(t, b, 2)
+		checkResource(t, c.HTML, 2)
 	}
 }
 
@@ -145,12 +145,12 @@ func TestResourcesConcurrent(t *testing.T) {
 		wg.Go(func() {
 			for i := range 12 {
 				n := (g*7 + i) % 20
-				b, err := r.Render(context.Background(), ResourceKey{Dataset: "d", IRI: testResource(n).IRI}, testResource(n))
+				c, err := r.Render(context.Background(), ResourceKey{Dataset: "d", IRI: testResource(n).IRI}, testResource(n))
 				if err != nil {
 					t.Error(err)
 					return
 				}
-				checkResource(t, b, n)
+				checkResource(t, c.HTML, n)
 			}
 		})
 	}
@@ -171,9 +171,9 @@ func TestResourcesBrokenThemeRecovers(t *testing.T) {
 	if _, err := r.Render(ctx, ResourceKey{IRI: "7"}, testResource(7)); err == nil || !strings.Contains(err.Error(), "no seven") {
 		t.Fatalf("the failing template's error is not reported: %v", err)
 	}
-	b, err := r.Render(ctx, ResourceKey{IRI: "8"}, testResource(8))
-	if err != nil || !strings.Contains(string(b), "<p>ok http://example.org/g/r/p/thing8</p>") {
-		t.Fatalf("after a failed build: %v\n%s", err, b)
+	c, err := r.Render(ctx, ResourceKey{IRI: "8"}, testResource(8))
+	if err != nil || !strings.Contains(string(c.HTML), "<p>ok http://example.org/g/r/p/thing8</p>") {
+		t.Fatalf("after a failed build: %v\n%s", err, c.HTML)
 	}
 }
 
@@ -181,7 +181,7 @@ func TestLRUBound(t *testing.T) {
 	c := newLRU(800)
 	page := make([]byte, 90)
 	for i := range 20 {
-		c.add(ResourceKey{IRI: fmt.Sprintf("%02d", i)}, page)
+		c.add(ResourceKey{IRI: fmt.Sprintf("%02d", i)}, Rendered{HTML: page})
 	}
 	const cost = 90 + 2 // page and key
 	if c.size > 800 || c.Len() != 800/cost {
@@ -193,11 +193,11 @@ func TestLRUBound(t *testing.T) {
 	if _, ok := c.get(ResourceKey{IRI: "00"}); ok {
 		t.Error("the oldest page was kept")
 	}
-	c.add(ResourceKey{IRI: "big"}, make([]byte, 200))
+	c.add(ResourceKey{IRI: "big"}, Rendered{HTML: make([]byte, 200)})
 	if _, ok := c.get(ResourceKey{IRI: "big"}); ok {
 		t.Error("a page over an eighth of the bound was kept")
 	}
-	c.add(ResourceKey{IRI: "19"}, page) // replacing keeps the accounting exact
+	c.add(ResourceKey{IRI: "19"}, Rendered{HTML: page}) // replacing keeps the accounting exact
 	if c.size != c.Len()*cost {
 		t.Errorf("size %d for %d pages", c.size, c.Len())
 	}
@@ -240,12 +240,12 @@ func TestResourcesDuringPipelineBuilds(t *testing.T) {
 	})
 	wg.Go(func() {
 		for i := range 30 {
-			b, err := r.Render(context.Background(), ResourceKey{IRI: fmt.Sprint(i)}, testResource(i))
+			c, err := r.Render(context.Background(), ResourceKey{IRI: fmt.Sprint(i)}, testResource(i))
 			if err != nil {
 				t.Error(err)
 				return
 			}
-			checkResource(t, b, i)
+			checkResource(t, c.HTML, i)
 		}
 	})
 	wg.Wait()
