@@ -177,6 +177,9 @@ func (l *liveSite) render(pages []page) ([][]byte, error) {
 	return out, nil
 }
 
+// build rebuilds without hugoMu: what hugoMu guards (the global logger) is set only when a configuration is
+// loaded, so a resource page need not wait for a pipeline build that may take seconds
+// (TestResourcesDuringPipelineBuilds runs both at once under -race).
 func (l *liveSite) build(events ...fsnotify.Event) error {
 	l.log.Reset()
 	if err := l.sites.Build(hugolib.BuildCfg{}, events...); err != nil {
