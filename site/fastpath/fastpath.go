@@ -139,9 +139,10 @@ func (s *Server) closeListeners() {
 	}
 }
 
-// drain closes the idle fast-path connections until none is left, as http.Server.Shutdown does with its own.
+// drain closes the idle fast-path connections until none is left, as http.Server.Shutdown does with its own. The
+// listeners are closed by http.Server.Shutdown: closed before it has begun, Serve would return their error
+// instead of http.ErrServerClosed.
 func (s *Server) drain(ctx context.Context) error {
-	s.closeListeners()
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
 	for {
