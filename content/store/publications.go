@@ -307,27 +307,20 @@ func (s *Store) checkAndStage(ctx context.Context, h *handle, p string, data []b
 	if len(data) < stageAbove {
 		return nil, s.checkContent(ctx, p, data)
 	}
-	type staged struct {
-		sb  *gitrepo.StagedBlob
-		err error
+	// Validation runs before the blob's SHA-1 on one goroutine while the blob is deflated on this one: two
+	// halves of about equal length, one per core.
+	var verr error
+	sb, err := h.git.StageBlobAlongside(data, func() error {
+		verr = s.checkContent(ctx, p, data)
+		return verr
+	})
+	if verr != nil {
+		return nil, verr
 	}
-	ch := make(chan staged, 1)
-	go func() {
-		sb, err := h.git.StageBlob(data)
-		ch <- staged{sb, err}
-	}()
-	verr := s.checkContent(ctx, p, data)
-	st := <-ch
-	if verr != nil || st.err != nil {
-		if st.sb != nil {
-			st.sb.Discard()
-		}
-		if verr != nil {
-			return nil, verr
-		}
-		return nil, fmt.Errorf("store: stage %s: %w", p, st.err)
+	if err != nil {
+		return nil, fmt.Errorf("store: stage %s: %w", p, err)
 	}
-	return st.sb, nil
+	return sb, nil
 }
 
 // putContent writes data at p, through the staged blob when there is one.

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -47,19 +48,47 @@ type StagedBlob struct {
 // StageBlob hashes and deflates data into a temporary loose object. data must not change until the blob is
 // committed or discarded.
 func (r *Repo) StageBlob(data []byte) (*StagedBlob, error) {
-	hashed := make(chan plumbing.Hash, 1)
-	go func() { hashed <- plumbing.ComputeHash(plumbing.BlobObject, data) }()
+	return r.StageBlobAlongside(data, nil)
+}
+
+// StageBlobAlongside is StageBlob with work of the caller's, alongside, run first on the goroutine that then
+// hashes, while this one deflates. The store passes its validation of the upload: validation then SHA-1 take
+// about as long as the deflate (0.55 and 0.5 s of CPU for 181 MB), so two goroutines keep both cores busy and
+// end together, where validation, hash and deflate on three goroutines left the deflate running alone at the end.
+// If alongside fails, the deflate stops, nothing is left behind and its error is returned as it is. alongside
+// has returned when StageBlobAlongside returns.
+func (r *Repo) StageBlobAlongside(data []byte, alongside func() error) (*StagedBlob, error) {
+	var refused atomic.Bool
+	type hashed struct {
+		h   plumbing.Hash
+		err error
+	}
+	done := make(chan hashed, 1)
+	go func() {
+		if alongside != nil {
+			if err := alongside(); err != nil {
+				refused.Store(true)
+				done <- hashed{err: err}
+				return
+			}
+		}
+		done <- hashed{h: plumbing.ComputeHash(plumbing.BlobObject, data)}
+	}()
 
 	tmp, err := os.CreateTemp(filepath.Join(r.dir, "objects"), "tmp_obj_")
 	if err != nil {
-		<-hashed
+		<-done
 		return nil, fmt.Errorf("gitrepo: write blob in %s: %w", r.dir, err)
 	}
-	err = deflateObject(tmp, plumbing.BlobObject, data)
+	err = deflateObject(tmp, plumbing.BlobObject, data, &refused)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
-	h := <-hashed
+	res := <-done
+	if res.err != nil {
+		os.Remove(tmp.Name())
+		return nil, res.err
+	}
 	if err == nil {
 		// Loose objects are read-only in git.
 		err = os.Chmod(tmp.Name(), 0o444)
@@ -68,7 +97,7 @@ func (r *Repo) StageBlob(data []byte) (*StagedBlob, error) {
 		os.Remove(tmp.Name())
 		return nil, fmt.Errorf("gitrepo: write blob in %s: %w", r.dir, err)
 	}
-	return &StagedBlob{r: r, data: data, hash: h, tmp: tmp.Name()}, nil
+	return &StagedBlob{r: r, data: data, hash: res.h, tmp: tmp.Name()}, nil
 }
 
 // Hash is the blob's object id.
@@ -115,7 +144,7 @@ func (sb *StagedBlob) place() (plumbing.Hash, error) {
 	return sb.hash, nil
 }
 
-func deflateObject(f *os.File, t plumbing.ObjectType, data []byte) error {
+func deflateObject(f *os.File, t plumbing.ObjectType, data []byte, stop *atomic.Bool) error {
 	bw := bufio.NewWriterSize(f, 256<<10)
 	zw, err := zlib.NewWriterLevel(bw, zlib.BestSpeed)
 	if err != nil {
@@ -124,14 +153,27 @@ func deflateObject(f *os.File, t plumbing.ObjectType, data []byte) error {
 	if _, err := zw.Write(objectHeader(t, int64(len(data)))); err != nil {
 		return err
 	}
-	if _, err := zw.Write(data); err != nil {
-		return err
+	// In pieces, so that a refused upload stops the work early; the compressor's blocks do not depend on how
+	// its input is split, so neither do the object's bytes.
+	const piece = 4 << 20
+	for rest := data; len(rest) > 0; {
+		if stop != nil && stop.Load() {
+			return errStopped
+		}
+		n := min(piece, len(rest))
+		if _, err := zw.Write(rest[:n]); err != nil {
+			return err
+		}
+		rest = rest[n:]
 	}
 	if err := zw.Close(); err != nil {
 		return err
 	}
 	return bw.Flush()
 }
+
+// errStopped ends a deflate whose blob is not wanted any more.
+var errStopped = errors.New("gitrepo: deflate stopped")
 
 func objectHeader(t plumbing.ObjectType, size int64) []byte {
 	b := append(t.Bytes(), ' ')
