@@ -19,6 +19,7 @@ import (
 
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/site"
+	"github.com/ldhub/ldhub/site/html"
 )
 
 // runPreview implements `ldhub preview DIR`: the folder's RDF files rendered and served as ldhub would publish
@@ -84,7 +85,7 @@ type preview struct {
 }
 
 func newPreview(ctx context.Context, dir, baseURL, themeDir string) (*preview, error) {
-	th, htmlOpts, err := loadTheme(ctx, themeDir)
+	_, htmlOpts, err := loadTheme(ctx, themeDir)
 	if err != nil {
 		return nil, err
 	}
@@ -110,6 +111,8 @@ func newPreview(ctx context.Context, dir, baseURL, themeDir string) (*preview, e
 		os.RemoveAll(out)
 		return nil, err
 	}
+	// Resource pages get the same title and reload layer as the pipeline's pages.
+	th := html.NewResources(html.ResourceOptions{Title: htmlOpts.Title, Themes: htmlOpts.Themes})
 	h, err := site.NewHandler(site.Options{Dir: out, Theme: th})
 	if err != nil {
 		os.RemoveAll(out)

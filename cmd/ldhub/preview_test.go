@@ -24,7 +24,7 @@ func TestPreviewRendersAndReloadsOnSave(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("core.ttl", "<Thing> <p> \"first\" .\n")
+	write("core.ttl", "<Thing> <p> \"first\" .\n<http://preview.test/core/Res> <p> \"res\" .\n")
 	write("sub/more.nt", "<http://x/a> <http://x/b> <http://x/c> .\n")
 	write("notes.txt", "not RDF")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -59,6 +59,9 @@ func TestPreviewRendersAndReloadsOnSave(t *testing.T) {
 		{"/", "text/html", `href="/sub/more"`, 200},
 		{"/core", "text/turtle", `"first"`, 200},
 		{"/core", "text/html", "/_preview/events", 200},
+		// Resource pages are rendered on request, with the preview's title and reload script too.
+		{"/core/Res", "text/html", "/_preview/events", 200},
+		{"/core/Res", "text/html", "ldhub preview", 200},
 		{"/sub/more.nt", "", "<http://x/a>", 200},
 		{"/notes", "", "", 404},
 	}
