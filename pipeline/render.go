@@ -81,6 +81,8 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	readers := fanOut(ctx, src.decoder(), len(names)+1)
+	// Statements of an N-Triples or N-Quads upload can be written back without the encoder's checks.
+	fromNTriples := src.syntax.Name == "n-triples" || src.syntax.Name == "n-quads"
 	for i, name := range names {
 		syn, ok := reg.ByName(name)
 		if !ok || !syn.CanEncode() {
@@ -90,7 +92,7 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 		go func() {
 			defer wg.Done()
 			file := filepath.Join(dir, tree.DataBase+syn.Extensions[0])
-			n, err := writeDump(ctx, file, syn, readers[i], len(src.data), prefixes)
+			n, err := writeDump(ctx, file, syn, readers[i], len(src.data), prefixes, fromNTriples)
 			if err != nil {
 				// Some data cannot be written in some syntaxes (RDF/XML needs predicates that split into a
 				// QName). If the source itself read fine (the index says so), the version goes live without this
@@ -190,7 +192,7 @@ func mergePrefixes(own []rdf.Prefix) []rdf.Prefix {
 const streamAbove = 4 << 20
 
 // writeDump encodes src into path and path.gz at once and returns the size of the uncompressed dump.
-func writeDump(ctx context.Context, path string, syn codec.Syntax, dec rdf.Decoder, size int, prefixes []rdf.Prefix) (int64, error) {
+func writeDump(ctx context.Context, path string, syn codec.Syntax, dec rdf.Decoder, size int, prefixes []rdf.Prefix, fromNTriples bool) (int64, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return 0, err
@@ -214,6 +216,8 @@ func writeDump(ctx context.Context, path string, syn codec.Syntax, dec rdf.Decod
 		enc = newStreamJSONLD(cw)
 	case syn.Name == "turtle" && size > streamAbove:
 		enc = newStreamTurtle(cw)
+	case (syn.Name == "n-triples" || syn.Name == "n-quads") && fromNTriples && size > streamAbove:
+		enc = newStreamNTriples(cw)
 	case syn.Name == "rdf-xml" && size > streamAbove:
 		enc = rdfxml.NewStreamEncoder(cw, rdf.EncodeOptions{Prefixes: prefixes})
 	default:

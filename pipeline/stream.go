@@ -3,8 +3,10 @@ package pipeline
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
@@ -223,10 +225,11 @@ func (e *streamJSONLD) Close() error {
 // it serves versions too large for the pretty encoder (content/rdf/turtleenc), which holds and groups the whole
 // graph.
 type streamTurtle struct {
-	w    *bufio.Writer
-	s, p rdf.Term
-	open bool
-	err  error
+	w     *bufio.Writer
+	s, p  rdf.Term
+	open  bool
+	terms termCache // predicates
+	err   error
 }
 
 func newStreamTurtle(w io.Writer) *streamTurtle {
@@ -251,7 +254,7 @@ func (e *streamTurtle) Encode(q rdf.Quad) error {
 		e.w.WriteString(" ,\n    ")
 	case e.open && q.S.Equal(e.s):
 		e.w.WriteString(" ;\n  ")
-		e.term(q.P)
+		e.w.Write(e.terms.append(e.w.AvailableBuffer(), q.P))
 		e.w.WriteByte(' ')
 	default:
 		if e.open {
@@ -259,7 +262,7 @@ func (e *streamTurtle) Encode(q rdf.Quad) error {
 		}
 		e.term(q.S)
 		e.w.WriteByte(' ')
-		e.term(q.P)
+		e.w.Write(e.terms.append(e.w.AvailableBuffer(), q.P))
 		e.w.WriteByte(' ')
 		e.open, e.s = true, q.S
 	}
@@ -277,4 +280,74 @@ func (e *streamTurtle) Close() error {
 	}
 	e.err = e.w.Flush()
 	return e.err
+}
+
+// streamNTriples writes N-Triples or N-Quads as ntriples.Encoder does, byte for byte, for statements read from an
+// N-Triples or N-Quads upload: the decoder accepted them, so they need none of the encoder's checks, and the
+// subject and predicate, repeated on nearly every line, are escaped once and then copied from a cache.
+type streamNTriples struct {
+	w     *bufio.Writer
+	terms termCache // subjects and predicates
+	err   error
+}
+
+func newStreamNTriples(w io.Writer) *streamNTriples {
+	return &streamNTriples{w: bufio.NewWriterSize(w, 1<<16)}
+}
+
+func (e *streamNTriples) Encode(q rdf.Quad) error {
+	if e.err != nil {
+		return e.err
+	}
+	b := e.terms.append(e.w.AvailableBuffer(), q.S)
+	b = append(b, ' ')
+	b = e.terms.append(b, q.P)
+	b = append(b, ' ')
+	b = ntriples.AppendTerm(b, q.O)
+	if !q.G.IsZero() {
+		b = append(b, ' ')
+		b = ntriples.AppendTerm(b, q.G)
+	}
+	b = append(b, " .\n"...)
+	if _, err := e.w.Write(b); err != nil {
+		e.err = fmt.Errorf("n-triples: write: %w", err)
+	}
+	return e.err
+}
+
+func (e *streamNTriples) Close() error {
+	if e.err != nil {
+		return e.err
+	}
+	if err := e.w.Flush(); err != nil {
+		e.err = fmt.Errorf("n-triples: write: %w", err)
+	}
+	return e.err
+}
+
+// termCache holds the N-Triples form of recently written terms in slots chosen by the address of the term's
+// string: decoders share the strings of a repeated subject or predicate between statements, so a hit costs a
+// pointer comparison and a copy instead of a scan for characters to escape.
+type termCache struct {
+	slots [64]cachedTerm
+}
+
+type cachedTerm struct {
+	t   rdf.Term
+	enc []byte // nil while the slot is empty
+}
+
+// append appends t in N-Triples form to b.
+func (c *termCache) append(b []byte, t rdf.Term) []byte {
+	if t.Value == "" {
+		return ntriples.AppendTerm(b, t)
+	}
+	slot := &c.slots[uintptr(unsafe.Pointer(unsafe.StringData(t.Value)))>>4%uintptr(len(c.slots))]
+	if slot.enc != nil && slot.t == t {
+		return append(b, slot.enc...)
+	}
+	start := len(b)
+	b = ntriples.AppendTerm(b, t)
+	slot.t, slot.enc = t, append(slot.enc[:0], b[start:]...)
+	return b
 }
