@@ -391,7 +391,17 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 	if latest == nil {
 		return old, false, fmt.Errorf("latest version %s is not among the versions", pub.Version.Label)
 	}
-	if err := p.switchLatest(pubDir, latest, base, versions, key); err != nil {
+	// Only the latest folder lists the retracted versions: version folders are immutable, rendered before or
+	// after a retraction alike.
+	cur := base
+	for _, v := range pub.Retracted {
+		dir, err := tree.VersionDirName(v.Label)
+		if err != nil {
+			return old, false, err
+		}
+		cur.Retracted = append(cur.Retracted, tree.Version{ID: v.ID, Label: v.Label, Commit: v.Commit, Time: v.Time.UTC(), URL: urlPath + "/versions/" + dir})
+	}
+	if err := p.switchLatest(pubDir, latest, cur, versions, key); err != nil {
 		return old, false, err
 	}
 	// Versions no longer offered (NONE mode, a rewritten label) are removed after the switch.
@@ -515,7 +525,7 @@ func (p *Pipeline) switchLatest(pubDir string, v *tree.Page, base tree.Page, ver
 		}
 	}
 	page := *v
-	page.Self, page.Latest, page.Versions = base.Path, true, versions
+	page.Self, page.Latest, page.Versions, page.Retracted = base.Path, true, versions, base.Retracted
 	page.Name, page.Description, page.Owner, page.Publisher = base.Name, base.Description, base.Owner, base.Publisher
 	if err := p.writePage(tmp, &page); err != nil {
 		return err

@@ -128,6 +128,7 @@ type target struct {
 	resource string // the resource's path below the publication ("" for the publication itself)
 	ext      string // an extension given in the URL
 	void     bool
+	gone     bool // a retracted version: 410, whatever the representation asked for
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -165,6 +166,10 @@ func (h *Handler) serveLocated(w http.ResponseWriter, r *http.Request, last bool
 			return false
 		}
 		writeError(w, r, http.StatusNotFound, "no publication or resource at "+r.URL.Path)
+		return false
+	}
+	if t.gone {
+		writeError(w, r, http.StatusGone, r.URL.Path+" was deleted (a retracted version); the publication's latest version is at "+t.page.Path)
 		return false
 	}
 	if (r.Method == http.MethodPost || r.URL.RawQuery != "") && isSPARQL(r) {
@@ -467,7 +472,12 @@ func (h *Handler) locateFS(r *http.Request) (target, *pubEntry, bool, bool) {
 				if _, err := os.Stat(vdir); err != nil {
 					// Not a label: a version is also reachable by its id or commit hash (7+ hex digits of it).
 					if vdir = h.versionByID(pe, dir, meta, name); vdir == "" {
-						return target{}, nil, false, false
+						fo, ok := h.retracted(pe, dir, esc, name)
+						if !ok || private && (h.o.Auth == nil || !h.o.Auth.CanView(r, fo.page.RepositoryID)) {
+							return target{}, nil, false, false
+						}
+						// Not cached (no entry): a gone version is rare, and its answer is not a prepared one.
+						return target{dir: dir, folder: fo, page: fo.page, gone: true}, nil, private, true
 					}
 				}
 				dir = vdir
@@ -534,6 +544,22 @@ func (h *Handler) resolve(meta string) (*pubEntry, string, error) {
 }
 
 // versionByID finds a version folder by version id or commit (prefix) through the latest page's version list.
+// retracted returns the latest folder of the publication when name (a version's label, escaped as esc, its id
+// or commit hash) is a version deleted through the API: its URLs answer 410 Gone, not 404, so that caches and
+// crawlers drop them.
+func (h *Handler) retracted(pe *pubEntry, cur, esc, name string) (*folder, bool) {
+	fo, _, err := h.folderIn(pe, cur)
+	if err != nil {
+		return nil, false
+	}
+	for _, v := range fo.page.Retracted {
+		if path.Base(v.URL) == esc || v.ID == name || v.Commit == name || len(name) >= 7 && strings.HasPrefix(v.Commit, name) {
+			return fo, true
+		}
+	}
+	return nil, false
+}
+
 func (h *Handler) versionByID(pe *pubEntry, cur, meta, name string) string {
 	fo, _, err := h.folderIn(pe, cur)
 	if err != nil {

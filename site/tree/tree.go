@@ -104,6 +104,7 @@ type Page struct {
 	Latest         bool      `json:"latest"`  // this folder serves the unversioned URL
 	Version        Version   `json:"version"` // the version shown
 	Versions       []Version `json:"versions,omitempty"`
+	Retracted      []Version `json:"retracted,omitempty"` // deleted through the API (latest folder only): 410 Gone
 	Formats        []Format  `json:"formats"`
 	Stats          Stats     `json:"stats"`
 	Modified       time.Time `json:"modified"`
