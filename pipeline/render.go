@@ -121,8 +121,12 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 			fail(fmt.Errorf("SPARQL index: %w", err))
 			return
 		}
+		// The statistics read the dataset while it is written and synced (both only read it): the two are the
+		// last work of the rendering, and the save mostly waits for the disk.
+		saved := make(chan error, 1)
+		go func() { saved <- ds.Save(filepath.Join(dir, tree.Index)) }()
 		out.stats = statistics(ds)
-		if err := ds.Save(filepath.Join(dir, tree.Index)); err != nil {
+		if err := <-saved; err != nil {
 			fail(fmt.Errorf("SPARQL index: %w", err))
 		}
 	}()
