@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -14,11 +13,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/ldhub/ldhub/api/accesslog"
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
 	"github.com/ldhub/ldhub/site"
@@ -180,19 +179,12 @@ func serveFastPath(b *testing.B, h *site.Handler) *fastServer {
 	if err != nil {
 		b.Fatal(err)
 	}
-	lw := &blockWriter{w: devnull}
+	lw := accesslog.NewBuffered(devnull, time.Second)
 	access := slog.New(slog.NewTextHandler(lw, nil))
 	logRequest := func(method, path string, status int, n int64, d time.Duration) {
-		access.LogAttrs(context.Background(), slog.LevelInfo, "request", slog.String("method", method),
-			slog.String("path", path), slog.Int("status", status), slog.Int64("bytes", n), slog.Int64("ms", d.Milliseconds()))
+		accesslog.Request(access, method, path, status, n, d)
 	}
-	hs := &http.Server{ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 75 * time.Second,
-		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			start := time.Now()
-			sw := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
-			h.ServeHTTP(sw, r)
-			logRequest(r.Method, r.URL.Path, sw.status, sw.n, time.Since(start))
-		})}
+	hs := &http.Server{ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 75 * time.Second, Handler: accesslog.Handler(access, h)}
 	fs, err := fastpath.New(fastpath.Options{HTTP: hs, Lookup: h.Prepared, Log: logRequest})
 	if err != nil {
 		b.Fatal(err)
@@ -202,23 +194,9 @@ func serveFastPath(b *testing.B, h *site.Handler) *fastServer {
 		b.Fatal(err)
 	}
 	go fs.Serve(l)
-	stop := make(chan struct{})
-	go func() {
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				lw.flush()
-			}
-		}
-	}()
 	return &fastServer{Addr: l.Addr().String(), close: func() {
-		close(stop)
 		_ = fs.Close()
-		lw.flush()
+		_ = lw.Close()
 		_ = devnull.Close()
 	}}
 }
@@ -229,48 +207,6 @@ type fastServer struct {
 }
 
 func (s *fastServer) Close() { s.close() }
-
-// blockWriter keeps log lines and writes them in blocks, as ldhub serve's access log.
-type blockWriter struct {
-	mu  sync.Mutex
-	w   io.Writer
-	buf []byte
-}
-
-func (w *blockWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.buf = append(w.buf, p...)
-	if len(w.buf) >= 64<<10 {
-		_, _ = w.w.Write(w.buf)
-		w.buf = w.buf[:0]
-	}
-	return len(p), nil
-}
-
-func (w *blockWriter) flush() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	_, _ = w.w.Write(w.buf)
-	w.buf = w.buf[:0]
-}
-
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-	n      int64
-}
-
-func (w *statusRecorder) WriteHeader(code int) {
-	w.status = code
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusRecorder) Write(p []byte) (int, error) {
-	n, err := w.ResponseWriter.Write(p)
-	w.n += int64(n)
-	return n, err
-}
 
 // selfCPU is the CPU time (user + system, seconds) this process has used: the Go servers run in it.
 func selfCPU() float64 {

@@ -5,16 +5,15 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/ldhub/ldhub/api/accesslog"
 	"github.com/ldhub/ldhub/api/auth"
 	"github.com/ldhub/ldhub/api/search"
 	"github.com/ldhub/ldhub/api/server"
@@ -169,19 +168,17 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	srv := server.New(server.Config{Store: st, Auth: guard, Search: idx, BaseURL: *baseURL, Logger: log,
 		Git: githttp.New(st, guard, "/git/"), Site: siteHandler,
 		Pending: func(_ context.Context, p model.Publication) bool { return pipe.Pending(p.ID) }})
-	// The access log is written in blocks, as nginx's access_log buffer= flush=: one write per line was a
-	// syscall per request.
-	alog := newAccessLog(env.stderr, time.Second)
+	alog := accesslog.NewBuffered(env.stderr, time.Second)
 	defer alog.Close()
 	access := slog.New(slog.NewTextHandler(alog, nil))
 	// IdleTimeout: a kept-alive connection nobody uses is closed (nginx's keepalive_timeout default), on the fast
 	// path and in net/http alike.
-	hs := &http.Server{Handler: accessLog(access, srv), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 75 * time.Second,
+	hs := &http.Server{Handler: accesslog.Handler(access, srv), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 75 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return ctx }}
 	// Direct URLs with a prepared response skip net/http (site/fastpath); everything else reaches hs as before.
 	fast, err := fastpath.New(fastpath.Options{HTTP: hs, Lookup: directURL(siteHandler),
 		Log: func(method, path string, status int, n int64, d time.Duration) {
-			logRequest(access, method, path, status, n, d)
+			accesslog.Request(access, method, path, status, n, d)
 		}})
 	if err != nil {
 		return err
@@ -238,142 +235,4 @@ func loadTheme(ctx context.Context, dir string) (*html.Resources, *pipeline.HTML
 		return nil, nil, fmt.Errorf("theme %s: %w", dir, err)
 	}
 	return html.NewResources(html.ResourceOptions{Themes: opts.Themes}), opts, nil
-}
-
-// accessLog logs one line per request: never headers, so no credential reaches the log.
-func accessLog(log *slog.Logger, h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
-		h.ServeHTTP(sw, r)
-		logRequest(log, r.Method, r.URL.Path, sw.status, sw.n, time.Since(start))
-	})
-}
-
-// logRequest writes the access-log line of one request, answered by net/http or by the fast path: the path
-// without the query, never a header.
-func logRequest(log *slog.Logger, method, path string, status int, n int64, d time.Duration) {
-	log.LogAttrs(context.Background(), slog.LevelInfo, "request", slog.String("method", method),
-		slog.String("path", path), slog.Int("status", status), slog.Int64("bytes", n), slog.Int64("ms", d.Milliseconds()))
-}
-
-// bufferedLog collects whole log lines and writes them in blocks: every interval, when a block fills, and on
-// Close.
-type bufferedLog struct {
-	mu     sync.Mutex
-	w      io.Writer
-	buf    []byte
-	err    error
-	stop   chan struct{}
-	done   chan struct{}
-	closed bool
-}
-
-const accessLogBlock = 64 << 10
-
-func newAccessLog(w io.Writer, interval time.Duration) *bufferedLog {
-	b := &bufferedLog{w: w, stop: make(chan struct{}), done: make(chan struct{})}
-	go func() {
-		defer close(b.done)
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-b.stop:
-				return
-			case <-t.C:
-				_ = b.Flush()
-			}
-		}
-	}()
-	return b
-}
-
-// Write keeps p, one record of the slog handler, whole in the block, so that lines never interleave with the other
-// logs' writes.
-func (b *bufferedLog) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.closed {
-		return b.w.Write(p)
-	}
-	b.buf = append(b.buf, p...)
-	if len(b.buf) >= accessLogBlock {
-		b.flushLocked()
-	}
-	return len(p), nil
-}
-
-// Flush writes what is buffered and returns the first write error met so far.
-func (b *bufferedLog) Flush() error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.flushLocked()
-	return b.err
-}
-
-func (b *bufferedLog) flushLocked() {
-	if len(b.buf) == 0 {
-		return
-	}
-	if _, err := b.w.Write(b.buf); err != nil && b.err == nil {
-		b.err = fmt.Errorf("access log: %w", err)
-	}
-	b.buf = b.buf[:0]
-}
-
-// Close flushes and stops the timer; later lines are written straight through.
-func (b *bufferedLog) Close() error {
-	b.mu.Lock()
-	if b.closed {
-		b.mu.Unlock()
-		return nil
-	}
-	b.closed = true
-	b.flushLocked()
-	err := b.err
-	b.mu.Unlock()
-	close(b.stop)
-	<-b.done
-	return err
-}
-
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-	n      int64
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	w.status = code
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	n, err := w.ResponseWriter.Write(b)
-	w.n += int64(n)
-	return n, err
-}
-
-// ReadFrom keeps the connection's sendfile path for large dumps: without it io.Copy inside http.ServeContent
-// would see only Write and copy the file through user space.
-func (w *statusWriter) ReadFrom(r io.Reader) (int64, error) {
-	var n int64
-	var err error
-	if rf, ok := w.ResponseWriter.(io.ReaderFrom); ok {
-		n, err = rf.ReadFrom(r)
-	} else {
-		n, err = io.Copy(struct{ io.Writer }{w.ResponseWriter}, r)
-	}
-	w.n += n
-	return n, err
-}
-
-// Unwrap lets http.ResponseController reach the connection (git smart HTTP flushes).
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-func (w *statusWriter) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
 }
