@@ -7,6 +7,7 @@ import (
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
+	"github.com/ldhub/ldhub/pipeline/stream"
 )
 
 // batch is a slice of statements handed to every reader; readers only read it.
@@ -69,7 +70,7 @@ func fanOut(ctx context.Context, dec rdf.Decoder, n int) []rdf.Decoder {
 		return err
 	}
 	if nd, ok := dec.(*ntriples.Decoder); ok {
-		read = newRawQuads(nd).read
+		read = stream.NewRawQuads(nd).Read
 	}
 	go func() {
 		defer func() {

@@ -17,6 +17,7 @@ import (
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/rdfxml"
+	"github.com/ldhub/ldhub/pipeline/stream"
 	"github.com/ldhub/ldhub/site/tree"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
@@ -192,7 +193,7 @@ func mergePrefixes(own []rdf.Prefix) []rdf.Prefix {
 }
 
 // streamAbove is the content size above which the JSON-LD, Turtle and RDF/XML dumps are streamed (see
-// streamJSONLD, streamTurtle and rdfxml.StreamEncoder) instead of pretty-printed from the whole graph.
+// stream.JSONLD, stream.Turtle and rdfxml.StreamEncoder) instead of pretty-printed from the whole graph.
 const streamAbove = 4 << 20
 
 // writeDump encodes src into path and path.gz at once and returns the size of the uncompressed dump.
@@ -217,11 +218,11 @@ func writeDump(ctx context.Context, path string, syn codec.Syntax, dec rdf.Decod
 	var enc rdf.Encoder
 	switch {
 	case syn.Name == "json-ld" && size > streamAbove:
-		enc = newStreamJSONLD(cw)
+		enc = stream.NewJSONLD(cw)
 	case syn.Name == "turtle" && size > streamAbove:
-		enc = newStreamTurtle(cw)
+		enc = stream.NewTurtle(cw)
 	case (syn.Name == "n-triples" || syn.Name == "n-quads") && fromNTriples && size > streamAbove:
-		enc = newStreamNTriples(cw)
+		enc = stream.NewNTriples(cw)
 	case syn.Name == "rdf-xml" && size > streamAbove:
 		enc = rdfxml.NewStreamEncoder(cw, rdf.EncodeOptions{Prefixes: prefixes})
 	default:

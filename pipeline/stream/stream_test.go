@@ -1,4 +1,4 @@
-package pipeline
+package stream
 
 import (
 	"bytes"
@@ -47,7 +47,7 @@ func TestStreamJSONLDReadsBack(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			enc := newStreamJSONLD(&buf)
+			enc := NewJSONLD(&buf)
 			for _, q := range tc.quads {
 				if err := enc.Encode(q); err != nil {
 					t.Fatal(err)
@@ -95,7 +95,7 @@ func TestStreamTurtleReadsBack(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			enc := newStreamTurtle(&buf)
+			enc := NewTurtle(&buf)
 			for _, q := range tc.quads {
 				if err := enc.Encode(q); err != nil {
 					t.Fatal(err)
@@ -121,7 +121,7 @@ func TestStreamTurtleReadsBack(t *testing.T) {
 			}
 		})
 	}
-	if err := newStreamTurtle(io.Discard).Encode(rdf.Quad{S: s, P: p, O: s, G: s}); err == nil {
+	if err := NewTurtle(io.Discard).Encode(rdf.Quad{S: s, P: p, O: s, G: s}); err == nil {
 		t.Error("a named graph was accepted")
 	}
 }
@@ -171,10 +171,10 @@ func TestAppendNTriplesIsRDFs(t *testing.T) {
 // has slots, equal terms as shared and as separate strings).
 func TestStreamNTriplesIsEncoder(t *testing.T) {
 	doc := rawQuadsDoc(rand.New(rand.NewPCG(7, 8)), 20000)
-	dec := ntriples.NewQuadDecoder(strings.NewReader(doc), rdf.DecodeOptions{Blanks: rdf.NewBlankNodes(blankPrefix)})
+	dec := ntriples.NewQuadDecoder(strings.NewReader(doc), rdf.DecodeOptions{Blanks: rdf.NewBlankNodes("b")})
 	var want, got bytes.Buffer
 	enc := ntriples.NewQuadEncoder(&want, rdf.EncodeOptions{})
-	stream := newStreamNTriples(&got)
+	stream := NewNTriples(&got)
 	for i := 0; ; i++ {
 		q, err := dec.Next()
 		if err == io.EOF {

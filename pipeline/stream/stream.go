@@ -1,4 +1,4 @@
-package pipeline
+package stream
 
 import (
 	"bufio"
@@ -12,11 +12,11 @@ import (
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
 )
 
-// streamJSONLD writes expanded JSON-LD as statements come: one node object per run of statements about the same
+// JSONLD writes expanded JSON-LD as statements come: one node object per run of statements about the same
 // subject in the same graph. The compacting encoder (content/rdf/jsonld) reads better but holds and compacts the
 // whole graph, which for a million statements costs minutes and gigabytes; expanded JSON-LD is the same data for
 // every JSON-LD processor.
-type streamJSONLD struct {
+type JSONLD struct {
 	w       *bufio.Writer
 	n       int // node objects written
 	open    bool
@@ -28,13 +28,13 @@ type streamJSONLD struct {
 	err     error
 }
 
-func newStreamJSONLD(w io.Writer) *streamJSONLD {
-	return &streamJSONLD{w: bufio.NewWriterSize(w, 1<<16)}
+func NewJSONLD(w io.Writer) *JSONLD {
+	return &JSONLD{w: bufio.NewWriterSize(w, 1<<16)}
 }
 
 // str writes s as a JSON string, quoted straight into the writer's free buffer space. json.Marshal allocated a
 // copy per call: twice per statement at least.
-func (e *streamJSONLD) str(s string) {
+func (e *JSONLD) str(s string) {
 	e.w.Write(appendJSONString(e.w.AvailableBuffer(), s))
 }
 
@@ -103,7 +103,7 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-func (e *streamJSONLD) id(t rdf.Term) {
+func (e *JSONLD) id(t rdf.Term) {
 	if t.IsBlank() {
 		e.str("_:" + t.Value)
 		return
@@ -112,7 +112,7 @@ func (e *streamJSONLD) id(t rdf.Term) {
 }
 
 // keyed reports whether the open node object has a key for predicate p.
-func (e *streamJSONLD) keyed(p string) bool {
+func (e *JSONLD) keyed(p string) bool {
 	if e.usedSet != nil {
 		return e.usedSet[p]
 	}
@@ -125,7 +125,7 @@ func (e *streamJSONLD) keyed(p string) bool {
 }
 
 // key notes that the open node object has a key for predicate p.
-func (e *streamJSONLD) key(p string) {
+func (e *JSONLD) key(p string) {
 	if e.usedSet != nil {
 		e.usedSet[p] = true
 		return
@@ -139,7 +139,7 @@ func (e *streamJSONLD) key(p string) {
 	}
 }
 
-func (e *streamJSONLD) closeNode() {
+func (e *JSONLD) closeNode() {
 	if !e.open {
 		return
 	}
@@ -150,7 +150,7 @@ func (e *streamJSONLD) closeNode() {
 	e.open = false
 }
 
-func (e *streamJSONLD) Encode(q rdf.Quad) error {
+func (e *JSONLD) Encode(q rdf.Quad) error {
 	if e.err != nil {
 		return e.err
 	}
@@ -207,7 +207,7 @@ func (e *streamJSONLD) Encode(q rdf.Quad) error {
 	return nil
 }
 
-func (e *streamJSONLD) Close() error {
+func (e *JSONLD) Close() error {
 	if e.err != nil {
 		return e.err
 	}
@@ -220,11 +220,11 @@ func (e *streamJSONLD) Close() error {
 	return e.err
 }
 
-// streamTurtle writes Turtle as statements come, grouping runs of statements about the same subject with ';' and
-// repeating objects with ','. Terms are written in their N-Triples form, which is valid Turtle. Like streamJSONLD
+// Turtle writes Turtle as statements come, grouping runs of statements about the same subject with ';' and
+// repeating objects with ','. Terms are written in their N-Triples form, which is valid Turtle. Like JSONLD
 // it serves versions too large for the pretty encoder (content/rdf/turtleenc), which holds and groups the whole
 // graph.
-type streamTurtle struct {
+type Turtle struct {
 	w     *bufio.Writer
 	s, p  rdf.Term
 	open  bool
@@ -232,16 +232,16 @@ type streamTurtle struct {
 	err   error
 }
 
-func newStreamTurtle(w io.Writer) *streamTurtle {
-	return &streamTurtle{w: bufio.NewWriterSize(w, 1<<16)}
+func NewTurtle(w io.Writer) *Turtle {
+	return &Turtle{w: bufio.NewWriterSize(w, 1<<16)}
 }
 
 // term writes t in its N-Triples form, escaped straight into the writer's free buffer space.
-func (e *streamTurtle) term(t rdf.Term) {
+func (e *Turtle) term(t rdf.Term) {
 	e.w.Write(ntriples.AppendTerm(e.w.AvailableBuffer(), t))
 }
 
-func (e *streamTurtle) Encode(q rdf.Quad) error {
+func (e *Turtle) Encode(q rdf.Quad) error {
 	if e.err != nil {
 		return e.err
 	}
@@ -271,7 +271,7 @@ func (e *streamTurtle) Encode(q rdf.Quad) error {
 	return nil
 }
 
-func (e *streamTurtle) Close() error {
+func (e *Turtle) Close() error {
 	if e.err != nil {
 		return e.err
 	}
@@ -282,20 +282,20 @@ func (e *streamTurtle) Close() error {
 	return e.err
 }
 
-// streamNTriples writes N-Triples or N-Quads as ntriples.Encoder does, byte for byte, for statements read from an
+// NTriples writes N-Triples or N-Quads as ntriples.Encoder does, byte for byte, for statements read from an
 // N-Triples or N-Quads upload: the decoder accepted them, so they need none of the encoder's checks, and the
 // subject and predicate, repeated on nearly every line, are escaped once and then copied from a cache.
-type streamNTriples struct {
+type NTriples struct {
 	w     *bufio.Writer
 	terms termCache // subjects and predicates
 	err   error
 }
 
-func newStreamNTriples(w io.Writer) *streamNTriples {
-	return &streamNTriples{w: bufio.NewWriterSize(w, 1<<16)}
+func NewNTriples(w io.Writer) *NTriples {
+	return &NTriples{w: bufio.NewWriterSize(w, 1<<16)}
 }
 
-func (e *streamNTriples) Encode(q rdf.Quad) error {
+func (e *NTriples) Encode(q rdf.Quad) error {
 	if e.err != nil {
 		return e.err
 	}
@@ -315,7 +315,7 @@ func (e *streamNTriples) Encode(q rdf.Quad) error {
 	return e.err
 }
 
-func (e *streamNTriples) Close() error {
+func (e *NTriples) Close() error {
 	if e.err != nil {
 		return e.err
 	}

@@ -1,4 +1,4 @@
-package pipeline
+package stream
 
 import (
 	"fmt"
@@ -72,13 +72,13 @@ func TestRawQuadsIsNext(t *testing.T) {
 	bad := doc + "<http://ex.org/s> <http://ex.org/p> \"unterminated .\n"
 	for name, in := range map[string]string{"good": doc, "syntax error at the end": bad, "empty": ""} {
 		t.Run(name, func(t *testing.T) {
-			opts := func() rdf.DecodeOptions { return rdf.DecodeOptions{Blanks: rdf.NewBlankNodes(blankPrefix)} }
+			opts := func() rdf.DecodeOptions { return rdf.DecodeOptions{Blanks: rdf.NewBlankNodes("b")} }
 			want := ntriples.NewQuadDecoder(strings.NewReader(in), opts())
-			raw := newRawQuads(ntriples.NewQuadDecoder(strings.NewReader(in), opts()))
+			raw := NewRawQuads(ntriples.NewQuadDecoder(strings.NewReader(in), opts()))
 			got := rdf.Quad{S: rdf.IRI("stale"), G: rdf.IRI("stale")} // read must overwrite every field
 			for i := 0; ; i++ {
 				wq, werr := want.Next()
-				gerr := raw.read(&got)
+				gerr := raw.Read(&got)
 				if fmt.Sprint(werr) != fmt.Sprint(gerr) {
 					t.Fatalf("statement %d: error %v, want %v", i+1, gerr, werr)
 				}
@@ -103,12 +103,12 @@ func TestRawQuadsIsNext(t *testing.T) {
 // blocks are only ever appended to, and the reader's own buffer is reused).
 func TestRawQuadsStringsStay(t *testing.T) {
 	doc := rawQuadsDoc(rand.New(rand.NewPCG(3, 4)), 30000)
-	opts := rdf.DecodeOptions{Blanks: rdf.NewBlankNodes(blankPrefix)}
-	raw := newRawQuads(ntriples.NewQuadDecoder(strings.NewReader(doc), opts))
+	opts := rdf.DecodeOptions{Blanks: rdf.NewBlankNodes("b")}
+	raw := NewRawQuads(ntriples.NewQuadDecoder(strings.NewReader(doc), opts))
 	var kept []rdf.Quad
 	for {
 		var q rdf.Quad
-		err := raw.read(&q)
+		err := raw.Read(&q)
 		if err == io.EOF {
 			break
 		}
@@ -117,7 +117,7 @@ func TestRawQuadsStringsStay(t *testing.T) {
 		}
 		kept = append(kept, q)
 	}
-	dec := ntriples.NewQuadDecoder(strings.NewReader(doc), rdf.DecodeOptions{Blanks: rdf.NewBlankNodes(blankPrefix)})
+	dec := ntriples.NewQuadDecoder(strings.NewReader(doc), rdf.DecodeOptions{Blanks: rdf.NewBlankNodes("b")})
 	for i, q := range kept {
 		w, err := dec.Next()
 		if err != nil {

@@ -1,4 +1,4 @@
-package pipeline
+package stream
 
 import (
 	"unsafe"
@@ -7,11 +7,11 @@ import (
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
 )
 
-// rawQuads reads an N-Triples or N-Quads decoder's statements through its RawReader and makes their strings in
+// RawQuads reads an N-Triples or N-Quads decoder's statements through its RawReader and makes their strings in
 // large shared blocks: the decoder's Next allocates a string per line (1 M small objects for a 1 M-triple upload,
 // about half of the fan-out's CPU with the collector's work on them), while the statements of a batch here share
 // a few blocks. It accepts, rejects and labels exactly what Next does: Next is built on the same RawReader.
-type rawQuads struct {
+type RawQuads struct {
 	raw   *ntriples.RawReader
 	rq    ntriples.RawQuad
 	block []byte // the free end of the current block; its start is referenced by strings handed out
@@ -28,12 +28,12 @@ const textBlock = 64 << 10
 // predicate on every line); names past it are copied like other terms.
 const maxNames = 4096
 
-func newRawQuads(d *ntriples.Decoder) *rawQuads {
-	return &rawQuads{raw: d.Raw(), names: make(map[string]string, 64)}
+func NewRawQuads(d *ntriples.Decoder) *RawQuads {
+	return &RawQuads{raw: d.Raw(), names: make(map[string]string, 64)}
 }
 
 // read overwrites *q with the next statement.
-func (r *rawQuads) read(q *rdf.Quad) error {
+func (r *RawQuads) Read(q *rdf.Quad) error {
 	if err := r.raw.Next(&r.rq); err != nil {
 		return err
 	}
@@ -58,7 +58,7 @@ func (r *rawQuads) read(q *rdf.Quad) error {
 }
 
 // term makes a term of a raw one's kind and value; the datatype and language of a literal are the caller's.
-func (r *rawQuads) term(t *ntriples.RawTerm) rdf.Term {
+func (r *RawQuads) term(t *ntriples.RawTerm) rdf.Term {
 	if t.Kind == rdf.KindBlank {
 		// The raw value of a blank node is the label the decoder's allocator made, a string already (as Next
 		// uses it); it stays out of the blocks, so a table of labels kept by an encoder pins no block.
@@ -69,7 +69,7 @@ func (r *rawQuads) term(t *ntriples.RawTerm) rdf.Term {
 
 // str copies b into the current block and returns it as a string. Blocks are never written again where they
 // were handed out, so the string stays immutable.
-func (r *rawQuads) str(b []byte) string {
+func (r *RawQuads) str(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
@@ -82,7 +82,7 @@ func (r *rawQuads) str(b []byte) string {
 }
 
 // name returns a predicate, datatype or language tag as a string shared by every statement that has it.
-func (r *rawQuads) name(b []byte) string {
+func (r *RawQuads) name(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package pipeline
+package stream
 
 import (
 	"bytes"
@@ -19,16 +19,16 @@ func FuzzRawQuadsStream(f *testing.F) {
 	f.Add("<http://ex.org/s> <http://ex.org/p> \"caf\\u00E9\\n\\\"q\\\"\"@fr-BE <http://ex.org/g> .\n_:b0 <http://ex.org/p> _:b0 .\n")
 	f.Add("<http://ex.org/s> <http://ex.org/p> \"1\"^^<http://www.w3.org/2001/XMLSchema#integer> . # c\r\n")
 	f.Fuzz(func(t *testing.T, in string) {
-		opts := func() rdf.DecodeOptions { return rdf.DecodeOptions{Blanks: rdf.NewBlankNodes(blankPrefix)} }
+		opts := func() rdf.DecodeOptions { return rdf.DecodeOptions{Blanks: rdf.NewBlankNodes("b")} }
 		want := ntriples.NewQuadDecoder(bytes.NewReader([]byte(in)), opts())
-		raw := newRawQuads(ntriples.NewQuadDecoder(bytes.NewReader([]byte(in)), opts()))
+		raw := NewRawQuads(ntriples.NewQuadDecoder(bytes.NewReader([]byte(in)), opts()))
 		var wantOut, gotOut bytes.Buffer
 		enc := ntriples.NewQuadEncoder(&wantOut, rdf.EncodeOptions{})
-		stream := newStreamNTriples(&gotOut)
+		stream := NewNTriples(&gotOut)
 		for i := 0; ; i++ {
 			wq, werr := want.Next()
 			var got rdf.Quad
-			gerr := raw.read(&got)
+			gerr := raw.Read(&got)
 			if fmt.Sprint(werr) != fmt.Sprint(gerr) {
 				t.Fatalf("statement %d: error %v, want %v", i+1, gerr, werr)
 			}
