@@ -141,7 +141,7 @@ type docWriter struct {
 	bySubj   map[rdf.Term]span  // where each subject's group is in triples
 	objRefs  map[rdf.Term]int   // times each blank node occurs as an object
 	state    map[rdf.Term]uint8 // 0 not written, 1 written or being written
-	labels   map[string]string  // blank label -> rdf:nodeID value
+	labels   nodeIDs
 
 	nsPrefix map[string]string // namespace IRI -> prefix
 	nsOrder  []rdf.Prefix      // declarations, in order
@@ -156,7 +156,7 @@ func newDocWriter(w *bufio.Writer, o rdf.EncodeOptions, quads []rdf.Quad) *docWr
 	d := &docWriter{
 		w: w, base: o.Base,
 		bySubj: map[rdf.Term]span{}, objRefs: map[rdf.Term]int{}, state: map[rdf.Term]uint8{},
-		labels: map[string]string{}, nsPrefix: map[string]string{}, taken: map[string]bool{"rdf": true},
+		labels: nodeIDs{}, nsPrefix: map[string]string{}, taken: map[string]bool{"rdf": true},
 		qnames: map[string]string{},
 	}
 	if _, bad := badIRIChar(d.base); bad || !iri.IsAbsolute(d.base) {
@@ -350,14 +350,7 @@ func (d *docWriter) ref(s string) string {
 	return escapeAttr(s)
 }
 
-func (d *docWriter) nodeID(t rdf.Term) string {
-	l, ok := d.labels[t.Value]
-	if !ok {
-		l = "b" + strconv.Itoa(len(d.labels)+1)
-		d.labels[t.Value] = l
-	}
-	return l
-}
+func (d *docWriter) nodeID(t rdf.Term) string { return d.labels.of(t.Value) }
 
 // elementName picks the node element name for s: a type that can be written as an element, whose rdf:type
 // triple (at index typeAt of its triples) is then implied; rdf:Description and -1 otherwise.

@@ -2,6 +2,7 @@ package rdfxml
 
 import (
 	"encoding/xml"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -154,4 +155,17 @@ func longestPrefix(user []rdf.Prefix, s string) int {
 		}
 	}
 	return best
+}
+
+// nodeIDs numbers blank nodes for rdf:nodeID in order of first use (b1, b2, …): the input's labels may not be
+// valid XML names, and numbering keeps the output deterministic.
+type nodeIDs map[string]string
+
+func (n nodeIDs) of(label string) string {
+	id, ok := n[label]
+	if !ok {
+		id = "b" + strconv.Itoa(len(n)+1)
+		n[label] = id
+	}
+	return id
 }

@@ -30,8 +30,8 @@ type StreamEncoder struct {
 	preds   map[string]bool // predicates that passed checkQuad
 	names   map[string]streamName
 	gen     map[string]string // namespace IRI -> generated prefix
-	labels  map[string]string // blank label -> rdf:nodeID value
-	local   []streamName      // namespaces to declare on the element being written
+	labels  nodeIDs
+	local   []streamName // namespaces to declare on the element being written
 	scratch []byte
 
 	okDatatype, okLang string // the last datatype and language tag that passed checkKnownPredicate
@@ -47,7 +47,7 @@ type streamName struct {
 // NewStreamEncoder returns a streaming encoder writing RDF/XML to w. EncodeOptions.Base is not used.
 func NewStreamEncoder(w io.Writer, o rdf.EncodeOptions) *StreamEncoder {
 	e := &StreamEncoder{w: bufio.NewWriterSize(w, 64<<10), taken: map[string]bool{"rdf": true},
-		preds: map[string]bool{}, names: map[string]streamName{}, gen: map[string]string{}, labels: map[string]string{}}
+		preds: map[string]bool{}, names: map[string]streamName{}, gen: map[string]string{}, labels: nodeIDs{}}
 	e.user = usablePrefixes(o.Prefixes, e.taken)
 	return e
 }
@@ -289,14 +289,7 @@ func (e *StreamEncoder) need(q streamName) {
 	e.local = append(e.local, q)
 }
 
-func (e *StreamEncoder) nodeID(t rdf.Term) string {
-	l, ok := e.labels[t.Value]
-	if !ok {
-		l = "b" + strconv.Itoa(len(e.labels)+1)
-		e.labels[t.Value] = l
-	}
-	return l
-}
+func (e *StreamEncoder) nodeID(t rdf.Term) string { return e.labels.of(t.Value) }
 
 // attr writes s escaped for an attribute value.
 func (e *StreamEncoder) attr(s string) {
