@@ -83,6 +83,10 @@ func newLiveSite(set settings, overrides []string) (*liveSite, error) {
 	conf["theme"] = "ldhub"
 	conf["cacheDir"] = "/cache"
 	conf["publishDir"] = livePublish
+	// Hugo's build lock is a file in the working directory on the OS file system, which for this in-memory project
+	// does not exist (Hugo skips the lock under `go test`, so only a real binary shows it). Builds of this site are
+	// serialised by Resources anyway.
+	conf["noBuildLock"] = true
 	b, err := json.Marshal(conf)
 	if err != nil {
 		return nil, err
