@@ -54,6 +54,8 @@ type Options struct {
 	// Pages, when set, is a folder of static HTML pages (<path>/index.html: the hub, groups, repositories) answered
 	// for paths that are not publications. Only public pages belong there: it is served without authorisation.
 	Pages string
+	// Log receives what goes wrong while answering (a page that fails to render); nil is slog.Default().
+	Log *slog.Logger
 }
 
 // Handler serves direct URLs.
@@ -83,6 +85,9 @@ func NewHandler(o Options) (*Handler, error) {
 	if o.PageSize <= 0 {
 		o.PageSize = 1000
 	}
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
 	return &Handler{o: o, indexes: newIndexCache(32), budget: &budget{max: 64 << 20, per: 64 << 10}}, nil
 }
 
@@ -103,7 +108,7 @@ func (h *Handler) watcher() *watcher {
 		b := h.budget
 		w, err := newWatcher(func(pe *pubEntry) { pe.release(b) })
 		if err != nil {
-			slog.Warn("site: serving without the route cache", "err", err)
+			h.o.Log.Warn("site: serving without the route cache", "err", err)
 			return
 		}
 		h.watch.Store(w)
@@ -529,7 +534,7 @@ func (h *Handler) resolve(meta string) (*pubEntry, string, error) {
 	}
 	pe := &pubEntry{meta: meta, folders: map[string]*folder{}}
 	if err := w.track(meta, pe); err != nil {
-		slog.Debug("site: publication not watched", "meta", meta, "err", err)
+		h.o.Log.Debug("site: publication not watched", "meta", meta, "err", err)
 		return nil, filepath.Join(meta, link), nil
 	}
 	// Read the link again under the watch: a switch between the first read and the watch would go unnoticed.

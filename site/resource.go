@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"log/slog"
 	"net/http"
 	"path"
 	"path/filepath"
@@ -80,7 +79,7 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 		}
 		if err != nil {
 			if r.Context().Err() == nil {
-				slog.ErrorContext(r.Context(), "site: rendering a resource page", "path", r.URL.Path, "err", err)
+				h.o.Log.ErrorContext(r.Context(), "site: rendering a resource page", "path", r.URL.Path, "err", err)
 			}
 			writeError(w, r, http.StatusInternalServerError, "rendering the page failed")
 			return

@@ -153,7 +153,7 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 		}
 	}()
 	defer func() { stopFollow(); <-pipeDone }()
-	siteHandler, err := site.NewHandler(site.Options{Dir: *siteDir, Theme: th, Pages: pipeline.PagesDir(*siteDir),
+	siteHandler, err := site.NewHandler(site.Options{Dir: *siteDir, Theme: th, Pages: pipeline.PagesDir(*siteDir), Log: log,
 		Auth: site.AuthorizerFunc(func(r *http.Request, repoID string) bool {
 			actor, err := guard.Actor(r)
 			if err != nil || actor.CredentialID == "" {
