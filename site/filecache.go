@@ -1,7 +1,6 @@
 package site
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -62,7 +62,7 @@ func (h *Handler) newFolder(dir string, p *tree.Page, ino uint64, mod time.Time)
 			links = append(links, "<"+p.Self+`.html>; rel="alternate"; type="text/html"`)
 		}
 		if len(links) > 0 {
-			f.links[slot] = one(joinComma(links))
+			f.links[slot] = one(strings.Join(links, ", "))
 		}
 	}
 	f.cc = one(cacheControl(p))
@@ -142,17 +142,6 @@ var (
 )
 
 func one(s string) []string { return []string{s} }
-
-func joinComma(list []string) string {
-	var b bytes.Buffer
-	for i, s := range list {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(s)
-	}
-	return b.String()
-}
 
 // ETag is nginx's validator for a static file, "<mtime in hex>-<size in hex>", so that a cache in front keeps its
 // validators whether ldhub or the generated nginx configuration answers the same file.
@@ -349,7 +338,7 @@ type negTables struct {
 }
 
 func (t *negTables) table(offers []string) *negTable {
-	key := joinComma(offers)
+	key := strings.Join(offers, ", ")
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.m == nil {
