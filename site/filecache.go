@@ -287,6 +287,11 @@ func (f *folder) release(b *budget) {
 	}
 	f.files = map[string][]byte{}
 	f.dropped = true
+	// Prepared responses share those bytes: a route left in the route cache must not keep them alive once the
+	// budget counts them as given back (a dropped folder rebuilds a response on use, served from its file).
+	for i := range f.reps {
+		f.reps[i].Store(nil)
+	}
 	atomic.AddInt64(&b.used, -n)
 }
 

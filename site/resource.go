@@ -142,7 +142,7 @@ func (h *Handler) answerResource(w http.ResponseWriter, r *http.Request, t targe
 func (h *Handler) resourcePage(ds *index.Dataset, t target, d description, self string, page int, next string, offers []string) *html.ResourcePage {
 	pg := t.page
 	p := &html.ResourcePage{IRI: d.iri, Label: d.label, Href: self, Statements: d.out, Incoming: d.in,
-		Truncated: d.truncated, Page: page, Next: next, Prefixes: tree.WellKnownPrefixes,
+		Truncated: d.truncated, Page: page, Next: next,
 		Publication: html.Crumb{Name: nameOr(pg.Name, path.Base(pg.Path)), Href: pg.Path}}
 	p.Crumbs = append(p.Crumbs, html.Crumb{Name: h.o.Theme.Title(), Href: "/"})
 	repo := strings.Trim(pg.RepositoryPath, "/")

@@ -16,10 +16,9 @@ type ResourcePage struct {
 	Incoming    []rdf.Quad // this page of the statements whose object is IRI
 	Truncated   bool       // Statements were cut at a bound
 	Labels      map[string]string
-	Prefixes    []rdf.Prefix // before the well-known ones, for prefixed names
-	Page        int          // from 0
-	Prev, Next  string       // URLs of the neighbouring pages of incoming links; "" when there is none
-	Formats     []Dump       // the other representations of the page (Format, Ext, MediaType, URL)
+	Page        int    // from 0
+	Prev, Next  string // URLs of the neighbouring pages of incoming links; "" when there is none
+	Formats     []Dump // the other representations of the page (Format, Ext, MediaType, URL)
 }
 
 // propView is one property of a subject with all its values.
@@ -105,7 +104,7 @@ func resourceView(iri string, statements []rdf.Quad, n termNamer) []propView {
 
 // resourcePage turns p into the page Hugo renders.
 func resourcePage(p *ResourcePage) page {
-	n := termNamer{labels: p.Labels, prefixes: append(append([]rdf.Prefix{}, p.Prefixes...), wellKnown...)}
+	n := termNamer{labels: p.Labels, prefixes: wellKnown}
 	v := resourcePageView{Crumbs: viewCrumbs(p.Crumbs), IRI: p.IRI, Href: p.Href,
 		Publication: linkView{Name: p.Publication.Name, Href: p.Publication.Href},
 		Properties:  resourceView(p.IRI, p.Statements, n), Incoming: []incomingView{}, Truncated: p.Truncated,

@@ -62,7 +62,7 @@ type Resources struct {
 
 type renderJob struct {
 	key  ResourceKey
-	page page
+	src  *ResourcePage // turned into the page's view by the build, outside the renderer's lock
 	done chan struct{}
 	out  Rendered // IRI and Next set when queued, HTML once rendered
 	err  error
@@ -119,7 +119,7 @@ func (r *Resources) Render(ctx context.Context, k ResourceKey, p *ResourcePage) 
 			r.mu.Unlock()
 			return Rendered{}, ErrBusy
 		}
-		j = &renderJob{key: k, page: resourcePage(p), done: make(chan struct{}), out: Rendered{IRI: p.IRI, Next: p.Next}}
+		j = &renderJob{key: k, src: p, done: make(chan struct{}), out: Rendered{IRI: p.IRI, Next: p.Next}}
 		r.queue = append(r.queue, j)
 		r.inflight[k] = j
 		if !r.running {
@@ -157,7 +157,7 @@ func (r *Resources) drain() {
 
 		pages := make([]page, len(batch))
 		for i, j := range batch {
-			pages[i] = j.page
+			pages[i] = resourcePage(j.src)
 		}
 		out, err := r.build(pages)
 
