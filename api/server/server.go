@@ -74,10 +74,25 @@ func New(cfg Config) *Server {
 	return s
 }
 
+// firstSegment is what ServeHTTP dispatches on.
+func firstSegment(path string) string {
+	first, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+	return first
+}
+
+// SitePath reports whether ServeHTTP hands path to the site handler without looking at it: everything outside
+// /api, /ns and /git. A server that answers site paths ahead of this one (site/fastpath) must ask this.
+func SitePath(path string) bool {
+	switch firstSegment(path) {
+	case "api", "ns", "git":
+		return false
+	}
+	return true
+}
+
 // ServeHTTP dispatches on the first path segment.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	first, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
-	switch first {
+	switch firstSegment(r.URL.Path) {
 	case "api":
 		s.serveAPI(w, r, true)
 	case "ns":

@@ -32,7 +32,7 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 	if *out == "" {
 		*out = filepath.Join(*data, "site")
 	}
-	_, htmlOpts, err := loadTheme(ctx, *themeDir)
+	htmlOpts, err := loadTheme(ctx, *themeDir)
 	if err != nil {
 		return err
 	}

@@ -85,7 +85,7 @@ type preview struct {
 }
 
 func newPreview(ctx context.Context, dir, baseURL, themeDir string) (*preview, error) {
-	_, htmlOpts, err := loadTheme(ctx, themeDir)
+	htmlOpts, err := loadTheme(ctx, themeDir)
 	if err != nil {
 		return nil, err
 	}

@@ -133,7 +133,7 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	if *siteDir == "" {
 		*siteDir = filepath.Join(*data, "site")
 	}
-	th, htmlOpts, err := loadTheme(ctx, *themeDir)
+	htmlOpts, err := loadTheme(ctx, *themeDir)
 	if err != nil {
 		return err
 	}
@@ -153,7 +153,7 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 		}
 	}()
 	defer func() { stopFollow(); <-pipeDone }()
-	siteHandler, err := site.NewHandler(site.Options{Dir: *siteDir, Theme: th, Pages: pipeline.PagesDir(*siteDir), Log: log,
+	siteHandler, err := site.NewHandler(site.Options{Dir: *siteDir, Theme: html.NewResources(html.ResourceOptions{Themes: htmlOpts.Themes}), Pages: pipeline.PagesDir(*siteDir), Log: log,
 		Auth: site.AuthorizerFunc(func(r *http.Request, repoID string) bool {
 			actor, err := guard.Actor(r)
 			if err != nil || actor.CredentialID == "" {
@@ -210,9 +210,7 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 // the site without looking at them (/api, /ns and /git are its own, even where they fall back to the site).
 func directURL(h *site.Handler) fastpath.Lookup {
 	return func(path, accept, encoding string) (site.Prepared, bool) {
-		first, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
-		switch first {
-		case "api", "ns", "git":
+		if !server.SitePath(path) {
 			return site.Prepared{}, false
 		}
 		return h.Prepared(path, accept, encoding)
@@ -222,17 +220,17 @@ func directURL(h *site.Handler) fastpath.Lookup {
 // loadTheme reads a publisher's theme folder ("" for none): its Hugo layouts and static files, for the pages the
 // pipeline renders and for the resource pages the handler renders on request. The theme is checked now, so that a
 // broken layout stops ldhub instead of failing every sync or request.
-func loadTheme(ctx context.Context, dir string) (*html.Resources, *pipeline.HTML, error) {
+func loadTheme(ctx context.Context, dir string) (*pipeline.HTML, error) {
 	opts := &pipeline.HTML{}
 	if dir != "" {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
-			return nil, nil, fmt.Errorf("theme: %w", err)
+			return nil, fmt.Errorf("theme: %w", err)
 		}
 		opts.Themes = []string{abs}
 	}
 	if err := html.CheckTheme(ctx, opts.Themes...); err != nil {
-		return nil, nil, fmt.Errorf("theme %s: %w", dir, err)
+		return nil, fmt.Errorf("theme %s: %w", dir, err)
 	}
-	return html.NewResources(html.ResourceOptions{Themes: opts.Themes}), opts, nil
+	return opts, nil
 }
