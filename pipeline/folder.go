@@ -137,7 +137,7 @@ func (f *Folder) renderFile(ctx context.Context, urlPath, file string) (bool, er
 		URI: f.p.o.BaseURL + urlPath, Path: urlPath}
 	v := tree.Version{ID: label, Label: label, Commit: label, Time: fi.ModTime().UTC().Truncate(1e9), URL: urlPath + "/versions/" + label}
 	dir := filepath.Join(vroot, label)
-	tmp, err := os.MkdirTemp(vroot, ".tmp-")
+	tmp, err := os.MkdirTemp(vroot, tmpPrefix)
 	if err != nil {
 		return false, err
 	}
@@ -163,7 +163,7 @@ func (f *Folder) renderFile(ctx context.Context, urlPath, file string) (bool, er
 	f.p.batch.then(func() error {
 		if ents, err := os.ReadDir(vroot); err == nil {
 			for _, e := range ents {
-				if e.Name() != label && !strings.HasPrefix(e.Name(), ".tmp-") {
+				if e.Name() != label && !strings.HasPrefix(e.Name(), tmpPrefix) {
 					_ = os.RemoveAll(filepath.Join(vroot, e.Name()))
 				}
 			}

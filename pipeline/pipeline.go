@@ -348,11 +348,11 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 	private := !repo.Visible
 	versions := make([]tree.Version, len(pub.Versions))
 	for i, v := range pub.Versions {
-		dir, err := tree.VersionDirName(v.Label)
+		tv, err := treeVersion(urlPath, v)
 		if err != nil {
 			return old, false, err
 		}
-		versions[i] = tree.Version{ID: v.ID, Label: v.Label, Commit: v.Commit, Time: v.Time.UTC(), URL: urlPath + "/versions/" + dir}
+		versions[i] = tv
 	}
 	base := tree.Page{
 		ID: pub.ID, Name: pub.Name, Description: pub.Description, Owner: pub.Owner, Publisher: pub.Publisher,
@@ -395,11 +395,11 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 	// after a retraction alike.
 	cur := base
 	for _, v := range pub.Retracted {
-		dir, err := tree.VersionDirName(v.Label)
+		tv, err := treeVersion(urlPath, v)
 		if err != nil {
 			return old, false, err
 		}
-		cur.Retracted = append(cur.Retracted, tree.Version{ID: v.ID, Label: v.Label, Commit: v.Commit, Time: v.Time.UTC(), URL: urlPath + "/versions/" + dir})
+		cur.Retracted = append(cur.Retracted, tv)
 	}
 	if err := p.switchLatest(pubDir, latest, cur, versions, key); err != nil {
 		return old, false, err
@@ -408,7 +408,7 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 	p.batch.then(func() error {
 		if ents, err := os.ReadDir(vroot); err == nil {
 			for _, e := range ents {
-				if !wanted[e.Name()] && !strings.HasPrefix(e.Name(), ".tmp-") {
+				if !wanted[e.Name()] && !strings.HasPrefix(e.Name(), tmpPrefix) {
 					_ = os.RemoveAll(filepath.Join(vroot, e.Name()))
 				}
 			}
@@ -419,6 +419,15 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 		return nil
 	})
 	return pubState{Path: urlPath, Private: private, Key: key, Latest: pub.Version.ID}, true, nil
+}
+
+// treeVersion is a version as the rendered tree lists it, with the URL of its folder under the publication's.
+func treeVersion(urlPath string, v model.Version) (tree.Version, error) {
+	dir, err := tree.VersionDirName(v.Label)
+	if err != nil {
+		return tree.Version{}, err
+	}
+	return tree.Version{ID: v.ID, Label: v.Label, Commit: v.Commit, Time: v.Time.UTC(), URL: urlPath + "/versions/" + dir}, nil
 }
 
 func stateKey(base tree.Page, versions []tree.Version, latest string) string {
@@ -455,7 +464,7 @@ func (p *Pipeline) ensureVersion(ctx context.Context, pub model.Publication, v m
 	if at.UseVersionedBaseURI {
 		docBase = p.o.BaseURL + tv.URL + "/"
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".tmp-")
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), tmpPrefix)
 	if err != nil {
 		return nil, err
 	}
@@ -506,7 +515,7 @@ func (p *Pipeline) switchLatest(pubDir string, v *tree.Page, base tree.Page, ver
 	vdir := p.batch.resolve(filepath.Join(pubDir, tree.Versions, path.Base(v.Self)))
 	name := "L-" + key
 	dir := filepath.Join(pubDir, name)
-	tmp, err := os.MkdirTemp(pubDir, ".tmp-")
+	tmp, err := os.MkdirTemp(pubDir, tmpPrefix)
 	if err != nil {
 		return err
 	}
@@ -549,7 +558,7 @@ func (p *Pipeline) swapLatest(pubDir, tmp, dir, name, key string) error {
 		return err
 	}
 	delete(p.batch.tmps, tmp)
-	link := filepath.Join(pubDir, ".tmp-link-"+key)
+	link := filepath.Join(pubDir, tmpPrefix+"link-"+key)
 	_ = os.Remove(link)
 	if err := os.Symlink(name, link); err != nil {
 		return err
@@ -569,7 +578,7 @@ func (p *Pipeline) swapLatest(pubDir, tmp, dir, name, key string) error {
 }
 
 func writeFileAtomic(name string, b []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(name), ".tmp-")
+	f, err := os.CreateTemp(filepath.Dir(name), tmpPrefix)
 	if err != nil {
 		return err
 	}
