@@ -55,14 +55,11 @@ func checkQuad(q rdf.Quad) error {
 		return fmt.Errorf("the object is missing")
 	}
 	for _, t := range []rdf.Term{q.S, q.P, q.O, {Kind: rdf.KindIRI, Value: q.O.Datatype}} {
-		if !t.IsIRI() || t.Value == "" {
+		if !t.IsIRI() {
 			continue
 		}
-		if !iri.IsAbsolute(t.Value) {
-			return fmt.Errorf("%q is not an absolute IRI", t.Value)
-		}
-		if r, bad := badIRIChar(t.Value); bad {
-			return fmt.Errorf("IRI %q contains %q, which IRIs cannot contain", t.Value, r)
+		if err := checkIRIValue(t.Value); err != nil {
+			return err
 		}
 	}
 	if local, ok := strings.CutPrefix(q.P.Value, rdf.RDFNS); ok && (isForbiddenPropertyName(local) || local == "li") {
