@@ -182,7 +182,7 @@ func (h *Handler) resourcePage(ds *index.Dataset, t target, d description, self 
 		}
 		p.Formats = append(p.Formats, html.Dump{Format: name, Ext: extOf(o), MediaType: o, URL: self + extOf(o)})
 	}
-	p.Labels = labels(ds, append(append([]rdf.Quad{}, d.out...), d.in...))
+	p.Labels = labels(ds, d.out, d.in)
 	return p
 }
 
@@ -191,7 +191,7 @@ const maxLabels = 2000
 
 // labels finds an rdfs:label or skos:prefLabel for the IRIs of the statements, preferring one without a
 // language tag or in English.
-func labels(ds *index.Dataset, qs []rdf.Quad) map[string]string {
+func labels(ds *index.Dataset, lists ...[]rdf.Quad) map[string]string {
 	preds := []index.ID{ds.Dict.Lookup(rdf.IRI("http://www.w3.org/2000/01/rdf-schema#label")),
 		ds.Dict.Lookup(rdf.IRI("http://www.w3.org/2004/02/skos/core#prefLabel"))}
 	if preds[0] == 0 && preds[1] == 0 {
@@ -245,10 +245,12 @@ func labels(ds *index.Dataset, qs []rdf.Quad) map[string]string {
 			out[t.Value] = best
 		}
 	}
-	for _, q := range qs {
-		look(q.S)
-		look(q.P)
-		look(q.O)
+	for _, qs := range lists {
+		for _, q := range qs {
+			look(q.S)
+			look(q.P)
+			look(q.O)
+		}
 	}
 	return out
 }
