@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -224,9 +225,8 @@ func (h *Handler) Prepared(path, accept, acceptEncoding string) (p Prepared, ok 
 	if w == nil {
 		return p, false
 	}
-	w.drain()
-	rt := h.routes.get(path)
-	if rt == nil || !h.fresh(rt.pub) {
+	rt := h.cachedRoute(w, path)
+	if rt == nil {
 		// Located as ServeHTTP would, so that the route cache holds it from the first request on; without
 		// credentials, so a private publication is never located here.
 		if _, ok := h.locate(&http.Request{Method: http.MethodGet, URL: &url.URL{Path: path}, Header: http.Header{}}); !ok {
@@ -319,8 +319,7 @@ func (h *Handler) servePage(w http.ResponseWriter, r *http.Request) bool {
 type route struct {
 	pub     *pubEntry
 	private bool
-	dir     string
-	folder  *folder
+	folder  *folder // its dir is the route's rendered folder
 	ext     string
 	void    bool
 }
@@ -410,23 +409,32 @@ func dirInode(dir string) uint64 {
 	return inode(fi)
 }
 
+// cachedRoute returns the route cached for path, after the watcher w (not nil) has applied the tree's changes
+// since the last request; nil when there is none or its publication's entry is no longer fresh.
+func (h *Handler) cachedRoute(w *watcher, path string) *route {
+	w.drain()
+	if rt := h.routes.get(path); rt != nil && h.fresh(rt.pub) {
+		return rt
+	}
+	return nil
+}
+
 // locate maps a URL path onto the tree. A path located before is answered from the route cache, after the
 // watcher has applied the tree's changes since the last request.
 func (h *Handler) locate(r *http.Request) (target, bool) {
 	p := r.URL.Path
 	if w := h.watch.Load(); w != nil {
-		w.drain()
-		if rt := h.routes.get(p); rt != nil && h.fresh(rt.pub) {
+		if rt := h.cachedRoute(w, p); rt != nil {
 			page := rt.folder.page
 			if rt.private && (h.o.Auth == nil || !h.o.Auth.CanView(r, page.RepositoryID)) {
 				return target{}, false
 			}
-			return target{dir: rt.dir, folder: rt.folder, page: page, ext: rt.ext, void: rt.void}, true
+			return target{dir: rt.folder.dir, folder: rt.folder, page: page, ext: rt.ext, void: rt.void}, true
 		}
 	}
 	t, pe, private, ok := h.locateFS(r)
 	if ok && pe != nil && t.resource == "" {
-		h.routes.put(p, &route{pub: pe, private: private, dir: t.dir, folder: t.folder, ext: t.ext, void: t.void})
+		h.routes.put(p, &route{pub: pe, private: private, folder: t.folder, ext: t.ext, void: t.void})
 	}
 	return t, ok
 }
@@ -616,11 +624,16 @@ func (h *Handler) folderIn(pe *pubEntry, dir string) (f *folder, tracked bool, e
 // readFolder reads a rendered folder's page.json.
 func (h *Handler) readFolder(dir string) (*folder, error) {
 	name := filepath.Join(dir, tree.PageJSON)
-	fi, err := os.Stat(name)
+	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(name)
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(f)
 	if err != nil {
 		return nil, err
 	}

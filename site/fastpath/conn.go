@@ -39,7 +39,7 @@ type conn struct {
 	accepted time.Time
 	state    atomic.Int32
 
-	buf      []byte // read, not yet answered: the pending requests from buf[0]; MaxHeaderBytes long
+	buf      []byte // read, not yet answered: the pending requests from buf[0]; maxHeaderBytes long
 	deadline time.Time
 
 	out  []byte      // responses not yet written
@@ -59,7 +59,7 @@ func (c *conn) close() {
 // serve answers requests until the connection ends or is handed to net/http.
 func (c *conn) serve() {
 	defer c.s.untrack(c)
-	c.buf = make([]byte, 0, c.s.o.MaxHeaderBytes)
+	c.buf = make([]byte, 0, maxHeaderBytes)
 	c.out = make([]byte, 0, 4<<10)
 	reqStart := c.accepted // net/http's header timeout runs from the connection's start for its first request
 	first := true
@@ -107,7 +107,7 @@ func (c *conn) serve() {
 			c.close()
 			return
 		}
-		if len(c.buf) >= c.s.o.MaxHeaderBytes {
+		if len(c.buf) >= maxHeaderBytes {
 			c.handOver() // too long for the fast path: net/http's MaxHeaderBytes decides
 			return
 		}
@@ -229,7 +229,7 @@ func (c *conn) answer(req *request, now time.Time) bool {
 	w := p.Memo(prepare).(*wire)
 	status := http.StatusOK
 	head := w.head200
-	if req.conditional {
+	if req.hasINM || req.hasIMS {
 		if !w.notModified(req) {
 			return false // a 200 through http.ServeContent: its header differs (gzip: no Content-Length)
 		}

@@ -10,7 +10,7 @@
 // What the fast path answers: GET or HEAD, HTTP/1.1, an origin-form path of unreserved characters and sub-delims
 // (no query, no percent-escapes), exactly one Host, no body (Content-Length absent or 0, no Transfer-Encoding), no
 // Authorization, Expect, Upgrade, Range or If-Match/If-Unmodified-Since/If-Range, every line ending in CRLF and
-// made of printable ASCII, the header block within MaxHeaderBytes (8 KiB), and a path the Lookup has a prepared
+// made of printable ASCII, the header block within maxHeaderBytes (8 KiB), and a path the Lookup has a prepared
 // response for (site.Handler.Prepared: a public publication, version or VoID file, never a private one). If-None-Match
 // and If-Modified-Since are answered when they make a 304; Connection: close is honoured.
 //
@@ -50,10 +50,11 @@ type Options struct {
 	Lookup Lookup
 	// Log, when set, is called for every request the fast path answers.
 	Log LogFunc
-	// MaxHeaderBytes bounds the header block the fast path waits for (default 8 KiB); a longer one goes to net/http,
-	// whose own limit (http.Server.MaxHeaderBytes) decides.
-	MaxHeaderBytes int
 }
+
+// maxHeaderBytes bounds the header block the fast path waits for; a longer one goes to net/http, whose own limit
+// (http.Server.MaxHeaderBytes) decides.
+const maxHeaderBytes = 8 << 10
 
 // Server runs the fast path in front of an http.Server.
 type Server struct {
@@ -71,9 +72,6 @@ func New(o Options) (*Server, error) {
 	if o.HTTP == nil || o.Lookup == nil {
 		return nil, errors.New("fastpath: HTTP and Lookup are required")
 	}
-	if o.MaxHeaderBytes <= 0 {
-		o.MaxHeaderBytes = 8 << 10
-	}
 	s := &Server{o: o, conns: map[*conn]struct{}{}, lns: map[*listener]struct{}{}}
 	hs := o.HTTP
 	s.headerTimeout, s.idle, s.wrTO = hs.ReadHeaderTimeout, hs.IdleTimeout, hs.WriteTimeout
@@ -89,12 +87,12 @@ func New(o Options) (*Server, error) {
 // Serve accepts connections on l, answers what it can and lets o.HTTP serve the rest; it returns what
 // http.Server.Serve returns (http.ErrServerClosed after Shutdown).
 func (s *Server) Serve(l net.Listener) error {
-	return s.o.HTTP.Serve(s.Listener(l))
+	return s.o.HTTP.Serve(s.wrap(l))
 }
 
-// Listener wraps l: connections accepted on it are read by the fast path, and the returned listener yields the
-// connections handed to net/http. Serve it with o.HTTP.Serve (Serve does).
-func (s *Server) Listener(l net.Listener) net.Listener {
+// wrap wraps l: connections accepted on it are read by the fast path, and the returned listener yields the
+// connections handed to net/http, for o.HTTP.Serve.
+func (s *Server) wrap(l net.Listener) net.Listener {
 	fl := &listener{Listener: l, s: s, conns: make(chan net.Conn), done: make(chan struct{}), errc: make(chan error, 1)}
 	s.mu.Lock()
 	s.lns[fl] = struct{}{}

@@ -2,6 +2,7 @@ package fastpath
 
 import (
 	"bytes"
+	"net/textproto"
 	"strings"
 )
 
@@ -11,7 +12,7 @@ type request struct {
 	path                            []byte
 	accept, encoding                []byte
 	inm, ims                        []byte
-	hasINM, hasIMS, conditional     bool
+	hasINM, hasIMS                  bool
 	close                           bool
 	hasAccept, hasEncoding, hasConn bool
 	hosts                           int
@@ -83,7 +84,8 @@ func parse(p []byte) (r request, ok bool) {
 		if !found || !validName(name) {
 			return r, false
 		}
-		value = trim(value)
+		// The line holds no CR or LF (scan), so TrimBytes trims exactly the spaces and tabs around the value.
+		value = textproto.TrimBytes(value)
 		switch {
 		case eqFold(name, "host"):
 			if r.hosts++; !validHost(value) {
@@ -130,7 +132,6 @@ func parse(p []byte) (r request, ok bool) {
 			return r, false
 		}
 	}
-	r.conditional = r.hasINM || r.hasIMS
 	return r, r.hosts == 1
 }
 
@@ -163,17 +164,6 @@ func eqFold(b []byte, lower string) bool {
 		}
 	}
 	return true
-}
-
-// trim removes the spaces and tabs around a field value (textproto's trimming, on the bytes scan admits).
-func trim(b []byte) []byte {
-	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
-		b = b[1:]
-	}
-	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
-		b = b[:len(b)-1]
-	}
-	return b
 }
 
 // validName: a field name made of token characters (RFC 9110 tchar).

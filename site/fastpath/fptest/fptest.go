@@ -19,8 +19,7 @@ import (
 
 // Pair is a fast-path server and a plain net/http server with the same handler.
 type Pair struct {
-	Fast, Plain string // addresses
-	FastServer  *fastpath.Server
+	Fast, Plain string       // addresses
 	Answered    atomic.Int64 // requests the fast path answered itself
 }
 
@@ -38,7 +37,6 @@ func Start(t testing.TB, h http.Handler, lookup fastpath.Lookup, opts func(*http
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.FastServer = fs
 	fl, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
