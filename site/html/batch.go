@@ -53,9 +53,6 @@ type PublicationPage struct {
 	Latest      bool
 }
 
-// Len is the number of pages added.
-func (b *Batch) Len() int { return len(b.pages) }
-
 func (b *Batch) add(out string, p page) error {
 	out = strings.Trim(out, "/")
 	for _, seg := range strings.Split(out, "/") {

@@ -24,16 +24,17 @@ import (
 
 // hugoConfig says where one build reads and writes.
 type hugoConfig struct {
-	Project  string // working dir: content/, and the publisher's layouts/ and static/ overrides
-	Themes   string // folder holding the theme folder
-	Theme    string
-	Cache    string
-	Publish  string
-	Title    string
-	Language string
-	Relative bool   // relativeURLs: links relative to each page
-	CSS      string // the stylesheet, inlined into every page; "" links css/ldhub.css instead
-	Icon     string // the icon as a data: URL, with CSS
+	Project     string // working dir: content/, and the publisher's layouts/ and static/ overrides
+	Themes      string // folder holding the theme folder
+	Theme       string
+	Cache       string
+	Publish     string
+	Title       string
+	Language    string
+	Relative    bool   // relativeURLs: links relative to each page
+	CSS         string // the stylesheet, inlined into every page; "" links css/ldhub.css instead
+	Icon        string // the icon as a data: URL, with CSS
+	NoBuildLock bool   // skip Hugo's build lock, which the in-memory live site cannot take (see newLiveSite)
 }
 
 // hugoMu serialises builds: Hugo keeps process-wide state (its global logger, set by every LoadConfig, and its
@@ -82,7 +83,13 @@ func runHugo(cfg hugoConfig) error {
 		return fmt.Errorf("hugo: %w", err)
 	}
 	defer sites.Close()
-	if err := sites.Build(hugolib.BuildCfg{}); err != nil {
+	return built(sites.Build(hugolib.BuildCfg{}), log)
+}
+
+// built finishes a build that returned err with log as Hugo's log: a failed build's error says what Hugo logged,
+// and a successful build's warnings go to stderr.
+func built(err error, log *syncBuffer) error {
+	if err != nil {
 		if logged := strings.TrimSpace(log.String()); logged != "" {
 			return fmt.Errorf("hugo build: %w: %s", err, logged)
 		}
@@ -97,7 +104,7 @@ func runHugo(cfg hugoConfig) error {
 // siteConfig is Hugo's configuration for our pages. Everything a default Hugo site would add besides them (home,
 // sections, taxonomies, RSS, sitemap, robots.txt, 404) is off: every page is a regular page placed by its url.
 func siteConfig(cfg hugoConfig) map[string]any {
-	return map[string]any{
+	conf := map[string]any{
 		"baseURL": "/",
 		"title":   cfg.Title,
 		"params":  map[string]any{"lang": cfg.Language, "css": cfg.CSS, "icon": cfg.Icon},
@@ -122,6 +129,10 @@ func siteConfig(cfg hugoConfig) map[string]any {
 		},
 		"markup": map[string]any{"goldmark": map[string]any{"renderer": map[string]any{"unsafe": false}}},
 	}
+	if cfg.NoBuildLock {
+		conf["noBuildLock"] = true
+	}
+	return conf
 }
 
 // syncBuffer collects Hugo's log, which its workers write concurrently.

@@ -5,7 +5,6 @@ package html
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,7 +13,6 @@ import (
 	"path"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/bep/logg"
 	"github.com/fsnotify/fsnotify"
@@ -64,29 +62,16 @@ func newLiveSite(set settings, overrides []string) (*liveSite, error) {
 	if err := src.MkdirAll(liveContent, 0o755); err != nil {
 		return nil, err
 	}
-	cfg := hugoConfig{Title: nameOr(set.title, "ldhub"), Language: set.language}
-	if cfg.Language == "" {
-		cfg.Language = "en"
-	}
-	css, err := staticFile("css/ldhub.css", overrides)
+	cfg, err := set.hugoConfig(overrides)
 	if err != nil {
 		return nil, err
 	}
-	icon, err := staticFile("favicon.svg", overrides)
-	if err != nil {
-		return nil, err
-	}
-	cfg.CSS = string(css)
-	cfg.Icon = "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(icon)
-	conf := siteConfig(cfg)
-	conf["themesDir"] = liveThemes
-	conf["theme"] = "ldhub"
-	conf["cacheDir"] = "/cache"
-	conf["publishDir"] = livePublish
+	cfg.Themes, cfg.Theme, cfg.Cache, cfg.Publish = liveThemes, "ldhub", "/cache", livePublish
 	// Hugo's build lock is a file in the working directory on the OS file system, which for this in-memory project
 	// does not exist (Hugo skips the lock under `go test`, so only a real binary shows it). Builds of this site are
 	// serialised by Resources anyway.
-	conf["noBuildLock"] = true
+	cfg.NoBuildLock = true
+	conf := siteConfig(cfg)
 	b, err := json.Marshal(conf)
 	if err != nil {
 		return nil, err
@@ -186,14 +171,8 @@ func (l *liveSite) render(pages []page) ([][]byte, error) {
 // (TestResourcesDuringPipelineBuilds runs both at once under -race).
 func (l *liveSite) build(events ...fsnotify.Event) error {
 	l.log.Reset()
-	if err := l.sites.Build(hugolib.BuildCfg{}, events...); err != nil {
-		if logged := strings.TrimSpace(l.log.String()); logged != "" {
-			return fmt.Errorf("html: hugo build: %w: %s", err, logged)
-		}
-		return fmt.Errorf("html: hugo build: %w", err)
-	}
-	if l.log.Len() > 0 {
-		os.Stderr.WriteString(l.log.String())
+	if err := built(l.sites.Build(hugolib.BuildCfg{}, events...), l.log); err != nil {
+		return fmt.Errorf("html: %w", err)
 	}
 	return nil
 }

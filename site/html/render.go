@@ -39,8 +39,31 @@ type settings struct {
 	// otherwise links stay root-absolute (the pipeline's pages are served at URLs other than their folders).
 	relative bool
 	// inline puts the stylesheet and icon into every page instead of beside the pages: the pipeline's pages are
-	// served one by one from folders of their own, with nothing else to link to.
+	// served one by one from folders of their own, and the resource pages (Resources) one by one from memory, with
+	// nothing else to link to.
 	inline bool
+}
+
+// hugoConfig is the part of a build's Hugo configuration the settings decide (with the overrides, whose static
+// files are inlined); the caller says where the build reads and writes.
+func (set settings) hugoConfig(overrides []string) (hugoConfig, error) {
+	cfg := hugoConfig{Title: nameOr(set.title, "ldhub"), Language: set.language, Relative: set.relative}
+	if cfg.Language == "" {
+		cfg.Language = "en"
+	}
+	if set.inline {
+		css, err := staticFile("css/ldhub.css", overrides)
+		if err != nil {
+			return hugoConfig{}, err
+		}
+		icon, err := staticFile("favicon.svg", overrides)
+		if err != nil {
+			return hugoConfig{}, err
+		}
+		cfg.CSS = string(css)
+		cfg.Icon = "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(icon)
+	}
+	return cfg, nil
 }
 
 func renderPages(ctx context.Context, pages []page, set settings, outDir string, overrides []string) error {
@@ -67,32 +90,14 @@ func renderPages(ctx context.Context, pages []page, set settings, outDir string,
 	if err := writeContent(ctx, filepath.Join(work, "project", "content"), pages); err != nil {
 		return err
 	}
-	lang := set.language
-	if lang == "" {
-		lang = "en"
+	cfg, err := set.hugoConfig(overrides)
+	if err != nil {
+		return err
 	}
-	cfg := hugoConfig{
-		Project:  filepath.Join(work, "project"),
-		Themes:   filepath.Join(work, "themes"),
-		Theme:    "ldhub",
-		Cache:    filepath.Join(work, "cache"),
-		Publish:  out,
-		Title:    nameOr(set.title, "ldhub"),
-		Language: lang,
-		Relative: set.relative,
-	}
-	if set.inline {
-		css, err := staticFile("css/ldhub.css", overrides)
-		if err != nil {
-			return err
-		}
-		icon, err := staticFile("favicon.svg", overrides)
-		if err != nil {
-			return err
-		}
-		cfg.CSS = string(css)
-		cfg.Icon = "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(icon)
-	}
+	cfg.Project = filepath.Join(work, "project")
+	cfg.Themes, cfg.Theme = filepath.Join(work, "themes"), "ldhub"
+	cfg.Cache = filepath.Join(work, "cache")
+	cfg.Publish = out
 	if err := ctx.Err(); err != nil {
 		return err
 	}
