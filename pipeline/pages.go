@@ -1,12 +1,14 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -14,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/site/html"
@@ -44,9 +47,10 @@ type pageBatch struct {
 	tmps    map[string]bool   // staged temporary folders, removed unless committed
 	commits []func() error    // renames and switches, in order, run once the pages are written
 	latest  map[string]*tree.Page
-	triples map[string]int // version id -> triples, for the version lists
-	stamp   string         // fingerprint of the theme (see pagesStamp)
-	repage  bool           // the repository's pages were rendered with another theme: render them all again
+	triples map[string]int    // version id -> triples, for the version lists
+	names   map[string]string // groupNames, read by commitPages for this sync's pages and index pages
+	stamp   string            // fingerprint of the theme (see pagesStamp)
+	repage  bool              // the repository's pages were rendered with another theme: render them all again
 }
 
 type pageJob struct {
@@ -71,20 +75,10 @@ const pagesFormat = "hugo-1"
 func (p *Pipeline) pagesStamp() string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", pagesFormat, p.o.HTML.Title, p.o.HTML.Language)
-	hashFS := func(fsys fs.FS) error {
-		return fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			b, err := fs.ReadFile(fsys, name)
-			fmt.Fprintf(h, "%s\x00%d\x00", name, len(b))
-			h.Write(b)
-			return err
-		})
-	}
-	err := hashFS(theme.Hugo())
+	b, err := embeddedTheme()
+	h.Write(b)
 	for _, o := range p.o.HTML.Themes {
-		err = errors.Join(err, hashFS(os.DirFS(o)))
+		err = errors.Join(err, hashFS(h, os.DirFS(o)))
 	}
 	if err != nil {
 		// Unreadable overrides fail the build anyway; an empty stamp renders everything again next time.
@@ -92,6 +86,28 @@ func (p *Pipeline) pagesStamp() string {
 		return ""
 	}
 	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// embeddedTheme is what pagesStamp hashes of the default theme, which cannot change while ldhub runs. It keeps the
+// bytes rather than their digest so that the stamps stay those written before (another stamp renders every page
+// again).
+var embeddedTheme = sync.OnceValues(func() ([]byte, error) {
+	var b bytes.Buffer
+	err := hashFS(&b, theme.Hugo())
+	return b.Bytes(), err
+})
+
+// hashFS writes the name, size and contents of every file of fsys to w, for a fingerprint.
+func hashFS(w io.Writer, fsys fs.FS) error {
+	return fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(fsys, name)
+		fmt.Fprintf(w, "%s\x00%d\x00", name, len(b))
+		w.Write(b)
+		return err
+	})
 }
 
 // restamp compares the theme the repository's pages were rendered with to the current one; when they differ every
@@ -175,9 +191,9 @@ func (p *Pipeline) commitPages(ctx context.Context, index func(*html.Batch) ([]i
 	scratch := ""
 	if p.o.HTML != nil && (len(b.jobs) > 0 || index != nil) {
 		hb := &html.Batch{Title: p.o.HTML.Title, Language: p.o.HTML.Language}
-		names := p.groupNames(ctx)
+		b.names = p.groupNames(ctx)
 		for i, j := range b.jobs {
-			if err := hb.Publication("p/"+strconv.Itoa(i), publicationPage(&j.page, b.triples, names)); err != nil {
+			if err := hb.Publication("p/"+strconv.Itoa(i), publicationPage(&j.page, b.triples, b.names)); err != nil {
 				return fmt.Errorf("pipeline: page of %s: %w", j.page.Self, err)
 			}
 		}
@@ -359,13 +375,14 @@ func counts2html(cs []tree.Count) []html.Count {
 
 // indexPages adds to hb the hub page, the pages of the groups above repo and repo's own page. Only public content is
 // listed: repositories that are not visible, and groups with nothing visible below them, are left out, and their
-// pages (as well as a moved repository's old page, oldPath) are returned for removal.
+// pages (as well as a moved repository's old page, oldPath) are returned for removal. It runs as commitPages's index
+// callback, with the batch's names.
 func (p *Pipeline) indexPages(ctx context.Context, hb *html.Batch, repo *model.Repository, repoPath, oldPath string, pubs []model.Publication) ([]indexPage, []string, error) {
 	st, err := p.o.Store.Catalog(ctx)
 	if err != nil {
 		return nil, nil, fmt.Errorf("pipeline: catalogue: %w", err)
 	}
-	names := p.groupNames(ctx)
+	names := p.batch.names
 	visible := map[string]bool{}
 	var hasVisible func(groupID string) bool
 	hasVisible = func(groupID string) bool {
