@@ -204,7 +204,7 @@ func (p *Pipeline) commitPages(ctx context.Context, index func(*html.Batch) ([]i
 			}
 		}
 		var err error
-		if scratch, err = os.MkdirTemp(p.o.Out, ".tmp-html-"); err != nil {
+		if scratch, err = os.MkdirTemp(p.o.Out, tmpPrefix+"html-"); err != nil {
 			return fmt.Errorf("pipeline: %w", err)
 		}
 		defer os.RemoveAll(scratch)
