@@ -22,6 +22,7 @@ import (
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/store"
 	"github.com/ldhub/ldhub/content/store/catalog"
+	"github.com/ldhub/ldhub/content/store/gitrepo"
 )
 
 // fakeValidate stands in for the codec registry: a line containing "BAD" is a syntax error at that word.
@@ -807,19 +808,20 @@ func TestPushRefusesBadCommands(t *testing.T) {
 	}{
 		{"outside heads and tags", store.RefUpdate{Name: "refs/meta/config", New: head}, model.ErrInvalid},
 		{"malformed name", store.RefUpdate{Name: "refs/heads/a..b", New: head}, model.ErrInvalid},
+		{"a branch named HEAD", store.RefUpdate{Name: "refs/heads/HEAD", New: head}, model.ErrInvalid},
 		{"lock file name", store.RefUpdate{Name: "refs/heads/x.lock", New: head}, model.ErrInvalid},
 		{"stale old value", store.RefUpdate{Name: "refs/heads/main", New: head}, model.ErrConflict},
 		{"deleting the published branch", store.RefUpdate{Name: "refs/heads/main", Old: head}, model.ErrForbidden},
 		{"not a commit", store.RefUpdate{Name: "refs/heads/x", New: plumbing.NewHash("1234567890123456789012345678901234567890")}, model.ErrInvalid},
 	} {
-		if err := e.s.Push(ctx, e.pub, e.repo.ID, nil, []store.RefUpdate{tc.u}); !errors.Is(err, tc.want) {
+		if _, err := e.s.Push(ctx, e.pub, e.repo.ID, nil, []store.RefUpdate{tc.u}, gitrepo.PackLimits{}); !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
 		}
 	}
-	if err := e.s.Push(ctx, e.viewer, e.repo.ID, nil, []store.RefUpdate{{Name: "refs/heads/x", New: head}}); !errors.Is(err, model.ErrForbidden) {
+	if _, err := e.s.Push(ctx, e.viewer, e.repo.ID, nil, []store.RefUpdate{{Name: "refs/heads/x", New: head}}, gitrepo.PackLimits{}); !errors.Is(err, model.ErrForbidden) {
 		t.Errorf("viewer push: %v", err)
 	}
-	if err := e.s.Push(ctx, e.pub, e.repo.ID, nil, []store.RefUpdate{{Name: "refs/heads/x", New: head}}); err != nil {
+	if _, err := e.s.Push(ctx, e.pub, e.repo.ID, nil, []store.RefUpdate{{Name: "refs/heads/x", New: head}}, gitrepo.PackLimits{}); err != nil {
 		t.Errorf("new branch at a known commit: %v", err)
 	}
 }

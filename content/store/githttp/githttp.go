@@ -5,10 +5,12 @@
 package githttp
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -66,6 +68,11 @@ type Handler struct {
 	prefix string
 	// MaxPush bounds a push's request body in bytes.
 	MaxPush int64
+	// Limits bound what a push's pack may inflate to (zero fields: gitrepo's defaults, 256 MiB per file).
+	Limits gitrepo.PackLimits
+	// BaseURL is the site's public base URL, which the lines an accepted push prints start with; empty takes the
+	// request's host.
+	BaseURL string
 	// Logger receives the errors that clients only see as "internal error"; nil logs to slog.Default().
 	Logger *slog.Logger
 }
@@ -365,8 +372,15 @@ func (h *Handler) receivePack(w http.ResponseWriter, r *http.Request, actor mode
 		h.fail(w, err)
 		return
 	}
+	br := bufio.NewReader(body)
+	// A push larger than http.postBuffer (1 MiB by default) is preceded by a probe: one flush packet, to which
+	// git expects a plain 200 before it streams the real request in chunks.
+	if head, _ := br.Peek(5); string(head) == "0000" {
+		w.Header().Set("Content-Type", "application/x-git-receive-pack-result")
+		return
+	}
 	req := packp.NewReferenceUpdateRequest()
-	if err := req.Decode(body); err != nil {
+	if err := req.Decode(br); err != nil {
 		h.fail(w, model.Invalidf("bad receive-pack request: %v", err))
 		return
 	}
@@ -380,7 +394,7 @@ func (h *Handler) receivePack(w http.ResponseWriter, r *http.Request, actor mode
 	if hasPack && req.Packfile != nil {
 		pack = req.Packfile
 	}
-	pushErr := h.store.Push(r.Context(), actor, repoID, pack, updates)
+	report, pushErr := h.store.Push(r.Context(), actor, repoID, pack, updates, h.Limits)
 	rs := packp.NewReportStatus()
 	rs.UnpackStatus = "ok"
 	reason := ""
@@ -413,13 +427,61 @@ func (h *Handler) receivePack(w http.ResponseWriter, r *http.Request, actor mode
 		typ = sideband.Sideband
 	}
 	mux := sideband.NewMuxer(typ, w)
+	var msg bytes.Buffer
 	if pushErr != nil {
-		_, _ = mux.WriteChannel(sideband.ProgressMessage, []byte("ldhub refused the push: "+reason+"\n"))
+		msg.WriteString("ldhub refused the push; nothing changed:\n")
+		for _, line := range errorLines(pushErr) {
+			msg.WriteString("  " + line + "\n")
+		}
+	} else {
+		h.describe(&msg, r, report)
 	}
-	var report bytes.Buffer
-	_ = rs.Encode(&report)
-	_, _ = mux.Write(report.Bytes())
+	_, _ = mux.WriteChannel(sideband.ProgressMessage, msg.Bytes())
+	var rep bytes.Buffer
+	_ = rs.Encode(&rep)
+	_, _ = mux.Write(rep.Bytes())
 	_ = pktline.NewEncoder(w).Flush()
+}
+
+// describe writes what an accepted push published, one line per publication or file, for git to show as
+// "remote:" lines.
+func (h *Handler) describe(w *bytes.Buffer, r *http.Request, rep *store.PushReport) {
+	base := strings.TrimSuffix(h.BaseURL, "/")
+	if base == "" {
+		scheme := "http"
+		if r.TLS != nil {
+			scheme = "https"
+		}
+		base = scheme + "://" + r.Host
+	}
+	if len(rep.Changes) == 0 {
+		w.WriteString("ldhub: no publication or file changed\n")
+	}
+	for _, c := range rep.Changes {
+		verb := "new version"
+		if c.New {
+			verb = "new " + c.Kind
+		}
+		fmt.Fprintf(w, "ldhub: %s %s version %s\n", verb, base+c.Path, c.Label)
+	}
+	for _, n := range rep.Notes {
+		w.WriteString("ldhub: " + n + "\n")
+	}
+}
+
+// errorLines renders a refusal for the pusher, one line per refused file.
+func errorLines(err error) []string {
+	s := err.Error()
+	if !errors.Is(err, model.ErrInvalid) && !errors.Is(err, model.ErrConflict) && !errors.Is(err, model.ErrForbidden) {
+		return []string{"internal error"}
+	}
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
 }
 
 // oneLine renders an error for a report-status line, which may not contain newlines.

@@ -373,7 +373,6 @@ func TestPushedTagNamesCustomVersion(t *testing.T) {
 	mustGit(t, dir, "clone", "-q", h.url("private", &h.publisher), "wt")
 	os.WriteFile(filepath.Join(wt, "cust.ttl"), []byte("<a> <b> 2 .\n"), 0o644)
 	mustGit(t, wt, "commit", "-qam", "second")
-	mustGit(t, wt, "push", "-q", "origin", "main")
 	label := func() string {
 		got, err := h.s.Publication(ctx, model.SystemActor, p.ID, "")
 		if err != nil {
@@ -381,14 +380,36 @@ func TestPushedTagNamesCustomVersion(t *testing.T) {
 		}
 		return got.Version.Label
 	}
-	// The sidecar still says v1, which is taken: the label is made unique until a tag names the version.
-	if l := label(); l != "v1-2" {
-		t.Errorf("label before the tag: %q", l)
-	}
+	// Tagged before it is published, the commit's version takes the tag's label: the tags first, then the branch.
 	mustGit(t, wt, "tag", "cust/v2")
-	mustGit(t, wt, "push", "-q", "origin", "cust/v2")
+	mustGit(t, wt, "push", "-q", "--tags")
+	if l := label(); l != "v1" {
+		t.Errorf("label after pushing only the tag: %q", l)
+	}
+	mustGit(t, wt, "push", "-q")
 	if l := label(); l != "v2" {
-		t.Errorf("label after pushing tag cust/v2: %q", l)
+		t.Errorf("label after pushing tag cust/v2 and then the branch: %q", l)
+	}
+	// A tag naming a published version neither moves nor goes away.
+	mustGit(t, wt, "tag", "-f", "cust/v2", "HEAD~1")
+	if out, err := git(t, wt, "push", "--force", "origin", "cust/v2"); err == nil || !strings.Contains(out, "cannot be moved") {
+		t.Errorf("force-moving a version's tag: %v\n%s", err, out)
+	}
+	if out, err := git(t, wt, "push", "--delete", "origin", "cust/v2"); err == nil || !strings.Contains(out, "cannot be deleted") {
+		t.Errorf("deleting a version's tag: %v\n%s", err, out)
+	}
+	mustGit(t, wt, "tag", "-f", "cust/v2", "HEAD")
+	// A version already published under another label is not relabelled by a tag pushed after it.
+	os.WriteFile(filepath.Join(wt, "cust.ttl"), []byte("<a> <b> 3 .\n"), 0o644)
+	mustGit(t, wt, "commit", "-qam", "third")
+	mustGit(t, wt, "push", "-q")
+	before := label()
+	mustGit(t, wt, "tag", "cust/v3")
+	if out, err := git(t, wt, "push", "--tags"); err == nil || !strings.Contains(out, "would relabel version "+before) {
+		t.Errorf("tag after the version was published: %v\n%s", err, out)
+	}
+	if l := label(); l != before {
+		t.Errorf("label changed from %q to %q by a refused tag", before, l)
 	}
 }
 

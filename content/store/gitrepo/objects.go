@@ -2,16 +2,11 @@ package gitrepo
 
 import (
 	"errors"
-	"fmt"
-	"io"
 	"os"
 	"sync"
 	"time"
 
-	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
@@ -93,17 +88,3 @@ func (o *objects) AddAlternate(string) error {
 
 // Objects is the repository's object storage, safe for concurrent use.
 func (r *Repo) Objects() storer.EncodedObjectStorer { return r.objs }
-
-// WritePack stores the objects of a pack (a push). It goes through a storage of its own, so readers of the shared
-// one are not held up while a large pack arrives, then makes the shared storage see the new pack. An empty pack
-// is not an error.
-func (r *Repo) WritePack(pack io.Reader) error {
-	own := filesystem.NewStorage(osfs.New(r.dir), cache.NewObjectLRU(cache.MiByte))
-	if err := packfile.UpdateObjectStorage(own, pack); err != nil && !errors.Is(err, packfile.ErrEmptyPackfile) {
-		return fmt.Errorf("gitrepo: unpack into %s: %w", r.dir, err)
-	}
-	r.objs.mu.Lock()
-	r.objs.st.Reindex()
-	r.objs.mu.Unlock()
-	return nil
-}

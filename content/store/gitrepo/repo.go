@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-git/go-billy/v5/osfs"
@@ -28,7 +29,9 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
-// Branch is the branch every ldhub repository publishes from.
+// Branch is the branch a new repository publishes from. HEAD names the published branch of each repository
+// (Published): the first push into an empty repository may point it elsewhere, as git hosts do, so that a clone
+// made with git's default branch name publishes by a plain `git push`.
 const Branch = plumbing.ReferenceName("refs/heads/main")
 
 // staleLock is the age after which a ref lock file is taken to be left over from a crash.
@@ -57,9 +60,11 @@ type Repo struct {
 	NoSync bool
 
 	head headCache
+	// branch is the published branch, as HEAD names it.
+	branch atomic.Value // plumbing.ReferenceName
 }
 
-// headCache remembers Branch's commit for callers that watch the refs and invalidate it on change.
+// headCache remembers the published branch's commit for callers that watch the refs and invalidate it on change.
 type headCache struct {
 	mu     sync.Mutex
 	maxAge time.Duration // zero: no caching
@@ -113,7 +118,41 @@ func Open(dir string) (*Repo, error) {
 	}
 	sweepTemp(dir, time.Now().Add(-staleTemp))
 	st := filesystem.NewStorage(osfs.New(dir), cache.NewObjectLRUDefault())
-	return &Repo{dir: dir, st: st, objs: &objects{st: st, packDir: filepath.Join(dir, "objects", "pack")}}, nil
+	r := &Repo{dir: dir, st: st, objs: &objects{st: st, packDir: filepath.Join(dir, "objects", "pack")}}
+	branch := Branch
+	if head, err := st.Reference(plumbing.HEAD); err == nil && head.Type() == plumbing.SymbolicReference && head.Target().IsBranch() {
+		branch = head.Target()
+	}
+	r.branch.Store(branch)
+	return r, nil
+}
+
+// Published is the branch the repository publishes from: the one its HEAD names.
+func (r *Repo) Published() plumbing.ReferenceName { return r.branch.Load().(plumbing.ReferenceName) }
+
+// SetPublished points HEAD at branch. Only a repository whose published branch does not exist yet may change
+// it: the first push into an empty repository chooses the branch it publishes from.
+func (r *Repo) SetPublished(branch plumbing.ReferenceName) error {
+	if !branch.IsBranch() {
+		return fmt.Errorf("gitrepo: %s is not a branch", branch)
+	}
+	if cur, err := r.Ref(r.Published()); err != nil {
+		return err
+	} else if !cur.IsZero() {
+		return fmt.Errorf("gitrepo: %s already publishes from %s", r.dir, r.Published())
+	}
+	// HEAD is written like git writes it: a new file renamed over the old one.
+	tmp := filepath.Join(r.dir, "HEAD.lock")
+	if err := os.WriteFile(tmp, []byte("ref: "+string(branch)+"\n"), 0o644); err != nil {
+		return fmt.Errorf("gitrepo: set HEAD of %s: %w", r.dir, err)
+	}
+	if err := os.Rename(tmp, filepath.Join(r.dir, "HEAD")); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("gitrepo: set HEAD of %s: %w", r.dir, err)
+	}
+	r.branch.Store(branch)
+	r.InvalidateHead()
+	return nil
 }
 
 // staleTemp is the age from which a temporary object is a killed writer's leftover: a blob is staged while its
@@ -173,7 +212,7 @@ func (r *Repo) Ref(name plumbing.ReferenceName) (plumbing.Hash, error) {
 	return ref.Hash(), nil
 }
 
-// Head returns the commit of Branch, or the zero hash while the repository is empty.
+// Head returns the commit of the published branch, or the zero hash while the repository is empty.
 func (r *Repo) Head() (plumbing.Hash, error) {
 	c := &r.head
 	c.mu.Lock()
@@ -184,7 +223,7 @@ func (r *Repo) Head() (plumbing.Hash, error) {
 	}
 	gen, at := c.gen, time.Now()
 	c.mu.Unlock()
-	h, err := r.Ref(Branch)
+	h, err := r.Ref(r.Published())
 	if err != nil {
 		return h, err
 	}
@@ -342,7 +381,7 @@ func (tx *Tx) Delete(p string) { tx.changes[p] = nil }
 func (tx *Tx) Changed() bool { return len(tx.changes) > 0 }
 
 // Transact runs fn against the current head and, when fn returns nil with changes, commits them as one commit
-// on Branch. Writers are serialised. The objects are written before the branch moves, and the move is one
+// on the published branch. Writers are serialised. The objects are written before the branch moves, and the move is one
 // atomic rename, so a crash at any point leaves the branch at the old commit or the new one, never in between.
 // It returns the new head (the old one when nothing changed or the tree came out identical).
 //
@@ -395,16 +434,17 @@ func (r *Repo) transact(ctx context.Context, fn func(tx *Tx) error, hold bool) (
 	if err := ctx.Err(); err != nil {
 		return plumbing.ZeroHash, err
 	}
+	branch := r.Published()
 	var lock *refLock
 	if hold {
 		var err error
-		if lock, err = r.lockRef(Branch); err != nil {
+		if lock, err = r.lockRef(branch); err != nil {
 			return plumbing.ZeroHash, err
 		}
 		defer lock.release()
 	}
 	// Always the ref itself, never the cache: the transaction's parent must be the current commit.
-	head, err := r.Ref(Branch)
+	head, err := r.Ref(branch)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
@@ -472,7 +512,7 @@ func (r *Repo) transact(ctx context.Context, fn func(tx *Tx) error, hold bool) (
 	if lock != nil {
 		err = lock.move(head, ch)
 	} else {
-		err = r.UpdateRef(Branch, head, ch)
+		err = r.UpdateRef(branch, head, ch)
 	}
 	if err != nil {
 		return head, err
@@ -716,7 +756,7 @@ func (l *refLock) move(old, new plumbing.Hash) error {
 		return takenOver()
 	}
 	if new.IsZero() {
-		if name == Branch {
+		if name == r.Published() {
 			defer r.InvalidateHead()
 		}
 		if err := r.st.RemoveReference(name); err != nil {
@@ -740,7 +780,7 @@ func (l *refLock) move(old, new plumbing.Hash) error {
 	}
 	l.done = true
 	err = os.Rename(l.lockPath, l.refPath)
-	if name == Branch {
+	if name == r.Published() {
 		r.InvalidateHead()
 	}
 	if errors.Is(err, fs.ErrNotExist) {
