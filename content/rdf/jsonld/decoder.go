@@ -1,5 +1,5 @@
-// Package jsonld reads and writes JSON-LD 1.1 through a patched, vendored copy of json-gold (internal/ld). The
-// processor never reaches the network or the file system by itself: remote contexts are loaded only through a
+// Package jsonld reads and writes JSON-LD 1.1 with a processor of its own, written from the JSON-LD 1.1 Processing
+// Algorithms and API recommendation. The processor never reaches the network or the file system by itself: remote contexts are loaded only through a
 // Loader the caller configures, and every document (including loaded contexts) is bounded in size and nesting
 // before it is parsed.
 package jsonld
@@ -10,17 +10,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/ldhub/ldhub/content/rdf"
-	"github.com/ldhub/ldhub/content/rdf/jsonld/internal/ld"
 )
 
 // Processing modes.
 const (
-	JSONLD10 = ld.JsonLd_1_0
-	JSONLD11 = ld.JsonLd_1_1
+	JSONLD10 = "json-ld-1.0"
+	JSONLD11 = "json-ld-1.1"
 )
 
 // RDF direction modes (JSON-LD 1.1 §8.6): how a literal's base direction is kept in RDF.
@@ -58,18 +56,32 @@ type Config struct {
 // processed once per distinct use) while keeping a hostile one to seconds of CPU.
 const DefaultMaxTermDefinitions = 1_000_000
 
-// Decoder turns one JSON-LD document into quads. The whole document is converted on the first call to Next or
-// Prefixes (the JSON-LD algorithms need all of it).
+// Decoder turns one JSON-LD document into quads. The document is read into memory (bounded by MaxInputBytes) but
+// never parsed whole when it can be avoided: a top-level array, or an object with only @context and @graph, is
+// expanded and converted one node object at a time, so that memory beyond the text is bounded by the largest node
+// object. Other shapes are converted whole on the first call to Next.
 type Decoder struct {
 	r   io.Reader
 	o   rdf.DecodeOptions
 	cfg Config
 
-	done     bool
+	started  bool
 	err      error
-	quads    []rdf.Quad
+	b        []byte // the document text
+	p        *processor
+	em       *emitter
+	active   *activeContext
+	items    []span // top-level values still to convert
+	pending  []rdf.Quad
 	next     int
 	prefixes []rdf.Prefix
+}
+
+// span is a JSON value of the document: its offsets, and its path (as JSON Pointer tokens) for error positions.
+type span struct {
+	start, end int
+	path       []string
+	prop       string // the active property it is expanded under
 }
 
 // NewDecoder returns a JSON-LD decoder with the default Config.
@@ -83,14 +95,25 @@ func NewDecoderWith(r io.Reader, o rdf.DecodeOptions, c Config) *Decoder {
 // Next returns the next quad, io.EOF at the end, or the error that stopped the conversion (a *rdf.SyntaxError for
 // bad input, whose Msg starts with the JSON-LD error code).
 func (d *Decoder) Next() (rdf.Quad, error) {
-	d.run()
-	if d.err != nil {
-		return rdf.Quad{}, d.err
+	d.start()
+	for d.next >= len(d.pending) {
+		if d.err != nil {
+			return rdf.Quad{}, d.err
+		}
+		if len(d.items) == 0 {
+			return rdf.Quad{}, io.EOF
+		}
+		d.pending, d.next = d.pending[:0], 0
+		d.em.out = d.pending
+		it := d.items[0]
+		d.items = d.items[1:]
+		if err := d.convert(it); err != nil {
+			d.err = syntaxError(err, d.b)
+			d.items = nil
+		}
+		d.pending = d.em.out
 	}
-	if d.next >= len(d.quads) {
-		return rdf.Quad{}, io.EOF
-	}
-	q := d.quads[d.next]
+	q := d.pending[d.next]
 	d.next++
 	return q, nil
 }
@@ -98,64 +121,173 @@ func (d *Decoder) Next() (rdf.Quad, error) {
 // Prefixes returns the simple term definitions of the document's top-level @context whose IRI ends in '#' or '/',
 // in document order.
 func (d *Decoder) Prefixes() []rdf.Prefix {
-	d.run()
+	d.start()
 	return d.prefixes
 }
 
 // Base returns the base IRI the document was decoded against.
 func (d *Decoder) Base() string { return d.o.Base }
 
-func (d *Decoder) run() {
-	if d.done {
+func (d *Decoder) start() {
+	if d.started {
 		return
 	}
-	d.done = true
-	d.quads, d.prefixes, d.err = decode(d.r, d.o, d.cfg)
+	d.started = true
+	if err := d.open(); err != nil {
+		d.err = syntaxError(err, d.b)
+	}
 }
 
-func decode(r io.Reader, o rdf.DecodeOptions, c Config) (quads []rdf.Quad, prefixes []rdf.Prefix, err error) {
-	lim := limitsFrom(o.Limits, c.MaxInputBytes)
-	b, err := readAll(r, lim)
-	if err != nil {
-		return nil, nil, err
-	}
-	// RFC 8259 lets parsers ignore a byte order mark, which Windows tools write; encoding/json does not.
-	b = bytes.TrimPrefix(b, []byte("\uFEFF"))
-	doc, err := parseJSON(b, lim)
-	if err != nil {
-		return nil, nil, err
-	}
-	switch doc.(type) {
-	case map[string]any, []any:
-	default:
-		// json-gold would treat a top-level string as a URL to load.
-		return nil, nil, &rdf.SyntaxError{Syntax: syntaxName, Line: 1, Column: 1,
-			Msg: "invalid input: a JSON-LD document is a JSON object or array"}
-	}
-	prefixes = topLevelPrefixes(b)
-
-	opts, err := processorOptions(o.Base, lim, c)
-	if err != nil {
-		return nil, nil, err
-	}
-	ds, err := toRDF(doc, opts)
-	if err != nil {
-		return nil, nil, locatedError(err, b, o.Base, lim, c, opts.DocumentLoader)
-	}
-	return datasetQuads(ds, o.BlankNodesOrNew()), prefixes, nil
-}
-
-func processorOptions(base string, lim parseLimits, c Config) (*ld.JsonLdOptions, error) {
+func (d *Decoder) open() error {
+	c := d.cfg
 	switch c.ProcessingMode {
 	case "", JSONLD10, JSONLD11:
 	default:
-		return nil, fmt.Errorf("json-ld: unknown processing mode %q", c.ProcessingMode)
+		return fmt.Errorf("json-ld: unknown processing mode %q", c.ProcessingMode)
 	}
 	switch c.RDFDirection {
 	case "", DirectionI18nDatatype, DirectionCompoundLiteral:
 	default:
-		return nil, fmt.Errorf("json-ld: unknown rdfDirection %q", c.RDFDirection)
+		return fmt.Errorf("json-ld: unknown rdfDirection %q", c.RDFDirection)
 	}
+	lim := limitsFrom(d.o.Limits, c.MaxInputBytes)
+	b, err := readAll(d.r, lim)
+	if err != nil {
+		return err
+	}
+	// RFC 8259 lets parsers ignore a byte order mark, which Windows tools write; encoding/json does not.
+	b = bytes.TrimPrefix(b, []byte("\uFEFF"))
+	if err := checkJSON(b, lim); err != nil {
+		return err
+	}
+	d.b = b
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' && b[i] != '[' {
+		return &rdf.SyntaxError{Syntax: syntaxName, Line: 1, Column: 1,
+			Msg: "invalid input: a JSON-LD document is a JSON object or array"}
+	}
+	d.prefixes = topLevelPrefixes(b)
+	d.p = newProcessor(c, lim)
+	d.em = &emitter{blanks: blankMap{alloc: d.o.BlankNodesOrNew(), labels: map[string]string{}},
+		generalized: c.ProduceGeneralizedRDF, direction: c.RDFDirection}
+	d.active = newActiveContext(d.o.Base)
+	if len(c.ExpandContext) > 0 {
+		ec, err := parseJSON(c.ExpandContext, lim)
+		if err != nil {
+			return fmt.Errorf("json-ld: expand context: %w", err)
+		}
+		if m, ok := ec.(map[string]any); ok {
+			if inner, ok := m["@context"]; ok {
+				ec = inner
+			}
+		}
+		p := d.p
+		p.frozen++
+		d.active, err = p.processContext(d.active, ec, d.o.Base, nil, false, true, true)
+		p.frozen--
+		if err != nil {
+			return err
+		}
+	}
+	if b[i] == '[' {
+		d.items = arrayItems(b, i, nil, "")
+		return nil
+	}
+	// {"@context": …, "@graph": [ … ]} with nothing else is its graph's nodes, one at a time.
+	entries := objectEntries(b, i)
+	streamable := len(entries) > 0
+	for j, e := range entries {
+		switch {
+		case e.key == "@context" && j == 0:
+		case e.key == "@graph" && j == len(entries)-1 && b[e.start] == '[':
+		default:
+			streamable = false
+		}
+	}
+	if !streamable || entries[len(entries)-1].key != "@graph" {
+		d.items = []span{{start: i, end: skipValue(b, i)}}
+		return nil
+	}
+	if len(entries) == 2 {
+		ctx, err := parseJSON(b[entries[0].start:entries[0].end], lim)
+		if err != nil {
+			return err
+		}
+		p := d.p
+		p.path = []string{"@context"}
+		d.active, err = p.processContext(d.active, ctx, d.o.Base, nil, false, true, true)
+		if err != nil {
+			return err
+		}
+		p.path = p.path[:0]
+	}
+	g := entries[len(entries)-1]
+	d.items = arrayItems(b, g.start, []string{"@graph"}, "@graph")
+	return nil
+}
+
+// convert expands one top-level value and emits its statements.
+func (d *Decoder) convert(it span) error {
+	v, err := parseJSON(d.b[it.start:it.end], limitsFrom(d.o.Limits, int64(len(d.b))))
+	if err != nil {
+		return err
+	}
+	p := d.p
+	p.path = append(p.path[:0], it.path...)
+	x, err := p.expand(d.active, it.prop, v, d.o.Base, false)
+	if err != nil {
+		return err
+	}
+	if m, ok := x.(map[string]any); ok && it.prop == "" {
+		if g, ok := m["@graph"]; ok && len(m) == 1 {
+			x = g
+		}
+	}
+	d.em.items(x, rdf.Term{}, true)
+	return nil
+}
+
+// arrayItems lists the values of the array that starts at b[i].
+func arrayItems(b []byte, i int, path []string, prop string) []span {
+	var out []span
+	j := skipSpace(b, i+1)
+	for n := 0; j < len(b) && b[j] != ']'; n++ {
+		end := skipValue(b, j)
+		p := append(append([]string(nil), path...), itoa(n))
+		out = append(out, span{start: j, end: end, path: p, prop: prop})
+		j = skipSpace(b, end)
+		if j < len(b) && b[j] == ',' {
+			j = skipSpace(b, j+1)
+		}
+	}
+	return out
+}
+
+type entry struct {
+	key        string
+	start, end int
+}
+
+// objectEntries lists the entries of the object that starts at b[i] (valid JSON).
+func objectEntries(b []byte, i int) []entry {
+	var out []entry
+	j := skipSpace(b, i+1)
+	for j < len(b) && b[j] == '"' {
+		end := skipString(b, j)
+		key, _ := decodeKey(b[j:end])
+		j = skipSpace(b, end)
+		j = skipSpace(b, j+1) // ':'
+		vend := skipValue(b, j)
+		out = append(out, entry{key: key, start: j, end: vend})
+		j = skipSpace(b, vend)
+		if j < len(b) && b[j] == ',' {
+			j = skipSpace(b, j+1)
+		}
+	}
+	return out
+}
+
+func newProcessor(c Config, lim parseLimits) *processor {
 	ctx := c.Context
 	if ctx == nil {
 		ctx = context.Background()
@@ -168,51 +300,12 @@ func processorOptions(base string, lim parseLimits, c Config) (*ld.JsonLdOptions
 	if maxLoads <= 0 {
 		maxLoads = DefaultMaxRemoteLoads
 	}
-	opts := ld.NewJsonLdOptions(base)
 	maxDefs := c.MaxTermDefinitions
 	if maxDefs <= 0 {
 		maxDefs = DefaultMaxTermDefinitions
 	}
-	opts.SetMaxTermDefinitions(maxDefs)
-	opts.DocumentLoader = &docLoader{ctx: ctx, loader: loader, limits: lim, max: maxLoads, cache: map[string][]byte{}}
-	if c.ProcessingMode != "" {
-		opts.ProcessingMode = c.ProcessingMode
-	}
-	opts.ProduceGeneralizedRdf = c.ProduceGeneralizedRDF
-	opts.RDFDirection = c.RDFDirection
-	if len(c.ExpandContext) > 0 {
-		ec, err := parseJSON(c.ExpandContext, lim)
-		if err != nil {
-			return nil, fmt.Errorf("json-ld: expand context: %w", err)
-		}
-		opts.ExpandContext = ec
-	}
-	return opts, nil
-}
-
-// toRDF runs the processor. It recovers panics: json-gold indexes maps with unchecked type assertions, and a
-// malformed upload must give an error, not take the process down. Processor errors are returned as they are, for
-// locatedError.
-func toRDF(doc any, opts *ld.JsonLdOptions) (ds *ld.RDFDataset, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			ds, err = nil, &rdf.SyntaxError{Syntax: syntaxName, Msg: fmt.Sprintf("invalid input: processor failed: %v", p)}
-		}
-	}()
-	return ld.NewJsonLdProcessor().ToRDF(doc, opts)
-}
-
-// processorError wraps a json-gold error as a SyntaxError whose message starts with the JSON-LD error code.
-func processorError(err error) error {
-	var je *ld.JsonLdError
-	if errors.As(err, &je) {
-		msg := string(je.Code)
-		if je.Details != nil {
-			msg += ": " + fmt.Sprint(je.Details)
-		}
-		return &rdf.SyntaxError{Syntax: syntaxName, Msg: msg}
-	}
-	return fmt.Errorf("json-ld: %w", err)
+	return &processor{ctx: ctx, loader: loader, limits: lim, maxLoads: maxLoads, maxDefs: maxDefs,
+		mode10: c.ProcessingMode == JSONLD10, docs: map[string]any{}, memo: map[memoKey]*activeContext{}}
 }
 
 // ErrorCode returns the JSON-LD error code (e.g. "invalid @id value") an error from this package carries, or "".
@@ -223,70 +316,10 @@ func ErrorCode(err error) string {
 	}
 	code, _, _ := strings.Cut(se.Msg, ": ")
 	code, _, _ = strings.Cut(code, " at ") // located errors: "<code> at <path>: <details>"
-	if !ld.IsErrorCode(code) {
+	if !isErrorCode(code) {
 		return ""
 	}
 	return code
-}
-
-// datasetQuads converts the processor's dataset, graphs in name order (default first) so that blank-node labels
-// are allocated deterministically. json-gold renames every blank node to _:b0, _:b1, … per document, so its
-// labels are mapped to fresh ones here rather than through BlankNodes.Label, which would merge the _:b0 of two
-// documents decoded with the same allocator.
-func datasetQuads(ds *ld.RDFDataset, alloc *rdf.BlankNodes) []rdf.Quad {
-	blanks := blankMap{alloc: alloc, labels: map[string]string{}}
-	names := make([]string, 0, len(ds.Graphs))
-	n := 0
-	for name, g := range ds.Graphs {
-		names = append(names, name)
-		n += len(g)
-	}
-	sort.Slice(names, func(i, j int) bool {
-		if (names[i] == "@default") != (names[j] == "@default") {
-			return names[i] == "@default"
-		}
-		return names[i] < names[j]
-	})
-	quads := make([]rdf.Quad, 0, n)
-	for _, name := range names {
-		for _, q := range ds.Graphs[name] {
-			out := rdf.Quad{S: term(q.Subject, blanks), P: term(q.Predicate, blanks), O: term(q.Object, blanks)}
-			if q.Graph != nil {
-				out.G = term(q.Graph, blanks)
-			}
-			quads = append(quads, out)
-		}
-	}
-	return quads
-}
-
-type blankMap struct {
-	alloc  *rdf.BlankNodes
-	labels map[string]string
-}
-
-func (m blankMap) Label(source string) string {
-	l, ok := m.labels[source]
-	if !ok {
-		l = m.alloc.Fresh()
-		m.labels[source] = l
-	}
-	return l
-}
-
-func term(n ld.Node, blanks blankMap) rdf.Term {
-	switch v := n.(type) {
-	case ld.IRI:
-		return rdf.IRI(v.Value)
-	case ld.BlankNode:
-		return rdf.Blank(blanks.Label(strings.TrimPrefix(v.Attribute, "_:")))
-	case ld.Literal:
-		if v.Language != "" {
-			return rdf.LangString(v.Value, v.Language)
-		}
-		return rdf.Literal(v.Value, v.Datatype)
-	}
-	return rdf.Term{}
 }
 
 var (

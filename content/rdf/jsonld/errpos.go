@@ -2,70 +2,9 @@ package jsonld
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/ldhub/ldhub/content/rdf"
-	"github.com/ldhub/ldhub/content/rdf/jsonld/internal/ld"
 )
-
-// locatedError turns a processor error into a SyntaxError that says where in the document it arose: the line and
-// column of the JSON value, and its path (e.g. @graph[3].@id). json-gold works on a tree with no positions, so
-// the place is found by expanding the document once more with JSON Pointer tracking on (the vendored processor
-// then records the pointer of the entry it was expanding in the error) and looking the pointer up in the text.
-// Only failing documents pay for this; errors that do not come from expansion (none are known) keep no place.
-// When a document has several errors, the one reported is the one the second run meets first.
-func locatedError(err error, b []byte, base string, lim parseLimits, c Config, loader ld.DocumentLoader) error {
-	var je *ld.JsonLdError
-	if !errors.As(err, &je) {
-		return processorError(err)
-	}
-	located, ok := errorPointer(b, base, lim, c, loader)
-	if !ok {
-		return processorError(err)
-	}
-	// The second run may meet a different error first: context entries are processed in map order. It is an
-	// error of the document as well, and the one whose place is known, so it is the one reported.
-	je, ptr := located, located.Pointer
-	off, path, ok := pointerOffset(b, ptr)
-	if !ok {
-		return processorError(err)
-	}
-	msg := string(je.Code) + " at " + displayPath(path)
-	if je.Details != nil {
-		msg += ": " + fmt.Sprint(je.Details)
-	}
-	line, col := position(b, off)
-	return &rdf.SyntaxError{Syntax: syntaxName, Line: line, Column: col, Msg: msg}
-}
-
-// errorPointer expands a fresh parse of b (the processor mutates its input) with pointer tracking and returns the
-// error it meets if that error knows its place. The loader is the first run's, so remote contexts come from its
-// cache.
-func errorPointer(b []byte, base string, lim parseLimits, c Config, loader ld.DocumentLoader) (je *ld.JsonLdError, ok bool) {
-	defer func() {
-		if recover() != nil {
-			je, ok = nil, false
-		}
-	}()
-	doc, err := parseJSON(b, lim)
-	if err != nil {
-		return nil, false
-	}
-	opts, err := processorOptions(base, lim, c)
-	if err != nil {
-		return nil, false
-	}
-	opts.DocumentLoader = loader
-	opts.ExpandedElementHandler = func(string, any) {} // turns pointer tracking on
-	_, err = ld.NewJsonLdProcessor().Expand(doc, opts)
-	if !errors.As(err, &je) || !je.Located {
-		return nil, false
-	}
-	return je, true
-}
 
 // displayPath names the top level when the path is empty.
 func displayPath(path string) string {

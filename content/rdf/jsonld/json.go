@@ -63,6 +63,29 @@ func parseJSON(b []byte, lim parseLimits) (any, error) {
 	return v, nil
 }
 
+// checkJSON validates a whole document once (size, UTF-8, nesting, string length, JSON syntax), so that its
+// values can then be parsed one at a time.
+func checkJSON(b []byte, lim parseLimits) error {
+	if int64(len(b)) > lim.maxBytes {
+		return &rdf.SyntaxError{Syntax: syntaxName, Msg: fmt.Sprintf("document larger than %d bytes", lim.maxBytes)}
+	}
+	if !utf8.Valid(b) {
+		off := firstInvalidUTF8(b)
+		return posError(b, off, fmt.Sprintf("invalid UTF-8 (byte 0x%02x)", b[off]))
+	}
+	if err := checkShape(b, lim); err != nil {
+		return err
+	}
+	if !json.Valid(b) {
+		// Only a broken document pays for locating the error.
+		var v any
+		if err := json.Unmarshal(b, &v); err != nil {
+			return jsonError(b, err)
+		}
+	}
+	return nil
+}
+
 // checkShape scans b once for nesting depth and string length. It does not validate JSON (encoding/json does);
 // on malformed input it may stop early or miss nothing that matters, since a string that never ends is a syntax
 // error anyway.

@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/ldhub/ldhub/content/rdf/jsonld/internal/ld"
 )
 
 // A Loader fetches the remote documents (contexts, @import targets) a JSON-LD document refers to. It returns the raw
@@ -82,37 +80,3 @@ func DirLoader(prefix, dir string) Loader {
 // DefaultMaxRemoteLoads bounds how many remote documents one JSON-LD document may make the decoder load, so a
 // document cannot amplify itself through chains of contexts.
 const DefaultMaxRemoteLoads = 64
-
-// docLoader adapts a Loader to json-gold for one document: it parses under the document's limits, caches by URL
-// (scoped contexts are re-processed for every node that uses them) and counts distinct loads.
-type docLoader struct {
-	ctx    context.Context
-	loader Loader
-	limits parseLimits
-	max    int
-	cache  map[string][]byte
-}
-
-func (l *docLoader) LoadDocument(url string) (*ld.RemoteDocument, error) {
-	if err := l.ctx.Err(); err != nil {
-		return nil, ld.NewJsonLdError(ld.LoadingDocumentFailed, err)
-	}
-	b, ok := l.cache[url]
-	if !ok {
-		if len(l.cache) >= l.max {
-			return nil, ld.NewJsonLdError(ld.LoadingDocumentFailed,
-				fmt.Sprintf("%s: more than %d remote documents", url, l.max))
-		}
-		var err error
-		if b, err = l.loader.Load(l.ctx, url); err != nil {
-			return nil, ld.NewJsonLdError(ld.LoadingDocumentFailed, err)
-		}
-		l.cache[url] = b
-	}
-	// Parse afresh on each use: the processor mutates the maps it is given.
-	doc, err := parseJSON(b, l.limits)
-	if err != nil {
-		return nil, ld.NewJsonLdError(ld.LoadingDocumentFailed, fmt.Errorf("%s: %w", url, err))
-	}
-	return &ld.RemoteDocument{DocumentURL: url, Document: doc}, nil
-}
