@@ -81,20 +81,31 @@ func oneLine(s string) string {
 	return s
 }
 
-// SuitesDir returns the folder of the W3C suites: $LDHUB_TESTSUITES, else ../shared/testsuites above the module
-// root. It fails the test when the folder is missing under CI, and skips it otherwise.
+// SuitesDir returns the folder of the W3C suites: $LDHUB_TESTSUITES, else testdata/w3c below the module root (an
+// unmodified copy kept in the repository, so a fresh clone runs every suite). A missing folder fails the test: a
+// skipped runner would pass having checked nothing.
 func SuitesDir(t testing.TB) string {
 	t.Helper()
-	if d := os.Getenv("LDHUB_TESTSUITES"); d != "" {
-		return d
+	d := os.Getenv("LDHUB_TESTSUITES")
+	if d == "" {
+		d = filepath.Join(ModuleRoot(t), "testdata", "w3c")
 	}
+	if _, err := os.Stat(d); err != nil {
+		t.Fatalf("W3C test suites not found at %s (set LDHUB_TESTSUITES or restore testdata/w3c)", d)
+	}
+	return d
+}
+
+// ModuleRoot returns the folder of go.mod above the test's working directory.
+func ModuleRoot(t testing.TB) string {
+	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
+			return dir
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -102,14 +113,16 @@ func SuitesDir(t testing.TB) string {
 		}
 		dir = parent
 	}
-	d := filepath.Join(filepath.Dir(dir), "shared", "testsuites")
-	if _, err := os.Stat(d); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("W3C test suites not found at %s (set LDHUB_TESTSUITES)", d)
-		}
-		t.Skipf("W3C test suites not found at %s (set LDHUB_TESTSUITES)", d)
+}
+
+// BenchQueriesDir returns the folder of the SPARQL benchmark queries, which are not part of the repository:
+// ../shared/bench/queries beside the module root, or bench/queries beside $LDHUB_TESTSUITES when that is set.
+func BenchQueriesDir(t testing.TB) string {
+	t.Helper()
+	if d := os.Getenv("LDHUB_TESTSUITES"); d != "" {
+		return filepath.Join(filepath.Dir(d), "bench", "queries")
 	}
-	return d
+	return filepath.Join(filepath.Dir(ModuleRoot(t)), "shared", "bench", "queries")
 }
 
 // Missing reports that a tool a test drives is not installed: the test is skipped with the reason on a developer's

@@ -10,10 +10,10 @@ import (
 	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
-// benchQueries loads the benchmark queries of /work/shared/bench/queries (next to the W3C suites folder).
+// benchQueries loads the benchmark queries of ../shared/bench/queries (not in the repository).
 func benchQueries(b *testing.B) (names []string, texts []string, size int64) {
 	b.Helper()
-	dir := filepath.Join(filepath.Dir(conformance.SuitesDir(b)), "bench", "queries")
+	dir := conformance.BenchQueriesDir(b)
 	files, err := filepath.Glob(filepath.Join(dir, "*.rq"))
 	if err != nil || len(files) == 0 {
 		b.Skipf("no benchmark queries in %s", dir)

@@ -11,7 +11,7 @@ import (
 // BenchmarkLex only tokenizes the benchmark queries: the floor that BenchmarkParse (in parser_test) is compared
 // against.
 func BenchmarkLex(b *testing.B) {
-	dir := filepath.Join(filepath.Dir(conformance.SuitesDir(b)), "bench", "queries")
+	dir := conformance.BenchQueriesDir(b)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.rq"))
 	if len(files) == 0 {
 		b.Skipf("no benchmark queries in %s", dir)
