@@ -3,7 +3,7 @@ GO        ?= go
 REPORTS   := $(CURDIR)/build/reports
 export LDHUB_REPORT_DIR := $(REPORTS)
 
-.PHONY: all build test conformance vet fmt-check bench bench-parse bench-sparql fuzz soak clean
+.PHONY: all build test conformance vet fmt-check tidy-check bench bench-parse bench-sparql fuzz soak clean
 
 all: build
 
@@ -16,7 +16,7 @@ RACE_PKGS := ./content/store/... ./api/... ./pipeline/... ./sparqlsvc/eval/... .
 
 # Every test: unit, integration and the W3C conformance runners, then the race detector over RACE_PKGS; the suite
 # scores are printed at the end.
-test: fmt-check vet
+test: fmt-check tidy-check vet
 	@rm -rf $(REPORTS)
 	$(GO) test -count=1 -timeout 30m ./...
 	$(GO) test -race -count=1 -timeout 30m $(RACE_PKGS)
@@ -52,6 +52,10 @@ soak:
 
 vet:
 	$(GO) vet ./...
+
+# go.mod and go.sum must be what `go mod tidy` makes of the imports: direct requirements unmarked, nothing unused.
+tidy-check:
+	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
