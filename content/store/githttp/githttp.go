@@ -8,7 +8,6 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -34,31 +33,6 @@ type Authorizer interface {
 	// Actor returns the credential of the request's HTTP Basic header, or the anonymous zero Actor when it has
 	// none. Wrong credentials are an error wrapping model.ErrUnauthorized.
 	Actor(r *http.Request) (model.Actor, error)
-}
-
-// Authenticator checks an id and secret; *store.Store is one.
-type Authenticator interface {
-	Authenticate(ctx context.Context, id, secret string) (model.Credential, error)
-}
-
-// BasicAuth is the Authorizer of HTTP Basic credentials checked by a.
-func BasicAuth(a Authenticator) Authorizer { return basicAuth{a} }
-
-type basicAuth struct{ a Authenticator }
-
-func (b basicAuth) Actor(r *http.Request) (model.Actor, error) {
-	id, secret, ok := r.BasicAuth()
-	if !ok {
-		if r.Header.Get("Authorization") != "" {
-			return model.Actor{}, model.Unauthorizedf("only HTTP Basic credentials are accepted")
-		}
-		return model.Actor{}, nil
-	}
-	c, err := b.a.Authenticate(r.Context(), id, secret)
-	if err != nil {
-		return model.Actor{}, err
-	}
-	return model.ActorOf(c), nil
 }
 
 // Handler serves `<Prefix><group path>/<repository>.git/...`.
@@ -216,9 +190,10 @@ func (h *Handler) advertise(w http.ResponseWriter, repo *gitrepo.Repo, service s
 	for name, hash := range refs {
 		ar.References[name.String()] = hash
 	}
-	if head, ok := ar.References[string(gitrepo.Branch)]; ok {
+	// HEAD names the published branch, so a clone checks it out.
+	if head, ok := ar.References[string(repo.Published())]; ok {
 		ar.Head = &head
-		if err := ar.AddReference(plumbing.NewSymbolicReference(plumbing.HEAD, gitrepo.Branch)); err != nil {
+		if err := ar.AddReference(plumbing.NewSymbolicReference(plumbing.HEAD, repo.Published())); err != nil {
 			h.fail(w, err)
 			return
 		}

@@ -34,8 +34,24 @@ func fakeValidate(ctx context.Context, path string, content []byte) error {
 
 type user struct{ id, secret string }
 
+// basicAuth stands in for the API's authorizer (api/auth, which the handler is mounted with).
+type basicAuth struct{ s *store.Store }
+
+func (b basicAuth) Actor(r *http.Request) (model.Actor, error) {
+	id, secret, ok := r.BasicAuth()
+	if !ok {
+		return model.Actor{}, nil
+	}
+	c, err := b.s.Authenticate(r.Context(), id, secret)
+	if err != nil {
+		return model.Actor{}, err
+	}
+	return model.ActorOf(c), nil
+}
+
 type hub struct {
 	s                  *store.Store
+	git                *githttp.Handler
 	srv                *httptest.Server
 	publisher, viewer  user
 	private, visible   model.Repository
@@ -87,7 +103,8 @@ func newHub(t *testing.T) *hub {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/git/", githttp.New(s, githttp.BasicAuth(s), "/git/"))
+	h.git = githttp.New(s, basicAuth{s}, "/git/")
+	mux.Handle("/git/", h.git)
 	h.srv = httptest.NewServer(mux)
 	t.Cleanup(h.srv.Close)
 	return h
