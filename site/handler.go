@@ -26,6 +26,7 @@ import (
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/site/html"
 	"github.com/ldhub/ldhub/site/tree"
+	"github.com/ldhub/ldhub/sparqlsvc/protocol"
 )
 
 // Authorizer decides whether a request may read a repository that is not visible. The API plugs its HTTP Basic
@@ -57,6 +58,13 @@ type Options struct {
 	Pages string
 	// Log receives what goes wrong while answering (a page that fails to render); nil is slog.Default().
 	Log *slog.Logger
+	// SPARQL bounds each query at a direct URL, SPARQLCredentialed each query to a private publication (whose
+	// callers hold a credential); zero fields take the protocol.Limits defaults, the second protocol.CredentialedLimits.
+	SPARQL             protocol.Limits
+	SPARQLCredentialed protocol.Limits
+	// SPARQLGate bounds the queries running at once; share the API server's so both count together. nil makes
+	// one with the protocol defaults.
+	SPARQLGate *protocol.Gate
 }
 
 // Handler serves direct URLs.
@@ -79,6 +87,12 @@ func NewHandler(o Options) (*Handler, error) {
 	}
 	if o.Theme == nil {
 		o.Theme = html.NewResources(html.ResourceOptions{})
+	}
+	if o.SPARQLGate == nil {
+		o.SPARQLGate = protocol.NewGate(0, 0, nil)
+	}
+	if o.SPARQLCredentialed == (protocol.Limits{}) {
+		o.SPARQLCredentialed = protocol.CredentialedLimits
 	}
 	if o.Codecs == nil {
 		o.Codecs = codec.Default()
@@ -178,13 +192,18 @@ func (h *Handler) serveLocated(w http.ResponseWriter, r *http.Request, last bool
 		writeError(w, r, http.StatusGone, r.URL.Path+" was deleted (a retracted version); the publication's latest version is at "+t.page.Path)
 		return false
 	}
+	if t.resource == sparqlSegment && t.ext == "" && !t.void {
+		// <publication or version URL>/sparql: the endpoint form the README and users' scripts name.
+		h.serveSPARQL(w, r, t, true)
+		return false
+	}
 	if (r.Method == http.MethodPost || r.URL.RawQuery != "") && isSPARQL(r) {
 		if t.resource != "" || t.void || t.ext != "" {
 			hd.Set("Allow", "GET, HEAD, OPTIONS")
 			writeError(w, r, http.StatusMethodNotAllowed, "SPARQL is answered at the publication's or version's URL, not at "+r.URL.Path)
 			return false
 		}
-		h.serveSPARQL(w, r, t)
+		h.serveSPARQL(w, r, t, false)
 		return false
 	}
 	fo := t.folder

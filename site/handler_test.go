@@ -301,12 +301,34 @@ func TestSPARQLOnTheDirectURL(t *testing.T) {
 		{"syntax error", "GET", "/org/open/core?query=SELEKT", "", `"status":400`, 400},
 		{"other graphs refused", "GET", "/org/open/core?default-graph-uri=x&query=" + url.QueryEscape(q), "", `"status":400`, 400},
 		{"private without credentials", "GET", "/org/closed/secret?query=" + url.QueryEscape(q), "", `"status":404`, 404},
+		{"private endpoint form without credentials", "GET", "/org/closed/secret/sparql?query=" + url.QueryEscape(q), "", `"status":404`, 404},
+		// Every URL form: <publication URL>, <publication URL>/sparql, <version URL>, <version URL>/sparql, each
+		// with GET, a form POST and a POST of application/sparql-query.
+		{"GET endpoint form", "GET", "/org/open/core/sparql?query=" + url.QueryEscape(q), "", `"value":"12"`, 200},
+		{"form POST endpoint form", "POST", "/org/open/core/sparql", "query=" + url.QueryEscape(q), `"value":"12"`, 200},
+		{"direct POST endpoint form", "POST", "/org/open/core/sparql", "!" + q, `"value":"12"`, 200},
+		{"direct POST latest", "POST", "/org/open/core", "!" + q, `"value":"12"`, 200},
+		{"form POST latest", "POST", "/org/open/core", "query=" + url.QueryEscape(q), `"value":"12"`, 200},
+		{"GET version", "GET", "/org/open/core/versions/" + f.versions[0] + "?query=" + url.QueryEscape(q), "", `"value":"11"`, 200},
+		{"direct POST version", "POST", "/org/open/core/versions/" + f.versions[0], "!" + q, `"value":"11"`, 200},
+		{"GET version endpoint form", "GET", "/org/open/core/versions/" + f.versions[0] + "/sparql?query=" + url.QueryEscape(q), "", `"value":"11"`, 200},
+		{"form POST version endpoint form", "POST", "/org/open/core/versions/" + f.versions[0] + "/sparql", "query=" + url.QueryEscape(q), `"value":"11"`, 200},
+		{"direct POST version endpoint form", "POST", "/org/open/core/versions/" + f.versions[0] + "/sparql", "!" + q, `"value":"11"`, 200},
+		{"service description", "GET", "/org/open/core/sparql", "", "sd:Service", 200},
+		{"version service description", "GET", "/org/open/core/versions/" + f.versions[0] + "/sparql", "", "/versions/" + f.versions[0] + "/sparql>", 200},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := httptest.NewRequest(tc.method, tc.target, strings.NewReader(tc.body))
-			if tc.body != "" {
-				r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			body, ctype := tc.body, "application/x-www-form-urlencoded"
+			if direct, ok := strings.CutPrefix(body, "!"); ok {
+				body, ctype = direct, "application/sparql-query"
+			}
+			r := httptest.NewRequest(tc.method, tc.target, strings.NewReader(body))
+			if body != "" {
+				r.Header.Set("Content-Type", ctype)
+			}
+			if tc.want == "sd:Service" || strings.HasSuffix(tc.want, "/sparql>") {
+				r.Header.Set("Accept", "text/turtle")
 			}
 			w := httptest.NewRecorder()
 			f.h.ServeHTTP(w, r)

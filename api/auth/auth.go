@@ -126,6 +126,9 @@ func (g *Guard) Delay(r *http.Request, id string) time.Duration {
 	return max(g.delay("ip "+g.source(r)), g.delay("id "+id))
 }
 
+// ClientAddr is the address r counts against in per-client limits: see source.
+func (g *Guard) ClientAddr(r *http.Request) string { return g.source(r) }
+
 // source is the client address: the peer, or, when the peer is a trusted proxy, the last X-Forwarded-For hop
 // that is not one (earlier hops are whatever the client chose to send).
 func (g *Guard) source(r *http.Request) string {

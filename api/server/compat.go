@@ -138,6 +138,16 @@ func (s *Server) nsUpdate(w http.ResponseWriter, r *http.Request, c *call) error
 	return writeJSON(w, publicationView(p))
 }
 
+// orSPARQL answers a GET that carries a query with sparql, any other with content.
+func orSPARQL(content, sparql handlerFunc) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, c *call) error {
+		if r.URL.Query().Has("query") {
+			return sparql(w, r, c)
+		}
+		return content(w, r, c)
+	}
+}
+
 func (s *Server) nsVersionContent(w http.ResponseWriter, r *http.Request, c *call) error {
 	return s.getPublicationContent(w, r, c)
 }

@@ -186,16 +186,33 @@ func TestLegacyNS(t *testing.T) {
 	if !strings.Contains(string(res.body), `"A"`) {
 		t.Errorf("first version %s", res.body)
 	}
-	// The version's endpoint sees that version: "A" in the first, "B" in the latest.
+	// Every URL form answers SPARQL (GET, form POST, POST of application/sparql-query), each seeing its version:
+	// "A" in the first, "B" in the latest.
+	const labelQuery = "SELECT ?l {?s <http://example.org/label> ?l}"
 	for _, tc := range []struct{ path, want string }{
+		{"/ns/otl/" + name, `"B"`},
 		{"/ns/otl/" + name + "/sparql", `"B"`},
+		{"/ns/otl/" + name + "/versions/" + first, `"A"`},
 		{"/ns/otl/" + name + "/versions/" + first + "/sparql", `"A"`},
 	} {
-		res = f.do(request{method: "GET", path: tc.path + "?query=SELECT%20%3Fl%20%7B%3Fs%20%3Chttp%3A%2F%2Fexample.org%2Flabel%3E%20%3Fl%7D", as: "anonymous"})
-		wantStatus(t, res, 200)
-		if !strings.Contains(string(res.body), tc.want) {
-			t.Errorf("%s: %s", tc.path, res.body)
+		for _, rq := range []request{
+			{method: "GET", path: tc.path + "?query=" + url.QueryEscape(labelQuery)},
+			{method: "POST", path: tc.path, body: strings.NewReader("query=" + url.QueryEscape(labelQuery)), contentType: "application/x-www-form-urlencoded"},
+			{method: "POST", path: tc.path, body: strings.NewReader(labelQuery), contentType: "application/sparql-query"},
+		} {
+			rq.as = "anonymous"
+			res = f.do(rq)
+			wantStatus(t, res, 200)
+			if !strings.Contains(string(res.body), tc.want) || !strings.Contains(res.header.Get("Content-Type"), "sparql-results+json") {
+				t.Errorf("%s %s: %s", rq.method, tc.path, res.body)
+			}
 		}
+	}
+	// Without a query, the …/sparql forms describe themselves (SPARQL 1.1 Service Description) to RDF clients.
+	res = f.do(request{method: "GET", path: "/ns/otl/" + name + "/versions/" + first + "/sparql", as: "anonymous", accept: "text/turtle"})
+	wantStatus(t, res, 200)
+	if !strings.Contains(string(res.body), "sd:Service") || !strings.Contains(string(res.body), "/versions/"+first+"/sparql>") {
+		t.Errorf("service description: %s", res.body)
 	}
 	wantStatus(t, f.do(request{method: "GET", path: "/ns/otl/a/b/c/d/missing", as: "anonymous"}), 404)
 	wantStatus(t, f.do(request{method: "DELETE", path: "/ns/otl/" + name, as: "admin"}), 200)

@@ -115,13 +115,16 @@ func (s *Server) nsRoutes() []*route {
 	}
 	add("GET", "/ns/{repository}", true, s.nsRepo(s.getRepositoryPublications))
 	add("POST", "/ns/{repository}", false, s.nsRepo(s.createPublication))
-	add("GET", p, true, s.nsPub(s.getPublicationContent))
+	// The publication and version URLs answer SPARQL too (a GET with query=, or a POST), as direct URLs do.
+	add("GET", p, true, s.nsPub(orSPARQL(s.getPublicationContent, s.sparql)))
+	add("POST", p, true, s.nsPub(s.sparql))
 	add("PUT", p, false, s.nsPub(s.nsUpdate))
 	add("DELETE", p, false, s.nsPub(s.deletePublication))
 	add("GET", p+"/sparql", true, s.nsPub(s.sparql))
 	add("POST", p+"/sparql", true, s.nsPub(s.sparql))
 	add("GET", p+"/versions", true, s.nsPub(s.getPublicationVersions))
-	add("GET", p+"/versions/{version}", true, s.nsPub(s.nsVersionContent))
+	add("GET", p+"/versions/{version}", true, s.nsPub(orSPARQL(s.nsVersionContent, s.nsVersionSPARQL)))
+	add("POST", p+"/versions/{version}", true, s.nsPub(s.nsVersionSPARQL))
 	add("DELETE", p+"/versions/{version}", false, s.nsPub(s.nsDeleteVersion))
 	add("GET", p+"/versions/{version}/sparql", true, s.nsPub(s.nsVersionSPARQL))
 	add("POST", p+"/versions/{version}/sparql", true, s.nsPub(s.nsVersionSPARQL))

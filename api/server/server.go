@@ -10,13 +10,13 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/ldhub/ldhub/api/apierr"
 	"github.com/ldhub/ldhub/api/search"
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/store"
+	"github.com/ldhub/ldhub/sparqlsvc/protocol"
 )
 
 // Authorizer tells who makes a request: the anonymous zero Actor without credentials, an error wrapping
@@ -39,9 +39,13 @@ type Config struct {
 	Git http.Handler
 	// Site serves direct URLs (everything outside /api and the legacy /ns routes); nil answers 404.
 	Site http.Handler
-	// SPARQLTimeout and SPARQLMaxRows bound each query (sparqlsvc/protocol defaults when zero).
-	SPARQLTimeout time.Duration
-	SPARQLMaxRows int
+	// SPARQL bounds each anonymous query, SPARQLCredentialed each query with a valid credential (zero fields:
+	// the protocol.Limits defaults, which suit anonymous callers; see docs/reliability.md).
+	SPARQL             protocol.Limits
+	SPARQLCredentialed protocol.Limits
+	// SPARQLGate bounds the queries running at once; share the site handler's so both count together. nil makes
+	// one with the protocol defaults.
+	SPARQLGate *protocol.Gate
 	// Pending reports whether the pipeline has yet to render and index a publication's latest version (the v4
 	// `pending` flag); nil reports false.
 	Pending func(ctx context.Context, p model.Publication) bool
@@ -66,6 +70,12 @@ func New(cfg Config) *Server {
 		cfg.Logger = slog.Default()
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	if cfg.SPARQLCredentialed == (protocol.Limits{}) {
+		cfg.SPARQLCredentialed = protocol.CredentialedLimits
+	}
+	if cfg.SPARQLGate == nil {
+		cfg.SPARQLGate = protocol.NewGate(0, 0, nil)
+	}
 	s := &Server{cfg: cfg, log: cfg.Logger, codecs: codec.Default(), indexes: newIndexCache(16)}
 	s.routes = s.table()
 	for _, rt := range s.routes {

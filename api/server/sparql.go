@@ -26,11 +26,15 @@ func (s *Server) sparqlFor(w http.ResponseWriter, r *http.Request, c *call, pubI
 	if _, err := s.cfg.Store.Publication(r.Context(), c.actor, pubID, version); err != nil {
 		return err
 	}
+	lim := s.cfg.SPARQL
+	if c.actor.CredentialID != "" {
+		lim = s.cfg.SPARQLCredentialed
+	}
 	h := &protocol.Handler{
 		Codecs:   s.codecs,
 		Log:      s.log,
-		Timeout:  s.cfg.SPARQLTimeout,
-		MaxRows:  s.cfg.SPARQLMaxRows,
+		Limits:   lim,
+		Gate:     s.cfg.SPARQLGate,
 		Endpoint: func(r *http.Request) string { return s.cfg.BaseURL + r.URL.Path },
 		Resolve: func(ctx context.Context, r *http.Request, d protocol.DatasetRequest) (*eval.Dataset, func(), error) {
 			return s.sparqlDataset(ctx, c.actor, pubID, version, d)

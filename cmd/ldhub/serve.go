@@ -27,6 +27,7 @@ import (
 	"github.com/ldhub/ldhub/site"
 	"github.com/ldhub/ldhub/site/fastpath"
 	"github.com/ldhub/ldhub/site/html"
+	"github.com/ldhub/ldhub/sparqlsvc/protocol"
 )
 
 func envOr(env *environment, name, def string) string {
@@ -153,7 +154,11 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 		}
 	}()
 	defer func() { stopFollow(); <-pipeDone }()
+	// One gate for every SPARQL endpoint (direct URLs, /ns and /api), counting clients as the guard does: behind
+	// the trusted proxy, by the forwarded address.
+	gate := protocol.NewGate(0, 0, guard.ClientAddr)
 	siteHandler, err := site.NewHandler(site.Options{Dir: *siteDir, Theme: html.NewResources(html.ResourceOptions{Themes: htmlOpts.Themes}), Pages: pipeline.PagesDir(*siteDir), Log: log,
+		SPARQLGate: gate,
 		Auth: site.AuthorizerFunc(func(r *http.Request, repoID string) bool {
 			actor, err := guard.Actor(r)
 			if err != nil || actor.CredentialID == "" {
@@ -166,7 +171,7 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 		return err
 	}
 	srv := server.New(server.Config{Store: st, Auth: guard, Search: idx, BaseURL: *baseURL, Logger: log,
-		Git: githttp.New(st, guard, "/git/"), Site: siteHandler,
+		Git: githttp.New(st, guard, "/git/"), Site: siteHandler, SPARQLGate: gate,
 		Pending: func(_ context.Context, p model.Publication) bool { return pipe.Pending(p.ID) }})
 	alog := accesslog.NewBuffered(env.stderr, time.Second)
 	defer alog.Close()

@@ -80,6 +80,7 @@ type terms struct {
 	extra  []rdf.Term
 	byKey  map[string]ID
 	keyBuf []byte
+	bytes  int64 // what the overlay holds, charged against the query's memory budget
 }
 
 func newTerms(d *index.Dict) *terms {
@@ -134,6 +135,7 @@ func (t *terms) id(x rdf.Term) ID {
 		return id
 	}
 	t.extra = append(t.extra, x)
+	t.bytes += int64(len(x.Value)+len(x.Datatype)+len(x.Lang)+len(k)) + 96
 	id := t.base + ID(len(t.extra))
 	t.byKey[string(k)] = id
 	return id

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/ldhub/ldhub/content/rdf"
@@ -19,6 +20,13 @@ type Options struct {
 	// MaxRows bounds the solutions the query may hold in memory at once (sorting, grouping, DISTINCT, materialised
 	// operands); 0 means DefaultMaxRows.
 	MaxRows int
+	// MaxMemory bounds, in bytes, what the query holds: the rows of the operators that must keep them (ORDER BY,
+	// GROUP BY, DISTINCT, MINUS, materialised operands, CONSTRUCT's and DESCRIBE's duplicate sets, memoised path
+	// closures) and the terms it computes. 0 means DefaultMaxMemory. Rows passed on to the caller are not held.
+	MaxMemory int64
+	// MaxResults, when positive, bounds the solutions (SELECT) or triples (CONSTRUCT, DESCRIBE) a query answers:
+	// Stream delivers that many and returns ErrTruncated.
+	MaxResults int
 	// Now is the query time NOW() returns; zero means the current time.
 	Now time.Time
 	// Service, when set, evaluates SERVICE patterns; nil makes them an error (no outbound calls by default).
@@ -30,13 +38,19 @@ type ServiceClient interface {
 	Query(ctx context.Context, endpoint string, pattern algebra.Op, vars []algebra.Var) (vars2 []string, rows [][]rdf.Term, err error)
 }
 
-const DefaultMaxRows = 5_000_000
+const (
+	DefaultMaxRows = 5_000_000
+	// DefaultMaxMemory is the per-query budget of held rows and computed terms when Options.MaxMemory is 0.
+	DefaultMaxMemory = 256 << 20
+)
 
 var (
 	// ErrTimeout reports a query stopped by its time limit.
 	ErrTimeout = errors.New("sparql: query exceeded its time limit")
 	// ErrTooLarge reports a query stopped by its memory budget.
 	ErrTooLarge = errors.New("sparql: query exceeded its memory budget")
+	// ErrTruncated reports an answer cut at Options.MaxResults: everything before it was delivered.
+	ErrTruncated = errors.New("sparql: the answer was cut at its result limit")
 	// ErrService reports a SERVICE pattern without a configured client.
 	ErrService = errors.New("sparql: SERVICE is not enabled on this endpoint")
 )
@@ -61,7 +75,9 @@ type evaluator struct {
 	nvars  int
 	active []graphRef // graphs BGPs match against
 	steps  int
-	held   int // rows held in memory by materialising operators
+	held   int   // rows held in memory by materialising operators
+	bytes  int64 // bytes held by materialising operators (the terms overlay counts its own)
+	sent   int   // solutions or triples delivered to the sink
 	cache  map[cacheKey][][]ID
 	safeC  map[safeKey]bool
 	orders map[orderKey][]int
@@ -74,8 +90,41 @@ type evaluator struct {
 	bindVs varset // variables bound by BIND/SELECT expressions
 }
 
-// Run evaluates a translated query.
+// Sink receives a query's answer as it is produced, so nothing but the operators that must hold rows keeps it in
+// memory. An error from a Sink method stops the query and is returned by Stream.
+type Sink interface {
+	// Begin is called once, first, for SELECT with the projected variables.
+	Begin(vars []string) error
+	// Row is one solution aligned with Begin's variables (a zero Term is unbound); the slice is reused.
+	Row(values []rdf.Term) error
+	// Boolean is the answer of ASK.
+	Boolean(v bool) error
+	// Triple is one triple of a CONSTRUCT or DESCRIBE answer, each delivered once.
+	Triple(t rdf.Quad) error
+}
+
+// Run evaluates a translated query and returns its whole answer in memory (tests, benchmarks, small answers).
 func Run(ctx context.Context, ds *Dataset, q *algebra.Query, opt Options) (*Result, error) {
+	c := &collector{res: &Result{Form: q.Form}}
+	if err := Stream(ctx, ds, q, opt, c); err != nil {
+		return nil, err
+	}
+	return c.res, nil
+}
+
+type collector struct{ res *Result }
+
+func (c *collector) Begin(vars []string) error { c.res.Vars = vars; return nil }
+func (c *collector) Row(v []rdf.Term) error {
+	c.res.Rows = append(c.res.Rows, slices.Clone(v))
+	return nil
+}
+func (c *collector) Boolean(v bool) error    { c.res.Boolean = v; return nil }
+func (c *collector) Triple(t rdf.Quad) error { c.res.Triples = append(c.res.Triples, t); return nil }
+
+// Stream evaluates a translated query and delivers its answer to sink as it is produced. It returns ErrTimeout,
+// ErrTooLarge, ErrTruncated (after delivering Options.MaxResults items), a sink's error, or the context's.
+func Stream(ctx context.Context, ds *Dataset, q *algebra.Query, opt Options, sink Sink) error {
 	if opt.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
@@ -83,6 +132,9 @@ func Run(ctx context.Context, ds *Dataset, q *algebra.Query, opt Options) (*Resu
 	}
 	if opt.MaxRows <= 0 {
 		opt.MaxRows = DefaultMaxRows
+	}
+	if opt.MaxMemory <= 0 {
+		opt.MaxMemory = DefaultMaxMemory
 	}
 	now := opt.Now
 	if now.IsZero() {
@@ -121,27 +173,27 @@ func Run(ctx context.Context, ds *Dataset, q *algebra.Query, opt Options) (*Resu
 		return fresh
 	}
 	e.collectVars(q)
-	res := &Result{Form: q.Form}
 	var err error
 	switch q.Form {
 	case algebra.Select:
-		err = e.selectQuery(q, res)
+		err = e.selectQuery(q, sink)
 	case algebra.Ask:
+		found := false
 		err = e.run(q.Op, e.newRow(), func([]ID) bool {
-			res.Boolean = true
+			found = true
 			return false
 		})
+		if err == nil {
+			err = sink.Boolean(found)
+		}
 	case algebra.Construct:
-		err = e.construct(q, res)
+		err = e.construct(q, sink)
 	case algebra.Describe:
-		err = e.describe(q, res)
+		err = e.describe(q, sink)
 	default:
 		err = fmt.Errorf("sparql: unknown query form %v", q.Form)
 	}
-	if err != nil {
-		return nil, e.wrapErr(err)
-	}
-	return res, nil
+	return e.wrapErr(err)
 }
 
 func (e *evaluator) wrapErr(err error) error {
@@ -151,7 +203,8 @@ func (e *evaluator) wrapErr(err error) error {
 	return err
 }
 
-// check is called in every loop that produces rows: it notices cancellation and time-outs without a syscall per row.
+// check is called in every loop that produces rows: it notices cancellation and time-outs without a syscall per
+// row, and terms computed since the last check (the overlay grows with every new value a query binds).
 func (e *evaluator) check() error {
 	e.steps++
 	if e.steps&1023 == 0 {
@@ -159,14 +212,39 @@ func (e *evaluator) check() error {
 			return err
 		}
 	}
+	if e.bytes+e.t.bytes > e.opt.MaxMemory {
+		return ErrTooLarge
+	}
 	return nil
 }
 
+// rowCost is what one held row costs: its ids plus the slice header and allocation overhead.
+func (e *evaluator) rowCost() int64 { return int64(4*e.nvars) + 48 }
+
+// hold charges n held rows against the budget.
 func (e *evaluator) hold(n int) error {
 	e.held += n
 	if e.held > e.opt.MaxRows {
 		return ErrTooLarge
 	}
+	return e.holdBytes(int64(n) * e.rowCost())
+}
+
+// holdBytes charges n bytes of held state (sets, strings, memoised closures) against the budget.
+func (e *evaluator) holdBytes(n int64) error {
+	e.bytes += n
+	if e.bytes+e.t.bytes > e.opt.MaxMemory {
+		return ErrTooLarge
+	}
+	return nil
+}
+
+// deliver counts one answer item against Options.MaxResults before it goes to the sink.
+func (e *evaluator) deliver() error {
+	if e.opt.MaxResults > 0 && e.sent >= e.opt.MaxResults {
+		return ErrTruncated
+	}
+	e.sent++
 	return nil
 }
 
@@ -291,22 +369,34 @@ func projection(op algebra.Op) ([]algebra.Var, bool) {
 	}
 }
 
-func (e *evaluator) selectQuery(q *algebra.Query, res *Result) error {
+func (e *evaluator) selectQuery(q *algebra.Query, sink Sink) error {
 	vars, ok := projection(q.Op)
 	if !ok {
 		return fmt.Errorf("sparql: SELECT without projection")
 	}
 	idx := make([]int, len(vars))
+	names := make([]string, len(vars))
 	for i, v := range vars {
-		res.Vars = append(res.Vars, string(v))
+		names[i] = string(v)
 		idx[i] = e.slot(v)
 	}
-	return e.run(q.Op, e.newRow(), func(row []ID) bool {
-		out := make([]rdf.Term, len(idx))
+	if err := sink.Begin(names); err != nil {
+		return err
+	}
+	out := make([]rdf.Term, len(idx))
+	var serr error
+	err := e.run(q.Op, e.newRow(), func(row []ID) bool {
+		if serr = e.deliver(); serr != nil {
+			return false
+		}
 		for i, s := range idx {
 			out[i] = e.t.term(row[s])
 		}
-		res.Rows = append(res.Rows, out)
-		return true
+		serr = sink.Row(out)
+		return serr == nil
 	})
+	if err != nil {
+		return err
+	}
+	return serr
 }

@@ -43,6 +43,12 @@ func (e *evaluator) group(x *algebra.Group, in []ID, emit emitFn, errp *error) b
 			*errp = err
 			return false
 		}
+		if len(b.rows) == 0 {
+			if err := e.holdBytes(int64(len(buf)+4*len(key)) + 96); err != nil { // the bucket and its key
+				*errp = err
+				return false
+			}
+		}
 		b.rows = append(b.rows, slices.Clone(row))
 		return true
 	}, errp)
@@ -152,12 +158,21 @@ func (e *evaluator) aggregate(a *algebra.Aggregate, rows [][]ID, errp *error) (r
 		// The result is a simple literal of the values' lexical forms (the W3C tests expect "1 2" even from
 		// "1"@en "2"@en, and "1:22" from integers).
 		parts := make([]string, len(vals))
+		size := int64(0)
 		for i, v := range vals {
 			if v.Kind != rdf.KindLiteral {
 				return rdf.Term{}, builtin.ErrType
 			}
 			parts[i] = v.Value
+			size += int64(len(v.Value) + len(a.Separator))
 		}
+		// The joined string is held until the overlay interns it, which charges it again; charging it here
+		// stops a huge concatenation before it is built.
+		if err := e.holdBytes(size); err != nil {
+			*errp = err
+			return rdf.Term{}, err
+		}
+		defer func() { e.bytes -= size }()
 		return rdf.String(strings.Join(parts, a.Separator)), nil
 	}
 	return rdf.Term{}, builtin.ErrUnknownFunction
@@ -172,6 +187,10 @@ func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *erro
 	var items []item
 	ok := e.exec(x.Op, in, func(row []ID) bool {
 		if err := e.hold(1); err != nil {
+			*errp = err
+			return false
+		}
+		if err := e.holdBytes(int64(len(x.Conds)) * 64); err != nil { // the order keys
 			*errp = err
 			return false
 		}

@@ -103,7 +103,7 @@ func (e *evaluator) path(p algebra.Path, s, o ID, emit pairFn, errp *error) bool
 			seen[[2]ID{a, b}] = true
 			return emit(a, b)
 		}
-		if !e.zeroLength(s, o, once) {
+		if !e.zeroLength(s, o, once, errp) {
 			return false
 		}
 		return e.path(x.Path, s, o, once, errp)
@@ -116,7 +116,7 @@ func (e *evaluator) path(p algebra.Path, s, o ID, emit pairFn, errp *error) bool
 }
 
 // zeroLength emits the pairs of a zero-length path: a bound end with itself, or every node of the active graph.
-func (e *evaluator) zeroLength(s, o ID, emit pairFn) bool {
+func (e *evaluator) zeroLength(s, o ID, emit pairFn, errp *error) bool {
 	switch {
 	case s != 0 && o != 0:
 		if s == o {
@@ -128,7 +128,11 @@ func (e *evaluator) zeroLength(s, o ID, emit pairFn) bool {
 	case o != 0:
 		return emit(o, o)
 	}
-	for _, n := range e.nodes() {
+	nodes, ok := e.nodes(errp)
+	if !ok {
+		return false
+	}
+	for _, n := range nodes {
 		if !emit(n, n) {
 			return false
 		}
@@ -150,7 +154,7 @@ func (e *evaluator) isNode(id ID) bool {
 }
 
 // nodes returns every subject and object of the active graph, ascending.
-func (e *evaluator) nodes() []ID {
+func (e *evaluator) nodes(errp *error) ([]ID, bool) {
 	seen := map[ID]bool{}
 	var out []ID
 	for _, g := range e.active {
@@ -159,13 +163,21 @@ func (e *evaluator) nodes() []ID {
 				if !seen[n] {
 					seen[n] = true
 					out = append(out, n)
+					if len(out)&1023 == 0 {
+						if *errp = e.holdBytes(40 << 10); *errp != nil {
+							return false
+						}
+					}
 				}
 			}
 			return true
 		})
+		if *errp != nil {
+			return nil, false
+		}
 	}
 	slices.Sort(out)
-	return out
+	return out, true
 }
 
 // closure evaluates p* (zero true) or p+ from the reachable sets of each start node, so cycles end and every
@@ -185,7 +197,10 @@ func (e *evaluator) closure(p algebra.Path, s, o ID, zero bool, emit pairFn, err
 	}
 	starts := []ID{s}
 	if s == 0 {
-		starts = e.nodes()
+		var ok bool
+		if starts, ok = e.nodes(errp); !ok {
+			return false
+		}
 	}
 	for _, start := range starts {
 		reach, ok := e.reachable(p, start, false, zero, errp)
@@ -222,6 +237,8 @@ func (e *evaluator) reachable(p algebra.Path, start ID, backward, zero bool, err
 		out = append(out, start)
 	}
 	queue := []ID{start}
+	var walked int64
+	defer func() { e.bytes -= walked }()
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
@@ -230,6 +247,15 @@ func (e *evaluator) reachable(p algebra.Path, start ID, backward, zero bool, err
 				visited[m] = true
 				queue = append(queue, m)
 				out = append(out, m)
+				// The walk's own sets (visited, queue, out: about 48 bytes a node) count while it runs, so a
+				// closure over a large graph ends at the budget instead of after it.
+				if len(out)&1023 == 0 {
+					if err := e.holdBytes(48 << 10); err != nil {
+						*errp = err
+						return false
+					}
+					walked += 48 << 10
+				}
 			}
 			return true
 		}
@@ -243,7 +269,7 @@ func (e *evaluator) reachable(p algebra.Path, start ID, backward, zero bool, err
 			return nil, false
 		}
 	}
-	if err := e.hold(len(out) / 64); err != nil { // charge memoised sets against the memory budget
+	if err := e.holdBytes(int64(4*len(out)) + 64); err != nil { // memoised sets are held for the whole query
 		*errp = err
 		return nil, false
 	}

@@ -13,7 +13,6 @@ import (
 	"mime"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/ldhub/ldhub/api/apierr"
 	"github.com/ldhub/ldhub/content/codec"
@@ -45,9 +44,10 @@ type Handler struct {
 	// Endpoint returns the endpoint's own URL (the base IRI of queries and the subject of its description).
 	Endpoint func(r *http.Request) string
 	Codecs   *codec.Registry
-	// Timeout bounds every query (default 30 s); MaxRows bounds what a query may hold in memory.
-	Timeout time.Duration
-	MaxRows int
+	// Limits bound each query (zero fields: the defaults of Limits).
+	Limits Limits
+	// Gate, shared by the server's endpoints, bounds the queries running at once; nil admits every query.
+	Gate *Gate
 	// MaxQueryBytes bounds the query text (default 1 MiB).
 	MaxQueryBytes int64
 	Log           *slog.Logger
@@ -154,23 +154,32 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, p
 		return apierr.New(http.StatusBadRequest, "invalid query: "+err.Error())
 	}
 	// Negotiate before running, so a client that accepts nothing we write does not cost a query.
-	accept := r.Header.Get("Accept")
-	var resFormat results.Format
-	var rdfSyntax codec.Syntax
+	accept := defaultAccept(r.Header.Get("Accept"))
+	var out answerSink
 	switch q.Form {
 	case algebra.Select, algebra.Ask:
-		mt, ok := codec.Negotiate(defaultAccept(accept), results.Offers())
+		mt, ok := codec.Negotiate(accept, results.Offers())
 		if !ok {
 			return apierr.New(http.StatusNotAcceptable, "results can be sent as "+strings.Join(results.Offers(), ", "))
 		}
-		resFormat, _ = results.ForMediaType(mt)
+		out.format, _ = results.ForMediaType(mt)
+		out.mediaType = out.format.MediaType()
 	default:
 		offers := h.rdfOffers()
-		syn, ok := h.Codecs.Negotiate(defaultAccept(accept), offers)
+		mt, ok := codec.Negotiate(accept, offers)
 		if !ok {
 			return apierr.New(http.StatusNotAcceptable, "graphs can be sent as "+strings.Join(offers, ", "))
 		}
-		rdfSyntax = syn
+		out.syntax, _ = h.Codecs.ByMediaType(mt)
+		out.mediaType, out.prefixes = mt, q.Prefixes
+	}
+	if h.Gate != nil {
+		leave, ok := h.Gate.enter(r)
+		if !ok {
+			w.Header().Set("Retry-After", retryAfter)
+			return apierr.New(http.StatusServiceUnavailable, "too many SPARQL queries are running (on this server or from your address); retry shortly")
+		}
+		defer leave()
 	}
 	dr := DatasetRequest{DefaultGraphs: params["default-graph-uri"], NamedGraphs: params["named-graph-uri"]}
 	if q.Dataset != nil {
@@ -181,47 +190,155 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, p
 		return err
 	}
 	defer release()
-	timeout := h.Timeout
-	if timeout <= 0 {
-		timeout = 30 * time.Second
-	}
-	res, err := eval.Run(r.Context(), ds, q, eval.Options{Timeout: timeout, MaxRows: h.MaxRows})
-	switch {
-	case errors.Is(err, eval.ErrTimeout):
-		return apierr.New(http.StatusServiceUnavailable, fmt.Sprintf("the query ran longer than its limit of %s", timeout))
-	case errors.Is(err, eval.ErrTooLarge):
-		return apierr.New(http.StatusServiceUnavailable, "the query needs more memory than its budget allows; add LIMIT or narrow the pattern")
-	case errors.Is(err, eval.ErrService):
-		return apierr.New(http.StatusBadRequest, err.Error())
-	case errors.Is(err, context.Canceled):
-		return nil // the client went away; nobody is listening
-	case err != nil:
-		return err
-	}
+	lim := h.Limits.withDefaults()
 	hd := w.Header()
-	switch q.Form {
-	case algebra.Select, algebra.Ask:
-		hd.Set("Content-Type", resFormat.MediaType()+"; charset=utf-8")
-		if r.Method == http.MethodHead {
-			return nil
-		}
-		if q.Form == algebra.Ask {
-			return results.WriteBoolean(w, resFormat, res.Boolean)
-		}
-		return results.WriteAll(w, resFormat, &results.Result{Vars: res.Vars, Rows: res.Rows})
-	}
-	hd.Set("Content-Type", rdfSyntax.MediaTypes[0]+"; charset=utf-8")
+	hd.Set("Content-Type", out.mediaType+"; charset=utf-8")
 	if r.Method == http.MethodHead {
 		return nil
 	}
-	enc := rdfSyntax.NewEncoder(w, rdf.EncodeOptions{Prefixes: q.Prefixes})
-	for _, t := range res.Triples {
-		if err := enc.Encode(t); err != nil {
+	// The answer streams: nothing reaches the client until the writers' buffers fill, so a query that fails early
+	// still gets a proper error status; after that, a cut answer says so in its body and in the trailer.
+	hd.Set("Trailer", TruncatedHeader)
+	out.w = &commitWriter{w: w}
+	err = eval.Stream(r.Context(), ds, q, eval.Options{Timeout: lim.Timeout, MaxRows: lim.MaxRows, MaxMemory: lim.MaxMemory, MaxResults: lim.MaxResults}, &out)
+	var reason string
+	switch {
+	case err == nil:
+		return out.end("")
+	case errors.Is(err, eval.ErrTruncated):
+		reason = fmt.Sprintf("the answer was cut at the endpoint's limit of %d %s; add LIMIT/OFFSET to page through it", lim.MaxResults, out.unit())
+	case errors.Is(err, eval.ErrTimeout):
+		reason = fmt.Sprintf("the query ran longer than its limit of %s", lim.Timeout)
+	case errors.Is(err, eval.ErrTooLarge):
+		reason = fmt.Sprintf("the query needs more memory than its budget of %d MiB allows; add LIMIT or narrow the pattern", lim.MaxMemory>>20)
+	case errors.Is(err, eval.ErrService):
+		return h.failed(out, apierr.New(http.StatusBadRequest, err.Error()))
+	case errors.Is(err, context.Canceled), out.writeErr != nil:
+		return nil // the client went away; nobody is listening
+	default:
+		return h.failed(out, err)
+	}
+	if !out.w.committed && !errors.Is(err, eval.ErrTruncated) {
+		hd.Del("Trailer")
+		return apierr.New(http.StatusServiceUnavailable, reason)
+	}
+	if h.Log != nil {
+		h.Log.InfoContext(r.Context(), "sparql answer cut", "path", r.URL.Path, "reason", reason)
+	}
+	return out.end(reason)
+}
+
+// failed reports an error that is not a limit: as the response when nothing was sent yet, else by cutting the
+// answer (the status is gone) so the client does not take a partial answer for a whole one.
+func (h *Handler) failed(out answerSink, err error) error {
+	if !out.w.committed {
+		out.w.w.Header().Del("Trailer")
+		return err
+	}
+	if h.Log != nil {
+		h.Log.Error("sparql query failed after its answer began", "err", err)
+	}
+	_ = out.end("the query failed: internal error")
+	return nil
+}
+
+// TruncatedHeader is the HTTP trailer (a header, when the answer was not yet sent) that carries the reason an
+// answer was cut short: at the result limit, the time limit or the memory budget. The body says so too where
+// its format has room: a top-level "ldhub:truncated" member in SPARQL JSON results, a comment
+// "<!-- ldhub:truncated: … -->" in SPARQL XML results and RDF/XML, a "# ldhub:truncated: …" comment line in
+// Turtle, N-Triples, N-Quads and TriG. CSV, TSV and JSON-LD have only the trailer.
+const TruncatedHeader = "Ldhub-Truncated"
+
+// commitWriter notes whether anything reached the client, after which the status can no longer change.
+type commitWriter struct {
+	w         http.ResponseWriter
+	committed bool
+}
+
+func (c *commitWriter) Write(p []byte) (int, error) {
+	c.committed = true
+	return c.w.Write(p)
+}
+
+// answerSink writes a query's answer as the evaluator produces it.
+type answerSink struct {
+	w         *commitWriter
+	mediaType string
+	format    results.Format // SELECT, ASK
+	syntax    codec.Syntax   // CONSTRUCT, DESCRIBE
+	prefixes  []rdf.Prefix
+	rows      results.Writer
+	enc       rdf.Encoder
+	boolean   *bool
+	writeErr  error
+}
+
+func (a *answerSink) unit() string {
+	if a.syntax.NewEncoder != nil {
+		return "triples"
+	}
+	return "solutions"
+}
+
+func (a *answerSink) Begin(vars []string) error {
+	a.rows = results.NewWriter(a.w, a.format)
+	a.writeErr = a.rows.Begin(vars)
+	return a.writeErr
+}
+
+func (a *answerSink) Row(v []rdf.Term) error {
+	a.writeErr = a.rows.Row(v)
+	return a.writeErr
+}
+
+func (a *answerSink) Boolean(v bool) error {
+	a.boolean = &v
+	return nil
+}
+
+func (a *answerSink) Triple(t rdf.Quad) error {
+	if a.enc == nil {
+		a.enc = a.syntax.NewEncoder(a.w, rdf.EncodeOptions{Prefixes: a.prefixes})
+	}
+	a.writeErr = a.enc.Encode(t)
+	return a.writeErr
+}
+
+// end finishes the document, marking it cut short when reason is not empty.
+func (a *answerSink) end(reason string) error {
+	if reason != "" {
+		a.w.w.Header().Set(TruncatedHeader, reason)
+	}
+	switch {
+	case a.boolean != nil:
+		return results.WriteBoolean(a.w, a.format, *a.boolean)
+	case a.syntax.NewEncoder != nil:
+		if a.enc == nil {
+			a.enc = a.syntax.NewEncoder(a.w, rdf.EncodeOptions{Prefixes: a.prefixes})
+		}
+		if err := a.enc.Close(); err != nil || reason == "" {
 			return err
 		}
+		var err error
+		switch a.syntax.Name {
+		case "turtle", "n-triples", "n-quads", "trig", "n3":
+			_, err = fmt.Fprintf(a.w, "# ldhub:truncated: %s\n", oneLine(reason))
+		case "rdf-xml":
+			_, err = fmt.Fprintf(a.w, "<!-- ldhub:truncated: %s -->\n", xmlComment(reason))
+		}
+		return err
+	case a.rows != nil:
+		if reason != "" {
+			return results.EndTruncated(a.rows, reason)
+		}
+		return a.rows.End()
 	}
-	return enc.Close()
+	return nil
 }
+
+func oneLine(s string) string { return strings.NewReplacer("\r", " ", "\n", " ").Replace(s) }
+
+func xmlComment(s string) string { return strings.ReplaceAll(oneLine(s), "--", "- -") }
 
 // defaultAccept maps a missing Accept to */*; negotiation then picks the first offer (JSON results, Turtle).
 func defaultAccept(a string) string {
@@ -231,13 +348,17 @@ func defaultAccept(a string) string {
 	return a
 }
 
-// rdfOffers lists the graph syntaxes with Turtle first, the default of decisions.md.
+// rdfOffers lists the media types a graph can be written in, every alias included (application/x-turtle), with
+// Turtle first, the default of decisions.md. Dataset syntaxes (TriG, N-Quads, JSON-LD) write it as their default
+// graph, as the direct URLs do.
 func (h *Handler) rdfOffers() []string {
 	offers := []string{"text/turtle"}
-	for _, mt := range h.Codecs.Writable() {
-		if mt != "text/turtle" {
-			s, _ := h.Codecs.ByMediaType(mt)
-			if !s.Dataset {
+	for _, s := range h.Codecs.Syntaxes() {
+		if !s.CanEncode() {
+			continue
+		}
+		for _, mt := range s.MediaTypes {
+			if mt != "text/turtle" {
 				offers = append(offers, mt)
 			}
 		}

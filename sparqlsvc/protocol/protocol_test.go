@@ -42,7 +42,7 @@ func testHandler(t *testing.T) *Handler {
 			}
 			return ds, func() {}, nil
 		},
-		MaxRows: 1000,
+		Limits: Limits{MaxRows: 1000},
 	}
 }
 

@@ -106,6 +106,16 @@ type Writer interface {
 	End() error
 }
 
+// EndTruncated ends what w wrote like End, marking the solutions as cut short for reason where the format has
+// room: a top-level "ldhub:truncated" member in JSON (after "results"; readers ignore members they do not know)
+// and a comment in XML. CSV and TSV have no room; the HTTP trailer carries it (sparqlsvc/protocol).
+func EndTruncated(w Writer, reason string) error {
+	if t, ok := w.(interface{ endTruncated(string) error }); ok {
+		return t.endTruncated(reason)
+	}
+	return w.End()
+}
+
 // NewWriter returns a streaming writer for f.
 func NewWriter(w Output, f Format) Writer {
 	switch f {

@@ -78,6 +78,13 @@ func (j *jsonWriter) End() error {
 	return j.w.Flush()
 }
 
+func (j *jsonWriter) endTruncated(reason string) error {
+	j.w.WriteString("\n]},\"ldhub:truncated\":")
+	writeJSONString(j.w, reason)
+	j.w.WriteString("}\n")
+	return j.w.Flush()
+}
+
 // writeJSONString writes s as a JSON string; the common case (no escapes needed) is a plain copy.
 func writeJSONString(w *bufio.Writer, s string) {
 	for i := 0; i < len(s); i++ {
@@ -146,6 +153,13 @@ func (x *xmlWriter) Row(vals []rdf.Term) error {
 	}
 	_, err := x.w.WriteString("</result>\n")
 	return err
+}
+
+func (x *xmlWriter) endTruncated(reason string) error {
+	x.w.WriteString("  </results>\n  <!-- ldhub:truncated: ")
+	xmlEscape(x.w, strings.ReplaceAll(reason, "--", "- -"))
+	x.w.WriteString(" -->\n</sparql>\n")
+	return x.w.Flush()
 }
 
 func (x *xmlWriter) End() error {

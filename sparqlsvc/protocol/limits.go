@@ -1,0 +1,120 @@
+package protocol
+
+import (
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Limits bound every query an endpoint runs. Zero fields take the defaults below, which suit an anonymous caller
+// of a public hub; an endpoint may give credentialed callers larger ones (api/server does).
+type Limits struct {
+	// Timeout ends a query, including the time spent sending its answer.
+	Timeout time.Duration
+	// MaxMemory is the budget, in bytes, of what a query may hold: rows kept by ORDER BY, GROUP BY, DISTINCT,
+	// MINUS and materialised operands, CONSTRUCT's duplicate set, memoised path closures and computed terms.
+	// Answers themselves stream to the client and are not held.
+	MaxMemory int64
+	// MaxRows bounds the rows a query may hold at once, whatever their size.
+	MaxRows int
+	// MaxResults bounds the solutions (SELECT) or triples (CONSTRUCT, DESCRIBE) of one answer; an answer cut
+	// there says so (see Truncated).
+	MaxResults int
+}
+
+// Defaults of Limits, documented in docs/reliability.md.
+const (
+	DefaultTimeout    = 30 * time.Second
+	DefaultMaxMemory  = 64 << 20
+	DefaultMaxRows    = 2_000_000
+	DefaultMaxResults = 100_000
+)
+
+// CredentialedLimits are what a server may give callers with a valid credential: they are accountable, so a
+// longer time limit, a larger budget and longer answers.
+var CredentialedLimits = Limits{Timeout: 2 * time.Minute, MaxMemory: 256 << 20, MaxRows: 8_000_000, MaxResults: 1_000_000}
+
+func (l Limits) withDefaults() Limits {
+	if l.Timeout <= 0 {
+		l.Timeout = DefaultTimeout
+	}
+	if l.MaxMemory <= 0 {
+		l.MaxMemory = DefaultMaxMemory
+	}
+	if l.MaxRows <= 0 {
+		l.MaxRows = DefaultMaxRows
+	}
+	if l.MaxResults <= 0 {
+		l.MaxResults = DefaultMaxResults
+	}
+	return l
+}
+
+// Gate bounds the queries running at once, in the whole server and per client address, so that one client's
+// heavy queries cannot take every slot (nor, with the per-query budget, all memory) from the others' lookups.
+// A query that finds no free slot is refused at once with 503 and Retry-After, not queued. One Gate is shared by
+// every endpoint of a server.
+type Gate struct {
+	max, perClient int
+	client         func(*http.Request) string
+	mu             sync.Mutex
+	running        int
+	byClient       map[string]int
+}
+
+// Defaults of NewGate: a query mostly uses one core, so a few per core keep lookups answering quickly.
+const (
+	DefaultMaxConcurrent = 8
+	DefaultPerClient     = 2
+)
+
+// NewGate returns a gate admitting max queries at once, perClient of them from one address; zero takes the
+// defaults above. client names the address a request comes from (behind a proxy, the forwarded client's); nil
+// takes the peer's IP.
+func NewGate(max, perClient int, client func(*http.Request) string) *Gate {
+	if client == nil {
+		client = clientOf
+	}
+	if max <= 0 {
+		max = DefaultMaxConcurrent
+	}
+	if perClient <= 0 {
+		perClient = DefaultPerClient
+	}
+	return &Gate{max: max, perClient: perClient, client: client, byClient: map[string]int{}}
+}
+
+// enter admits a query from r's client, returning the function that ends it, or false when the server or the
+// client is at its limit.
+func (g *Gate) enter(r *http.Request) (func(), bool) {
+	client := g.client(r)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.running >= g.max || g.byClient[client] >= g.perClient {
+		return nil, false
+	}
+	g.running++
+	g.byClient[client]++
+	return func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		g.running--
+		if g.byClient[client]--; g.byClient[client] <= 0 {
+			delete(g.byClient, client)
+		}
+	}, true
+}
+
+// clientOf is the address a request counts against: the peer's IP without its port.
+func clientOf(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// retryAfter is the Retry-After a refused query gets: long enough for a typical query to finish.
+var retryAfter = strconv.Itoa(2)
