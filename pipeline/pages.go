@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -10,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -19,6 +21,7 @@ import (
 	"sync"
 
 	"github.com/ldhub/ldhub/content/model"
+	"github.com/ldhub/ldhub/content/vocab"
 	"github.com/ldhub/ldhub/site/html"
 	"github.com/ldhub/ldhub/site/tree"
 	"github.com/ldhub/ldhub/theme"
@@ -56,6 +59,13 @@ type pageBatch struct {
 type pageJob struct {
 	dir  string
 	page tree.Page
+	nav  *versionNav // a version page's place among the versions; nil for the latest folder's page
+}
+
+// versionNav is what a version page links besides itself.
+type versionNav struct {
+	prev, next *tree.Version
+	latest     bool
 }
 
 func (p *Pipeline) beginPages() {
@@ -68,7 +78,7 @@ func (p *Pipeline) beginPages() {
 
 // pagesFormat changes whenever the page data handed to the theme changes shape, so that pages written by an
 // older ldhub are rendered again.
-const pagesFormat = "hugo-1"
+const pagesFormat = "hugo-2"
 
 // pagesStamp fingerprints what pages depend on besides the data: the default theme, the publishers' overrides,
 // the title and the language. A publisher who changes the theme sees every page in it at the next sync.
@@ -179,6 +189,70 @@ func (p *Pipeline) addPage(dir string, page *tree.Page) error {
 	return nil
 }
 
+// readTerms reads what a rendered folder's version defines; a folder rendered before ldhub wrote it has none.
+func readTerms(dir string) *vocab.Doc {
+	f, err := os.Open(filepath.Join(dir, tree.Terms))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	d, err := vocab.Decode(bufio.NewReaderSize(f, 1<<16))
+	if err != nil {
+		return nil
+	}
+	return d
+}
+
+// navVersions gives the version pages queued since job start their neighbours among versions (oldest first), and
+// queues again the pages of the existing neighbours of a new version, whose links it changes.
+func (p *Pipeline) navVersions(start int, versions []tree.Version, latest, vroot string) error {
+	if p.o.HTML == nil || p.batch == nil {
+		return nil
+	}
+	at := map[string]int{}
+	for i, v := range versions {
+		at[v.ID] = i
+	}
+	nav := func(i int) *versionNav {
+		n := &versionNav{latest: versions[i].ID == latest}
+		if i > 0 {
+			n.prev = &versions[i-1]
+		}
+		if i+1 < len(versions) {
+			n.next = &versions[i+1]
+		}
+		return n
+	}
+	queued := map[int]bool{}
+	end := len(p.batch.jobs)
+	for k := start; k < end; k++ {
+		j := &p.batch.jobs[k]
+		if i, ok := at[j.page.Version.ID]; ok && !j.page.Latest {
+			j.nav = nav(i)
+			queued[i] = true
+		}
+	}
+	for i := range queued {
+		for _, n := range []int{i - 1, i + 1} {
+			if n < 0 || n >= len(versions) || queued[n] {
+				continue
+			}
+			queued[n] = true
+			dir := filepath.Join(vroot, path.Base(versions[n].URL))
+			b, err := os.ReadFile(filepath.Join(dir, tree.PageJSON))
+			if err != nil {
+				continue // not rendered (yet): nothing to link
+			}
+			var pg tree.Page
+			if json.Unmarshal(b, &pg) != nil || pg.Version.ID != versions[n].ID {
+				continue
+			}
+			p.batch.jobs = append(p.batch.jobs, pageJob{dir: dir, page: pg, nav: nav(n)})
+		}
+	}
+	return nil
+}
+
 // indexPage is a hub, group or repository page: its URL path ("/", "/g/", "/g/r/").
 type indexPage struct{ url string }
 
@@ -193,7 +267,21 @@ func (p *Pipeline) commitPages(ctx context.Context, index func(*html.Batch) ([]i
 		hb := &html.Batch{Title: p.o.HTML.Title, Language: p.o.HTML.Language}
 		b.names = p.groupNames(ctx)
 		for i, j := range b.jobs {
-			if err := hb.Publication("p/"+strconv.Itoa(i), publicationPage(&j.page, b.triples, b.names)); err != nil {
+			pp := publicationPage(&j.page, b.triples, b.names)
+			pp.Vocab = readTerms(j.dir)
+			if j.nav != nil {
+				pp.LatestVersion = j.nav.latest
+				if v := j.nav.prev; v != nil {
+					pp.Prev = html.Crumb{Name: v.Label, Href: v.URL}
+					pp.Delta = "/api/v3/publications.delta?version1=" + url.QueryEscape(v.ID) + "&version2=" +
+						url.QueryEscape(j.page.Version.ID)
+				}
+				if v := j.nav.next; v != nil {
+					pp.Next = html.Crumb{Name: v.Label, Href: v.URL}
+				}
+			}
+			err := hb.Publication("p/"+strconv.Itoa(i), pp)
+			if err != nil {
 				return fmt.Errorf("pipeline: page of %s: %w", j.page.Self, err)
 			}
 		}

@@ -344,3 +344,49 @@ func TestRenderHub(t *testing.T) {
 		t.Errorf("hub page lists the hidden repository:\n%s", hub)
 	}
 }
+
+// TestTermDocumentation: the publication page documents the terms the data defines, each at an anchor named by
+// its local name, with label, hierarchy and a link to its resource page; version pages link their neighbours,
+// and the latest version's page does not send the reader to "the latest version".
+func TestTermDocumentation(t *testing.T) {
+	h := pipelinetest.New(t)
+	pub := h.Publish(t, h.Open.ID, "core", ".ttl", pipelinetest.Vocab)
+	pub = h.Update(t, pub.ID, ".ttl", pipelinetest.Vocab+`<Bridge> a <http://www.w3.org/2002/07/owl#Class> ;
+  <http://www.w3.org/2000/01/rdf-schema#subClassOf> <Other> ;
+  <http://www.w3.org/2000/01/rdf-schema#comment> "Spans a gap."@en, "Overspant een kloof."@nl .
+<#Tunnel> a <http://www.w3.org/2002/07/owl#Class> ; <http://www.w3.org/2000/01/rdf-schema#label> "Tunnel"@en .
+<> a <http://www.w3.org/2002/07/owl#Ontology> ; <http://purl.org/dc/terms/title> "Core ontology"@en ;
+  <http://purl.org/dc/terms/creator> [ <http://xmlns.com/foaf/0.1/name> "Ada" ] ;
+  <http://purl.org/dc/terms/license> <https://creativecommons.org/licenses/by/4.0/> ;
+  <http://www.w3.org/2002/07/owl#versionInfo> "2.0" .
+`)
+	out := t.TempDir()
+	if _, err := newHTMLPipeline(t, h, out).BuildAll(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	old, cur := pub.Versions[0].Label, pub.Versions[1].Label
+	pubDir := tree.PubDir(tree.Root(out, false), "/org/open/core")
+	latest := readFile(t, filepath.Join(pubDir, tree.Current, tree.PageHTML))
+	os.WriteFile("/tmp/v19/latest.html", []byte(latest), 0o644)
+	wantIn(t, "latest page", latest,
+		`<h1 id="title">Core ontology</h1>`, `Ada`, `href="https://creativecommons.org/licenses/by/4.0/"`,
+		`<article class="term" id="Bridge"`, `<article class="term" id="Tunnel"`, `<article class="term" id="Thing"`,
+		`<span lang="en">Spans a gap.</span>`, `href="/org/open/core/Bridge"`, `href="/org/open/core#Tunnel" title="http://hub.example/org/open/core/#Tunnel">IRI</a>`,
+		`<dt>Subclass of</dt><dd><ul class="inline"><li><a href="#Other"`, `<dt>Superclass of</dt><dd><ul class="inline"><li><a href="#Bridge"`,
+		`<a href="#Bridge" title="http://hub.example/org/open/core/Bridge">Bridge</a>`)
+	if strings.Contains(latest, "Overspant") {
+		t.Error("the English page shows a Dutch comment")
+	}
+	curPage := readFile(t, filepath.Join(pubDir, tree.Versions, cur, tree.PageHTML))
+	wantIn(t, "latest version's page", curPage, "the latest version", `rel="prev" href="/org/open/core/versions/`+old+`"`,
+		"/api/v3/publications.delta?version1=")
+	if strings.Contains(curPage, "See the latest version") {
+		t.Error("the latest version's page says: See the latest version")
+	}
+	oldPage := readFile(t, filepath.Join(pubDir, tree.Versions, old, tree.PageHTML))
+	wantIn(t, "old version page", oldPage, "See the latest version", `rel="next" href="/org/open/core/versions/`+cur+`"`,
+		`<article class="term" id="Thing"`)
+	if strings.Contains(oldPage, `id="Bridge"`) {
+		t.Error("the old version documents a term it did not define")
+	}
+}

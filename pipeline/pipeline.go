@@ -376,6 +376,7 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 	}
 	var latest *tree.Page
 	wanted := map[string]bool{}
+	start := len(p.batch.jobs)
 	for i, v := range pub.Versions {
 		name := path.Base(versions[i].URL)
 		wanted[name] = true
@@ -390,6 +391,9 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 	}
 	if latest == nil {
 		return old, false, fmt.Errorf("latest version %s is not among the versions", pub.Version.Label)
+	}
+	if err := p.navVersions(start, versions, pub.Version.ID, vroot); err != nil {
+		return old, false, err
 	}
 	// Only the latest folder lists the retracted versions: version folders are immutable, rendered before or
 	// after a retraction alike.

@@ -17,6 +17,7 @@ import (
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/rdfxml"
+	"github.com/ldhub/ldhub/content/vocab"
 	"github.com/ldhub/ldhub/pipeline/stream"
 	"github.com/ldhub/ldhub/site/tree"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
@@ -81,7 +82,7 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	readers := fanOut(ctx, src.decoder(), len(names)+1)
+	readers := fanOut(ctx, src.decoder(), len(names)+2)
 	// Statements of an N-Triples or N-Quads upload can be written back without the encoder's checks.
 	fromNTriples := src.syntax.Name == "n-triples" || src.syntax.Name == "n-quads"
 	for i, name := range names {
@@ -116,6 +117,14 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		if err := writeTerms(filepath.Join(dir, tree.Terms), readers[len(names)+1], prefixes); err != nil {
+			cancel()
+			fail(fmt.Errorf("documentation: %w", err))
+		}
+	}()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
 		ds, err := index.BuildFrom(ctx, readers[len(names)])
 		if err != nil {
 			cancel()
@@ -146,6 +155,36 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 			Name: displayNames[name], Size: sizes[i]})
 	}
 	return out, touchAll(dir, mtime)
+}
+
+// writeTerms collects what the version defines (content/vocab) for its documentation page. A document that does
+// not read fails the index too, which says why; only writing the file is this reader's own error.
+func writeTerms(file string, dec rdf.Decoder, prefixes []rdf.Prefix) error {
+	c := vocab.NewCollector()
+	for {
+		q, err := dec.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil
+		}
+		c.Add(q)
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<16)
+	if err := c.Doc(prefixes).Encode(w); err != nil {
+		f.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // scan reads the source once when its syntax declares prefixes (the pretty encoders need them before the first

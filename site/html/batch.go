@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/vocab"
 )
 
 // Batch collects pages for RenderBatch, which renders all of them with one Hugo build. A build has a fixed cost
@@ -51,6 +52,13 @@ type PublicationPage struct {
 	Publication Publication // Versions newest first, each with its Href; Resources are not shown
 	Shown       int         // index in Publication.Versions of the version the page shows
 	Latest      bool
+	// Vocab is what the shown version defines (nil: nothing), documented on the page in the batch's language.
+	Vocab *vocab.Doc
+	// A version page's neighbours (empty Href: none), whether it is the latest version, and the URL of the delta
+	// from the previous version.
+	Prev, Next    Crumb
+	LatestVersion bool
+	Delta         string
 }
 
 func (b *Batch) add(out string, p page) error {
@@ -147,6 +155,14 @@ func (b *Batch) Publication(out string, pp PublicationPage) error {
 		return fmt.Errorf("%w (publication %s)", err, pp.Href)
 	}
 	view.Version = &shown
+	self := pp.Href
+	if !pp.Latest {
+		self = shown.Href
+	}
+	view.Doc = docPage(pp.Vocab, p.URI, self, []string{b.Language})
+	if view.Doc != nil && view.Doc.Header != nil && view.Doc.Header.Title.Value != "" {
+		name = view.Doc.Header.Title.Value
+	}
 	title, layout := name, "publication"
 	if pp.Latest {
 		// The list needs only what its table shows: a long history must not repeat every version's statistics.
@@ -169,6 +185,8 @@ func (b *Batch) Publication(out string, pp PublicationPage) error {
 		// The publication's endpoint answers over the latest version; an older version's page may only offer
 		// a query form for an endpoint of its own.
 		view.SPARQL = shown.SPARQL
+		view.Nav = &versionNav{Prev: linkView{Name: pp.Prev.Name, Href: pp.Prev.Href}, Next: linkView{Name: pp.Next.Name, Href: pp.Next.Href}, Latest: pp.LatestVersion,
+			Delta: pp.Delta}
 	}
 	return b.add(out, page{Title: title, Layout: layout, Content: p.Description, LD: view})
 }

@@ -104,6 +104,16 @@ type pubView struct {
 	Version    *versionView   `json:"version,omitempty"`
 	Versions   []versionView  `json:"versions,omitempty"`
 	Resources  []resourceLink `json:"resources,omitempty"`
+	Doc        *docView       `json:"doc,omitempty"`
+	Nav        *versionNav    `json:"nav,omitempty"`
+}
+
+// versionNav links a version page to its neighbours.
+type versionNav struct {
+	Prev   linkView `json:"prev"`
+	Next   linkView `json:"next"`
+	Latest bool     `json:"latest,omitempty"`
+	Delta  string   `json:"delta,omitempty"`
 }
 
 type termView struct {

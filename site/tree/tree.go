@@ -47,7 +47,8 @@ const (
 	PageHTML = "index.html"
 	Index    = "index.sparql"
 	Void     = "void.ttl"
-	DataBase = "data" // dumps are data.<ext>, with data.<ext>.gz beside them
+	Terms    = "terms.json" // what the version defines (content/vocab), for the documentation pages
+	DataBase = "data"       // dumps are data.<ext>, with data.<ext>.gz beside them
 )
 
 // Format is one dump of a version.

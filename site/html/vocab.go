@@ -1,0 +1,605 @@
+package html
+
+import (
+	"net/url"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/vocab"
+)
+
+// Term documentation: what a publication defines (content/vocab), laid out for the publication and version pages
+// in one language. Every text field shows one language, chosen by the page's language preferences, then English,
+// then untagged text, then the first language in tag order: a field never mixes languages.
+
+// MaxDocumented bounds the terms one page documents in full, and MaxTreeNodes the entries of its hierarchy trees;
+// a larger publication's page documents the first terms of each section in label order and says how many it left
+// out (their resource pages still describe them).
+const (
+	MaxDocumented = 3000
+	MaxTreeNodes  = 3000
+)
+
+type textView struct {
+	Value string `json:"value"`
+	Lang  string `json:"lang,omitempty"`
+}
+
+type refView struct {
+	Href  string `json:"href"`
+	Label string `json:"label"`
+	IRI   string `json:"iri"`
+	Lang  string `json:"lang,omitempty"`
+	Local bool   `json:"local,omitempty"` // documented on this page
+}
+
+type relView struct {
+	Key   string    `json:"key"`
+	Title string    `json:"title"`
+	Refs  []refView `json:"refs"`
+}
+
+type noteView struct {
+	Title string   `json:"title"`
+	Text  textView `json:"text"`
+}
+
+type shapePropView struct {
+	Path        refView  `json:"path"`
+	Name        textView `json:"name"`
+	Description textView `json:"description"`
+	Datatype    *refView `json:"datatype,omitempty"`
+	Class       *refView `json:"class,omitempty"`
+	Node        *refView `json:"node,omitempty"`
+	Count       string   `json:"count,omitempty"` // "1..*"
+}
+
+type termDocView struct {
+	ID         string          `json:"id"` // the anchor
+	IRI        string          `json:"iri"`
+	Name       string          `json:"name"` // prefixed name, else the IRI
+	Href       string          `json:"href"` // the term's own page
+	Label      textView        `json:"label"`
+	Kinds      []string        `json:"kinds"`
+	Deprecated bool            `json:"deprecated,omitempty"`
+	Status     string          `json:"status,omitempty"`
+	Definition textView        `json:"definition"`
+	Comment    textView        `json:"comment"`
+	AltLabels  []textView      `json:"altlabels,omitempty"`
+	Notes      []noteView      `json:"notes,omitempty"`
+	Rels       []relView       `json:"rels,omitempty"`
+	Props      []shapePropView `json:"props,omitempty"`
+}
+
+type treeNode struct {
+	Ref      refView    `json:"ref"`
+	Children []treeNode `json:"children,omitempty"`
+	More     int        `json:"more,omitempty"` // children left out (a cycle, or the tree's bound)
+}
+
+type sectionView struct {
+	ID      string        `json:"id"`
+	Title   string        `json:"title"`
+	Count   int           `json:"count"`
+	Omitted int           `json:"omitted,omitempty"`
+	Terms   []termDocView `json:"terms"`
+	Tree    []treeNode    `json:"tree,omitempty"`
+}
+
+type agentView struct {
+	Href string   `json:"href,omitempty"`
+	Name textView `json:"name"`
+}
+
+type headerView struct {
+	IRI          string      `json:"iri"`
+	Title        textView    `json:"title"`
+	Description  textView    `json:"description"`
+	VersionInfo  textView    `json:"versioninfo"`
+	VersionIRI   []refView   `json:"versioniri,omitempty"`
+	PriorVersion []refView   `json:"priorversion,omitempty"`
+	Imports      []refView   `json:"imports,omitempty"`
+	Creators     []agentView `json:"creators,omitempty"`
+	Contributors []agentView `json:"contributors,omitempty"`
+	Publishers   []agentView `json:"publishers,omitempty"`
+	License      []refView   `json:"license,omitempty"`
+	Prefix       string      `json:"prefix,omitempty"`
+	Namespace    string      `json:"namespace,omitempty"`
+	Issued       string      `json:"issued,omitempty"`
+	Modified     string      `json:"modified,omitempty"`
+}
+
+type docView struct {
+	Lang      string        `json:"lang"`      // the language texts are shown in, when they have it
+	Fallback  []string      `json:"fallback"`  // the order languages are tried in
+	Languages []string      `json:"languages"` // every language of the labels and definitions
+	Header    *headerView   `json:"header,omitempty"`
+	Sections  []sectionView `json:"sections"`
+	Count     int           `json:"count"`
+	Truncated bool          `json:"truncated,omitempty"`
+}
+
+var kindTitles = map[vocab.Kind]string{
+	vocab.ConceptScheme: "Concept schemes", vocab.Concept: "Concepts", vocab.Class: "Classes",
+	vocab.ObjectProperty: "Object properties", vocab.DatatypeProperty: "Datatype properties",
+	vocab.AnnotationProperty: "Annotation properties", vocab.Property: "Properties", vocab.Individual: "Individuals",
+	vocab.Shape: "Shapes",
+}
+
+var kindNames = map[vocab.Kind]string{
+	vocab.ConceptScheme: "concept scheme", vocab.Concept: "concept", vocab.Class: "class",
+	vocab.ObjectProperty: "object property", vocab.DatatypeProperty: "datatype property",
+	vocab.AnnotationProperty: "annotation property", vocab.Property: "property", vocab.Individual: "individual",
+	vocab.Shape: "shape",
+}
+
+// relTitles lists the links a term shows, in order.
+var relTitles = []struct{ key, title string }{
+	{vocab.Types, "Type"},
+	{vocab.SubClassOf, "Subclass of"}, {vocab.SubClasses, "Superclass of"},
+	{vocab.SubPropertyOf, "Subproperty of"}, {vocab.SubProperties, "Superproperty of"},
+	{vocab.Domain, "Domain"}, {vocab.Range, "Range"}, {vocab.InverseOf, "Inverse of"},
+	{vocab.DomainOf, "In the domain of"}, {vocab.RangeOf, "In the range of"},
+	{vocab.InScheme, "In scheme"}, {vocab.TopConceptOf, "Top concept of"}, {vocab.HasTopConcept, "Top concepts"},
+	{vocab.Broader, "Broader"}, {vocab.Narrower, "Narrower"}, {vocab.Related, "Related"},
+	{vocab.EquivalentClass, "Equivalent class"}, {vocab.EquivalentProp, "Equivalent property"},
+	{vocab.SameAs, "Same as"}, {vocab.ExactMatch, "Exact match"}, {vocab.CloseMatch, "Close match"},
+	{vocab.BroadMatch, "Broad match"}, {vocab.NarrowMatch, "Narrow match"}, {vocab.RelatedMatch, "Related match"},
+	{vocab.TargetClass, "Target class"}, {vocab.TargetedBy, "Shapes"}, {vocab.Instances, "Instances"},
+	{"supersededBy", "Superseded by"}, {vocab.IsDefinedBy, "Defined by"}, {vocab.SeeAlso, "See also"},
+}
+
+var noteTitles = []struct{ key, title string }{
+	{vocab.ScopeNote, "Scope note"}, {vocab.Note, "Note"}, {vocab.Example, "Example"},
+	{vocab.HistoryNote, "History note"}, {vocab.ChangeNote, "Change note"}, {vocab.EditNote, "Editorial note"},
+	{vocab.Notation, "Notation"},
+}
+
+// langs is a reader's language preference: BCP 47 tags, best first, lower case.
+type langs []string
+
+// fallback is the order languages are tried in: the reader's, then English, then untagged text.
+func fallback(prefs []string) langs {
+	var out langs
+	add := func(l string) {
+		l = strings.ToLower(l)
+		if !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	for _, p := range prefs {
+		if p != "" && p != "*" {
+			add(p)
+		}
+	}
+	add("en")
+	add("")
+	return out
+}
+
+// pick chooses the one text a field shows: the first preference a value's tag matches (exactly, or by its
+// primary subtag: "en-gb" for "en"), else the value whose tag sorts first.
+func (ls langs) pick(ts []vocab.Text) textView {
+	if len(ts) == 0 {
+		return textView{}
+	}
+	for _, l := range ls {
+		for _, t := range ts {
+			if t.Lang == l {
+				return textView(t)
+			}
+		}
+		if l == "" {
+			continue
+		}
+		for _, t := range ts {
+			if strings.HasPrefix(t.Lang, l+"-") || strings.HasPrefix(l, t.Lang+"-") && t.Lang != "" {
+				return textView(t)
+			}
+		}
+	}
+	best := ts[0]
+	for _, t := range ts[1:] {
+		if t.Lang < best.Lang || t.Lang == best.Lang && t.Value < best.Value {
+			best = t
+		}
+	}
+	return textView(best)
+}
+
+// all keeps the texts in the language pick would choose.
+func (ls langs) all(ts []vocab.Text) []textView {
+	first := ls.pick(ts)
+	var out []textView
+	for _, t := range ts {
+		if t.Lang == first.Lang {
+			out = append(out, textView(t))
+		}
+	}
+	return out
+}
+
+// docNamer names and links the IRIs of one page's documentation.
+type docNamer struct {
+	doc      *vocab.Doc
+	ls       langs
+	prefixes []rdf.Prefix
+	index    map[string]int    // IRI -> term
+	anchors  map[string]string // IRI -> anchor of a term documented on the page
+	base     string            // the publication's URI
+	self     string            // the page's URL path
+}
+
+func (n *docNamer) label(iri string) textView {
+	if i, ok := n.index[iri]; ok {
+		if l := n.ls.pick(n.doc.Terms[i].Text[vocab.Label]); l.Value != "" {
+			return l
+		}
+	} else if l := n.ls.pick(n.doc.Labels[iri]); l.Value != "" {
+		return l
+	}
+	if c := compact(iri, n.prefixes); c != iri {
+		return textView{Value: c}
+	}
+	if _, ok := n.index[iri]; ok {
+		// A term without a label goes by its local name, as in the data's own prefixed names.
+		if a := anchorOf(iri); a != "" {
+			return textView{Value: a}
+		}
+	}
+	return textView{Value: iri}
+}
+
+// href is where a link to iri goes: its entry on this page, its resource page when the publication's URI covers
+// it, else the IRI itself.
+func (n *docNamer) href(iri string) string {
+	if a, ok := n.anchors[iri]; ok {
+		return "#" + url.PathEscape(a)
+	}
+	return n.resource(iri)
+}
+
+func (n *docNamer) resource(iri string) string {
+	if n.base != "" {
+		if rest, ok := strings.CutPrefix(iri, n.base+"/"); ok && rest != "" {
+			if strings.HasPrefix(rest, "#") { // <uri>/#x: a hash IRI against the publication's folder
+				return strings.TrimSuffix(n.self, "/") + "#" + url.PathEscape(rest[1:])
+			}
+			return strings.TrimSuffix(n.self, "/") + "/" + rest
+		}
+		if frag, ok := strings.CutPrefix(iri, n.base+"#"); ok {
+			return strings.TrimSuffix(n.self, "/") + "#" + url.PathEscape(frag)
+		}
+	}
+	return iri
+}
+
+func (n *docNamer) ref(iri string) refView {
+	l := n.label(iri)
+	_, local := n.anchors[iri]
+	return refView{Href: n.href(iri), Label: l.Value, Lang: l.Lang, IRI: iri, Local: local}
+}
+
+func (n *docNamer) refs(iris []string) []refView {
+	out := make([]refView, 0, len(iris))
+	for _, i := range iris {
+		out = append(out, n.ref(i))
+	}
+	sort.SliceStable(out, func(i, j int) bool { return strings.ToLower(out[i].Label) < strings.ToLower(out[j].Label) })
+	return out
+}
+
+// anchorOf is the fragment a term's entry answers: the IRI's local name (after '#', else after the last '/'),
+// so that a hash IRI of the publication (<uri>#Concept) lands on its entry.
+func anchorOf(iri string) string {
+	i := strings.LastIndexAny(iri, "#/")
+	a := iri[i+1:]
+	if a == "" && i > 0 {
+		a = strings.TrimRight(iri, "#/")
+		a = a[strings.LastIndexAny(a, "#/:")+1:]
+	}
+	return a
+}
+
+// reservedIDs are the element ids the theme's page layouts use; a term of that local name gets another anchor.
+var reservedIDs = map[string]bool{"title": true, "main": true, "uri": true, "versions": true, "resources": true,
+	"download": true, "statistics": true, "classes": true, "properties": true, "sparql": true, "query": true,
+	"triples": true, "terms": true, "incoming": true, "formats": true, "filter": true}
+
+// docPage lays d out for the page at self of the publication whose URI is base, in the language order ls.
+func docPage(d *vocab.Doc, base, self string, prefs []string) *docView {
+	if d.Empty() {
+		return nil
+	}
+	ls := fallback(prefs)
+	n := &docNamer{doc: d, ls: ls, index: map[string]int{}, anchors: map[string]string{}, base: base, self: self}
+	n.prefixes = append(n.prefixes, d.Prefixes...)
+	if h := d.Ontology; h != nil && h.Prefix != "" && h.Namespace != "" {
+		n.prefixes = append([]rdf.Prefix{{Name: h.Prefix, IRI: h.Namespace}}, n.prefixes...)
+	}
+	n.prefixes = append(n.prefixes, wellKnown...)
+	for i, t := range d.Terms {
+		n.index[t.IRI] = i
+	}
+	v := &docView{Lang: ls[0], Fallback: ls, Count: len(d.Terms), Truncated: d.Truncated}
+	// Group by section, each in label order; the first MaxDocumented terms over all sections are shown.
+	bySection := map[vocab.Kind][]int{}
+	langSet := map[string]bool{}
+	for i, t := range d.Terms {
+		for _, k := range t.Kinds {
+			bySection[k] = append(bySection[k], i)
+		}
+		for _, k := range []string{vocab.Label, vocab.Definition, vocab.Comment} {
+			for _, x := range t.Text[k] {
+				langSet[x.Lang] = true
+			}
+		}
+	}
+	for l := range langSet {
+		if l != "" {
+			v.Languages = append(v.Languages, l)
+		}
+	}
+	sort.Strings(v.Languages)
+	labels := make([]string, len(d.Terms))
+	for i, t := range d.Terms {
+		labels[i] = strings.ToLower(n.label(t.IRI).Value)
+	}
+	budget := MaxDocumented
+	type shown struct {
+		k     vocab.Kind
+		terms []int
+	}
+	var order []shown
+	for _, k := range vocab.Kinds {
+		ids := bySection[k]
+		if len(ids) == 0 {
+			continue
+		}
+		sort.SliceStable(ids, func(a, b int) bool {
+			if labels[ids[a]] != labels[ids[b]] {
+				return labels[ids[a]] < labels[ids[b]]
+			}
+			return d.Terms[ids[a]].IRI < d.Terms[ids[b]].IRI
+		})
+		keep := min(len(ids), budget)
+		budget -= keep
+		order = append(order, shown{k, ids[:keep]})
+		// Anchors: the publication's own terms first, so that a local name shared with an outside term is the
+		// publication's.
+		bySection[k] = ids
+	}
+	taken := map[string]bool{}
+	claim := func(iri string) {
+		if _, ok := n.anchors[iri]; ok {
+			return
+		}
+		a := anchorOf(iri)
+		if a == "" || taken[a] || reservedIDs[a] || strings.HasPrefix(a, "section-") || strings.HasPrefix(a, "term-") {
+			a = "term-" + url.PathEscape(iri)
+		}
+		taken[a] = true
+		n.anchors[iri] = a
+	}
+	for _, own := range []bool{true, false} {
+		for _, s := range order {
+			for _, i := range s.terms {
+				iri := d.Terms[i].IRI
+				if isOwn := base != "" && (strings.HasPrefix(iri, base+"#") || strings.HasPrefix(iri, base+"/")) ||
+					d.Ontology != nil && d.Ontology.Namespace != "" && strings.HasPrefix(iri, d.Ontology.Namespace); isOwn == own {
+					claim(iri)
+				}
+			}
+		}
+	}
+	for _, s := range order {
+		sec := sectionView{ID: "section-" + string(s.k), Title: kindTitles[s.k], Count: len(bySection[s.k]),
+			Omitted: len(bySection[s.k]) - len(s.terms)}
+		for _, i := range s.terms {
+			sec.Terms = append(sec.Terms, n.term(&d.Terms[i], s.k))
+		}
+		sec.Tree = n.tree(s.k, bySection[s.k])
+		v.Sections = append(v.Sections, sec)
+	}
+	if h := d.Ontology; h != nil {
+		v.Header = n.header(h)
+	}
+	return v
+}
+
+func (n *docNamer) term(t *vocab.Term, section vocab.Kind) termDocView {
+	tv := termDocView{ID: n.anchors[t.IRI], IRI: t.IRI, Name: compact(t.IRI, n.prefixes), Href: n.resource(t.IRI),
+		Label: n.ls.pick(t.Text[vocab.Label]), Deprecated: t.Deprecated, Status: t.Status,
+		Definition: n.ls.pick(t.Text[vocab.Definition]), Comment: n.ls.pick(t.Text[vocab.Comment]),
+		AltLabels: n.ls.all(t.Text[vocab.AltLabel])}
+	if tv.Definition.Value == "" {
+		tv.Definition = n.ls.pick(t.Text[vocab.Description])
+	}
+	if tv.Definition.Value == "" {
+		tv.Definition, tv.Comment = tv.Comment, textView{}
+	}
+	if tv.Comment == tv.Definition {
+		tv.Comment = textView{}
+	}
+	if tv.Label.Value == "" {
+		tv.Label = n.label(t.IRI)
+	}
+	for _, k := range t.Kinds {
+		tv.Kinds = append(tv.Kinds, kindNames[k])
+	}
+	for _, nt := range noteTitles {
+		for _, x := range n.ls.all(t.Text[nt.key]) {
+			tv.Notes = append(tv.Notes, noteView{Title: nt.title, Text: x})
+		}
+	}
+	for _, r := range relTitles {
+		iris := t.Links[r.key]
+		if len(iris) == 0 {
+			continue
+		}
+		if r.key == vocab.Narrower && section == vocab.ConceptScheme {
+			continue
+		}
+		const maxRefs = 200 // a concept with thousands of narrower concepts lists them on its resource page
+		more := len(iris) > maxRefs
+		if more {
+			iris = iris[:maxRefs]
+		}
+		rv := relView{Key: r.key, Title: r.title, Refs: n.refs(iris)}
+		if more {
+			rv.Refs = append(rv.Refs, refView{Href: tv.Href, Label: "… all " + strconv.Itoa(len(t.Links[r.key]))})
+		}
+		tv.Rels = append(tv.Rels, rv)
+	}
+	for _, p := range t.Props {
+		pv := shapePropView{Path: n.ref(p.Path), Name: n.ls.pick(p.Name), Description: n.ls.pick(p.Description)}
+		for _, x := range []struct {
+			iri string
+			to  **refView
+		}{{p.Datatype, &pv.Datatype}, {p.Class, &pv.Class}, {p.Node, &pv.Node}} {
+			if x.iri != "" {
+				r := n.ref(x.iri)
+				*x.to = &r
+			}
+		}
+		if p.MinCount != "" || p.MaxCount != "" {
+			pv.Count = nameOr(p.MinCount, "0") + ".." + nameOr(p.MaxCount, "*")
+		}
+		tv.Props = append(tv.Props, pv)
+	}
+	return tv
+}
+
+// parentKeys are the links that make a section's hierarchy tree.
+var parentKeys = map[vocab.Kind][2]string{
+	vocab.Class:              {vocab.SubClassOf, vocab.SubClasses},
+	vocab.ObjectProperty:     {vocab.SubPropertyOf, vocab.SubProperties},
+	vocab.DatatypeProperty:   {vocab.SubPropertyOf, vocab.SubProperties},
+	vocab.AnnotationProperty: {vocab.SubPropertyOf, vocab.SubProperties},
+	vocab.Property:           {vocab.SubPropertyOf, vocab.SubProperties},
+	vocab.Concept:            {vocab.Broader, vocab.Narrower},
+}
+
+// tree is a section's hierarchy: its roots (terms without a parent in the section) with their descendants, at most
+// MaxTreeNodes entries, each term once. It is nil when the section has no hierarchy at all.
+func (n *docNamer) tree(k vocab.Kind, ids []int) []treeNode {
+	keys, ok := parentKeys[k]
+	if !ok {
+		return nil
+	}
+	in := map[string]bool{}
+	for _, i := range ids {
+		in[n.doc.Terms[i].IRI] = true
+	}
+	hasEdge := false
+	var roots []int
+	for _, i := range ids {
+		t := &n.doc.Terms[i]
+		parent := false
+		for _, p := range t.Links[keys[0]] {
+			if in[p] && p != t.IRI {
+				parent, hasEdge = true, true
+				break
+			}
+		}
+		if !parent {
+			roots = append(roots, i)
+		}
+	}
+	if !hasEdge {
+		return nil
+	}
+	budget := MaxTreeNodes
+	seen := map[string]bool{}
+	var build func(i, depth int) treeNode
+	build = func(i, depth int) treeNode {
+		t := &n.doc.Terms[i]
+		seen[t.IRI] = true
+		budget--
+		node := treeNode{Ref: n.ref(t.IRI)}
+		var kids []string
+		for _, c := range t.Links[keys[1]] {
+			if in[c] && !seen[c] {
+				kids = append(kids, c)
+			}
+		}
+		sort.Slice(kids, func(a, b int) bool {
+			return strings.ToLower(n.label(kids[a]).Value) < strings.ToLower(n.label(kids[b]).Value)
+		})
+		for j, c := range kids {
+			if budget <= 0 || depth >= 64 {
+				node.More = len(kids) - j
+				break
+			}
+			if seen[c] {
+				continue
+			}
+			node.Children = append(node.Children, build(n.index[c], depth+1))
+		}
+		return node
+	}
+	var out []treeNode
+	for _, r := range roots {
+		if budget <= 0 {
+			break
+		}
+		if !seen[n.doc.Terms[r].IRI] {
+			out = append(out, build(r, 0))
+		}
+	}
+	return out
+}
+
+func (n *docNamer) header(h *vocab.Header) *headerView {
+	hv := &headerView{IRI: h.IRI, Title: n.ls.pick(h.Text[vocab.Title]), VersionInfo: n.ls.pick(h.Text[vocab.VersionInfo]),
+		Description: n.ls.pick(h.Text[vocab.Description]), Prefix: h.Prefix, Namespace: h.Namespace, Issued: h.Issued,
+		Modified: h.Modified}
+	if hv.Title.Value == "" {
+		hv.Title = n.ls.pick(h.Text[vocab.Label])
+	}
+	if hv.Description.Value == "" {
+		hv.Description = n.ls.pick(h.Text[vocab.Comment])
+	}
+	if hv.Description.Value == "" {
+		hv.Description = n.ls.pick(h.Text[vocab.Definition])
+	}
+	ext := func(iris []string) []refView {
+		out := make([]refView, 0, len(iris))
+		for _, i := range iris {
+			l := n.label(i)
+			if l.Value == compact(i, n.prefixes) {
+				l = textView{Value: i}
+			}
+			out = append(out, refView{Href: i, Label: l.Value, Lang: l.Lang, IRI: i})
+		}
+		return out
+	}
+	hv.VersionIRI = ext(h.Links[vocab.VersionIRI])
+	hv.PriorVersion = ext(h.Links[vocab.PriorVersion])
+	hv.Imports = ext(h.Links[vocab.Imports])
+	agents := func(as []vocab.Agent) []agentView {
+		var out []agentView
+		for _, a := range as {
+			av := agentView{Href: a.IRI, Name: n.ls.pick(a.Name)}
+			if av.Name.Value == "" {
+				av.Name = textView{Value: a.IRI}
+			}
+			if av.Name.Value != "" {
+				out = append(out, av)
+			}
+		}
+		return out
+	}
+	hv.Creators, hv.Contributors, hv.Publishers = agents(h.Creators), agents(h.Contributors), agents(h.Publishers)
+	for _, l := range h.License {
+		r := refView{Label: l, IRI: l}
+		if strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") {
+			r.Href = l
+		}
+		hv.License = append(hv.License, r)
+	}
+	return hv
+}
