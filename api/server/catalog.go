@@ -129,7 +129,11 @@ func (s *Server) createGroup(w http.ResponseWriter, r *http.Request, c *call, pa
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, groupOut(g))
+	out := withNotes[Group]{Item: groupOut(g)}
+	if in.Type == "" && g.Type == model.GroupPrivate {
+		out.Notes = append(out.Notes, `type was not given, so the group is PRIVATE: only credentials granted a role see it and its repositories; send "type": "PUBLIC" to create a group everyone sees`)
+	}
+	return writeJSON(w, out)
 }
 
 func (s *Server) createTopGroup(w http.ResponseWriter, r *http.Request, c *call) error {
@@ -217,11 +221,15 @@ func (s *Server) createRepositoryInGroup(w http.ResponseWriter, r *http.Request,
 	}
 	repo := model.Repository{Name: in.Name, Description: in.Description, Owner: in.Owner, ParentID: in.ParentID,
 		PathSegment: in.PathSegment, Visible: in.Visible != nil && *in.Visible}
-	out, err := s.cfg.Store.CreateRepository(r.Context(), c.actor, repo)
+	created, err := s.cfg.Store.CreateRepository(r.Context(), c.actor, repo)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, repositoryOut(out))
+	out := withNotes[Repository]{Item: repositoryOut(created)}
+	if in.Visible == nil && !created.Visible {
+		out.Notes = append(out.Notes, `visible was not given, so the repository is hidden: anonymous readers get 404 for its publications; send "visible": true (or PATCH it later) to publish openly`)
+	}
+	return writeJSON(w, out)
 }
 
 func (s *Server) repositoryData(ctx context.Context, a model.Actor, repo model.Repository) (RepositoryData, error) {

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -103,9 +104,10 @@ func (s *Server) updatePublication(w http.ResponseWriter, r *http.Request, c *ca
 	if err := jsonPart(parts["meta-data"], &in); err != nil {
 		return err
 	}
+	// The strict pass above has checked every key; the patch reads the same object for which fields were given.
 	var patch store.PublicationPatch
-	if err := jsonPart(parts["meta-data"], &patch); err != nil {
-		return err
+	if err := json.Unmarshal(parts["meta-data"].data, &patch); err != nil {
+		return &apierr.Error{Status: http.StatusBadRequest, Message: "the part meta-data: " + err.Error(), Err: err}
 	}
 	key := in.PublicationURI
 	if key == "" {
@@ -149,6 +151,15 @@ func (s *Server) getPublicationVersions(w http.ResponseWriter, r *http.Request, 
 func (s *Server) updatePublicationMetadata(w http.ResponseWriter, r *http.Request, c *call) error {
 	q := r.URL.Query()
 	var patch store.PublicationPatch
+	// api.md gives this route three query parameters. A JSON body is read too, strictly, so that a client
+	// sending {"versioningMode": …} is applied or told why not, rather than answered 200 with nothing changed.
+	if r.ContentLength != 0 {
+		var in PublicationMetaPatch
+		if err := readJSONIfAny(r, &in); err != nil {
+			return err
+		}
+		patch = store.PublicationPatch(in)
+	}
 	for name, dst := range map[string]**string{"publisher": &patch.Publisher, "owner": &patch.Owner, "description": &patch.Description} {
 		if q.Has(name) {
 			v := q.Get(name)

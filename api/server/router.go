@@ -125,14 +125,15 @@ func moreSpecific(a, b []string) bool {
 	return false
 }
 
-// RouteInfo names one route of the dispatcher.
-type RouteInfo struct{ Method, Pattern string }
+// RouteInfo names one route of the dispatcher. Body is what the route reads: "json:<type>",
+// "multipart:<part>,…", "sparql" or empty.
+type RouteInfo struct{ Method, Pattern, Body string }
 
 // Routes lists every route the dispatcher serves, for checks against the Swagger document.
 func (s *Server) Routes() []RouteInfo {
 	out := make([]RouteInfo, len(s.routes))
 	for i, rt := range s.routes {
-		out[i] = RouteInfo{rt.Method, rt.Pattern}
+		out[i] = RouteInfo{rt.Method, rt.Pattern, rt.Body}
 	}
 	return out
 }

@@ -1,5 +1,7 @@
 package server
 
+import "strings"
+
 // Query parameters shared by the listings (api.md 4.6).
 var listParams = []param{
 	{Name: "searchText", Type: "string", Desc: "full-text match over name, description and path; words match as prefixes"},
@@ -48,7 +50,7 @@ func (s *Server) table() []*route {
 		{Method: "POST", Pattern: "/api/v3/repositories/{repositoryId}/publications", OpID: "createPublication", Tag: "publications", Summary: "create a publication (PUBLISHER)", Body: "multipart:metadata,content", Resp: PublicationView{}, h: s.createPublication},
 		{Method: "PUT", Pattern: "/api/v3/repositories/{repositoryId}/publications", OpID: "updatePublication", Tag: "publications", Summary: "add a version to the publication named by publicationUri or name (PUBLISHER)", Body: "multipart:meta-data,Content", Resp: PublicationView{}, h: s.updatePublication},
 		{Method: "GET", Pattern: "/api/v3/publications/{id}", OpID: "getPublicationMetaData", Tag: "publications", Summary: "meta-data of a publication", Query: []param{{Name: "version", Type: "string", Desc: "a version label or id (default: latest)"}}, Resp: PublicationView{}, h: s.getPublicationMetaData},
-		{Method: "PATCH", Pattern: "/api/v3/publications/{id}", OpID: "updatePublicationMetadata", Tag: "publications", Summary: "change the supplied meta-data (PUBLISHER)", Query: []param{{Name: "publisher", Type: "string"}, {Name: "owner", Type: "string"}, {Name: "description", Type: "string"}}, Resp: PublicationView{}, h: s.updatePublicationMetadata},
+		{Method: "PATCH", Pattern: "/api/v3/publications/{id}", OpID: "updatePublicationMetadata", Tag: "publications", Summary: "change the supplied meta-data (PUBLISHER)", Body: "json:PublicationMetaPatch", Query: []param{{Name: "publisher", Type: "string"}, {Name: "owner", Type: "string"}, {Name: "description", Type: "string"}}, Resp: PublicationView{}, h: s.updatePublicationMetadata},
 		{Method: "DELETE", Pattern: "/api/v3/publications/{id}", OpID: "deletePublication", Tag: "publications", Summary: "delete a publication (PUBLISHER)", Resp: PublicationView{}, h: s.deletePublication},
 		{Method: "GET", Pattern: "/api/v3/publications/{id}/versions", OpID: "getPublicationVersions", Tag: "publications", Summary: "meta-data of every version", Resp: VersionList{}, h: s.getPublicationVersions},
 		{Method: "GET", Pattern: "/api/v3/publications.delta", OpID: "findDeltaForPublicationVersions", Tag: "publications", Summary: "delta B minus A as a dataset with added and removed graphs", Query: []param{{Name: "version1", Type: "string", Required: true, Desc: "publication or version id A"}, {Name: "version2", Type: "string", Required: true, Desc: "publication or version id B"}}, Produces: deltaTypes, h: s.findDeltaForPublicationVersions},
@@ -76,28 +78,29 @@ func (s *Server) table() []*route {
 // v2Routes map api.md 4.8 onto the v3 handlers, under both spellings of the repositories segment.
 func (s *Server) v2Routes() []*route {
 	var rs []*route
-	add := func(method, pattern string, h handlerFunc) {
-		rs = append(rs, &route{Method: method, Pattern: pattern, OpID: "v2", h: h})
+	// body is the v3 route's Body, for the routes that read one.
+	add := func(method, pattern string, h handlerFunc, body ...string) {
+		rs = append(rs, &route{Method: method, Pattern: pattern, OpID: "v2", Body: strings.Join(body, ""), h: h})
 	}
 	add("GET", "/api/v2/groups", s.getTopGroups)
-	add("POST", "/api/v2/groups", s.createTopGroup)
+	add("POST", "/api/v2/groups", s.createTopGroup, "json:Group")
 	add("GET", "/api/v2/groups/{id}", s.getGroupDetails)
 	add("DELETE", "/api/v2/groups/{id}", s.deleteGroup)
-	add("PATCH", "/api/v2/groups/{id}", s.updatePartialGroup)
-	add("POST", "/api/v2/groups/{id}", s.createSubGroup)
+	add("PATCH", "/api/v2/groups/{id}", s.updatePartialGroup, "json:GroupPartial")
+	add("POST", "/api/v2/groups/{id}", s.createSubGroup, "json:Group")
 	add("GET", "/api/v2/groups/{id}/subgroups", s.getSubGroups)
 	for _, seg := range []string{"respositories", "repositories"} {
 		base := "/api/v2/" + seg
 		add("GET", base, s.getRepositoriesWithAccessStatus)
-		add("POST", base, s.createRepositoryInGroup)
+		add("POST", base, s.createRepositoryInGroup, "json:RepositoryDataInput")
 		add("GET", base+"/{id}", s.getRepositoryMetadata)
 		add("DELETE", base+"/{id}", s.deleteRepository)
-		add("PATCH", base+"/{id}", s.updateRepository)
+		add("PATCH", base+"/{id}", s.updateRepository, "json:RepositoryPartial")
 		add("GET", base+"/{groupId}/repositories", s.getRepositories)
 		add("GET", base+"/{repositoryId}/publications", s.v2Publications)
-		add("POST", base+"/{repositoryId}/publications", s.createPublication)
-		add("PUT", base+"/{repositoryId}/publications", s.updatePublication)
-		add("PATCH", base+"/{repositoryId}/publications", s.v2Named(s.updatePublicationMetadata))
+		add("POST", base+"/{repositoryId}/publications", s.createPublication, "multipart:metadata,content")
+		add("PUT", base+"/{repositoryId}/publications", s.updatePublication, "multipart:meta-data,Content")
+		add("PATCH", base+"/{repositoryId}/publications", s.v2Named(s.updatePublicationMetadata), "json:PublicationMetaPatch")
 		add("GET", base+"/{repositoryId}/publications/publication", s.v2Named(s.getPublicationContent))
 		add("DELETE", base+"/{repositoryId}/publications/publication", s.v2Named(s.deletePublication))
 		add("GET", base+"/{repositoryId}/publications/sparql", s.v2Named(s.sparql))
@@ -110,15 +113,15 @@ func (s *Server) v2Routes() []*route {
 func (s *Server) nsRoutes() []*route {
 	const p = "/ns/{repository}/{accessibility}/{status}/{context}/{function}/{name}"
 	var rs []*route
-	add := func(method, pattern string, anon bool, h handlerFunc) {
-		rs = append(rs, &route{Method: method, Pattern: pattern, OpID: "ns", Anon: anon, h: h})
+	add := func(method, pattern string, anon bool, h handlerFunc, body ...string) {
+		rs = append(rs, &route{Method: method, Pattern: pattern, OpID: "ns", Anon: anon, Body: strings.Join(body, ""), h: h})
 	}
 	add("GET", "/ns/{repository}", true, s.nsRepo(s.getRepositoryPublications))
-	add("POST", "/ns/{repository}", false, s.nsRepo(s.createPublication))
+	add("POST", "/ns/{repository}", false, s.nsRepo(s.createPublication), "multipart:metadata,content")
 	// The publication and version URLs answer SPARQL too (a GET with query=, or a POST), as direct URLs do.
 	add("GET", p, true, s.nsPub(orSPARQL(s.getPublicationContent, s.sparql)))
 	add("POST", p, true, s.nsPub(s.sparql))
-	add("PUT", p, false, s.nsPub(s.nsUpdate))
+	add("PUT", p, false, s.nsPub(s.nsUpdate), "multipart:Content")
 	add("DELETE", p, false, s.nsPub(s.deletePublication))
 	add("GET", p+"/sparql", true, s.nsPub(s.sparql))
 	add("POST", p+"/sparql", true, s.nsPub(s.sparql))

@@ -43,7 +43,7 @@ func (s *Server) Swagger() map[string]any {
 		paths[rt.Pattern][strings.ToLower(rt.Method)] = op
 	}
 	// Request body definitions.
-	for _, t := range []any{Group{}, GroupPartial{}, RepositoryDataInput{}, RepositoryPartial{}, PublicationMetaInput{}, FileInfoInput{}} {
+	for _, t := range []any{Group{}, GroupPartial{}, RepositoryDataInput{}, RepositoryPartial{}, PublicationMetaInput{}, PublicationMetaPatch{}, FileInfoInput{}} {
 		schemaOf(reflect.TypeOf(t), defs)
 	}
 	host, base := "", "/"

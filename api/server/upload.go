@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"errors"
 	"io"
 	"mime"
@@ -61,12 +60,9 @@ func readParts(r *http.Request, required ...string) (map[string]*part, error) {
 	return parts, nil
 }
 
-// jsonPart decodes a part holding JSON.
+// jsonPart decodes a part holding JSON, strictly (decodeStrict).
 func jsonPart(p *part, v any) error {
-	if err := json.Unmarshal(p.data, v); err != nil {
-		return &apierr.Error{Status: http.StatusBadRequest, Message: "the part " + p.name + " is not valid JSON: " + err.Error(), Err: err}
-	}
-	return nil
+	return decodeStrict(p.data, v, "the part "+p.name)
 }
 
 // genericTypes say nothing about the syntax, so the file name decides.

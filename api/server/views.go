@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -186,6 +187,19 @@ type PublicationMetaInput struct {
 	SchemaURIs          []string `json:"schemaURIs"`
 }
 
+// PublicationMetaPatch is the optional JSON body of updatePublicationMetadata: the meta-data a publication has
+// (a new version label comes only with new content, through updatePublication).
+type PublicationMetaPatch struct {
+	Name                *string               `json:"name"`
+	Description         *string               `json:"description"`
+	Owner               *string               `json:"owner"`
+	Publisher           *string               `json:"publisher"`
+	VersioningMode      *model.VersioningMode `json:"versioningMode"`
+	VersionLabel        *string               `json:"-"`
+	UseVersionedBaseURI *bool                 `json:"useVersionedBaseUri"`
+	SchemaURIs          *[]string             `json:"schemaURIs"`
+}
+
 // FileInfo is api.md 2.12.
 type FileInfo struct {
 	ID             string `json:"id"`
@@ -358,23 +372,58 @@ func writeJSON(w http.ResponseWriter, v any) error {
 	return err
 }
 
-// readJSON decodes a JSON request body into v; anything that is not one JSON object of the right shape is 400.
+// readJSON decodes a JSON request body into v; anything that is not one JSON object of v's shape (decodeStrict)
+// is 400.
 func readJSON(r *http.Request, v any) error {
-	dec := json.NewDecoder(r.Body)
-	if err := dec.Decode(v); err != nil {
+	data, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	if len(data) == 0 {
+		return apierr.New(http.StatusBadRequest, "the request needs a JSON body")
+	}
+	return decodeStrict(data, v, "the JSON body")
+}
+
+// readJSONIfAny is readJSON for an optional body: an empty one leaves v as it is.
+func readJSONIfAny(r *http.Request, v any) error {
+	data, err := readBody(r)
+	if err != nil || len(data) == 0 {
+		return err
+	}
+	return decodeStrict(data, v, "the JSON body")
+}
+
+// readBody reads a request body (bounded by the server's MaxBytesReader); only white space is empty.
+func readBody(r *http.Request) ([]byte, error) {
+	data, err := io.ReadAll(r.Body)
+	if err != nil {
 		var mb *http.MaxBytesError
 		if errors.As(err, &mb) {
-			return err
+			return nil, err
 		}
-		if errors.Is(err, io.EOF) {
-			return apierr.New(http.StatusBadRequest, "the request needs a JSON body")
-		}
-		return &apierr.Error{Status: http.StatusBadRequest, Message: "invalid JSON body: " + err.Error(), Err: err}
+		return nil, &apierr.Error{Status: http.StatusBadRequest, Message: "reading the body: " + err.Error(), Err: err}
 	}
-	if dec.More() {
-		return apierr.New(http.StatusBadRequest, "invalid JSON body: more than one JSON value")
+	return bytes.TrimSpace(data), nil
+}
+
+// withNotes is a reply with the defaults the server chose where they hide what was created, so that a client
+// that did not say "PUBLIC" or "visible" learns it made something private.
+type withNotes[T any] struct {
+	Item  T
+	Notes []string
+}
+
+func (n withNotes[T]) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(n.Item)
+	if err != nil || len(n.Notes) == 0 {
+		return b, err
 	}
-	return nil
+	notes, err := json.Marshal(n.Notes)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(append(b[:len(b)-1], `,"notes":`...), notes...), '}'), nil
 }
 
 func badRequest(msg string) error { return apierr.New(http.StatusBadRequest, msg) }

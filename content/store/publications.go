@@ -413,6 +413,10 @@ func labelNote(mode model.VersioningMode, label string) string {
 // checkLabel enforces CUSTOM's rule: a new version needs a label no earlier version of the item has.
 func checkLabel(mode model.VersioningMode, label string, it *history.Item) error {
 	if mode != model.Custom {
+		if label != "" {
+			// Dropping it would answer 200 with a label the client never sees applied.
+			return model.Invalidf("versionLabel %q applies only to versioningMode CUSTOM (here %s, which numbers versions itself)", label, mode)
+		}
 		return nil
 	}
 	if label == "" {
