@@ -1,5 +1,7 @@
 # ldhub — build, test, conformance and benchmarks. `make test` is the one command CI runs.
 GO        ?= go
+# pipefail: a failing `go test` in a pipe fails the target.
+SHELL     := /bin/bash
 REPORTS   := $(CURDIR)/build/reports
 export LDHUB_REPORT_DIR := $(REPORTS)
 
@@ -14,13 +16,13 @@ build:
 # a second time under the race detector.
 RACE_PKGS := ./content/store/... ./api/... ./pipeline/... ./sparqlsvc/eval/... ./sparqlsvc/index/... ./sparqlsvc/protocol/...
 
-# Every test: unit, integration and the W3C conformance runners, then the race detector over RACE_PKGS; the suite
-# scores are printed at the end.
+# The race detector over RACE_PKGS, then every test: unit, integration and the W3C conformance runners. The
+# summary (scripts/testsummary.py) prints each package as it finishes, every failing test's output, then the suite
+# scores and every skipped test with its reason.
 test: fmt-check tidy-check vet
-	@rm -rf $(REPORTS)
-	$(GO) test -count=1 -timeout 30m ./...
+	@rm -rf $(REPORTS); mkdir -p $(REPORTS)
 	$(GO) test -race -count=1 -timeout 30m $(RACE_PKGS)
-	@echo "== conformance scores"; cat $(REPORTS)/*.txt 2>/dev/null | grep -E '^[^ ].*: [0-9]+ passed, [0-9]+ failed$$' || true
+	set -o pipefail; $(GO) test -count=1 -timeout 30m -json ./... | tee build/test.json | python3 scripts/testsummary.py
 
 # Only the W3C suites, with the names of failing tests.
 conformance:
