@@ -513,6 +513,9 @@ func (p *processor) createTermDef(active *activeContext, sc *defScope, term stri
 				return p.fail("invalid reverse property", "a reverse property's container is @set or @index")
 			}
 		}
+		if err := p.indexMapping(active, sc, m, def); err != nil {
+			return err
+		}
 		def.reverse = true
 		active.terms[term] = def
 		defined[term] = true
@@ -599,22 +602,8 @@ func (p *processor) createTermDef(active *activeContext, sc *defScope, term stri
 			}
 		}
 	}
-	if v, ok := m["@index"]; ok {
-		if p.mode10 || def.container&cIndex == 0 {
-			return p.fail("invalid term definition", "@index without an @index container")
-		}
-		s, isStr := v.(string)
-		if !isStr {
-			return p.fail("invalid term definition", "@index must be a string")
-		}
-		x, ok, err := p.expandIRI(active, s, false, true, sc)
-		if err != nil {
-			return err
-		}
-		if !ok || isKeyword(x) || !strings.Contains(x, ":") {
-			return p.fail("invalid term definition", "@index %q is not an IRI", s)
-		}
-		def.index = s
+	if err := p.indexMapping(active, sc, m, def); err != nil {
+		return err
 	}
 	if v, ok := m["@context"]; ok {
 		if p.mode10 {
@@ -695,6 +684,28 @@ func (p *processor) createTermDef(active *activeContext, sc *defScope, term stri
 	}
 	active.terms[term] = def
 	defined[term] = true
+	return nil
+}
+
+// indexMapping sets a term's @index (the property an index map indexes by).
+func (p *processor) indexMapping(active *activeContext, sc *defScope, m map[string]any, def *termDef) error {
+	if v, ok := m["@index"]; ok {
+		if p.mode10 || def.container&cIndex == 0 {
+			return p.fail("invalid term definition", "@index without an @index container")
+		}
+		s, isStr := v.(string)
+		if !isStr {
+			return p.fail("invalid term definition", "@index must be a string")
+		}
+		x, ok, err := p.expandIRI(active, s, false, true, sc)
+		if err != nil {
+			return err
+		}
+		if !ok || isKeyword(x) || !strings.Contains(x, ":") {
+			return p.fail("invalid term definition", "@index %q is not an IRI", s)
+		}
+		def.index = s
+	}
 	return nil
 }
 
@@ -864,5 +875,3 @@ func (p *processor) failPop(code, format string, args ...any) *procError {
 	p.pop()
 	return e
 }
-
-type inverseContext struct{}

@@ -1,7 +1,8 @@
-// Package jsonld reads and writes JSON-LD 1.1 with a processor of its own, written from the JSON-LD 1.1 Processing
-// Algorithms and API recommendation. The processor never reaches the network or the file system by itself: remote contexts are loaded only through a
-// Loader the caller configures, and every document (including loaded contexts) is bounded in size and nesting
-// before it is parsed.
+// Package jsonld reads and writes JSON-LD 1.1 with a processor of its own, written from the W3C recommendation
+// JSON-LD 1.1 Processing Algorithms and API: context processing, expansion, compaction, and conversion to and from
+// RDF. The processor never reaches the network or the file system by itself: remote contexts are loaded only
+// through a Loader the caller configures, and every document (including loaded contexts) is bounded in size and
+// nesting before it is parsed.
 package jsonld
 
 import (

@@ -2,14 +2,12 @@ package jsonld
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/ldhub/ldhub/content/rdf"
-	"github.com/ldhub/ldhub/content/rdf/jsonld/internal/ld"
 )
 
 // EncodeConfig holds what EncodeOptions cannot express; the zero value writes compacted JSON-LD with plain
@@ -85,31 +83,27 @@ func (e *Encoder) Close() error {
 	return nil
 }
 
-// document converts the buffered quads; json-gold panics on some malformed structures, which must not escape.
-func (e *Encoder) document() (doc any, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			doc, err = nil, fmt.Errorf("json-ld: converting RDF: %v", p)
+// document converts the buffered quads: Serialize RDF as JSON-LD, then compaction with a context of the prefixes.
+func (e *Encoder) document() (any, error) {
+	// A dataset is a set: a repeated statement would count as a second reference to a list node and keep the
+	// list from being folded into @list.
+	seen := make(map[rdf.Quad]struct{}, len(e.quads))
+	quads := e.quads[:0]
+	for _, q := range e.quads {
+		if _, dup := seen[q]; !dup {
+			seen[q] = struct{}{}
+			quads = append(quads, q)
 		}
-	}()
-	opts := ld.NewJsonLdOptions(e.o.Base)
-	// Compaction never loads anything: the context is built here from the prefixes.
-	opts.DocumentLoader = &docLoader{ctx: context.Background(), loader: NoRemote(), cache: map[string][]byte{}}
-	opts.UseNativeTypes = e.cfg.UseNativeTypes
-	opts.UseRdfType = e.cfg.UseRDFType
-	opts.RDFDirection = e.cfg.RDFDirection
-	if e.cfg.ProcessingMode != "" {
-		opts.ProcessingMode = e.cfg.ProcessingMode
 	}
-	proc := ld.NewJsonLdProcessor()
-	expanded, err := proc.FromRDF(dataset(e.quads), opts)
+	expanded, err := fromRDF(quads, fromRDFOptions{useNativeTypes: e.cfg.UseNativeTypes, useRDFType: e.cfg.UseRDFType,
+		direction: e.cfg.RDFDirection, mode10: e.cfg.ProcessingMode == JSONLD10})
 	if err != nil {
-		return nil, processorError(err)
+		return nil, syntaxError(err, nil)
 	}
 	if e.cfg.Expanded {
 		return expanded, nil
 	}
-	schemes := iriSchemes(e.quads)
+	schemes := iriSchemes(quads)
 	ctx := map[string]any{}
 	for _, p := range e.o.Prefixes {
 		switch {
@@ -122,63 +116,9 @@ func (e *Encoder) document() (doc any, err error) {
 			ctx[p.Name] = p.IRI
 		}
 	}
-	compacted, err := proc.CompactExpanded(expanded, map[string]any{"@context": ctx}, opts)
-	if err != nil {
-		return nil, processorError(err)
-	}
-	if len(ctx) == 0 {
-		delete(compacted, "@context")
-	}
-	return compacted, nil
-}
-
-// dataset converts quads to json-gold's dataset, without duplicates; blank nodes keep their labels.
-func dataset(quads []rdf.Quad) *ld.RDFDataset {
-	ds := ld.NewRDFDataset()
-	// A dataset is a set: a repeated statement would count as a second reference to a list node and keep the
-	// list from being folded into @list.
-	seen := make(map[rdf.Quad]struct{}, len(quads))
-	for _, q := range quads {
-		if _, dup := seen[q]; dup {
-			continue
-		}
-		seen[q] = struct{}{}
-		name := "@default"
-		if !q.G.IsZero() {
-			name = nodeName(q.G)
-		}
-		ds.Graphs[name] = append(ds.Graphs[name], &ld.Quad{
-			Subject: node(q.S), Predicate: node(q.P), Object: node(q.O), Graph: graphNode(q.G),
-		})
-	}
-	return ds
-}
-
-func nodeName(t rdf.Term) string {
-	if t.IsBlank() {
-		return "_:" + t.Value
-	}
-	return t.Value
-}
-
-func graphNode(t rdf.Term) ld.Node {
-	if t.IsZero() {
-		return nil
-	}
-	return node(t)
-}
-
-func node(t rdf.Term) ld.Node {
-	switch t.Kind {
-	case rdf.KindBlank:
-		return ld.NewBlankNode("_:" + t.Value)
-	case rdf.KindLiteral:
-		if t.Lang != "" {
-			return ld.NewLiteral(t.Value, rdf.RDFLangString, t.Lang)
-		}
-		return ld.NewLiteral(t.Value, t.Datatype, "")
-	}
-	return ld.NewIRI(t.Value)
+	// Compaction never loads anything: the context is built here from the prefixes.
+	p := newProcessor(Config{ProcessingMode: e.cfg.ProcessingMode}, limitsFrom(rdf.Limits{}, 0))
+	return p.compactDocument(expanded, ctx, CompactOptions{Base: e.o.Base})
 }
 
 // iriSchemes returns the schemes of every IRI in quads (including datatypes).

@@ -292,7 +292,7 @@ func appendValue(result map[string]any, key string, v any) {
 	cur, ok := result[key]
 	if !ok {
 		if a, isArr := v.([]any); isArr {
-			result[key] = append([]any(nil), a...)
+			result[key] = append([]any{}, a...)
 		} else {
 			result[key] = []any{v}
 		}
@@ -547,8 +547,8 @@ func (p *processor) expandKeyword(active, typeScoped *activeContext, prop string
 			return err
 		}
 		if !ok {
-			// An @id with the form of a keyword is ignored, and the node with it.
-			result["@id"] = dropNode
+			// An @id with the form of a keyword expands to null; the node has no identifier RDF can use.
+			result["@id"] = nil
 			return nil
 		}
 		ev = x
@@ -725,14 +725,8 @@ func (p *processor) expandKeyword(active, typeScoped *activeContext, prop string
 	return nil
 }
 
-// dropNode marks a node object whose @id was ignored.
-var dropNode = &struct{ byte }{}
-
 // finishObject is steps 15–20 of the Expansion Algorithm.
 func (p *processor) finishObject(prop string, result map[string]any) (any, error) {
-	if id, ok := result["@id"]; ok && id == any(dropNode) {
-		return nil, nil
-	}
 	if v, ok := result["@value"]; ok {
 		for k := range result {
 			switch k {

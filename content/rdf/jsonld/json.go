@@ -13,8 +13,8 @@ import (
 
 const syntaxName = "json-ld"
 
-// DefaultMaxInputBytes bounds the size of one JSON-LD document. json-gold works on a fully parsed tree (several
-// times the input size in memory), so the input cannot be streamed and must be bounded.
+// DefaultMaxInputBytes bounds the size of one JSON-LD document. The decoder holds the text in memory (node objects
+// are parsed from it one at a time where the document's shape allows), so the text must be bounded.
 const DefaultMaxInputBytes = 64 << 20
 
 type parseLimits struct {

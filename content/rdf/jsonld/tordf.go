@@ -90,8 +90,9 @@ func (e *emitter) items(v any, g rdf.Term, gok bool) {
 func (e *emitter) node(n map[string]any, g rdf.Term, gok bool) (rdf.Term, bool) {
 	var s rdf.Term
 	sok := true
-	if id, ok := n["@id"].(string); ok {
-		s, sok = e.resource(id)
+	if id, ok := n["@id"]; ok {
+		ids, _ := id.(string)
+		s, sok = e.resource(ids)
 	} else {
 		s = rdf.Blank(e.blanks.alloc.Fresh())
 	}

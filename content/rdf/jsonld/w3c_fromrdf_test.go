@@ -10,32 +10,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/jsonld"
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
 )
 
 func TestW3CJSONLDFromRDF(t *testing.T) {
-	dir := filepath.Join(conformance.SuitesDir(t), "json-ld")
-	entries := loadManifest(t, filepath.Join(dir, "fromRdf-manifest.jsonld"))
-	res := conformance.Result{Suite: "json-ld/fromRdf", Known: knownFromRDF}
-	for _, e := range entries {
-		if why := runFromRDF(dir, e); why != "" {
-			res.Fail(e.ID, why)
-		} else {
-			res.Passed++
-		}
-	}
-	conformance.Report(t, res)
+	runSuite(t, "fromRdf-manifest.jsonld", "json-ld/fromRdf", knownFromRDF, runFromRDF)
 }
 
-func runFromRDF(dir string, e manifestEntry) (why string) {
-	defer func() {
-		if p := recover(); p != nil {
-			why = fmt.Sprintf("panic: %v", p)
-		}
-	}()
+func runFromRDF(dir string, e manifestEntry) string {
 	quads, err := readLabelledNQuads(filepath.Join(dir, e.Input))
 	if err != nil {
 		return "reading input: " + err.Error()

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ldhub/ldhub/content/rdf/rdftest"
+
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/iso"
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
@@ -18,7 +20,7 @@ func TestBSBMMatchesNTriples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the Python generator")
 	}
-	gen := filepath.Join(filepath.Dir(moduleRoot(t)), "shared", "bench", "gen-data.py")
+	gen := filepath.Join(filepath.Dir(rdftest.ModuleRoot(t)), "shared", "bench", "gen-data.py")
 	if _, err := os.Stat(gen); err != nil {
 		t.Skipf("generator not found: %v", err)
 	}
@@ -47,23 +49,5 @@ func TestBSBMMatchesNTriples(t *testing.T) {
 	want := read(nt, func(f *os.File) rdf.Decoder { return ntriples.NewDecoder(f, rdf.DecodeOptions{}) })
 	if len(got) != 10000 || !iso.Isomorphic(got, want) {
 		t.Fatalf("%d triples, not isomorphic to the N-Triples:\n%s", len(got), iso.Diff(got, want))
-	}
-}
-
-// moduleRoot returns the module root (the folder holding go.mod).
-func moduleRoot(t *testing.T) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("module root not found")
-		}
-		dir = parent
 	}
 }
