@@ -3,6 +3,8 @@ package protocol
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -76,6 +78,14 @@ func TestProtocol(t *testing.T) {
 			"text/turtle", []string{"ex:knownBy", "@prefix ex:"}},
 		{"construct n-triples", "POST", "/", "application/sparql-query", "CONSTRUCT WHERE { ?a <http://ex.org/knows> ?b }", "application/n-triples", 200,
 			"application/n-triples", []string{"<http://ex.org/a> <http://ex.org/knows> <http://ex.org/b> ."}},
+		{"construct json-ld", "GET", "/?query=" + q("CONSTRUCT WHERE { ?a <http://ex.org/knows> ?b }"), "", "", "application/ld+json", 200,
+			"application/ld+json", []string{`"@id"`, "http://ex.org/knows"}},
+		{"construct x-turtle", "GET", "/?query=" + q("CONSTRUCT WHERE { ?a <http://ex.org/knows> ?b }"), "", "", "application/x-turtle", 200,
+			"application/x-turtle", []string{"<http://ex.org/b>"}},
+		{"describe rdf/xml", "GET", "/?query=" + q("DESCRIBE <http://ex.org/a>"), "", "", "application/rdf+xml", 200,
+			"application/rdf+xml", []string{"Alice"}},
+		{"describe n-quads", "GET", "/?query=" + q("DESCRIBE <http://ex.org/a>"), "", "", "application/n-quads", 200,
+			"application/n-quads", []string{`<http://ex.org/a> <http://ex.org/age> "42"`}},
 		{"syntax error", "GET", "/?query=" + q("SELECT * WHERE {\n  ?s ?p \n}"), "", "", "", 400,
 			"application/json", []string{`"line":3`, `"column":1`}},
 		{"not acceptable", "GET", "/?query=" + q(selectNames), "", "", "image/png", 406, "application/json", nil},
@@ -167,5 +177,43 @@ print("ASK", s.query().convert()["boolean"])
 	}
 	if want := "GET Alice,Bob\nPOST Alice,Bob\nASK True\n"; string(out) != want {
 		t.Errorf("SPARQLWrapper printed %q, want %q", out, want)
+	}
+}
+
+// TestConstructInEveryFormat asks for a CONSTRUCT answer in every media type the registry writes (aliases such as
+// application/x-turtle included) and reads each answer back with the same syntax's decoder.
+func TestConstructInEveryFormat(t *testing.T) {
+	h := testHandler(t)
+	reg := codec.Default()
+	const query = "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }"
+	for _, syn := range reg.Syntaxes() {
+		if !syn.CanEncode() {
+			continue
+		}
+		for _, mt := range syn.MediaTypes {
+			req := httptest.NewRequest("GET", "/?query="+url.QueryEscape(query), nil)
+			req.Header.Set("Accept", mt)
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != 200 || !strings.HasPrefix(rec.Header().Get("Content-Type"), mt) {
+				t.Errorf("%s: %d %s", mt, rec.Code, rec.Header().Get("Content-Type"))
+				continue
+			}
+			dec := syn.NewDecoder(strings.NewReader(rec.Body.String()), rdf.DecodeOptions{})
+			n := 0
+			for {
+				_, err := dec.Next()
+				if err != nil {
+					if !errors.Is(err, io.EOF) {
+						t.Errorf("%s: reading the answer back: %v\n%s", mt, err, rec.Body.String())
+					}
+					break
+				}
+				n++
+			}
+			if n != 4 {
+				t.Errorf("%s: %d triples read back, want 4:\n%s", mt, n, rec.Body.String())
+			}
+		}
 	}
 }

@@ -1,0 +1,304 @@
+package protocol
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ldhub/ldhub/content/codec"
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/eval"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
+)
+
+// hostileData is a 20k-triple graph: nodes in a chain and a second permuted link (so closures reach everything),
+// each with a long label of a's (for regular expressions), a number and a type.
+func hostileData(t *testing.T, n int) *eval.Dataset {
+	t.Helper()
+	b := index.NewBuilder()
+	node := func(i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/n%d", i%n)) }
+	ex := func(s string) rdf.Term { return rdf.IRI("http://ex.org/" + s) }
+	for i := 0; i < n; i++ {
+		for _, q := range []rdf.Quad{
+			rdf.Triple(node(i), ex("next"), node(i+1)),
+			rdf.Triple(node(i), ex("rel"), node(i*7+3)),
+			rdf.Triple(node(i), ex("label"), rdf.LangString(strings.Repeat("a", 40)+strconv.Itoa(i), "en")),
+			rdf.Triple(node(i), ex("val"), rdf.Literal(strconv.Itoa(i), rdf.XSDInteger)),
+			rdf.Triple(node(i), rdf.IRI(rdf.RDFType), ex("Node")),
+		} {
+			if err := b.Add(q); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return eval.FromIndex(b.Build())
+}
+
+// clientHeader lets a test speak as many client addresses over one loopback connection.
+func clientHeader(r *http.Request) string { return r.Header.Get("X-Test-Client") }
+
+func sparqlGet(t *testing.T, srv, client, query, accept string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", srv+"/sparql?query="+url.QueryEscape(query), nil)
+	req.Header.Set("X-Test-Client", client)
+	if accept != "" {
+		req.Header.Set("Accept", accept)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Error(err)
+		return nil, ""
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Errorf("%s: reading the answer: %v", query, err)
+	}
+	return resp, string(body)
+}
+
+// TestHostileQueriesStayBounded runs the queries that used to exhaust a server — a three-way cartesian product, a
+// property-path closure over the whole graph, a GROUP_CONCAT over a product and a regular expression over
+// millions of strings — anonymously and at once, each from its own address, with the default gate and limits a
+// quarter of the defaults (so the test takes seconds), while another client keeps looking up single values.
+// Every heavy query must end with a clear error or a marked truncated answer, the heap must stay within the
+// budgets, and every lookup must answer correctly.
+func TestHostileQueriesStayBounded(t *testing.T) {
+	ds := hostileData(t, 4000)
+	const budget = DefaultMaxMemory / 4
+	h := &Handler{
+		Codecs:   codec.Default(),
+		Endpoint: func(*http.Request) string { return "http://hub.example/p/sparql" },
+		Resolve: func(context.Context, *http.Request, DatasetRequest) (*eval.Dataset, func(), error) {
+			return ds, func() {}, nil
+		},
+		Limits: Limits{Timeout: 6 * time.Second, MaxMemory: budget, MaxResults: DefaultMaxResults / 4},
+		Gate:   NewGate(0, 0, clientHeader),
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				var m runtime.MemStats
+				runtime.ReadMemStats(&m)
+				if m.HeapAlloc > peak.Load() {
+					peak.Store(m.HeapAlloc)
+				}
+			}
+		}
+	}()
+
+	heavy := []struct {
+		name, query string
+		// status is the answer's status; want is in its body (the error message, or the truncation marker).
+		status int
+		want   string
+	}{
+		{"cartesian product", "SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }", 200, `"ldhub:truncated":"the answer was cut at the endpoint's limit of 25000 solutions`},
+		{"sorted cartesian product", "SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i } ORDER BY ?i", 503, "memory"},
+		{"path closure", "SELECT (COUNT(*) AS ?n) WHERE { ?s (<http://ex.org/next>|<http://ex.org/rel>)+ ?o }", 503, "memory"},
+		{"huge GROUP_CONCAT", "SELECT (GROUP_CONCAT(?l) AS ?x) WHERE { ?a <http://ex.org/label> ?l . ?b <http://ex.org/label> ?m }", 503, "memory"},
+		{"regex over a product", `SELECT (COUNT(*) AS ?n) WHERE { ?a <http://ex.org/label> ?l . ?b <http://ex.org/label> ?m FILTER regex(concat(?l, ?m), "^(a|aa)+(a|aa)+[0-9]+$") }`, 503, "longer than its limit"},
+	}
+	var wg sync.WaitGroup
+	for i, q := range heavy {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, body := sparqlGet(t, srv.URL, fmt.Sprintf("10.0.0.%d", i+1), q.query, "")
+			if resp == nil {
+				return
+			}
+			if resp.StatusCode != q.status || !strings.Contains(body, q.want) {
+				if len(body) > 300 {
+					body = body[:150] + " … " + body[len(body)-150:]
+				}
+				t.Errorf("%s: %d %s, want %d with %q", q.name, resp.StatusCode, body, q.status, q.want)
+			}
+			if q.status == 200 && !strings.HasPrefix(resp.Trailer.Get(TruncatedHeader), "the answer was cut") {
+				t.Errorf("%s: trailer %q", q.name, resp.Trailer)
+			}
+		}()
+	}
+	// Point lookups from another address, while the heavy queries run.
+	lookups, slowest := 0, time.Duration(0)
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	for running := true; running; {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		i := 17 * (lookups + 1) % 4000
+		start := time.Now()
+		resp, body := sparqlGet(t, srv.URL, "192.0.2.1", fmt.Sprintf("SELECT ?v WHERE { <http://ex.org/n%d> <http://ex.org/val> ?v }", i), "text/csv")
+		if d := time.Since(start); d > slowest {
+			slowest = d
+		}
+		if resp == nil || resp.StatusCode != 200 || body != fmt.Sprintf("v\r\n%d\r\n", i) {
+			t.Fatalf("lookup %d during the heavy queries: %v %q", i, resp.Status, body)
+		}
+		lookups++
+	}
+	close(stop)
+	<-sampled
+	grew := int64(peak.Load()) - int64(base)
+	t.Logf("%d lookups answered during the heavy queries, slowest %s; heap grew by %d MiB at most", lookups, slowest, grew>>20)
+	// Five queries' budgets, twice for what the collector has not reclaimed yet, and the answers' buffers: where
+	// the cartesian product alone used to take 2.3 GB.
+	if limit := int64(5*budget)*2 + 32<<20; grew > limit {
+		t.Errorf("heap grew by %d MiB, more than %d MiB", grew>>20, limit>>20)
+	}
+	if lookups == 0 || slowest > 5*time.Second {
+		t.Errorf("%d lookups, slowest %s", lookups, slowest)
+	}
+	if rss := vmHWM(); rss > 0 {
+		t.Logf("peak resident memory of the test process: %d MiB", rss>>20)
+	}
+}
+
+// vmHWM is the process's peak resident memory on Linux (0 elsewhere).
+func vmHWM() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// TestConcurrencyGate holds queries inside the endpoint and checks that a third query from the same address and
+// a query beyond the server's limit get 503 with Retry-After, while another client still gets a slot.
+func TestConcurrencyGate(t *testing.T) {
+	ds := hostileData(t, 10)
+	release := make(chan struct{})
+	var entered sync.WaitGroup
+	h := &Handler{
+		Codecs: codec.Default(),
+		Resolve: func(_ context.Context, r *http.Request, _ DatasetRequest) (*eval.Dataset, func(), error) {
+			if strings.Contains(r.URL.RawQuery, "hold") {
+				entered.Done()
+				<-release
+			}
+			return ds, func() {}, nil
+		},
+		Gate: NewGate(3, 2, clientHeader),
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	const held = "ASK { ?s ?p ?o } # hold"
+	var wg sync.WaitGroup
+	hold := func(client string) {
+		entered.Add(1)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if resp, _ := sparqlGet(t, srv.URL, client, held, ""); resp != nil && resp.StatusCode != 200 {
+				t.Errorf("held query of %s: %d", client, resp.StatusCode)
+			}
+		}()
+	}
+	hold("198.51.100.1")
+	hold("198.51.100.1")
+	entered.Wait()
+	resp, body := sparqlGet(t, srv.URL, "198.51.100.1", "ASK { ?s ?p ?o }", "")
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" || !strings.Contains(body, "too many") {
+		t.Errorf("third query of one address: %d %q %s", resp.StatusCode, resp.Header.Get("Retry-After"), body)
+	}
+	hold("198.51.100.2")
+	entered.Wait()
+	resp, _ = sparqlGet(t, srv.URL, "198.51.100.3", "ASK { ?s ?p ?o }", "")
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("query beyond the server's limit: %d", resp.StatusCode)
+	}
+	close(release)
+	wg.Wait()
+	if resp, body := sparqlGet(t, srv.URL, "198.51.100.1", "ASK { ?s ?p ?o }", ""); resp.StatusCode != 200 || !strings.Contains(body, "true") {
+		t.Errorf("after the held queries ended: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestTruncatedAnswers checks the documented signal of an answer cut at the result limit in every format.
+func TestTruncatedAnswers(t *testing.T) {
+	ds := hostileData(t, 100)
+	h := &Handler{
+		Codecs: codec.Default(),
+		Resolve: func(context.Context, *http.Request, DatasetRequest) (*eval.Dataset, func(), error) {
+			return ds, func() {}, nil
+		},
+		Limits: Limits{MaxResults: 7},
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	const sel = "SELECT ?s ?v WHERE { ?s <http://ex.org/val> ?v }"
+	const con = "CONSTRUCT WHERE { ?s <http://ex.org/val> ?v }"
+	for _, tc := range []struct {
+		query, accept, marker string
+		items                 func(string) int
+	}{
+		{sel, "application/sparql-results+json", `"ldhub:truncated":"the answer was cut at the endpoint's limit of 7 solutions`, func(b string) int {
+			var doc struct {
+				Results struct{ Bindings []any }
+			}
+			if err := json.Unmarshal([]byte(b), &doc); err != nil {
+				t.Errorf("truncated JSON does not parse: %v", err)
+			}
+			return len(doc.Results.Bindings)
+		}},
+		{sel, "application/sparql-results+xml", "<!-- ldhub:truncated: the answer was cut", func(b string) int { return strings.Count(b, "<result>") }},
+		{sel, "text/csv", "", func(b string) int { return strings.Count(b, "\r\n") - 1 }},
+		{sel, "text/tab-separated-values", "", func(b string) int { return strings.Count(b, "\n") - 1 }},
+		{con, "application/n-triples", "# ldhub:truncated: the answer was cut at the endpoint's limit of 7 triples", func(b string) int { return strings.Count(b, " .\n") }},
+		{con, "text/turtle", "# ldhub:truncated:", func(b string) int { return strings.Count(b, "<http://ex.org/val>") + strings.Count(b, ":val ") }},
+		{con, "application/ld+json", "", func(b string) int { return strings.Count(b, `"@id"`) }},
+	} {
+		resp, body := sparqlGet(t, srv.URL, "", tc.query, tc.accept)
+		if resp == nil {
+			continue
+		}
+		if resp.StatusCode != 200 || !strings.Contains(body, tc.marker) || tc.items(body) != 7 {
+			t.Errorf("%s: %d, %d items, body:\n%s", tc.accept, resp.StatusCode, tc.items(body), body)
+		}
+		if !strings.Contains(resp.Trailer.Get(TruncatedHeader)+resp.Header.Get(TruncatedHeader), "limit of 7") {
+			t.Errorf("%s: no %s trailer or header: %v %v", tc.accept, TruncatedHeader, resp.Header, resp.Trailer)
+		}
+	}
+	// An answer within the limit carries no marker.
+	resp, body := sparqlGet(t, srv.URL, "", sel+" LIMIT 7", "")
+	if strings.Contains(body, "truncated") || resp.Trailer.Get(TruncatedHeader) != "" || resp.Header.Get(TruncatedHeader) != "" {
+		t.Errorf("a whole answer marked as cut: %s %v", body, resp.Trailer)
+	}
+}
