@@ -170,8 +170,11 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
+	// An accepted push prints the public URL of each publication it changed.
+	gitHandler := githttp.New(st, guard, "/git/")
+	gitHandler.BaseURL = *baseURL
 	srv := server.New(server.Config{Store: st, Auth: guard, Search: idx, BaseURL: *baseURL, Logger: log,
-		Git: githttp.New(st, guard, "/git/"), Site: siteHandler, SPARQLGate: gate,
+		Git: gitHandler, Site: siteHandler, SPARQLGate: gate,
 		Pending: func(_ context.Context, p model.Publication) bool { return pipe.Pending(p.ID) }})
 	alog := accesslog.NewBuffered(env.stderr, time.Second)
 	defer alog.Close()

@@ -217,15 +217,30 @@ func (h *Handler) advertise(w http.ResponseWriter, repo *gitrepo.Repo, service s
 }
 
 func requestBody(r *http.Request, limit int64) (io.Reader, error) {
-	var body io.Reader = http.MaxBytesReader(nil, r.Body, limit)
+	var body io.Reader = overLimit{http.MaxBytesReader(nil, r.Body, limit), limit}
 	if r.Header.Get("Content-Encoding") == "gzip" {
 		zr, err := gzip.NewReader(body)
 		if err != nil {
 			return nil, model.Invalidf("bad gzip body: %v", err)
 		}
-		body = io.LimitReader(zr, limit)
+		body = overLimit{io.LimitReader(zr, limit), limit}
 	}
 	return body, nil
+}
+
+// overLimit turns a body's size limit into an error that says so, for the push's refusal.
+type overLimit struct {
+	r     io.Reader
+	limit int64
+}
+
+func (o overLimit) Read(p []byte) (int, error) {
+	n, err := o.r.Read(p)
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		err = &gitrepo.LimitError{Msg: fmt.Sprintf("the push is larger than the limit of %d bytes", o.limit)}
+	}
+	return n, err
 }
 
 // uploadRequest is what a fetch asks for.

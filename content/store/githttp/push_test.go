@@ -76,6 +76,7 @@ func TestEmptyCloneAndPlainPush(t *testing.T) {
 			mustGit(t, wt, "add", ".")
 			mustGit(t, wt, "commit", "-m", "first")
 			out = mustGit(t, wt, "push")
+			t.Logf("git push prints:\n%s", out)
 			mustContain(t, "first push", out,
 				"remote: ldhub: new publication "+h.srv.URL+"/org/empty-"+branch+"/core version ",
 				"* [new branch]      "+branch+" -> "+branch)
@@ -187,6 +188,12 @@ func TestPushOverLimits(t *testing.T) {
 				write(t, filepath.Join(wt, fmt.Sprintf("part%d.ttl", i)), strings.Repeat(fmt.Sprintf("<a> <b> %d .\n", i), 70_000))
 			}
 		}, "the push inflates to more than the limit of 2097152 bytes"},
+		{"a pack over the request limit", func() {
+			h.git.MaxPush = 64 << 10
+			buf := make([]byte, 100<<10)
+			rand.Read(buf)
+			write(t, filepath.Join(wt, "files", "noise.bin"), string(buf))
+		}, "the push is larger than the limit of 65536 bytes"},
 		{"too many objects", func() {
 			for i := 0; i < 50; i++ {
 				write(t, filepath.Join(wt, fmt.Sprintf("f%02d.ttl", i)), fmt.Sprintf("<a> <b> %d .\n", i))
@@ -196,6 +203,7 @@ func TestPushOverLimits(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			mustGit(t, wt, "reset", "-q", "--hard", before)
 			mustGit(t, wt, "clean", "-qfd")
+			h.git.MaxPush = 1 << 30
 			tc.files()
 			mustGit(t, wt, "add", ".")
 			mustGit(t, wt, "commit", "-qm", tc.name)

@@ -184,7 +184,13 @@ func (r *Repo) WritePack(pack io.Reader, lim PackLimits) error {
 		f.Close()
 		os.Remove(f.Name())
 	}()
-	if err := scanPack(io.TeeReader(pack, f), lim); err != nil {
+	src := &errReader{r: pack}
+	if err := scanPack(io.TeeReader(src, f), lim); err != nil {
+		// A source that failed over a limit of its own (the request body's) says so better than the scan.
+		var le *LimitError
+		if errors.As(src.err, &le) {
+			return le
+		}
 		return err
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
@@ -208,5 +214,19 @@ type countingReader struct {
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
+	return n, err
+}
+
+// errReader remembers the first error its reader returned other than io.EOF.
+type errReader struct {
+	r   io.Reader
+	err error
+}
+
+func (e *errReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF && e.err == nil {
+		e.err = err
+	}
 	return n, err
 }
