@@ -151,6 +151,16 @@ func TestCall(t *testing.T) {
 		{"SUBSTR", []rdf.Term{en("motor"), i("0"), i("3")}, en("mo")},
 		{"SUBSTR", []rdf.Term{str("12345"), dec("1.5"), dec("2.6")}, str("234")},
 		{"UCASE", []rdf.Term{en("foo")}, en("FOO")},
+		// Full case mapping (SpecialCasing), as XPath's fn:upper-case and fn:lower-case: lengths may change.
+		{"UCASE", []rdf.Term{str("ß")}, str("SS")},
+		{"UCASE", []rdf.Term{rdf.LangString("Straße", "de")}, rdf.LangString("STRASSE", "de")},
+		{"UCASE", []rdf.Term{str("ﬁne ŉ ǰ")}, str("FINE ʼN J̌")},
+		{"UCASE", []rdf.Term{str("ἀι")}, str("ἈΙ")},
+		{"LCASE", []rdf.Term{str("İ")}, str("i̇")},
+		{"LCASE", []rdf.Term{str("ΟΔΟΣ")}, str("οδος")}, // final sigma
+		{"LCASE", []rdf.Term{str("ÀÉÎ ABC")}, str("àéî abc")},
+		{"UCASE", []rdf.Term{str("plain ascii")}, str("PLAIN ASCII")},
+		{"STRLEN", []rdf.Term{str("SS")}, i("2")},
 		{"STRBEFORE", []rdf.Term{en("abc"), str("b")}, en("a")},
 		{"STRBEFORE", []rdf.Term{en("abc"), str("z")}, str("")},
 		{"STRAFTER", []rdf.Term{str("abc"), str("")}, str("abc")},

@@ -18,6 +18,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"golang.org/x/text/cases"
+	"golang.org/x/text/language"
+
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/iri"
 )
@@ -160,11 +163,7 @@ func (c *Context) Call(name string, args []rdf.Term) (rdf.Term, error) {
 			return rdf.Term{}, ErrType
 		}
 		out := args[0]
-		if name == "UCASE" {
-			out.Value = strings.ToUpper(out.Value)
-		} else {
-			out.Value = strings.ToLower(out.Value)
-		}
+		out.Value = mapCase(out.Value, name == "UCASE")
 		return out, nil
 	case "ENCODE_FOR_URI":
 		if !isString(args[0]) {
@@ -549,4 +548,26 @@ func newUUID() string {
 	u[8] = u[8]&0x3f | 0x80
 	h := hex.EncodeToString(u[:])
 	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// mapCase is fn:upper-case / fn:lower-case: Unicode's full case mapping (SpecialCasing: "ß" is "SS", "ŉ" is "ʼN",
+// a final sigma lower-cases to "ς"), not language-sensitive. Go's strings.ToUpper maps rune by rune, so it is
+// used for ASCII only, where both agree.
+func mapCase(s string, upper bool) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	switch {
+	case ascii && upper:
+		return strings.ToUpper(s)
+	case ascii:
+		return strings.ToLower(s)
+	case upper: // a Caser keeps state between calls: one per call
+		return cases.Upper(language.Und).String(s)
+	}
+	return cases.Lower(language.Und).String(s)
 }
