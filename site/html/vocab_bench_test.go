@@ -1,0 +1,140 @@
+package html
+
+import (
+	"compress/gzip"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/rdf/ntriples"
+	"github.com/ldhub/ldhub/content/vocab"
+)
+
+// schemaOrg is schema.org as @vocabulary/schema 1.1.0 ships it (17 823 statements, about 3 000 terms).
+func schemaOrg(b *testing.B) *vocab.Doc {
+	f, err := os.Open(filepath.Join("..", "..", "content", "vocab", "testdata", "schema.nq.gz"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, err := vocab.Read(ntriples.NewQuadDecoder(z, rdf.DecodeOptions{}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	d.Prefixes = []rdf.Prefix{{Name: "schema", IRI: "http://schema.org/"}}
+	return d
+}
+
+// thesaurus is a synthetic SKOS thesaurus of n concepts: one scheme, ten top concepts, each concept with ten
+// narrower ones, an English and a German label, a definition and its scheme.
+func thesaurus(n int) []rdf.Quad {
+	const ns = "http://example.org/thesaurus/"
+	skos := "http://www.w3.org/2004/02/skos/core#"
+	scheme := rdf.IRI(ns)
+	qs := []rdf.Quad{rdf.Triple(scheme, rdf.IRI(rdf.RDFType), rdf.IRI(skos+"ConceptScheme")),
+		rdf.Triple(scheme, rdf.IRI(skos+"prefLabel"), rdf.LangString("Synthetic thesaurus", "en"))}
+	for i := 0; i < n; i++ {
+		c := rdf.IRI(fmt.Sprintf("%sc%d", ns, i))
+		qs = append(qs, rdf.Triple(c, rdf.IRI(rdf.RDFType), rdf.IRI(skos+"Concept")),
+			rdf.Triple(c, rdf.IRI(skos+"prefLabel"), rdf.LangString(fmt.Sprintf("concept %d", i), "en")),
+			rdf.Triple(c, rdf.IRI(skos+"prefLabel"), rdf.LangString(fmt.Sprintf("Begriff %d", i), "de")),
+			rdf.Triple(c, rdf.IRI(skos+"definition"), rdf.LangString(fmt.Sprintf("The %dth concept of the synthetic thesaurus.", i), "en")),
+			rdf.Triple(c, rdf.IRI(skos+"inScheme"), scheme))
+		if i < 10 {
+			qs = append(qs, rdf.Triple(c, rdf.IRI(skos+"topConceptOf"), scheme))
+		} else {
+			qs = append(qs, rdf.Triple(c, rdf.IRI(skos+"broader"), rdf.IRI(fmt.Sprintf("%sc%d", ns, i/10-1))))
+		}
+	}
+	return qs
+}
+
+func collect(qs []rdf.Quad) *vocab.Doc {
+	c := vocab.NewCollector()
+	for _, q := range qs {
+		c.Add(q)
+	}
+	return c.Doc(nil)
+}
+
+// BenchmarkDocPage renders one publication page documenting a vocabulary with one Hugo build, as the pipeline
+// does for a new version: lay-out (docPage) and Hugo together.
+func BenchmarkDocPage(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		doc  func() *vocab.Doc
+	}{
+		{"schema.org", func() *vocab.Doc { return schemaOrg(b) }},
+		{"thesaurus-100k", func() *vocab.Doc { return collect(thesaurus(100_000)) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			d := c.doc()
+			b.ReportMetric(float64(len(d.Terms)), "terms")
+			out := b.TempDir()
+			var size int64
+			cpu0 := processCPU(b)
+			for b.Loop() {
+				bt := &Batch{Title: "Hub", Language: "en"}
+				v := Version{Label: "1", Href: "/g/r/p/versions/1", Time: time.Unix(0, 0)}
+				if err := bt.Publication("p", PublicationPage{Href: "/g/r/p", Latest: true, Vocab: d,
+					Publication: Publication{Name: "p", URI: "http://example.org/g/r/p", Versions: []Version{v}}}); err != nil {
+					b.Fatal(err)
+				}
+				if err := RenderBatch(context.Background(), bt, out); err != nil {
+					b.Fatal(err)
+				}
+				fi, err := os.Stat(filepath.Join(out, "p", "index.html"))
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = fi.Size()
+			}
+			b.ReportMetric(float64(processCPU(b)-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
+			b.ReportMetric(float64(size), "page-bytes")
+		})
+	}
+}
+
+// BenchmarkCollect is the pipeline's extra reader: the statements of a 100 k-concept thesaurus into its
+// documentation, and the documentation written as terms.json.
+func BenchmarkCollect(b *testing.B) {
+	qs := thesaurus(100_000)
+	b.ReportMetric(float64(len(qs)), "statements")
+	var w counter
+	cpu0 := processCPU(b)
+	for b.Loop() {
+		c := vocab.NewCollector()
+		for _, q := range qs {
+			c.Add(q)
+		}
+		w = 0
+		if err := c.Doc(nil).Encode(&w); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(processCPU(b)-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
+	b.ReportMetric(float64(w), "json-bytes")
+}
+
+type counter int
+
+func (c *counter) Write(p []byte) (int, error) { *c += counter(len(p)); return len(p), nil }
+
+// processCPU is the CPU time the process has used: on a machine shared with other work the wall time of a
+// benchmark says little, its CPU time (Hugo's parallel workers included) what a page costs.
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
