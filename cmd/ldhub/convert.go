@@ -13,20 +13,25 @@ import (
 
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/rdf/prefixes"
 )
 
-const convertUsage = `usage: ldhub convert [--from SYNTAX] [--to SYNTAX] [--base IRI] IN OUT
+const convertUsage = `usage: ldhub convert [--from SYNTAX] [--to SYNTAX] [--base IRI] [--graph default|union|IRI] IN OUT
 
 Converts RDF from one syntax to another. IN and OUT are file paths, or - for standard input and output.
 The syntaxes default to the files' extensions; for - they must be given (OUT defaults to N-Quads when the
 input syntax can hold named graphs, N-Triples otherwise). A SYNTAX is a name, media type or extension.
 N-Triples and N-Quads stream in constant memory; other outputs hold the graph until the end. The output file
-is replaced only when the whole conversion succeeds.
+is replaced only when the whole conversion succeeds. Outputs that abbreviate IRIs get the input's prefixes, the
+well-known ones in use (rdf, skos, dcterms, ...) and one for each namespace that many IRIs share.
 
 flags:
   --from SYNTAX   syntax of IN
   --to SYNTAX     syntax of OUT
   --base IRI      base IRI for relative references in IN (default: IN's file: IRI)
+  --graph G       which graph of a dataset (TriG, N-Quads, JSON-LD) to write: default (the default graph),
+                  union (every graph merged) or the IRI of one named graph; needed when OUT holds one graph
+                  (Turtle, N-Triples, RDF/XML) and IN has named graphs
 
 syntaxes:
 `
@@ -38,6 +43,7 @@ func runConvert(ctx context.Context, env *environment, args []string) error {
 	from := fs.String("from", "", "")
 	to := fs.String("to", "", "")
 	base := fs.String("base", "", "")
+	graph := fs.String("graph", "", "")
 	reg := codec.Default()
 
 	// Flags may come before, between or after the two paths.
@@ -99,20 +105,28 @@ func runConvert(ctx context.Context, env *environment, args []string) error {
 	}
 
 	return writeOutput(out, env.stdout, func(w io.Writer) error {
-		if _, err := convert(ctx, src, dst, r, w, opts); err != nil {
+		if _, err := convert(ctx, src, dst, r, w, opts, *graph); err != nil {
+			if ng := (*rdf.NamedGraphError)(nil); errors.As(err, &ng) {
+				return fmt.Errorf("%s: %s holds one graph and %v; choose with --graph default (the default graph), --graph union (every graph merged) or --graph %s (that graph), or write TriG or N-Quads",
+					displayName(in), dst.Name, ng, ng.Graph.Value)
+			}
 			return fmt.Errorf("%s: %w", displayName(in), err)
 		}
 		return nil
 	})
 }
 
-// convert decodes r with src and encodes to w with dst, passing on the prefixes the input declared. It returns how
-// many statements were read.
-func convert(ctx context.Context, src, dst codec.Syntax, r io.Reader, w io.Writer, o rdf.DecodeOptions) (int64, error) {
-	dec := src.NewDecoder(r, o)
-	ps, declares := dec.(rdf.PrefixSource)
-	if dst.Streaming || !declares {
-		// Nothing to wait for: N-Triples out needs no prefixes, and an input without prefixes has none to pass.
+// convert decodes r with src and encodes to w with dst, narrowed to graph (see rdf.SelectGraph) when dst holds one
+// graph or graph is given. Outputs that abbreviate IRIs get the prefixes of prefixes.Counter: the input's own,
+// the well-known ones in use and the frequent namespaces. It returns how many statements were read.
+func convert(ctx context.Context, src, dst codec.Syntax, r io.Reader, w io.Writer, o rdf.DecodeOptions, graph string) (int64, error) {
+	raw := src.NewDecoder(r, o)
+	dec := raw
+	if graph != "" || (src.Dataset && !dst.Dataset) {
+		dec = rdf.SelectGraph(raw, graph)
+	}
+	if dst.Streaming {
+		// N-Triples and N-Quads spell every IRI in full: nothing to wait for.
 		enc := dst.NewEncoder(w, rdf.EncodeOptions{})
 		n, err := codec.Copy(ctx, enc, dec)
 		if err != nil {
@@ -120,8 +134,9 @@ func convert(ctx context.Context, src, dst codec.Syntax, r io.Reader, w io.Write
 		}
 		return n, enc.Close()
 	}
-	// The encoder would buffer everything anyway; reading first lets it use every prefix the input declared.
+	// The encoder would buffer everything anyway; reading first lets it use every prefix that fits the data.
 	var quads []rdf.Quad
+	counter := prefixes.NewCounter()
 	for {
 		if len(quads)%1024 == 0 && ctx.Err() != nil {
 			return int64(len(quads)), ctx.Err()
@@ -133,9 +148,14 @@ func convert(ctx context.Context, src, dst codec.Syntax, r io.Reader, w io.Write
 		if err != nil {
 			return int64(len(quads)), err
 		}
+		counter.Add(q)
 		quads = append(quads, q)
 	}
-	enc := dst.NewEncoder(w, rdf.EncodeOptions{Prefixes: ps.Prefixes()})
+	var own []rdf.Prefix
+	if ps, ok := raw.(rdf.PrefixSource); ok {
+		own = ps.Prefixes()
+	}
+	enc := dst.NewEncoder(w, rdf.EncodeOptions{Prefixes: counter.Prefixes(own)})
 	for i, q := range quads {
 		if err := enc.Encode(q); err != nil {
 			return int64(i), fmt.Errorf("writing %s: %w", dst.Name, err)

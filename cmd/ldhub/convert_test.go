@@ -45,6 +45,10 @@ func TestConvert(t *testing.T) {
 	trig := writeFile(t, dir, "in.trig", "<http://ex/s> <http://ex/p> <http://ex/o> .\n<http://ex/g> { <http://ex/s> <http://ex/p> \"g\" . }\n")
 	bad := writeFile(t, dir, "bad.ttl", "@prefix ex: <http://example.org/ns#> .\n<a> ex:p \"unterminated .\n")
 	nt := writeFile(t, dir, "in.nt", "<http://ex/s> <http://ex/p> \"x\" .\n")
+	nq := writeFile(t, dir, "in.nq", "<http://example.org/def/road/a> <http://www.w3.org/2000/01/rdf-schema#label> \"A\" .\n"+
+		"<http://example.org/def/road/b> <http://www.w3.org/2000/01/rdf-schema#label> \"B\" .\n"+
+		"<http://example.org/def/road/c> <http://www.w3.org/2004/02/skos/core#broader> <http://example.org/def/road/b> .\n"+
+		"<http://example.org/def/road/d> <http://www.w3.org/2000/01/rdf-schema#label> \"in g\" <http://ex/g> .\n")
 	withSpace := writeFile(t, filepath.Join(dir), "my file.ttl", "<> <http://ex/p> <b> .\n")
 
 	tests := []struct {
@@ -72,7 +76,18 @@ func TestConvert(t *testing.T) {
 		{name: "file name with a space", args: []string{withSpace, "-"}, contains: []string{"my%20file.ttl", "/b>"}},
 		{name: "syntax error has line and column", args: []string{bad, filepath.Join(dir, "never.nt")}, code: 1,
 			contains: []string{"bad.ttl", "line 2, column"}},
-		{name: "named graph into n-triples", args: []string{trig, filepath.Join(dir, "x.nt")}, code: 1, contains: []string{"named graph"}},
+		{name: "named graph into n-triples", args: []string{trig, filepath.Join(dir, "x.nt")}, code: 1, contains: []string{"named graph <http://ex/g>", "--graph default", "--graph union", "--graph http://ex/g"}},
+		{name: "n-quads into turtle names the flag", args: []string{nq, filepath.Join(dir, "x.nt")}, code: 1, contains: []string{"--graph"}},
+		{name: "--graph union merges", args: []string{"--graph", "union", nq, "-", "--to", "nt"},
+			contains: []string{"<http://example.org/def/road/a> <http://www.w3.org/2000/01/rdf-schema#label> \"A\" .", "\"in g\" ."}},
+		{name: "--graph default keeps the default graph", args: []string{"--graph", "default", nq, "-", "--to", "nt"},
+			contains: []string{"\"A\""}, absent: []string{"in g"}},
+		{name: "--graph IRI takes that graph", args: []string{"--graph", "http://ex/g", nq, "-", "--to", "nt"},
+			contains: []string{"\"in g\" ."}, absent: []string{"\"A\""}},
+		{name: "prefixes for n-quads input: well-known in use and the frequent namespace", args: []string{"--graph", "union", nq, "-", "--to", "ttl"},
+			contains: []string{"@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#>", "@prefix skos: <http://www.w3.org/2004/02/skos/core#>",
+				"@prefix road: <http://example.org/def/road/>", "road:c skos:broader road:b"},
+			absent: []string{"@prefix owl:", "<http://example.org/def/road/a>"}},
 		{name: "stdin needs --from", stdin: "", args: []string{"-", "-"}, code: 1, contains: []string{"use --from"}},
 		{name: "unknown extension", args: []string{ttl, filepath.Join(dir, "out.txt")}, code: 1, contains: []string{"use --to", "turtle"}},
 		{name: "unknown syntax name", args: []string{"--to", "yaml", ttl, "-"}, code: 1, contains: []string{`unknown syntax "yaml"`}},
