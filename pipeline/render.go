@@ -16,6 +16,7 @@ import (
 
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/rdf/prefixes"
 	"github.com/ldhub/ldhub/content/rdf/rdfxml"
 	"github.com/ldhub/ldhub/content/vocab"
 	"github.com/ldhub/ldhub/pipeline/stream"
@@ -187,17 +188,23 @@ func writeTerms(file string, dec rdf.Decoder, prefixes []rdf.Prefix) error {
 	return f.Close()
 }
 
-// scan reads the source once when its syntax declares prefixes (the pretty encoders need them before the first
-// statement) and tells whether it has named graphs. Syntaxes without prefixes are only scanned when they can hold
+// scan reads the source when its syntax declares prefixes (the pretty encoders need them before the first
+// statement) and tells whether it has named graphs. Sources without declarations (N-Triples, N-Quads) get the
+// prefixes of prefixes.Counter over their first prefixSample statements: the well-known ones in use and the
+// namespaces many IRIs share, as `ldhub convert` gives them. They are read to the end only when they can hold
 // named graphs.
 func scan(src source) ([]rdf.Prefix, bool, error) {
 	dec := src.decoder()
 	ps, declares := dec.(rdf.PrefixSource)
-	if !declares && !src.syntax.Dataset {
-		return wellKnown, false, nil
+	var counter *prefixes.Counter
+	if !declares {
+		counter = prefixes.NewCounter()
 	}
 	dataset := false
-	for {
+	for n := 0; ; n++ {
+		if !declares && !src.syntax.Dataset && n == prefixSample {
+			break
+		}
 		q, err := dec.Next()
 		if err == io.EOF {
 			break
@@ -208,13 +215,19 @@ func scan(src source) ([]rdf.Prefix, bool, error) {
 		if !q.G.IsZero() {
 			dataset = true
 		}
+		if counter != nil && n < prefixSample {
+			counter.Add(q)
+		}
 	}
-	var own []rdf.Prefix
-	if declares {
-		own = ps.Prefixes()
+	if counter != nil {
+		return counter.Prefixes(nil), dataset, nil
 	}
-	return mergePrefixes(own), dataset, nil
+	return mergePrefixes(ps.Prefixes()), dataset, nil
 }
+
+// prefixSample bounds the statements whose IRIs choose the prefixes of a source without declarations: enough to
+// see a dataset's own namespaces, cheap next to the dumps of a large upload.
+const prefixSample = 1 << 16
 
 func mergePrefixes(own []rdf.Prefix) []rdf.Prefix {
 	out := append([]rdf.Prefix(nil), own...)

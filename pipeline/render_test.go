@@ -133,3 +133,28 @@ func readHead(t *testing.T, path string) string {
 	n, _ := io.ReadFull(f, b)
 	return string(b[:n])
 }
+
+// TestNTriplesDumpsGetPrefixes: an upload without prefix declarations is dumped in Turtle with the well-known
+// prefixes it uses and one for its own frequent namespace (prefixes.Counter), not with every IRI in full.
+func TestNTriplesDumpsGetPrefixes(t *testing.T) {
+	reg := codec.Default()
+	nt, _ := reg.ByName("n-triples")
+	var b strings.Builder
+	for i := range 10 {
+		fmt.Fprintf(&b, "<http://example.org/def/road/T%d> <http://www.w3.org/2004/02/skos/core#prefLabel> \"t%d\"@en .\n", i, i)
+	}
+	src := source{data: []byte(b.String()), syntax: nt, base: "http://hub.example/org/open/roads/"}
+	dir := t.TempDir()
+	if _, err := renderVersion(context.Background(), reg, dir, src, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	ttl, err := os.ReadFile(filepath.Join(dir, tree.DataBase+".ttl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"@prefix skos: <http://www.w3.org/2004/02/skos/core#>", "@prefix road: <http://example.org/def/road/>", "road:T3 skos:prefLabel"} {
+		if !strings.Contains(string(ttl), want) {
+			t.Errorf("Turtle dump lacks %q:\n%s", want, ttl)
+		}
+	}
+}
