@@ -12,6 +12,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/ldhub/ldhub/content/model"
+	"github.com/ldhub/ldhub/content/store/history"
 )
 
 // A pushed tree is checked entry by entry, at every depth, before anything reads a path out of it: git itself
@@ -114,10 +115,8 @@ func foldName(name string) string {
 // checkPublishedPath refuses a published path (a publication, a file, a sidecar) whose segments are not URL path
 // segments the API would accept; the site serves it at that path.
 func checkPublishedPath(p string) error {
-	for _, seg := range strings.Split(p, "/") {
-		if !model.ValidSegment(seg) {
-			return &model.ContentError{Path: p, Err: fmt.Errorf("segment %q must be 1-64 characters of [A-Za-z0-9._-], not starting with '.', to be published", seg)}
-		}
+	if seg, bad := history.BadSegment(p); bad {
+		return &model.ContentError{Path: p, Err: fmt.Errorf("segment %q must be 1-64 characters of [A-Za-z0-9._-], not starting with '.', to be published", seg)}
 	}
 	return nil
 }

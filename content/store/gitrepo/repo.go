@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -881,7 +880,8 @@ func (r *Repo) readPackedRefs(out map[plumbing.ReferenceName]plumbing.Hash) erro
 	return nil
 }
 
-// Walk calls fn for every file in tree t (paths relative to the root, slash-separated).
+// Walk calls fn for every file in tree t (paths relative to the root, slash-separated). Paths are the entry names
+// joined as stored, never cleaned: cleaning would turn a crafted "a/../b.ttl" into another file's path.
 func Walk(t *object.Tree, fn func(p string, blob plumbing.Hash) error) error {
 	if t == nil {
 		return nil
@@ -897,7 +897,7 @@ func Walk(t *object.Tree, fn func(p string, blob plumbing.Hash) error) error {
 			return fmt.Errorf("gitrepo: walk tree: %w", err)
 		}
 		if e.Mode.IsFile() {
-			if err := fn(path.Clean(name), e.Hash); err != nil {
+			if err := fn(name, e.Hash); err != nil {
 				return err
 			}
 		}

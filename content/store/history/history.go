@@ -65,6 +65,30 @@ func Classify(p string) (kind Kind, name string, meta bool) {
 	return 0, "", false
 }
 
+// BadSegment returns the first segment of p that is not a URL path segment the API would accept (1-64 of
+// [A-Za-z0-9._-], not starting with a dot), or "" when every one is. A push of content at such a path is
+// refused, as the API refuses such a name: the site serves a publication at its path.
+func BadSegment(p string) (string, bool) {
+	for _, seg := range strings.Split(p, "/") {
+		if !model.ValidSegment(seg) {
+			return seg, true
+		}
+	}
+	return "", false
+}
+
+// indexed is Classify for the index: a path that could reach outside the repository's folder, or into the
+// site's own (.ld), is nothing. It is looser than BadSegment so that content pushed before pushes were checked
+// as strictly (a space, a long name) stays published.
+func indexed(p string) (kind Kind, name string, meta bool) {
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "" || seg[0] == '.' || strings.ContainsAny(seg, "\\\x00") {
+			return 0, "", false
+		}
+	}
+	return Classify(p)
+}
+
 // MetaPath is where the meta-data sidecar of a publication or file lives.
 func MetaPath(kind Kind, name string) string {
 	if kind == File {
@@ -422,7 +446,7 @@ func (ix *Index) indexCommit(c *object.Commit, tags map[plumbing.Hash]map[string
 	// metaTouched maps items whose sidecar changed, or that were deleted, to the tree their id is read from.
 	metaTouched := map[[2]string]*object.Tree{}
 	note := func(p string, blob plumbing.Hash) {
-		kind, name, meta := Classify(p)
+		kind, name, meta := indexed(p)
 		switch {
 		case kind == 0:
 		case meta:
@@ -448,7 +472,7 @@ func (ix *Index) indexCommit(c *object.Commit, tags map[plumbing.Hash]map[string
 				note(ch.To.Name, ch.To.TreeEntry.Hash)
 			}
 			if ch.From.Name != "" && ch.To.Name == "" {
-				if kind, name, _ := Classify(ch.From.Name); kind != 0 {
+				if kind, name, _ := indexed(ch.From.Name); kind != 0 {
 					metaTouched[[2]string{kind.String(), name}] = parentTree
 				}
 			}
@@ -553,7 +577,7 @@ func (ix *Index) headView(head plumbing.Hash) (*Snapshot, error) {
 	metas := map[[2]string]plumbing.Hash{}
 	var contents []contentChange
 	err = gitrepo.Walk(tree, func(p string, blob plumbing.Hash) error {
-		kind, name, meta := Classify(p)
+		kind, name, meta := indexed(p)
 		if kind == 0 {
 			return nil
 		}

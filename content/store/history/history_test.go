@@ -11,6 +11,7 @@ import (
 
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/store/gitrepo"
+	"github.com/ldhub/ldhub/content/store/internal/gittest"
 )
 
 func TestClassify(t *testing.T) {
@@ -288,4 +289,36 @@ func mustRef(t *testing.T, r *repo) string {
 		t.Fatal(err)
 	}
 	return h.String()
+}
+
+// TestCraftedPathsBehindTheBackAreNotIndexed: a tree written into the repository behind the hub's back (the git CLI
+// on the server; pushes refuse it) whose names hold "/", ".." or a hidden segment gives no item, so nothing is
+// rendered outside the repository's folder.
+func TestCraftedPathsBehindTheBackAreNotIndexed(t *testing.T) {
+	r := newRepo(t)
+	ix := New(r.r, "x", nil)
+	head := r.commit(map[string]string{"a.ttl": "1"})
+	dir := r.r.Dir()
+	blob := gittest.Blob(t, dir, "<a> <b> <c> .\n")
+	up := gittest.Tree(t, dir, gittest.Entry{Mode: "100644", Name: "x.ttl", Hash: blob})
+	tree := gittest.Tree(t, dir,
+		gittest.Entry{Mode: "100644", Name: "../../othergroup/repo/pub.ttl", Hash: blob},
+		gittest.Entry{Mode: "100644", Name: "a/../b.ttl", Hash: blob},
+		gittest.Entry{Mode: "100644", Name: ".hidden.ttl", Hash: blob},
+		gittest.Entry{Mode: "40000", Name: "..", Hash: up},
+		gittest.Entry{Mode: "100644", Name: "ok.ttl", Hash: blob})
+	commit := gittest.Commit(t, dir, tree, head)
+	gittest.Must(t, dir, dir, "", "update-ref", "refs/heads/main", commit)
+	r.r.InvalidateHead()
+	snap, err := ix.Current(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, it := range snap.Items(Publication) {
+		names = append(names, it.Name+"@"+it.Path)
+	}
+	if got := strings.Join(names, " "); got != "ok@ok.ttl" {
+		t.Errorf("publications indexed: %s", got)
+	}
 }
