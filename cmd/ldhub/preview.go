@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -11,7 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
+	"slices"
 	"sync"
 	"time"
 
@@ -20,14 +21,17 @@ import (
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/site"
 	"github.com/ldhub/ldhub/site/html"
+	"github.com/ldhub/ldhub/theme"
 )
 
 // runPreview implements `ldhub preview DIR`: the folder's RDF files rendered and served as ldhub would publish
 // them, re-rendered on every save, with pages that reload themselves.
 func runPreview(ctx context.Context, env *environment, args []string) error {
-	fs := flags(env, "preview", "preview DIR [--addr HOST:PORT] [--theme DIR]")
+	fs := flags(env, "preview", "preview DIR [--addr HOST:PORT] [--theme DIR] [--base-url URL]")
 	addr := fs.String("addr", "127.0.0.1:8081", "listen address")
 	themeDir := fs.String("theme", "", "folder overriding the default theme (Hugo layouts/ and static/)")
+	baseURL := fs.String("base-url", "", "the URL the folder will be published at (default: the preview's own); "+
+		"with a vocabulary's real namespace, its term IRIs open as term pages")
 	var dir string
 	for { // the folder may come before or after the flags
 		if help, err := parse(fs, args); help || err != nil {
@@ -48,7 +52,11 @@ func runPreview(ctx context.Context, env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
-	pv, err := newPreview(ctx, dir, "http://"+l.Addr().String(), *themeDir)
+	base := *baseURL
+	if base == "" {
+		base = "http://" + l.Addr().String()
+	}
+	pv, err := newPreview(ctx, dir, base, *themeDir)
 	if err != nil {
 		l.Close()
 		return err
@@ -72,16 +80,34 @@ func runPreview(ctx context.Context, env *environment, args []string) error {
 	return nil
 }
 
-// reloadScript makes a preview page reload when the folder changes.
-const reloadScript = `<script>new EventSource("/_preview/events").onmessage = () => location.reload();</script>`
+// reloadScript makes a preview page reload when the folder changes, and shows the files that do not parse (with
+// their line and column) in a banner over every page, so a broken file is seen where the author looks.
+const reloadScript = `<script>
+new EventSource("/_preview/events").onmessage = () => location.reload();
+fetch("/_preview/errors").then(r => r.json()).then(errs => {
+  if (!errs.length) return;
+  const box = document.createElement("div");
+  box.setAttribute("role", "alert");
+  box.id = "ldhub-preview-errors";
+  box.style.cssText = "position:fixed;left:0;right:0;bottom:0;max-height:40vh;overflow:auto;z-index:1000;" +
+    "background:#fff0f0;color:#7a0000;border-top:3px solid #b00020;padding:.75rem 1rem;font:14px/1.4 monospace;white-space:pre-wrap";
+  const h = document.createElement("strong");
+  h.textContent = errs.length + (errs.length > 1 ? " files do" : " file does") + " not parse:";
+  box.append(h);
+  for (const e of errs) { const p = document.createElement("div"); p.textContent = e; box.append(p); }
+  document.body.append(box);
+});
+</script>`
 
 type preview struct {
 	dir, out string
+	css      string // the theme's style sheet, for the index page
 	folder   *pipeline.Folder
 	direct   http.Handler
 	mu       sync.Mutex
 	gen      int
 	waiters  []chan struct{}
+	errs     []string // why files of the last sync did not render
 }
 
 func newPreview(ctx context.Context, dir, baseURL, themeDir string) (*preview, error) {
@@ -118,7 +144,7 @@ func newPreview(ctx context.Context, dir, baseURL, themeDir string) (*preview, e
 		os.RemoveAll(out)
 		return nil, err
 	}
-	return &preview{dir: dir, out: out, folder: folder, direct: h}, nil
+	return &preview{dir: dir, out: out, folder: folder, direct: h, css: themeCSS(themeDir)}, nil
 }
 
 func (p *preview) close() { os.RemoveAll(p.out) }
@@ -128,7 +154,9 @@ func (p *preview) sync(ctx context.Context) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	changed, err := p.folder.Sync(ctx)
-	if len(changed) > 0 {
+	errs := errorLines(err)
+	if len(changed) > 0 || !slices.Equal(errs, p.errs) {
+		p.errs = errs
 		p.gen++
 		for _, c := range p.waiters {
 			close(c)
@@ -181,22 +209,66 @@ func (p *preview) watch(ctx context.Context, log io.Writer) {
 	}
 }
 
-var indexPage = template.Must(template.New("index").Parse(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
-<title>ldhub preview</title></head><body><h1>Preview of {{.Dir}}</h1><ul>
+// errorLines splits a sync error into one line per file (errors.Join keeps them apart).
+func errorLines(err error) []string {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []string
+		for _, e := range j.Unwrap() {
+			out = append(out, errorLines(e)...)
+		}
+		return out
+	}
+	return []string{err.Error()}
+}
+
+// themeCSS is the style sheet of the theme the pages use: the override's when it has one.
+func themeCSS(themeDir string) string {
+	const name = "static/css/ldhub.css"
+	if themeDir != "" {
+		if b, err := os.ReadFile(filepath.Join(themeDir, filepath.FromSlash(name))); err == nil {
+			return string(b)
+		}
+	}
+	b, _ := fs.ReadFile(theme.Hugo(), name)
+	return string(b)
+}
+
+// indexPage lists the folder's publications in the hub's page frame and style, with the files that do not parse
+// (also without JavaScript).
+var indexPage = template.Must(template.New("index").Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Preview of {{.Dir}} · ldhub preview</title><style>{{.CSS}}</style></head>
+<body><a class="skip" href="#main">Skip to content</a>
+<header class="site"><nav aria-label="Breadcrumb"><ol class="crumbs"><li aria-current="page">ldhub preview</li></ol></nav></header>
+<main id="main"><h1>Preview of {{.Dir}}</h1>
+{{with .Errs}}<section class="errors" role="alert"><h2>Files that do not parse</h2><ul>{{range .}}<li><code>{{.}}</code></li>{{end}}</ul></section>{{end}}
+<section><h2>Publications</h2><ul>
 {{range .Pubs}}<li><a href="{{.}}">{{.}}</a></li>{{else}}<li>No RDF files yet.</li>{{end}}
-</ul>` + reloadScript + `</body></html>`))
+</ul></section></main>
+<footer class="site"><p>Rendered by ldhub preview; pages reload on every save.</p></footer>
+<script>new EventSource("/_preview/events").onmessage = () => location.reload();</script></body></html>`))
 
 func (p *preview) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/_preview/events":
 		p.events(w, r)
+	case r.URL.Path == "/_preview/errors":
+		p.mu.Lock()
+		errs := append([]string{}, p.errs...)
+		p.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		_ = json.NewEncoder(w).Encode(errs)
 	case r.URL.Path == "/":
 		p.mu.Lock()
-		pubs := p.folder.Publications()
+		pubs, errs := p.folder.Publications(), p.errs
 		p.mu.Unlock()
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
-		_ = indexPage.Execute(w, map[string]any{"Dir": p.dir, "Pubs": pubs})
+		_ = indexPage.Execute(w, map[string]any{"Dir": p.dir, "Pubs": pubs, "Errs": errs, "CSS": template.CSS(p.css)})
 	default:
 		// Nothing in a preview is worth caching: the next save changes it.
 		r.Header.Del("If-None-Match")
@@ -239,7 +311,7 @@ func (p *preview) events(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		case <-c:
-			if _, err := io.WriteString(w, "data: "+strings.TrimSpace("changed")+"\n\n"); err != nil {
+			if _, err := io.WriteString(w, "data: changed\n\n"); err != nil {
 				return
 			}
 			fl.Flush()

@@ -104,3 +104,62 @@ func TestPreviewRendersAndReloadsOnSave(t *testing.T) {
 		t.Errorf("after a bad save: %s", body)
 	}
 }
+
+// TestPreviewShowsErrorsAndRealNamespace: a file that does not parse is shown in the browser (on the index,
+// without JavaScript, and through /_preview/errors for the banner every page loads), with its line and column,
+// until it is fixed; the index wears the theme; --base-url makes the vocabulary's own term IRIs open as pages.
+func TestPreviewShowsErrorsAndRealNamespace(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("road.ttl", "@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n<http://example.org/def/road/Bridge> a skos:Concept ; skos:prefLabel \"Bridge\"@en .\n")
+	write("broken.ttl", "@prefix ex: <http://ex/> .\nex:a ex:b \"oops .\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pv, err := newPreview(ctx, dir, "http://example.org/def", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pv.close()
+	_ = pv.sync(ctx)
+	srv := httptest.NewServer(pv)
+	defer srv.Close()
+	get := func(path, accept string) (int, string) {
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		req.Header.Set("Accept", accept)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	_, index := get("/", "text/html")
+	for _, want := range []string{"broken.ttl", "line 2, column 18", `class="site"`, "--accent"} {
+		if !strings.Contains(index, want) {
+			t.Errorf("index lacks %q", want)
+		}
+	}
+	if _, errs := get("/_preview/errors", ""); !strings.Contains(errs, "broken.ttl") || !strings.Contains(errs, "line 2") {
+		t.Errorf("/_preview/errors: %s", errs)
+	}
+	if _, page := get("/road", "text/html"); !strings.Contains(page, "/_preview/errors") {
+		t.Error("pages do not load the error banner")
+	}
+	// The term's IRI is the real namespace's; its page answers at the preview's path for it.
+	if code, ttl := get("/road/Bridge", "text/turtle"); code != 200 || !strings.Contains(ttl, "<http://example.org/def/road/Bridge>") {
+		t.Errorf("term page: %d %s", code, ttl)
+	}
+	write("broken.ttl", "@prefix ex: <http://ex/> .\nex:a ex:b \"fixed\" .\n")
+	if err := pv.sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs := get("/_preview/errors", ""); strings.TrimSpace(errs) != "[]" {
+		t.Errorf("errors after the fix: %s", errs)
+	}
+}
