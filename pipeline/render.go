@@ -16,8 +16,10 @@ import (
 
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/rdf/jsonld"
 	"github.com/ldhub/ldhub/content/rdf/prefixes"
 	"github.com/ldhub/ldhub/content/rdf/rdfxml"
+	"github.com/ldhub/ldhub/content/rdf/turtleenc"
 	"github.com/ldhub/ldhub/content/vocab"
 	"github.com/ldhub/ldhub/pipeline/stream"
 	"github.com/ldhub/ldhub/site/tree"
@@ -244,8 +246,9 @@ func mergePrefixes(own []rdf.Prefix) []rdf.Prefix {
 	return out
 }
 
-// streamAbove is the content size above which the JSON-LD, Turtle and RDF/XML dumps are streamed (see
-// stream.JSONLD, stream.Turtle and rdfxml.StreamEncoder) instead of pretty-printed from the whole graph.
+// streamAbove is the content size above which the JSON-LD, Turtle, TriG and RDF/XML dumps are streamed (see
+// jsonld.StreamEncoder, turtleenc.StreamEncoder and rdfxml.StreamEncoder) instead of pretty-printed from the whole
+// graph.
 const streamAbove = 4 << 20
 
 // writeDump encodes src into path and path.gz at once and returns the size of the uncompressed dump.
@@ -270,9 +273,11 @@ func writeDump(ctx context.Context, path string, syn codec.Syntax, dec rdf.Decod
 	var enc rdf.Encoder
 	switch {
 	case syn.Name == "json-ld" && size > streamAbove:
-		enc = stream.NewJSONLD(cw)
+		enc = jsonld.NewStreamEncoder(cw, rdf.EncodeOptions{Prefixes: prefixes})
 	case syn.Name == "turtle" && size > streamAbove:
-		enc = stream.NewTurtle(cw)
+		enc = turtleenc.NewStreamEncoder(cw, rdf.EncodeOptions{Prefixes: prefixes})
+	case syn.Name == "trig" && size > streamAbove:
+		enc = turtleenc.NewTriGStreamEncoder(cw, rdf.EncodeOptions{Prefixes: prefixes})
 	case (syn.Name == "n-triples" || syn.Name == "n-quads") && fromNTriples && size > streamAbove:
 		enc = stream.NewNTriples(cw)
 	case syn.Name == "rdf-xml" && size > streamAbove:

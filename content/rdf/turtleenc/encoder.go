@@ -262,7 +262,9 @@ func (e *Encoder) intern(t rdf.Term) (int32, error) {
 }
 
 // check reports why the shape of q cannot be written, or nil; intern checks the terms themselves.
-func (e *Encoder) check(q rdf.Quad) error {
+func (e *Encoder) check(q rdf.Quad) error { return checkShape(q, e.trig) }
+
+func checkShape(q rdf.Quad, trig bool) error {
 	switch q.S.Kind {
 	case rdf.KindIRI, rdf.KindBlank:
 	default:
@@ -277,7 +279,7 @@ func (e *Encoder) check(q rdf.Quad) error {
 	switch q.G.Kind {
 	case rdf.KindNone:
 	case rdf.KindIRI, rdf.KindBlank:
-		if !e.trig {
+		if !trig {
 			return errors.New("Turtle cannot hold a named graph (use TriG)")
 		}
 	default:
