@@ -389,6 +389,15 @@ func (p *Pipeline) groupNames(ctx context.Context) map[string]string {
 	return names
 }
 
+// groupNamesOn names the groups above a repository path ("/g/sub/r" gives the names of /g and /g/sub).
+func groupNamesOn(repoPath string, names map[string]string) []string {
+	var out []string
+	for _, c := range crumbs(path.Dir(repoPath), names)[1:] {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
 // crumbs are the hub and every group above urlPath ("/g/sub/r" gives the hub, /g/ and /g/sub/).
 func crumbs(urlPath string, names map[string]string) []html.Crumb {
 	out := []html.Crumb{{Name: names["/"], Href: "/"}}

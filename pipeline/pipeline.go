@@ -263,9 +263,10 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 	var errs []error
 	present := map[string]bool{}
 	var live [][2]string // publication id, latest version id: live once committed
+	groups := groupNamesOn(repoPath, p.groupNames(ctx))
 	for _, pub := range pubs {
 		present[pub.ID] = true
-		ps, rendered, err := p.syncPublication(ctx, repo, repoPath, pub, st.Publications[pub.ID])
+		ps, rendered, err := p.syncPublication(ctx, repo, repoPath, groups, pub, st.Publications[pub.ID])
 		if err != nil {
 			errs = append(errs, fmt.Errorf("pipeline: %s/%s: %w", repoPath, pub.PublicationURI, err))
 			continue
@@ -343,7 +344,7 @@ func (p *Pipeline) dropRepository(repoID string) ([]string, error) {
 }
 
 // syncPublication renders what is missing of one publication and switches its latest version.
-func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, repoPath string, pub model.Publication, old pubState) (pubState, bool, error) {
+func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, repoPath string, groups []string, pub model.Publication, old pubState) (pubState, bool, error) {
 	urlPath := path.Join(repoPath, pub.PublicationURI)
 	private := !repo.Visible
 	versions := make([]tree.Version, len(pub.Versions))
@@ -356,7 +357,7 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 	}
 	base := tree.Page{
 		ID: pub.ID, Name: pub.Name, Description: pub.Description, Owner: pub.Owner, Publisher: pub.Publisher,
-		RepositoryID: repo.ID, RepositoryPath: repoPath, RepositoryName: repo.Name, Private: private,
+		RepositoryID: repo.ID, RepositoryPath: repoPath, RepositoryName: repo.Name, GroupNames: groups, Private: private,
 		URI: p.o.BaseURL + urlPath, Path: urlPath,
 	}
 	key := stateKey(base, versions, pub.Version.ID)

@@ -152,8 +152,11 @@ func (h *Handler) resourcePage(ds *index.Dataset, t target, d description, self 
 	segs := strings.Split(repo, "/")
 	for i, seg := range segs {
 		name := seg
-		if i == len(segs)-1 {
+		switch {
+		case i == len(segs)-1:
 			name = nameOr(pg.RepositoryName, seg)
+		case i < len(pg.GroupNames):
+			name = nameOr(pg.GroupNames[i], seg)
 		}
 		p.Crumbs = append(p.Crumbs, html.Crumb{Name: name, Href: "/" + strings.Join(segs[:i+1], "/") + "/"})
 	}

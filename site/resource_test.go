@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ldhub/ldhub/content/store/catalog"
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
 	"github.com/ldhub/ldhub/site"
@@ -288,5 +289,35 @@ func TestResourcePageTruncated(t *testing.T) {
 		if strings.Contains(body, "Only the first statements are shown") != truncated {
 			t.Errorf("%s: truncation notice shown: %v, want %v", name, !truncated, truncated)
 		}
+	}
+}
+
+// TestResourcePageCrumbsUseGroupNames: a resource page rendered on request names the groups above it as the
+// pipeline's pages do ("W3C"), not by their path segments ("org").
+func TestResourcePageCrumbsUseGroupNames(t *testing.T) {
+	hub := pipelinetest.New(t)
+	name := "W3C"
+	if _, err := hub.Store.UpdateGroup(context.Background(), hub.Admin, hub.Open.ParentID, catalog.GroupPatch{Name: &name}); err != nil {
+		t.Fatal(err)
+	}
+	hub.Publish(t, hub.Open.ID, "core", ".ttl", pipelinetest.Vocab)
+	out := t.TempDir()
+	p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example", HTML: &pipeline.HTML{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.BuildAll(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	h, err := site.NewHandler(site.Options{Dir: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := httptest.NewRequest("GET", "/org/open/core/Thing", nil)
+	r.Header.Set("Accept", browserAccept)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if body := w.Body.String(); w.Code != 200 || !strings.Contains(body, `<li><a href="/org/">W3C</a></li>`) {
+		t.Fatalf("status %d; crumbs do not name the group:\n%s", w.Code, body)
 	}
 }

@@ -98,6 +98,9 @@ type Page struct {
 	RepositoryID   string    `json:"repositoryId"`
 	RepositoryPath string    `json:"repositoryPath"`
 	RepositoryName string    `json:"repositoryName"`
+	// GroupNames are the names of the groups on RepositoryPath, top first, so that pages rendered on request show
+	// the same breadcrumbs as the pipeline's (names, not path segments).
+	GroupNames []string `json:"groupNames,omitempty"`
 	Private        bool      `json:"private"`
 	URI            string    `json:"uri"`     // the publication's URI (base URL included)
 	Path           string    `json:"path"`    // its URL path
