@@ -90,28 +90,28 @@ type Version struct {
 
 // Page is everything the handler and the HTML template need about one rendered folder (a version, or the latest).
 type Page struct {
-	ID             string    `json:"id"`
-	Name           string    `json:"name"`
-	Description    string    `json:"description,omitempty"`
-	Owner          string    `json:"owner,omitempty"`
-	Publisher      string    `json:"publisher,omitempty"`
-	RepositoryID   string    `json:"repositoryId"`
-	RepositoryPath string    `json:"repositoryPath"`
-	RepositoryName string    `json:"repositoryName"`
+	ID             string `json:"id"`
+	Name           string `json:"name"`
+	Description    string `json:"description,omitempty"`
+	Owner          string `json:"owner,omitempty"`
+	Publisher      string `json:"publisher,omitempty"`
+	RepositoryID   string `json:"repositoryId"`
+	RepositoryPath string `json:"repositoryPath"`
+	RepositoryName string `json:"repositoryName"`
 	// GroupNames are the names of the groups on RepositoryPath, top first, so that pages rendered on request show
 	// the same breadcrumbs as the pipeline's (names, not path segments).
-	GroupNames []string `json:"groupNames,omitempty"`
-	Private        bool      `json:"private"`
-	URI            string    `json:"uri"`     // the publication's URI (base URL included)
-	Path           string    `json:"path"`    // its URL path
-	Self           string    `json:"self"`    // URL path this folder answers (the publication's, or a version's)
-	Latest         bool      `json:"latest"`  // this folder serves the unversioned URL
-	Version        Version   `json:"version"` // the version shown
-	Versions       []Version `json:"versions,omitempty"`
-	Retracted      []Version `json:"retracted,omitempty"` // deleted through the API (latest folder only): 410 Gone
-	Formats        []Format  `json:"formats"`
-	Stats          Stats     `json:"stats"`
-	Modified       time.Time `json:"modified"`
+	GroupNames []string  `json:"groupNames,omitempty"`
+	Private    bool      `json:"private"`
+	URI        string    `json:"uri"`     // the publication's URI (base URL included)
+	Path       string    `json:"path"`    // its URL path
+	Self       string    `json:"self"`    // URL path this folder answers (the publication's, or a version's)
+	Latest     bool      `json:"latest"`  // this folder serves the unversioned URL
+	Version    Version   `json:"version"` // the version shown
+	Versions   []Version `json:"versions,omitempty"`
+	Retracted  []Version `json:"retracted,omitempty"` // deleted through the API (latest folder only): 410 Gone
+	Formats    []Format  `json:"formats"`
+	Stats      Stats     `json:"stats"`
+	Modified   time.Time `json:"modified"`
 }
 
 // Root returns the subtree of out for public or private content.
