@@ -428,7 +428,7 @@ func publicationPage(pg *tree.Page, triples map[string]int, names map[string]str
 			URL: pg.Self + f.Ext, Size: f.Size})
 	}
 	if pg.Latest {
-		shown.VoID = pg.Path + "/void.ttl"
+		shown.VoID = pg.Path + "/" + tree.Void
 	}
 	repo := pg.RepositoryPath
 	pp := html.PublicationPage{

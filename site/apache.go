@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/ldhub/ldhub/httpx"
 )
 
 // ApacheConfig generates an Apache httpd configuration (a VirtualHost; it needs mod_rewrite, mod_headers,
@@ -94,14 +96,23 @@ func ApacheConfig(c ServerConfig) (string, error) {
     Header always set Content-Location "%%{LD_SELF}e%%{LD_X}e" "expr=-n reqenv('LD_SELF')"
 %[2]s    Header always set Access-Control-Allow-Origin "*" "expr=-n reqenv('LD_SELF')"
     Header always set X-LDHub-Static 1 "expr=-n reqenv('LD_SELF')"
-    Header always set Access-Control-Expose-Headers "ETag, Link, Content-Location, Vary, Content-Range" "expr=-n reqenv('LD_SELF')"
+%[3]s    Header always set Access-Control-Expose-Headers "ETag, Link, Content-Location, Vary, Content-Range" "expr=-n reqenv('LD_SELF')"
     Header always set Cache-Control "public, max-age=31536000, immutable" "expr=-n reqenv('LD_V')"
     Header always set Cache-Control "public, max-age=60, must-revalidate" "expr=-n reqenv('LD_L')"
     Header always merge Vary Accept "expr=-n reqenv('LD_VARY')"
     Header always merge Vary Accept-Encoding "expr=-n reqenv('LD_SELF') && reqenv('LD_X') != '.html'"
 </VirtualHost>
-`, up, apacheLinks())
+`, up, apacheLinks(), apacheSecure())
 	return b.String(), nil
+}
+
+// apacheSecure sets the hub's security headers on what Apache serves from the tree (ldhub sets its own).
+func apacheSecure() string {
+	var b strings.Builder
+	for _, kv := range httpx.SecurityHeaders {
+		fmt.Fprintf(&b, "    Header always set %s \"%s\" \"expr=-n reqenv('LD_SELF')\"\n", kv[0], kv[1])
+	}
+	return b.String()
 }
 
 // apacheLinks sets the Link header of each representation, naming the others.

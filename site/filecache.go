@@ -93,7 +93,7 @@ func (f *folder) slotFile(slot int) (name, ctype, location string, compressible 
 	case slot == f.htmlSlot():
 		return filepath.Join(f.dir, tree.PageHTML), "text/html; charset=utf-8", p.Self + ".html", false
 	default:
-		return filepath.Join(f.dir, tree.Void), "text/turtle", p.Self + "/void.ttl", false
+		return filepath.Join(f.dir, tree.Void), "text/turtle", p.Self + "/" + tree.Void, false
 	}
 }
 
@@ -125,20 +125,16 @@ var (
 	hAcceptRanges    = textproto.CanonicalMIMEHeaderKey("Accept-Ranges")
 	hLink            = textproto.CanonicalMIMEHeaderKey("Link")
 	hVary            = textproto.CanonicalMIMEHeaderKey("Vary")
-	hAllowOrigin     = textproto.CanonicalMIMEHeaderKey("Access-Control-Allow-Origin")
-	hExposeHeaders   = textproto.CanonicalMIMEHeaderKey("Access-Control-Expose-Headers")
 )
 
 // Shared header values. Every slice has its length as capacity, so that a later Header.Add appends to a copy
 // and never writes into a value other responses share.
 var (
-	valAnyOrigin     = one("*")
-	valExposeHeaders = one("ETag, Link, Content-Location, Vary, Content-Range")
-	valBytes         = one("bytes")
-	valGzip          = one("gzip")
-	varyAccept       = []string{"Accept"}
-	varyEncoding     = []string{"Accept-Encoding"}
-	varyBoth         = []string{"Accept", "Accept-Encoding"}
+	valBytes     = one("bytes")
+	valGzip      = one("gzip")
+	varyAccept   = []string{"Accept"}
+	varyEncoding = []string{"Accept-Encoding"}
+	varyBoth     = []string{"Accept", "Accept-Encoding"}
 )
 
 func one(s string) []string { return []string{s} }
@@ -299,8 +295,12 @@ func (f *folder) release(b *budget) {
 // Clients send few distinct Accept headers; the table is bounded all the same, since anyone can send any.
 type negTable struct {
 	offers []string
-	mu     sync.RWMutex
-	m      map[string]int
+	// accepted are the offers followed by the other media types of their syntaxes (application/x-turtle for
+	// text/turtle), slots the slot each serves: a client asking for an alias gets the representation.
+	accepted []string
+	slots    []int
+	mu       sync.RWMutex
+	m        map[string]int
 }
 
 const (
@@ -317,10 +317,10 @@ func (n *negTable) pick(accept string) int {
 		return s
 	}
 	s = -1
-	if mt, ok := codec.Negotiate(accept, n.offers); ok {
-		for i, o := range n.offers {
+	if mt, ok := codec.Negotiate(accept, n.accepted); ok {
+		for i, o := range n.accepted {
 			if o == mt {
-				s = i
+				s = n.slots[i]
 				break
 			}
 		}
@@ -352,7 +352,21 @@ func (t *negTables) table(offers []string) *negTable {
 	if n, ok := t.m[key]; ok {
 		return n
 	}
-	n := &negTable{offers: offers, m: map[string]int{}}
+	n := &negTable{offers: offers, accepted: offers, m: map[string]int{}}
+	for i := range offers {
+		n.slots = append(n.slots, i)
+	}
+	// Aliases after every offer: on equal preference the offer's own name wins.
+	for i, o := range offers {
+		if syn, ok := codec.Default().ByMediaType(o); ok {
+			for _, mt := range syn.MediaTypes {
+				if mt != o {
+					n.accepted = append(n.accepted[:len(n.accepted):len(n.accepted)], mt)
+					n.slots = append(n.slots, i)
+				}
+			}
+		}
+	}
 	t.m[key] = n
 	return n
 }

@@ -24,6 +24,8 @@ import (
 	"time"
 
 	"github.com/ldhub/ldhub/content/codec"
+	"github.com/ldhub/ldhub/content/model"
+	"github.com/ldhub/ldhub/httpx"
 	"github.com/ldhub/ldhub/site/html"
 	"github.com/ldhub/ldhub/site/tree"
 	"github.com/ldhub/ldhub/sparqlsvc/protocol"
@@ -132,10 +134,24 @@ func (h *Handler) watcher() *watcher {
 	return h.watch.Load()
 }
 
-// Extensions that select a representation in the URL, overriding Accept.
-var extensions = map[string]string{
-	".ttl": "text/turtle", ".nt": "application/n-triples", ".rdf": "application/rdf+xml",
-	".jsonld": "application/ld+json", ".html": "text/html", ".trig": "application/trig", ".nq": "application/n-quads",
+// Extensions that select a representation in the URL, overriding Accept. The list is the model's (the store refuses
+// names ending in one); the media types are the codec registry's.
+var extensions = representationTypes()
+
+func representationTypes() map[string]string {
+	m := make(map[string]string, len(model.RepresentationExts))
+	for _, ext := range model.RepresentationExts {
+		if ext == ".html" {
+			m[ext] = htmlType
+			continue
+		}
+		syn, ok := codec.Default().ByExtension(ext)
+		if !ok {
+			panic("site: no syntax for representation extension " + ext)
+		}
+		m[ext] = syn.MediaTypes[0]
+	}
+	return m
 }
 
 const htmlType = "text/html"
@@ -151,18 +167,17 @@ type target struct {
 	gone     bool // a retracted version: 410, whatever the representation asked for
 }
 
+var siteMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost}
+
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd := w.Header()
-	hd[hAllowOrigin] = valAnyOrigin
-	hd[hExposeHeaders] = valExposeHeaders
+	httpx.Secure(hd)
+	httpx.AllowRead(hd)
 	switch r.Method {
 	case http.MethodGet, http.MethodHead, http.MethodPost:
 	case http.MethodOptions:
-		hd.Set("Access-Control-Allow-Methods", "GET, HEAD, POST, OPTIONS")
-		hd.Set("Access-Control-Allow-Headers", "Authorization, Accept, Accept-Encoding, Content-Type, Range, If-None-Match, If-Modified-Since")
-		hd.Set("Access-Control-Max-Age", "86400")
-		hd.Set("Allow", "GET, HEAD, POST, OPTIONS")
-		w.WriteHeader(http.StatusNoContent)
+		// Every method of a direct URL reads (POST is a SPARQL query).
+		httpx.Origins(nil).Preflight(w, r, siteMethods, siteMethods)
 		return
 	default:
 		hd.Set("Allow", "GET, HEAD, POST, OPTIONS")
@@ -280,7 +295,9 @@ func (h *Handler) Prepared(path, accept, acceptEncoding string) (p Prepared, ok 
 
 // Header is the header ServeHTTP sets for the whole answer (a new map): CORS, the prepared fields, Content-Length.
 func (p Prepared) Header() http.Header {
-	hd := http.Header{hAllowOrigin: valAnyOrigin, hExposeHeaders: valExposeHeaders, hContentLength: p.r.clen}
+	hd := http.Header{hContentLength: p.r.clen}
+	httpx.Secure(hd)
+	httpx.AllowRead(hd)
 	setFields(hd, p.r.hdr)
 	return hd
 }
@@ -491,7 +508,7 @@ func (h *Handler) locateFS(r *http.Request) (target, *pubEntry, bool, bool) {
 				continue
 			}
 			switch {
-			case len(rest) >= 2 && rest[0] == "versions":
+			case len(rest) >= 2 && rest[0] == model.VersionsSegment:
 				name := rest[1]
 				if len(rest) == 2 && t.ext != "" {
 					name = strings.TrimSuffix(name, t.ext)
@@ -514,7 +531,7 @@ func (h *Handler) locateFS(r *http.Request) (target, *pubEntry, bool, bool) {
 				}
 				dir = vdir
 				rest = rest[2:]
-			case len(rest) == 1 && rest[0] == "void.ttl":
+			case len(rest) == 1 && rest[0] == tree.Void:
 				t.void, t.ext, rest = true, "", nil
 			}
 			fo, tracked, err := h.folderIn(pe, dir)

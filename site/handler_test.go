@@ -96,6 +96,9 @@ func connegTable(versions []string) []connegCase {
 	old := versions[0]
 	return []connegCase{
 		{"no Accept is Turtle", "GET", "/org/open/core", "", false, 200, "text/turtle", "/org/open/core.ttl", "Third"},
+		// Issue 15: the registry's other name for Turtle is Turtle too, as on /statements (was 406).
+		{"x-turtle alias", "GET", "/org/open/core", "application/x-turtle", false, 200, "text/turtle", "/org/open/core.ttl", "Third"},
+		{"x-turtle alias on a resource", "GET", "/org/open/core/Thing", "application/x-turtle", false, 200, "text/turtle", "/org/open/core/Thing.ttl", "anonymous part"},
 		{"*/* is Turtle", "GET", "/org/open/core", "*/*", false, 200, "text/turtle", "/org/open/core.ttl", "Third"},
 		{"browser gets HTML", "GET", "/org/open/core", browserAccept, false, 200, "text/html", "/org/open/core.html", "<h1"},
 		{"JSON-LD", "GET", "/org/open/core", "application/ld+json", false, 200, "application/ld+json", "/org/open/core.jsonld", "Third"},

@@ -160,7 +160,8 @@ func replay(t *testing.T, f *fixture, handler, front string, also ...string) int
 			if got.StatusCode != want.StatusCode {
 				t.Fatalf("server %d, handler %d", got.StatusCode, want.StatusCode)
 			}
-			for _, h := range append([]string{"Content-Type", "Content-Location", "Link", "Cache-Control", "Access-Control-Allow-Origin", "Last-Modified"}, also...) {
+			for _, h := range append([]string{"Content-Type", "Content-Location", "Link", "Cache-Control", "Access-Control-Allow-Origin", "Last-Modified",
+				"X-Content-Type-Options", "Content-Security-Policy", "X-Frame-Options", "Referrer-Policy"}, also...) {
 				if got.Header.Get(h) != want.Header.Get(h) {
 					t.Errorf("%s: server %q, handler %q", h, got.Header.Get(h), want.Header.Get(h))
 				}

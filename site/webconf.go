@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"text/template"
+
+	"github.com/ldhub/ldhub/httpx"
 )
 
 // ServerConfig describes where a generated web-server configuration serves from and what it hands on.
@@ -123,7 +125,7 @@ server {
         add_header Access-Control-Allow-Origin "*" always;
         add_header Access-Control-Expose-Headers "ETag, Link, Content-Location, Vary, Content-Range" always;
         add_header X-LDHub-Static 1;
-        try_files $ld_pub/.ld/v/$ld_ver/$ld_file =418;
+{{ .Secure }}        try_files $ld_pub/.ld/v/$ld_ver/$ld_file =418;
     }
     # A version, negotiated.
     location ~ "^(?<ld_pub>/.+)/versions/(?<ld_ver>[^/.][^/]*)$" {
@@ -140,7 +142,7 @@ server {
         add_header Access-Control-Allow-Origin "*" always;
         add_header Access-Control-Expose-Headers "ETag, Link, Content-Location, Vary, Content-Range" always;
         add_header X-LDHub-Static 1;
-        try_files $ld_pub/.ld/v/$ld_ver/$ld_file =418;
+{{ .Secure }}        try_files $ld_pub/.ld/v/$ld_ver/$ld_file =418;
     }
     # The latest version with an extension.
     location ~ "^(?<ld_pub>/.+)\.(?<ld_e>ttl|nt|rdf|jsonld|trig|nq|html)$" {
@@ -155,7 +157,7 @@ server {
         add_header Access-Control-Allow-Origin "*" always;
         add_header Access-Control-Expose-Headers "ETag, Link, Content-Location, Vary, Content-Range" always;
         add_header X-LDHub-Static 1;
-        try_files $ld_pub/.ld/cur/$ld_file =418;
+{{ .Secure }}        try_files $ld_pub/.ld/cur/$ld_file =418;
     }
     # The latest version, negotiated; anything that is not a rendered publication goes to ldhub.
     location / {
@@ -172,17 +174,27 @@ server {
         add_header Access-Control-Allow-Origin "*" always;
         add_header Access-Control-Expose-Headers "ETag, Link, Content-Location, Vary, Content-Range" always;
         add_header X-LDHub-Static 1;
-        try_files $uri/.ld/cur/$ld_file =418;
+{{ .Secure }}        try_files $uri/.ld/cur/$ld_file =418;
     }
 }
 `))
+
+// nginxSecure adds the hub's security headers to a location nginx serves from the tree itself (proxied answers
+// carry ldhub's own; adding them there too would send them twice).
+func nginxSecure() string {
+	var b strings.Builder
+	for _, kv := range httpx.SecurityHeaders {
+		fmt.Fprintf(&b, "        add_header %s \"%s\" always;\n", kv[0], kv[1])
+	}
+	return b.String()
+}
 
 // NginxConfig generates the nginx configuration (an http-level include) for a rendered tree.
 func NginxConfig(c ServerConfig) (string, error) {
 	var b strings.Builder
 	err := nginxTemplate.Execute(&b, map[string]any{
 		"Listen": c.Listen, "Dir": strings.TrimRight(c.Dir, "/"), "Upstream": c.Upstream,
-		"Accepts": accepts, "Links": linkMap(),
+		"Accepts": accepts, "Links": linkMap(), "Secure": nginxSecure(),
 	})
 	return b.String(), err
 }

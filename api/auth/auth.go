@@ -1,6 +1,7 @@
 // Package auth authenticates API requests with HTTP Basic credentials (application id or token id and secret)
-// and slows down guessing: after a few failures from one source address or for one id, each further attempt from
-// there waits longer before it is checked. The memory it keeps is bounded.
+// and slows down guessing: after a few failures from one source address or for one id, each further failed
+// attempt from there waits longer before it is answered. A correct secret is answered at once, however many
+// failures its id has. The memory it keeps is bounded.
 package auth
 
 import (
@@ -106,19 +107,24 @@ func (g *Guard) Actor(r *http.Request) (model.Actor, error) {
 		return model.Actor{}, nil
 	}
 	ipKey, idKey := "ip "+g.source(r), "id "+id
-	if d := max(g.delay(ipKey), g.delay(idKey)); d > 0 {
-		if err := g.o.Sleep(r.Context(), d); err != nil {
-			return model.Actor{}, err
+	c, err := g.a.Authenticate(r.Context(), id, secret)
+	if err == nil {
+		// A correct secret is never slowed down: credential ids are public (git author lines, createdBy), so a
+		// wait on successes would let anyone hold a known credential's owner back with a few wrong guesses.
+		g.forget(idKey)
+		return model.ActorOf(c), nil
+	}
+	// Only the failure waits, before it is answered: a guesser learns nothing sooner, and a sequential guesser
+	// makes one attempt per delay. The wait grows with the failures before this one.
+	d := max(g.delay(ipKey), g.delay(idKey))
+	g.fail(ipKey)
+	g.fail(idKey)
+	if d > 0 {
+		if serr := g.o.Sleep(r.Context(), d); serr != nil {
+			return model.Actor{}, serr
 		}
 	}
-	c, err := g.a.Authenticate(r.Context(), id, secret)
-	if err != nil {
-		g.fail(ipKey)
-		g.fail(idKey)
-		return model.Actor{}, err
-	}
-	g.forget(idKey)
-	return model.ActorOf(c), nil
+	return model.Actor{}, err
 }
 
 // Delay is the wait the next attempt from r's address for id would get (for tests and diagnostics).

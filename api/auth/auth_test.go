@@ -102,13 +102,17 @@ func TestSlowDown(t *testing.T) {
 	if len(c.slept) != 1 || c.slept[0] != time.Second {
 		t.Errorf("other address: %v", c.slept)
 	}
-	// The right secret still works, after the wait, and clears the id's count.
+	// The right secret works without any wait (issue 15: failures are slowed down, never successes), and clears
+	// the id's count.
 	c.slept = nil
 	if err := attempt("10.0.0.3", "app", "secret-of-app"); err != nil {
 		t.Fatal(err)
 	}
+	if len(c.slept) != 0 {
+		t.Errorf("the right secret waited %v", c.slept)
+	}
 	c.slept = nil
-	_ = attempt("10.0.0.3", "app", "secret-of-app")
+	_ = attempt("10.0.0.4", "app", "guess")
 	if len(c.slept) != 0 {
 		t.Errorf("after a success the id still waits %v", c.slept)
 	}
@@ -124,6 +128,34 @@ func TestSlowDown(t *testing.T) {
 	_ = attempt("10.0.0.1", "app", "guess")
 	if len(c.slept) != 0 {
 		t.Errorf("old failures still count: %v", c.slept)
+	}
+}
+
+// TestKnownIDCannotBeHeldBack is issue 15's probe: anyone may learn a credential's id, and six wrong secrets
+// for it (from many addresses) must not make its owner's correct requests wait, then or later.
+func TestKnownIDCannotBeHeldBack(t *testing.T) {
+	c := &clock{now: time.Unix(1e9, 0)}
+	g := newGuard(c, auth.Options{})
+	for i := range 6 {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = fmt.Sprintf("192.0.2.%d:1", i+1)
+		r.SetBasicAuth("app", "wrong")
+		_, _ = g.Actor(r)
+	}
+	if g.Delay(httptest.NewRequest("GET", "/", nil), "app") == 0 {
+		t.Fatal("six failures did not slow the id down at all")
+	}
+	c.slept = nil
+	for range 3 {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = "198.51.100.7:1"
+		r.SetBasicAuth("app", "secret-of-app")
+		if a, err := g.Actor(r); err != nil || a.CredentialID != "app" {
+			t.Fatalf("owner: %v %v", a, err)
+		}
+	}
+	if len(c.slept) != 0 {
+		t.Errorf("the owner's correct requests waited %v", c.slept)
 	}
 }
 

@@ -219,6 +219,9 @@ func (s *Server) createRepositoryInGroup(w http.ResponseWriter, r *http.Request,
 	if err := readJSON(r, &in); err != nil {
 		return err
 	}
+	if in.ParentID == "" {
+		return badRequest("parentId is required: the id of the group to create the repository in")
+	}
 	repo := model.Repository{Name: in.Name, Description: in.Description, Owner: in.Owner, ParentID: in.ParentID,
 		PathSegment: in.PathSegment, Visible: in.Visible != nil && *in.Visible}
 	created, err := s.cfg.Store.CreateRepository(r.Context(), c.actor, repo)

@@ -27,6 +27,8 @@ type route struct {
 	Anon bool
 	h    handlerFunc
 	segs []string
+	// read marks a route that changes nothing (GET, and SPARQL queries, which may be POSTed): any origin may call it.
+	read bool
 }
 
 type param struct {
@@ -125,15 +127,18 @@ func moreSpecific(a, b []string) bool {
 	return false
 }
 
-// RouteInfo names one route of the dispatcher. Body is what the route reads: "json:<type>",
-// "multipart:<part>,…", "sparql" or empty.
-type RouteInfo struct{ Method, Pattern, Body string }
+// RouteInfo names one route of the dispatcher: its method and pattern, the body it takes (as route.Body) and
+// whether it only reads.
+type RouteInfo struct {
+	Method, Pattern, Body string
+	Read                  bool
+}
 
 // Routes lists every route the dispatcher serves, for checks against the Swagger document.
 func (s *Server) Routes() []RouteInfo {
 	out := make([]RouteInfo, len(s.routes))
 	for i, rt := range s.routes {
-		out[i] = RouteInfo{rt.Method, rt.Pattern, rt.Body}
+		out[i] = RouteInfo{Method: rt.Method, Pattern: rt.Pattern, Body: rt.Body, Read: rt.read}
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/ldhub/ldhub/api/apierr"
@@ -16,6 +17,7 @@ import (
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/store"
+	"github.com/ldhub/ldhub/httpx"
 	"github.com/ldhub/ldhub/sparqlsvc/protocol"
 )
 
@@ -49,6 +51,12 @@ type Config struct {
 	// Pending reports whether the pipeline has yet to render and index a publication's latest version (the v4
 	// `pending` flag); nil reports false.
 	Pending func(ctx context.Context, p model.Publication) bool
+	// CORSOrigins may write cross-origin (`ldhub serve --cors-origin`); anyone may read. A write whose Origin is
+	// neither the hub's own nor one of these is refused with 403 before it is looked at.
+	CORSOrigins httpx.Origins
+	// Deadlines bound how slowly a request body may arrive and how long a write of an answer may block, on every
+	// route (the API, git and the direct URLs).
+	Deadlines httpx.Deadlines
 }
 
 // Server is the top-level handler.
@@ -59,6 +67,8 @@ type Server struct {
 	routes []*route
 	// indexes caches SPARQL indexes of publication versions.
 	indexes *indexCache
+	// origin is the scheme and host of BaseURL: the hub's own pages may write.
+	origin string
 }
 
 // New returns the server for cfg.
@@ -77,9 +87,13 @@ func New(cfg Config) *Server {
 		cfg.SPARQLGate = protocol.NewGate(0, 0, nil)
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, codecs: codec.Default(), indexes: newIndexCache(16)}
+	if u, err := url.Parse(cfg.BaseURL); err == nil && u.Host != "" {
+		s.origin = u.Scheme + "://" + u.Host
+	}
 	s.routes = s.table()
 	for _, rt := range s.routes {
 		rt.segs = splitPattern(rt.Pattern)
+		rt.read = rt.Method == http.MethodGet || strings.HasSuffix(rt.Pattern, "/sparql")
 	}
 	return s
 }
@@ -102,6 +116,9 @@ func SitePath(path string) bool {
 
 // ServeHTTP dispatches on the first path segment.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	httpx.Secure(w.Header())
+	w, r, done := s.cfg.Deadlines.Apply(w, r)
+	defer done()
 	switch firstSegment(r.URL.Path) {
 	case "api":
 		s.serveAPI(w, r, true)
@@ -137,15 +154,13 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, c *call) error
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, strict bool) {
 	rt, params, allow := s.match(r)
 	if rt == nil && r.Method == http.MethodOptions && len(allow) > 0 {
-		preflight(w, allow)
+		s.cfg.CORSOrigins.Preflight(w, r, allow, s.readMethods(r, allow))
 		return
 	}
-	if rt != nil || len(allow) > 0 {
-		// The API authenticates with HTTP Basic, never cookies, so any origin may call it (browser SPARQL clients
-		// such as YASGUI included).
-		w.Header().Set("Access-Control-Allow-Origin", "*")
-	}
 	if rt == nil {
+		if len(allow) > 0 {
+			httpx.AllowRead(w.Header())
+		}
 		if !strict && len(allow) == 0 {
 			s.fallback(w, r, s.cfg.Site, "no such page")
 			return
@@ -157,6 +172,25 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, strict bool) {
 		}
 		apierr.Write(w, r, apierr.New(http.StatusNotFound, "no API route "+r.URL.Path))
 		return
+	}
+	if r.ContentLength > s.cfg.MaxUpload {
+		// Refused before a byte of it is read: a 2 GB claim must not hold the connection while it trickles in.
+		ae := apierr.New(http.StatusRequestEntityTooLarge, "the request body is larger than this hub accepts")
+		ae.Details = map[string]int64{"limit": s.cfg.MaxUpload}
+		w.Header().Set("Connection", "close")
+		apierr.Write(w, r, ae)
+		return
+	}
+	if rt.read {
+		// The API authenticates with HTTP Basic, never cookies, and `*` never exposes an answer to a request sent
+		// with credentials: any origin may read (browser SPARQL clients such as YASGUI included).
+		httpx.AllowRead(w.Header())
+	} else {
+		s.cfg.CORSOrigins.AllowWrite(w.Header(), r)
+		if s.cfg.CORSOrigins.CrossOriginWrite(r, s.origin) {
+			apierr.Write(w, r, apierr.New(http.StatusForbidden, "cross-origin writes are accepted only from the origins the hub configures (ldhub serve --cors-origin), not from "+r.Header.Get("Origin")))
+			return
+		}
 	}
 	actor, err := s.cfg.Auth.Actor(r)
 	if err != nil {
@@ -182,8 +216,12 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var ae *apierr.Error
 	var ce *model.ContentError
 	var mb *http.MaxBytesError
+	var te *httpx.TimeoutError
 	switch {
 	case errors.As(err, &ae):
+	case errors.As(err, &te):
+		w.Header().Set("Connection", "close")
+		ae = &apierr.Error{Status: http.StatusRequestTimeout, Message: te.Error(), Err: err}
 	case errors.As(err, &mb):
 		ae = apierr.New(http.StatusRequestEntityTooLarge, "the request body is larger than this hub accepts")
 		ae.Details = map[string]int64{"limit": mb.Limit}
@@ -213,14 +251,17 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	apierr.Write(w, r, ae)
 }
 
-// preflight answers a CORS preflight for a known path.
-func preflight(w http.ResponseWriter, allow []string) {
-	h := w.Header()
-	methods := strings.Join(append(allow, http.MethodOptions), ", ")
-	h.Set("Allow", methods)
-	h.Set("Access-Control-Allow-Origin", "*")
-	h.Set("Access-Control-Allow-Methods", methods)
-	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept")
-	h.Set("Access-Control-Max-Age", "600")
-	w.WriteHeader(http.StatusNoContent)
+// readMethods are those of allow whose routes at r's path only read (GET, HEAD, SPARQL queries).
+func (s *Server) readMethods(r *http.Request, allow []string) []string {
+	var reads []string
+	for _, m := range allow {
+		if m == http.MethodHead {
+			reads = append(reads, m)
+			continue
+		}
+		if rt, _, _ := s.match(&http.Request{Method: m, URL: r.URL}); rt != nil && rt.read {
+			reads = append(reads, m)
+		}
+	}
+	return reads
 }

@@ -373,7 +373,10 @@ func TestErrors(t *testing.T) {
 		{"bad JSON", func() request {
 			return request{method: "POST", path: "/api/v3/groups", as: "viewer", body: strings.NewReader("{"), contentType: "application/json"}
 		}, 400, "JSON"},
-		{"empty body", func() request { return request{method: "POST", path: "/api/v3/groups", as: "viewer"} }, 400, "JSON body"},
+		{"empty body", func() request {
+			return request{method: "POST", path: "/api/v3/groups", as: "viewer", contentType: "application/json"}
+		}, 400, "JSON body"},
+		{"no content type", func() request { return request{method: "POST", path: "/api/v3/groups", as: "viewer"} }, 415, "application/json"},
 		{"no name", func() request {
 			return request{method: "POST", path: "/api/v3/groups", as: "viewer", body: jsonBody(map[string]string{"type": "PUBLIC"}), contentType: "application/json"}
 		}, 400, "name"},
@@ -386,7 +389,7 @@ func TestErrors(t *testing.T) {
 		{"missing part", mp(meta), 400, "content"},
 		{"not multipart", func() request {
 			return request{method: "POST", path: f.path("/api/v3/repositories/{vis}/publications"), as: "publisher", body: strings.NewReader("x"), contentType: "text/plain"}
-		}, 400, "multipart"},
+		}, 415, "multipart"},
 		{"unknown extension", mp(meta, mpart{name: "content", filename: "data.bin", data: "x"}), 415, "RDF format"},
 		{"unknown media type", mp(meta, mpart{name: "content", filename: "data.ttl", contentType: "application/x-foo", data: "x"}), 415, "application/x-foo"},
 		{"syntax error", mp(meta, mpart{name: "content", filename: "data.ttl", data: "@prefix ex: <http://e/> .\nex:a ex:b .\n"}), 400, "line 2"},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ldhub/ldhub/api/apierr"
 	"github.com/ldhub/ldhub/content/codec"
+	"github.com/ldhub/ldhub/httpx"
 )
 
 // part is one part of a multipart/form-data request.
@@ -20,10 +21,14 @@ type part struct {
 // readParts reads every part of a multipart/form-data body (bounded by the server's upload limit) and checks that
 // the required ones are there, by their exact names.
 func readParts(r *http.Request, required ...string) (map[string]*part, error) {
+	want := "the request must be multipart/form-data with the parts " + strings.Join(required, ", ")
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "multipart/form-data" {
+		return nil, apierr.New(http.StatusUnsupportedMediaType, want)
+	}
 	mr, err := r.MultipartReader()
 	if err != nil {
 		return nil, &apierr.Error{Status: http.StatusBadRequest,
-			Message: "the request must be multipart/form-data with the parts " + strings.Join(required, ", "), Err: err}
+			Message: want + ": " + err.Error(), Err: err}
 	}
 	parts := map[string]*part{}
 	for {
@@ -32,16 +37,14 @@ func readParts(r *http.Request, required ...string) (map[string]*part, error) {
 			break
 		}
 		if err != nil {
-			var mb *http.MaxBytesError
-			if errors.As(err, &mb) {
+			if bodyFailed(err) {
 				return nil, err
 			}
 			return nil, &apierr.Error{Status: http.StatusBadRequest, Message: "malformed multipart body: " + err.Error(), Err: err}
 		}
 		data, err := io.ReadAll(p)
 		if err != nil {
-			var mb *http.MaxBytesError
-			if errors.As(err, &mb) {
+			if bodyFailed(err) {
 				return nil, err
 			}
 			return nil, &apierr.Error{Status: http.StatusBadRequest, Message: "malformed multipart body: " + err.Error(), Err: err}
@@ -58,6 +61,14 @@ func readParts(r *http.Request, required ...string) (map[string]*part, error) {
 		}
 	}
 	return parts, nil
+}
+
+// bodyFailed reports whether err is the body's own failure (too large, too slow) rather than bad content, so that
+// it keeps its status (413, 408) instead of becoming a 400.
+func bodyFailed(err error) bool {
+	var mb *http.MaxBytesError
+	var te *httpx.TimeoutError
+	return errors.As(err, &mb) || errors.As(err, &te)
 }
 
 // jsonPart decodes a part holding JSON, strictly (decodeStrict).

@@ -3,8 +3,8 @@ package server
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"strings"
 	"time"
@@ -374,7 +374,13 @@ func writeJSON(w http.ResponseWriter, v any) error {
 
 // readJSON decodes a JSON request body into v; anything that is not one JSON object of v's shape (decodeStrict)
 // is 400.
+//
+// The body must be declared application/json (415 otherwise): a browser sends text/plain or a form cross-site
+// without asking first, application/json only after a CORS preflight the hub can refuse.
 func readJSON(r *http.Request, v any) error {
+	if err := requireJSON(r); err != nil {
+		return err
+	}
 	data, err := readBody(r)
 	if err != nil {
 		return err
@@ -391,6 +397,9 @@ func readJSONIfAny(r *http.Request, v any) error {
 	if err != nil || len(data) == 0 {
 		return err
 	}
+	if err := requireJSON(r); err != nil {
+		return err
+	}
 	return decodeStrict(data, v, "the JSON body")
 }
 
@@ -398,8 +407,7 @@ func readJSONIfAny(r *http.Request, v any) error {
 func readBody(r *http.Request) ([]byte, error) {
 	data, err := io.ReadAll(r.Body)
 	if err != nil {
-		var mb *http.MaxBytesError
-		if errors.As(err, &mb) {
+		if bodyFailed(err) {
 			return nil, err
 		}
 		return nil, &apierr.Error{Status: http.StatusBadRequest, Message: "reading the body: " + err.Error(), Err: err}
@@ -424,6 +432,20 @@ func (n withNotes[T]) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return append(append(append(b[:len(b)-1], `,"notes":`...), notes...), '}'), nil
+}
+
+// requireJSON answers 415 unless the request's Content-Type is application/json (parameters such as charset
+// allowed).
+func requireJSON(r *http.Request) error {
+	ct := r.Header.Get("Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil || mt != "application/json" {
+		if ct == "" {
+			ct = "none"
+		}
+		return apierr.New(http.StatusUnsupportedMediaType, "the body must be JSON sent as Content-Type: application/json (got "+ct+")")
+	}
+	return nil
 }
 
 func badRequest(msg string) error { return apierr.New(http.StatusBadRequest, msg) }

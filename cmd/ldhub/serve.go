@@ -23,6 +23,7 @@ import (
 	"github.com/ldhub/ldhub/content/store"
 	"github.com/ldhub/ldhub/content/store/githttp"
 	"github.com/ldhub/ldhub/content/store/validator"
+	"github.com/ldhub/ldhub/httpx"
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/site"
 	"github.com/ldhub/ldhub/site/fastpath"
@@ -70,7 +71,7 @@ func parse(fs *flag.FlagSet, args []string) (bool, error) {
 }
 
 func runServe(ctx context.Context, env *environment, args []string) error {
-	fs := flags(env, "serve", "serve [--data DIR] [--addr HOST:PORT] [--base-url URL] [--site DIR] [--theme DIR] [--trusted-proxies CIDRS]")
+	fs := flags(env, "serve", "serve [--data DIR] [--addr HOST:PORT] [--base-url URL] [--site DIR] [--theme DIR] [--trusted-proxies CIDRS] [--cors-origin ORIGINS]")
 	data := fs.String("data", envOr(env, "LDHUB_DATA", "./ldhub-data"), "data folder (env LDHUB_DATA)")
 	addr := fs.String("addr", envOr(env, "LDHUB_ADDR", "127.0.0.1:8080"), "listen address (env LDHUB_ADDR)")
 	baseURL := fs.String("base-url", env.getenv("LDHUB_BASE_URL"), "public base URL (env LDHUB_BASE_URL; default http://<addr>)")
@@ -78,11 +79,19 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	themeDir := fs.String("theme", env.getenv("LDHUB_THEME"), "folder overriding the default theme: Hugo layouts/ and static/ for every page (env LDHUB_THEME)")
 	proxies := fs.String("trusted-proxies", envOr(env, "LDHUB_TRUSTED_PROXIES", "127.0.0.0/8,::1/128"),
 		"comma-separated CIDRs whose X-Forwarded-For names the client (env LDHUB_TRUSTED_PROXIES)")
+	corsOrigins := fs.String("cors-origin", env.getenv("LDHUB_CORS_ORIGIN"),
+		"comma-separated origins (https://app.example) whose browser pages may write through the API; any origin may read (env LDHUB_CORS_ORIGIN)")
 	if help, err := parse(fs, args); help || err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	var origins httpx.Origins
+	for _, o := range strings.Split(*corsOrigins, ",") {
+		if o = strings.TrimRight(strings.TrimSpace(o), "/"); o != "" {
+			origins = append(origins, o)
+		}
 	}
 	trusted := []netip.Prefix{}
 	for _, p := range strings.Split(*proxies, ",") {
@@ -174,7 +183,7 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	gitHandler := githttp.New(st, guard, "/git/")
 	gitHandler.BaseURL = *baseURL
 	srv := server.New(server.Config{Store: st, Auth: guard, Search: idx, BaseURL: *baseURL, Logger: log,
-		Git: gitHandler, Site: siteHandler, SPARQLGate: gate,
+		Git: gitHandler, Site: siteHandler, SPARQLGate: gate, CORSOrigins: origins,
 		Pending: func(_ context.Context, p model.Publication) bool { return pipe.Pending(p.ID) }})
 	alog := accesslog.NewBuffered(env.stderr, time.Second)
 	defer alog.Close()

@@ -297,17 +297,6 @@ func SegmentFrom(name string) string {
 	return s
 }
 
-// ReservedTopSegment reports whether a top-level group may not use seg because a route of the hub itself lives
-// there. `ns` is reserved for the legacy group, which is an ordinary top-level group with that segment, so it is
-// not refused here.
-func ReservedTopSegment(seg string) bool {
-	switch strings.ToLower(seg) {
-	case "api", "git", "static", ".well-known":
-		return true
-	}
-	return false
-}
-
 // Marshal renders a record the way the store commits it: indented, stable field order, trailing newline, so
 // that publishers read clean diffs.
 func Marshal(v any) ([]byte, error) {

@@ -277,6 +277,9 @@ func validPublicationURI(uri string) error {
 		if i == 0 && seg == strings.TrimSuffix(history.FilesDir, "/") {
 			return model.Invalidf("publicationUri %q: files/ holds files, not publications", uri)
 		}
+		if why := model.ReservedSegment(seg, false); why != "" {
+			return model.Invalidf("publicationUri %q: segment %q is reserved: %s", uri, seg, why)
+		}
 	}
 	if _, _, meta := history.Classify(uri + ".ttl"); meta || strings.HasSuffix(uri, ".meta") {
 		return model.Invalidf("publicationUri %q ends like a meta-data file", uri)
@@ -380,6 +383,9 @@ func (s *Store) CreatePublication(ctx context.Context, actor model.Actor, repoID
 		if it, ok := snap.ByName(history.Publication, uri); ok {
 			return "", model.Conflictf("publication %q already exists in this repository (%s)", uri, it.Path)
 		}
+		if other, ok := shadowing(snap, uri); ok {
+			return "", model.Conflictf("publicationUri %q would share URLs with publication %q: a publication's versions and resources live below its URL, so neither may lie below the other", uri, other)
+		}
 		if _, ok := snap.ByName(history.File, uri); ok || isDir(tx, uri) {
 			return "", model.Conflictf("publicationUri %q clashes with an existing path", uri)
 		}
@@ -393,6 +399,32 @@ func (s *Store) CreatePublication(ctx context.Context, actor model.Actor, repoID
 		return model.Publication{}, err
 	}
 	return s.Publication(ctx, actor, meta.ID, "")
+}
+
+// shadowing returns a publication of snap whose URL space uri would fall into, or that would fall into uri's: one
+// is a proper prefix of the other (pub and pub/versions/3c5afce, pub/Thing). Either way one URL would name two
+// things, and a version URL served as immutable would change its meaning.
+func shadowing(snap *history.Snapshot, uri string) (string, bool) {
+	for i := strings.IndexByte(uri, '/'); i >= 0; i = nextSlash(uri, i) {
+		if _, ok := snap.ByName(history.Publication, uri[:i]); ok {
+			return uri[:i], true
+		}
+	}
+	for _, it := range snap.Items(history.Publication) {
+		if strings.HasPrefix(it.Name, uri+"/") {
+			return it.Name, true
+		}
+	}
+	return "", false
+}
+
+// nextSlash is the index of the next '/' in s after i, or -1.
+func nextSlash(s string, i int) int {
+	j := strings.IndexByte(s[i+1:], '/')
+	if j < 0 {
+		return -1
+	}
+	return i + 1 + j
 }
 
 func isDir(tx *gitrepo.Tx, p string) bool {

@@ -360,6 +360,27 @@ func (s *Store) validateCommits(ctx context.Context, v *pushCheck, tip *object.C
 // maxRefusedFiles bounds how many refused files one refusal lists.
 const maxRefusedFiles = 20
 
+// pushedName refuses a pushed publication name that the API would refuse for shadowing URLs: a reserved segment
+// (versions, index.html, ...), or a name that lies below another publication's in the tree or has one below it.
+func pushedName(tree *object.Tree, name string) error {
+	for _, seg := range strings.Split(name, "/") {
+		if why := model.ReservedSegment(seg, false); why != "" {
+			return fmt.Errorf("segment %q of publication %q is reserved: %s", seg, name, why)
+		}
+	}
+	for i := strings.IndexByte(name, '/'); i >= 0; i = nextSlash(name, i) {
+		for ext := range history.RDFExtensions {
+			if _, ok := gitrepo.File(tree, name[:i]+ext); ok {
+				return fmt.Errorf("publication %q lies below publication %q, whose versions and resources own those URLs", name, name[:i])
+			}
+		}
+	}
+	if e, err := tree.FindEntry(name); err == nil && !e.Mode.IsFile() {
+		return fmt.Errorf("publication %q would have the publications under %s/ below it, whose URLs would then mean two things", name, name)
+	}
+	return nil
+}
+
 func (s *Store) validateCommit(ctx context.Context, v *pushCheck, c *object.Commit) error {
 	h := v.h
 	tree, err := c.Tree()
@@ -383,6 +404,9 @@ func (s *Store) validateCommit(ctx context.Context, v *pushCheck, c *object.Comm
 			return nil
 		}
 		if kind == history.Publication && !meta {
+			if err := pushedName(tree, name); err != nil {
+				return &model.ContentError{Path: p, Err: err}
+			}
 			// One name, one publication: core.ttl beside core.rdf would make one of them unreachable.
 			for ext := range history.RDFExtensions {
 				if other := name + ext; other != p {

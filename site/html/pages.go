@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/rdf"
 )
 
@@ -241,7 +242,7 @@ func (s *Site) publicationPages(p Publication, repoURL string, crumbs []crumb, r
 				return nil, pubSummary{}, fmt.Errorf("%w (publication %s, resource %s)", err, p.Slug, r.IRI)
 			}
 		}
-		if rp == "versions" || strings.HasPrefix(rp, "versions/") {
+		if rp == model.VersionsSegment || strings.HasPrefix(rp, model.VersionsSegment+"/") {
 			return nil, pubSummary{}, fmt.Errorf("html: publication %s: resource path %q is taken by the versions", p.Slug, r.Path)
 		}
 		base.Resources = append(base.Resources, resourceLink{IRI: r.IRI, Label: r.Label, Href: pURL + rp + "/"})

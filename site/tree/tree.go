@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/rdf"
 )
 
@@ -44,9 +45,9 @@ const (
 
 	// File names inside a version folder.
 	PageJSON = "page.json"
-	PageHTML = "index.html"
+	PageHTML = model.PageFile
 	Index    = "index.sparql"
-	Void     = "void.ttl"
+	Void     = model.VoIDFile
 	Terms    = "terms.json" // what the version defines (content/vocab), for the documentation pages
 	DataBase = "data"       // dumps are data.<ext>, with data.<ext>.gz beside them
 )

@@ -17,6 +17,7 @@ import (
 	"github.com/ldhub/ldhub/api/apierr"
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/httpx"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/eval"
 	"github.com/ldhub/ldhub/sparqlsvc/parser"
@@ -56,11 +57,11 @@ type Handler struct {
 const defaultMaxQuery = 1 << 20
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	setCORS(w.Header())
+	httpx.AllowRead(w.Header())
+	w.Header().Add("Vary", "Accept")
 	switch r.Method {
 	case http.MethodOptions:
-		w.Header().Set("Allow", "GET, HEAD, POST, OPTIONS")
-		w.WriteHeader(http.StatusNoContent)
+		httpx.Origins(nil).Preflight(w, r, endpointMethods, endpointMethods)
 		return
 	case http.MethodGet, http.MethodHead, http.MethodPost:
 	default:
@@ -90,12 +91,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func setCORS(h http.Header) {
-	h.Set("Access-Control-Allow-Origin", "*")
-	h.Set("Access-Control-Allow-Methods", "GET, HEAD, POST, OPTIONS")
-	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept")
-	h.Add("Vary", "Accept")
-}
+// endpointMethods all read: a SPARQL query changes nothing, however it is sent.
+var endpointMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost}
 
 // readQuery extracts the query and the protocol parameters from either request shape.
 func (h *Handler) readQuery(r *http.Request) (string, map[string][]string, error) {

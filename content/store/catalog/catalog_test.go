@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -226,5 +227,42 @@ func TestRebuildFromGitGivesSameCatalogue(t *testing.T) {
 	}
 	if !reflect.DeepEqual(a, b) {
 		t.Errorf("rebuilt catalogue differs:\n%+v\n%+v", a, b)
+	}
+}
+
+// Issue 15: names the rendered tree, the pages or the router use are refused at every level, and the legacy ns
+// group is the hub's (an ordinary credential cannot squat /ns).
+func TestReservedSegmentsEveryLevel(t *testing.T) {
+	f := setup(t)
+	ctx := context.Background()
+	for _, seg := range []string{"index.html", "versions", "void.ttl", "sparql", "x.ttl", "x.html", "api", "git", "ns", "NS"} {
+		if _, err := f.c.CreateGroup(ctx, f.alice, model.Group{Name: "g", PathSegment: seg}); !errors.Is(err, model.ErrInvalid) || !strings.Contains(err.Error(), "reserved") {
+			t.Errorf("top-level group %q: %v", seg, err)
+		}
+	}
+	for _, seg := range []string{"index.html", "versions", "void.ttl", "sparql", "x.ttl"} {
+		if _, err := f.c.CreateGroup(ctx, f.alice, model.Group{Name: "g", PathSegment: seg, ParentID: f.top.ID}); !errors.Is(err, model.ErrInvalid) {
+			t.Errorf("subgroup %q: %v", seg, err)
+		}
+		if _, err := f.c.CreateRepository(ctx, f.alice, model.Repository{Name: "r", PathSegment: seg, ParentID: f.top.ID}); !errors.Is(err, model.ErrInvalid) {
+			t.Errorf("repository %q: %v", seg, err)
+		}
+	}
+	// Names that are reserved only at the top are fine below it.
+	if _, err := f.c.CreateGroup(ctx, f.alice, model.Group{Name: "ns", ParentID: f.top.ID}); err != nil {
+		t.Errorf("subgroup ns: %v", err)
+	}
+	// Moving a group to the top level under a reserved name is refused too (the administrator may move).
+	g, err := f.c.CreateGroup(ctx, f.alice, model.Group{Name: "api", ParentID: f.top.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := ""
+	if _, err := f.c.UpdateGroup(ctx, f.admin, g.ID, GroupPatch{ParentID: &top}); !errors.Is(err, model.ErrInvalid) {
+		t.Errorf("moving %q to the top level: %v", "api", err)
+	}
+	// The administrator creates the hub's ns group.
+	if _, err := f.c.CreateGroup(ctx, f.admin, model.Group{Name: "ns", Type: model.GroupPublic}); err != nil {
+		t.Errorf("administrator creating ns: %v", err)
 	}
 }

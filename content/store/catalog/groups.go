@@ -38,7 +38,7 @@ func (c *Catalog) CreateGroup(ctx context.Context, actor model.Actor, g model.Gr
 		} else if _, isGroup := st.Groups[g.ParentID]; !isGroup {
 			return model.Invalidf("parent %s is a repository, not a group", g.ParentID)
 		}
-		if err := st.checkSegment(g.ParentID, seg, g.ID); err != nil {
+		if err := st.checkSegment(actor, g.ParentID, seg, g.ID); err != nil {
 			return err
 		}
 		if g.ParentID == "" && !actor.System && !actor.Admin {
@@ -69,9 +69,12 @@ func segment(seg, name string) (string, error) {
 	return seg, nil
 }
 
-func (st *State) checkSegment(parentID, seg, self string) error {
-	if parentID == "" && model.ReservedTopSegment(seg) {
-		return model.Invalidf("pathSegment %q is reserved at the top level", seg)
+// checkSegment refuses a segment the hub reserves (400) or a sibling uses (409). The 409 tells a stranger that a
+// hidden group or repository holds the segment, and nothing else about it: a URL cannot mean two things, so the
+// name's existence is the one fact that cannot be hidden (docs/api.md, "Names").
+func (st *State) checkSegment(actor model.Actor, parentID, seg, self string) error {
+	if why := model.ReservedFor(actor, seg, parentID == ""); why != "" {
+		return model.Invalidf("pathSegment %q is reserved: %s", seg, why)
 	}
 	if st.segmentTaken(parentID, seg, self) {
 		return model.Conflictf("pathSegment %q is already used in %s", seg, st.Path(parentID))
@@ -134,7 +137,7 @@ func (c *Catalog) UpdateGroup(ctx context.Context, actor model.Actor, id string,
 			} else if !actor.System && !actor.Admin {
 				return model.Forbiddenf("only an administrator makes a group top-level")
 			}
-			if err := st.checkSegment(*p.ParentID, g.PathSegment, id); err != nil {
+			if err := st.checkSegment(actor, *p.ParentID, g.PathSegment, id); err != nil {
 				return err
 			}
 			g.ParentID = *p.ParentID
@@ -224,7 +227,7 @@ func (st *State) CheckNewRepository(actor model.Actor, r model.Repository) error
 	if err != nil {
 		return err
 	}
-	return st.checkSegment(r.ParentID, seg, r.ID)
+	return st.checkSegment(actor, r.ParentID, seg, r.ID)
 }
 
 // RepositoryPatch holds the fields a repository update may change; nil leaves a field as it is.
