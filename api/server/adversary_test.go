@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"maps"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -83,6 +84,24 @@ func (f *fixture) unchangedOutside(before world, mine func(groupID string) bool)
 			f.t.Errorf("publication %s (%s) appeared", id, p)
 		}
 	}
+}
+
+// doWith is do with extra request headers.
+func (f *fixture) doWith(rq request, hdr map[string]string) response {
+	f.t.Helper()
+	r := httptest.NewRequest(rq.method, rq.path, rq.body)
+	if rq.contentType != "" {
+		r.Header.Set("Content-Type", rq.contentType)
+	}
+	for k, v := range hdr {
+		r.Header.Set(k, v)
+	}
+	if c := f.callers[rq.as]; c != nil && c.id != "" {
+		r.SetBasicAuth(c.id, c.secret)
+	}
+	w := httptest.NewRecorder()
+	f.srv.ServeHTTP(w, r)
+	return response{code: w.Code, header: w.Header(), body: w.Body.Bytes()}
 }
 
 func errorMessage(t *testing.T, res response) string {

@@ -11,6 +11,13 @@ var listParams = []param{
 	{Name: "pageSize", Type: "integer", Desc: "1 to 100 (default 20)"},
 }
 
+// repoListParams are listParams for a group's repositories, which sort by two more keys.
+var repoListParams = func() []param {
+	ps := append([]param(nil), listParams...)
+	ps[1].Desc = "name, description, createdOn, modifiedOn, pathSegment or id; anything else is 400"
+	return ps
+}()
+
 var (
 	rdfTypes    = statementTypes
 	sparqlTypes = []string{"application/sparql-results+json", "application/json", "application/sparql-results+xml", "text/csv", "text/tab-separated-values"}
@@ -44,7 +51,7 @@ func (s *Server) table() []*route {
 		{Method: "GET", Pattern: "/api/v3/repositories/{id}", OpID: "getRepositoryMetadata", Tag: "repositories", Summary: "a repository", Resp: RepositoryData{}, h: s.getRepositoryMetadata},
 		{Method: "PATCH", Pattern: "/api/v3/repositories/{id}", OpID: "updateRepository", Tag: "repositories", Summary: "change the supplied fields (MANAGER)", Body: "json:RepositoryPartial", Resp: RepositoryData{}, h: s.updateRepository},
 		{Method: "DELETE", Pattern: "/api/v3/repositories/{id}", OpID: "deleteRepository", Tag: "repositories", Summary: "delete a repository (OWNER)", Resp: Repository{}, h: s.deleteRepository},
-		{Method: "GET", Pattern: "/api/v3/groups/{groupId}/repositories", OpID: "getRepositories", Tag: "repositories", Summary: "repositories of a group", Query: listParams, Resp: RepositoryPage{}, h: s.getRepositories},
+		{Method: "GET", Pattern: "/api/v3/groups/{groupId}/repositories", OpID: "getRepositories", Tag: "repositories", Summary: "repositories of a group", Query: repoListParams, Resp: RepositoryPage{}, h: s.getRepositories},
 		// 4.3 Publications
 		{Method: "GET", Pattern: "/api/v3/repositories/{repositoryId}/publications", OpID: "getRepositoryPublications", Tag: "publications", Summary: "publications of a repository", Resp: []PublicationListItem{}, h: s.getRepositoryPublications},
 		{Method: "POST", Pattern: "/api/v3/repositories/{repositoryId}/publications", OpID: "createPublication", Tag: "publications", Summary: "create a publication (PUBLISHER)", Body: "multipart:metadata,content", Resp: PublicationView{}, h: s.createPublication},

@@ -204,6 +204,10 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, strict bool) {
 		apierr.Write(w, r, apierr.New(http.StatusUnauthorized, "this route needs HTTP Basic credentials (application or token id and secret)"))
 		return
 	}
+	if err := bodyType(rt, r); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxUpload)
 	c := &call{actor: actor, params: params, route: rt}
 	if err := rt.h(w, r, c); err != nil {
@@ -249,6 +253,25 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	apierr.Write(w, r, ae)
+}
+
+// bodyType holds a request with a body to the media type its route declares, before the handler looks at anything
+// else, so that the rule is the same on every route: JSON as application/json, uploads as multipart/form-data,
+// 415 otherwise. The handlers check again (readJSON, readParts) for a chunked body or a route without a declared
+// one; an optional JSON body (a publication's PATCH) may be empty without a type.
+func bodyType(rt *route, r *http.Request) error {
+	if r.ContentLength <= 0 {
+		return nil // none, or of unknown length: the handler checks what it reads
+	}
+	kind, _, _ := strings.Cut(rt.Body, ":")
+	switch kind {
+	case "json":
+		return requireJSON(r)
+	case "multipart":
+		_, err := multipartType(r, strings.Split(strings.TrimPrefix(rt.Body, "multipart:"), ","))
+		return err
+	}
+	return nil
 }
 
 // readMethods are those of allow whose routes at r's path only read (GET, HEAD, SPARQL queries).

@@ -18,12 +18,21 @@ type part struct {
 	data                        []byte
 }
 
+// multipartType answers 415 unless r's body is multipart/form-data; want describes the body the route takes.
+func multipartType(r *http.Request, parts []string) (want string, err error) {
+	want = "the request must be multipart/form-data with the parts " + strings.Join(parts, ", ")
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "multipart/form-data" {
+		return want, apierr.New(http.StatusUnsupportedMediaType, want)
+	}
+	return want, nil
+}
+
 // readParts reads every part of a multipart/form-data body (bounded by the server's upload limit) and checks that
 // the required ones are there, by their exact names.
 func readParts(r *http.Request, required ...string) (map[string]*part, error) {
-	want := "the request must be multipart/form-data with the parts " + strings.Join(required, ", ")
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "multipart/form-data" {
-		return nil, apierr.New(http.StatusUnsupportedMediaType, want)
+	want, err := multipartType(r, required)
+	if err != nil {
+		return nil, err
 	}
 	mr, err := r.MultipartReader()
 	if err != nil {
