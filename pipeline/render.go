@@ -16,10 +16,7 @@ import (
 
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/rdf"
-	"github.com/ldhub/ldhub/content/rdf/jsonld"
 	"github.com/ldhub/ldhub/content/rdf/prefixes"
-	"github.com/ldhub/ldhub/content/rdf/rdfxml"
-	"github.com/ldhub/ldhub/content/rdf/turtleenc"
 	"github.com/ldhub/ldhub/content/vocab"
 	"github.com/ldhub/ldhub/pipeline/stream"
 	"github.com/ldhub/ldhub/site/tree"
@@ -246,11 +243,6 @@ func mergePrefixes(own []rdf.Prefix) []rdf.Prefix {
 	return out
 }
 
-// streamAbove is the content size above which the JSON-LD, Turtle, TriG and RDF/XML dumps are streamed (see
-// jsonld.StreamEncoder, turtleenc.StreamEncoder and rdfxml.StreamEncoder) instead of pretty-printed from the whole
-// graph.
-const streamAbove = 4 << 20
-
 // writeDump encodes src into path and path.gz at once and returns the size of the uncompressed dump.
 func writeDump(ctx context.Context, path string, syn codec.Syntax, dec rdf.Decoder, size int, prefixes []rdf.Prefix, fromNTriples bool) (int64, error) {
 	f, err := os.Create(path)
@@ -272,16 +264,11 @@ func writeDump(ctx context.Context, path string, syn codec.Syntax, dec rdf.Decod
 	cw := &countWriter{w: io.MultiWriter(buf, gz)}
 	var enc rdf.Encoder
 	switch {
-	case syn.Name == "json-ld" && size > streamAbove:
-		enc = jsonld.NewStreamEncoder(cw, rdf.EncodeOptions{Prefixes: prefixes})
-	case syn.Name == "turtle" && size > streamAbove:
-		enc = turtleenc.NewStreamEncoder(cw, rdf.EncodeOptions{Prefixes: prefixes})
-	case syn.Name == "trig" && size > streamAbove:
-		enc = turtleenc.NewTriGStreamEncoder(cw, rdf.EncodeOptions{Prefixes: prefixes})
-	case (syn.Name == "n-triples" || syn.Name == "n-quads") && fromNTriples && size > streamAbove:
+	case syn.NewStreamEncoder != nil && size > codec.StreamAbove:
+		// Large versions are written as statements come instead of pretty-printed from the whole graph.
+		enc = syn.NewStreamEncoder(cw, rdf.EncodeOptions{Prefixes: prefixes})
+	case (syn.Name == "n-triples" || syn.Name == "n-quads") && fromNTriples && size > codec.StreamAbove:
 		enc = stream.NewNTriples(cw)
-	case syn.Name == "rdf-xml" && size > streamAbove:
-		enc = rdfxml.NewStreamEncoder(cw, rdf.EncodeOptions{Prefixes: prefixes})
 	default:
 		enc = syn.NewEncoder(cw, rdf.EncodeOptions{Prefixes: prefixes})
 	}

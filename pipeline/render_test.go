@@ -18,11 +18,11 @@ import (
 	"github.com/ldhub/ldhub/site/tree"
 )
 
-// largeNTriples is N-Triples above streamAbove, so every graph dump takes its streaming encoder: runs of subjects,
+// largeNTriples is N-Triples above codec.StreamAbove, so every graph dump takes its streaming encoder: runs of subjects,
 // a subject that comes back later, typed and language-tagged literals, characters that need escaping.
 func largeNTriples() []byte {
 	var b bytes.Buffer
-	for i := 0; b.Len() <= streamAbove+(64<<10); i++ {
+	for i := 0; b.Len() <= codec.StreamAbove+(64<<10); i++ {
 		s := fmt.Sprintf("<http://example.org/product/%d>", i/5)
 		switch i % 5 {
 		case 0:

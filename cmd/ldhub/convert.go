@@ -21,7 +21,9 @@ const convertUsage = `usage: ldhub convert [--from SYNTAX] [--to SYNTAX] [--base
 Converts RDF from one syntax to another. IN and OUT are file paths, or - for standard input and output.
 The syntaxes default to the files' extensions; for - they must be given (OUT defaults to N-Quads when the
 input syntax can hold named graphs, N-Triples otherwise). A SYNTAX is a name, media type or extension.
-N-Triples and N-Quads stream in constant memory; other outputs hold the graph until the end. The output file
+N-Triples and N-Quads stream in constant memory; other outputs hold the graph until the end, except for input
+files above 4 MiB, which Turtle, TriG, RDF/XML and JSON-LD write as statements come (one block per run of
+statements about a subject, prefixes chosen from the first 10,000 statements). The output file
 is replaced only when the whole conversion succeeds. Outputs that abbreviate IRIs get the input's prefixes, the
 well-known ones in use (rdf, skos, dcterms, ...) and one for each namespace that many IRIs share.
 
@@ -88,6 +90,7 @@ func runConvert(ctx context.Context, env *environment, args []string) error {
 
 	opts := rdf.DecodeOptions{Base: *base, Blanks: rdf.NewBlankNodes("")}
 	var r io.Reader = env.stdin
+	size := int64(-1) // unknown: standard input
 	if in != "-" {
 		f, err := os.Open(in)
 		if err != nil {
@@ -95,6 +98,9 @@ func runConvert(ctx context.Context, env *environment, args []string) error {
 		}
 		defer f.Close()
 		r = f
+		if fi, err := f.Stat(); err == nil {
+			size = fi.Size()
+		}
 		if opts.Base == "" {
 			abs, err := filepath.Abs(in)
 			if err != nil {
@@ -105,7 +111,7 @@ func runConvert(ctx context.Context, env *environment, args []string) error {
 	}
 
 	return writeOutput(out, env.stdout, func(w io.Writer) error {
-		if _, err := convert(ctx, src, dst, r, w, opts, *graph); err != nil {
+		if _, err := convert(ctx, src, dst, r, w, opts, *graph, size); err != nil {
 			if ng := (*rdf.NamedGraphError)(nil); errors.As(err, &ng) {
 				return fmt.Errorf("%s: %s holds one graph and %v; choose with --graph default (the default graph), --graph union (every graph merged) or --graph %s (that graph), or write TriG or N-Quads",
 					displayName(in), dst.Name, ng, ng.Graph.Value)
@@ -118,8 +124,10 @@ func runConvert(ctx context.Context, env *environment, args []string) error {
 
 // convert decodes r with src and encodes to w with dst, narrowed to graph (see rdf.SelectGraph) when dst holds one
 // graph or graph is given. Outputs that abbreviate IRIs get the prefixes of prefixes.Counter: the input's own,
-// the well-known ones in use and the frequent namespaces. It returns how many statements were read.
-func convert(ctx context.Context, src, dst codec.Syntax, r io.Reader, w io.Writer, o rdf.DecodeOptions, graph string) (int64, error) {
+// the well-known ones in use and the frequent namespaces. An input of more than codec.StreamAbove bytes (size;
+// -1 for unknown) is written with dst's streaming encoder, when it has one, with the prefixes of the first
+// statements. It returns how many statements were read.
+func convert(ctx context.Context, src, dst codec.Syntax, r io.Reader, w io.Writer, o rdf.DecodeOptions, graph string, size int64) (int64, error) {
 	raw := src.NewDecoder(r, o)
 	dec := raw
 	if graph != "" || (src.Dataset && !dst.Dataset) {
@@ -134,7 +142,9 @@ func convert(ctx context.Context, src, dst codec.Syntax, r io.Reader, w io.Write
 		}
 		return n, enc.Close()
 	}
-	// The encoder would buffer everything anyway; reading first lets it use every prefix that fits the data.
+	stream := dst.NewStreamEncoder != nil && size > codec.StreamAbove
+	// The encoder would buffer everything anyway; reading first lets it use every prefix that fits the data. A
+	// streaming encoder gets the prefixes of a sample.
 	var quads []rdf.Quad
 	counter := prefixes.NewCounter()
 	for {
@@ -150,19 +160,37 @@ func convert(ctx context.Context, src, dst codec.Syntax, r io.Reader, w io.Write
 		}
 		counter.Add(q)
 		quads = append(quads, q)
+		if stream && len(quads) == prefixSample {
+			break
+		}
 	}
 	var own []rdf.Prefix
 	if ps, ok := raw.(rdf.PrefixSource); ok {
 		own = ps.Prefixes()
 	}
-	enc := dst.NewEncoder(w, rdf.EncodeOptions{Prefixes: counter.Prefixes(own)})
+	newEnc := dst.NewEncoder
+	if stream {
+		newEnc = dst.NewStreamEncoder
+	}
+	enc := newEnc(w, rdf.EncodeOptions{Prefixes: counter.Prefixes(own)})
 	for i, q := range quads {
 		if err := enc.Encode(q); err != nil {
 			return int64(i), fmt.Errorf("writing %s: %w", dst.Name, err)
 		}
 	}
-	return int64(len(quads)), enc.Close()
+	n := int64(len(quads))
+	if stream {
+		m, err := codec.Copy(ctx, enc, dec)
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, enc.Close()
 }
+
+// prefixSample is how many statements a streaming conversion reads to choose its prefixes.
+const prefixSample = 10000
 
 // pickSyntax resolves an explicit syntax flag, or else the file's extension.
 func pickSyntax(reg *codec.Registry, explicit, path, flagName string) (codec.Syntax, error) {

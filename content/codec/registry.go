@@ -31,7 +31,16 @@ type Syntax struct {
 	NewDecoder func(io.Reader, rdf.DecodeOptions) rdf.Decoder
 	// NewEncoder writes the syntax; nil when ldhub cannot write it.
 	NewEncoder func(io.Writer, rdf.EncodeOptions) rdf.Encoder
+	// NewStreamEncoder, for syntaxes whose NewEncoder holds the whole graph to pretty-print it, writes each
+	// statement as it comes, in memory that does not grow with the graph (statements grouped by subject read
+	// best). Callers switch to it above StreamAbove bytes of input.
+	NewStreamEncoder func(io.Writer, rdf.EncodeOptions) rdf.Encoder
 }
+
+// StreamAbove is the input size above which outputs are written with NewStreamEncoder where a syntax has one: the
+// pretty encoders hold the whole graph (about 20 times the input size in memory for Turtle, more for RDF/XML and
+// JSON-LD), which is fine for a few megabytes and not for a dump of millions of statements.
+const StreamAbove = 4 << 20
 
 // CanEncode reports whether the syntax can be written.
 func (s Syntax) CanEncode() bool { return s.NewEncoder != nil }
@@ -98,6 +107,9 @@ func defaultSyntaxes() []Syntax {
 			Extensions: []string{".ttl"},
 			NewDecoder: func(r io.Reader, o rdf.DecodeOptions) rdf.Decoder { return turtle.NewDecoder(r, o) },
 			NewEncoder: func(w io.Writer, o rdf.EncodeOptions) rdf.Encoder { return turtleenc.NewEncoder(w, o) },
+			NewStreamEncoder: func(w io.Writer, o rdf.EncodeOptions) rdf.Encoder {
+				return turtleenc.NewStreamEncoder(w, o)
+			},
 		},
 		{
 			Name:       "n-triples",
@@ -123,6 +135,9 @@ func defaultSyntaxes() []Syntax {
 			Dataset:    true,
 			NewDecoder: func(r io.Reader, o rdf.DecodeOptions) rdf.Decoder { return turtle.NewTriGDecoder(r, o) },
 			NewEncoder: func(w io.Writer, o rdf.EncodeOptions) rdf.Encoder { return turtleenc.NewTriGEncoder(w, o) },
+			NewStreamEncoder: func(w io.Writer, o rdf.EncodeOptions) rdf.Encoder {
+				return turtleenc.NewTriGStreamEncoder(w, o)
+			},
 		},
 		{
 			Name:       "n3",
@@ -136,6 +151,9 @@ func defaultSyntaxes() []Syntax {
 			Extensions: []string{".rdf", ".owl", ".xml"},
 			NewDecoder: func(r io.Reader, o rdf.DecodeOptions) rdf.Decoder { return rdfxml.NewDecoder(r, o) },
 			NewEncoder: func(w io.Writer, o rdf.EncodeOptions) rdf.Encoder { return rdfxml.NewEncoder(w, o) },
+			NewStreamEncoder: func(w io.Writer, o rdf.EncodeOptions) rdf.Encoder {
+				return rdfxml.NewStreamEncoder(w, o)
+			},
 		},
 		{
 			Name:       "json-ld",
@@ -144,6 +162,9 @@ func defaultSyntaxes() []Syntax {
 			Dataset:    true,
 			NewDecoder: func(r io.Reader, o rdf.DecodeOptions) rdf.Decoder { return jsonld.NewDecoder(r, o) },
 			NewEncoder: func(w io.Writer, o rdf.EncodeOptions) rdf.Encoder { return jsonld.NewEncoder(w, o) },
+			NewStreamEncoder: func(w io.Writer, o rdf.EncodeOptions) rdf.Encoder {
+				return jsonld.NewStreamEncoder(w, o)
+			},
 		},
 		{
 			Name:       "rdf-json",
