@@ -5,7 +5,7 @@ SHELL     := /bin/bash
 REPORTS   := $(CURDIR)/build/reports
 export LDHUB_REPORT_DIR := $(REPORTS)
 
-.PHONY: all build test conformance vet fmt-check tidy-check bench bench-parse bench-sparql fuzz soak clean
+.PHONY: all build test conformance vet fmt-check tidy-check bench bench-parse bench-sparql bench-sparql-broad fuzz soak clean
 
 all: build
 
@@ -70,6 +70,9 @@ bench-parse:
 # SPARQL engine vs Oxigraph 0.5.11 on 1M BSBM triples (needs ../shared/bench/setup.sh once).
 bench-sparql:
 	bench/sparql/run.sh
+
+bench-sparql-broad:
+	QUERIES=$(CURDIR)/bench/queries-broad bench/sparql/run.sh
 
 clean:
 	rm -rf bin build

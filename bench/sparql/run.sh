@@ -4,6 +4,9 @@
 # geometric mean, index build vs Oxigraph load throughput, resident memory, and whether the answers agree.
 # Needs node and the reference packages (../shared/bench/setup.sh); data is generated once into $DATA_DIR.
 #
+# QUERIES (default ../shared/bench/queries) is the folder of .rq files; `make bench-sparql-broad` runs
+# bench/queries-broad, our own 46 queries over every SPARQL 1.1 feature and function family.
+#
 # BUILDS (default 3) fresh processes build the index; the table uses their median, since one process on the shared
 # machine can wait on the others for seconds. ONLY_BUILD=1 compares the build with Oxigraph's load alone (no
 # queries): Oxigraph loads once, between ldhub's builds.
@@ -16,6 +19,7 @@ out="${OUT_DIR:-$root/build/bench-sparql}"
 runs="${RUNS:-5}"
 builds="${BUILDS:-3}"
 only_build="${ONLY_BUILD:-0}"
+query_dir="${QUERIES:-$shared/queries}"
 data="$data_dir/bsbm-1m.nt"
 mkdir -p "$out"
 rm -f "$out"/build-*.json "$out"/build-*.time
@@ -27,12 +31,12 @@ build() {
 }
 half=$(( (builds + 1) / 2 ))
 for i in $(seq 1 "$half"); do build "$i"; done
-queries=("--queries" "$shared/queries" "--runs" "$runs" "--warmup" "1" "--dump-results" "$out/oxigraph")
+queries=("--queries" "$query_dir" "--runs" "$runs" "--warmup" "1" "--dump-results" "$out/oxigraph")
 [ "$only_build" = 1 ] && queries=("--only" "^$")
 node "$shared/oxigraph-bench.mjs" "$data" "${queries[@]}" --out "$out/oxigraph.json" > /dev/null
 for i in $(seq $(( half + 1 )) "$builds"); do build "$i"; done
 if [ "$only_build" != 1 ]; then
-  "$out/sparql-bench" -index "$out/bsbm-1m.idx" -queries "$shared/queries" -runs "$runs" -warmup 1 -dump "$out/ours" > "$out/ours.json"
+  "$out/sparql-bench" -index "$out/bsbm-1m.idx" -queries "$query_dir" -runs "$runs" -warmup 1 -dump "$out/ours" > "$out/ours.json"
 fi
 echo "loadavg after: $(cat /proc/loadavg)"
 python3 "$here/summarise.py" "$out"

@@ -23,6 +23,15 @@ func Cast(target string, a rdf.Term) (rdf.Term, error) {
 	if a.Kind == rdf.KindBlank || a.IsZero() {
 		return rdf.Term{}, ErrType
 	}
+	if f, ok := toFixed(a); ok { // the exact numbers most data holds, without big numbers
+		switch target {
+		case rdf.XSDInteger: // toward zero
+			return fixed{v: f.v / pow10[f.scale]}.term(), nil
+		case rdf.XSDDecimal:
+			f.dec = true
+			return f.term(), nil
+		}
+	}
 	if a.Kind == rdf.KindIRI {
 		if target == rdf.XSDString {
 			return rdf.String(a.Value), nil

@@ -61,6 +61,13 @@ func knownDatatype(dt string) bool {
 // Equal implements the = operator (§17.3 operator table, falling back to RDFterm-equal).
 func Equal(a, b rdf.Term) (bool, error) {
 	if a.Kind == rdf.KindLiteral && b.Kind == rdf.KindLiteral {
+		if x, ok := toFixed(a); ok {
+			if y, ok := toFixed(b); ok {
+				if c, ok := x.cmp(y); ok {
+					return c == 0, nil
+				}
+			}
+		}
 		if x, ok := toNum(a); ok {
 			if y, ok := toNum(b); ok {
 				c, ordered := cmpNum(x, y)
@@ -121,6 +128,13 @@ func SameTerm(a, b rdf.Term) bool { return a.Equal(b) }
 func Compare(a, b rdf.Term) (int, error) {
 	if a.Kind != rdf.KindLiteral || b.Kind != rdf.KindLiteral {
 		return 0, ErrType
+	}
+	if x, ok := toFixed(a); ok {
+		if y, ok := toFixed(b); ok {
+			if c, ok := x.cmp(y); ok {
+				return c, nil
+			}
+		}
 	}
 	if x, ok := toNum(a); ok {
 		if y, ok := toNum(b); ok {

@@ -261,6 +261,15 @@ func langMatches(tag, rng string) bool {
 }
 
 func rounding(name string, a rdf.Term) (rdf.Term, error) {
+	if f, ok := toFixed(a); ok {
+		if t, ok := f.round(name); ok {
+			return t, nil
+		}
+	}
+	return roundingBig(name, a)
+}
+
+func roundingBig(name string, a rdf.Term) (rdf.Term, error) {
 	n, ok := toNum(a)
 	if !ok {
 		return rdf.Term{}, ErrType

@@ -306,6 +306,18 @@ func formatDouble(f float64, bits int) string {
 // Arith applies + - * / with XPath numeric promotion. Division of integers yields a decimal; division by zero is
 // an error for exact types and ±INF/NaN for floating types.
 func Arith(op byte, a, b rdf.Term) (rdf.Term, error) {
+	if x, ok := toFixed(a); ok {
+		if y, ok := toFixed(b); ok {
+			if t, ok, err := x.arith(op, y); ok {
+				return t, err
+			}
+		}
+	}
+	return arithBig(op, a, b)
+}
+
+// arithBig is Arith in big numbers, for values the fixed form cannot hold.
+func arithBig(op byte, a, b rdf.Term) (rdf.Term, error) {
 	x, ok1 := toNum(a)
 	y, ok2 := toNum(b)
 	if !ok1 || !ok2 {
@@ -434,10 +446,30 @@ type Sum struct {
 	acc   num
 	n     int64
 	valid bool
+	// fx holds the total while every value so far fit fixed (isFixed); the first that does not moves it to acc.
+	fx      fixed
+	isFixed bool
 }
 
 // Add adds a numeric term; a non-numeric term is an error (SUM and AVG then have no value).
 func (s *Sum) Add(t rdf.Term) error {
+	if f, ok := toFixed(t); ok && (!s.valid || s.isFixed) {
+		if !s.valid {
+			s.fx, s.isFixed, s.valid = f, true, true
+			s.n++
+			return nil
+		}
+		if x, y, scale, ok := align(s.fx, f); ok {
+			if sum := x + y; !(x > 0 && y > 0 && sum < 0) && !(x < 0 && y < 0 && sum >= 0) {
+				s.fx = fixed{v: sum, scale: scale, dec: s.fx.dec || f.dec}
+				s.n++
+				return nil
+			}
+		}
+	}
+	if s.isFixed { // a value that does not fit: the total continues in big numbers
+		s.acc, s.isFixed = s.fx.num(), false
+	}
 	x, ok := toNum(t)
 	if !ok {
 		return ErrType
@@ -468,6 +500,9 @@ func (s *Sum) Add(t rdf.Term) error {
 func (s *Sum) Total() rdf.Term {
 	if !s.valid {
 		return Integer(0)
+	}
+	if s.isFixed {
+		return s.fx.term()
 	}
 	return s.acc.term()
 }

@@ -1,0 +1,280 @@
+package builtin
+
+import (
+	"math"
+	"math/big"
+	"math/bits"
+	"strconv"
+
+	"github.com/ldhub/ldhub/content/rdf"
+)
+
+// fixed is an xsd:integer or xsd:decimal value v / 10^scale held in an int64, the form nearly every number in
+// published data fits (prices, counts, measures). Arithmetic, comparison, rounding and sums use it first and turn
+// to big.Rat (num) only when an operand or a result does not fit, so answers stay exact either way: the results
+// are the same digits the big path prints. Derived integer types (xsd:byte, …) keep the big path, which checks
+// their ranges.
+type fixed struct {
+	v     int64
+	scale int  // fractional digits, 0..maxScale
+	dec   bool // xsd:decimal (else xsd:integer)
+}
+
+const maxScale = DecimalPlaces // 18: 10^18 still fits an int64
+
+var pow10 = func() (p [maxScale + 1]int64) {
+	p[0] = 1
+	for i := 1; i <= maxScale; i++ {
+		p[i] = p[i-1] * 10
+	}
+	return
+}()
+
+// toFixed reads an xsd:integer or xsd:decimal literal whose value fits; ok is false for anything else, including
+// invalid lexical forms (the big path then reports them).
+func toFixed(t rdf.Term) (fixed, bool) {
+	if t.Kind != rdf.KindLiteral {
+		return fixed{}, false
+	}
+	var f fixed
+	switch t.Datatype {
+	case rdf.XSDInteger:
+	case rdf.XSDDecimal:
+		f.dec = true
+	default:
+		return fixed{}, false
+	}
+	s := t.Value
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	n, dot, zeros := 0, false, 0
+	push := func(d int64) bool {
+		if f.v > (math.MaxInt64-d)/10 || dot && f.scale == maxScale {
+			return false
+		}
+		f.v = f.v*10 + d
+		if dot {
+			f.scale++
+		}
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '.' && f.dec && !dot {
+			dot = true
+			continue
+		}
+		if c < '0' || c > '9' {
+			return fixed{}, false
+		}
+		n++
+		if dot && c == '0' { // trailing fractional zeros do not change the value: held until a digit follows
+			zeros++
+			continue
+		}
+		for ; zeros > 0; zeros-- {
+			if !push(0) {
+				return fixed{}, false
+			}
+		}
+		if !push(int64(c - '0')) {
+			return fixed{}, false
+		}
+	}
+	if n == 0 {
+		return fixed{}, false
+	}
+	if neg {
+		f.v = -f.v
+	}
+	return f, true
+}
+
+// term writes the canonical form, as num.term does: an integer's digits; a decimal without trailing fractional
+// zeros and without a fraction when whole.
+func (f fixed) term() rdf.Term {
+	if !f.dec {
+		return rdf.Literal(strconv.FormatInt(f.v, 10), rdf.XSDInteger)
+	}
+	f = f.normal()
+	if f.scale == 0 {
+		return rdf.Literal(strconv.FormatInt(f.v, 10), rdf.XSDDecimal)
+	}
+	u := uint64(f.v)
+	if f.v < 0 {
+		u = uint64(-f.v)
+	}
+	var buf [24]byte
+	digits := strconv.AppendUint(buf[:0], u, 10)
+	out := make([]byte, 0, len(digits)+f.scale+3)
+	if f.v < 0 {
+		out = append(out, '-')
+	}
+	if len(digits) <= f.scale {
+		out = append(out, '0', '.')
+		for i := len(digits); i < f.scale; i++ {
+			out = append(out, '0')
+		}
+		out = append(out, digits...)
+	} else {
+		out = append(out, digits[:len(digits)-f.scale]...)
+		out = append(out, '.')
+		out = append(out, digits[len(digits)-f.scale:]...)
+	}
+	return rdf.Literal(string(out), rdf.XSDDecimal)
+}
+
+// normal drops trailing fractional zeros.
+func (f fixed) normal() fixed {
+	for f.scale > 0 && f.v%10 == 0 {
+		f.v /= 10
+		f.scale--
+	}
+	return f
+}
+
+// rescale returns v with scale s ≥ f.scale, false on overflow.
+func (f fixed) rescale(s int) (int64, bool) {
+	if s == f.scale {
+		return f.v, true
+	}
+	m := pow10[s-f.scale]
+	if f.v > math.MaxInt64/m || f.v < -math.MaxInt64/m {
+		return 0, false
+	}
+	return f.v * m, true
+}
+
+func align(a, b fixed) (x, y int64, scale int, ok bool) {
+	scale = max(a.scale, b.scale)
+	if x, ok = a.rescale(scale); !ok {
+		return
+	}
+	y, ok = b.rescale(scale)
+	return
+}
+
+func absU(v int64) uint64 {
+	if v < 0 {
+		return uint64(-v)
+	}
+	return uint64(v)
+}
+
+// arith is Arith on two fixed values; ok is false when the result needs the big path.
+func (a fixed) arith(op byte, b fixed) (rdf.Term, bool, error) {
+	dec := a.dec || b.dec
+	switch op {
+	case '+', '-':
+		x, y, scale, ok := align(a, b)
+		if !ok {
+			return rdf.Term{}, false, nil
+		}
+		if op == '-' {
+			if y == math.MinInt64 {
+				return rdf.Term{}, false, nil
+			}
+			y = -y
+		}
+		s := x + y
+		if (x > 0 && y > 0 && s < 0) || (x < 0 && y < 0 && s >= 0) {
+			return rdf.Term{}, false, nil
+		}
+		return fixed{v: s, scale: scale, dec: dec}.term(), true, nil
+	case '*':
+		hi, lo := bits.Mul64(absU(a.v), absU(b.v))
+		if hi != 0 || lo > math.MaxInt64 {
+			return rdf.Term{}, false, nil
+		}
+		r := fixed{v: int64(lo), scale: a.scale + b.scale, dec: dec}
+		if (a.v < 0) != (b.v < 0) {
+			r.v = -r.v
+		}
+		if r = r.normal(); r.scale > maxScale {
+			return rdf.Term{}, false, nil
+		}
+		return r.term(), true, nil
+	case '/':
+		if b.v == 0 {
+			return rdf.Term{}, true, ErrType
+		}
+		// The quotient to 18 places, toward zero (exact when it terminates there, as the big path's):
+		// |a|·10^(18+b.scale−a.scale) / |b|.
+		k := maxScale + b.scale - a.scale
+		if k > maxScale {
+			return rdf.Term{}, false, nil
+		}
+		hi, lo := bits.Mul64(absU(a.v), uint64(pow10[k]))
+		d := absU(b.v)
+		if hi >= d {
+			return rdf.Term{}, false, nil
+		}
+		q, _ := bits.Div64(hi, lo, d)
+		if q > math.MaxInt64 {
+			return rdf.Term{}, false, nil
+		}
+		r := fixed{v: int64(q), scale: maxScale, dec: true}
+		if (a.v < 0) != (b.v < 0) {
+			r.v = -r.v
+		}
+		return r.term(), true, nil
+	}
+	return rdf.Term{}, false, nil
+}
+
+// cmp compares two fixed values; ok is false when aligning them overflows.
+func (a fixed) cmp(b fixed) (int, bool) {
+	x, y, _, ok := align(a, b)
+	if !ok {
+		return 0, false
+	}
+	switch {
+	case x < y:
+		return -1, true
+	case x > y:
+		return 1, true
+	}
+	return 0, true
+}
+
+// round is ABS, CEIL, FLOOR and ROUND (halves toward positive infinity, fn:round) on a fixed value.
+func (a fixed) round(name string) (rdf.Term, bool) {
+	if name == "ABS" {
+		if a.v < 0 {
+			a.v = -a.v
+		}
+		return a.term(), true
+	}
+	if a.scale == 0 {
+		return a.term(), true
+	}
+	p := pow10[a.scale]
+	v := a.v
+	if name == "ROUND" {
+		half := p / 2
+		if v > math.MaxInt64-half {
+			return rdf.Term{}, false
+		}
+		v += half
+	}
+	q, r := v/p, v%p
+	switch {
+	case name == "CEIL" && r > 0:
+		q++
+	case name != "CEIL" && r < 0:
+		q--
+	}
+	return fixed{v: q, dec: a.dec}.term(), true
+}
+
+// num is the value in the big path's form.
+func (a fixed) num() num {
+	k := kInteger
+	if a.dec {
+		k = kDecimal
+	}
+	return num{kind: k, r: big.NewRat(a.v, pow10[a.scale])}
+}

@@ -1,0 +1,105 @@
+package builtin
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/ldhub/ldhub/content/rdf"
+)
+
+// randomNumber returns xsd:integer and xsd:decimal literals of every shape the fixed form meets: small and near
+// its int64 limit, up to and past 18 fractional digits, trailing zeros, signs, leading dot, trailing dot.
+func randomNumber(r *rand.Rand) rdf.Term {
+	whole := fmt.Sprint(r.Int64N([]int64{10, 1000, 1e9, 1e17, 9e18}[r.IntN(5)]))
+	if r.IntN(4) == 0 {
+		whole = "-" + whole
+	}
+	if r.IntN(3) == 0 {
+		return rdf.Literal(whole, rdf.XSDInteger)
+	}
+	frac := ""
+	for range r.IntN(21) {
+		frac += fmt.Sprint(r.IntN(10))
+	}
+	if r.IntN(5) == 0 {
+		frac += "000"
+	}
+	lex := whole + "." + frac
+	switch r.IntN(10) {
+	case 0:
+		lex = strings.TrimSuffix(whole, "0") + "."
+	case 1:
+		lex = "." + frac + "1"
+	}
+	return rdf.Literal(lex, rdf.XSDDecimal)
+}
+
+// TestFixedMatchesBig checks the fixed-point fast path against the big-number path on random operands: every
+// arithmetic operator, comparison, rounding function, cast and sum gives the same term (or the same error).
+func TestFixedMatchesBig(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	same := func(what string, a, b rdf.Term, got, want rdf.Term, gerr, werr error) {
+		t.Helper()
+		if got != want || (gerr == nil) != (werr == nil) {
+			t.Fatalf("%s %v %v: fast %v (%v), big %v (%v)", what, a, b, got, gerr, want, werr)
+		}
+	}
+	for range 5000 {
+		a, b := randomNumber(r), randomNumber(r)
+		if _, ok := toFixed(a); !ok && r.IntN(2) == 0 {
+			continue
+		}
+		for _, op := range []byte("+-*/") {
+			got, gerr := Arith(op, a, b)
+			want, werr := arithBig(op, a, b)
+			same(string(op), a, b, got, want, gerr, werr)
+		}
+		for _, fn := range []string{"ABS", "CEIL", "FLOOR", "ROUND"} {
+			got, gerr := rounding(fn, a)
+			want, werr := roundingBig(fn, a)
+			same(fn, a, a, got, want, gerr, werr)
+		}
+		x, ok1 := toNum(a)
+		y, ok2 := toNum(b)
+		if !ok1 || !ok2 { // an invalid lexical form: the operators above agreed on the error
+			continue
+		}
+		wc, _ := cmpNum(x, y)
+		if gc, err := Compare(a, b); err != nil || gc != wc {
+			t.Fatalf("compare %v %v: %d (%v), big %d", a, b, gc, err, wc)
+		}
+		for _, target := range []string{rdf.XSDInteger, rdf.XSDDecimal} {
+			got, gerr := Cast(target, a)
+			var want rdf.Term
+			var werr error
+			switch n := x; target {
+			case rdf.XSDInteger:
+				q := new(big.Int).Quo(n.r.Num(), n.r.Denom()) // toward zero
+				want = rdf.Literal(q.String(), rdf.XSDInteger)
+			default:
+				want = num{kind: kDecimal, r: n.r}.term()
+			}
+			same("cast "+target, a, a, got, want, gerr, werr)
+		}
+	}
+	// Sums that overflow the fixed form carry on in big numbers.
+	var s Sum
+	large := rdf.Literal("9000000000000000000", rdf.XSDInteger)
+	for range 3 {
+		if err := s.Add(large); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Add(rdf.Literal("0.5", rdf.XSDDecimal)); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Total(); got != rdf.Literal("27000000000000000000.5", rdf.XSDDecimal) {
+		t.Errorf("sum %v", got)
+	}
+	if got, _ := s.Average(); got != rdf.Literal("6750000000000000000.125", rdf.XSDDecimal) {
+		t.Errorf("average %v", got)
+	}
+}
