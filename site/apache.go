@@ -96,13 +96,13 @@ func ApacheConfig(c ServerConfig) (string, error) {
     Header always set Content-Location "%%{LD_SELF}e%%{LD_X}e" "expr=-n reqenv('LD_SELF')"
 %[2]s    Header always set Access-Control-Allow-Origin "*" "expr=-n reqenv('LD_SELF')"
     Header always set X-LDHub-Static 1 "expr=-n reqenv('LD_SELF')"
-%[3]s    Header always set Access-Control-Expose-Headers "ETag, Link, Content-Location, Vary, Content-Range" "expr=-n reqenv('LD_SELF')"
+%[3]s    Header always set Access-Control-Expose-Headers "%[4]s" "expr=-n reqenv('LD_SELF')"
     Header always set Cache-Control "public, max-age=31536000, immutable" "expr=-n reqenv('LD_V')"
     Header always set Cache-Control "public, max-age=60, must-revalidate" "expr=-n reqenv('LD_L')"
     Header always merge Vary Accept "expr=-n reqenv('LD_VARY')"
     Header always merge Vary Accept-Encoding "expr=-n reqenv('LD_SELF') && reqenv('LD_X') != '.html'"
 </VirtualHost>
-`, up, apacheLinks(), apacheSecure())
+`, up, apacheLinks(), apacheSecure(), httpx.ExposeHeaders)
 	return b.String(), nil
 }
 

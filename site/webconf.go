@@ -5,6 +5,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/httpx"
 )
 
@@ -113,7 +114,7 @@ server {
     location ~ /\. { return 418; }
 
     # A version with an extension: immutable.
-    location ~ "^(?<ld_pub>/.+)/versions/(?<ld_ver>[^/]+)\.(?<ld_e>ttl|nt|rdf|jsonld|trig|nq|html)$" {
+    location ~ "^(?<ld_pub>/.+)/versions/(?<ld_ver>[^/]+)\.(?<ld_e>{{ .Exts }})$" {
         if ($request_method !~ ^(GET|HEAD)$) { return 418; }
         if ($args ~ "(^|&)query=") { return 418; }
         set $ld_x ".$ld_e";
@@ -123,7 +124,7 @@ server {
         add_header Link $ld_link;
         add_header Cache-Control "public, max-age=31536000, immutable";
         add_header Access-Control-Allow-Origin "*" always;
-        add_header Access-Control-Expose-Headers "ETag, Link, Content-Location, Vary, Content-Range" always;
+        add_header Access-Control-Expose-Headers "{{ .Expose }}" always;
         add_header X-LDHub-Static 1;
 {{ .Secure }}        try_files $ld_pub/.ld/v/$ld_ver/$ld_file =418;
     }
@@ -140,12 +141,12 @@ server {
         add_header Link $ld_link;
         add_header Cache-Control "public, max-age=31536000, immutable";
         add_header Access-Control-Allow-Origin "*" always;
-        add_header Access-Control-Expose-Headers "ETag, Link, Content-Location, Vary, Content-Range" always;
+        add_header Access-Control-Expose-Headers "{{ .Expose }}" always;
         add_header X-LDHub-Static 1;
 {{ .Secure }}        try_files $ld_pub/.ld/v/$ld_ver/$ld_file =418;
     }
     # The latest version with an extension.
-    location ~ "^(?<ld_pub>/.+)\.(?<ld_e>ttl|nt|rdf|jsonld|trig|nq|html)$" {
+    location ~ "^(?<ld_pub>/.+)\.(?<ld_e>{{ .Exts }})$" {
         if ($request_method !~ ^(GET|HEAD)$) { return 418; }
         if ($args ~ "(^|&)query=") { return 418; }
         set $ld_x ".$ld_e";
@@ -155,7 +156,7 @@ server {
         add_header Link $ld_link;
         add_header Cache-Control "public, max-age=60, must-revalidate";
         add_header Access-Control-Allow-Origin "*" always;
-        add_header Access-Control-Expose-Headers "ETag, Link, Content-Location, Vary, Content-Range" always;
+        add_header Access-Control-Expose-Headers "{{ .Expose }}" always;
         add_header X-LDHub-Static 1;
 {{ .Secure }}        try_files $ld_pub/.ld/cur/$ld_file =418;
     }
@@ -172,7 +173,7 @@ server {
         add_header Link $ld_link;
         add_header Cache-Control "public, max-age=60, must-revalidate";
         add_header Access-Control-Allow-Origin "*" always;
-        add_header Access-Control-Expose-Headers "ETag, Link, Content-Location, Vary, Content-Range" always;
+        add_header Access-Control-Expose-Headers "{{ .Expose }}" always;
         add_header X-LDHub-Static 1;
 {{ .Secure }}        try_files $uri/.ld/cur/$ld_file =418;
     }
@@ -195,6 +196,7 @@ func NginxConfig(c ServerConfig) (string, error) {
 	err := nginxTemplate.Execute(&b, map[string]any{
 		"Listen": c.Listen, "Dir": strings.TrimRight(c.Dir, "/"), "Upstream": c.Upstream,
 		"Accepts": accepts, "Links": linkMap(), "Secure": nginxSecure(),
+		"Exts": strings.ReplaceAll(strings.Join(model.RepresentationExts, "|"), ".", ""), "Expose": httpx.ExposeHeaders,
 	})
 	return b.String(), err
 }
