@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"mime/multipart"
@@ -12,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ldhub/ldhub/httpx"
 )
 
 // syncBuffer is a bytes.Buffer safe for the server goroutine and the test to share.
@@ -93,7 +96,8 @@ func get(t *testing.T, url, id, secret string) int {
 
 func TestServe(t *testing.T) {
 	data := t.TempDir()
-	vars := map[string]string{"LDHUB_DATA": data, "LDHUB_ADMIN_ID": "root", "LDHUB_ADMIN_SECRET": "correct-horse-battery"}
+	vars := map[string]string{"LDHUB_DATA": data, "LDHUB_ADMIN_ID": "root", "LDHUB_ADMIN_SECRET": "correct-horse-battery",
+		"LDHUB_CORS_ORIGIN": "https://app.example"}
 	s := startServe(t, vars)
 	base := "http://" + s.addr
 	for _, tc := range []struct {
@@ -160,6 +164,42 @@ func TestServe(t *testing.T) {
 	}
 	if !strings.Contains(body, "<"+base+"/org/repo/core/Thing>") {
 		t.Errorf("direct URL body %q", body)
+	}
+	// Issue 15, through the real server: security headers on the direct URL (the second request is the fast
+	// path's prepared answer) and on the API; a browser write from a foreign origin is refused, one from the
+	// configured origin gets its CORS grant.
+	send := func(method, path string, hdr map[string]string, body string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		return res
+	}
+	for i, path := range []string{"/org/repo/core", "/org/repo/core", "/api/v3/swagger.json", "/no/such/page"} {
+		res := send("GET", path, nil, "")
+		for _, kv := range httpx.SecurityHeaders {
+			if got := res.Header.Get(kv[0]); got != kv[1] {
+				t.Errorf("GET %s (#%d): %s = %q", path, i, kv[0], got)
+			}
+		}
+	}
+	auth := "Basic " + base64.StdEncoding.EncodeToString([]byte("root:correct-horse-battery"))
+	group := `{"name":"cross","type":"PUBLIC"}`
+	if res := send("POST", "/api/v3/groups", map[string]string{"Authorization": auth, "Content-Type": "application/json", "Origin": "https://evil.example"}, group); res.StatusCode != 403 || res.Header.Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("foreign-origin write: %d %q", res.StatusCode, res.Header.Get("Access-Control-Allow-Origin"))
+	}
+	if res := send("POST", "/api/v3/groups", map[string]string{"Authorization": auth, "Content-Type": "text/plain"}, group); res.StatusCode != 415 {
+		t.Errorf("text/plain write: %d", res.StatusCode)
+	}
+	if res := send("POST", "/api/v3/groups", map[string]string{"Authorization": auth, "Content-Type": "application/json", "Origin": "https://app.example"}, group); res.StatusCode != 200 || res.Header.Get("Access-Control-Allow-Origin") != "https://app.example" {
+		t.Errorf("configured-origin write: %d %q", res.StatusCode, res.Header.Get("Access-Control-Allow-Origin"))
 	}
 	if code := s.stop(); code != 0 {
 		t.Errorf("exit code %d: %s", code, s.stderr.String())
