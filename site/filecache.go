@@ -371,7 +371,7 @@ func (t *negTables) table(offers []string) *negTable {
 	return n
 }
 
-// gzipCache remembers acceptsGzip per Accept-Encoding header, bounded like negTable.
+// gzipCache remembers codec.AcceptsEncoding(header, "gzip") per Accept-Encoding header, bounded like negTable.
 type gzipCache struct {
 	mu sync.RWMutex
 	m  map[string]bool
@@ -387,7 +387,7 @@ func (c *gzipCache) accepts(ae string) bool {
 	if ok {
 		return v
 	}
-	v = acceptsGzip(ae)
+	v = codec.AcceptsEncoding(ae, "gzip")
 	if len(ae) <= maxAcceptLen {
 		c.mu.Lock()
 		if c.m == nil || len(c.m) >= maxNegEntries {

@@ -16,18 +16,20 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/ldhub/ldhub/cache"
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/httpx"
+	"github.com/ldhub/ldhub/httpx/apierr"
 	"github.com/ldhub/ldhub/site/html"
 	"github.com/ldhub/ldhub/site/tree"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
 	"github.com/ldhub/ldhub/sparqlsvc/protocol"
 )
 
@@ -73,11 +75,11 @@ type Options struct {
 type Handler struct {
 	o         Options
 	folders   sync.Map // resolved folder path -> *folder, for publications whose changes are not watched
-	indexes   *indexCache
+	indexes   *cache.Cache[string, *index.Dataset]
 	budget    *budget
 	negTables negTables
 	gzip      gzipCache
-	routes    routeCache
+	routes    *cache.Cache[string, *route]
 	watchOnce sync.Once
 	watch     atomic.Pointer[watcher]
 }
@@ -105,7 +107,7 @@ func NewHandler(o Options) (*Handler, error) {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
-	return &Handler{o: o, indexes: newIndexCache(32), budget: &budget{max: 64 << 20, per: 64 << 10}}, nil
+	return &Handler{o: o, indexes: newIndexCache(32), routes: cache.New(cache.Options[string, *route]{MaxCost: maxRoutes}), budget: &budget{max: 64 << 20, per: 64 << 10}}, nil
 }
 
 // Close stops watching the rendered tree; the handler keeps answering, resolving every request on the file
@@ -181,7 +183,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	default:
 		hd.Set("Allow", "GET, HEAD, POST, OPTIONS")
-		writeError(w, r, http.StatusMethodNotAllowed, "method "+r.Method+" is not allowed on a direct URL")
+		apierr.Write(w, r, apierr.New(http.StatusMethodNotAllowed, "method "+r.Method+" is not allowed on a direct URL"))
 		return
 	}
 	// A second attempt when the folder located was removed before its file was opened: the latest version was
@@ -200,11 +202,11 @@ func (h *Handler) serveLocated(w http.ResponseWriter, r *http.Request, last bool
 		if h.servePage(w, r) {
 			return false
 		}
-		writeError(w, r, http.StatusNotFound, "no publication or resource at "+r.URL.Path)
+		apierr.Write(w, r, apierr.New(http.StatusNotFound, "no publication or resource at "+r.URL.Path))
 		return false
 	}
 	if t.gone {
-		writeError(w, r, http.StatusGone, r.URL.Path+" was deleted (a retracted version); the publication's latest version is at "+t.page.Path)
+		apierr.Write(w, r, apierr.New(http.StatusGone, r.URL.Path+" was deleted (a retracted version); the publication's latest version is at "+t.page.Path))
 		return false
 	}
 	if t.resource == sparqlSegment && t.ext == "" && !t.void {
@@ -215,7 +217,7 @@ func (h *Handler) serveLocated(w http.ResponseWriter, r *http.Request, last bool
 	if (r.Method == http.MethodPost || r.URL.RawQuery != "") && isSPARQL(r) {
 		if t.resource != "" || t.void || t.ext != "" {
 			hd.Set("Allow", "GET, HEAD, OPTIONS")
-			writeError(w, r, http.StatusMethodNotAllowed, "SPARQL is answered at the publication's or version's URL, not at "+r.URL.Path)
+			apierr.Write(w, r, apierr.New(http.StatusMethodNotAllowed, "SPARQL is answered at the publication's or version's URL, not at "+r.URL.Path))
 			return false
 		}
 		h.serveSPARQL(w, r, t, false)
@@ -228,12 +230,12 @@ func (h *Handler) serveLocated(w http.ResponseWriter, r *http.Request, last bool
 	var slot int
 	if t.ext != "" {
 		if slot = fo.slotByType(extensions[t.ext]); slot < 0 {
-			writeError(w, r, http.StatusNotFound, "no "+t.ext+" representation of "+r.URL.Path)
+			apierr.Write(w, r, apierr.New(http.StatusNotFound, "no "+t.ext+" representation of "+r.URL.Path))
 			return false
 		}
 	} else if slot = fo.neg.pick(r.Header.Get("Accept")); slot < 0 {
 		hd.Add("Vary", "Accept")
-		writeError(w, r, http.StatusNotAcceptable, "none of the available media types is acceptable: "+strings.Join(fo.offers, ", "))
+		apierr.Write(w, r, apierr.New(http.StatusNotAcceptable, "none of the available media types is acceptable: "+strings.Join(fo.offers, ", ")))
 		return false
 	}
 	if t.resource != "" {
@@ -266,7 +268,7 @@ func (h *Handler) Prepared(path, accept, acceptEncoding string) (p Prepared, ok 
 		if _, ok := h.locate(&http.Request{Method: http.MethodGet, URL: &url.URL{Path: path}, Header: http.Header{}}); !ok {
 			return p, false
 		}
-		if rt = h.routes.get(path); rt == nil {
+		if rt, _ = h.routes.Get(path); rt == nil {
 			return p, false
 		}
 	}
@@ -342,7 +344,7 @@ func (h *Handler) servePage(w http.ResponseWriter, r *http.Request) bool {
 	}
 	if _, ok := codec.Negotiate(r.Header.Get("Accept"), []string{htmlType}); !ok {
 		w.Header().Add("Vary", "Accept")
-		writeError(w, r, http.StatusNotAcceptable, "this page is only available as text/html")
+		apierr.Write(w, r, apierr.New(http.StatusNotAcceptable, "this page is only available as text/html"))
 		return true
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -360,30 +362,9 @@ type route struct {
 	void    bool
 }
 
-// routeCache maps URL paths to routes. Only publications, their versions and VoID files are cached (resources
+// The route cache maps URL paths to routes. Only publications, their versions and VoID files are cached (resources
 // are rendered per request anyway), so it holds a few entries per publication; the bound is for safety.
-type routeCache struct {
-	mu sync.RWMutex
-	m  map[string]*route
-}
-
 const maxRoutes = 1 << 16
-
-func (c *routeCache) get(p string) *route {
-	c.mu.RLock()
-	rt := c.m[p]
-	c.mu.RUnlock()
-	return rt
-}
-
-func (c *routeCache) put(p string, rt *route) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= maxRoutes {
-		c.m = map[string]*route{}
-	}
-	c.m[p] = rt
-}
 
 // pubEntry is what the handler caches of one publication's MetaDir while inotify watches it: where its cur link
 // points, and its folders (the latest's and the versions' read so far). Any change in the MetaDir or its
@@ -449,7 +430,7 @@ func dirInode(dir string) uint64 {
 // since the last request; nil when there is none or its publication's entry is no longer fresh.
 func (h *Handler) cachedRoute(w *watcher, path string) *route {
 	w.drain()
-	if rt := h.routes.get(path); rt != nil && h.fresh(rt.pub) {
+	if rt, _ := h.routes.Get(path); rt != nil && h.fresh(rt.pub) {
 		return rt
 	}
 	return nil
@@ -470,7 +451,7 @@ func (h *Handler) locate(r *http.Request) (target, bool) {
 	}
 	t, pe, private, ok := h.locateFS(r)
 	if ok && pe != nil && t.resource == "" {
-		h.routes.put(p, &route{pub: pe, private: private, folder: t.folder, ext: t.ext, void: t.void})
+		h.routes.Add(p, &route{pub: pe, private: private, folder: t.folder, ext: t.ext, void: t.void})
 	}
 	return t, ok
 }
@@ -733,7 +714,7 @@ func (h *Handler) serveSlot(w http.ResponseWriter, r *http.Request, t target, sl
 		if !last && errors.Is(err, os.ErrNotExist) {
 			return true
 		}
-		writeError(w, r, http.StatusNotFound, "no representation at "+r.URL.Path)
+		apierr.Write(w, r, apierr.New(http.StatusNotFound, "no representation at "+r.URL.Path))
 		return false
 	}
 	if rp.body == nil {
@@ -743,7 +724,7 @@ func (h *Handler) serveSlot(w http.ResponseWriter, r *http.Request, t target, sl
 			if !last && errors.Is(err, os.ErrNotExist) {
 				return true
 			}
-			writeError(w, r, http.StatusNotFound, "no representation at "+r.URL.Path)
+			apierr.Write(w, r, apierr.New(http.StatusNotFound, "no representation at "+r.URL.Path))
 			return false
 		}
 		defer f.Close()
@@ -780,43 +761,4 @@ func plainRequest(r *http.Request) bool {
 	h := r.Header
 	return len(h["Range"]) == 0 && len(h["If-None-Match"]) == 0 && len(h["If-Modified-Since"]) == 0 &&
 		len(h["If-Match"]) == 0 && len(h["If-Unmodified-Since"]) == 0 && len(h["If-Range"]) == 0
-}
-
-// acceptsGzip reads Accept-Encoding: gzip (or x-gzip, or *) with a non-zero weight.
-func acceptsGzip(ae string) bool {
-	for _, part := range strings.Split(ae, ",") {
-		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		name = strings.ToLower(strings.TrimSpace(name))
-		if name != "gzip" && name != "x-gzip" && name != "*" {
-			continue
-		}
-		q := 1.0
-		for _, p := range strings.Split(params, ";") {
-			if k, v, ok := strings.Cut(strings.TrimSpace(p), "="); ok && strings.EqualFold(k, "q") {
-				if f, err := strconv.ParseFloat(v, 64); err == nil {
-					q = f
-				}
-			}
-		}
-		if q > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// writeError answers with the JSON error body of every ldhub route.
-func writeError(w http.ResponseWriter, r *http.Request, status int, msg string) {
-	hd := w.Header()
-	hd.Set("Content-Type", "application/json")
-	hd.Set("Cache-Control", "no-store")
-	hd.Del("Content-Encoding")
-	b, _ := json.Marshal(map[string]any{
-		"timestamp": time.Now().UnixMilli(), "status": status, "error": http.StatusText(status),
-		"message": msg, "path": r.URL.Path,
-	})
-	w.WriteHeader(status)
-	if r.Method != http.MethodHead {
-		_, _ = w.Write(b)
-	}
 }

@@ -239,6 +239,17 @@ func TestHeaders(t *testing.T) {
 				t.Error("compressed although refused")
 			}
 		}},
+		// RFC 9110 §12.5.3: gzip's own weight of 0 wins over "*".
+		{"gzip refused beside *", "GET", map[string]string{"Accept-Encoding": "gzip;q=0, *"}, 200, func(t *testing.T, w *httptest.ResponseRecorder) {
+			if w.Header().Get("Content-Encoding") != "" {
+				t.Error("compressed although gzip;q=0")
+			}
+		}},
+		{"any coding", "GET", map[string]string{"Accept-Encoding": "*"}, 200, func(t *testing.T, w *httptest.ResponseRecorder) {
+			if w.Header().Get("Content-Encoding") != "gzip" {
+				t.Error("not compressed for *")
+			}
+		}},
 		{"CORS preflight", "OPTIONS", map[string]string{"Origin": "http://yasgui.example", "Access-Control-Request-Headers": "authorization"}, 204, func(t *testing.T, w *httptest.ResponseRecorder) {
 			if w.Header().Get("Access-Control-Allow-Origin") != "*" || !strings.Contains(w.Header().Get("Access-Control-Allow-Headers"), "Authorization") {
 				t.Errorf("preflight headers %v", w.Header())

@@ -10,9 +10,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 
+	"github.com/ldhub/ldhub/cache"
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/httpx/apierr"
 	"github.com/ldhub/ldhub/site/html"
 	"github.com/ldhub/ldhub/site/tree"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
@@ -29,7 +30,7 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 	if v := r.URL.Query().Get("page"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			writeError(w, r, http.StatusBadRequest, "page must be a number from 0")
+			apierr.Write(w, r, apierr.New(http.StatusBadRequest, "page must be a number from 0"))
 			return
 		}
 		page = n
@@ -50,9 +51,9 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 			return
 		}
 	}
-	ds, release, err := h.indexes.acquire(filepath.Join(t.dir, tree.Index))
+	ds, release, err := h.acquireIndex(filepath.Join(t.dir, tree.Index))
 	if err != nil {
-		writeError(w, r, http.StatusNotFound, "no resource at "+r.URL.Path)
+		apierr.Write(w, r, apierr.New(http.StatusNotFound, "no resource at "+r.URL.Path))
 		return
 	}
 	defer release()
@@ -63,7 +64,7 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 		}
 	}
 	if len(d.out)+len(d.in) == 0 {
-		writeError(w, r, http.StatusNotFound, "nothing is said about "+candidates[0])
+		apierr.Write(w, r, apierr.New(http.StatusNotFound, "nothing is said about "+candidates[0]))
 		return
 	}
 	next := ""
@@ -74,14 +75,14 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 		c, err := h.o.Theme.Render(r.Context(), key, h.resourcePage(ds, t, d, self, page, next, offers))
 		if errors.Is(err, html.ErrBusy) {
 			w.Header().Set("Retry-After", "1")
-			writeError(w, r, http.StatusServiceUnavailable, "too many pages are being rendered; try again in a second")
+			apierr.Write(w, r, apierr.New(http.StatusServiceUnavailable, "too many pages are being rendered; try again in a second"))
 			return
 		}
 		if err != nil {
 			if r.Context().Err() == nil {
 				h.o.Log.ErrorContext(r.Context(), "site: rendering a resource page", "path", r.URL.Path, "err", err)
 			}
-			writeError(w, r, http.StatusInternalServerError, "rendering the page failed")
+			apierr.Write(w, r, apierr.New(http.StatusInternalServerError, "rendering the page failed"))
 			return
 		}
 		h.answerResource(w, r, t, mt, offers, self, page, c.IRI, c.Next, c.HTML)
@@ -89,19 +90,19 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 	}
 	syn, ok := h.o.Codecs.ByMediaType(mt)
 	if !ok || !syn.CanEncode() {
-		writeError(w, r, http.StatusNotAcceptable, "cannot write "+mt)
+		apierr.Write(w, r, apierr.New(http.StatusNotAcceptable, "cannot write "+mt))
 		return
 	}
 	var buf bytes.Buffer
 	enc := syn.NewEncoder(&buf, rdf.EncodeOptions{Prefixes: tree.WellKnownPrefixes})
 	for _, q := range append(d.out, d.in...) {
 		if err := enc.Encode(q); err != nil {
-			writeError(w, r, http.StatusInternalServerError, fmt.Sprintf("encoding %s: %v", mt, err))
+			apierr.Write(w, r, apierr.New(http.StatusInternalServerError, fmt.Sprintf("encoding %s: %v", mt, err)))
 			return
 		}
 	}
 	if err := enc.Close(); err != nil {
-		writeError(w, r, http.StatusInternalServerError, fmt.Sprintf("encoding %s: %v", mt, err))
+		apierr.Write(w, r, apierr.New(http.StatusInternalServerError, fmt.Sprintf("encoding %s: %v", mt, err)))
 		return
 	}
 	h.answerResource(w, r, t, mt, offers, self, page, d.iri, next, buf.Bytes())
@@ -349,60 +350,16 @@ func describe(ds *index.Dataset, iri string, page, pageSize int) description {
 	return d
 }
 
-// indexCache keeps recently used SPARQL indexes mapped. An index is closed only when no request holds it.
-type indexCache struct {
-	mu      sync.Mutex
-	max     int
-	entries map[string]*indexEntry
-	clock   int
+// newIndexCache keeps the max most recently used SPARQL indexes mapped. An index is closed (unmapped) only when
+// it is evicted, which a request holding it prevents.
+func newIndexCache(max int) *cache.Cache[string, *index.Dataset] {
+	return cache.New(cache.Options[string, *index.Dataset]{
+		MaxCost: int64(max),
+		OnEvict: func(_ string, ds *index.Dataset) { _ = ds.Close() },
+	})
 }
 
-type indexEntry struct {
-	ds   *index.Dataset
-	refs int
-	used int
-}
-
-func newIndexCache(max int) *indexCache {
-	return &indexCache{max: max, entries: map[string]*indexEntry{}}
-}
-
-func (c *indexCache) acquire(path string) (*index.Dataset, func(), error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.clock++
-	e, ok := c.entries[path]
-	if !ok {
-		ds, err := index.Open(path)
-		if err != nil {
-			return nil, nil, err
-		}
-		e = &indexEntry{ds: ds}
-		c.entries[path] = e
-		c.evict()
-	}
-	e.refs++
-	e.used = c.clock
-	return e.ds, func() {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		e.refs--
-	}, nil
-}
-
-// evict closes the least recently used idle index while the cache is over its size.
-func (c *indexCache) evict() {
-	for len(c.entries) > c.max {
-		victim, oldest := "", 0
-		for p, e := range c.entries {
-			if e.refs == 0 && (victim == "" || e.used < oldest) {
-				victim, oldest = p, e.used
-			}
-		}
-		if victim == "" {
-			return
-		}
-		_ = c.entries[victim].ds.Close()
-		delete(c.entries, victim)
-	}
+// acquireIndex opens (or finds mapped) the SPARQL index at path and holds it until release.
+func (h *Handler) acquireIndex(path string) (*index.Dataset, func(), error) {
+	return h.indexes.Acquire(path, func() (*index.Dataset, error) { return index.Open(path) })
 }

@@ -109,7 +109,7 @@ func BenchmarkResourcePage(b *testing.B) {
 		}
 		cpu0 := cpuTime()
 		for b.Loop() {
-			ds, release, err := h.indexes.acquire(filepath.Join(t.dir, tree.Index))
+			ds, release, err := h.acquireIndex(filepath.Join(t.dir, tree.Index))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ldhub/ldhub/api/apierr"
+	"github.com/ldhub/ldhub/httpx/apierr"
 	"github.com/ldhub/ldhub/site/tree"
 	"github.com/ldhub/ldhub/sparqlsvc/eval"
 	"github.com/ldhub/ldhub/sparqlsvc/protocol"
@@ -36,16 +36,17 @@ func (h *Handler) serveSPARQL(w http.ResponseWriter, r *http.Request, t target, 
 		lim = h.o.SPARQLCredentialed
 	}
 	ph := &protocol.Handler{
-		Codecs:   h.o.Codecs,
-		Log:      h.o.Log,
-		Limits:   lim,
-		Gate:     h.o.SPARQLGate,
-		Endpoint: func(*http.Request) string { return self },
+		WriteError: apierr.Write,
+		Codecs:     h.o.Codecs,
+		Log:        h.o.Log,
+		Limits:     lim,
+		Gate:       h.o.SPARQLGate,
+		Endpoint:   func(*http.Request) string { return self },
 		Resolve: func(ctx context.Context, r *http.Request, d protocol.DatasetRequest) (*eval.Dataset, func(), error) {
 			if len(d.DefaultGraphs)+len(d.NamedGraphs)+len(d.QueryDefault)+len(d.QueryNamed) > 0 {
 				return nil, nil, apierr.New(http.StatusBadRequest, "a direct URL queries its own publication only; use the API's SPARQL endpoint to combine publications")
 			}
-			ds, release, err := h.indexes.acquire(filepath.Join(t.dir, tree.Index))
+			ds, release, err := h.acquireIndex(filepath.Join(t.dir, tree.Index))
 			if err != nil {
 				return nil, nil, apierr.New(http.StatusNotFound, "no SPARQL index for "+t.page.Self)
 			}

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ldhub/ldhub/api/accesslog"
+	"github.com/ldhub/ldhub/httpx/accesslog"
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
 	"github.com/ldhub/ldhub/site"

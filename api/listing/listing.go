@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ldhub/ldhub/api/apierr"
+	"github.com/ldhub/ldhub/httpx/apierr"
 )
 
 // Params are the validated listing parameters.

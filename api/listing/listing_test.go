@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/ldhub/ldhub/api/apierr"
+	"github.com/ldhub/ldhub/httpx/apierr"
 )
 
 var groupSort = []string{"name", "description", "createdOn", "modifiedOn"}

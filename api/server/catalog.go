@@ -7,11 +7,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ldhub/ldhub/api/apierr"
 	"github.com/ldhub/ldhub/api/listing"
 	"github.com/ldhub/ldhub/api/search"
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/store/catalog"
+	"github.com/ldhub/ldhub/httpx/apierr"
 )
 
 var (

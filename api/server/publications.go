@@ -9,12 +9,12 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/ldhub/ldhub/api/apierr"
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/delta"
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/store"
+	"github.com/ldhub/ldhub/httpx/apierr"
 )
 
 // statementTypes are the media types getPublicationContent offers (api.md 4.3), then the dataset syntaxes for

@@ -12,12 +12,14 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/ldhub/ldhub/api/apierr"
 	"github.com/ldhub/ldhub/api/search"
+	"github.com/ldhub/ldhub/cache"
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/store"
 	"github.com/ldhub/ldhub/httpx"
+	"github.com/ldhub/ldhub/httpx/apierr"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
 	"github.com/ldhub/ldhub/sparqlsvc/protocol"
 )
 
@@ -66,7 +68,7 @@ type Server struct {
 	codecs *codec.Registry
 	routes []*route
 	// indexes caches SPARQL indexes of publication versions.
-	indexes *indexCache
+	indexes *cache.Cache[string, *index.Dataset]
 	// origin is the scheme and host of BaseURL: the hub's own pages may write.
 	origin string
 }
@@ -86,7 +88,7 @@ func New(cfg Config) *Server {
 	if cfg.SPARQLGate == nil {
 		cfg.SPARQLGate = protocol.NewGate(0, 0, nil)
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, codecs: codec.Default(), indexes: newIndexCache(16)}
+	s := &Server{cfg: cfg, log: cfg.Logger, codecs: codec.Default(), indexes: cache.New(cache.Options[string, *index.Dataset]{MaxCost: 16})}
 	if u, err := url.Parse(cfg.BaseURL); err == nil && u.Host != "" {
 		s.origin = u.Scheme + "://" + u.Host
 	}

@@ -7,11 +7,10 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync"
 
-	"github.com/ldhub/ldhub/api/apierr"
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/httpx/apierr"
 	"github.com/ldhub/ldhub/sparqlsvc/eval"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 	"github.com/ldhub/ldhub/sparqlsvc/protocol"
@@ -31,11 +30,12 @@ func (s *Server) sparqlFor(w http.ResponseWriter, r *http.Request, c *call, pubI
 		lim = s.cfg.SPARQLCredentialed
 	}
 	h := &protocol.Handler{
-		Codecs:   s.codecs,
-		Log:      s.log,
-		Limits:   lim,
-		Gate:     s.cfg.SPARQLGate,
-		Endpoint: func(r *http.Request) string { return s.cfg.BaseURL + r.URL.Path },
+		WriteError: apierr.Write,
+		Codecs:     s.codecs,
+		Log:        s.log,
+		Limits:     lim,
+		Gate:       s.cfg.SPARQLGate,
+		Endpoint:   func(r *http.Request) string { return s.cfg.BaseURL + r.URL.Path },
 		Resolve: func(ctx context.Context, r *http.Request, d protocol.DatasetRequest) (*eval.Dataset, func(), error) {
 			return s.sparqlDataset(ctx, c.actor, pubID, version, d)
 		},
@@ -56,7 +56,7 @@ func (s *Server) sparqlDataset(ctx context.Context, a model.Actor, pubID, versio
 		if err != nil {
 			return nil, nil, err
 		}
-		own, err := s.indexes.get(ctx, p, func() (*index.Dataset, error) {
+		own, err := s.cachedIndex(p, func() (*index.Dataset, error) {
 			p, data, err := s.cfg.Store.PublicationContent(ctx, a, pubID, p.Version.ID)
 			if err != nil {
 				return nil, err
@@ -72,7 +72,7 @@ func (s *Server) sparqlDataset(ctx context.Context, a model.Actor, pubID, versio
 			if err != nil {
 				return nil, nil, err
 			}
-			x, err := s.indexes.get(ctx, xp, func() (*index.Dataset, error) { return s.buildIndex(ctx, xp, xdata, true) })
+			x, err := s.cachedIndex(xp, func() (*index.Dataset, error) { return s.buildIndex(ctx, xp, xdata, true) })
 			if err != nil {
 				return nil, nil, err
 			}
@@ -128,57 +128,20 @@ func (s *Server) buildIndex(ctx context.Context, p model.Publication, data []byt
 	return b.Build(), nil
 }
 
-// indexCache keeps the SPARQL indexes of the last few publication versions queried. A version's content never
-// changes, so its version id (with the base-IRI choice, which changes the terms) is the key; nothing is ever
-// invalidated, only evicted, least recently used first.
-type indexCache struct {
-	mu      sync.Mutex
-	max     int
-	entries map[string]*cacheEntry
-	tick    uint64
-}
-
-type cacheEntry struct {
-	ds   *index.Dataset
-	used uint64
-}
-
-func newIndexCache(max int) *indexCache {
-	return &indexCache{max: max, entries: map[string]*cacheEntry{}}
-}
-
-func (c *indexCache) get(ctx context.Context, p model.Publication, build func() (*index.Dataset, error)) (*index.Dataset, error) {
+// cachedIndex returns the SPARQL index of a publication version, building it on first use. A version's content
+// never changes, so its version id (with the base-IRI choice, which changes the terms) is the key; nothing is ever
+// invalidated, only evicted, least recently used first. In-memory indexes hold no file mapping, so an evicted one
+// needs no closing (queries still running keep their reference).
+func (s *Server) cachedIndex(p model.Publication, build func() (*index.Dataset, error)) (*index.Dataset, error) {
 	key := fmt.Sprintf("%s\x00%s\x00%t", p.ID, p.Version.ID, p.UseVersionedBaseURI)
-	c.mu.Lock()
-	c.tick++
-	if e, ok := c.entries[key]; ok {
-		e.used = c.tick
-		c.mu.Unlock()
-		return e.ds, nil
+	if ds, ok := s.indexes.Get(key); ok {
+		return ds, nil
 	}
-	c.mu.Unlock()
 	ds, err := build()
 	if err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.entries[key]; ok { // built concurrently by another request
-		return e.ds, nil
-	}
-	if len(c.entries) >= c.max {
-		oldest := ""
-		for k, e := range c.entries {
-			if oldest == "" || e.used < c.entries[oldest].used {
-				oldest = k
-			}
-		}
-		// In-memory indexes hold no file mapping; dropping the entry is enough (queries still running keep
-		// their reference).
-		delete(c.entries, oldest)
-	}
-	c.tick++
-	c.entries[key] = &cacheEntry{ds: ds, used: c.tick}
+	ds, _ = s.indexes.LoadOrAdd(key, ds) // built concurrently by another request: share the first
 	return ds, nil
 }
 

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ldhub/ldhub/api/apierr"
+	"github.com/ldhub/ldhub/httpx/apierr"
 )
 
 // A client that sends a field the server will not apply must be told so: a misspelt or guessed field name that is

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/ldhub/ldhub/api/apierr"
+	"github.com/ldhub/ldhub/httpx/apierr"
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/httpx"
 )

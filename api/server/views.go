@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ldhub/ldhub/api/apierr"
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/store/catalog"
+	"github.com/ldhub/ldhub/httpx/apierr"
 )
 
 // The JSON shapes of api.md §2, one struct per schema, so that field names are fixed in one place and the Swagger

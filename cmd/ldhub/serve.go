@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ldhub/ldhub/api/accesslog"
+	"github.com/ldhub/ldhub/httpx/accesslog"
 	"github.com/ldhub/ldhub/api/auth"
 	"github.com/ldhub/ldhub/api/search"
 	"github.com/ldhub/ldhub/api/server"

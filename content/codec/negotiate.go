@@ -177,3 +177,45 @@ func splitOutsideQuotes(s string, sep byte) []string {
 	}
 	return append(out, s[start:])
 }
+
+// AcceptsEncoding reports whether an Accept-Encoding value accepts a content coding (RFC 9110 §12.5.3): the
+// coding's own weight when it is listed (x-gzip counts as gzip), else the weight of "*", else none; a weight of 0
+// refuses, so "gzip;q=0, *" does not accept gzip. An empty value accepts no coding: the answer stays identity.
+// Elements with a malformed weight are ignored, as in Negotiate.
+func AcceptsEncoding(ae, coding string) bool {
+	coding = canonicalCoding(coding)
+	own, star := -1.0, -1.0
+	for _, part := range splitOutsideQuotes(ae, ',') {
+		fields := splitOutsideQuotes(part, ';')
+		name := canonicalCoding(fields[0])
+		if name != coding && name != "*" {
+			continue
+		}
+		q, valid := 1.0, true
+		for _, f := range fields[1:] {
+			if k, v, _ := strings.Cut(f, "="); strings.EqualFold(strings.TrimSpace(k), "q") {
+				q, valid = parseQ(strings.TrimSpace(v))
+				break
+			}
+		}
+		switch {
+		case !valid:
+		case name == coding:
+			own = max(own, q)
+		default:
+			star = max(star, q)
+		}
+	}
+	if own >= 0 {
+		return own > 0
+	}
+	return star > 0
+}
+
+func canonicalCoding(c string) string {
+	c = strings.ToLower(strings.TrimSpace(c))
+	if c == "x-gzip" {
+		return "gzip"
+	}
+	return c
+}

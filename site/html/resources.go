@@ -1,11 +1,12 @@
 package html
 
 import (
-	"container/list"
 	"context"
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/ldhub/ldhub/cache"
 )
 
 // ErrBusy is returned by Resources.Render when too many pages are waiting to be rendered: the caller should
@@ -52,7 +53,7 @@ type Resources struct {
 	queue    []*renderJob
 	inflight map[ResourceKey]*renderJob
 	running  bool // a goroutine is draining the queue
-	cache    lru
+	cache    *cache.Cache[ResourceKey, Rendered]
 
 	live   *liveSite // only the draining goroutine touches it; nil until the first build or after a failure
 	closed bool
@@ -80,7 +81,7 @@ func NewResources(o ResourceOptions) *Resources {
 	if o.CacheBytes <= 0 {
 		o.CacheBytes = 32 << 20
 	}
-	return &Resources{o: o, inflight: map[ResourceKey]*renderJob{}, cache: newLRU(o.CacheBytes)}
+	return &Resources{o: o, inflight: map[ResourceKey]*renderJob{}, cache: newPageCache(o.CacheBytes)}
 }
 
 // Title is the hub's name the pages show ("ldhub" when none was given), for the first crumb.
@@ -90,7 +91,7 @@ func (r *Resources) Title() string { return nameOr(r.o.Title, "ldhub") }
 func (r *Resources) Cached(k ResourceKey) (Rendered, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.cache.get(k)
+	return r.cache.Get(k)
 }
 
 // CachedPages is the number of pages in the cache.
@@ -105,7 +106,7 @@ func (r *Resources) CachedPages() int {
 // (the page is still rendered and cached for the next request).
 func (r *Resources) Render(ctx context.Context, k ResourceKey, p *ResourcePage) (Rendered, error) {
 	r.mu.Lock()
-	if c, ok := r.cache.get(k); ok {
+	if c, ok := r.cache.Get(k); ok {
 		r.mu.Unlock()
 		return c, nil
 	}
@@ -167,7 +168,7 @@ func (r *Resources) drain() {
 				j.err = err
 			} else {
 				j.out.HTML = out[i]
-				r.cache.add(j.key, j.out)
+				r.cache.Add(j.key, j.out)
 			}
 			delete(r.inflight, j.key)
 			close(j.done)
@@ -224,58 +225,14 @@ func (r *Resources) Close() {
 	}
 }
 
-// lru is a cache of rendered pages bounded by their total size. It is not safe for concurrent use.
-type lru struct {
-	max, size int
-	order     *list.List // front: most recently used
-	entries   map[ResourceKey]*list.Element
+// newPageCache returns the cache of rendered pages, bounded by their total size in bytes. A page larger than an
+// eighth of the bound is not kept: it would push out many others for one.
+func newPageCache(max int) *cache.Cache[ResourceKey, Rendered] {
+	return cache.New(cache.Options[ResourceKey, Rendered]{
+		MaxCost:     int64(max),
+		MaxItemCost: int64(max / 8),
+		Cost: func(k ResourceKey, v Rendered) int64 {
+			return int64(len(v.HTML) + len(v.IRI) + len(v.Next) + len(k.Dataset) + len(k.IRI))
+		},
+	})
 }
-
-type lruEntry struct {
-	key ResourceKey
-	val Rendered
-}
-
-func newLRU(max int) lru {
-	return lru{max: max, order: list.New(), entries: map[ResourceKey]*list.Element{}}
-}
-
-func (c *lru) get(k ResourceKey) (Rendered, bool) {
-	e, ok := c.entries[k]
-	if !ok {
-		return Rendered{}, false
-	}
-	c.order.MoveToFront(e)
-	return e.Value.(*lruEntry).val, true
-}
-
-// cost is what an entry counts against the bound.
-func (e *lruEntry) cost() int {
-	return len(e.val.HTML) + len(e.val.IRI) + len(e.val.Next) + len(e.key.Dataset) + len(e.key.IRI)
-}
-
-// add keeps v under k, evicting the least recently used pages beyond the bound. A page larger than an eighth of
-// the bound is not kept: it would push out many others for one.
-func (c *lru) add(k ResourceKey, v Rendered) {
-	ne := &lruEntry{key: k, val: v}
-	if ne.cost() > c.max/8 {
-		return
-	}
-	if e, ok := c.entries[k]; ok {
-		c.size -= e.Value.(*lruEntry).cost()
-		c.order.Remove(e)
-		delete(c.entries, k)
-	}
-	c.entries[k] = c.order.PushFront(ne)
-	c.size += ne.cost()
-	for c.size > c.max {
-		e := c.order.Back()
-		le := e.Value.(*lruEntry)
-		c.size -= le.cost()
-		c.order.Remove(e)
-		delete(c.entries, le.key)
-	}
-}
-
-// Len is the number of pages cached.
-func (c *lru) Len() int { return len(c.entries) }

@@ -178,28 +178,28 @@ func TestResourcesBrokenThemeRecovers(t *testing.T) {
 }
 
 func TestLRUBound(t *testing.T) {
-	c := newLRU(800)
+	c := newPageCache(800)
 	page := make([]byte, 90)
 	for i := range 20 {
-		c.add(ResourceKey{IRI: fmt.Sprintf("%02d", i)}, Rendered{HTML: page})
+		c.Add(ResourceKey{IRI: fmt.Sprintf("%02d", i)}, Rendered{HTML: page})
 	}
 	const cost = 90 + 2 // page and key
-	if c.size > 800 || c.Len() != 800/cost {
-		t.Errorf("%d bytes in %d pages", c.size, c.Len())
+	if c.Cost() > 800 || c.Len() != 800/cost {
+		t.Errorf("%d bytes in %d pages", c.Cost(), c.Len())
 	}
-	if _, ok := c.get(ResourceKey{IRI: "19"}); !ok {
+	if _, ok := c.Get(ResourceKey{IRI: "19"}); !ok {
 		t.Error("the newest page was evicted")
 	}
-	if _, ok := c.get(ResourceKey{IRI: "00"}); ok {
+	if _, ok := c.Get(ResourceKey{IRI: "00"}); ok {
 		t.Error("the oldest page was kept")
 	}
-	c.add(ResourceKey{IRI: "big"}, Rendered{HTML: make([]byte, 200)})
-	if _, ok := c.get(ResourceKey{IRI: "big"}); ok {
+	c.Add(ResourceKey{IRI: "big"}, Rendered{HTML: make([]byte, 200)})
+	if _, ok := c.Get(ResourceKey{IRI: "big"}); ok {
 		t.Error("a page over an eighth of the bound was kept")
 	}
-	c.add(ResourceKey{IRI: "19"}, Rendered{HTML: page}) // replacing keeps the accounting exact
-	if c.size != c.Len()*cost {
-		t.Errorf("size %d for %d pages", c.size, c.Len())
+	c.Add(ResourceKey{IRI: "19"}, Rendered{HTML: page}) // replacing keeps the accounting exact
+	if c.Cost() != int64(c.Len()*cost) {
+		t.Errorf("size %d for %d pages", c.Cost(), c.Len())
 	}
 }
 

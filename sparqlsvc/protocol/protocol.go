@@ -14,7 +14,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/ldhub/ldhub/api/apierr"
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/httpx"
@@ -35,8 +34,8 @@ type DatasetRequest struct {
 }
 
 // Resolver opens the dataset of a request after checking that the caller may read every part of it. The
-// returned release function is called once the query is done. Errors should be *apierr.Error (404 for graphs the
-// caller may not see, as if they did not exist).
+// returned release function is called once the query is done. Errors should carry their status (an error with an
+// HTTPStatus method, such as *Error; 404 for graphs the caller may not see, as if they did not exist).
 type Resolver func(ctx context.Context, r *http.Request, d DatasetRequest) (ds *eval.Dataset, release func(), err error)
 
 // Handler is one SPARQL endpoint.
@@ -52,6 +51,51 @@ type Handler struct {
 	// MaxQueryBytes bounds the query text (default 1 MiB).
 	MaxQueryBytes int64
 	Log           *slog.Logger
+	// WriteError renders a refused request: a *Error, an error of the Resolver, or a server fault (any other
+	// error). The engine knows nothing of the caller's error body, so the caller supplies it; nil writes the
+	// message as plain text.
+	WriteError func(w http.ResponseWriter, r *http.Request, err error)
+}
+
+// Error is a request the endpoint refuses, with the HTTP status that says why. Its Error() is the message for the
+// client; Err, when set, is the cause (a *rdf.SyntaxError for a query that does not parse).
+type Error struct {
+	Status  int
+	Message string
+	// Format is the media type of the text a wrapped *rdf.SyntaxError is about.
+	Format string
+	Err    error
+}
+
+func (e *Error) Error() string { return e.Message }
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// HTTPStatus is the status the response carries.
+func (e *Error) HTTPStatus() int { return e.Status }
+
+// SyntaxFormat names the media type of the text a syntax error is about, for the error's details.
+func (e *Error) SyntaxFormat() string { return e.Format }
+
+func newError(status int, msg string) *Error { return &Error{Status: status, Message: msg} }
+
+// statusError is what this package and its Resolver return for a request they refuse.
+type statusError interface {
+	error
+	HTTPStatus() int
+}
+
+func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	if h.WriteError != nil {
+		h.WriteError(w, r, err)
+		return
+	}
+	status, msg := http.StatusInternalServerError, "internal error"
+	var se statusError
+	if errors.As(err, &se) {
+		status, msg = se.HTTPStatus(), se.Error()
+	}
+	http.Error(w, msg, status)
 }
 
 const defaultMaxQuery = 1 << 20
@@ -66,12 +110,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case http.MethodGet, http.MethodHead, http.MethodPost:
 	default:
 		w.Header().Set("Allow", "GET, HEAD, POST, OPTIONS")
-		apierr.Write(w, r, apierr.New(http.StatusMethodNotAllowed, "a SPARQL endpoint answers GET and POST"))
+		h.writeError(w, r, newError(http.StatusMethodNotAllowed, "a SPARQL endpoint answers GET and POST"))
 		return
 	}
 	query, params, err := h.readQuery(r)
 	if err != nil {
-		apierr.Write(w, r, err)
+		h.writeError(w, r, err)
 		return
 	}
 	if query == "" && r.Method != http.MethodPost {
@@ -79,15 +123,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if query == "" {
-		apierr.Write(w, r, apierr.New(http.StatusBadRequest, "missing query"))
+		h.writeError(w, r, newError(http.StatusBadRequest, "missing query"))
 		return
 	}
 	if err := h.answer(w, r, query, params); err != nil {
-		var ae *apierr.Error
-		if !errors.As(err, &ae) && h.Log != nil {
+		var se statusError
+		if !errors.As(err, &se) && h.Log != nil {
 			h.Log.ErrorContext(r.Context(), "sparql query failed", "path", r.URL.Path, "err", err)
 		}
-		apierr.Write(w, r, err)
+		h.writeError(w, r, err)
 	}
 }
 
@@ -106,7 +150,7 @@ func (h *Handler) readQuery(r *http.Request) (string, map[string][]string, error
 	}
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil {
-		return "", nil, apierr.New(http.StatusUnsupportedMediaType, "POST needs Content-Type application/sparql-query or application/x-www-form-urlencoded")
+		return "", nil, newError(http.StatusUnsupportedMediaType, "POST needs Content-Type application/sparql-query or application/x-www-form-urlencoded")
 	}
 	body := http.MaxBytesReader(nil, r.Body, limit)
 	switch mt {
@@ -126,15 +170,15 @@ func (h *Handler) readQuery(r *http.Request) (string, map[string][]string, error
 		}
 		return r.PostForm.Get("query"), params, nil
 	}
-	return "", nil, apierr.New(http.StatusUnsupportedMediaType, "POST needs Content-Type application/sparql-query or application/x-www-form-urlencoded, not "+mt)
+	return "", nil, newError(http.StatusUnsupportedMediaType, "POST needs Content-Type application/sparql-query or application/x-www-form-urlencoded, not "+mt)
 }
 
 func tooLarge(err error, limit int64) error {
 	var mb *http.MaxBytesError
 	if errors.As(err, &mb) {
-		return apierr.New(http.StatusRequestEntityTooLarge, fmt.Sprintf("the query is larger than %d bytes", limit))
+		return newError(http.StatusRequestEntityTooLarge, fmt.Sprintf("the query is larger than %d bytes", limit))
 	}
-	return apierr.New(http.StatusBadRequest, "cannot read the request body: "+err.Error())
+	return newError(http.StatusBadRequest, "cannot read the request body: "+err.Error())
 }
 
 func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, params map[string][]string) error {
@@ -146,9 +190,9 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, p
 	if err != nil {
 		var se *rdf.SyntaxError
 		if errors.As(err, &se) {
-			return apierr.FromSyntax(se, "application/sparql-query")
+			return &Error{Status: http.StatusBadRequest, Message: "invalid " + se.Syntax + ": " + se.Error(), Format: "application/sparql-query", Err: se}
 		}
-		return apierr.New(http.StatusBadRequest, "invalid query: "+err.Error())
+		return newError(http.StatusBadRequest, "invalid query: "+err.Error())
 	}
 	// Negotiate before running, so a client that accepts nothing we write does not cost a query.
 	accept := defaultAccept(r.Header.Get("Accept"))
@@ -157,7 +201,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, p
 	case algebra.Select, algebra.Ask:
 		mt, ok := codec.Negotiate(accept, results.Offers())
 		if !ok {
-			return apierr.New(http.StatusNotAcceptable, "results can be sent as "+strings.Join(results.Offers(), ", "))
+			return newError(http.StatusNotAcceptable, "results can be sent as "+strings.Join(results.Offers(), ", "))
 		}
 		out.format, _ = results.ForMediaType(mt)
 		out.mediaType = out.format.MediaType()
@@ -165,7 +209,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, p
 		offers := h.rdfOffers()
 		mt, ok := codec.Negotiate(accept, offers)
 		if !ok {
-			return apierr.New(http.StatusNotAcceptable, "graphs can be sent as "+strings.Join(offers, ", "))
+			return newError(http.StatusNotAcceptable, "graphs can be sent as "+strings.Join(offers, ", "))
 		}
 		out.syntax, _ = h.Codecs.ByMediaType(mt)
 		out.mediaType, out.prefixes = mt, q.Prefixes
@@ -174,7 +218,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, p
 		leave, ok := h.Gate.enter(r)
 		if !ok {
 			w.Header().Set("Retry-After", retryAfter)
-			return apierr.New(http.StatusServiceUnavailable, "too many SPARQL queries are running (on this server or from your address); retry shortly")
+			return newError(http.StatusServiceUnavailable, "too many SPARQL queries are running (on this server or from your address); retry shortly")
 		}
 		defer leave()
 	}
@@ -209,7 +253,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, p
 	case errors.Is(err, eval.ErrTooLarge):
 		reason = fmt.Sprintf("the query needs more memory than its budget of %d MiB allows; add LIMIT or narrow the pattern", lim.MaxMemory>>20)
 	case errors.Is(err, eval.ErrService):
-		return h.failed(out, apierr.New(http.StatusBadRequest, err.Error()))
+		return h.failed(out, newError(http.StatusBadRequest, err.Error()))
 	case errors.Is(err, context.Canceled), out.writeErr != nil:
 		return nil // the client went away; nobody is listening
 	default:
@@ -217,7 +261,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, p
 	}
 	if !out.w.committed && !errors.Is(err, eval.ErrTruncated) {
 		hd.Del("Trailer")
-		return apierr.New(http.StatusServiceUnavailable, reason)
+		return newError(http.StatusServiceUnavailable, reason)
 	}
 	if h.Log != nil {
 		h.Log.InfoContext(r.Context(), "sparql answer cut", "path", r.URL.Path, "reason", reason)
@@ -374,7 +418,7 @@ func (h *Handler) describe(w http.ResponseWriter, r *http.Request) {
 	offers := h.rdfOffers()
 	syn, ok := h.Codecs.Negotiate(defaultAccept(r.Header.Get("Accept")), offers)
 	if !ok {
-		apierr.Write(w, r, apierr.New(http.StatusNotAcceptable, "the service description can be sent as "+strings.Join(offers, ", ")))
+		h.writeError(w, r, newError(http.StatusNotAcceptable, "the service description can be sent as "+strings.Join(offers, ", ")))
 		return
 	}
 	svc := rdf.Blank("service")

@@ -14,9 +14,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ldhub/ldhub/api/apierr"
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/httpx/apierr"
 	"github.com/ldhub/ldhub/sparqlsvc/eval"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
@@ -36,8 +36,9 @@ func testHandler(t *testing.T) *Handler {
 	}
 	ds := eval.FromIndex(b.Build())
 	return &Handler{
-		Codecs:   codec.Default(),
-		Endpoint: func(*http.Request) string { return "http://hub.example/g/r/p/sparql" },
+		WriteError: apierr.Write,
+		Codecs:     codec.Default(),
+		Endpoint:   func(*http.Request) string { return "http://hub.example/g/r/p/sparql" },
 		Resolve: func(ctx context.Context, r *http.Request, d DatasetRequest) (*eval.Dataset, func(), error) {
 			if len(d.DefaultGraphs) > 0 && d.DefaultGraphs[0] == "secret" {
 				return nil, nil, apierr.New(http.StatusNotFound, "no publication secret")

@@ -23,6 +23,10 @@ func TestWrite(t *testing.T) {
 		{"unauthorized", New(http.StatusUnauthorized, "credentials required"), 401, "credentials required", false, true},
 		{"syntax", FromSyntax(&rdf.SyntaxError{Syntax: "turtle", Line: 12, Column: 7, Msg: "expected '.'"}, "text/turtle"),
 			400, "invalid turtle: turtle: line 12, column 7: expected '.'", true, false},
+		// A package below this one (sparqlsvc/protocol) returns its own typed error; it renders the same way.
+		{"typed error of another package", &refusal{status: 406, msg: "results can be sent as x"}, 406, "results can be sent as x", false, false},
+		{"typed syntax error", &refusal{status: 400, msg: "invalid turtle: bad", format: "text/turtle",
+			err: &rdf.SyntaxError{Syntax: "turtle", Line: 12, Column: 7, Msg: "bad"}}, 400, "invalid turtle: bad", true, false},
 		{"internal hides cause", errors.New("disk on fire at /var/lib/secret"), 500, "internal error", false, false},
 	}
 	for _, c := range cases {
@@ -58,3 +62,15 @@ func TestWrite(t *testing.T) {
 		})
 	}
 }
+
+// refusal stands for an error type of a package that does not import apierr.
+type refusal struct {
+	status      int
+	msg, format string
+	err         error
+}
+
+func (r *refusal) Error() string        { return r.msg }
+func (r *refusal) Unwrap() error        { return r.err }
+func (r *refusal) HTTPStatus() int      { return r.status }
+func (r *refusal) SyntaxFormat() string { return r.format }

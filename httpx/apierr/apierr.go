@@ -39,6 +39,37 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// HTTPStatus is the status the response carries; packages that know nothing of this one (sparqlsvc/protocol)
+// recognise a refusal by this method.
+func (e *Error) HTTPStatus() int { return e.Status }
+
+// statusError is an error of a package below this one that knows its status, e.g. *protocol.Error. Write renders
+// it like an *Error whose message is its Error(); with a SyntaxFormat method and a wrapped *rdf.SyntaxError, the
+// details name the format, line and column.
+type statusError interface {
+	error
+	HTTPStatus() int
+}
+
+// asError returns the *Error that err is or describes; nil for a server fault.
+func asError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	var s statusError
+	if !errors.As(err, &s) {
+		return nil
+	}
+	e = &Error{Status: s.HTTPStatus(), Message: s.Error(), Err: err}
+	var syn *rdf.SyntaxError
+	var f interface{ SyntaxFormat() string }
+	if errors.As(err, &syn) && errors.As(err, &f) {
+		e.Details = Syntax{Format: f.SyntaxFormat(), Line: syn.Line, Column: syn.Column}
+	}
+	return e
+}
+
 // New returns an *Error with the given status and message.
 func New(status int, msg string) *Error { return &Error{Status: status, Message: msg} }
 
@@ -62,8 +93,8 @@ func FromSyntax(err *rdf.SyntaxError, mediaType string) *Error {
 // Write sends err as the JSON error body. Anything that is not an *Error is a server fault: the client gets a
 // generic 500 message, so internals never leak; the caller logs err.
 func Write(w http.ResponseWriter, r *http.Request, err error) {
-	var e *Error
-	if !errors.As(err, &e) {
+	e := asError(err)
+	if e == nil {
 		e = &Error{Status: http.StatusInternalServerError, Message: "internal error"}
 	}
 	body := Body{
@@ -77,6 +108,7 @@ func Write(w http.ResponseWriter, r *http.Request, err error) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Cache-Control", "no-store")
+	h.Del("Content-Encoding") // set for a compressed answer that then failed; the error body is plain
 	if e.Status == http.StatusUnauthorized {
 		h.Set("WWW-Authenticate", `Basic realm="ldhub"`)
 	}
