@@ -72,7 +72,8 @@ type Decoder struct {
 	p        *processor
 	em       *emitter
 	active   *activeContext
-	items    []span // top-level values still to convert
+	items    []span // top-level values still to convert, when the document is one value
+	arr      *arrayCursor
 	pending  []rdf.Quad
 	next     int
 	prefixes []rdf.Prefix
@@ -101,16 +102,25 @@ func (d *Decoder) Next() (rdf.Quad, error) {
 		if d.err != nil {
 			return rdf.Quad{}, d.err
 		}
-		if len(d.items) == 0 {
+		var it span
+		switch {
+		case d.arr != nil:
+			var ok bool
+			if it, ok = d.arr.next(); !ok {
+				d.arr = nil
+				return rdf.Quad{}, io.EOF
+			}
+		case len(d.items) > 0:
+			it = d.items[0]
+			d.items = d.items[1:]
+		default:
 			return rdf.Quad{}, io.EOF
 		}
 		d.pending, d.next = d.pending[:0], 0
 		d.em.out = d.pending
-		it := d.items[0]
-		d.items = d.items[1:]
 		if err := d.convert(it); err != nil {
 			d.err = syntaxError(err, d.b)
-			d.items = nil
+			d.items, d.arr = nil, nil
 		}
 		d.pending = d.em.out
 	}
@@ -191,7 +201,7 @@ func (d *Decoder) open() error {
 		}
 	}
 	if b[i] == '[' {
-		d.items = arrayItems(b, i, nil, "")
+		d.arr = newArrayCursor(b, i, nil, "")
 		return nil
 	}
 	// {"@context": …, "@graph": [ … ]} with nothing else is its graph's nodes, one at a time.
@@ -206,6 +216,11 @@ func (d *Decoder) open() error {
 		}
 	}
 	if !streamable || entries[len(entries)-1].key != "@graph" {
+		if len(b) > MaxWholeDocumentBytes {
+			return &rdf.SyntaxError{Syntax: syntaxName, Line: 1, Column: 1, Msg: fmt.Sprintf("a JSON-LD document "+
+				"larger than %d bytes must be a top-level array or an object of only @context and @graph, "+
+				"which are read one node object at a time", MaxWholeDocumentBytes)}
+		}
 		d.items = []span{{start: i, end: skipValue(b, i)}}
 		return nil
 	}
@@ -223,7 +238,7 @@ func (d *Decoder) open() error {
 		p.path = p.path[:0]
 	}
 	g := entries[len(entries)-1]
-	d.items = arrayItems(b, g.start, []string{"@graph"}, "@graph")
+	d.arr = newArrayCursor(b, g.start, []string{"@graph"}, "@graph")
 	return nil
 }
 
@@ -248,20 +263,32 @@ func (d *Decoder) convert(it span) error {
 	return nil
 }
 
-// arrayItems lists the values of the array that starts at b[i].
-func arrayItems(b []byte, i int, path []string, prop string) []span {
-	var out []span
-	j := skipSpace(b, i+1)
-	for n := 0; j < len(b) && b[j] != ']'; n++ {
-		end := skipValue(b, j)
-		p := append(append([]string(nil), path...), itoa(n))
-		out = append(out, span{start: j, end: end, path: p, prop: prop})
-		j = skipSpace(b, end)
-		if j < len(b) && b[j] == ',' {
-			j = skipSpace(b, j+1)
-		}
+// arrayCursor walks the values of an array in the document text, one at a time.
+type arrayCursor struct {
+	b    []byte
+	j, n int
+	path []string
+	prop string
+}
+
+func newArrayCursor(b []byte, i int, path []string, prop string) *arrayCursor {
+	return &arrayCursor{b: b, j: skipSpace(b, i+1), path: path, prop: prop}
+}
+
+func (c *arrayCursor) next() (span, bool) {
+	b, j := c.b, c.j
+	if j >= len(b) || b[j] == ']' {
+		return span{}, false
 	}
-	return out
+	end := skipValue(b, j)
+	it := span{start: j, end: end, path: append(append([]string(nil), c.path...), itoa(c.n)), prop: c.prop}
+	c.n++
+	j = skipSpace(b, end)
+	if j < len(b) && b[j] == ',' {
+		j = skipSpace(b, j+1)
+	}
+	c.j = j
+	return it, true
 }
 
 type entry struct {

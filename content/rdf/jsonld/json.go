@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"unicode/utf8"
 
 	"github.com/ldhub/ldhub/content/rdf"
@@ -13,9 +14,14 @@ import (
 
 const syntaxName = "json-ld"
 
-// DefaultMaxInputBytes bounds the size of one JSON-LD document. The decoder holds the text in memory (node objects
-// are parsed from it one at a time where the document's shape allows), so the text must be bounded.
-const DefaultMaxInputBytes = 64 << 20
+// DefaultMaxInputBytes bounds the size of one JSON-LD document (the hub's upload limit). The decoder holds the text
+// in memory and parses node objects from it one at a time where the document's shape allows (a top-level array,
+// or an object of only @context and @graph).
+const DefaultMaxInputBytes = 256 << 20
+
+// MaxWholeDocumentBytes bounds a document of any other shape, which is parsed into one tree (several times the
+// text in memory) before it is expanded.
+const MaxWholeDocumentBytes = 64 << 20
 
 type parseLimits struct {
 	maxBytes int64
@@ -32,6 +38,29 @@ func limitsFrom(l rdf.Limits, maxBytes int64) parseLimits {
 
 // readAll reads at most lim.maxBytes bytes, failing when r has more.
 func readAll(r io.Reader, lim parseLimits) ([]byte, error) {
+	// A file says how large it is: one allocation instead of io.ReadAll's doublings, which for a large document
+	// leave twice its size in garbage.
+	if st, ok := r.(interface{ Stat() (os.FileInfo, error) }); ok {
+		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() <= lim.maxBytes {
+			b := make([]byte, fi.Size())
+			n, err := io.ReadFull(r, b)
+			if err == nil {
+				// The file may have grown since: whatever follows is read the ordinary way.
+				rest, err := io.ReadAll(io.LimitReader(r, lim.maxBytes+1-int64(n)))
+				if err != nil {
+					return nil, fmt.Errorf("json-ld: reading input: %w", err)
+				}
+				b = append(b, rest...)
+			} else if err != io.ErrUnexpectedEOF {
+				return nil, fmt.Errorf("json-ld: reading input: %w", err)
+			}
+			b = b[:max(n, len(b))]
+			if int64(len(b)) > lim.maxBytes {
+				return nil, &rdf.SyntaxError{Syntax: syntaxName, Msg: fmt.Sprintf("document larger than %d bytes", lim.maxBytes)}
+			}
+			return b, nil
+		}
+	}
 	b, err := io.ReadAll(io.LimitReader(r, lim.maxBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("json-ld: reading input: %w", err)

@@ -9,26 +9,18 @@ import (
 	"github.com/ldhub/ldhub/content/rdf/iri"
 )
 
-// topLevelPrefixes reads the top-level @context of an already validated document with a token decoder, because
-// the prefixes must come out in document order and a decoded map has none. Only simple term definitions
-// ("term": "IRI") whose absolute IRI ends in '#' or '/' count: those are what a publisher means as a namespace.
+// topLevelPrefixes reads the top-level @context of an already validated document, because the prefixes must come
+// out in document order and a decoded map has none. Only simple term definitions ("term": "IRI") whose absolute
+// IRI ends in '#' or '/' count: those are what a publisher means as a namespace. Only the @context entry is read,
+// however large the rest of the document.
 func topLevelPrefixes(b []byte) []rdf.Prefix {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
 		return nil
 	}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil
-		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil
-		}
-		if t == "@context" {
-			var out []rdf.Prefix
-			return contextPrefixes(raw, out)
+	for _, e := range objectEntries(b, i) {
+		if e.key == "@context" {
+			return contextPrefixes(b[e.start:e.end], nil)
 		}
 	}
 	return nil
