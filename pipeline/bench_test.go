@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
 
+	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
@@ -45,7 +45,7 @@ func BenchmarkUploadUntilLive(b *testing.B) {
 	ctx := context.Background()
 	b.SetBytes(int64(len(data)))
 	i := 0
-	cpu0 := cpuTime()
+	cpu0 := conformance.CPUTime()
 	for b.Loop() {
 		i++
 		pub, err := h.Store.CreatePublication(ctx, h.Admin, h.Open.ID, model.PublicationMeta{Name: fmt.Sprintf("bsbm%d", i)}, store.Content{Ext: ".nt", Data: data})
@@ -61,24 +61,14 @@ func BenchmarkUploadUntilLive(b *testing.B) {
 			b.Fatal("still pending after the sync")
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
-}
-
-// cpuTime is the CPU time (user and system) this process has used. On the shared 2-core machine wall time swings
-// with the load; CPU time says what the work itself costs.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64(conformance.CPUTime()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
 }
 
 // BenchmarkReferenceParse is the floor of the one above: parsing the same N-Triples once, doing nothing else.
 func BenchmarkReferenceParse(b *testing.B) {
 	data := benchData(b)
 	b.SetBytes(int64(len(data)))
-	cpu0 := cpuTime()
+	cpu0 := conformance.CPUTime()
 	for b.Loop() {
 		dec := ntriples.NewDecoder(bytes.NewReader(data), rdf.DecodeOptions{})
 		for {
@@ -89,7 +79,7 @@ func BenchmarkReferenceParse(b *testing.B) {
 			}
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
+	b.ReportMetric(float64(conformance.CPUTime()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
 }
 
 // BenchmarkReferenceGzip is the other part of the floor: one pass of the dumps' compression (gzip level 1,
@@ -98,7 +88,7 @@ func BenchmarkReferenceParse(b *testing.B) {
 func BenchmarkReferenceGzip(b *testing.B) {
 	data := benchData(b)
 	b.SetBytes(int64(len(data)))
-	cpu0 := cpuTime()
+	cpu0 := conformance.CPUTime()
 	for b.Loop() {
 		zw, err := gzip.NewWriterLevel(io.Discard, gzip.BestSpeed)
 		if err != nil {
@@ -111,5 +101,5 @@ func BenchmarkReferenceGzip(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
+	b.ReportMetric(float64(conformance.CPUTime()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
 }

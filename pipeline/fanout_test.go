@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/content/rdf"
 )
 
@@ -27,15 +28,8 @@ func (d *sliceDecoder) Next() (rdf.Quad, error) {
 }
 
 func drain(d rdf.Decoder) (int, error) {
-	n := 0
-	for {
-		if _, err := d.Next(); err == io.EOF {
-			return n, nil
-		} else if err != nil {
-			return n, err
-		}
-		n++
-	}
+	qs, err := conformance.ReadAll(d)
+	return len(qs), err
 }
 
 func TestFanOut(t *testing.T) {

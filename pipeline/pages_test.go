@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/store/catalog"
 	"github.com/ldhub/ldhub/pipeline"
@@ -222,11 +223,11 @@ func BenchmarkSyncPages(b *testing.B) {
 			var cpu time.Duration
 			for b.Loop() {
 				p := newP(h, b.TempDir())
-				cpu0 := cpuTime()
+				cpu0 := conformance.CPUTime()
 				if _, err := p.SyncRepository(ctx, h.Open.ID); err != nil {
 					b.Fatal(err)
 				}
-				cpu += cpuTime() - cpu0
+				cpu += conformance.CPUTime() - cpu0
 			}
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/sync")
 			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/sync")
@@ -245,11 +246,11 @@ func BenchmarkSyncPages(b *testing.B) {
 				i++
 				h.Update(b, pub.ID, ".ttl", pipelinetest.Vocab+"<n"+strings.Repeat("x", i)+"> a <Thing> .\n")
 				b.StartTimer()
-				cpu0 := cpuTime()
+				cpu0 := conformance.CPUTime()
 				if _, err := p.SyncRepository(ctx, h.Open.ID); err != nil {
 					b.Fatal(err)
 				}
-				cpu += cpuTime() - cpu0
+				cpu += conformance.CPUTime() - cpu0
 			}
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/sync")
 			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/sync")

@@ -7,9 +7,9 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/ldhub/ldhub/httpx/apierr"
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/httpx"
+	"github.com/ldhub/ldhub/httpx/apierr"
 )
 
 // part is one part of a multipart/form-data request.

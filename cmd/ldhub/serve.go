@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ldhub/ldhub/httpx/accesslog"
 	"github.com/ldhub/ldhub/api/auth"
 	"github.com/ldhub/ldhub/api/search"
 	"github.com/ldhub/ldhub/api/server"
@@ -24,6 +23,7 @@ import (
 	"github.com/ldhub/ldhub/content/store/githttp"
 	"github.com/ldhub/ldhub/content/store/validator"
 	"github.com/ldhub/ldhub/httpx"
+	"github.com/ldhub/ldhub/httpx/accesslog"
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/site"
 	"github.com/ldhub/ldhub/site/fastpath"
@@ -61,7 +61,7 @@ func flags(env *environment, name, usage string) *flag.FlagSet {
 	return fs
 }
 
-// errHelpShown ends a command after --help without an error.
+// parse parses a command's flags. It reports true after --help, which ends the command without an error.
 func parse(fs *flag.FlagSet, args []string) (bool, error) {
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {

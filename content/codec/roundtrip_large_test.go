@@ -41,7 +41,7 @@ func largeGraph(t *testing.T) []rdf.Quad {
 		}
 		src = b.String()
 	}
-	qs, err := readAll(ntriples.NewDecoder(strings.NewReader(src), rdf.DecodeOptions{Blanks: rdf.NewBlankNodes("g")}))
+	qs, err := conformance.ReadAll(ntriples.NewDecoder(strings.NewReader(src), rdf.DecodeOptions{Blanks: rdf.NewBlankNodes("g")}))
 	if err != nil {
 		t.Fatal(err)
 	}

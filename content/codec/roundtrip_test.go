@@ -240,7 +240,7 @@ func roundTripWith(syn codec.Syntax, in []rdf.Quad, prefixes []rdf.Prefix) strin
 		return fmt.Sprintf("encode: %v", err)
 	}
 	text := buf.String()
-	out, err := readAll(syn.NewDecoder(&buf, rdf.DecodeOptions{Base: "http://example.invalid/", Blanks: rdf.NewBlankNodes("r")}))
+	out, err := conformance.ReadAll(syn.NewDecoder(&buf, rdf.DecodeOptions{Base: "http://example.invalid/", Blanks: rdf.NewBlankNodes("r")}))
 	if err != nil {
 		return fmt.Sprintf("decoding own output: %v\n%s", err, text)
 	}
@@ -297,23 +297,9 @@ func readFile(path string, quads bool) ([]rdf.Quad, error) {
 	defer f.Close()
 	o := rdf.DecodeOptions{Base: conformance.W3CBase(path), Blanks: rdf.NewBlankNodes("s")}
 	if quads {
-		return readAll(ntriples.NewQuadDecoder(f, o))
+		return conformance.ReadAll(ntriples.NewQuadDecoder(f, o))
 	}
-	return readAll(ntriples.NewDecoder(f, o))
-}
-
-func readAll(d rdf.Decoder) ([]rdf.Quad, error) {
-	var out []rdf.Quad
-	for {
-		q, err := d.Next()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return out, err
-		}
-		out = append(out, q)
-	}
+	return conformance.ReadAll(ntriples.NewDecoder(f, o))
 }
 
 // dropLast is an encoder that loses the last statement, to show the round trip catches loss.

@@ -5,10 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
@@ -91,7 +90,7 @@ func BenchmarkBuildFromNTriples(b *testing.B) {
 		b.Skipf("benchmark data missing: %v", err)
 	}
 	var n int
-	cpu0 := cpuTime()
+	cpu0 := conformance.CPUTime()
 	for i := 0; i < b.N; i++ {
 		f, err := os.Open(path)
 		if err != nil {
@@ -106,14 +105,5 @@ func BenchmarkBuildFromNTriples(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "triples/s")
 	// On the shared machine wall time follows the load; CPU time (both cores) shows what a change saved.
-	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
-}
-
-// cpuTime is the process's user plus system time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric((conformance.CPUTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 }

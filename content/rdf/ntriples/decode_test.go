@@ -2,10 +2,10 @@ package ntriples_test
 
 import (
 	"errors"
-	"io"
 	"strings"
 	"testing"
 
+	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
 )
@@ -20,17 +20,7 @@ func decodeAll(t *testing.T, quads bool, in string) ([]rdf.Quad, error) {
 	} else {
 		d = ntriples.NewDecoder(strings.NewReader(in), o)
 	}
-	var out []rdf.Quad
-	for {
-		q, err := d.Next()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return out, err
-		}
-		out = append(out, q)
-	}
+	return conformance.ReadAll(d)
 }
 
 var (

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/iso"
 	"github.com/ldhub/ldhub/content/rdf/rdfjson"
@@ -17,18 +18,7 @@ func decodeAll(t *testing.T, doc string, o rdf.DecodeOptions) ([]rdf.Quad, error
 	if o.Blanks == nil {
 		o.Blanks = rdf.NewBlankNodes("")
 	}
-	d := rdfjson.NewDecoder(strings.NewReader(doc), o)
-	var out []rdf.Quad
-	for {
-		q, err := d.Next()
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return out, err
-		}
-		out = append(out, q)
-	}
+	return conformance.ReadAll(rdfjson.NewDecoder(strings.NewReader(doc), o))
 }
 
 func TestDecode(t *testing.T) {

@@ -6,10 +6,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
 	"github.com/ldhub/ldhub/content/rdf/turtle"
@@ -34,7 +34,7 @@ func BenchmarkDecodeBSBM(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	var n int
-	cpu0 := cpuTime()
+	cpu0 := conformance.CPUTime()
 	for b.Loop() {
 		n = 0
 		d := turtle.NewDecoder(bytes.NewReader(data), rdf.DecodeOptions{Blanks: rdf.NewBlankNodes("")})
@@ -59,7 +59,7 @@ func BenchmarkTurtleToNTriples(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	var n int
-	cpu0 := cpuTime()
+	cpu0 := conformance.CPUTime()
 	for b.Loop() {
 		n = 0
 		d := turtle.NewDecoder(bytes.NewReader(data), rdf.DecodeOptions{Blanks: rdf.NewBlankNodes("")})
@@ -110,18 +110,8 @@ func BenchmarkSerdiReference(b *testing.B) {
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
 
-// cpuTime is the CPU time this process has used. On a shared machine wall time swings with other people's load;
-// CPU time per operation (GC included) is the steadier number to compare.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 func reportCPU(b *testing.B, since time.Duration, triples int) {
-	cpu := cpuTime() - since
+	cpu := conformance.CPUTime() - since
 	if cpu <= 0 {
 		return
 	}

@@ -69,7 +69,7 @@ func externalCheck(t *testing.T, withTriG bool, randomGraphs int, reader func(sy
 			t.Errorf("%s: %s rejects our output (%v): %s\n%s", name, cmd.Path, err, stderr.String(), buf.String())
 			return
 		}
-		got, err := readAll(ntriples.NewQuadDecoder(&out, rdf.DecodeOptions{Blanks: rdf.NewBlankNodes("")}))
+		got, err := conformance.ReadAll(ntriples.NewQuadDecoder(&out, rdf.DecodeOptions{Blanks: rdf.NewBlankNodes("")}))
 		if err != nil {
 			t.Errorf("%s: %s output unreadable: %v", name, cmd.Path, err)
 			return

@@ -33,7 +33,7 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 		d := turtle.NewTriGDecoder(strings.NewReader(doc), rdf.DecodeOptions{
 			Base: "http://fuzz.example/dir/doc", Blanks: rdf.NewBlankNodes(""), Limits: rdf.Limits{MaxDepth: 64}})
-		qs, err := readAll(d)
+		qs, err := conformance.ReadAll(d)
 		if err != nil || len(qs) > 200 {
 			return
 		}

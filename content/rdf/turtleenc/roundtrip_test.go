@@ -22,20 +22,6 @@ import (
 // so an IRI we wrote relative by mistake shows up as a difference.
 const unrelatedBase = "http://unrelated.invalid/dir/doc"
 
-func readAll(d rdf.Decoder) ([]rdf.Quad, error) {
-	var out []rdf.Quad
-	for {
-		q, err := d.Next()
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return out, err
-		}
-		out = append(out, q)
-	}
-}
-
 func decodeFile(path string, newDec func(io.Reader, rdf.DecodeOptions) rdf.Decoder) ([]rdf.Quad, rdf.Decoder, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -43,7 +29,7 @@ func decodeFile(path string, newDec func(io.Reader, rdf.DecodeOptions) rdf.Decod
 	}
 	defer f.Close()
 	d := newDec(f, rdf.DecodeOptions{Base: conformance.W3CBase(path), Blanks: rdf.NewBlankNodes("")})
-	qs, err := readAll(d)
+	qs, err := conformance.ReadAll(d)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -69,7 +55,7 @@ func roundTrip(qs []rdf.Quad, trig bool, o rdf.EncodeOptions) (string, string) {
 	} else {
 		d = turtle.NewDecoder(strings.NewReader(out), do)
 	}
-	got, err := readAll(d)
+	got, err := conformance.ReadAll(d)
 	if err != nil {
 		return out, fmt.Sprintf("output does not parse: %v\n%s", err, excerpt(out, err))
 	}
