@@ -1,0 +1,8 @@
+//go:build !unix
+
+package conformance
+
+import "time"
+
+// CPUTime is 0 where getrusage is missing; benchmarks then report no CPU figure.
+func CPUTime() time.Duration { return 0 }
