@@ -45,17 +45,21 @@ func (d Deadlines) Apply(w http.ResponseWriter, r *http.Request) (http.ResponseW
 	if err := rc.SetWriteDeadline(time.Now().Add(d.WriteIdle)); err != nil {
 		return w, r, func() {}
 	}
-	body := r.Body != nil && r.Body != http.NoBody
-	if body {
+	var rb *rateBody
+	if r.Body != nil && r.Body != http.NoBody {
 		// Due at once, not only when the handler reads: net/http itself reads an unread body before it writes a
 		// large answer, and that read must be bounded too.
 		start := time.Now()
 		_ = rc.SetReadDeadline(start.Add(d.Grace))
-		r.Body = &rateBody{rc: rc, body: r.Body, start: start, d: d}
+		rb = &rateBody{rc: rc, body: r.Body, start: start, d: d}
+		r.Body = rb
 	}
 	return &idleWriter{ResponseWriter: w, rc: rc, idle: d.WriteIdle}, r, func() {
 		_ = rc.SetWriteDeadline(time.Time{})
-		if body {
+		switch {
+		case rb != nil && rb.late:
+			_ = rc.SetReadDeadline(time.Now()) // too slow already: no second wait for the rest
+		case rb != nil:
 			_ = rc.SetReadDeadline(time.Now().Add(d.Grace))
 		}
 	}
@@ -69,6 +73,7 @@ type rateBody struct {
 	start time.Time
 	n     int64
 	d     Deadlines
+	late  bool // a read missed its deadline
 }
 
 func (b *rateBody) Read(p []byte) (int, error) {
@@ -82,6 +87,7 @@ func (b *rateBody) Read(p []byte) (int, error) {
 		// here would end that read, and with it the request's context, while a long handler still works.
 		_ = b.rc.SetReadDeadline(time.Time{})
 	case err != nil && errors.Is(err, os.ErrDeadlineExceeded):
+		b.late = true
 		err = &TimeoutError{Err: err}
 	}
 	return n, err
