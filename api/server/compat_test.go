@@ -8,6 +8,9 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/ldhub/ldhub/api/server"
+	"github.com/ldhub/ldhub/sparqlsvc/protocol"
 )
 
 func TestListing(t *testing.T) {
@@ -392,5 +395,35 @@ func TestDispatch(t *testing.T) {
 		if res.code < 400 || res.code >= 500 || res.header.Get("Content-Type") != "application/json" {
 			t.Errorf("GET %s: %d %s", p, res.code, res.body)
 		}
+	}
+}
+
+// TestSPARQLLimitsByCaller checks that anonymous callers get the anonymous limits and credentialed ones theirs:
+// the same query on a visible /ns publication is cut for the first (marked as such) and whole for the second.
+func TestSPARQLLimitsByCaller(t *testing.T) {
+	f := newFixture(t)
+	cfg := f.cfg
+	cfg.SPARQL = protocol.Limits{MaxResults: 1}
+	cfg.SPARQLCredentialed = protocol.Limits{MaxResults: 10}
+	f.srv = server.New(cfg)
+	res := f.do(request{method: "POST", path: "/api/v3/groups", as: "admin", body: jsonBody(map[string]string{"name": "ns", "type": "PUBLIC"}), contentType: "application/json"})
+	wantStatus(t, res, 200)
+	ns := decodeJSON[map[string]any](t, res)["id"].(string)
+	res = f.do(request{method: "POST", path: "/api/v3/repositories", as: "admin", body: jsonBody(map[string]any{"name": "otl", "parentId": ns, "visible": true}), contentType: "application/json"})
+	wantStatus(t, res, 200)
+	name := "public/stable/road/vocab/core"
+	body, ct := multipartBody(mpart{name: "metadata", data: `{"name":"core","publicationUri":"` + name + `"}`}, mpart{name: "content", filename: "c.ttl", data: turtleA})
+	wantStatus(t, f.do(request{method: "POST", path: "/ns/otl", as: "admin", body: body, contentType: ct}), 200)
+
+	q := "/ns/otl/" + name + "/sparql?query=" + url.QueryEscape("SELECT * WHERE { ?s ?p ?o }")
+	res = f.do(request{method: "GET", path: q, as: "anonymous"})
+	wantStatus(t, res, 200)
+	if !strings.Contains(string(res.body), `"ldhub:truncated":"the answer was cut at the endpoint's limit of 1 solutions`) {
+		t.Errorf("anonymous: %s", res.body)
+	}
+	res = f.do(request{method: "GET", path: q, as: "viewer"})
+	wantStatus(t, res, 200)
+	if strings.Contains(string(res.body), "truncated") || strings.Count(string(res.body), `"s":`) != 2 {
+		t.Errorf("viewer: %s", res.body)
 	}
 }
