@@ -10,6 +10,13 @@
 # and prints the median wall time, triples/s, the ratio to serdi and peak RSS (/usr/bin/time -v), then the
 # parse-only Go benchmark (bench.BenchmarkParse). It installs nothing: it needs serdi and GNU time
 # (apt-get install -y serdi time), python3 and go.
+#
+# Then the writers (WRITERS=0 skips them): N-Triples → Turtle, TriG, RDF/XML and JSON-LD with ldhub convert (the
+# streaming encoders, as for any input above 4 MiB) against serdi (Turtle), rapper (Turtle, RDF/XML; Debian
+# raptor2-utils) and Jena riot (Turtle, TriG, RDF/XML, JSON-LD; Debian libapache-jena-java), and JSON-LD input:
+# ldhub convert of the 1 M-triple JSON-LD document ldhub wrote against jsonld.js toRDF (npm install jsonld into
+# $BENCH_DATA/jsonldjs). Anchors that are not installed are reported as such. Ratios are of CPU time (user+sys):
+# on a shared machine wall time measures the neighbours.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 data="${BENCH_DATA:-/tmp/ldhub-bench}"
@@ -83,3 +90,61 @@ echo
 echo "parse only (go test -bench ./bench, streamed from the cached files, no output):"
 (cd "$root" && LDHUB_BENCH_FILES="$nt:$ttl" go test -run '^$' -bench 'BenchmarkParse' -benchtime "${BENCHTIME:-3x}" ./bench) \
   | awk '/^Benchmark/ {for(i=1;i<=NF;i++) if($(i)=="triples/s") printf "  %-28s %8.0f k triples/s  (%s %s)\n", $1, $(i-1)/1000, $3, $4}'
+
+[ "${WRITERS:-1}" = 0 ] && exit 0
+# Writers and JSON-LD input, RUNS_W runs each (default 1: riot and jsonld.js take minutes).
+runs_w="${RUNS_W:-1}"
+riot=(java -Xmx4g -cp '/usr/share/java/*' riotcmd.riot --syntax=ntriples)
+have_riot=0; [ -f /usr/share/java/jena-cmds.jar ] && command -v java >/dev/null && have_riot=1
+have_rapper=0; command -v rapper >/dev/null && have_rapper=1
+jsdir="$data/jsonldjs"; have_js=0
+[ -d "$jsdir/node_modules/jsonld" ] && command -v node >/dev/null && have_js=1
+cat > "$tmp/torfd.mjs" <<'JS'
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+const jsonld = createRequire(process.argv[3] + '/')('jsonld');
+const doc = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+process.stdout.write(await jsonld.toRDF(doc, {format: 'application/n-quads',
+  documentLoader: async (url) => { throw new Error('no remote documents: ' + url); }}));
+JS
+jl="$data/bsbm-1m.jsonld"
+[ -s "$jl" ] || "$bin" convert "$nt" "$jl"
+for i in $(seq "$runs_w"); do
+  for to in turtle trig rdf-xml json-ld; do measure "ldhub-w-$to" "$bin" convert "$nt" - --to "$to"; done
+  measure serdi-w-turtle serdi -i ntriples -o turtle "$nt"
+  if [ $have_rapper = 1 ]; then
+    measure rapper-w-turtle rapper -q -i ntriples -o turtle "$nt"
+    measure rapper-w-rdf-xml rapper -q -i ntriples -o rdfxml "$nt"
+  fi
+  if [ $have_riot = 1 ]; then
+    for to in turtle:turtle trig:trig rdf-xml:rdfxml json-ld:jsonld; do measure "riot-w-${to%%:*}" "${riot[@]}" --output="${to#*:}" "$nt"; done
+  fi
+  measure ldhub-r-json-ld "$bin" convert "$jl" - --to n-triples
+  [ $have_js = 1 ] && measure jsonldjs-r-json-ld node --max-old-space-size=8192 "$tmp/torfd.mjs" "$jl" "$jsdir"
+done
+python3 - "$tmp" "$have_rapper" "$have_riot" "$have_js" <<'PY'
+import os, statistics, sys
+tmp, have = sys.argv[1], dict(rapper=sys.argv[2] == "1", riot=sys.argv[3] == "1", jsonldjs=sys.argv[4] == "1")
+def load(name):
+    p = f"{tmp}/{name}"
+    if not os.path.exists(p):
+        return None
+    rows = [l.split() for l in open(p)]
+    return statistics.median(float(r[0]) for r in rows), statistics.median(float(r[2]) for r in rows), max(int(r[1]) for r in rows)
+print()
+print("| conversion | tool | median wall s | median CPU s | triples/s of CPU | ldhub's CPU advantage | peak RSS |")
+print("|---|---|---|---|---|---|---|")
+rows = [("N-Triples → " + t, "w-" + t, tools) for t, tools in (("turtle", ["serdi", "rapper", "riot"]),
+        ("trig", ["riot"]), ("rdf-xml", ["rapper", "riot"]), ("json-ld", ["riot"]))]
+rows.append(("JSON-LD → N-Triples", "r-json-ld", ["jsonldjs"]))
+for label, key, anchors in rows:
+    mine = load(f"ldhub-{key}")
+    for tool in ["ldhub"] + anchors:
+        r = load(f"{tool}-{key}")
+        if r is None:
+            print(f"| {label} | {tool} | not installed | | | | |")
+            continue
+        wall, cpu, rss = r
+        ratio = f"{cpu / mine[1]:.1f}×" if tool != "ldhub" else ""
+        print(f"| {label} | {tool} | {wall:.1f} | {cpu:.1f} | {1e6 / cpu / 1000:.0f} k | {ratio} | {rss / 1024:.0f} MiB |")
+PY
