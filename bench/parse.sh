@@ -95,7 +95,12 @@ echo "parse only (go test -bench ./bench, streamed from the cached files, no out
 # Writers and JSON-LD input, RUNS_W runs each (default 1: riot and jsonld.js take minutes).
 runs_w="${RUNS_W:-1}"
 riot=(java -Xmx4g -cp '/usr/share/java/*' riotcmd.riot --syntax=ntriples)
-have_riot=0; [ -f /usr/share/java/jena-cmds.jar ] && command -v java >/dev/null && have_riot=1
+have_riot=0
+if [ -f /usr/share/java/jena-cmds.jar ] && command -v java >/dev/null; then
+  head -100 "$nt" > "$tmp/small.nt"
+  if "${riot[@]}" --output=turtle "$tmp/small.nt" >/dev/null 2>"$tmp/riot.err"; then have_riot=1
+  else echo "bench-parse: Jena riot is installed but does not start: $(grep -m1 Exception "$tmp/riot.err")" >&2; fi
+fi
 have_rapper=0; command -v rapper >/dev/null && have_rapper=1
 jsdir="$data/jsonldjs"; have_js=0
 [ -d "$jsdir/node_modules/jsonld" ] && command -v node >/dev/null && have_js=1
@@ -142,7 +147,7 @@ for label, key, anchors in rows:
     for tool in ["ldhub"] + anchors:
         r = load(f"{tool}-{key}")
         if r is None:
-            print(f"| {label} | {tool} | not installed | | | | |")
+            print(f"| {label} | {tool} | not installed or not runnable | | | | |")
             continue
         wall, cpu, rss = r
         ratio = f"{cpu / mine[1]:.1f}×" if tool != "ldhub" else ""
