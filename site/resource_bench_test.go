@@ -10,26 +10,16 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
 	"github.com/ldhub/ldhub/site/html"
 	"github.com/ldhub/ldhub/site/tree"
 )
-
-// cpuTime is the process's user + system time: on the shared, loaded machine wall time mostly says how busy the
-// other processes were, and Hugo renders on several goroutines.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // benchResources are eight resources of typical size (a type, 20 labelled properties, a blank node with 5
 // statements, 50 references), so that a burst of first views has eight different pages to render.
@@ -96,7 +86,7 @@ func BenchmarkResourcePage(b *testing.B) {
 		return h
 	}
 	perPage := func(b *testing.B, cpu0 time.Duration, pages int) {
-		b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N*pages), "cpu-ms/page")
+		b.ReportMetric(float64((conformance.CPUTime()-cpu0).Microseconds())/1000/float64(b.N*pages), "cpu-ms/page")
 	}
 
 	b.Run("html-template-reference", func(b *testing.B) {
@@ -107,7 +97,7 @@ func BenchmarkResourcePage(b *testing.B) {
 		if !ok {
 			b.Fatal("Thing0 not located")
 		}
-		cpu0 := cpuTime()
+		cpu0 := conformance.CPUTime()
 		for b.Loop() {
 			ds, release, err := h.acquireIndex(filepath.Join(t.dir, tree.Index))
 			if err != nil {
@@ -130,7 +120,7 @@ func BenchmarkResourcePage(b *testing.B) {
 	})
 	b.Run("turtle-reference", func(b *testing.B) {
 		h := handler(html.ResourceOptions{})
-		cpu0 := cpuTime()
+		cpu0 := conformance.CPUTime()
 		for b.Loop() {
 			get(h, "/org/open/bench/Thing0.ttl")
 		}
@@ -139,7 +129,7 @@ func BenchmarkResourcePage(b *testing.B) {
 	b.Run("hugo-first-view", func(b *testing.B) {
 		h := handler(html.ResourceOptions{CacheBytes: 1})
 		get(h, "/org/open/bench/Thing0.html") // loads the Hugo site
-		cpu0 := cpuTime()
+		cpu0 := conformance.CPUTime()
 		for b.Loop() {
 			get(h, "/org/open/bench/Thing0.html")
 		}
@@ -148,7 +138,7 @@ func BenchmarkResourcePage(b *testing.B) {
 	b.Run(fmt.Sprintf("hugo-first-view-burst=%d", benchResources), func(b *testing.B) {
 		h := handler(html.ResourceOptions{CacheBytes: 1})
 		get(h, "/org/open/bench/Thing0.html")
-		cpu0 := cpuTime()
+		cpu0 := conformance.CPUTime()
 		for b.Loop() {
 			var wg sync.WaitGroup
 			for r := range benchResources {
@@ -161,7 +151,7 @@ func BenchmarkResourcePage(b *testing.B) {
 	b.Run("hugo-cached-view", func(b *testing.B) {
 		h := handler(html.ResourceOptions{})
 		get(h, "/org/open/bench/Thing0.html")
-		cpu0 := cpuTime()
+		cpu0 := conformance.CPUTime()
 		for b.Loop() {
 			get(h, "/org/open/bench/Thing0.html")
 		}

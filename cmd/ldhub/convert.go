@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ldhub/ldhub/atomicfile"
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/prefixes"
@@ -211,29 +212,13 @@ func pickSyntax(reg *codec.Registry, explicit, path, flagName string) (codec.Syn
 	return s, nil
 }
 
-// writeOutput runs write against stdout for "-", or against a temporary file renamed over path only on success,
+// writeOutput runs write against stdout for "-", or replaces path atomically (atomicfile: synced, then renamed),
 // so a failed conversion never leaves a truncated file behind.
 func writeOutput(path string, stdout io.Writer, write func(io.Writer) error) error {
 	if path == "-" {
 		return write(stdout)
 	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, 0o644, write)
 }
 
 func printConvertUsage(w io.Writer, reg *codec.Registry) {

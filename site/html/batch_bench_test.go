@@ -3,21 +3,11 @@ package html
 import (
 	"context"
 	"fmt"
+	"github.com/ldhub/ldhub/content/conformance"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 )
-
-// cpuTime is the process's user + system time: on the shared, loaded machine wall time mostly says how busy the
-// other processes were.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // largestPage is the biggest publication page the pipeline writes, whatever the data's size: statistics come
 // precomputed and cut to the top 200 classes and properties, and the latest page lists 100 versions.
@@ -57,13 +47,13 @@ func BenchmarkRenderBatch(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			cpu0 := cpuTime()
+			cpu0 := conformance.CPUTime()
 			for b.Loop() {
 				if err := RenderBatch(context.Background(), batch, b.TempDir()); err != nil {
 					b.Fatal(err)
 				}
 			}
-			cpu := cpuTime() - cpu0
+			cpu := conformance.CPUTime() - cpu0
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/build")
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N*n), "ms/page")
 			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/build")

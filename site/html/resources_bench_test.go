@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/content/rdf"
 )
 
@@ -37,7 +38,7 @@ func BenchmarkResourceRender(b *testing.B) {
 			}
 			defer l.close()
 			n := 0
-			cpu0 := cpuTime()
+			cpu0 := conformance.CPUTime()
 			for b.Loop() {
 				pages := make([]page, batch)
 				for i := range pages {
@@ -48,12 +49,12 @@ func BenchmarkResourceRender(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			reportPerPage(b, cpuTime()-cpu0, batch)
+			reportPerPage(b, conformance.CPUTime()-cpu0, batch)
 		})
 	}
 	b.Run("full-build/batch=1", func(b *testing.B) {
 		n := 0
-		cpu0 := cpuTime()
+		cpu0 := conformance.CPUTime()
 		for b.Loop() {
 			p := resourcePage(benchResource(n))
 			p.URL = "/r/"
@@ -62,7 +63,7 @@ func BenchmarkResourceRender(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		reportPerPage(b, cpuTime()-cpu0, 1)
+		reportPerPage(b, conformance.CPUTime()-cpu0, 1)
 	})
 }
 
