@@ -5,11 +5,19 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
+
+	"github.com/ldhub/ldhub/api/server"
+	"github.com/ldhub/ldhub/sparqlsvc/protocol"
 )
 
 // TestConcurrentRequests runs reads, searches, SPARQL and writes at once (meaningful under -race).
 func TestConcurrentRequests(t *testing.T) {
 	f := newFixture(t)
+	// Six callers from one test address: the SPARQL gate's per-address limit (503 by design, see
+	// TestConcurrencyGate) is not what this test is about.
+	cfg := f.cfg
+	cfg.SPARQLGate = protocol.NewGate(64, 64, nil)
+	f.srv = server.New(cfg)
 	paths := []string{
 		f.path("/api/v3/repositories/{vis}/publications"),
 		"/api/v3/groups?searchText=or",
