@@ -266,3 +266,29 @@ func TestReservedSegmentsEveryLevel(t *testing.T) {
 		t.Errorf("administrator creating ns: %v", err)
 	}
 }
+
+// TestTextFieldsAreBounded: names, owners and descriptions of groups and repositories have a length limit, on
+// create and on update, so that no credential can grow the catalogue every request reads.
+func TestTextFieldsAreBounded(t *testing.T) {
+	f := setup(t)
+	ctx := context.Background()
+	long, huge := strings.Repeat("n", maxNameLen+1), strings.Repeat("d", maxDescriptionLen+1)
+	for _, g := range []model.Group{{Name: long, PathSegment: "a1"}, {Name: "ok", PathSegment: "a2", Owner: long}, {Name: "ok", PathSegment: "a3", Description: huge}} {
+		if _, err := f.c.CreateGroup(ctx, f.alice, g); !errors.Is(err, model.ErrInvalid) {
+			t.Errorf("group %.20q: %v", g.Name+g.Owner+g.Description, err)
+		}
+	}
+	if _, err := f.c.CreateRepository(ctx, f.alice, model.Repository{Name: long, ParentID: f.top.ID}); !errors.Is(err, model.ErrInvalid) {
+		t.Errorf("repository name: %v", err)
+	}
+	if _, err := f.c.UpdateGroup(ctx, f.alice, f.top.ID, GroupPatch{Description: &huge}); !errors.Is(err, model.ErrInvalid) {
+		t.Errorf("group description patch: %v", err)
+	}
+	if _, err := f.c.UpdateRepository(ctx, f.alice, f.repo.ID, RepositoryPatch{Name: &long}); !errors.Is(err, model.ErrInvalid) {
+		t.Errorf("repository name patch: %v", err)
+	}
+	// At the limit is fine (characters, not bytes).
+	if _, err := f.c.CreateGroup(ctx, f.alice, model.Group{Name: strings.Repeat("é", maxNameLen), PathSegment: "fine"}); err != nil {
+		t.Errorf("a name at the limit: %v", err)
+	}
+}

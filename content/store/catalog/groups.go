@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/store/gitrepo"
@@ -20,6 +21,9 @@ func (c *Catalog) CreateGroup(ctx context.Context, actor model.Actor, g model.Gr
 	}
 	if strings.TrimSpace(g.Name) == "" {
 		return model.Group{}, model.Invalidf("a group needs a name")
+	}
+	if err := checkText("group", g.Name, g.Description, g.Owner); err != nil {
+		return model.Group{}, err
 	}
 	seg, err := segment(g.PathSegment, g.Name)
 	if err != nil {
@@ -118,6 +122,9 @@ func (c *Catalog) UpdateGroup(ctx context.Context, actor model.Actor, id string,
 			}
 			g.Type = *p.Type
 		}
+		if err := checkText("group", g.Name, g.Description, g.Owner); err != nil {
+			return err
+		}
 		if p.ParentID != nil && *p.ParentID != g.ParentID {
 			if err := st.Require(actor, id, model.Owner, "group"); err != nil {
 				return err
@@ -185,6 +192,9 @@ func (st *State) dropGrants(tx *gitrepo.Tx, targetID string) {
 func (c *Catalog) CreateRepository(ctx context.Context, actor model.Actor, r model.Repository) (model.Repository, error) {
 	if strings.TrimSpace(r.Name) == "" {
 		return model.Repository{}, model.Invalidf("a repository needs a name")
+	}
+	if err := checkText("repository", r.Name, r.Description, r.Owner); err != nil {
+		return model.Repository{}, err
 	}
 	if r.ParentID == "" {
 		return model.Repository{}, model.Invalidf("a repository needs a parentId (its group)")
@@ -262,6 +272,9 @@ func (c *Catalog) UpdateRepository(ctx context.Context, actor model.Actor, id st
 		if p.Visible != nil {
 			r.Visible = *p.Visible
 		}
+		if err := checkText("repository", r.Name, r.Description, r.Owner); err != nil {
+			return err
+		}
 		r.ModifiedBy, r.ModifiedOn = actor.CredentialID, c.now().UnixMilli()
 		out = r
 		return put(tx, reposDir, id, r)
@@ -305,4 +318,23 @@ func (st *State) Repository(actor model.Actor, id string) (model.Repository, err
 		return model.Repository{}, model.NotFoundf("repository %s not found", id)
 	}
 	return r, nil
+}
+
+// The free-text fields of groups and repositories are bounded: the catalogue is read whole for every request, so
+// one credential must not be able to grow it for everyone (a 1 MB group name was accepted before).
+const (
+	maxNameLen        = 256      // characters of a name or an owner
+	maxDescriptionLen = 16 << 10 // characters of a description
+)
+
+func checkText(kind, name, description, owner string) error {
+	switch {
+	case utf8.RuneCountInString(name) > maxNameLen:
+		return model.Invalidf("a %s name has at most %d characters", kind, maxNameLen)
+	case utf8.RuneCountInString(owner) > maxNameLen:
+		return model.Invalidf("a %s owner has at most %d characters", kind, maxNameLen)
+	case utf8.RuneCountInString(description) > maxDescriptionLen:
+		return model.Invalidf("a %s description has at most %d characters", kind, maxDescriptionLen)
+	}
+	return nil
 }
