@@ -197,6 +197,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // folder vanished and the request is worth locating again (never on the last attempt).
 func (h *Handler) serveLocated(w http.ResponseWriter, r *http.Request, last bool) bool {
 	hd := w.Header()
+	if h.serveScript(w, r) { // before locate: no publication can shadow the pages' script
+		return false
+	}
 	t, ok := h.locate(r)
 	if !ok {
 		if h.servePage(w, r) {

@@ -34,6 +34,7 @@ type hugoConfig struct {
 	Relative    bool   // relativeURLs: links relative to each page
 	CSS         string // the stylesheet, inlined into every page; "" links css/ldhub.css instead
 	Icon        string // the icon as a data: URL, with CSS
+	Script      string // URL of the theme's script (js/ldhub.js)
 	NoBuildLock bool   // skip Hugo's build lock, which the in-memory live site cannot take (see newLiveSite)
 }
 
@@ -107,7 +108,7 @@ func siteConfig(cfg hugoConfig) map[string]any {
 	conf := map[string]any{
 		"baseURL": "/",
 		"title":   cfg.Title,
-		"params":  map[string]any{"lang": cfg.Language, "css": cfg.CSS, "icon": cfg.Icon},
+		"params":  map[string]any{"lang": cfg.Language, "css": cfg.CSS, "icon": cfg.Icon, "script": cfg.Script},
 		// Publishers' Markdown may contain raw HTML; dropping it is intended, not worth a warning per page.
 		"ignoreLogs":                 []string{"warning-goldmark-raw-html"},
 		"defaultContentLanguage":     "en",

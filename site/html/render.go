@@ -3,7 +3,9 @@ package html
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -62,9 +64,26 @@ func (set settings) hugoConfig(overrides []string) (hugoConfig, error) {
 		}
 		cfg.CSS = string(css)
 		cfg.Icon = "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(icon)
+		js, err := staticFile(scriptFile, overrides)
+		if err != nil {
+			return hugoConfig{}, err
+		}
+		// The version in the URL lets the handler answer it as immutable.
+		sum := sha256.Sum256(js)
+		cfg.Script = ScriptPath + "?v=" + hex.EncodeToString(sum[:6])
 	}
 	return cfg, nil
 }
+
+// ScriptPath is the URL path of the theme's script (static/js/ldhub.js) for pages served one by one, which have no
+// folder of static files beside them: the direct-URL handler answers it (see Script). Pages need no script to be
+// read; it adds the term filter and the tree buttons, from a file so that a strict Content-Security-Policy holds.
+const ScriptPath = "/_ldhub/ldhub.js"
+
+const scriptFile = "js/ldhub.js"
+
+// Script is the theme's script, the overrides' own when they have one.
+func Script(overrides ...string) ([]byte, error) { return staticFile(scriptFile, overrides) }
 
 func renderPages(ctx context.Context, pages []page, set settings, outDir string, overrides []string) error {
 	out, err := filepath.Abs(outDir)

@@ -152,7 +152,7 @@ func TestRenderPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"css/ldhub.css", "favicon.svg", "page:.", "page:acme", "page:acme/people", "page:acme/people/staff",
+	want := []string{"css/ldhub.css", "favicon.svg", "js/ldhub.js", "page:.", "page:acme", "page:acme/people", "page:acme/people/staff",
 		"page:acme/people/staff/id/alice", "page:acme/people/staff/versions/2026_20spring_2F_CE_B2",
 		"page:acme/people/staff/versions/v2"}
 	slices.Sort(got)

@@ -84,6 +84,14 @@ func NewResources(o ResourceOptions) *Resources {
 	return &Resources{o: o, inflight: map[ResourceKey]*renderJob{}, cache: newPageCache(o.CacheBytes)}
 }
 
+// Script is the theme's script as the pages link it (ScriptPath); a nil renderer has the default theme's.
+func (r *Resources) Script() ([]byte, error) {
+	if r == nil {
+		return Script()
+	}
+	return Script(r.o.Themes...)
+}
+
 // Title is the hub's name the pages show ("ldhub" when none was given), for the first crumb.
 func (r *Resources) Title() string { return nameOr(r.o.Title, "ldhub") }
 

@@ -72,6 +72,8 @@ type termDocView struct {
 	Notes      []noteView      `json:"notes,omitempty"`
 	Rels       []relView       `json:"rels,omitempty"`
 	Props      []shapePropView `json:"props,omitempty"`
+	// Also marks a term of two kinds in its second section: a link to its entry in the first, which holds the anchor.
+	Also bool `json:"also,omitempty"`
 }
 
 type treeNode struct {
@@ -395,10 +397,17 @@ func docPage(d *vocab.Doc, base, self string, prefs []string) *docView {
 			}
 		}
 	}
+	entered := map[int]bool{}
 	for _, s := range order {
 		sec := sectionView{ID: "section-" + string(s.k), Title: kindTitles[s.k], Count: len(bySection[s.k]),
 			Omitted: len(bySection[s.k]) - len(s.terms)}
 		for _, i := range s.terms {
+			if entered[i] {
+				sec.Terms = append(sec.Terms, termDocView{ID: n.anchors[d.Terms[i].IRI], IRI: d.Terms[i].IRI,
+					Name: compact(d.Terms[i].IRI, n.prefixes), Label: n.label(d.Terms[i].IRI), Also: true})
+				continue
+			}
+			entered[i] = true
 			sec.Terms = append(sec.Terms, n.term(&d.Terms[i], s.k))
 		}
 		sec.Tree = n.tree(s.k, bySection[s.k])

@@ -124,8 +124,8 @@ func TestDocRealVocabularies(t *testing.T) {
 			ls := fallback([]string{"en"})
 			for _, tm := range d.Terms {
 				id := anchors[tm.IRI]
-				if !strings.Contains(page, `id="`+id+`"`) {
-					t.Errorf("%s: no entry", tm.IRI)
+				if n := strings.Count(page, ` id="`+id+`"`); n != 1 {
+					t.Errorf("%s: %d elements with id %q", tm.IRI, n, id)
 					continue
 				}
 				entry := page[strings.Index(page, `id="`+id+`"`):]

@@ -41,8 +41,9 @@ type Browsed struct {
 // consoleLine matches Chromium's log lines for console messages, uncaught errors and failed loads.
 var consoleLine = regexp.MustCompile(`(?i)CONSOLE|Uncaught|Failed to load resource`)
 
-// Browse serves h, loads path in Chromium and, when screenshot is not "", saves a screenshot there.
-func Browse(t testing.TB, bin string, h http.Handler, path, screenshot string) Browsed {
+// Browse serves h, loads path in Chromium and, when screenshot is not "", saves a screenshot there. flags are
+// added to Chromium's (a --window-size for a phone's width, --virtual-time-budget for scripts to finish).
+func Browse(t testing.TB, bin string, h http.Handler, path, screenshot string, flags ...string) Browsed {
 	t.Helper()
 	var mu sync.Mutex
 	var b Browsed
@@ -64,7 +65,8 @@ func Browse(t testing.TB, bin string, h http.Handler, path, screenshot string) B
 			"--disable-component-update", "--disable-sync", "--no-first-run", "--disable-extensions",
 			"--user-data-dir=" + t.TempDir(), "--enable-logging=stderr", "--v=0", "--hide-scrollbars",
 			"--window-size=1280,1700",
-		}, extra...)
+		}, flags...)
+		args = append(args, extra...)
 		cmd := exec.CommandContext(ctx, bin, append(args, srv.URL+path)...)
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
