@@ -54,7 +54,7 @@ const axeRun = `window.addEventListener("load", function () {
     } else {
       done(out);
     }
-  });
+  }, function (err) { done({error: String(err)}); });
   function done(out) {
     var pre = document.createElement("pre");
     pre.id = "axe-results";
@@ -98,6 +98,7 @@ type axeResult struct {
 		Targets          []string
 	}
 	FilterTotal, FilterShown int
+	Error                    string
 }
 
 // TestAccessibility renders real vocabularies with the pipeline (FOAF, the multilingual W3C Organization
@@ -146,10 +147,10 @@ func TestAccessibility(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			b := htmltest.Browse(t, bin, withAxe(h, axe), tc.path, filepath.Join(shots, "doc-"+tc.name+".png"),
-				"--virtual-time-budget=15000")
+				"--virtual-time-budget=60000")
 			i := strings.Index(b.DOM, `<pre id="axe-results">`)
 			if i < 0 {
-				t.Fatalf("axe-core left no results on %s:\n%s", tc.path, b.DOM)
+				t.Fatalf("axe-core left no results on %s (console: %v)", tc.path, b.Console)
 			}
 			raw := b.DOM[i+len(`<pre id="axe-results">`):]
 			raw = raw[:strings.Index(raw, "</pre>")]
@@ -157,6 +158,9 @@ func TestAccessibility(t *testing.T) {
 			var res axeResult
 			if err := json.Unmarshal([]byte(raw), &res); err != nil {
 				t.Fatalf("axe results %q: %v", raw, err)
+			}
+			if res.Error != "" {
+				t.Fatalf("axe-core failed on %s: %s", tc.path, res.Error)
 			}
 			for _, v := range res.Violations {
 				if v.Impact == "serious" || v.Impact == "critical" {
