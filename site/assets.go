@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/ldhub/ldhub/httpx/apierr"
 	"github.com/ldhub/ldhub/site/html"
 )
 
@@ -18,7 +19,7 @@ func (h *Handler) serveScript(w http.ResponseWriter, r *http.Request) bool {
 	js, err := h.o.Theme.Script()
 	if err != nil {
 		h.o.Log.ErrorContext(r.Context(), "site: the theme's script", "err", err)
-		writeError(w, r, http.StatusInternalServerError, "the theme's script cannot be read")
+		apierr.Write(w, r, apierr.New(http.StatusInternalServerError, "the theme's script cannot be read"))
 		return true
 	}
 	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")

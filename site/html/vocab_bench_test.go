@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
 	"github.com/ldhub/ldhub/content/vocab"
@@ -81,7 +81,7 @@ func BenchmarkDocPage(b *testing.B) {
 			b.ReportMetric(float64(len(d.Terms)), "terms")
 			out := b.TempDir()
 			var size int64
-			cpu0 := processCPU(b)
+			cpu0 := conformance.CPUTime()
 			for b.Loop() {
 				bt := &Batch{Title: "Hub", Language: "en"}
 				v := Version{Label: "1", Href: "/g/r/p/versions/1", Time: time.Unix(0, 0)}
@@ -98,7 +98,7 @@ func BenchmarkDocPage(b *testing.B) {
 				}
 				size = fi.Size()
 			}
-			b.ReportMetric(float64(processCPU(b)-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
+			b.ReportMetric(float64(conformance.CPUTime()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
 			b.ReportMetric(float64(size), "page-bytes")
 		})
 	}
@@ -110,7 +110,7 @@ func BenchmarkCollect(b *testing.B) {
 	qs := thesaurus(100_000)
 	b.ReportMetric(float64(len(qs)), "statements")
 	var w counter
-	cpu0 := processCPU(b)
+	cpu0 := conformance.CPUTime()
 	for b.Loop() {
 		c := vocab.NewCollector()
 		for _, q := range qs {
@@ -121,20 +121,10 @@ func BenchmarkCollect(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(processCPU(b)-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
+	b.ReportMetric(float64(conformance.CPUTime()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
 	b.ReportMetric(float64(w), "json-bytes")
 }
 
 type counter int
 
 func (c *counter) Write(p []byte) (int, error) { *c += counter(len(p)); return len(p), nil }
-
-// processCPU is the CPU time the process has used: on a machine shared with other work the wall time of a
-// benchmark says little, its CPU time (Hugo's parallel workers included) what a page costs.
-func processCPU(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
