@@ -40,17 +40,7 @@ func TestPreviewRendersAndReloadsOnSave(t *testing.T) {
 	go pv.watch(ctx, io.Discard)
 	srv := httptest.NewServer(pv)
 	defer srv.Close()
-	get := func(path, accept string) (int, string) {
-		req, _ := http.NewRequest("GET", srv.URL+path, nil)
-		req.Header.Set("Accept", accept)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
-	}
+	get := func(path, accept string) (int, string) { return getAs(t, srv.URL+path, accept) }
 	cases := []struct {
 		path, accept, want string
 		status             int
@@ -110,12 +100,7 @@ func TestPreviewRendersAndReloadsOnSave(t *testing.T) {
 // until it is fixed; the index wears the theme; --base-url makes the vocabulary's own term IRIs open as pages.
 func TestPreviewShowsErrorsAndRealNamespace(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, body string) {
-		t.Helper()
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name, body string) { writeFile(t, dir, name, body) }
 	write("road.ttl", "@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n<http://example.org/def/road/Bridge> a skos:Concept ; skos:prefLabel \"Bridge\"@en .\n")
 	write("broken.ttl", "@prefix ex: <http://ex/> .\nex:a ex:b \"oops .\n")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -128,17 +113,7 @@ func TestPreviewShowsErrorsAndRealNamespace(t *testing.T) {
 	_ = pv.sync(ctx)
 	srv := httptest.NewServer(pv)
 	defer srv.Close()
-	get := func(path, accept string) (int, string) {
-		req, _ := http.NewRequest("GET", srv.URL+path, nil)
-		req.Header.Set("Accept", accept)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
-	}
+	get := func(path, accept string) (int, string) { return getAs(t, srv.URL+path, accept) }
 	_, index := get("/", "text/html")
 	for _, want := range []string{"broken.ttl", "line 2, column 18", `class="site"`, "--accent"} {
 		if !strings.Contains(index, want) {
@@ -162,4 +137,18 @@ func TestPreviewShowsErrorsAndRealNamespace(t *testing.T) {
 	if _, errs := get("/_preview/errors", ""); strings.TrimSpace(errs) != "[]" {
 		t.Errorf("errors after the fix: %s", errs)
 	}
+}
+
+// getAs GETs url with an Accept header and returns the status and body.
+func getAs(t *testing.T, url, accept string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Accept", accept)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
 }
