@@ -18,6 +18,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/ldhub/ldhub/httpx"
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/site"
 	"github.com/ldhub/ldhub/site/html"
@@ -80,10 +81,11 @@ func runPreview(ctx context.Context, env *environment, args []string) error {
 	return nil
 }
 
-// reloadScript makes a preview page reload when the folder changes, and shows the files that do not parse (with
-// their line and column) in a banner over every page, so a broken file is seen where the author looks.
-const reloadScript = `<script>
-new EventSource("/_preview/events").onmessage = () => location.reload();
+// reloadJS makes a preview page reload when the folder changes, and shows the files that do not parse (with their
+// line and column) in a banner over every page, so a broken file is seen where the author looks. It is a file, not
+// an inline script, so that previews run under the hub's Content-Security-Policy (script-src 'self') and a
+// publisher sees there what the hub will allow.
+const reloadJS = `new EventSource("/_preview/events").onmessage = () => location.reload();
 fetch("/_preview/errors").then(r => r.json()).then(errs => {
   if (!errs.length) return;
   const box = document.createElement("div");
@@ -97,7 +99,20 @@ fetch("/_preview/errors").then(r => r.json()).then(errs => {
   for (const e of errs) { const p = document.createElement("div"); p.textContent = e; box.append(p); }
   document.body.append(box);
 });
-</script>`
+`
+
+// reloadTag loads reloadJS into every page.
+const reloadTag = `<script src="/_preview/reload.js" defer></script>`
+
+// previewCSP is the hub's policy plus connect-src 'self', which the reload stream and the error list need.
+const previewCSP = httpx.ContentSecurityPolicy + "; connect-src 'self'"
+
+// previewHeaders are the hub's security headers (with previewCSP) and no caching: the next save changes everything.
+func previewHeaders(h http.Header) {
+	httpx.Secure(h)
+	h.Set("Content-Security-Policy", previewCSP)
+	h.Set("Cache-Control", "no-store")
+}
 
 type preview struct {
 	dir, out string
@@ -126,7 +141,7 @@ func newPreview(ctx context.Context, dir, baseURL, themeDir string) (*preview, e
 		os.RemoveAll(out)
 		return nil, err
 	}
-	if err := os.WriteFile(hook, []byte(reloadScript), 0o644); err != nil {
+	if err := os.WriteFile(hook, []byte(reloadTag), 0o644); err != nil {
 		os.RemoveAll(out)
 		return nil, err
 	}
@@ -249,10 +264,14 @@ var indexPage = template.Must(template.New("index").Parse(`<!DOCTYPE html>
 {{range .Pubs}}<li><a href="{{.}}">{{.}}</a></li>{{else}}<li>No RDF files yet.</li>{{end}}
 </ul></section></main>
 <footer class="site"><p>Rendered by ldhub preview; pages reload on every save.</p></footer>
-<script>new EventSource("/_preview/events").onmessage = () => location.reload();</script></body></html>`))
+` + reloadTag + `</body></html>`))
 
 func (p *preview) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	previewHeaders(w.Header())
 	switch {
+	case r.URL.Path == "/_preview/reload.js":
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		_, _ = io.WriteString(w, reloadJS)
 	case r.URL.Path == "/_preview/events":
 		p.events(w, r)
 	case r.URL.Path == "/_preview/errors":
@@ -260,34 +279,32 @@ func (p *preview) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		errs := append([]string{}, p.errs...)
 		p.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Cache-Control", "no-store")
 		_ = json.NewEncoder(w).Encode(errs)
 	case r.URL.Path == "/":
 		p.mu.Lock()
 		pubs, errs := p.folder.Publications(), p.errs
 		p.mu.Unlock()
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
 		_ = indexPage.Execute(w, map[string]any{"Dir": p.dir, "Pubs": pubs, "Errs": errs, "CSS": template.CSS(p.css)})
 	default:
 		// Nothing in a preview is worth caching: the next save changes it.
 		r.Header.Del("If-None-Match")
 		r.Header.Del("If-Modified-Since")
-		w.Header().Set("Cache-Control", "no-store")
-		p.direct.ServeHTTP(noCacheWriter{w}, r)
+		p.direct.ServeHTTP(previewWriter{w}, r)
 	}
 }
 
-// noCacheWriter keeps the handler's cache headers out of preview answers.
-type noCacheWriter struct{ http.ResponseWriter }
+// previewWriter puts the preview's headers back over what the direct-URL handler set (its cache headers, and its
+// policy, which would block the reload stream).
+type previewWriter struct{ http.ResponseWriter }
 
-func (n noCacheWriter) WriteHeader(code int) {
-	n.Header().Set("Cache-Control", "no-store")
+func (n previewWriter) WriteHeader(code int) {
+	previewHeaders(n.Header())
 	n.ResponseWriter.WriteHeader(code)
 }
 
-func (n noCacheWriter) Write(b []byte) (int, error) {
-	n.Header().Set("Cache-Control", "no-store")
+func (n previewWriter) Write(b []byte) (int, error) {
+	previewHeaders(n.Header())
 	return n.ResponseWriter.Write(b)
 }
 

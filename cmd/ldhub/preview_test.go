@@ -48,9 +48,9 @@ func TestPreviewRendersAndReloadsOnSave(t *testing.T) {
 		{"/", "text/html", `href="/core"`, 200},
 		{"/", "text/html", `href="/sub/more"`, 200},
 		{"/core", "text/turtle", `"first"`, 200},
-		{"/core", "text/html", "/_preview/events", 200},
+		{"/core", "text/html", "/_preview/reload.js", 200},
 		// Resource pages are rendered on request, with the preview's title and reload script too.
-		{"/core/Res", "text/html", "/_preview/events", 200},
+		{"/core/Res", "text/html", "/_preview/reload.js", 200},
 		{"/core/Res", "text/html", "ldhub preview", 200},
 		{"/sub/more.nt", "", "<http://x/a>", 200},
 		{"/notes", "", "", 404},
@@ -123,8 +123,23 @@ func TestPreviewShowsErrorsAndRealNamespace(t *testing.T) {
 	if _, errs := get("/_preview/errors", ""); !strings.Contains(errs, "broken.ttl") || !strings.Contains(errs, "line 2") {
 		t.Errorf("/_preview/errors: %s", errs)
 	}
-	if _, page := get("/road", "text/html"); !strings.Contains(page, "/_preview/errors") {
-		t.Error("pages do not load the error banner")
+	if _, page := get("/road", "text/html"); !strings.Contains(page, `<script src="/_preview/reload.js" defer></script>`) || strings.Contains(page, "<script>") {
+		t.Error("pages do not load the reload and error script as a file")
+	}
+	if _, js := get("/_preview/reload.js", ""); !strings.Contains(js, "/_preview/errors") || !strings.Contains(js, "/_preview/events") {
+		t.Errorf("reload.js: %s", js)
+	}
+	// The hub's security headers, with the one addition the reload stream needs, on every answer.
+	for _, path := range []string{"/", "/road", "/road/Bridge", "/_preview/reload.js", "/_preview/errors"} {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.Header.Get("Content-Security-Policy") != previewCSP || resp.Header.Get("X-Content-Type-Options") != "nosniff" ||
+			resp.Header.Get("Cache-Control") != "no-store" {
+			t.Errorf("%s: headers %v", path, resp.Header)
+		}
 	}
 	// The term's IRI is the real namespace's; its page answers at the preview's path for it.
 	if code, ttl := get("/road/Bridge", "text/turtle"); code != 200 || !strings.Contains(ttl, "<http://example.org/def/road/Bridge>") {
