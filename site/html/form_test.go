@@ -74,11 +74,16 @@ func TestSPARQLFormWithoutScript(t *testing.T) {
 	}
 }
 
-// TestNoScriptsOrForeignFetches: pages work without JavaScript and never load anything from another host.
+// TestNoScriptsOrForeignFetches: pages carry no inline script (the hub's CSP allows script-src 'self' only), the
+// one script they load is the theme's own file from the same host (an enhancement: pages work without it), and they
+// never load anything from another host.
 func TestNoScriptsOrForeignFetches(t *testing.T) {
 	out := render(t, fixture())
 	// Loads (not links): src attributes, stylesheets and icons, CSS imports and url()s pointing elsewhere.
-	foreign := regexp.MustCompile(`(?i)<script|\ssrc="(https?:)?//|<link rel="(stylesheet|icon|preload)"[^>]*href="(https?:)?//|@import|url\(\s*['"]?(https?:)?//`)
+	foreign := regexp.MustCompile(`(?i)\ssrc="(https?:)?//|<link rel="(stylesheet|icon|preload)"[^>]*href="(https?:)?//|@import|url\(\s*['"]?(https?:)?//`)
+	scripts := regexp.MustCompile(`(?i)<script[^>]*>`)
+	// A path on this host (absolute or relative, never a scheme or //host) to a .js file.
+	ownScript := regexp.MustCompile(`^<script src="(\.{1,2}/|/[^/])[^":]*\.js" defer>$`)
 	n := 0
 	err := filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".html") || strings.HasSuffix(p, ".css")) {
@@ -91,6 +96,11 @@ func TestNoScriptsOrForeignFetches(t *testing.T) {
 		n++
 		if m := foreign.Find(b); m != nil {
 			t.Errorf("%s: %s", p, m)
+		}
+		for _, m := range scripts.FindAll(b, -1) {
+			if !ownScript.Match(m) {
+				t.Errorf("%s: %s is not the theme's own script file", p, m)
+			}
 		}
 		return nil
 	})
