@@ -7,6 +7,7 @@ import (
 
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/rdf/prefixes"
 )
 
 // page is one index.html to render: the theme layout, its URL path and the data handed to the layout as the
@@ -128,16 +129,7 @@ type termView struct {
 }
 
 // wellKnown prefixes shorten IRIs on resource pages after the site's own.
-var wellKnown = []rdf.Prefix{
-	{Name: "rdf", IRI: rdf.RDFNS},
-	{Name: "rdfs", IRI: "http://www.w3.org/2000/01/rdf-schema#"},
-	{Name: "owl", IRI: "http://www.w3.org/2002/07/owl#"},
-	{Name: "xsd", IRI: rdf.XSDNS},
-	{Name: "skos", IRI: "http://www.w3.org/2004/02/skos/core#"},
-	{Name: "dcterms", IRI: "http://purl.org/dc/terms/"},
-	{Name: "foaf", IRI: "http://xmlns.com/foaf/0.1/"},
-	{Name: "schema", IRI: "https://schema.org/"},
-}
+var wellKnown = prefixes.Pick("rdf", "rdfs", "owl", "xsd", "skos", "dcterms", "foaf", "schema")
 
 // pages lays the site out: it validates every path segment, so no two pages share a folder and none escapes
 // the output folder.

@@ -18,19 +18,12 @@ import (
 	"time"
 
 	"github.com/ldhub/ldhub/content/model"
-	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/rdf/prefixes"
 )
 
 // WellKnownPrefixes are offered to the pretty encoders after a publisher's own, so that renderings of sources
 // without prefixes (N-Triples uploads, resource descriptions) still read well.
-var WellKnownPrefixes = []rdf.Prefix{
-	{Name: "rdf", IRI: rdf.RDFNS},
-	{Name: "rdfs", IRI: "http://www.w3.org/2000/01/rdf-schema#"},
-	{Name: "owl", IRI: "http://www.w3.org/2002/07/owl#"},
-	{Name: "xsd", IRI: rdf.XSDNS},
-	{Name: "skos", IRI: "http://www.w3.org/2004/02/skos/core#"},
-	{Name: "dcterms", IRI: "http://purl.org/dc/terms/"},
-}
+var WellKnownPrefixes = prefixes.Pick("rdf", "rdfs", "owl", "xsd", "skos", "dcterms")
 
 const (
 	// MetaDir is the folder inside a publication's URL folder that holds its renderings.

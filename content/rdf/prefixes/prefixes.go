@@ -40,6 +40,21 @@ var WellKnown = []rdf.Prefix{
 	{Name: "qb", IRI: "http://purl.org/linked-data/cube#"},
 }
 
+// Pick returns the well-known prefixes with the given names, in that order, so that a shorter list elsewhere
+// (the pages' abbreviations, the dumps' defaults) spells no namespace IRI of its own. An unknown name panics: the
+// names are constants in the callers.
+func Pick(names ...string) []rdf.Prefix {
+	out := make([]rdf.Prefix, 0, len(names))
+	for _, n := range names {
+		i := slices.IndexFunc(WellKnown, func(p rdf.Prefix) bool { return p.Name == n })
+		if i < 0 {
+			panic("prefixes: no well-known prefix " + n)
+		}
+		out = append(out, WellKnown[i])
+	}
+	return out
+}
+
 // MinShare is the part of all IRI occurrences a namespace must account for to get a prefix of its own, and
 // MinCount the least number of occurrences: a namespace used once or twice reads better in full.
 const (

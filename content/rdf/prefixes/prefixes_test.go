@@ -70,3 +70,16 @@ func TestNameFor(t *testing.T) {
 		}
 	}
 }
+
+func TestPick(t *testing.T) {
+	got := Pick("skos", "rdf")
+	if len(got) != 2 || got[0].IRI != "http://www.w3.org/2004/02/skos/core#" || got[1].Name != "rdf" {
+		t.Fatalf("Pick: %v", got)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("an unknown name did not panic")
+		}
+	}()
+	Pick("nope")
+}
