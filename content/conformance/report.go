@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/ldhub/ldhub/content/rdf/rdftest"
 )
 
 // Result is the outcome of one suite run.
@@ -88,31 +90,12 @@ func SuitesDir(t testing.TB) string {
 	t.Helper()
 	d := os.Getenv("LDHUB_TESTSUITES")
 	if d == "" {
-		d = filepath.Join(ModuleRoot(t), "testdata", "w3c")
+		d = filepath.Join(rdftest.ModuleRoot(t), "testdata", "w3c")
 	}
 	if _, err := os.Stat(d); err != nil {
 		t.Fatalf("W3C test suites not found at %s (set LDHUB_TESTSUITES or restore testdata/w3c)", d)
 	}
 	return d
-}
-
-// ModuleRoot returns the folder of go.mod above the test's working directory.
-func ModuleRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("module root not found")
-		}
-		dir = parent
-	}
 }
 
 // BenchQueriesDir returns the folder of the SPARQL benchmark queries, which are not part of the repository:
@@ -122,7 +105,7 @@ func BenchQueriesDir(t testing.TB) string {
 	if d := os.Getenv("LDHUB_TESTSUITES"); d != "" {
 		return filepath.Join(filepath.Dir(d), "bench", "queries")
 	}
-	return filepath.Join(filepath.Dir(ModuleRoot(t)), "shared", "bench", "queries")
+	return filepath.Join(filepath.Dir(rdftest.ModuleRoot(t)), "shared", "bench", "queries")
 }
 
 // Missing reports that a tool a test drives is not installed: the test is skipped with the reason on a developer's
