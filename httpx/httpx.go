@@ -41,6 +41,18 @@ func AllowRead(h http.Header) {
 // Origins is the list of origins (scheme://host[:port]) allowed to write cross-origin; "*" in it allows any.
 type Origins []string
 
+// ParseOrigins reads a comma-separated list of origins (`ldhub serve --cors-origin`). Blank entries are skipped and
+// a trailing slash is dropped, since a browser's Origin header never has one.
+func ParseOrigins(list string) Origins {
+	var o Origins
+	for _, s := range strings.Split(list, ",") {
+		if s = strings.TrimRight(strings.TrimSpace(s), "/"); s != "" {
+			o = append(o, s)
+		}
+	}
+	return o
+}
+
 // Allows reports whether a browser request from origin may write.
 func (o Origins) Allows(origin string) bool {
 	return origin != "" && (slices.Contains(o, "*") || slices.ContainsFunc(o, func(s string) bool { return strings.EqualFold(s, origin) }))

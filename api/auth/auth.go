@@ -41,6 +41,24 @@ type Options struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 }
 
+// ParseTrustedProxies reads a comma-separated list of CIDRs (`ldhub serve --trusted-proxies`) for
+// Options.TrustedProxies. Blank entries are skipped; an empty list trusts no proxy (a non-nil empty slice, unlike
+// the nil that means loopback). A malformed entry is an error naming it (netip's).
+func ParseTrustedProxies(list string) ([]netip.Prefix, error) {
+	trusted := []netip.Prefix{}
+	for _, s := range strings.Split(list, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(s)
+		if err != nil {
+			return nil, err
+		}
+		trusted = append(trusted, p)
+	}
+	return trusted, nil
+}
+
 // Guard authenticates requests. It is safe for concurrent use.
 type Guard struct {
 	a Authenticator

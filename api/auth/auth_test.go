@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -229,5 +230,19 @@ func TestProxy(t *testing.T) {
 		if got := delay(tc.remote, tc.xff, "c") > 0; got != tc.slowed {
 			t.Errorf("%s with X-Forwarded-For %q: slowed %v, want %v", tc.remote, tc.xff, got, tc.slowed)
 		}
+	}
+}
+
+func TestParseTrustedProxies(t *testing.T) {
+	got, err := auth.ParseTrustedProxies(" 10.0.0.0/8, ,::1/128,")
+	if err != nil || fmt.Sprint(got) != "[10.0.0.0/8 ::1/128]" {
+		t.Errorf("got %v, %v", got, err)
+	}
+	// An empty list trusts nobody, which is not the nil that Options reads as loopback.
+	if got, err := auth.ParseTrustedProxies(""); err != nil || got == nil || len(got) != 0 {
+		t.Errorf("empty list: %#v, %v", got, err)
+	}
+	if _, err := auth.ParseTrustedProxies("10.0.0.0/8,10.0.0.1"); err == nil || !strings.Contains(err.Error(), "10.0.0.1") {
+		t.Errorf("bare address: %v, want an error naming it", err)
 	}
 }

@@ -29,6 +29,24 @@ type Authorizer interface {
 	Actor(r *http.Request) (model.Actor, error)
 }
 
+// Viewers is the hub's access policy for the direct URLs of a repository that is not visible (site.Authorizer): a
+// request may read it when it carries a valid credential whose role there is Viewer or higher. Anonymous
+// requests and wrong credentials may not; the site answers them as it answers a missing path.
+type Viewers struct {
+	Auth  Authorizer
+	Store *store.Store
+}
+
+// CanView reports whether r may read the repository repositoryID.
+func (v Viewers) CanView(r *http.Request, repositoryID string) bool {
+	actor, err := v.Auth.Actor(r)
+	if err != nil || actor.CredentialID == "" {
+		return false
+	}
+	role, err := v.Store.Role(r.Context(), actor, repositoryID)
+	return err == nil && role >= model.Viewer
+}
+
 // Config wires the server to the rest of the hub.
 type Config struct {
 	Store  *store.Store

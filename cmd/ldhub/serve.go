@@ -8,9 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/netip"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/ldhub/ldhub/api/auth"
@@ -87,22 +85,9 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	var origins httpx.Origins
-	for _, o := range strings.Split(*corsOrigins, ",") {
-		if o = strings.TrimRight(strings.TrimSpace(o), "/"); o != "" {
-			origins = append(origins, o)
-		}
-	}
-	trusted := []netip.Prefix{}
-	for _, p := range strings.Split(*proxies, ",") {
-		if p = strings.TrimSpace(p); p == "" {
-			continue
-		}
-		pfx, err := netip.ParsePrefix(p)
-		if err != nil {
-			return fmt.Errorf("--trusted-proxies: %w", err)
-		}
-		trusted = append(trusted, pfx)
+	trusted, err := auth.ParseTrustedProxies(*proxies)
+	if err != nil {
+		return fmt.Errorf("--trusted-proxies: %w", err)
 	}
 	log := slog.New(slog.NewTextHandler(env.stderr, nil))
 
@@ -168,14 +153,7 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	gate := protocol.NewGate(0, 0, guard.ClientAddr)
 	siteHandler, err := site.NewHandler(site.Options{Dir: *siteDir, Theme: html.NewResources(html.ResourceOptions{Themes: htmlOpts.Themes}), Pages: pipeline.PagesDir(*siteDir), Log: log,
 		SPARQLGate: gate,
-		Auth: site.AuthorizerFunc(func(r *http.Request, repoID string) bool {
-			actor, err := guard.Actor(r)
-			if err != nil || actor.CredentialID == "" {
-				return false
-			}
-			role, err := st.Role(r.Context(), actor, repoID)
-			return err == nil && role >= model.Viewer
-		})})
+		Auth:       server.Viewers{Auth: guard, Store: st}})
 	if err != nil {
 		return err
 	}
@@ -183,7 +161,7 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	gitHandler := githttp.New(st, guard, "/git/")
 	gitHandler.BaseURL = *baseURL
 	srv := server.New(server.Config{Store: st, Auth: guard, Search: idx, BaseURL: *baseURL, Logger: log,
-		Git: gitHandler, Site: siteHandler, SPARQLGate: gate, CORSOrigins: origins,
+		Git: gitHandler, Site: siteHandler, SPARQLGate: gate, CORSOrigins: httpx.ParseOrigins(*corsOrigins),
 		Pending: func(_ context.Context, p model.Publication) bool { return pipe.Pending(p.ID) }})
 	alog := accesslog.NewBuffered(env.stderr, time.Second)
 	defer alog.Close()
