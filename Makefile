@@ -67,7 +67,8 @@ fmt-check:
 bench-parse:
 	bench/parse.sh
 
-# SPARQL engine vs Oxigraph 0.5.11 on 1M BSBM triples (needs ../shared/bench/setup.sh once).
+# SPARQL engine vs Oxigraph 0.5.11 and Jena TDB2 on 1M BSBM triples (needs ../shared/bench/setup.sh once, and
+# libapache-jena-java + a JDK for Jena; ANCHORS= chooses, SIZE= sets the triple count; see bench/sparql/run.sh).
 bench-sparql:
 	bench/sparql/run.sh
 

@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
-# make bench-sparql: ldhub's SPARQL engine against Oxigraph 0.5.11 on the same 1M BSBM triples and the 14 queries
-# of ../shared/bench, in one run. Prints a markdown table of per-query median ratios (ldhub / Oxigraph), the
-# geometric mean, index build vs Oxigraph load throughput, resident memory, and whether the answers agree.
-# Needs node and the reference packages (../shared/bench/setup.sh); data is generated once into $DATA_DIR.
+# make bench-sparql: ldhub's SPARQL engine against the anchors on the same 1M BSBM triples and the 14 queries of
+# ../shared/bench, in one run. Prints a markdown table of per-query median ratios (ldhub / anchor), the geometric
+# means, index build vs each anchor's load, resident memory, and whether the answers agree row by row.
+# Data is generated once into $DATA_DIR (SIZE triples, default 1000000).
+#
+# ANCHORS (default "oxigraph jena") chooses the anchors:
+#   oxigraph  Oxigraph 0.5.11 (WASM, in node, in-memory store) through ../shared/bench/oxigraph-bench.mjs; needs
+#             node and the reference packages (../shared/bench/setup.sh).
+#   jena      Apache Jena TDB2 4.5.0 (Debian libapache-jena-java, OpenJDK 17): bulk load with tdb2.tdbloader (its
+#             default loader, fresh JVM, timed), then the queries through Jena's Java API from one JVM
+#             (jena/JenaBench.java, compiled here with javac). See jena/classpath.sh for why the class path is
+#             listed rather than '/usr/share/java/*'. JENA_QUERY_BUDGET_MS (default 60000): a query is not
+#             repeated once its runs add up to this.
 #
 # QUERIES (default ../shared/bench/queries) is the folder of .rq files; `make bench-sparql-broad` runs
 # bench/queries-broad, our own 46 queries over every SPARQL 1.1 feature and function family.
@@ -20,23 +29,42 @@ runs="${RUNS:-5}"
 builds="${BUILDS:-3}"
 only_build="${ONLY_BUILD:-0}"
 query_dir="${QUERIES:-$shared/queries}"
-data="$data_dir/bsbm-1m.nt"
+anchors=" ${ANCHORS-oxigraph jena} "
+size="${SIZE:-1000000}"
+case "$size" in *000000) tag="$((size / 1000000))m" ;; *000) tag="$((size / 1000))k" ;; *) tag="$size" ;; esac
+data="$data_dir/bsbm-$tag.nt"
 mkdir -p "$out"
-rm -f "$out"/build-*.json "$out"/build-*.time
-[ -f "$data" ] || python3 "$shared/gen-data.py" 1000000 -o "$data"
+rm -rf "$out"/build-*.json "$out"/build-*.time "$out"/oxigraph.json "$out"/jena.json "$out"/jena-load.time \
+  "$out"/ours "$out"/oxigraph "$out"/jena
+[ -f "$data" ] || python3 "$shared/gen-data.py" "$size" -o "$data"
 go build -o "$out/sparql-bench" "$here"
 echo "loadavg before: $(cat /proc/loadavg)"
 build() {
-  /usr/bin/time -f '%e %U %S %M' -o "$out/build-$1.time" "$out/sparql-bench" -build "$data" -index "$out/bsbm-1m.idx" > "$out/build-$1.json"
+  /usr/bin/time -f '%e %U %S %M' -o "$out/build-$1.time" "$out/sparql-bench" -build "$data" -index "$out/bsbm.idx" > "$out/build-$1.json"
 }
 half=$(( (builds + 1) / 2 ))
 for i in $(seq 1 "$half"); do build "$i"; done
 queries=("--queries" "$query_dir" "--runs" "$runs" "--warmup" "1" "--dump-results" "$out/oxigraph")
 [ "$only_build" = 1 ] && queries=("--only" "^$")
-node "$shared/oxigraph-bench.mjs" "$data" "${queries[@]}" --out "$out/oxigraph.json" > /dev/null
+if [[ "$anchors" == *" oxigraph "* ]]; then
+  node "$shared/oxigraph-bench.mjs" "$data" "${queries[@]}" --out "$out/oxigraph.json" > /dev/null
+fi
 for i in $(seq $(( half + 1 )) "$builds"); do build "$i"; done
 if [ "$only_build" != 1 ]; then
-  "$out/sparql-bench" -index "$out/bsbm-1m.idx" -queries "$query_dir" -runs "$runs" -warmup 1 -dump "$out/ours" > "$out/ours.json"
+  "$out/sparql-bench" -index "$out/bsbm.idx" -queries "$query_dir" -runs "$runs" -warmup 1 -dump "$out/ours" > "$out/ours.json"
+fi
+if [[ "$anchors" == *" jena "* ]]; then
+  cp="$("$here/jena/classpath.sh" "$out/jena-overlay")"
+  mkdir -p "$out/jena-classes"
+  javac -nowarn -cp "$cp" -d "$out/jena-classes" "$here/jena/JenaBench.java"
+  rm -rf "$out/jena-tdb"
+  /usr/bin/time -f '%e %U %S %M' -o "$out/jena-load.time" java -cp "$cp" tdb2.tdbloader --loc "$out/jena-tdb" "$data"
+  if [ "$only_build" != 1 ]; then
+    java -cp "$out/jena-classes:$cp" JenaBench --loc "$out/jena-tdb" --queries "$query_dir" --runs "$runs" --warmup 1 \
+      --dump "$out/jena" --out "$out/jena.json"
+  else
+    java -cp "$out/jena-classes:$cp" JenaBench --loc "$out/jena-tdb" --out "$out/jena.json"
+  fi
 fi
 echo "loadavg after: $(cat /proc/loadavg)"
 python3 "$here/summarise.py" "$out"

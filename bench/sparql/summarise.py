@@ -1,35 +1,135 @@
-"""Prints the ldhub vs Oxigraph table from the files run.sh leaves in OUT_DIR."""
-import glob, json, math, os, statistics, sys
+"""Prints the ldhub vs anchors table from the files run.sh leaves in OUT_DIR.
+
+Anchors: Oxigraph (oxigraph.json, dumps in oxigraph/) and Jena TDB2 (jena.json, jena-load.time, dumps in jena/),
+each only when its files are there. Answers are compared row by row with each anchor's: "yes" when the sorted
+dumps are byte-identical, "values" when they differ only in the lexical form of numbers (Jena writes 4999.0 for
+xsd:decimal 4999, 773.543144e0 for a double and MONTH() as "01"; decimal quotients are cut at 18 fractional
+digits, since their precision is implementation-defined), "NO" otherwise.
+"""
+import decimal, glob, json, math, os, re, statistics, struct, sys
 
 out = sys.argv[1]
-ox = json.load(open(os.path.join(out, "oxigraph.json")))
+XSD = "http://www.w3.org/2001/XMLSchema#"
+INTEGERS = {"integer", "int", "long", "short", "byte", "nonNegativeInteger", "positiveInteger", "nonPositiveInteger",
+            "negativeInteger", "unsignedLong", "unsignedInt", "unsignedShort", "unsignedByte"}
+LIT = re.compile(r'"((?:[^"\\]|\\.)*)"\^\^<' + re.escape(XSD) + r'(\w+)>')
+
+
+def norm_number(m):
+    lex, dt = json.loads('"' + m.group(1) + '"').strip(), m.group(2)
+    try:
+        if dt in INTEGERS:
+            v = str(int(lex))
+        elif dt == "decimal":
+            d = decimal.Decimal(lex).quantize(decimal.Decimal(1).scaleb(-18), rounding=decimal.ROUND_DOWN,
+                                               context=decimal.Context(prec=80))
+            v = format(d.normalize(decimal.Context(prec=80)), "f")
+        elif dt == "double":
+            v = repr(float(lex))
+        elif dt == "float":
+            v = repr(struct.unpack("f", struct.pack("f", float(lex)))[0])
+        else:
+            return m.group(0)
+    except (ValueError, ArithmeticError, OverflowError):
+        return m.group(0)
+    return f'"{v}"^^<{XSD}{dt}>'
+
+
+def compare(a, b):
+    if not (os.path.exists(a) and os.path.exists(b)):
+        return "?"
+    x, y = open(a, encoding="utf-8").read(), open(b, encoding="utf-8").read()
+    if x == y:
+        return "yes"
+    nx = sorted(LIT.sub(norm_number, r) for r in x.splitlines())
+    ny = sorted(LIT.sub(norm_number, r) for r in y.splitlines())
+    return "values" if nx == ny else "NO"
+
+
+def timefile(path):
+    wall, user, sys_, maxrss = open(path).read().split()[-4:]
+    return float(wall), float(user) + float(sys_), int(maxrss) >> 10
+
+
+anchors = []  # name, {query: entry}, dump dir, load seconds, load CPU, load peak MiB, resident MiB (what, value)
+if os.path.exists(os.path.join(out, "oxigraph.json")):
+    ox = json.load(open(os.path.join(out, "oxigraph.json")))
+    anchors.append(dict(name="Oxigraph", queries={q["query"]: q for q in ox["queries"]}, dump="oxigraph",
+                        load_s=ox["data"]["load_ms"] / 1000, load_cpu=None, load_rss=None,
+                        triples=ox["data"].get("triples"),
+                        rss=("after load (in memory)", ox["data"]["rss_mib_after_load"])))
+if os.path.exists(os.path.join(out, "jena.json")):
+    je = json.load(open(os.path.join(out, "jena.json")))
+    wall, cpu, rss = timefile(os.path.join(out, "jena-load.time"))
+    anchors.append(dict(name="Jena TDB2", queries={q["query"]: q for q in je["queries"]}, dump="jena",
+                        load_s=wall, load_cpu=cpu, load_rss=rss, triples=je["data"]["triples"],
+                        rss=("peak of the query process", je["data"]["peak_rss_mib"])))
+
 builds = []
 for path in sorted(glob.glob(os.path.join(out, "build-*.json"))):
     b = json.load(open(path))
-    wall, user, sys_, maxrss = open(path[:-5] + ".time").read().split()
-    builds.append((b["build_ms"] / 1000, float(user) + float(sys_), int(maxrss) >> 10))
-if os.path.exists(os.path.join(out, "ours.json")) and ox["queries"]:
+    wall, cpu, maxrss = timefile(path[:-5] + ".time")
+    builds.append((b["build_ms"] / 1000, cpu, maxrss, b["triples"]))
+
+
+def gmean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+if os.path.exists(os.path.join(out, "ours.json")) and any(a["queries"] for a in anchors):
     ours = json.load(open(os.path.join(out, "ours.json")))
-    oxq = {q["query"]: q for q in ox["queries"]}
-    print("| query | ldhub median ms | Oxigraph median ms | ratio | rows | same answers |")
-    print("|---|---:|---:|---:|---:|---|")
-    ratios = []
+    head = "| query | ldhub ms |" + "".join(f" {a['name']} ms | ratio |" for a in anchors)
+    head += " vs fastest |" if len(anchors) > 1 else ""
+    head += " rows | same answers (" + ", ".join(a["name"] for a in anchors) + ") |"
+    print(head)
+    print("|---|---:|" + "---:|---:|" * len(anchors) + ("---:|" if len(anchors) > 1 else "") + "---:|---|")
+    ratios = {a["name"]: [] for a in anchors}
+    fastest, slower = [], 0
     for q in ours["queries"]:
-        o = oxq.get(q["query"], {})
-        same = "?"
-        a, b = os.path.join(out, "ours", q["query"] + ".txt"), os.path.join(out, "oxigraph", q["query"] + ".txt")
-        if os.path.exists(a) and os.path.exists(b):
-            same = "yes" if open(a).read() == open(b).read() else "NO"
-        r = q["median_ms"] / o["median_ms"] if o.get("median_ms") else float("nan")
-        if r == r:
-            ratios.append(r)
-        print(f"| {q['query']} | {q['median_ms']:.3f} | {o.get('median_ms', float('nan')):.3f} | {r:.2f} | {q['results']} | {same} |")
-    gm = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-    print(f"\ngeometric mean of ratios: {gm:.3f} (goal ≤ 0.5); queries slower than Oxigraph: {sum(r > 1 for r in ratios)}")
-    print(f"resident memory with the publication open and queried: {ours['rss_mib']} MiB (peak {ours['peak_rss_mib']}), "
-          f"Oxigraph after load: {ox['data']['rss_mib_after_load']} MiB → {ours['peak_rss_mib']/ox['data']['rss_mib_after_load']:.2f}× (goal ≤ 0.25×)")
-ox_load = ox["data"]["load_ms"] / 1000
-med = statistics.median(b[0] for b in builds)
-print(f"index build (parse + index, fresh process, median of {len(builds)}): {med:.2f} s wall "
-      f"(runs {', '.join(f'{b[0]:.2f}' for b in builds)} s; CPU {', '.join(f'{b[1]:.2f}' for b in builds)} s; "
-      f"peak RSS {max(b[2] for b in builds)} MiB), Oxigraph load: {ox_load:.2f} s → {ox_load/med:.1f}× its throughput (goal ≥ 10×)")
+        name, mine = q["query"], q.get("median_ms")
+        cells, best = [], None
+        for a in anchors:
+            o = a["queries"].get(name, {})
+            t = o.get("median_ms")
+            r = mine / t if mine and t else float("nan")
+            if r == r:
+                ratios[a["name"]].append(r)
+                best = t if best is None else min(best, t)
+            cells.append(f" {t:.3f} | {r:.2f} |" if t else f" {o.get('error', 'n/a')[:40]} | |")
+        line = f"| {name} | {mine:.3f} |" if mine else f"| {name} | {q.get('error', '')[:40]} |"
+        line += "".join(cells)
+        if len(anchors) > 1:
+            if best and mine:
+                fastest.append(mine / best)
+                slower += mine > best
+                line += f" {mine / best:.2f} |"
+            else:
+                line += " |"
+        same = ", ".join(compare(os.path.join(out, "ours", name + ".txt"), os.path.join(out, a["dump"], name + ".txt"))
+                         for a in anchors)
+        print(line + f" {q.get('results', '')} | {same} |")
+    print()
+    for a in anchors:
+        rs = ratios[a["name"]]
+        print(f"geometric mean of ratios vs {a['name']}: {gmean(rs):.3f} over {len(rs)} queries; "
+              f"slower than {a['name']}: {sum(r > 1 for r in rs)}")
+    if len(anchors) > 1:
+        print(f"geometric mean vs the fastest anchor of each query: {gmean(fastest):.3f} (goal ≤ 0.5); "
+              f"queries slower than the fastest anchor: {slower}")
+    print(f"ldhub resident memory with the publication open and queried: {ours['rss_mib']} MiB "
+          f"(peak {ours['peak_rss_mib']})")
+    for a in anchors:
+        what, v = a["rss"]
+        print(f"  {a['name']} {what}: {v} MiB → ldhub peak is {ours['peak_rss_mib'] / v:.2f}× of it")
+if builds:
+    med = statistics.median(b[0] for b in builds)
+    n = builds[0][3]
+    print(f"index build (parse + index, fresh process, median of {len(builds)}): {med:.2f} s wall, "
+          f"{n / med / 1000:.0f} k triples/s (runs {', '.join(f'{b[0]:.2f}' for b in builds)} s; "
+          f"CPU {', '.join(f'{b[1]:.2f}' for b in builds)} s; peak RSS {max(b[2] for b in builds)} MiB)")
+    for a in anchors:
+        extra = ""
+        if a["load_cpu"] is not None:
+            extra = f", CPU {a['load_cpu']:.2f} s, peak RSS {a['load_rss']} MiB"
+        print(f"  {a['name']} load: {a['load_s']:.2f} s wall{extra} → ldhub build is {a['load_s'] / med:.1f}× its "
+              f"throughput")
