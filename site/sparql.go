@@ -42,7 +42,7 @@ func (h *Handler) serveSPARQL(w http.ResponseWriter, r *http.Request, t target, 
 		Limits:     lim,
 		Gate:       h.o.SPARQLGate,
 		Endpoint:   func(*http.Request) string { return self },
-		Resolve: func(ctx context.Context, r *http.Request, d protocol.DatasetRequest) (*eval.Dataset, func(), error) {
+		Resolve: func(ctx context.Context, r *http.Request, d protocol.DatasetRequest) (protocol.Backend, func(), error) {
 			if len(d.DefaultGraphs)+len(d.NamedGraphs)+len(d.QueryDefault)+len(d.QueryNamed) > 0 {
 				return nil, nil, apierr.New(http.StatusBadRequest, "a direct URL queries its own publication only; use the API's SPARQL endpoint to combine publications")
 			}

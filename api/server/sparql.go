@@ -36,7 +36,7 @@ func (s *Server) sparqlFor(w http.ResponseWriter, r *http.Request, c *call, pubI
 		Limits:     lim,
 		Gate:       s.cfg.SPARQLGate,
 		Endpoint:   func(r *http.Request) string { return s.cfg.BaseURL + r.URL.Path },
-		Resolve: func(ctx context.Context, r *http.Request, d protocol.DatasetRequest) (*eval.Dataset, func(), error) {
+		Resolve: func(ctx context.Context, r *http.Request, d protocol.DatasetRequest) (protocol.Backend, func(), error) {
 			return s.sparqlDataset(ctx, c.actor, pubID, version, d)
 		},
 	}

@@ -19,6 +19,9 @@ type Query struct {
 	// in scope in the pattern.
 	Describe    []Node
 	DescribeAll bool
+	// Syntax is the tree the query was translated from: what a backend that hands the query on to another SPARQL
+	// service rewrites and writes out again (QuerySyntax.SPARQL).
+	Syntax *QuerySyntax
 }
 
 // Translate turns a syntax tree into the algebra (§18.2). It assumes the side conditions the parser checks
@@ -48,6 +51,7 @@ func Translate(q *QuerySyntax) (*Query, error) {
 		Template:    q.Template,
 		Describe:    describe,
 		DescribeAll: q.DescribeAll,
+		Syntax:      q,
 	}, nil
 }
 

@@ -12,7 +12,10 @@
 package eval
 
 import (
+	"context"
+
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
@@ -25,6 +28,12 @@ type Dataset struct {
 	// Extra graphs join the default graph (RDF merge) without being copied: each keeps its own dictionary, and
 	// ids are translated where the query touches it. This is how default-graph-uri adds other publications.
 	Extra []Source
+}
+
+// Stream evaluates a query over the dataset with the built-in engine (see the package function Stream); with it a
+// *Dataset is one of the SPARQL backends the protocol handler runs queries on.
+func (ds *Dataset) Stream(ctx context.Context, q *algebra.Query, opt Options, sink Sink) error {
+	return Stream(ctx, ds, q, opt, sink)
 }
 
 // Source is a graph with the dictionary its ids belong to.

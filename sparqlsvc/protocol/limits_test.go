@@ -81,7 +81,7 @@ func TestHostileQueriesStayBounded(t *testing.T) {
 	h := &Handler{
 		Codecs:   codec.Default(),
 		Endpoint: func(*http.Request) string { return "http://hub.example/p/sparql" },
-		Resolve: func(context.Context, *http.Request, DatasetRequest) (*eval.Dataset, func(), error) {
+		Resolve: func(context.Context, *http.Request, DatasetRequest) (Backend, func(), error) {
 			return ds, func() {}, nil
 		},
 		Limits: Limits{Timeout: 6 * time.Second, MaxMemory: budget, MaxResults: DefaultMaxResults / 4},
@@ -216,7 +216,7 @@ func TestConcurrencyGate(t *testing.T) {
 	var entered sync.WaitGroup
 	h := &Handler{
 		Codecs: codec.Default(),
-		Resolve: func(_ context.Context, r *http.Request, _ DatasetRequest) (*eval.Dataset, func(), error) {
+		Resolve: func(_ context.Context, r *http.Request, _ DatasetRequest) (Backend, func(), error) {
 			if strings.Contains(r.URL.RawQuery, "hold") {
 				entered.Done()
 				<-release
@@ -264,7 +264,7 @@ func TestTruncatedAnswers(t *testing.T) {
 	ds := hostileData(t, 100)
 	h := &Handler{
 		Codecs: codec.Default(),
-		Resolve: func(context.Context, *http.Request, DatasetRequest) (*eval.Dataset, func(), error) {
+		Resolve: func(context.Context, *http.Request, DatasetRequest) (Backend, func(), error) {
 			return ds, func() {}, nil
 		},
 		Limits: Limits{MaxResults: 7},

@@ -33,10 +33,19 @@ type DatasetRequest struct {
 	QueryNamed   []string
 }
 
-// Resolver opens the dataset of a request after checking that the caller may read every part of it. The
-// returned release function is called once the query is done. Errors should carry their status (an error with an
-// HTTPStatus method, such as *Error; 404 for graphs the caller may not see, as if they did not exist).
-type Resolver func(ctx context.Context, r *http.Request, d DatasetRequest) (ds *eval.Dataset, release func(), err error)
+// Resolver opens the dataset of a request after checking that the caller may read every part of it, on the
+// backend that holds it. The returned release function is called once the query is done. Errors should carry their
+// status (an error with an HTTPStatus method, such as *Error; 404 for graphs the caller may not see, as if they did
+// not exist).
+type Resolver func(ctx context.Context, r *http.Request, d DatasetRequest) (ds Backend, release func(), err error)
+
+// Backend runs queries over one resolved dataset: the built-in engine over ldhub's own indexes (*eval.Dataset,
+// the default), or an external SPARQL 1.1 store (sparqlsvc/remote). Either way the handler has parsed the query,
+// negotiated the answer's format and checked the dataset; the backend streams the answer to sink and reports the
+// limits with eval's errors (ErrTimeout, ErrTooLarge, ErrTruncated after delivering opt.MaxResults items).
+type Backend interface {
+	Stream(ctx context.Context, q *algebra.Query, opt eval.Options, sink eval.Sink) error
+}
 
 // Handler is one SPARQL endpoint.
 type Handler struct {
@@ -241,7 +250,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, p
 	// still gets a proper error status; after that, a cut answer says so in its body and in the trailer.
 	hd.Set("Trailer", TruncatedHeader)
 	out.w = &commitWriter{w: w}
-	err = eval.Stream(r.Context(), ds, q, eval.Options{Timeout: lim.Timeout, MaxRows: lim.MaxRows, MaxMemory: lim.MaxMemory, MaxResults: lim.MaxResults}, &out)
+	err = ds.Stream(r.Context(), q, eval.Options{Timeout: lim.Timeout, MaxRows: lim.MaxRows, MaxMemory: lim.MaxMemory, MaxResults: lim.MaxResults}, &out)
 	var reason string
 	switch {
 	case err == nil:

@@ -39,7 +39,7 @@ func testHandler(t *testing.T) *Handler {
 		WriteError: apierr.Write,
 		Codecs:     codec.Default(),
 		Endpoint:   func(*http.Request) string { return "http://hub.example/g/r/p/sparql" },
-		Resolve: func(ctx context.Context, r *http.Request, d DatasetRequest) (*eval.Dataset, func(), error) {
+		Resolve: func(ctx context.Context, r *http.Request, d DatasetRequest) (Backend, func(), error) {
 			if len(d.DefaultGraphs) > 0 && d.DefaultGraphs[0] == "secret" {
 				return nil, nil, apierr.New(http.StatusNotFound, "no publication secret")
 			}
