@@ -255,64 +255,20 @@ func (w *sparqlWriter) term(t rdf.Term) {
 			w.s("_:u", t.Value)
 		}
 	case rdf.KindLiteral:
-		w.s(literalText(t.Value))
-		switch {
-		case t.Lang != "":
-			w.s("@", t.Lang)
-		case t.Datatype != "" && t.Datatype != rdf.XSDString:
-			w.s("^^", iriText(t.Datatype))
-		}
+		w.s(termText(t))
 	}
 }
 
-// iriText writes an IRI reference, escaping with \u the characters an IRIREF may not hold (the parser has
-// unescaped them, and SPARQL's \u escapes are undone before parsing, so they come back as they were).
-func iriText(iri string) string {
+// iriText writes an IRI reference as N-Triples does: characters an IRIREF may not hold become \u escapes, which
+// SPARQL undoes before parsing.
+func iriText(iri string) string { return termText(rdf.IRI(iri)) }
+
+// literalText writes a string in double quotes with the escapes of N-Triples.
+func literalText(v string) string { return termText(rdf.String(v)) }
+
+func termText(t rdf.Term) string {
 	var b strings.Builder
-	b.WriteByte('<')
-	for _, r := range iri {
-		if r <= 0x20 || strings.ContainsRune("<>\"{}|^`\\", r) {
-			b.WriteString(`\u`)
-			b.WriteString(hex4(r))
-			continue
-		}
-		b.WriteRune(r)
-	}
-	b.WriteByte('>')
-	return b.String()
-}
-
-func hex4(r rune) string {
-	s := strconv.FormatInt(int64(r), 16)
-	return strings.Repeat("0", 4-len(s)) + strings.ToUpper(s)
-}
-
-// literalText writes a string in double quotes with the ECHAR escapes, so that no character of it ends the string
-// or the line.
-func literalText(v string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range v {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
+	rdf.AppendNTriples(&b, t)
 	return b.String()
 }
 
