@@ -415,8 +415,9 @@ func substr(args []rdf.Term) (rdf.Term, error) {
 
 func xpathRound(f float64) float64 { return math.Floor(f + 0.5) }
 
-// compileRegex translates XPath flags and caches the compiled expression. Go's RE2 syntax covers the XPath
-// regular expressions in practical use; constructs it lacks (back-references) are reported as errors.
+// compileRegex translates XPath flags and character-class escapes and caches the compiled expression. Go's RE2
+// syntax covers the XPath regular expressions in practical use; constructs it lacks (back-references, class
+// subtraction, \i and \c) are reported as errors.
 func (c *Context) compileRegex(pattern, flags string) (*regexp.Regexp, error) {
 	key := flags + "\x00" + pattern
 	if re, ok := c.regexp[key]; ok {
@@ -439,6 +440,9 @@ func (c *Context) compileRegex(pattern, flags string) (*regexp.Regexp, error) {
 			return nil, ErrType
 		}
 	}
+	if !strings.Contains(flags, "q") {
+		pattern = xpathEscapes(pattern)
+	}
 	if prefix != "" {
 		pattern = "(?" + prefix + ")" + pattern
 	}
@@ -451,6 +455,60 @@ func (c *Context) compileRegex(pattern, flags string) (*regexp.Regexp, error) {
 	}
 	c.regexp[key] = re
 	return re, nil
+}
+
+// xpathEscapes rewrites the multi-character escapes whose XPath meaning differs from RE2's: XPath's \w, \W and
+// \d are Unicode (\w is every character outside punctuation, separators and "other", so "Größe" is one word, as
+// for Oxigraph), RE2's are ASCII; XPath's \s is space, tab, CR and LF only, RE2's also form feed. Escapes inside
+// a character class expand to the class items, which RE2 accepts there.
+func xpathEscapes(p string) string {
+	if !strings.ContainsRune(p, '\\') {
+		return p
+	}
+	var b strings.Builder
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '[' && !inClass:
+			inClass = true
+		case c == ']' && inClass:
+			inClass = false
+		case c == '\\' && i+1 < len(p):
+			i++
+			items, class := "", ""
+			switch p[i] {
+			case 'w':
+				items = `\p{L}\p{M}\p{N}\p{S}`
+			case 'W':
+				items = `\p{P}\p{Z}\p{C}`
+			case 'd':
+				items = `\p{Nd}`
+			case 'D':
+				class = `\P{Nd}`
+			case 's':
+				items = `\x20\t\n\r`
+			case 'S':
+				if !inClass {
+					class = `[^\x20\t\n\r]`
+				}
+			}
+			switch {
+			case items != "" && inClass:
+				b.WriteString(items)
+			case items != "":
+				b.WriteString("[" + items + "]")
+			case class != "":
+				b.WriteString(class)
+			default:
+				b.WriteByte('\\')
+				b.WriteByte(p[i])
+			}
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 func stripRegexWhitespace(p string) string {
