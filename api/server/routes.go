@@ -78,6 +78,8 @@ func (s *Server) table() []*route {
 		// v4 (api.md 4.7)
 		{Method: "GET", Pattern: "/api/v4/repositories", OpID: "v4Repositories", h: s.v4Repositories},
 		{Method: "GET", Pattern: "/api/v4/publications", OpID: "v4Publications", h: s.v4Publications},
+		// The change feed read replicas follow (docs/scaling.md).
+		{Method: "GET", Pattern: "/api/v4/changes", OpID: "v4Changes", h: s.changes},
 	}
 	return append(rs, append(s.v2Routes(), s.nsRoutes()...)...)
 }

@@ -5,6 +5,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -77,6 +78,9 @@ type Config struct {
 	// Deadlines bound how slowly a request body may arrive and how long a write of an answer may block, on every
 	// route (the API, git and the direct URLs).
 	Deadlines httpx.Deadlines
+	// ChangeWaits bounds the change-feed long-polls open at once (each holds a goroutine and a store
+	// subscription); zero is 256.
+	ChangeWaits int
 }
 
 // Server is the top-level handler.
@@ -89,6 +93,8 @@ type Server struct {
 	indexes *cache.Cache[string, *index.Dataset]
 	// origin is the scheme and host of BaseURL: the hub's own pages may write.
 	origin string
+	// waiters counts the change-feed long-polls open now (changes.go).
+	waiters chan struct{}
 }
 
 // New returns the server for cfg.
@@ -106,7 +112,8 @@ func New(cfg Config) *Server {
 	if cfg.SPARQLGate == nil {
 		cfg.SPARQLGate = protocol.NewGate(0, 0, nil)
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, codecs: codec.Default(), indexes: cache.New(cache.Options[string, *index.Dataset]{MaxCost: 16})}
+	s := &Server{cfg: cfg, log: cfg.Logger, codecs: codec.Default(), indexes: cache.New(cache.Options[string, *index.Dataset]{MaxCost: 16}),
+		waiters: make(chan struct{}, cmp.Or(cfg.ChangeWaits, maxChangeWaiters))}
 	if u, err := url.Parse(cfg.BaseURL); err == nil && u.Host != "" {
 		s.origin = u.Scheme + "://" + u.Host
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/ldhub/ldhub/content/model"
@@ -147,19 +146,8 @@ func (s *Store) DeleteRepository(ctx context.Context, actor model.Actor, id stri
 	if err != nil {
 		return r, err
 	}
-	s.mu.Lock()
-	h := s.repos[id]
-	delete(s.repos, id)
-	s.mu.Unlock()
-	if h != nil {
-		s.unwatch(h.git.Dir())
-	}
-	trash := filepath.Join(s.dir, "deleted")
-	if err := os.MkdirAll(trash, 0o755); err != nil {
-		return r, fmt.Errorf("store: %w", err)
-	}
-	if err := os.Rename(s.repoDir(id), filepath.Join(trash, fmt.Sprintf("%s-%d.git", id, s.now().UnixMilli()))); err != nil {
-		return r, fmt.Errorf("store: retire repository %s: %w", id, err)
+	if err := s.retire(id); err != nil {
+		return r, err
 	}
 	return r, nil
 }

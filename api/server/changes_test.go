@@ -1,0 +1,180 @@
+package server_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ldhub/ldhub/api/server"
+	"github.com/ldhub/ldhub/content/model"
+	"github.com/ldhub/ldhub/content/store"
+)
+
+func feedRepos(c server.Changes) []string {
+	var ids []string
+	for _, h := range c.Heads {
+		ids = append(ids, h.ID)
+	}
+	return ids
+}
+
+// TestChangeFeedPermissions: the feed lists what the caller may see and nothing else — a credential without
+// grants gets the visible repository and the group above it, never the hidden ones or a group with nothing it may
+// see; anonymous callers get 401; the token names the state and moves only when something listed moves.
+func TestChangeFeedPermissions(t *testing.T) {
+	f := newFixtureWatching(t, true)
+	get := func(as, query string) response {
+		t.Helper()
+		return f.do(request{method: "GET", path: "/api/v4/changes" + query, as: as})
+	}
+	if res := get("anonymous", ""); res.code != http.StatusUnauthorized {
+		t.Fatalf("anonymous: %d %s, want 401", res.code, res.body)
+	}
+	for _, q := range []string{"?wait=61", "?wait=-1", "?wait=x"} {
+		if res := get("viewer", q); res.code != http.StatusBadRequest || !strings.Contains(string(res.body), "wait") {
+			t.Errorf("%s: %d %s, want 400 naming wait", q, res.code, res.body)
+		}
+	}
+	stranger := decodeJSON[server.Changes](t, get("stranger", ""))
+	if got, want := feedRepos(stranger), []string{f.ids["vis"]}; !slices.Equal(got, want) {
+		t.Errorf("stranger sees repositories %v, want only the visible one %v", got, want)
+	}
+	for _, g := range stranger.Groups {
+		if g.ID == f.ids["closed"] || g.ID == f.ids["empty"] {
+			t.Errorf("stranger sees group %s (%s), which holds nothing it may see", g.PathSegment, g.ID)
+		}
+	}
+	if len(stranger.Repositories) != 1 || stranger.Repositories[0].Visible != true {
+		t.Errorf("stranger's repository records: %+v", stranger.Repositories)
+	}
+	viewer := decodeJSON[server.Changes](t, get("viewer", ""))
+	want := []string{f.ids["vis"], f.ids["hid"], f.ids["inner"]}
+	slices.Sort(want)
+	if got := feedRepos(viewer); !slices.Equal(got, want) {
+		t.Errorf("viewer sees %v, want %v", got, want)
+	}
+	for _, h := range viewer.Heads {
+		if h.Published == "" || len(h.Refs) == 0 && h.ID != f.ids["inner"] {
+			t.Errorf("heads of %s: %+v", h.Path, h)
+		}
+	}
+	if viewer.Token == stranger.Token || viewer.BaseURL != base {
+		t.Errorf("tokens %s %s, base %q", viewer.Token, stranger.Token, viewer.BaseURL)
+	}
+	if again := decodeJSON[server.Changes](t, get("stranger", "")); again.Token != stranger.Token {
+		t.Errorf("token moved without a change: %s, then %s", stranger.Token, again.Token)
+	}
+
+	// A change the stranger may not see wakes its wait but does not end it: the answer after the wait is the
+	// same state.
+	done := make(chan server.Changes, 1)
+	go func() { done <- decodeJSON[server.Changes](t, get("stranger", "?since="+stranger.Token+"&wait=2")) }()
+	time.Sleep(200 * time.Millisecond)
+	ctx := context.Background()
+	if _, err := f.st.CreatePublication(ctx, model.SystemActor, f.ids["hid"], model.PublicationMeta{Name: "secret"},
+		store.Content{Ext: ".ttl", Data: []byte(turtleB)}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case got := <-done:
+		if got.Token != stranger.Token || slices.Contains(feedRepos(got), f.ids["hid"]) {
+			t.Errorf("a hidden change reached the stranger: %+v", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("wait=2 did not end")
+	}
+
+	// A visible change ends the wait at once with a new token and the new head.
+	go func() { done <- decodeJSON[server.Changes](t, get("stranger", "?since="+stranger.Token+"&wait=30")) }()
+	time.Sleep(200 * time.Millisecond)
+	start := time.Now()
+	if _, err := f.st.CreatePublication(ctx, model.SystemActor, f.ids["vis"], model.PublicationMeta{Name: "more"},
+		store.Content{Ext: ".ttl", Data: []byte(turtleB)}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case got := <-done:
+		if got.Token == stranger.Token || time.Since(start) > 5*time.Second {
+			t.Errorf("after a visible change: token %s (was %s) after %s", got.Token, stranger.Token, time.Since(start))
+		}
+		if got.Heads[0].Refs[got.Heads[0].Published] == stranger.Heads[0].Refs[stranger.Heads[0].Published] {
+			t.Errorf("the published branch did not move: %+v", got.Heads[0])
+		}
+		// Resuming from the old token answers at once.
+		if res := get("stranger", "?since="+stranger.Token+"&wait=30"); decodeJSON[server.Changes](t, res).Token != got.Token {
+			t.Errorf("resume from the old token: %s", res.body)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a visible change did not end the wait")
+	}
+}
+
+// TestChangeFeedWaitsAreBounded: a credential cannot hold more waits open than the hub allows (256 by default,
+// 8 here); the next is 503 with Retry-After, and the slots are freed when the waiting clients leave.
+func TestChangeFeedWaitsAreBounded(t *testing.T) {
+	f := newFixture(t)
+	token := decodeJSON[server.Changes](t, f.do(request{method: "GET", path: "/api/v4/changes", as: "stranger"})).Token
+	cfg := f.cfg
+	cfg.ChangeWaits = 8
+	hs := httptest.NewServer(server.New(cfg))
+	defer hs.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	c := f.callers["stranger"]
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequestWithContext(ctx, "GET", hs.URL+"/api/v4/changes?wait=60&since="+token, nil)
+			req.SetBasicAuth(c.id, c.secret)
+			if res, err := http.DefaultClient.Do(req); err == nil {
+				res.Body.Close()
+			}
+		}()
+	}
+	// A probe that is given a slot waits; one second later it gives up and asks again, until all slots are held.
+	probe := &http.Client{Timeout: time.Second}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		req, _ := http.NewRequest("GET", hs.URL+"/api/v4/changes?wait=60&since="+token, nil)
+		req.SetBasicAuth(c.id, c.secret)
+		res, err := probe.Do(req)
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusServiceUnavailable {
+				if res.Header.Get("Retry-After") == "" {
+					t.Error("503 without Retry-After")
+				}
+				break
+			}
+			t.Fatalf("a wait answered %d before it ended", res.StatusCode)
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the 257th wait was not refused")
+		}
+	}
+	cancel()
+	wg.Wait()
+	// The slots are free again: a wait with a short timeout is served.
+	deadline = time.Now().Add(10 * time.Second)
+	for {
+		req, _ := http.NewRequest("GET", hs.URL+"/api/v4/changes?wait=1&since="+token, nil)
+		req.SetBasicAuth(c.id, c.secret)
+		res, err := http.DefaultClient.Do(req)
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the waits' slots were not freed")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
