@@ -84,9 +84,7 @@ func (t Term) Equal(u Term) bool {
 
 // String renders the term in N-Triples syntax; the zero term renders as "".
 func (t Term) String() string {
-	var b strings.Builder
-	AppendNTriples(&b, t)
-	return b.String()
+	return string(AppendTerm(nil, t))
 }
 
 // Quad is a triple with an optional graph name. A zero G is the default graph, so a Quad doubles as a Triple.
@@ -104,18 +102,7 @@ func (q Quad) Equal(r Quad) bool {
 
 // String renders the quad as one N-Quads line without the newline.
 func (q Quad) String() string {
-	var b strings.Builder
-	AppendNTriples(&b, q.S)
-	b.WriteByte(' ')
-	AppendNTriples(&b, q.P)
-	b.WriteByte(' ')
-	AppendNTriples(&b, q.O)
-	if !q.G.IsZero() {
-		b.WriteByte(' ')
-		AppendNTriples(&b, q.G)
-	}
-	b.WriteString(" .")
-	return b.String()
+	return string(AppendQuad(make([]byte, 0, 128), q))
 }
 
 // Prefix is a namespace binding kept from a source document so that encoders can write the names a publisher chose.

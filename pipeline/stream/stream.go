@@ -7,7 +7,6 @@ import (
 	"unsafe"
 
 	"github.com/ldhub/ldhub/content/rdf"
-	"github.com/ldhub/ldhub/content/rdf/ntriples"
 )
 
 // NTriples writes N-Triples or N-Quads as ntriples.Encoder does, byte for byte, for statements read from an
@@ -31,10 +30,10 @@ func (e *NTriples) Encode(q rdf.Quad) error {
 	b = append(b, ' ')
 	b = e.terms.append(b, q.P)
 	b = append(b, ' ')
-	b = ntriples.AppendTerm(b, q.O)
+	b = rdf.AppendTerm(b, q.O)
 	if !q.G.IsZero() {
 		b = append(b, ' ')
-		b = ntriples.AppendTerm(b, q.G)
+		b = rdf.AppendTerm(b, q.G)
 	}
 	b = append(b, " .\n"...)
 	if _, err := e.w.Write(b); err != nil {
@@ -68,14 +67,14 @@ type cachedTerm struct {
 // append appends t in N-Triples form to b.
 func (c *termCache) append(b []byte, t rdf.Term) []byte {
 	if t.Value == "" {
-		return ntriples.AppendTerm(b, t)
+		return rdf.AppendTerm(b, t)
 	}
 	slot := &c.slots[uintptr(unsafe.Pointer(unsafe.StringData(t.Value)))>>4%uintptr(len(c.slots))]
 	if slot.enc != nil && slot.t == t {
 		return append(b, slot.enc...)
 	}
 	start := len(b)
-	b = ntriples.AppendTerm(b, t)
+	b = rdf.AppendTerm(b, t)
 	slot.t, slot.enc = t, append(slot.enc[:0], b[start:]...)
 	return b
 }

@@ -12,27 +12,6 @@ import (
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
 )
 
-// TestAppendNTriplesIsRDFs pins the byte-slice term writer of the streaming Turtle encoder to rdf.AppendNTriples.
-func TestAppendNTriplesIsRDFs(t *testing.T) {
-	var odd []byte
-	for c := range 256 {
-		odd = append(odd, byte(c))
-	}
-	values := []string{"", "plain", string(odd), "é 😀 \u2028", `q"b\`, "\xff"}
-	var terms []rdf.Term
-	for _, v := range values {
-		terms = append(terms, rdf.IRI("http://x/"+v), rdf.Blank("b"+v), rdf.String(v), rdf.LangString(v, "en-GB"),
-			rdf.Literal(v, "http://x/dt "+v), rdf.Term{})
-	}
-	for _, term := range terms {
-		var sb strings.Builder
-		rdf.AppendNTriples(&sb, term)
-		if got := ntriples.AppendTerm([]byte("keep"), term); string(got) != "keep"+sb.String() {
-			t.Errorf("%#v: got %q, want %q", term, got[4:], sb.String())
-		}
-	}
-}
-
 // TestStreamNTriplesIsEncoder: the N-Triples/N-Quads stream writes what ntriples' encoder writes, byte for byte,
 // for statements of an N-Quads upload (escapes, blank nodes, graphs, more subjects and predicates than its cache
 // has slots, equal terms as shared and as separate strings).

@@ -238,18 +238,7 @@ func (st *state) result(quads []rdf.Quad, entries []entry, bqs []rdf.Quad) (*Res
 
 // Line returns q as one canonical N-Quads line, newline included, with its blank-node labels as they are.
 func Line(q rdf.Quad) string {
-	var b strings.Builder
-	rdf.AppendNTriples(&b, q.S)
-	b.WriteByte(' ')
-	rdf.AppendNTriples(&b, q.P)
-	b.WriteByte(' ')
-	rdf.AppendNTriples(&b, q.O)
-	if !q.G.IsZero() {
-		b.WriteByte(' ')
-		rdf.AppendNTriples(&b, q.G)
-	}
-	b.WriteString(" .\n")
-	return b.String()
+	return string(append(rdf.AppendQuad(make([]byte, 0, 128), q), '\n'))
 }
 
 // appendLine serialises bq with each blank node written as "_:" + label(node).

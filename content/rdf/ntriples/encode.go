@@ -37,16 +37,7 @@ func (e *Encoder) Encode(q rdf.Quad) error {
 	if err := e.check(q); err != nil {
 		return err
 	}
-	b := AppendTerm(e.line[:0], q.S)
-	b = append(b, ' ')
-	b = AppendTerm(b, q.P)
-	b = append(b, ' ')
-	b = AppendTerm(b, q.O)
-	if !q.G.IsZero() {
-		b = append(b, ' ')
-		b = AppendTerm(b, q.G)
-	}
-	b = append(b, " .\n"...)
+	b := append(rdf.AppendQuad(e.line[:0], q), '\n')
 	e.line = b
 	if _, err := e.w.Write(b); err != nil {
 		e.err = fmt.Errorf("%s: write: %w", e.syntax, err)
@@ -101,118 +92,6 @@ func validBlankLabel(l string) bool {
 			}
 		case r == '.':
 		case !isPNChars(r):
-			return false
-		}
-	}
-	return true
-}
-
-// AppendTerm appends t in canonical form, byte for byte what rdf.AppendNTriples writes (TestEncodeMatchesShared
-// holds the two together); appending to a reused []byte instead of a strings.Builder saves an allocation per term,
-// which is why streaming encoders elsewhere (the pipeline's Turtle dump) use it too.
-func AppendTerm(b []byte, t rdf.Term) []byte {
-	switch t.Kind {
-	case rdf.KindIRI:
-		b = append(b, '<')
-		b = appendIRI(b, t.Value)
-		return append(b, '>')
-	case rdf.KindBlank:
-		b = append(b, "_:"...)
-		return append(b, t.Value...)
-	case rdf.KindLiteral:
-		b = append(b, '"')
-		b = appendString(b, t.Value)
-		b = append(b, '"')
-		switch {
-		case t.Lang != "":
-			b = append(b, '@')
-			b = append(b, t.Lang...)
-		case t.Datatype != "" && t.Datatype != rdf.XSDString:
-			b = append(b, "^^<"...)
-			b = appendIRI(b, t.Datatype)
-			b = append(b, '>')
-		}
-		return b
-	}
-	// The zero term: rdf.AppendNTriples writes nothing for it either.
-	return b
-}
-
-const hexDigits = "0123456789ABCDEF"
-
-// appendIRI escapes what IRIREF forbids as \u00XX, like rdf.AppendNTriples.
-func appendIRI(b []byte, s string) []byte {
-	if plainIRI(s) {
-		return append(b, s...)
-	}
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if iriClass[c] != clSpecial {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		start = i + 1
-	}
-	return append(b, s[start:]...)
-}
-
-// appendString escapes a string body like rdf.AppendEscapedString: short escapes where they exist, \u00XX for the
-// other control characters.
-func appendString(b []byte, s string) []byte {
-	if plainString(s) {
-		return append(b, s...)
-	}
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		var esc byte
-		switch c {
-		case '"':
-			esc = '"'
-		case '\\':
-			esc = '\\'
-		case '\n':
-			esc = 'n'
-		case '\r':
-			esc = 'r'
-		case '\t':
-			esc = 't'
-		case '\b':
-			esc = 'b'
-		case '\f':
-			esc = 'f'
-		default:
-			if c < 0x20 || c == 0x7f {
-				b = append(b, s[start:i]...)
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-				start = i + 1
-			}
-			continue
-		}
-		b = append(b, s[start:i]...)
-		b = append(b, '\\', esc)
-		start = i + 1
-	}
-	return append(b, s[start:]...)
-}
-
-// plainIRI reports whether rdf.AppendNTriples would copy s unchanged inside <...>.
-func plainIRI(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if iriClass[s[i]] == clSpecial {
-			return false
-		}
-	}
-	return true
-}
-
-// plainString reports whether rdf.AppendEscapedString would copy s unchanged.
-func plainString(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c == '"' || c == '\\' || c == 0x7f {
 			return false
 		}
 	}
