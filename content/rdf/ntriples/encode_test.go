@@ -116,4 +116,3 @@ func TestRoundTrip(t *testing.T) {
 		}
 	}
 }
-
