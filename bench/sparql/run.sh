@@ -14,7 +14,7 @@
 #             repeated once its runs add up to this.
 #
 # QUERIES (default ../shared/bench/queries) is the folder of .rq files; `make bench-sparql-broad` runs
-# bench/queries-broad, our own 46 queries over every SPARQL 1.1 feature and function family.
+# bench/queries-broad, our own 70 queries over every SPARQL 1.1 feature and function family.
 #
 # BUILDS (default 3) fresh processes build the index; the table uses their median, since one process on the shared
 # machine can wait on the others for seconds. ONLY_BUILD=1 compares the build with Oxigraph's load alone (no
