@@ -72,6 +72,27 @@ func newFixtureWith(t *testing.T, o site.Options) *fixture {
 	return f
 }
 
+// renderTree renders every publication of hub (without pages, as `ldhub serve` without HTML would) into a fresh
+// folder and returns a handler over it, closed with the test, and the folder; o.Dir is set here.
+func renderTree(t *testing.T, hub *pipelinetest.Hub, o site.Options) (*site.Handler, string) {
+	t.Helper()
+	out := t.TempDir()
+	p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.BuildAll(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	o.Dir = out
+	h, err := site.NewHandler(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h, out
+}
+
 func (f *fixture) do(method, target string, hdr map[string]string) *httptest.ResponseRecorder {
 	r := httptest.NewRequest(method, target, nil)
 	for k, v := range hdr {
@@ -629,19 +650,7 @@ func TestLargeDumpIsSentFromItsFile(t *testing.T) {
 		fmt.Fprintf(&b, "<http://example.org/s%d> <http://example.org/p> \"a literal long enough to make the dump large %d\" .\n", i, i)
 	}
 	hub.Publish(t, hub.Open.ID, "big", ".nt", b.String())
-	out := t.TempDir()
-	p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.BuildAll(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
-	h, err := site.NewHandler(site.Options{Dir: out})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
+	h, out := renderTree(t, hub, site.Options{})
 	want, err := os.ReadFile(filepath.Join(out, "public", "org", "open", "big", ".ld", "cur", "data.nt"))
 	if err != nil {
 		t.Fatal(err)

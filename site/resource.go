@@ -5,13 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"net/http"
+	"net/url"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/ldhub/ldhub/cache"
+	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/httpx/apierr"
 	"github.com/ldhub/ldhub/site/html"
@@ -35,6 +39,14 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 		}
 		page = n
 	}
+	langs, chosen, err := h.resourceLanguages(r)
+	if err != nil {
+		apierr.Write(w, r, apierr.New(http.StatusBadRequest, err.Error()))
+		return
+	}
+	if mt == htmlType && !chosen {
+		w.Header().Add("Vary", "Accept-Language")
+	}
 	self := strings.TrimSuffix(r.URL.Path, t.ext)
 	// Under useVersionedBaseUri a version's resources carry the version's URI; otherwise the publication's.
 	candidates := []string{t.page.URI + strings.TrimPrefix(t.page.Self, t.page.Path) + "/" + t.resource}
@@ -46,8 +58,9 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 	key := html.ResourceKey{Dataset: t.dir + "\x00" + t.page.Version.Commit + "\x00" + t.page.Self + "\x00" + t.ext,
 		IRI: candidates[0], Page: page}
 	if mt == htmlType {
+		key.Lang = strings.Join(langs, ",")
 		if c, ok := h.o.Theme.Cached(key); ok {
-			h.answerResource(w, r, t, mt, offers, self, page, c.IRI, c.Next, c.HTML)
+			h.answerResource(w, r, t, mt, offers, self, page, c.IRI, c.Next, key.Lang, c.HTML)
 			return
 		}
 	}
@@ -67,12 +80,17 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 		apierr.Write(w, r, apierr.New(http.StatusNotFound, "nothing is said about "+candidates[0]))
 		return
 	}
+	// An explicit language stays in the links between pages; a negotiated one is negotiated again.
+	lang := ""
+	if chosen {
+		lang = langs[0]
+	}
 	next := ""
 	if d.more {
-		next = self + t.ext + "?page=" + strconv.Itoa(page+1)
+		next = pageURL(self+t.ext, page+1, lang)
 	}
 	if mt == htmlType {
-		c, err := h.o.Theme.Render(r.Context(), key, h.resourcePage(ds, t, d, self, page, next, offers))
+		c, err := h.o.Theme.Render(r.Context(), key, h.resourcePage(ds, t, d, self, page, next, offers, langs, lang))
 		if errors.Is(err, html.ErrBusy) {
 			w.Header().Set("Retry-After", "1")
 			apierr.Write(w, r, apierr.New(http.StatusServiceUnavailable, "too many pages are being rendered; try again in a second"))
@@ -85,7 +103,7 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 			apierr.Write(w, r, apierr.New(http.StatusInternalServerError, "rendering the page failed"))
 			return
 		}
-		h.answerResource(w, r, t, mt, offers, self, page, c.IRI, c.Next, c.HTML)
+		h.answerResource(w, r, t, mt, offers, self, page, c.IRI, c.Next, key.Lang, c.HTML)
 		return
 	}
 	syn, ok := h.o.Codecs.ByMediaType(mt)
@@ -105,11 +123,48 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 		apierr.Write(w, r, apierr.New(http.StatusInternalServerError, fmt.Sprintf("encoding %s: %v", mt, err)))
 		return
 	}
-	h.answerResource(w, r, t, mt, offers, self, page, d.iri, next, buf.Bytes())
+	h.answerResource(w, r, t, mt, offers, self, page, d.iri, next, "", buf.Bytes())
+}
+
+// maxReaderLanguages bounds the reader's preferences a resource page is rendered for: past a few they hardly
+// change the page, and each distinct order is a page of its own in the cache.
+const maxReaderLanguages = 4
+
+// resourceLanguages is the order a resource page picks labels in: the language the page's switch asked for
+// (?lang=, chosen true) or the reader's Accept-Language preferences, then the hub's language, English, untagged.
+func (h *Handler) resourceLanguages(r *http.Request) (order []string, chosen bool, err error) {
+	var prefs []string
+	if v, ok := r.URL.Query()["lang"]; ok {
+		if len(v) != 1 || !codec.IsLanguageTag(v[0]) {
+			return nil, false, errors.New("lang must be one language tag (such as en or pt-BR)")
+		}
+		prefs, chosen = []string{v[0]}, true
+	} else {
+		prefs = codec.AcceptLanguages(r.Header.Get("Accept-Language"))
+		if len(prefs) > maxReaderLanguages {
+			prefs = prefs[:maxReaderLanguages]
+		}
+	}
+	return html.LanguageOrder(append(prefs, h.o.Theme.Language())...), chosen, nil
+}
+
+// pageURL is the address of one page of a resource's description, in the language lang ("": negotiated).
+func pageURL(base string, page int, lang string) string {
+	q := url.Values{}
+	if page > 0 {
+		q.Set("page", strconv.Itoa(page))
+	}
+	if lang != "" {
+		q.Set("lang", lang)
+	}
+	if len(q) == 0 {
+		return base
+	}
+	return base + "?" + q.Encode()
 }
 
 // answerResource sends one representation of a resource's description with its links and validators.
-func (h *Handler) answerResource(w http.ResponseWriter, r *http.Request, t target, mt string, offers []string, self string, page int, iri, next string, body []byte) {
+func (h *Handler) answerResource(w http.ResponseWriter, r *http.Request, t target, mt string, offers []string, self string, page int, iri, next, lang string, body []byte) {
 	hd := w.Header()
 	var links []string
 	for _, o := range offers {
@@ -126,7 +181,7 @@ func (h *Handler) answerResource(w http.ResponseWriter, r *http.Request, t targe
 		ctype = "text/html; charset=utf-8"
 	}
 	hash := fnv.New64a()
-	fmt.Fprintf(hash, "%s\x00%d\x00%s", iri, page, mt)
+	fmt.Fprintf(hash, "%s\x00%d\x00%s\x00%s", iri, page, mt, lang)
 	commit := t.page.Version.Commit
 	if len(commit) > 12 {
 		commit = commit[:12]
@@ -140,9 +195,9 @@ func (h *Handler) answerResource(w http.ResponseWriter, r *http.Request, t targe
 
 // resourcePage is the page data of a resource's HTML description: crumbs from the hub down to the publication (or
 // the version), labels of the IRIs shown from the data, and links to the neighbouring pages and other formats.
-func (h *Handler) resourcePage(ds *index.Dataset, t target, d description, self string, page int, next string, offers []string) *html.ResourcePage {
+func (h *Handler) resourcePage(ds *index.Dataset, t target, d description, self string, page int, next string, offers []string, langs []string, lang string) *html.ResourcePage {
 	pg := t.page
-	p := &html.ResourcePage{IRI: d.iri, Label: d.label, Href: self, Statements: d.out, Incoming: d.in,
+	p := &html.ResourcePage{IRI: d.iri, Href: self, Statements: d.out, Incoming: d.in,
 		Truncated: d.truncated, Page: page, Next: next,
 		Publication: html.Crumb{Name: nameOr(pg.Name, path.Base(pg.Path)), Href: pg.Path}}
 	p.Crumbs = append(p.Crumbs, html.Crumb{Name: h.o.Theme.Title(), Href: "/"})
@@ -167,10 +222,7 @@ func (h *Handler) resourcePage(ds *index.Dataset, t target, d description, self 
 	}
 	if page > 0 {
 		// The first page is the one without a number, so that its address is the resource's own.
-		p.Prev = self + t.ext
-		if page > 1 {
-			p.Prev += "?page=" + strconv.Itoa(page-1)
-		}
+		p.Prev = pageURL(self+t.ext, page-1, lang)
 	}
 	names := map[string]string{}
 	for _, f := range pg.Formats {
@@ -186,26 +238,44 @@ func (h *Handler) resourcePage(ds *index.Dataset, t target, d description, self 
 		}
 		p.Formats = append(p.Formats, html.Dump{Format: name, Ext: extOf(o), MediaType: o, URL: self + extOf(o)})
 	}
-	p.Labels = labels(ds, d.out, d.in)
+	p.Labels, p.LabelLangs = labels(ds, langs, d.out, d.in)
+	p.Label, p.LabelLang = p.Labels[d.iri], p.LabelLangs[d.iri]
+	// The switch offers the languages of the resource's own texts (its labels, definitions, comments).
+	tags := map[string]bool{}
+	for _, q := range d.out {
+		if q.S == rdf.IRI(d.iri) && q.O.IsLiteral() && q.O.Lang != "" {
+			tags[strings.ToLower(q.O.Lang)] = true
+		}
+	}
+	if len(tags) > 1 {
+		p.Language = p.LabelLang
+		if p.Language == "" {
+			p.Language = langs[0]
+		}
+		for _, tag := range slices.Sorted(maps.Keys(tags)) {
+			p.Languages = append(p.Languages, html.Crumb{Name: tag, Href: pageURL(self+t.ext, page, tag)})
+		}
+	}
 	return p
 }
 
 // maxLabels bounds the label look-ups of one page.
 const maxLabels = 2000
 
-// labels finds an rdfs:label or skos:prefLabel for the IRIs of the statements, preferring one without a
-// language tag or in English.
-func labels(ds *index.Dataset, lists ...[]rdf.Quad) map[string]string {
+// labels finds a label (rdfs:label or skos:prefLabel) for the IRIs of the statements, the one whose language
+// comes first in langs (html.LanguageRank; rdfs:label first within a language), and the language of each
+// label that has one.
+func labels(ds *index.Dataset, langs []string, lists ...[]rdf.Quad) (map[string]string, map[string]string) {
 	preds := []index.ID{ds.Dict.Lookup(rdf.IRI("http://www.w3.org/2000/01/rdf-schema#label")),
 		ds.Dict.Lookup(rdf.IRI("http://www.w3.org/2004/02/skos/core#prefLabel"))}
 	if preds[0] == 0 && preds[1] == 0 {
-		return nil
+		return nil, nil
 	}
 	graphs := []*index.Graph{ds.Default}
 	for _, n := range ds.GraphNames() {
 		graphs = append(graphs, ds.Graph(n))
 	}
-	out := map[string]string{}
+	out, tags := map[string]string{}, map[string]string{}
 	tried := map[string]bool{}
 	look := func(t rdf.Term) {
 		if !t.IsIRI() || tried[t.Value] || len(tried) >= maxLabels {
@@ -216,37 +286,34 @@ func labels(ds *index.Dataset, lists ...[]rdf.Quad) map[string]string {
 		if id == 0 {
 			return
 		}
-		best, rank := "", 3
-		for _, p := range preds {
+		var best rdf.Term
+		rank := -1
+		for pi, p := range preds {
 			for _, g := range graphs {
 				if p == 0 || g == nil {
 					continue
 				}
 				m := g.Match(id, p, 0)
-				for i := 0; i < m.Len() && rank > 0; i++ {
+				for i := 0; i < m.Len() && rank != 0; i++ {
 					_, _, o := m.At(i)
 					l := ds.Dict.Term(o)
 					if !l.IsLiteral() {
 						continue
 					}
-					r := 2
-					switch {
-					case l.Lang == "":
-						r = 0
-					case strings.EqualFold(l.Lang, "en") || strings.HasPrefix(strings.ToLower(l.Lang), "en-"):
-						r = 1
-					}
-					if r < rank {
-						best, rank = l.Value, r
+					// The language decides, then rdfs:label over skos:prefLabel, then the value that sorts first
+					// (so that the choice does not depend on index order).
+					r := 2*html.LanguageRank(langs, l.Lang) + pi
+					if rank < 0 || r < rank || r == rank && l.Value < best.Value {
+						best, rank = l, r
 					}
 				}
 			}
-			if best != "" {
-				break // rdfs:label wins over skos:prefLabel
-			}
 		}
-		if best != "" {
-			out[t.Value] = best
+		if rank >= 0 {
+			out[t.Value] = best.Value
+			if best.Lang != "" {
+				tags[t.Value] = best.Lang
+			}
 		}
 	}
 	for _, qs := range lists {
@@ -256,7 +323,7 @@ func labels(ds *index.Dataset, lists ...[]rdf.Quad) map[string]string {
 			look(q.O)
 		}
 	}
-	return out
+	return out, tags
 }
 
 func nameOr(name, fallback string) string {
@@ -276,10 +343,10 @@ func extOf(mt string) string {
 }
 
 type description struct {
-	iri, label string
-	out, in    []rdf.Quad
-	more       bool // there are more incoming statements, on the next page
-	truncated  bool // out was cut at maxClosure
+	iri       string
+	out, in   []rdf.Quad
+	more      bool // there are more incoming statements, on the next page
+	truncated bool // out was cut at maxClosure
 }
 
 // describe gathers what the dataset says about iri across its graphs.
@@ -297,7 +364,6 @@ func describe(ds *index.Dataset, iri string, page, pageSize int) description {
 	for _, n := range ds.GraphNames() {
 		graphs = append(graphs, graph{name: ds.Dict.Term(n), g: ds.Graph(n)})
 	}
-	label := ds.Dict.Lookup(rdf.IRI("http://www.w3.org/2000/01/rdf-schema#label"))
 	for _, g := range graphs {
 		if g.g == nil {
 			continue
@@ -317,9 +383,6 @@ func describe(ds *index.Dataset, iri string, page, pageSize int) description {
 				_, p, o := m.At(i)
 				ot := ds.Dict.Term(o)
 				d.out = append(d.out, rdf.Quad{S: ds.Dict.Term(s), P: ds.Dict.Term(p), O: ot, G: g.name})
-				if s == id && p == label && d.label == "" && ot.IsLiteral() {
-					d.label = ot.Value
-				}
 				if ot.IsBlank() && !seen[o] {
 					seen[o] = true
 					queue = append(queue, o)

@@ -104,7 +104,7 @@ func BenchmarkResourcePage(b *testing.B) {
 				b.Fatal(err)
 			}
 			d := describe(ds, "http://hub.example/org/open/bench/Thing0", 0, h.o.PageSize)
-			res := &oldResource{IRI: d.iri, Label: d.label, Publication: t.page}
+			res := &oldResource{IRI: d.iri, Publication: t.page}
 			for _, q := range d.out {
 				res.Statements = append(res.Statements, oldStatement{S: q.S, P: q.P, O: q.O})
 			}

@@ -30,13 +30,13 @@ func TestResourcePageHTML(t *testing.T) {
 	}
 	body := w.Body.String()
 	for _, want := range []string{
-		`<h1 id="title">Thing</h1>`, `<code id="uri" class="iri">http://hub.example/org/open/core/Thing</code>`,
+		`<h1 id="title" lang="en">Thing</h1>`, `<code id="uri" class="iri">http://hub.example/org/open/core/Thing</code>`,
 		`<li><a href="/org/">org</a></li>`, `<a href="/org/open/core">core</a>`,
 		`>rdf:type</a>`, `>owl:Class</a>`, `<span class="literal" lang="nl">Ding</span>`,
 		// The blank node's statements sit in a nested list under the value of ex:part, with the label the data
 		// gives its property.
 		`<dd><span class="blank">_:`, `<dl class="props">`, `>size</a>`, `anonymous part`,
-		`<h2 id="incoming">Referenced by</h2>`, `title="http://hub.example/org/open/core/Other">Other</a>`,
+		`<h2 id="incoming">Referenced by</h2>`, `title="http://hub.example/org/open/core/Other" lang="en">Other</a>`,
 		`href="/org/open/core/Thing.ttl" type="text/turtle"`, `href="/org/open/core/Thing.nt"`,
 		`href="/org/open/core/Thing.jsonld"`, `href="/org/open/core/Thing.rdf"`,
 		`<link rel="alternate" type="text/turtle" href="/org/open/core/Thing.ttl"`,
@@ -77,18 +77,7 @@ func TestResourcePageHTMLIsPaged(t *testing.T) {
 		fmt.Fprintf(&b, "<s%02d> <p> <Target> .\n", i)
 	}
 	hub.Publish(t, hub.Open.ID, "many", ".ttl", b.String())
-	out := t.TempDir()
-	p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.BuildAll(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
-	h, err := site.NewHandler(site.Options{Dir: out, PageSize: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, _ := renderTree(t, hub, site.Options{PageSize: 10})
 	cases := []struct {
 		query      string
 		rows       int

@@ -1,6 +1,8 @@
 package codec
 
 import (
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -218,4 +220,64 @@ func canonicalCoding(c string) string {
 		return "gzip"
 	}
 	return c
+}
+
+// maxLanguages bounds the language ranges AcceptLanguages keeps: a header may list many, a page needs a few.
+const maxLanguages = 16
+
+// AcceptLanguages returns the language ranges of an Accept-Language value (RFC 9110 §12.5.4), best first (a
+// stable sort by weight), lower case, without "*" and those weighted 0. Malformed elements are ignored, so a
+// bad header is the same as none; at most maxLanguages are kept, in header order before sorting.
+func AcceptLanguages(al string) []string {
+	type lr struct {
+		tag string
+		q   float64
+	}
+	var rs []lr
+	for rest := al; rest != "" && len(rs) < maxLanguages; {
+		var part string
+		part, rest, _ = strings.Cut(rest, ",")
+		fields := strings.Split(part, ";")
+		tag := strings.ToLower(strings.TrimSpace(fields[0]))
+		q, valid := 1.0, IsLanguageTag(tag)
+		for _, f := range fields[1:] {
+			if k, v, _ := strings.Cut(f, "="); strings.EqualFold(strings.TrimSpace(k), "q") {
+				var ok bool
+				q, ok = parseQ(strings.TrimSpace(v))
+				valid = valid && ok
+				break
+			}
+		}
+		if valid && q > 0 {
+			rs = append(rs, lr{tag, q})
+		}
+	}
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].q > rs[j].q })
+	out := make([]string, 0, len(rs))
+	for _, r := range rs {
+		if !slices.Contains(out, r.tag) {
+			out = append(out, r.tag)
+		}
+	}
+	return out
+}
+
+// IsLanguageTag reports whether s has the shape of a language range (RFC 4647 basic range without "*"): one to
+// eight letters, then subtags of one to eight letters or digits, separated by hyphens.
+func IsLanguageTag(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for i, sub := range strings.Split(s, "-") {
+		if len(sub) == 0 || len(sub) > 8 {
+			return false
+		}
+		for _, c := range []byte(sub) {
+			alpha := c|0x20 >= 'a' && c|0x20 <= 'z'
+			if !alpha && (i == 0 || c < '0' || c > '9') {
+				return false
+			}
+		}
+	}
+	return true
 }

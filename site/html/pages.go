@@ -119,13 +119,14 @@ type versionNav struct {
 }
 
 type termView struct {
-	Kind     string `json:"kind"` // iri, blank, literal
-	Value    string `json:"value"`
-	Href     string `json:"href,omitempty"`
-	Label    string `json:"label,omitempty"`
-	Lang     string `json:"lang,omitempty"`
-	Datatype string `json:"datatype,omitempty"`
-	DTLabel  string `json:"dtlabel,omitempty"`
+	Kind      string `json:"kind"` // iri, blank, literal
+	Value     string `json:"value"`
+	Href      string `json:"href,omitempty"`
+	Label     string `json:"label,omitempty"`
+	LabelLang string `json:"labellang,omitempty"` // the language of an IRI's label, when tagged
+	Lang      string `json:"lang,omitempty"`
+	Datatype  string `json:"datatype,omitempty"`
+	DTLabel   string `json:"dtlabel,omitempty"`
 }
 
 // wellKnown prefixes shorten IRIs on resource pages after the site's own.

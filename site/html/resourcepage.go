@@ -11,14 +11,20 @@ type ResourcePage struct {
 	Publication Crumb
 	IRI         string
 	Label       string
-	Href        string     // the page's own URL path, without the page number
-	Statements  []rdf.Quad // about IRI, then about the blank nodes reachable from it; graphs are not shown
-	Incoming    []rdf.Quad // this page of the statements whose object is IRI
-	Truncated   bool       // Statements were cut at a bound
-	Labels      map[string]string
-	Page        int    // from 0
-	Prev, Next  string // URLs of the neighbouring pages of incoming links; "" when there is none
-	Formats     []Dump // the other representations of the page (Format, Ext, MediaType, URL)
+	Href        string            // the page's own URL path, without the page number
+	Statements  []rdf.Quad        // about IRI, then about the blank nodes reachable from it; graphs are not shown
+	Incoming    []rdf.Quad        // this page of the statements whose object is IRI
+	Truncated   bool              // Statements were cut at a bound
+	Labels      map[string]string // IRI -> its label, in the page's language order
+	LabelLangs  map[string]string // IRI -> the language of its label, when tagged
+	LabelLang   string            // the language of Label, when tagged
+	// Languages are the languages the resource's texts are in, each with the URL of the page in it (Name is the
+	// tag); Language is the one chosen, which the switch marks as current.
+	Languages  []Crumb
+	Language   string
+	Page       int    // from 0
+	Prev, Next string // URLs of the neighbouring pages of incoming links; "" when there is none
+	Formats    []Dump // the other representations of the page (Format, Ext, MediaType, URL)
 }
 
 // propView is one property of a subject with all its values.
@@ -51,6 +57,15 @@ type resourcePageView struct {
 	Prev        string         `json:"prev,omitempty"`
 	Next        string         `json:"next,omitempty"`
 	Formats     []dumpView     `json:"formats"`
+	TitleLang   string         `json:"titlelang,omitempty"` // the language of the page title (the label)
+	Languages   []langLink     `json:"languages,omitempty"`
+}
+
+// langLink is one entry of a language switch.
+type langLink struct {
+	Tag     string `json:"tag"`
+	Href    string `json:"href"`
+	Current bool   `json:"current,omitempty"`
 }
 
 // maxNesting bounds how deep blank nodes are nested on a page; deeper ones are shown as their labels.
@@ -58,12 +73,19 @@ const maxNesting = 16
 
 // termNamer shows terms with the labels and prefixes of one page.
 type termNamer struct {
-	local    map[string]resourceLink
-	labels   map[string]string
-	prefixes []rdf.Prefix
+	local      map[string]resourceLink
+	labels     map[string]string
+	labelLangs map[string]string
+	prefixes   []rdf.Prefix
 }
 
-func (n termNamer) term(t rdf.Term) termView { return viewTerm(t, n.local, n.labels, n.prefixes) }
+func (n termNamer) term(t rdf.Term) termView {
+	tv := viewTerm(t, n.local, n.labels, n.prefixes)
+	if tv.Kind == "iri" && tv.Label == n.labels[t.Value] {
+		tv.LabelLang = n.labelLangs[t.Value]
+	}
+	return tv
+}
 
 // resourceView groups a resource's statements by subject and property: the resource's own properties, in the
 // order they first occur, with each blank node's statements nested under the value that names it (once: a blank
@@ -104,11 +126,17 @@ func resourceView(iri string, statements []rdf.Quad, n termNamer) []propView {
 
 // resourcePage turns p into the page Hugo renders.
 func resourcePage(p *ResourcePage) page {
-	n := termNamer{labels: p.Labels, prefixes: wellKnown}
+	n := termNamer{labels: p.Labels, labelLangs: p.LabelLangs, prefixes: wellKnown}
 	v := resourcePageView{Crumbs: viewCrumbs(p.Crumbs), IRI: p.IRI, Href: p.Href,
 		Publication: linkView{Name: p.Publication.Name, Href: p.Publication.Href},
 		Properties:  resourceView(p.IRI, p.Statements, n), Incoming: []incomingView{}, Truncated: p.Truncated,
 		Page: p.Page, Prev: p.Prev, Next: p.Next, Formats: []dumpView{}}
+	if p.Label != "" {
+		v.TitleLang = p.LabelLang
+	}
+	for _, l := range p.Languages {
+		v.Languages = append(v.Languages, langLink{Tag: l.Name, Href: l.Href, Current: l.Name == p.Language})
+	}
 	for _, q := range p.Incoming {
 		v.Incoming = append(v.Incoming, incomingView{S: n.term(q.S), P: n.term(q.P)})
 	}

@@ -32,6 +32,7 @@ type ResourceKey struct {
 	Dataset string
 	IRI     string
 	Page    int
+	Lang    string // the language order the page was rendered in (LanguageOrder, joined)
 }
 
 // Rendered is a rendered resource page, with the IRI and next-page link of the data it was rendered from, so that
@@ -91,6 +92,10 @@ func (r *Resources) Script() ([]byte, error) {
 	}
 	return Script(r.o.Themes...)
 }
+
+// Language is the hub's language (BCP 47, "en" when none was given): the page texts', and the one a resource's
+// labels are shown in after the reader's own.
+func (r *Resources) Language() string { return nameOr(r.o.Language, "en") }
 
 // Title is the hub's name the pages show ("ldhub" when none was given), for the first crumb.
 func (r *Resources) Title() string { return nameOr(r.o.Title, "ldhub") }

@@ -188,28 +188,42 @@ func (ls langs) pick(ts []vocab.Text) textView {
 	if len(ts) == 0 {
 		return textView{}
 	}
-	for _, l := range ls {
-		for _, t := range ts {
-			if t.Lang == l {
-				return textView(t)
-			}
-		}
-		if l == "" {
-			continue
-		}
-		for _, t := range ts {
-			if strings.HasPrefix(t.Lang, l+"-") || strings.HasPrefix(l, t.Lang+"-") && t.Lang != "" {
-				return textView(t)
-			}
+	best, rank := 0, LanguageRank(ls, ts[0].Lang)
+	for i, t := range ts[1:] {
+		if r := LanguageRank(ls, t.Lang); r < rank {
+			best, rank = i+1, r
 		}
 	}
-	best := ts[0]
+	if rank < 2*len(ls) {
+		return textView(ts[best])
+	}
+	b := ts[0]
 	for _, t := range ts[1:] {
-		if t.Lang < best.Lang || t.Lang == best.Lang && t.Value < best.Value {
-			best = t
+		if t.Lang < b.Lang || t.Lang == b.Lang && t.Value < b.Value {
+			b = t
 		}
 	}
-	return textView(best)
+	return textView(b)
+}
+
+// LanguageOrder is the order in which a page chooses among texts in several languages: the preferences given
+// (the reader's, then the hub's), then English, then untagged text. Tags are lower-cased; "*" and repeats go.
+func LanguageOrder(prefs ...string) []string { return fallback(prefs) }
+
+// LanguageRank places a text's language tag in order (LanguageOrder's): 2i when it is the i-th entry, 2i+1 when
+// it matches the i-th by primary subtag ("en-gb" for "en", "en" for "en-gb"), 2*len(order) when it matches none.
+// The text of the lowest rank is the one to show.
+func LanguageRank(order []string, tag string) int {
+	tag = strings.ToLower(tag)
+	for i, l := range order {
+		if tag == l {
+			return 2 * i
+		}
+		if l != "" && tag != "" && (strings.HasPrefix(tag, l+"-") || strings.HasPrefix(l, tag+"-")) {
+			return 2*i + 1
+		}
+	}
+	return 2 * len(order)
 }
 
 // all keeps the texts in the language pick would choose.
