@@ -9,10 +9,14 @@ import (
 	"path/filepath"
 )
 
+// TempPrefix starts the name of every temporary file Write makes, so that a sweep after a crash (the pipeline's)
+// finds them among its own staging files.
+const TempPrefix = ".tmp-"
+
 // Write replaces path with what write produces, with permissions perm. Nothing changes at path when write fails.
 func Write(path string, perm os.FileMode, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := os.CreateTemp(dir, TempPrefix+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -40,5 +41,24 @@ func TestWriteReplacesOnlyOnSuccess(t *testing.T) {
 	}
 	if err := WriteFile(filepath.Join(dir, "missing", "x"), nil, 0o644); err == nil {
 		t.Error("a write into a missing folder succeeded")
+	}
+}
+
+// While a write is in flight, its temporary file is the only new entry and its name starts with TempPrefix (what
+// the pipeline's sweep removes after a crash).
+func TestTemporaryName(t *testing.T) {
+	dir := t.TempDir()
+	err := Write(filepath.Join(dir, "state.json"), 0o600, func(io.Writer) error {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return err
+		}
+		if len(ents) != 1 || !strings.HasPrefix(ents[0].Name(), TempPrefix) {
+			t.Errorf("entries during a write: %v", ents)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ldhub/ldhub/atomicfile"
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/store"
@@ -226,7 +227,7 @@ func (p *Pipeline) saveState(repoID string, st repoState) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(p.statePath(repoID), b)
+	return atomicfile.WriteFile(p.statePath(repoID), b, 0o600)
 }
 
 // SyncRepository brings the renderings of one repository up to date with its head.
@@ -580,20 +581,4 @@ func (p *Pipeline) swapLatest(pubDir, tmp, dir, name, key string) error {
 		}
 	}
 	return nil
-}
-
-func writeFileAtomic(name string, b []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(name), tmpPrefix)
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), name)
 }

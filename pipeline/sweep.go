@@ -6,11 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ldhub/ldhub/atomicfile"
 	"github.com/ldhub/ldhub/site/tree"
 )
 
 // tmpPrefix starts the name of everything the pipeline stages before renaming it into place.
-const tmpPrefix = ".tmp-"
+const tmpPrefix = atomicfile.TempPrefix
 
 // sweep removes what renders killed half-way left behind: the staging folders, links and files named .tmp-*.
 // Readers never see them (nothing points there), but a process killed in a render never renames or removes them,

@@ -5,10 +5,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
-	"path/filepath"
 	"syscall"
 	"unsafe"
+
+	"github.com/ldhub/ldhub/atomicfile"
 )
 
 // File layout (little endian, every section 8-byte aligned so it can be used in place after mmap):
@@ -18,20 +20,18 @@ import (
 //	heap | offsets (terms+1 × u32) | table (slots × u32) | default SPO, POS, OSP | each named graph's SPO, POS, OSP
 const magic = "LDHIDX01"
 
-// Save writes the dataset to path atomically: a temporary file in the same folder, synced, then renamed, so a
-// reader opens either the old index or the new one, never half of one.
-func (d *Dataset) Save(path string) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), ".index-*")
-	if err != nil {
-		return fmt.Errorf("index: save: %w", err)
+// Save writes the dataset to path atomically (atomicfile: a temporary file in the same folder, synced, renamed,
+// then the folder synced), so a reader opens either the old index or the new one, never half of one.
+func (d *Dataset) Save(path string) error {
+	if err := atomicfile.Write(path, 0o600, d.write); err != nil {
+		return fmt.Errorf("index: save %s: %w", path, err)
 	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	w := bufio.NewWriterSize(f, 1<<20)
+	return nil
+}
+
+// write writes the file layout above to out.
+func (d *Dataset) write(out io.Writer) (err error) {
+	w := bufio.NewWriterSize(out, 1<<20)
 	var off int64
 	put := func(b []byte) {
 		if err == nil {
@@ -70,22 +70,10 @@ func (d *Dataset) Save(path string) (err error) {
 			pad()
 		}
 	}
-	if err == nil {
-		err = w.Flush()
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if err == nil {
-		err = f.Close()
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
 	if err != nil {
-		return fmt.Errorf("index: save %s: %w", path, err)
+		return err
 	}
-	return nil
+	return w.Flush()
 }
 
 // Open maps an index file read-only. The dataset's memory is the page cache's: pages are read on first touch and
