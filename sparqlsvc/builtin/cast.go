@@ -15,6 +15,10 @@ var castTargets = map[string]bool{
 	xsdFloat: true, rdf.XSDDouble: true, xsdDT: true,
 }
 
+// IsCast reports whether iri names one of the XPath constructor functions SPARQL 1.1 requires (§17.5), the only
+// functions named by IRI that ldhub evaluates.
+func IsCast(iri string) bool { return castTargets[iri] }
+
 // Cast converts a term with an XPath constructor function (the cast table of §17.5).
 func Cast(target string, a rdf.Term) (rdf.Term, error) {
 	if !castTargets[target] {
