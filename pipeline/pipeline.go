@@ -103,6 +103,23 @@ func (p *Pipeline) Pending(publicationID string) bool {
 	return p.live[publicationID] != pub.Version.ID
 }
 
+// Live reports whether every publication of a repository has its latest version live (a read replica holds a
+// forwarded write's answer until it is). A repository it cannot read is not waited for.
+func (p *Pipeline) Live(ctx context.Context, repoID string) bool {
+	pubs, err := p.o.Store.Publications(ctx, model.SystemActor, repoID)
+	if err != nil {
+		return true
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, pub := range pubs {
+		if p.live[pub.ID] != pub.Version.ID {
+			return false
+		}
+	}
+	return true
+}
+
 // Run renders everything once, then follows the store's change events until ctx ends. Errors of single
 // publications are logged and do not stop it.
 func (p *Pipeline) Run(ctx context.Context) error {

@@ -98,8 +98,14 @@ var servingRE = regexp.MustCompile(`msg="ldhub serving" addr=(\S+)`)
 // startHub runs the binary on data and addr and waits until it listens.
 func startHub(t *testing.T, bin, data, addr string, env ...string) *hubProc {
 	t.Helper()
+	return startHubArgs(t, bin, []string{"serve", "--data", data, "--addr", addr}, env...)
+}
+
+// startHubArgs runs the binary with args (a serve command) and waits until it listens.
+func startHubArgs(t *testing.T, bin string, args []string, env ...string) *hubProc {
+	t.Helper()
 	p := &hubProc{logs: &syncBuffer{}, exited: make(chan struct{})}
-	p.cmd = exec.Command(bin, "serve", "--data", data, "--addr", addr)
+	p.cmd = exec.Command(bin, args...)
 	p.cmd.Env = append(os.Environ(), env...)
 	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
 	if err := p.cmd.Start(); err != nil {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ldhub/ldhub/api/auth"
@@ -23,6 +24,7 @@ import (
 	"github.com/ldhub/ldhub/httpx"
 	"github.com/ldhub/ldhub/httpx/accesslog"
 	"github.com/ldhub/ldhub/pipeline"
+	"github.com/ldhub/ldhub/replica"
 	"github.com/ldhub/ldhub/site"
 	"github.com/ldhub/ldhub/site/fastpath"
 	"github.com/ldhub/ldhub/site/html"
@@ -69,7 +71,7 @@ func parse(fs *flag.FlagSet, args []string) (bool, error) {
 }
 
 func runServe(ctx context.Context, env *environment, args []string) error {
-	fs := flags(env, "serve", "serve [--data DIR] [--addr HOST:PORT] [--base-url URL] [--site DIR] [--theme DIR] [--trusted-proxies CIDRS] [--cors-origin ORIGINS]")
+	fs := flags(env, "serve", "serve [--data DIR] [--addr HOST:PORT] [--base-url URL] [--site DIR] [--theme DIR] [--trusted-proxies CIDRS] [--cors-origin ORIGINS] [--follow PRIMARY_URL]")
 	data := fs.String("data", envOr(env, "LDHUB_DATA", "./ldhub-data"), "data folder (env LDHUB_DATA)")
 	addr := fs.String("addr", envOr(env, "LDHUB_ADDR", "127.0.0.1:8080"), "listen address (env LDHUB_ADDR)")
 	baseURL := fs.String("base-url", env.getenv("LDHUB_BASE_URL"), "public base URL (env LDHUB_BASE_URL; default http://<addr>)")
@@ -79,6 +81,8 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 		"comma-separated CIDRs whose X-Forwarded-For names the client (env LDHUB_TRUSTED_PROXIES)")
 	corsOrigins := fs.String("cors-origin", env.getenv("LDHUB_CORS_ORIGIN"),
 		"comma-separated origins (https://app.example) whose browser pages may write through the API; any origin may read (env LDHUB_CORS_ORIGIN)")
+	follow := fs.String("follow", env.getenv("LDHUB_FOLLOW"),
+		"run as a read replica of the hub at this URL, with the credential in LDHUB_FOLLOW_CREDENTIAL=id:secret (env LDHUB_FOLLOW; docs/scaling.md)")
 	if help, err := parse(fs, args); help || err != nil {
 		return err
 	}
@@ -96,13 +100,29 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 		return err
 	}
 	defer st.Close()
-	cred, secret, created, err := st.EnsureAdmin(ctx, env.getenv("LDHUB_ADMIN_ID"), env.getenv("LDHUB_ADMIN_SECRET"))
-	if err != nil {
-		return fmt.Errorf("administrator credential: %w", err)
-	}
-	if created && env.getenv("LDHUB_ADMIN_SECRET") == "" {
-		// Printed once, to stdout only: the secret is stored as a hash and never logged.
-		fmt.Fprintf(env.stdout, "administrator credential created (shown only now):\n  id:     %s\n  secret: %s\n", cred.ID, secret)
+	var follower *replica.Follower
+	if *follow != "" {
+		// A replica keeps no credentials of its own: every request with credentials goes to the primary.
+		id, secret, _ := strings.Cut(env.getenv("LDHUB_FOLLOW_CREDENTIAL"), ":")
+		follower, err = replica.New(replica.Options{Primary: *follow, ID: id, Secret: secret, Store: st,
+			StateFile: replica.StateFile(*data), Log: log})
+		if err != nil {
+			return err
+		}
+		if *baseURL == "" {
+			if *baseURL, err = follower.BaseURL(ctx); err != nil {
+				return fmt.Errorf("--follow: the primary's base URL (give --base-url to start while it is unreachable): %w", err)
+			}
+		}
+	} else {
+		cred, secret, created, err := st.EnsureAdmin(ctx, env.getenv("LDHUB_ADMIN_ID"), env.getenv("LDHUB_ADMIN_SECRET"))
+		if err != nil {
+			return fmt.Errorf("administrator credential: %w", err)
+		}
+		if created && env.getenv("LDHUB_ADMIN_SECRET") == "" {
+			// Printed once, to stdout only: the secret is stored as a hash and never logged.
+			fmt.Fprintf(env.stdout, "administrator credential created (shown only now):\n  id:     %s\n  secret: %s\n", cred.ID, secret)
+		}
 	}
 
 	idx, err := search.Open(ctx, filepath.Join(*data, "index", "search.bleve"), st, log)
@@ -163,12 +183,17 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	srv := server.New(server.Config{Store: st, Auth: guard, Search: idx, BaseURL: *baseURL, Logger: log,
 		Git: gitHandler, Site: siteHandler, SPARQLGate: gate, CORSOrigins: httpx.ParseOrigins(*corsOrigins),
 		Pending: func(_ context.Context, p model.Publication) bool { return pipe.Pending(p.ID) }})
+	var handler http.Handler = srv
+	if follower != nil {
+		handler = replica.NewHandler(replica.HandlerOptions{Local: srv, Follower: follower, Rendered: pipe.Live})
+		go func() { _ = follower.Run(followCtx) }()
+	}
 	alog := accesslog.NewBuffered(env.stderr, time.Second)
 	defer alog.Close()
 	access := slog.New(slog.NewTextHandler(alog, nil))
 	// IdleTimeout: a kept-alive connection nobody uses is closed (nginx's keepalive_timeout default), on the fast
 	// path and in net/http alike.
-	hs := &http.Server{Handler: accesslog.Handler(access, srv), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 75 * time.Second,
+	hs := &http.Server{Handler: accesslog.Handler(access, handler), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 75 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return ctx }}
 	// Direct URLs with a prepared response skip net/http (site/fastpath); everything else reaches hs as before.
 	fast, err := fastpath.New(fastpath.Options{HTTP: hs, Lookup: directURL(siteHandler),
