@@ -34,6 +34,24 @@ func Cast(target string, a rdf.Term) (rdf.Term, error) {
 		case rdf.XSDDecimal:
 			f.dec = true
 			return f.term(), nil
+		case rdf.XSDString: // the canonical form
+			return rdf.String(f.term().Value), nil
+		case rdf.XSDDouble, xsdFloat:
+			if x, ok := f.float(); ok {
+				k := kDouble
+				if target == xsdFloat {
+					k = kFloat
+				}
+				return num{kind: kDouble, f: x}.to(k).term(), nil
+			}
+		}
+	}
+	if a.Kind == rdf.KindLiteral && a.Datatype == rdf.XSDString && (target == rdf.XSDInteger || target == rdf.XSDDecimal) {
+		lex := strings.TrimSpace(a.Value)
+		if (target == rdf.XSDInteger && validInteger(lex)) || (target == rdf.XSDDecimal && validDecimal(lex)) {
+			if f, ok := toFixed(rdf.Literal(lex, target)); ok {
+				return f.term(), nil
+			}
 		}
 	}
 	if a.Kind == rdf.KindIRI {

@@ -202,27 +202,76 @@ func (a fixed) arith(op byte, b fixed) (rdf.Term, bool, error) {
 			return rdf.Term{}, true, ErrType
 		}
 		// The quotient to 18 places, toward zero (exact when it terminates there, as the big path's):
-		// |a|·10^(18+b.scale−a.scale) / |b|.
-		k := maxScale + b.scale - a.scale
-		if k > maxScale {
-			return rdf.Term{}, false, nil
+		// |a|·10^(18+b.scale−a.scale) / |b|, in 128 bits, so that quotients of any size print without big numbers.
+		if b.scale > a.scale {
+			v, ok := a.rescale(b.scale)
+			if !ok {
+				return rdf.Term{}, false, nil
+			}
+			a = fixed{v: v, scale: b.scale, dec: a.dec}
 		}
-		hi, lo := bits.Mul64(absU(a.v), uint64(pow10[k]))
+		hi, lo := bits.Mul64(absU(a.v), uint64(pow10[maxScale+b.scale-a.scale]))
 		d := absU(b.v)
-		if hi >= d {
-			return rdf.Term{}, false, nil
-		}
-		q, _ := bits.Div64(hi, lo, d)
-		if q > math.MaxInt64 {
-			return rdf.Term{}, false, nil
-		}
-		r := fixed{v: int64(q), scale: maxScale, dec: true}
-		if (a.v < 0) != (b.v < 0) {
-			r.v = -r.v
-		}
-		return r.term(), true, nil
+		qhi, r := hi/d, hi%d
+		qlo, _ := bits.Div64(r, lo, d)
+		return decimal128(qhi, qlo, maxScale, (a.v < 0) != (b.v < 0)), true, nil
 	}
 	return rdf.Term{}, false, nil
+}
+
+// decimal128 writes the xsd:decimal (hi·2^64+lo) / 10^scale, negated when neg, in canonical form.
+func decimal128(hi, lo uint64, scale int, neg bool) rdf.Term {
+	for scale > 0 { // trailing fractional zeros
+		qh, rh := hi/10, hi%10
+		ql, rem := bits.Div64(rh, lo, 10)
+		if rem != 0 {
+			break
+		}
+		hi, lo, scale = qh, ql, scale-1
+	}
+	if hi == 0 && lo <= math.MaxInt64 {
+		f := fixed{v: int64(lo), scale: scale, dec: true}
+		if neg {
+			f.v = -f.v
+		}
+		return f.term()
+	}
+	// Digits in chunks of 18, least significant first.
+	var chunks []uint64
+	for hi != 0 {
+		qh, rh := hi/uint64(pow10[18]), hi%uint64(pow10[18])
+		ql, rem := bits.Div64(rh, lo, uint64(pow10[18]))
+		chunks = append(chunks, rem)
+		hi, lo = qh, ql
+	}
+	digits := strconv.AppendUint(make([]byte, 0, 40), lo, 10)
+	for i := len(chunks) - 1; i >= 0; i-- {
+		c := strconv.AppendUint(make([]byte, 0, 18), chunks[i], 10)
+		for range 18 - len(c) {
+			digits = append(digits, '0')
+		}
+		digits = append(digits, c...)
+	}
+	out := make([]byte, 0, len(digits)+3)
+	if neg {
+		out = append(out, '-')
+	}
+	// At least 20 digits here, more than the 18 places, so the point falls inside them.
+	out = append(out, digits[:len(digits)-scale]...)
+	if scale > 0 {
+		out = append(out, '.')
+		out = append(out, digits[len(digits)-scale:]...)
+	}
+	return rdf.Literal(string(out), rdf.XSDDecimal)
+}
+
+// float is the double nearest to f (one correctly rounded division of two exact doubles); ok is false when v
+// has more than 53 bits, where float64(v) would round first.
+func (f fixed) float() (float64, bool) {
+	if f.v > 1<<53 || f.v < -(1<<53) {
+		return 0, false
+	}
+	return float64(f.v) / float64(pow10[f.scale]), true
 }
 
 // cmp compares two fixed values; ok is false when aligning them overflows.

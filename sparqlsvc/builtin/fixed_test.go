@@ -71,7 +71,7 @@ func TestFixedMatchesBig(t *testing.T) {
 		if gc, err := Compare(a, b); err != nil || gc != wc {
 			t.Fatalf("compare %v %v: %d (%v), big %d", a, b, gc, err, wc)
 		}
-		for _, target := range []string{rdf.XSDInteger, rdf.XSDDecimal} {
+		for _, target := range []string{rdf.XSDInteger, rdf.XSDDecimal, rdf.XSDString, rdf.XSDDouble, xsdFloat} {
 			got, gerr := Cast(target, a)
 			var want rdf.Term
 			var werr error
@@ -79,10 +79,33 @@ func TestFixedMatchesBig(t *testing.T) {
 			case rdf.XSDInteger:
 				q := new(big.Int).Quo(n.r.Num(), n.r.Denom()) // toward zero
 				want = rdf.Literal(q.String(), rdf.XSDInteger)
-			default:
+			case rdf.XSDDecimal:
 				want = num{kind: kDecimal, r: n.r}.term()
+			case rdf.XSDString:
+				want = rdf.String(canonicalString(n))
+			case rdf.XSDDouble:
+				want = n.to(kDouble).term()
+			default:
+				want = n.to(kFloat).term()
 			}
 			same("cast "+target, a, a, got, want, gerr, werr)
+		}
+		// From a string holding the number (with spaces around), to the integer or decimal it spells.
+		src := rdf.String(" " + a.Value + "\t")
+		for _, target := range []string{rdf.XSDInteger, rdf.XSDDecimal} {
+			got, gerr := Cast(target, src)
+			var want rdf.Term
+			var werr error = ErrType
+			lex := strings.TrimSpace(a.Value)
+			if target == rdf.XSDInteger && validInteger(lex) || target == rdf.XSDDecimal && validDecimal(lex) {
+				v, _ := new(big.Rat).SetString(lex)
+				k := kInteger
+				if target == rdf.XSDDecimal {
+					k = kDecimal
+				}
+				want, werr = num{kind: k, r: v}.term(), nil
+			}
+			same("cast string "+target, src, src, got, want, gerr, werr)
 		}
 	}
 	// Sums that overflow the fixed form carry on in big numbers.

@@ -13,6 +13,8 @@ package eval
 
 import (
 	"context"
+	"hash/maphash"
+	"strings"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
@@ -87,13 +89,17 @@ type terms struct {
 	dict   *index.Dict
 	base   ID
 	extra  []rdf.Term
-	byKey  map[string]ID
+	byHash map[uint64]ID // overlay ids by the hash of their key: no key string to build or keep per term
+	byKey  map[string]ID // the rare terms whose hash an earlier, different term took
+	hash   func([]byte) uint64
 	keyBuf []byte
 	bytes  int64 // what the overlay holds, charged against the query's memory budget
 }
 
 func newTerms(d *index.Dict) *terms {
-	t := &terms{dict: d, byKey: map[string]ID{}}
+	t := &terms{dict: d, byHash: map[uint64]ID{}, byKey: map[string]ID{}}
+	seed := maphash.MakeSeed()
+	t.hash = func(k []byte) uint64 { return maphash.Bytes(seed, k) }
 	if d != nil {
 		t.base = ID(d.Len())
 	}
@@ -118,13 +124,12 @@ func (t *terms) lookup(x rdf.Term) ID {
 	return t.dict.Lookup(x)
 }
 
-// id interns a term: its dictionary id when the data has it, an overlay id otherwise.
+// id interns a term: its dictionary id when the data has it, an overlay id otherwise. The overlay is asked first:
+// it holds only terms the data lacks, and computed values repeat (BIND buckets, group keys), so a hit there saves
+// the dictionary's probe.
 func (t *terms) id(x rdf.Term) ID {
 	if x.IsZero() {
 		return 0
-	}
-	if id := t.lookup(x); id != 0 {
-		return id
 	}
 	k := t.keyBuf[:0]
 	k = append(k, byte(x.Kind))
@@ -140,13 +145,29 @@ func (t *terms) id(x rdf.Term) ID {
 		k = append(k, c)
 	}
 	t.keyBuf = k
-	if id, ok := t.byKey[string(k)]; ok {
+	h := t.hash(k)
+	id, hashed := t.byHash[h]
+	if hashed {
+		if y := t.extra[id-t.base-1]; y.Kind == x.Kind && y.Value == x.Value && y.Datatype == x.Datatype &&
+			strings.EqualFold(y.Lang, x.Lang) {
+			return id
+		}
+		if id, ok := t.byKey[string(k)]; ok {
+			return id
+		}
+	}
+	if id := t.lookup(x); id != 0 {
 		return id
 	}
 	t.extra = append(t.extra, x)
-	t.bytes += int64(len(x.Value)+len(x.Datatype)+len(x.Lang)+len(k)) + 96
-	id := t.base + ID(len(t.extra))
-	t.byKey[string(k)] = id
+	t.bytes += int64(len(x.Value)+len(x.Datatype)+len(x.Lang)) + 96
+	id = t.base + ID(len(t.extra))
+	if hashed {
+		t.byKey[string(k)] = id
+		t.bytes += int64(len(k))
+	} else {
+		t.byHash[h] = id
+	}
 	return id
 }
 
