@@ -78,12 +78,18 @@ def gmean(xs):
 
 if os.path.exists(os.path.join(out, "ours.json")) and any(a["queries"] for a in anchors):
     ours = json.load(open(os.path.join(out, "ours.json")))
+    # CPU time (user+sys of the process, per run) where the anchor's tool records it: on a shared machine the wall
+    # time of each engine measures the neighbours as much as the engine.
+    cpu_anchors = [a for a in anchors if any("cpu_ms" in q for q in a["queries"].values())]
     head = "| query | ldhub ms |" + "".join(f" {a['name']} ms | ratio |" for a in anchors)
     head += " vs fastest |" if len(anchors) > 1 else ""
+    head += " ldhub CPU ms |" + "".join(f" {a['name']} CPU ms | CPU ratio |" for a in cpu_anchors)
     head += " rows | same answers (" + ", ".join(a["name"] for a in anchors) + ") |"
     print(head)
-    print("|---|---:|" + "---:|---:|" * len(anchors) + ("---:|" if len(anchors) > 1 else "") + "---:|---|")
+    print("|---|---:|" + "---:|---:|" * len(anchors) + ("---:|" if len(anchors) > 1 else "") + "---:|" +
+          "---:|---:|" * len(cpu_anchors) + "---:|---|")
     ratios = {a["name"]: [] for a in anchors}
+    cpu_ratios = {a["name"]: [] for a in cpu_anchors}
     fastest, slower = [], 0
     for q in ours["queries"]:
         name, mine = q["query"], q.get("median_ms")
@@ -105,6 +111,15 @@ if os.path.exists(os.path.join(out, "ours.json")) and any(a["queries"] for a in 
                 line += f" {mine / best:.2f} |"
             else:
                 line += " |"
+        mc = q.get("cpu_ms")
+        line += f" {mc:.1f} |" if mc is not None else " |"
+        for a in cpu_anchors:
+            c = a["queries"].get(name, {}).get("cpu_ms")
+            if c and mc:
+                cpu_ratios[a["name"]].append(max(mc, 0.1) / max(c, 0.1))  # getrusage ticks are coarse
+                line += f" {c:.1f} | {max(mc, 0.1) / max(c, 0.1):.2f} |"
+            else:
+                line += " | |"
         same = ", ".join(compare(os.path.join(out, "ours", name + ".txt"), os.path.join(out, a["dump"], name + ".txt"))
                          for a in anchors)
         print(line + f" {q.get('results', '')} | {same} |")
@@ -113,6 +128,9 @@ if os.path.exists(os.path.join(out, "ours.json")) and any(a["queries"] for a in 
         rs = ratios[a["name"]]
         print(f"geometric mean of ratios vs {a['name']}: {gmean(rs):.3f} over {len(rs)} queries; "
               f"slower than {a['name']}: {sum(r > 1 for r in rs)}")
+        if a["name"] in cpu_ratios:
+            cr = cpu_ratios[a["name"]]
+            print(f"  in CPU time: {gmean(cr):.3f}; more CPU than {a['name']}: {sum(r > 1 for r in cr)}")
     if len(anchors) > 1:
         print(f"geometric mean vs the fastest anchor of each query: {gmean(fastest):.3f} (goal ≤ 0.5); "
               f"queries slower than the fastest anchor: {slower}")
