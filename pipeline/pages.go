@@ -35,6 +35,24 @@ type HTML struct {
 	Themes   []string // publishers' theme folders laid over the default theme, later ones winning
 }
 
+// LoadTheme reads a publisher's theme folder ("" for none): its Hugo layouts and static files, for the pages the
+// pipeline renders and for the resource pages the handler renders on request. The theme is checked now, so that a
+// broken layout stops ldhub instead of failing every sync or request.
+func LoadTheme(ctx context.Context, dir string) (*HTML, error) {
+	opts := &HTML{}
+	if dir != "" {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return nil, fmt.Errorf("theme: %w", err)
+		}
+		opts.Themes = []string{abs}
+	}
+	if err := html.CheckTheme(ctx, opts.Themes...); err != nil {
+		return nil, fmt.Errorf("theme %s: %w", dir, err)
+	}
+	return opts, nil
+}
+
 // PagesDir is where the pipeline writes the hub, group and repository pages (<path>/index.html). Only public
 // content goes there: serve it as site.Options.Pages.
 func PagesDir(out string) string { return filepath.Join(out, "pages") }

@@ -32,7 +32,7 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 	if *out == "" {
 		*out = filepath.Join(*data, "site")
 	}
-	htmlOpts, err := loadTheme(ctx, *themeDir)
+	htmlOpts, err := pipeline.LoadTheme(ctx, *themeDir)
 	if err != nil {
 		return err
 	}

@@ -148,7 +148,7 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	if *siteDir == "" {
 		*siteDir = filepath.Join(*data, "site")
 	}
-	htmlOpts, err := loadTheme(ctx, *themeDir)
+	htmlOpts, err := pipeline.LoadTheme(ctx, *themeDir)
 	if err != nil {
 		return err
 	}
@@ -235,22 +235,4 @@ func directURL(h *site.Handler) fastpath.Lookup {
 		}
 		return h.Prepared(path, accept, encoding)
 	}
-}
-
-// loadTheme reads a publisher's theme folder ("" for none): its Hugo layouts and static files, for the pages the
-// pipeline renders and for the resource pages the handler renders on request. The theme is checked now, so that a
-// broken layout stops ldhub instead of failing every sync or request.
-func loadTheme(ctx context.Context, dir string) (*pipeline.HTML, error) {
-	opts := &pipeline.HTML{}
-	if dir != "" {
-		abs, err := filepath.Abs(dir)
-		if err != nil {
-			return nil, fmt.Errorf("theme: %w", err)
-		}
-		opts.Themes = []string{abs}
-	}
-	if err := html.CheckTheme(ctx, opts.Themes...); err != nil {
-		return nil, fmt.Errorf("theme %s: %w", dir, err)
-	}
-	return opts, nil
 }

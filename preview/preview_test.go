@@ -1,4 +1,4 @@
-package main
+package preview
 
 import (
 	"bufio"
@@ -15,29 +15,21 @@ import (
 
 func TestPreviewRendersAndReloadsOnSave(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, body string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name, body string) { writeFile(t, dir, name, body) }
 	write("core.ttl", "<Thing> <p> \"first\" .\n<http://preview.test/core/Res> <p> \"res\" .\n")
 	write("sub/more.nt", "<http://x/a> <http://x/b> <http://x/c> .\n")
 	write("notes.txt", "not RDF")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	pv, err := newPreview(ctx, dir, "http://preview.test", "")
+	pv, err := New(ctx, dir, "http://preview.test", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer pv.close()
-	if err := pv.sync(ctx); err != nil {
+	defer pv.Close()
+	if err := pv.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	go pv.watch(ctx, io.Discard)
+	go pv.Watch(ctx, io.Discard)
 	srv := httptest.NewServer(pv)
 	defer srv.Close()
 	get := func(path, accept string) (int, string) { return getAs(t, srv.URL+path, accept) }
@@ -87,7 +79,7 @@ func TestPreviewRendersAndReloadsOnSave(t *testing.T) {
 	}
 	// A broken save is reported and leaves the last good rendering.
 	write("core.ttl", "<Thing> <p> .\n")
-	if err := pv.sync(ctx); err == nil || !strings.Contains(err.Error(), "line 1") {
+	if err := pv.Sync(ctx); err == nil || !strings.Contains(err.Error(), "line 1") {
 		t.Errorf("sync of bad Turtle: %v", err)
 	}
 	if _, body := get("/core", "text/turtle"); !strings.Contains(body, `"second"`) {
@@ -105,12 +97,12 @@ func TestPreviewShowsErrorsAndRealNamespace(t *testing.T) {
 	write("broken.ttl", "@prefix ex: <http://ex/> .\nex:a ex:b \"oops .\n")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	pv, err := newPreview(ctx, dir, "http://example.org/def", "")
+	pv, err := New(ctx, dir, "http://example.org/def", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer pv.close()
-	_ = pv.sync(ctx)
+	defer pv.Close()
+	_ = pv.Sync(ctx)
 	srv := httptest.NewServer(pv)
 	defer srv.Close()
 	get := func(path, accept string) (int, string) { return getAs(t, srv.URL+path, accept) }
@@ -136,7 +128,7 @@ func TestPreviewShowsErrorsAndRealNamespace(t *testing.T) {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		if resp.Header.Get("Content-Security-Policy") != previewCSP || resp.Header.Get("X-Content-Type-Options") != "nosniff" ||
+		if resp.Header.Get("Content-Security-Policy") != CSP || resp.Header.Get("X-Content-Type-Options") != "nosniff" ||
 			resp.Header.Get("Cache-Control") != "no-store" {
 			t.Errorf("%s: headers %v", path, resp.Header)
 		}
@@ -146,11 +138,22 @@ func TestPreviewShowsErrorsAndRealNamespace(t *testing.T) {
 		t.Errorf("term page: %d %s", code, ttl)
 	}
 	write("broken.ttl", "@prefix ex: <http://ex/> .\nex:a ex:b \"fixed\" .\n")
-	if err := pv.sync(ctx); err != nil {
+	if err := pv.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if _, errs := get("/_preview/errors", ""); strings.TrimSpace(errs) != "[]" {
 		t.Errorf("errors after the fix: %s", errs)
+	}
+}
+
+func writeFile(t *testing.T, dir, name, content string) {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
