@@ -5,7 +5,7 @@ SHELL     := /bin/bash
 REPORTS   := $(CURDIR)/build/reports
 export LDHUB_REPORT_DIR := $(REPORTS)
 
-.PHONY: all build test conformance vet fmt-check tidy-check bench bench-parse bench-sparql bench-sparql-broad fuzz soak clean
+.PHONY: all build test conformance vet fmt-check tidy-check bench bench-parse bench-sparql bench-sparql-broad bench-cluster fuzz soak clean
 
 all: build
 
@@ -51,6 +51,13 @@ fuzz:
 # non-2xx/3xx answer and prints requests/s and p99 (needs wrk: apt-get install -y wrk). SOAK_DURATION per wrk run.
 soak:
 	soak/soak.sh
+
+# The three-node setup under load (docs/scaling.md): a primary, two replicas and nginx, CLUSTER_WRITES writes with
+# a replica killed and restarted, then wrk through nginx over 1, 2 and 3 nodes (needs nginx and wrk). CI runs the
+# short correctness version (TestClusterBehindNginx, 12 writes, no wrk) as part of make test.
+CLUSTER_WRITES ?= 60
+bench-cluster:
+	CLUSTER_WRITES=$(CLUSTER_WRITES) CLUSTER_WRK=1 $(GO) test -count=1 -timeout 30m -run 'TestClusterBehindNginx' -v ./cmd/ldhub/ | grep -E 'cluster:|throughput:|FAIL|ok|PASS'
 
 vet:
 	$(GO) vet ./...

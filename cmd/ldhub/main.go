@@ -27,14 +27,15 @@ type environment struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"convert": {summary: "convert RDF between syntaxes", run: runConvert},
-		"build":   {summary: "render the static site, dumps and SPARQL indexes from git", run: runBuild},
-		"preview": {summary: "serve a local folder of RDF files as ldhub would, reloading on save", run: runPreview},
-		"serve":   {summary: "run the hub (REST API, git, direct URLs)", run: runServe},
-		"app":     {summary: "create, list or revoke applications (v3 credentials)", run: runApp},
-		"token":   {summary: "create, list or revoke access tokens (v4 credentials)", run: runToken},
-		"grant":   {summary: "give a credential a role on a group or repository", run: runGrant},
-		"revoke":  {summary: "remove a credential's grant on a group or repository", run: runRevoke},
+		"convert":  {summary: "convert RDF between syntaxes", run: runConvert},
+		"build":    {summary: "render the static site, dumps and SPARQL indexes from git", run: runBuild},
+		"preview":  {summary: "serve a local folder of RDF files as ldhub would, reloading on save", run: runPreview},
+		"serve":    {summary: "run the hub (REST API, git, direct URLs)", run: runServe},
+		"balancer": {summary: "print the nginx configuration of a load balancer over a primary and its replicas", run: runBalancer},
+		"app":      {summary: "create, list or revoke applications (v3 credentials)", run: runApp},
+		"token":    {summary: "create, list or revoke access tokens (v4 credentials)", run: runToken},
+		"grant":    {summary: "give a credential a role on a group or repository", run: runGrant},
+		"revoke":   {summary: "remove a credential's grant on a group or repository", run: runRevoke},
 	}
 }
 
