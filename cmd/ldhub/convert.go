@@ -14,7 +14,6 @@ import (
 	"github.com/ldhub/ldhub/atomicfile"
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/rdf"
-	"github.com/ldhub/ldhub/content/rdf/prefixes"
 )
 
 const convertUsage = `usage: ldhub convert [--from SYNTAX] [--to SYNTAX] [--base IRI] [--graph default|union|IRI] IN OUT
@@ -112,7 +111,7 @@ func runConvert(ctx context.Context, env *environment, args []string) error {
 	}
 
 	return writeOutput(out, env.stdout, func(w io.Writer) error {
-		if _, err := convert(ctx, src, dst, r, w, opts, *graph, size); err != nil {
+		if _, err := codec.Convert(ctx, src, dst, r, w, codec.ConvertOptions{Decode: opts, Graph: *graph, Size: size}); err != nil {
 			if ng := (*rdf.NamedGraphError)(nil); errors.As(err, &ng) {
 				return fmt.Errorf("%s: %s holds one graph and %v; choose with --graph default (the default graph), --graph union (every graph merged) or --graph %s (that graph), or write TriG or N-Quads",
 					displayName(in), dst.Name, ng, ng.Graph.Value)
@@ -122,76 +121,6 @@ func runConvert(ctx context.Context, env *environment, args []string) error {
 		return nil
 	})
 }
-
-// convert decodes r with src and encodes to w with dst, narrowed to graph (see rdf.SelectGraph) when dst holds one
-// graph or graph is given. Outputs that abbreviate IRIs get the prefixes of prefixes.Counter: the input's own,
-// the well-known ones in use and the frequent namespaces. An input of more than codec.StreamAbove bytes (size;
-// -1 for unknown) is written with dst's streaming encoder, when it has one, with the prefixes of the first
-// statements. It returns how many statements were read.
-func convert(ctx context.Context, src, dst codec.Syntax, r io.Reader, w io.Writer, o rdf.DecodeOptions, graph string, size int64) (int64, error) {
-	raw := src.NewDecoder(r, o)
-	dec := raw
-	if graph != "" || (src.Dataset && !dst.Dataset) {
-		dec = rdf.SelectGraph(raw, graph)
-	}
-	if dst.Streaming {
-		// N-Triples and N-Quads spell every IRI in full: nothing to wait for.
-		enc := dst.NewEncoder(w, rdf.EncodeOptions{})
-		n, err := codec.Copy(ctx, enc, dec)
-		if err != nil {
-			return n, err
-		}
-		return n, enc.Close()
-	}
-	stream := dst.NewStreamEncoder != nil && size > codec.StreamAbove
-	// The encoder would buffer everything anyway; reading first lets it use every prefix that fits the data. A
-	// streaming encoder gets the prefixes of a sample.
-	var quads []rdf.Quad
-	counter := prefixes.NewCounter()
-	for {
-		if len(quads)%1024 == 0 && ctx.Err() != nil {
-			return int64(len(quads)), ctx.Err()
-		}
-		q, err := dec.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return int64(len(quads)), err
-		}
-		counter.Add(q)
-		quads = append(quads, q)
-		if stream && len(quads) == prefixSample {
-			break
-		}
-	}
-	var own []rdf.Prefix
-	if ps, ok := raw.(rdf.PrefixSource); ok {
-		own = ps.Prefixes()
-	}
-	newEnc := dst.NewEncoder
-	if stream {
-		newEnc = dst.NewStreamEncoder
-	}
-	enc := newEnc(w, rdf.EncodeOptions{Prefixes: counter.Prefixes(own)})
-	for i, q := range quads {
-		if err := enc.Encode(q); err != nil {
-			return int64(i), fmt.Errorf("writing %s: %w", dst.Name, err)
-		}
-	}
-	n := int64(len(quads))
-	if stream {
-		m, err := codec.Copy(ctx, enc, dec)
-		n += m
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, enc.Close()
-}
-
-// prefixSample is how many statements a streaming conversion reads to choose its prefixes.
-const prefixSample = 10000
 
 // pickSyntax resolves an explicit syntax flag, or else the file's extension.
 func pickSyntax(reg *codec.Registry, explicit, path, flagName string) (codec.Syntax, error) {

@@ -1,0 +1,93 @@
+package codec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/content/rdf/prefixes"
+)
+
+// ConvertOptions tune Convert.
+type ConvertOptions struct {
+	// Decode is handed to the input's decoder (base IRI, blank nodes, limits).
+	Decode rdf.DecodeOptions
+	// Graph narrows a dataset to one graph (see rdf.SelectGraph: "default", "union" or a graph IRI); "" keeps
+	// every graph when the output holds a dataset, and is an *rdf.NamedGraphError on a named graph otherwise.
+	Graph string
+	// Size is the input's length in bytes, -1 when unknown (a stream); above StreamAbove the output is written as
+	// statements come.
+	Size int64
+}
+
+// Convert decodes r with src and encodes to w with dst (`ldhub convert`), narrowed to o.Graph when dst holds one
+// graph or a graph is given. Outputs that abbreviate IRIs get the prefixes of prefixes.Counter: the input's own,
+// the well-known ones in use and the frequent namespaces. An input of more than StreamAbove bytes is written with
+// dst's streaming encoder, when it has one, with the prefixes of the first statements; otherwise the pretty
+// encoder holds the graph until the end. It returns how many statements were read.
+func Convert(ctx context.Context, src, dst Syntax, r io.Reader, w io.Writer, o ConvertOptions) (int64, error) {
+	raw := src.NewDecoder(r, o.Decode)
+	dec := raw
+	if o.Graph != "" || (src.Dataset && !dst.Dataset) {
+		dec = rdf.SelectGraph(raw, o.Graph)
+	}
+	if dst.Streaming {
+		// N-Triples and N-Quads spell every IRI in full: nothing to wait for.
+		enc := dst.NewEncoder(w, rdf.EncodeOptions{})
+		n, err := Copy(ctx, enc, dec)
+		if err != nil {
+			return n, err
+		}
+		return n, enc.Close()
+	}
+	stream := dst.NewStreamEncoder != nil && o.Size > StreamAbove
+	// The encoder would buffer everything anyway; reading first lets it use every prefix that fits the data. A
+	// streaming encoder gets the prefixes of a sample.
+	var quads []rdf.Quad
+	counter := prefixes.NewCounter()
+	for {
+		if len(quads)%1024 == 0 && ctx.Err() != nil {
+			return int64(len(quads)), ctx.Err()
+		}
+		q, err := dec.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return int64(len(quads)), err
+		}
+		counter.Add(q)
+		quads = append(quads, q)
+		if stream && len(quads) == prefixSample {
+			break
+		}
+	}
+	var own []rdf.Prefix
+	if ps, ok := raw.(rdf.PrefixSource); ok {
+		own = ps.Prefixes()
+	}
+	newEnc := dst.NewEncoder
+	if stream {
+		newEnc = dst.NewStreamEncoder
+	}
+	enc := newEnc(w, rdf.EncodeOptions{Prefixes: counter.Prefixes(own)})
+	for i, q := range quads {
+		if err := enc.Encode(q); err != nil {
+			return int64(i), fmt.Errorf("writing %s: %w", dst.Name, err)
+		}
+	}
+	n := int64(len(quads))
+	if stream {
+		m, err := Copy(ctx, enc, dec)
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, enc.Close()
+}
+
+// prefixSample is how many statements a streaming conversion reads to choose its prefixes.
+const prefixSample = 10000
