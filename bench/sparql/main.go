@@ -215,6 +215,9 @@ func render(r *eval.Result) []string {
 	return out
 }
 
+// unescapeHTML undoes encoding/json's HTML escaping (JSON.stringify does not escape these).
+var unescapeHTML = strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&")
+
 func term(t rdf.Term) string {
 	switch t.Kind {
 	case rdf.KindIRI:
@@ -223,7 +226,7 @@ func term(t rdf.Term) string {
 		return "_:b"
 	}
 	v, _ := json.Marshal(t.Value)
-	s := strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&").Replace(string(v))
+	s := unescapeHTML.Replace(string(v))
 	switch {
 	case t.Lang != "":
 		return s + "@" + strings.ToLower(t.Lang)

@@ -94,6 +94,18 @@ type terms struct {
 	hash   func([]byte) uint64
 	keyBuf []byte
 	bytes  int64 // what the overlay holds, charged against the query's memory budget
+	// scratch holds the values of a SELECT's top-level expressions (see evaluator.markDirect) while their solution
+	// travels to the sink; their ids count down from the top of the id range.
+	scratch []rdf.Term
+}
+
+// scratchID gives x an id valid until the scratch list is emptied, without interning it.
+func (t *terms) scratchID(x rdf.Term) ID {
+	if x.IsZero() {
+		return 0
+	}
+	t.scratch = append(t.scratch, x)
+	return ^ID(0) - ID(len(t.scratch)-1)
 }
 
 func newTerms(d *index.Dict) *terms {
@@ -109,6 +121,9 @@ func newTerms(d *index.Dict) *terms {
 func (t *terms) term(id ID) rdf.Term {
 	if id == 0 {
 		return rdf.Term{}
+	}
+	if n := ID(len(t.scratch)); n > 0 && id > ^ID(0)-n {
+		return t.scratch[^ID(0)-id]
 	}
 	if id <= t.base {
 		return t.dict.Term(id)

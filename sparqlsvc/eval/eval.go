@@ -86,8 +86,10 @@ type evaluator struct {
 	multi  bool // graphs with their own dictionaries take part (Dataset.Extra)
 	consts map[rdf.Term]ID
 	reach  map[reachKey][]ID
-	curRow []ID   // the solution an Extend is evaluating, which scopes BNODE(label)
-	bindVs varset // variables bound by BIND/SELECT expressions
+	curRow []ID                     // the solution an Extend is evaluating, which scopes BNODE(label)
+	bindVs varset                   // variables bound by BIND/SELECT expressions
+	direct map[*algebra.Extend]bool // expressions whose values only travel up to the sink (markDirect)
+	lowest *algebra.Extend          // the deepest of them, which empties the scratch list per solution
 }
 
 // Sink receives a query's answer as it is produced, so nothing but the operators that must hold rows keeps it in
@@ -369,6 +371,51 @@ func projection(op algebra.Op) ([]algebra.Var, bool) {
 	}
 }
 
+// markDirect finds the expressions (SELECT expressions, BINDs) on the path from a SELECT's root down through
+// projections, slices, filters and other such expressions. Their values flow only up that path to the sink, which
+// reads them as terms, and nothing on the way holds solutions or compares ids (as joins, DISTINCT, grouping, ORDER
+// BY and EXISTS do), so they need no interned id: interning costs a dictionary probe and an overlay entry per new
+// value, and the overlay, charged against the memory budget, would grow with every row of a streamed answer.
+// Their values go to the terms' scratch list instead, which the deepest of them empties for each new solution.
+func (e *evaluator) markDirect(op algebra.Op) {
+	e.direct = map[*algebra.Extend]bool{}
+	for {
+		switch x := op.(type) {
+		case *algebra.Project:
+			op = x.Op
+		case *algebra.Slice:
+			op = x.Op
+		case *algebra.Filter:
+			for _, f := range x.Exprs {
+				if hasExists(f) {
+					return
+				}
+			}
+			op = x.Op
+		case *algebra.Extend:
+			if hasExists(x.Expr) {
+				return
+			}
+			e.direct[x] = true
+			e.lowest = x
+			op = x.Op
+		default:
+			return
+		}
+	}
+}
+
+func hasExists(x algebra.Expr) bool {
+	found := false
+	algebra.WalkExpr(x, func(x algebra.Expr) bool {
+		if _, ok := x.(*algebra.Exists); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 func (e *evaluator) selectQuery(q *algebra.Query, sink Sink) error {
 	vars, ok := projection(q.Op)
 	if !ok {
@@ -385,6 +432,7 @@ func (e *evaluator) selectQuery(q *algebra.Query, sink Sink) error {
 	}
 	out := make([]rdf.Term, len(idx))
 	var serr error
+	e.markDirect(q.Op)
 	err := e.run(q.Op, e.newRow(), func(row []ID) bool {
 		if serr = e.deliver(); serr != nil {
 			return false

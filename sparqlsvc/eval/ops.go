@@ -171,7 +171,11 @@ func (e *evaluator) exec(op algebra.Op, in []ID, emit emitFn, errp *error) bool 
 		return e.service(x, in, emit, errp)
 	case *algebra.Extend:
 		s := e.slot(x.Var)
+		direct, lowest := e.direct[x], e.lowest == x
 		return e.exec(x.Op, in, func(row []ID) bool {
+			if lowest { // the values of the previous solution have reached the sink or been filtered out
+				e.t.scratch = e.t.scratch[:0]
+			}
 			e.curRow = row
 			v, err := e.eval(x.Expr, row, errp)
 			if *errp != nil {
@@ -180,7 +184,16 @@ func (e *evaluator) exec(op algebra.Op, in []ID, emit emitFn, errp *error) bool 
 			if err != nil {
 				return emit(row)
 			}
-			id := e.t.id(v)
+			var id ID
+			if direct && row[s] == 0 {
+				id = e.t.scratchID(v)
+			} else if id = e.t.id(v); id > e.t.base {
+				// A new overlay term: the loop that produces the rows may not check the budget per row.
+				if err := e.check(); err != nil {
+					*errp = err
+					return false
+				}
+			}
 			if row[s] != 0 {
 				if row[s] != id {
 					return true
