@@ -97,31 +97,45 @@ func (e *StreamEncoder) str(s string) { e.w.Write(appendJSONString(e.w.Available
 
 // compact spells an IRI as prefix:local with the longest namespace that leaves a local part a JSON-LD processor
 // reads as such, or in full. A full IRI whose scheme is a prefix name would read as a compact IRI: error.
-func (e *StreamEncoder) compact(s string) (string, error) {
+// It returns the two halves, prefix "" for a full IRI, so that the hot path writes them without joining them first.
+func (e *StreamEncoder) compact(s string) (prefix, rest string, err error) {
 	for _, l := range e.nsLens {
 		if l > len(s) {
 			continue
 		}
 		if name, ok := e.pfx[s[:l]]; ok && !strings.HasPrefix(s[l:], "//") {
-			return name + ":" + s[l:], nil
+			return name, s[l:], nil
 		}
 	}
 	if i := strings.IndexByte(s, ':'); i > 0 && e.names[s[:i]] && !strings.HasPrefix(s[i+1:], "//") {
-		return "", fmt.Errorf("json-ld: %s would read as a compact IRI with the prefix %q", s, s[:i])
+		return "", "", fmt.Errorf("json-ld: %s would read as a compact IRI with the prefix %q", s, s[:i])
 	}
-	return s, nil
+	return "", s, nil
+}
+
+// appendJSONJoined appends the JSON string of a + ":" + b (a non-empty) without building that string.
+func appendJSONJoined(buf []byte, a, b string) []byte {
+	buf = appendJSONString(buf, a)
+	buf[len(buf)-1] = ':' // the closing quote of a
+	n := len(buf)
+	buf = appendJSONString(buf, b)
+	return append(buf[:n], buf[n+1:]...) // drop b's opening quote
 }
 
 func (e *StreamEncoder) id(t rdf.Term) error {
 	if t.IsBlank() {
-		e.str("_:" + t.Value)
+		e.w.Write(appendJSONJoined(e.w.AvailableBuffer(), "_", t.Value))
 		return nil
 	}
-	c, err := e.compact(t.Value)
+	p, rest, err := e.compact(t.Value)
 	if err != nil {
 		return err
 	}
-	e.str(c)
+	if p == "" {
+		e.str(rest)
+	} else {
+		e.w.Write(appendJSONJoined(e.w.AvailableBuffer(), p, rest))
+	}
 	return nil
 }
 
@@ -161,11 +175,15 @@ func (e *StreamEncoder) closeNode() {
 func (e *StreamEncoder) writeKey(p string) error {
 	k, ok := e.preds[p]
 	if !ok {
-		c, err := e.compact(p)
+		pfx, rest, err := e.compact(p)
 		if err != nil {
 			return err
 		}
-		k = string(appendJSONString(nil, c))
+		if pfx == "" {
+			k = string(appendJSONString(nil, rest))
+		} else {
+			k = string(appendJSONJoined(nil, pfx, rest))
+		}
 		if len(e.preds) < 4096 {
 			e.preds[p] = k
 		}

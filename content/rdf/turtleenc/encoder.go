@@ -318,11 +318,23 @@ func checkTerm(t rdf.Term) error {
 // are syntax errors (W3C turtle-syntax-bad-uri-escape-*). Such strings are not IRIs (RFC 3987) in the first place,
 // and rewriting them (say, percent-encoding) would silently publish a different IRI.
 func checkIRI(s string) error {
-	if !utf8.ValidString(s) {
+	// One pass over the bytes, with UTF-8 validated only when a byte above ASCII shows up: this runs for every
+	// IRI written. Invalid UTF-8 is still the error reported first.
+	ascii := true
+	bad := -1
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			ascii = false
+		} else if bad < 0 && unwritableIRI[c] {
+			bad = int(c)
+		}
+	}
+	if !ascii && !utf8.ValidString(s) {
 		return errors.New("IRI is not valid UTF-8")
 	}
-	if c := unwritableIRIChar(s); c >= 0 {
-		return fmt.Errorf("IRI contains %U, which Turtle cannot write, escaped or not", c)
+	if bad >= 0 {
+		return fmt.Errorf("IRI contains %U, which Turtle cannot write, escaped or not", bad)
 	}
 	return nil
 }

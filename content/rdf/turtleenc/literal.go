@@ -1,6 +1,7 @@
 package turtleenc
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/ldhub/ldhub/content/rdf"
@@ -10,7 +11,7 @@ import (
 // bare only when the lexical form is exactly the grammar's INTEGER/DECIMAL/DOUBLE/BooleanLiteral (anything else,
 // e.g. "01.50"^^xsd:integer or "INF"^^xsd:double, would either not parse or parse as a different datatype), strings
 // with line breaks in long quotes.
-func (n *namer) appendLiteral(b *strings.Builder, t rdf.Term) {
+func (n *namer) appendLiteral(b textWriter, t rdf.Term) {
 	dt := t.Datatype
 	if t.Lang == "" {
 		var bare bool
@@ -42,10 +43,17 @@ func (n *namer) appendLiteral(b *strings.Builder, t rdf.Term) {
 
 // appendString writes s as a Turtle string: long form when it has a line feed (so the text keeps its lines), else
 // the short double-quoted form escaped like N-Triples.
-func appendString(b *strings.Builder, s string) {
+func appendString(b textWriter, s string) {
 	if !strings.Contains(s, "\n") {
 		b.WriteByte('"')
-		rdf.AppendEscapedString(b, s)
+		switch w := b.(type) {
+		case *bytes.Buffer: // the streaming encoder's output buffer: escape in place
+			w.Write(rdf.AppendEscaped(w.AvailableBuffer(), s))
+		case *strings.Builder:
+			rdf.AppendEscapedString(w, s)
+		default:
+			b.WriteString(string(rdf.AppendEscaped(nil, s)))
+		}
 		b.WriteByte('"')
 		return
 	}

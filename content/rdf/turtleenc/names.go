@@ -1,6 +1,7 @@
 package turtleenc
 
 import (
+	"io"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -92,6 +93,9 @@ func isHex(c byte) bool {
 // any escape; ok is false when some character cannot appear in a local name at all. A reader expands the result
 // back to exactly local: escapes are removed and %XX sequences are kept as written, never decoded.
 func localName(local string) (name string, escaped, ok bool) {
+	if plainLocalName(local) {
+		return local, false, true
+	}
 	if !utf8.ValidString(local) {
 		return "", false, false
 	}
@@ -136,10 +140,40 @@ func localName(local string) (name string, escaped, ok bool) {
 	return b.String(), escaped, true
 }
 
+// textWriter is where terms are spelled: the pretty encoder's scratch *strings.Builder, or the streaming
+// encoder's output buffer.
+type textWriter interface {
+	io.StringWriter
+	io.ByteWriter
+	WriteRune(rune) (int, error)
+}
+
+// plainLocal marks the ASCII bytes that a PN_LOCAL holds bare anywhere: letters, digits, '_' and ':'.
+var plainLocal = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == ':'
+	}
+	return t
+}()
+
+// plainLocalName reports whether local is a PN_LOCAL exactly as it stands and needs no escape: ASCII name
+// characters, with '-' and '.' only in the middle ('.' not last, '-' not first). Most local names are; they skip
+// the rune-by-rune spelling and its copy.
+func plainLocalName(local string) bool {
+	for i := 0; i < len(local); i++ {
+		c := local[i]
+		if plainLocal[c] || c == '-' && i > 0 || c == '.' && i > 0 && i < len(local)-1 {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
 // appendIRIRef writes s as an IRIREF. The caller has made sure (writableIRI) that s holds no character IRIREF
 // forbids: those cannot be written at all, because the W3C suites (turtle-syntax-bad-uri-escape-*) and common
 // readers reject them even as \u escapes. DEL is allowed but escaped so that the output stays printable.
-func appendIRIRef(b *strings.Builder, s string) {
+func appendIRIRef(b textWriter, s string) {
 	b.WriteByte('<')
 	for {
 		i := strings.IndexByte(s, 0x7f)
@@ -157,12 +191,23 @@ func appendIRIRef(b *strings.Builder, s string) {
 // unwritableIRIChar returns the first character of s that no IRIREF may hold, escaped or not, or -1.
 func unwritableIRIChar(s string) rune {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c <= 0x20 || strings.IndexByte("<>\"{}|^`\\", c) >= 0 {
+		if c := s[i]; unwritableIRI[c] {
 			return rune(c)
 		}
 	}
 	return -1
 }
+
+// unwritableIRI marks the bytes unwritableIRIChar looks for: it runs over every IRI an encoder writes.
+var unwritableIRI = func() (t [256]bool) {
+	for c := range 0x21 {
+		t[c] = true
+	}
+	for _, c := range []byte("<>\"{}|^`\\") {
+		t[c] = true
+	}
+	return t
+}()
 
 const hexDigits = "0123456789ABCDEF"
 
@@ -219,10 +264,12 @@ func resolvesToItself(s string) bool {
 // An IRI with dot segments ("http://a/b/../c") is exact only as a prefixed name, which readers concatenate rather
 // than resolve; written as <…> it is valid Turtle, but readers that resolve absolute IRIs as RFC 3986 says (ours
 // does) normalise it. It cannot be spelled any other way, so that case is left to them.
-func (n *namer) appendIRI(b *strings.Builder, s string) {
-	name, escaped, ok := n.prefixed(s)
+func (n *namer) appendIRI(b textWriter, s string) {
+	prefix, local, escaped, ok := n.prefixed(s)
 	if ok && !escaped {
-		b.WriteString(name)
+		b.WriteString(prefix)
+		b.WriteByte(':')
+		b.WriteString(local)
 		return
 	}
 	if n.base != "" {
@@ -232,14 +279,17 @@ func (n *namer) appendIRI(b *strings.Builder, s string) {
 		}
 	}
 	if ok {
-		b.WriteString(name)
+		b.WriteString(prefix)
+		b.WriteByte(':')
+		b.WriteString(local)
 		return
 	}
 	appendIRIRef(b, s)
 }
 
-// prefixed spells s as a prefixed name using the longest namespace whose remainder is a valid local name.
-func (n *namer) prefixed(s string) (name string, escaped, ok bool) {
+// prefixed spells s as a prefixed name (prefix ":" local) using the longest namespace whose remainder is a valid
+// local name.
+func (n *namer) prefixed(s string) (prefix, local string, escaped, ok bool) {
 	for _, l := range n.nsLens {
 		if l > len(s) {
 			continue
@@ -249,10 +299,10 @@ func (n *namer) prefixed(s string) (name string, escaped, ok bool) {
 			continue
 		}
 		if local, esc, ok := localName(s[l:]); ok {
-			return n.prefixes[i].Name + ":" + local, esc, true
+			return n.prefixes[i].Name, local, esc, true
 		}
 	}
-	return "", false, false
+	return "", "", false, false
 }
 
 // relative returns a reference to s relative to the base when one exists that resolves back to exactly s.

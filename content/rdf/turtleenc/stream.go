@@ -1,7 +1,7 @@
 package turtleenc
 
 import (
-	"bufio"
+	"bytes"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -17,7 +17,7 @@ import (
 // nodes, write collections, merge a subject's runs or drop repeated statements, so input grouped by subject (as
 // the pipeline's sorted dumps are) reads best. Encoder is the pretty form for graphs that fit in memory.
 type StreamEncoder struct {
-	w       *bufio.Writer
+	out     io.Writer
 	n       *namer
 	trig    bool
 	started bool
@@ -27,9 +27,14 @@ type StreamEncoder struct {
 	open    bool // a statement is open
 	inGraph bool // a named graph block is open
 	g, s, p rdf.Term
-	sb      strings.Builder
-	preds   map[string]string // spelled predicates
+	// sb is the output buffer, handed to out whenever it passes streamChunk and then reused: the namer spells
+	// terms straight into it, with no copy from a scratch builder and no allocation per term.
+	sb    bytes.Buffer
+	preds map[string]string // spelled predicates
 }
+
+// streamChunk is how much output StreamEncoder gathers before writing it.
+const streamChunk = 64 << 10
 
 // NewStreamEncoder returns a streaming Turtle encoder; a quad in a named graph is an error.
 func NewStreamEncoder(w io.Writer, o rdf.EncodeOptions) *StreamEncoder { return newStream(w, o, false) }
@@ -41,26 +46,35 @@ func NewTriGStreamEncoder(w io.Writer, o rdf.EncodeOptions) *StreamEncoder {
 
 func newStream(w io.Writer, o rdf.EncodeOptions, trig bool) *StreamEncoder {
 	// No base: a relative reference would need every reader to know the document's IRI, which a dump file loses.
-	return &StreamEncoder{w: bufio.NewWriterSize(w, 1<<16), n: newNamer(o.Prefixes, ""), trig: trig,
-		preds: map[string]string{}}
+	e := &StreamEncoder{out: w, n: newNamer(o.Prefixes, ""), trig: trig, preds: map[string]string{}}
+	e.sb.Grow(streamChunk + streamChunk/4)
+	return e
+}
+
+// spill writes the buffered output once there is a chunk of it, or all of it when force is set.
+func (e *StreamEncoder) spill(force bool) {
+	if e.sb.Len() < streamChunk && !force || e.sb.Len() == 0 {
+		return
+	}
+	if _, err := e.out.Write(e.sb.Bytes()); err != nil && e.err == nil {
+		e.err = fmt.Errorf("turtleenc: write: %w", err)
+	}
+	e.sb.Reset()
 }
 
 func (e *StreamEncoder) header() {
 	e.started = true
 	for _, p := range e.n.prefixes {
-		e.sb.Reset()
 		e.sb.WriteString("@prefix ")
 		e.sb.WriteString(p.Name)
 		e.sb.WriteString(": ")
 		appendIRIRef(&e.sb, p.IRI)
 		e.sb.WriteString(" .\n")
-		e.w.WriteString(e.sb.String())
 	}
 }
 
 // term writes t: an abbreviated IRI, a blank node label, or a literal.
 func (e *StreamEncoder) term(t rdf.Term) {
-	e.sb.Reset()
 	switch t.Kind {
 	case rdf.KindIRI:
 		e.n.appendIRI(&e.sb, t.Value)
@@ -76,24 +90,32 @@ func (e *StreamEncoder) term(t rdf.Term) {
 	default:
 		e.n.appendLiteral(&e.sb, t)
 	}
-	e.w.WriteString(e.sb.String())
 }
 
 func (e *StreamEncoder) predicate(p string) {
 	if p == rdf.RDFType {
-		e.w.WriteByte('a')
+		e.sb.WriteByte('a')
 		return
 	}
 	s, ok := e.preds[p]
 	if !ok {
-		e.sb.Reset()
-		e.n.appendIRI(&e.sb, p)
-		s = e.sb.String()
+		var b strings.Builder
+		e.n.appendIRI(&b, p)
+		s = b.String()
 		if len(e.preds) < 4096 {
 			e.preds[p] = s
 		}
 	}
-	e.w.WriteString(s)
+	e.sb.WriteString(s)
+}
+
+// known reports whether p is a predicate spelled before, and so checked.
+func (e *StreamEncoder) known(p rdf.Term) bool {
+	if p.Kind != rdf.KindIRI {
+		return false
+	}
+	_, ok := e.preds[p.Value]
+	return ok || p.Value == rdf.RDFType
 }
 
 // Encode writes q, or returns why Turtle/TriG cannot hold it (nothing is written then).
@@ -107,7 +129,11 @@ func (e *StreamEncoder) Encode(q rdf.Quad) error {
 	if err := checkShape(q, e.trig); err != nil {
 		return reject(q, err)
 	}
-	for _, t := range [...]rdf.Term{q.S, q.P, q.O, q.G} {
+	// The subject of an open statement and a predicate already spelled passed these checks before.
+	for i, t := range [...]rdf.Term{q.S, q.P, q.O, q.G} {
+		if i == 0 && e.open && t == e.s || i == 1 && e.known(t) || i == 3 && t.IsZero() {
+			continue
+		}
 		if err := checkTerm(t); err != nil {
 			return reject(q, err)
 		}
@@ -121,42 +147,43 @@ func (e *StreamEncoder) Encode(q rdf.Quad) error {
 	}
 	switch {
 	case e.open && q.G == e.g && q.S == e.s && q.P == e.p:
-		e.w.WriteString(", ")
+		e.sb.WriteString(", ")
 	case e.open && q.G == e.g && q.S == e.s:
-		e.w.WriteString(" ;\n    ")
-		e.w.WriteString(indent)
+		e.sb.WriteString(" ;\n    ")
+		e.sb.WriteString(indent)
 		e.predicate(q.P.Value)
-		e.w.WriteByte(' ')
+		e.sb.WriteByte(' ')
 	default:
 		if e.open {
-			e.w.WriteString(" .\n")
+			e.sb.WriteString(" .\n")
 		}
 		if !e.open || q.G != e.g {
 			if e.inGraph {
-				e.w.WriteString("}\n")
+				e.sb.WriteString("}\n")
 				e.inGraph = false
 			}
 			if !q.G.IsZero() {
-				e.w.WriteByte('\n')
+				e.sb.WriteByte('\n')
 				e.term(q.G)
-				e.w.WriteString(" {\n")
+				e.sb.WriteString(" {\n")
 				e.inGraph = true
 			} else {
-				e.w.WriteByte('\n')
+				e.sb.WriteByte('\n')
 			}
 		} else if q.G.IsZero() {
-			e.w.WriteByte('\n')
+			e.sb.WriteByte('\n')
 		}
-		e.w.WriteString(indent)
+		e.sb.WriteString(indent)
 		e.term(q.S)
-		e.w.WriteByte(' ')
+		e.sb.WriteByte(' ')
 		e.predicate(q.P.Value)
-		e.w.WriteByte(' ')
+		e.sb.WriteByte(' ')
 		e.open, e.g, e.s = true, q.G, q.S
 	}
 	e.p = q.P
 	e.term(q.O)
-	return nil
+	e.spill(false)
+	return e.err
 }
 
 // Close ends the last statement and graph block and flushes. It does not close the underlying writer.
@@ -169,14 +196,12 @@ func (e *StreamEncoder) Close() error {
 		e.header()
 	}
 	if e.open {
-		e.w.WriteString(" .\n")
+		e.sb.WriteString(" .\n")
 	}
 	if e.inGraph {
-		e.w.WriteString("}\n")
+		e.sb.WriteString("}\n")
 	}
-	if err := e.w.Flush(); err != nil {
-		e.err = fmt.Errorf("turtleenc: write: %w", err)
-	}
+	e.spill(true)
 	return e.err
 }
 
