@@ -65,7 +65,7 @@ func TestPagesOfEveryKind(t *testing.T) {
 	wantIn(t, "latest page", readFile(t, filepath.Join(pubDir, tree.Current, tree.PageHTML)),
 		`<h1 id="title">core</h1>`, "about core", `<code id="uri">http://hub.example/org/open/core</code>`,
 		`href="/org/open/core.ttl"`, `href="/org/open/core.nt"`, `href="/org/open/core.rdf"`, `href="/org/open/core.jsonld"`,
-		`href="/org/open/core/void.ttl"`, `<form class="sparql" method="post" action="/org/open/core"`,
+		`href="/org/open/core/void.ttl"`, `<form class="sparql" method="get" action="/org/open/core"`,
 		`<dd id="triples">12</dd>`, "http://www.w3.org/2002/07/owl#Class", "<td>Thing</td>",
 		`href="/org/open/core/versions/`+old+`"`, `href="/org/open/core/versions/`+cur+`"`,
 		`<a href="/org/open/">open</a>`, `<a href="/org/">org</a>`, `<a href="/">Test Hub</a>`, "<style>")

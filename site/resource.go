@@ -91,16 +91,8 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 	}
 	if mt == htmlType {
 		c, err := h.o.Theme.Render(r.Context(), key, h.resourcePage(ds, t, d, self, page, next, offers, langs, lang))
-		if errors.Is(err, html.ErrBusy) {
-			w.Header().Set("Retry-After", "1")
-			apierr.Write(w, r, apierr.New(http.StatusServiceUnavailable, "too many pages are being rendered; try again in a second"))
-			return
-		}
 		if err != nil {
-			if r.Context().Err() == nil {
-				h.o.Log.ErrorContext(r.Context(), "site: rendering a resource page", "path", r.URL.Path, "err", err)
-			}
-			apierr.Write(w, r, apierr.New(http.StatusInternalServerError, "rendering the page failed"))
+			h.renderFailed(w, r, "a resource page", err)
 			return
 		}
 		h.answerResource(w, r, t, mt, offers, self, page, c.IRI, c.Next, key.Lang, c.HTML)
@@ -163,6 +155,20 @@ func pageURL(base string, page int, lang string) string {
 	return base + "?" + q.Encode()
 }
 
+// renderFailed answers a page that could not be rendered: 503 while the renderer's queue is full, else 500
+// (logged, unless the client went away).
+func (h *Handler) renderFailed(w http.ResponseWriter, r *http.Request, what string, err error) {
+	if errors.Is(err, html.ErrBusy) {
+		w.Header().Set("Retry-After", "1")
+		apierr.Write(w, r, apierr.New(http.StatusServiceUnavailable, "too many pages are being rendered; try again in a second"))
+		return
+	}
+	if r.Context().Err() == nil {
+		h.o.Log.ErrorContext(r.Context(), "site: rendering "+what, "path", r.URL.Path, "err", err)
+	}
+	apierr.Write(w, r, apierr.New(http.StatusInternalServerError, "rendering the page failed"))
+}
+
 // answerResource sends one representation of a resource's description with its links and validators.
 func (h *Handler) answerResource(w http.ResponseWriter, r *http.Request, t target, mt string, offers []string, self string, page int, iri, next, lang string, body []byte) {
 	hd := w.Header()
@@ -198,28 +204,8 @@ func (h *Handler) answerResource(w http.ResponseWriter, r *http.Request, t targe
 func (h *Handler) resourcePage(ds *index.Dataset, t target, d description, self string, page int, next string, offers []string, langs []string, lang string) *html.ResourcePage {
 	pg := t.page
 	p := &html.ResourcePage{IRI: d.iri, Href: self, Statements: d.out, Incoming: d.in,
-		Truncated: d.truncated, Page: page, Next: next,
-		Publication: html.Crumb{Name: nameOr(pg.Name, path.Base(pg.Path)), Href: pg.Path}}
-	p.Crumbs = append(p.Crumbs, html.Crumb{Name: h.o.Theme.Title(), Href: "/"})
-	repo := strings.Trim(pg.RepositoryPath, "/")
-	if repo == "" {
-		repo = strings.Trim(path.Dir(pg.Path), "/")
-	}
-	segs := strings.Split(repo, "/")
-	for i, seg := range segs {
-		name := seg
-		switch {
-		case i == len(segs)-1:
-			name = nameOr(pg.RepositoryName, seg)
-		case i < len(pg.GroupNames):
-			name = nameOr(pg.GroupNames[i], seg)
-		}
-		p.Crumbs = append(p.Crumbs, html.Crumb{Name: name, Href: "/" + strings.Join(segs[:i+1], "/") + "/"})
-	}
-	p.Crumbs = append(p.Crumbs, p.Publication)
-	if !pg.Latest {
-		p.Crumbs = append(p.Crumbs, html.Crumb{Name: pg.Version.Label, Href: pg.Self})
-	}
+		Truncated: d.truncated, Page: page, Next: next}
+	p.Crumbs, p.Publication = h.crumbs(t)
 	if page > 0 {
 		// The first page is the one without a number, so that its address is the resource's own.
 		p.Prev = pageURL(self+t.ext, page-1, lang)
@@ -257,6 +243,33 @@ func (h *Handler) resourcePage(ds *index.Dataset, t target, d description, self 
 		}
 	}
 	return p
+}
+
+// crumbs is the trail from the hub down to the publication (or the version) t names, and the publication's crumb.
+func (h *Handler) crumbs(t target) ([]html.Crumb, html.Crumb) {
+	pg := t.page
+	pub := html.Crumb{Name: nameOr(pg.Name, path.Base(pg.Path)), Href: pg.Path}
+	crumbs := []html.Crumb{{Name: h.o.Theme.Title(), Href: "/"}}
+	repo := strings.Trim(pg.RepositoryPath, "/")
+	if repo == "" {
+		repo = strings.Trim(path.Dir(pg.Path), "/")
+	}
+	segs := strings.Split(repo, "/")
+	for i, seg := range segs {
+		name := seg
+		switch {
+		case i == len(segs)-1:
+			name = nameOr(pg.RepositoryName, seg)
+		case i < len(pg.GroupNames):
+			name = nameOr(pg.GroupNames[i], seg)
+		}
+		crumbs = append(crumbs, html.Crumb{Name: name, Href: "/" + strings.Join(segs[:i+1], "/") + "/"})
+	}
+	crumbs = append(crumbs, pub)
+	if !pg.Latest {
+		crumbs = append(crumbs, html.Crumb{Name: pg.Version.Label, Href: pg.Self})
+	}
+	return crumbs, pub
 }
 
 // maxLabels bounds the label look-ups of one page.

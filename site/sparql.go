@@ -1,15 +1,19 @@
 package site
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"path/filepath"
 	"strings"
 
+	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/httpx/apierr"
+	"github.com/ldhub/ldhub/site/html"
 	"github.com/ldhub/ldhub/site/tree"
 	"github.com/ldhub/ldhub/sparqlsvc/eval"
 	"github.com/ldhub/ldhub/sparqlsvc/protocol"
+	"github.com/ldhub/ldhub/sparqlsvc/results"
 )
 
 // isSPARQL tells a SPARQL request to a direct URL (api.md 4.5: "the same URL can be used for SPARQL") from a
@@ -53,8 +57,69 @@ func (h *Handler) serveSPARQL(w http.ResponseWriter, r *http.Request, t target, 
 			return eval.FromIndex(ds), release, nil
 		},
 	}
+	ph.Pages = answerPages{h: h, t: t, endpoint: strings.TrimSuffix(r.URL.Path, "/")}
 	if t.page.Private {
 		w.Header().Set("Cache-Control", "private, no-cache")
 	}
 	ph.ServeHTTP(w, r)
+}
+
+var resultNames = map[results.Format]string{results.JSON: "SPARQL JSON", results.XML: "SPARQL XML", results.CSV: "CSV", results.TSV: "TSV"}
+
+// answerPages renders the answer pages of one publication's (or version's) endpoint with the site's theme.
+type answerPages struct {
+	h        *Handler
+	t        target
+	endpoint string // the URL path queried, where the page's form sends the next query
+}
+
+func (p answerPages) RenderAnswer(w http.ResponseWriter, r *http.Request, a *protocol.Answer) {
+	qp := &html.QueryPage{Endpoint: p.endpoint, Query: a.Query, Form: a.Form, Vars: a.Vars, Rows: a.Rows,
+		Boolean: a.Boolean, Triples: len(a.Triples), Truncated: a.Truncated}
+	qp.Crumbs, qp.Publication = p.h.crumbs(p.t)
+	status := http.StatusOK
+	if a.Err != nil {
+		status = a.Status
+		qp.Error = a.Err.Error()
+		if status >= 500 && status != http.StatusServiceUnavailable {
+			qp.Error = "the query failed: internal error"
+		}
+	}
+	if len(a.Triples) > 0 {
+		var buf bytes.Buffer
+		syn, _ := p.h.o.Codecs.ByMediaType("text/turtle")
+		enc := syn.NewEncoder(&buf, rdf.EncodeOptions{Prefixes: append(a.Prefixes, tree.WellKnownPrefixes...)})
+		for _, q := range a.Triples {
+			if err := enc.Encode(q); err != nil {
+				break
+			}
+		}
+		_ = enc.Close()
+		qp.Turtle = buf.String()
+	}
+	seen := map[string]bool{}
+	for _, mt := range a.Formats {
+		// One link per format, under its canonical media type (the offers include aliases).
+		name := ""
+		if f, ok := results.ForMediaType(mt); ok {
+			mt, name = f.MediaType(), resultNames[f]
+		} else if syn, ok := p.h.o.Codecs.ByMediaType(mt); ok {
+			mt, name = syn.MediaTypes[0], syn.Name
+		}
+		if name == "" || seen[mt] {
+			continue
+		}
+		seen[mt] = true
+		qp.Downloads = append(qp.Downloads, html.Dump{Format: name, MediaType: mt, URL: protocol.FormatLink(r, mt)})
+	}
+	page, err := p.h.o.Theme.RenderQuery(r.Context(), qp)
+	if err != nil {
+		p.h.renderFailed(w, r, "a query page", err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(page)
+	}
 }

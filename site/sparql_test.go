@@ -1,12 +1,17 @@
 package site_test
 
 import (
+	"html"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ldhub/ldhub/sparqlsvc/protocol"
 )
 
 // TestSPARQLWrapperAtEveryURL drives Python's SPARQLWrapper (Debian's python3-sparqlwrapper, with its defaults) at
@@ -54,5 +59,82 @@ for url in sys.argv[1:]:
 	}, "\n") + "\n"
 	if string(out) != want {
 		t.Errorf("SPARQLWrapper printed\n%s\nwant\n%s", out, want)
+	}
+}
+
+// TestQueryPage: the publication page's query form is a plain GET whose answer is a page (no script needed): a
+// table for SELECT, the boolean for ASK, Turtle for CONSTRUCT, the refusal for a bad query (400, with the query
+// back in the form), a bounded page with a notice when the answer is long, and download links that give the
+// whole answer in each format. Programs (curl's */*, SPARQLWrapper's format=json) still get SPARQL results.
+func TestQueryPage(t *testing.T) {
+	f := newFixture(t)
+	pub := f.do("GET", "/org/open/core", map[string]string{"Accept": browserAccept}).Body.String()
+	form := regexp.MustCompile(`<form class="sparql" method="get" action="([^"]+)"[^>]*>[\s\S]*?<textarea id="query" name="query"[^>]*>([^<]*)</textarea>\s*<input type="hidden" name="format" value="text/html">`).FindStringSubmatch(pub)
+	if form == nil {
+		t.Fatalf("no GET query form on the publication page:\n%s", pub)
+	}
+	submit := func(action, query string, hdr map[string]string) *httptest.ResponseRecorder {
+		return f.do("GET", action+"?"+url.Values{"query": {query}, "format": {"text/html"}}.Encode(), hdr)
+	}
+	// The form's own query, as a browser sends it.
+	w := submit(form[1], html.UnescapeString(form[2]), map[string]string{"Accept": browserAccept})
+	body := w.Body.String()
+	if w.Code != 200 || w.Header().Get("Content-Type") != "text/html; charset=utf-8" {
+		t.Fatalf("form's query: %d %q\n%s", w.Code, w.Header().Get("Content-Type"), body)
+	}
+	if !strings.Contains(body, `<caption id="results-caption">12 solutions</caption>`) || strings.Count(body, "<tr><td>") != 12 {
+		t.Errorf("SELECT table: %s", body)
+	}
+	if csp := w.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") || regexp.MustCompile(`<script(?:\s[^>]*)?>[^<]`).MatchString(body) {
+		t.Errorf("CSP %q or an inline script", csp)
+	}
+	if !strings.Contains(body, `<textarea id="query" name="query" rows="8" spellcheck="false">SELECT ?s ?p ?o`) {
+		t.Error("the query is not back in the form")
+	}
+	// A browser following a plain link (no format parameter) gets the page too.
+	if w := f.do("GET", "/org/open/core?query="+url.QueryEscape("ASK { ?s ?p ?o }"), map[string]string{"Accept": browserAccept}); !strings.Contains(w.Body.String(), "The answer is <strong>true</strong>") {
+		t.Errorf("ASK page: %d %s", w.Code, w.Body)
+	}
+	w = submit("/org/open/core/sparql", "PREFIX owl: <http://www.w3.org/2002/07/owl#> CONSTRUCT { ?c a owl:Class } WHERE { ?c a owl:Class }", nil)
+	if b := w.Body.String(); w.Code != 200 || !regexp.MustCompile(`<pre class="turtle"[^>]*><code>[\s\S]*&lt;http://hub.example/org/open/core/Thing&gt; a owl:Class`).MatchString(b) {
+		t.Errorf("CONSTRUCT page: %d %s", w.Code, b)
+	}
+	// A bad query: 400, the parser's message with its position, the query back in the form, escaped.
+	bad := "SELECT * WHERE { ?s ?p </textarea><script>alert(1)</script>"
+	w = submit("/org/open/core", bad, nil)
+	if b := w.Body.String(); w.Code != 400 || !strings.Contains(b, `role="alert"`) || !strings.Contains(b, "line 1") ||
+		strings.Contains(b, "<script>alert") || !strings.Contains(b, "&lt;/textarea&gt;&lt;script&gt;") {
+		t.Errorf("bad query: %d %s", w.Code, b)
+	}
+	// A long answer: the page holds the first MaxPageResults and says so; its CSV link has all of it.
+	long := "SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+	w = submit("/org/open/core", long, nil)
+	b := w.Body.String()
+	if w.Code != 200 || strings.Count(b, "<tr><td>") != protocol.MaxPageResults || !strings.Contains(b, "Cut short: the page shows the first 1000") {
+		t.Errorf("long answer: %d, %d rows", w.Code, strings.Count(b, "<tr><td>"))
+	}
+	csv := regexp.MustCompile(`<a href="([^"]+)" type="text/csv">CSV`).FindStringSubmatch(b)
+	if csv == nil {
+		t.Fatalf("no CSV link: %s", b)
+	}
+	w = f.do("GET", html.UnescapeString(csv[1]), nil)
+	if w.Code != 200 || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/csv") || strings.Count(w.Body.String(), "\n") != 12*12*12+1 {
+		t.Errorf("CSV download: %d %q, %d lines", w.Code, w.Header().Get("Content-Type"), strings.Count(w.Body.String(), "\n"))
+	}
+	for _, links := range []string{"SPARQL JSON", "SPARQL XML", "TSV"} {
+		if !strings.Contains(b, ">"+links+" <") {
+			t.Errorf("no %s download", links)
+		}
+	}
+	// Programs are not given pages.
+	for _, hdr := range []map[string]string{nil, {"Accept": "*/*"}, {"Accept": "application/sparql-results+json"}} {
+		w := f.do("GET", "/org/open/core?query="+url.QueryEscape("ASK {}")+"&format=json", hdr)
+		if w.Code != 200 || !strings.HasPrefix(w.Header().Get("Content-Type"), "application/sparql-results+json") {
+			t.Errorf("Accept %v: %d %q", hdr, w.Code, w.Header().Get("Content-Type"))
+		}
+	}
+	// A hidden publication's query page answers exactly like a missing one.
+	if w := submit("/org/closed/secret", "ASK {}", map[string]string{"Accept": browserAccept}); w.Code != 404 || strings.Contains(w.Body.String(), "<html") {
+		t.Errorf("hidden publication: %d %s", w.Code, w.Body)
 	}
 }

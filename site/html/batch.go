@@ -229,6 +229,11 @@ func CheckTheme(ctx context.Context, overrides ...string) error {
 			},
 			Incoming: []rdf.Quad{rdf.Triple(rdf.IRI("http://example.org/s"), rdf.IRI("http://example.org/p"), rdf.IRI("http://example.org/g/r/p/t"))},
 			Formats:  []Dump{{Format: "Turtle", Ext: ".ttl", MediaType: "text/turtle", URL: "/g/r/p/t.ttl"}}})),
+		b.add("q", queryPage(&QueryPage{Crumbs: crumbs, Publication: Crumb{Name: "p", Href: "/g/r/p"}, Endpoint: "/g/r/p",
+			Query: "SELECT * {}", Form: "SELECT", Vars: []string{"s"}, Rows: [][]rdf.Term{{rdf.IRI("http://example.org/s")}},
+			Downloads: []Dump{{Format: "CSV", MediaType: "text/csv", URL: "/g/r/p?query=x&format=text/csv"}}})),
+		b.add("e", queryPage(&QueryPage{Crumbs: crumbs, Publication: Crumb{Name: "p", Href: "/g/r/p"}, Endpoint: "/g/r/p",
+			Query: "SELECT", Error: "invalid query"})),
 	}
 	if err := errors.Join(errs...); err != nil {
 		return err

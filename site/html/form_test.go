@@ -14,17 +14,15 @@ import (
 )
 
 // TestSPARQLFormWithoutScript submits the publication page's query form the way a browser without JavaScript
-// does (form fields from the HTML, action resolved against the page URL) and checks the endpoint gets the query.
+// does (a GET with every field of the form, action resolved against the page URL) and checks the endpoint gets
+// the query and asks for the answer page (format=text/html).
 func TestSPARQLFormWithoutScript(t *testing.T) {
 	out := render(t, fixture())
 	var got url.Values
 	var gotPath string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
-			if err := r.ParseForm(); err != nil {
-				t.Errorf("endpoint: %v", err)
-			}
-			got, gotPath = r.PostForm, r.URL.Path
+		if r.URL.Query().Has("query") {
+			got, gotPath = r.URL.Query(), r.URL.Path
 			return
 		}
 		http.FileServer(http.Dir(out)).ServeHTTP(w, r)
@@ -45,8 +43,8 @@ func TestSPARQLFormWithoutScript(t *testing.T) {
 	if form == nil {
 		t.Fatal("no SPARQL form on the publication page")
 	}
-	if m := attr(form, "method"); !strings.EqualFold(m, "post") {
-		t.Errorf("form method %q, want post", m)
+	if m := attr(form, "method"); !strings.EqualFold(m, "get") {
+		t.Errorf("form method %q, want get", m)
 	}
 	fields := url.Values{}
 	ta := find(form, func(n *xhtml.Node) bool { return n.Data == "textarea" })
@@ -54,6 +52,11 @@ func TestSPARQLFormWithoutScript(t *testing.T) {
 		t.Fatal("form has no filled textarea")
 	}
 	fields.Set(attr(ta, "name"), ta.FirstChild.Data)
+	for n := ta.NextSibling; n != nil; n = n.NextSibling {
+		if n.Type == xhtml.ElementNode && n.Data == "input" {
+			fields.Set(attr(n, "name"), attr(n, "value"))
+		}
+	}
 	if find(form, func(n *xhtml.Node) bool { return n.Data == "button" && attr(n, "type") == "submit" }) == nil {
 		t.Error("form has no submit button")
 	}
@@ -62,15 +65,16 @@ func TestSPARQLFormWithoutScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resp, err = http.PostForm(action.String(), fields); err != nil {
+	action.RawQuery = fields.Encode()
+	if resp, err = http.Get(action.String()); err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
 	if gotPath != "/acme/people/staff/sparql" {
-		t.Errorf("form posted to %q, want the endpoint /acme/people/staff/sparql", gotPath)
+		t.Errorf("form sent to %q, want the endpoint /acme/people/staff/sparql", gotPath)
 	}
-	if q := got.Get("query"); !strings.Contains(q, "SELECT") {
-		t.Errorf("endpoint got query %q", q)
+	if q := got.Get("query"); !strings.Contains(q, "SELECT") || got.Get("format") != "text/html" {
+		t.Errorf("endpoint got %v", got)
 	}
 }
 

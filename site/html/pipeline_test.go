@@ -94,7 +94,7 @@ func TestPipelinePageQueryForm(t *testing.T) {
 	req := httptest.NewRequest("GET", "/org/open/core", nil)
 	req.Header.Set("Accept", "text/html")
 	h.ServeHTTP(get, req)
-	m := regexp.MustCompile(`<form class="sparql" method="post" action="([^"]+)"`).FindStringSubmatch(get.Body.String())
+	m := regexp.MustCompile(`<form class="sparql" method="get" action="([^"]+)"`).FindStringSubmatch(get.Body.String())
 	if m == nil {
 		t.Fatalf("no query form on the publication page:\n%s", get.Body)
 	}

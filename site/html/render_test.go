@@ -100,7 +100,7 @@ func TestRenderPages(t *testing.T) {
 			`type="application/ld&#43;json"`, `<link rel="alternate" type="text/turtle" href="../../../acme/people/staff/.ld/v/v2/void.ttl"`,
 			`<dd id="triples">12,345</dd>`, "<dd>321</dd>", "http://xmlns.com/foaf/0.1/Person", "Person", "http://xmlns.com/foaf/0.1/name",
 			`<span lang="nl">nl</span> (200)`,
-			`<form class="sparql" method="post" action="../../../acme/people/staff/sparql"`, `name="query"`,
+			`<form class="sparql" method="get" action="../../../acme/people/staff/sparql"`, `name="query"`,
 			`href="../../../acme/people/staff/versions/v2/"`, `href="../../../acme/people/staff/versions/2026_20spring_2F_CE_B2/"`,
 			"2026-04-01 08:30 UTC", "0123456789ab", `href="../../../acme/people/staff/id/alice/">Alice Liddell</a>`,
 		}, nil},

@@ -54,6 +54,7 @@ type Resources struct {
 	queue    []*renderJob
 	inflight map[ResourceKey]*renderJob
 	running  bool // a goroutine is draining the queue
+	seq      int  // numbers the query pages, which have no key of their own
 	cache    *cache.Cache[ResourceKey, Rendered]
 
 	live   *liveSite // only the draining goroutine touches it; nil until the first build or after a failure
@@ -63,11 +64,12 @@ type Resources struct {
 }
 
 type renderJob struct {
-	key  ResourceKey
-	src  *ResourcePage // turned into the page's view by the build, outside the renderer's lock
-	done chan struct{}
-	out  Rendered // IRI and Next set when queued, HTML once rendered
-	err  error
+	key     ResourceKey
+	view    func() page // the page's view, made by the build outside the renderer's lock
+	nocache bool        // a page made for one request (a query's answer), not kept
+	done    chan struct{}
+	out     Rendered // IRI and Next set when queued, HTML once rendered
+	err     error
 }
 
 // NewResources returns a renderer. The Hugo site is loaded on the first page, so a process that serves none
@@ -133,13 +135,8 @@ func (r *Resources) Render(ctx context.Context, k ResourceKey, p *ResourcePage) 
 			r.mu.Unlock()
 			return Rendered{}, ErrBusy
 		}
-		j = &renderJob{key: k, src: p, done: make(chan struct{}), out: Rendered{IRI: p.IRI, Next: p.Next}}
-		r.queue = append(r.queue, j)
-		r.inflight[k] = j
-		if !r.running {
-			r.running = true
-			go r.drain()
-		}
+		j = &renderJob{key: k, view: func() page { return resourcePage(p) }, done: make(chan struct{}), out: Rendered{IRI: p.IRI, Next: p.Next}}
+		r.enqueue(j)
 	}
 	r.mu.Unlock()
 	select {
@@ -147,6 +144,41 @@ func (r *Resources) Render(ctx context.Context, k ResourceKey, p *ResourcePage) 
 		return j.out, j.err
 	case <-ctx.Done():
 		return Rendered{}, fmt.Errorf("html: resource page %s: %w", k.IRI, ctx.Err())
+	}
+}
+
+// enqueue adds j to the queue, starting the drain if it is idle; r.mu is held.
+func (r *Resources) enqueue(j *renderJob) {
+	r.queue = append(r.queue, j)
+	r.inflight[j.key] = j
+	if !r.running {
+		r.running = true
+		go r.drain()
+	}
+}
+
+// RenderQuery renders the page of a SPARQL answer, through the same queue and bounds as resource pages; the page
+// is not cached (the answer is the request's own).
+func (r *Resources) RenderQuery(ctx context.Context, q *QueryPage) ([]byte, error) {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil, errors.New("html: the resource renderer is closed")
+	}
+	if len(r.queue) >= r.o.MaxQueue {
+		r.mu.Unlock()
+		return nil, ErrBusy
+	}
+	r.seq++
+	j := &renderJob{key: ResourceKey{Dataset: "\x00query", Page: r.seq}, view: func() page { return queryPage(q) },
+		nocache: true, done: make(chan struct{})}
+	r.enqueue(j)
+	r.mu.Unlock()
+	select {
+	case <-j.done:
+		return j.out.HTML, j.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("html: query page: %w", ctx.Err())
 	}
 }
 
@@ -171,7 +203,7 @@ func (r *Resources) drain() {
 
 		pages := make([]page, len(batch))
 		for i, j := range batch {
-			pages[i] = resourcePage(j.src)
+			pages[i] = j.view()
 		}
 		out, err := r.build(pages)
 
@@ -181,7 +213,9 @@ func (r *Resources) drain() {
 				j.err = err
 			} else {
 				j.out.HTML = out[i]
-				r.cache.Add(j.key, j.out)
+				if !j.nocache {
+					r.cache.Add(j.key, j.out)
+				}
 			}
 			delete(r.inflight, j.key)
 			close(j.done)

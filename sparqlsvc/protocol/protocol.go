@@ -64,6 +64,8 @@ type Handler struct {
 	// error). The engine knows nothing of the caller's error body, so the caller supplies it; nil writes the
 	// message as plain text.
 	WriteError func(w http.ResponseWriter, r *http.Request, err error)
+	// Pages, when set, answers GETs that prefer text/html (or name it with FormatParam) with a page of the answer.
+	Pages PageRenderer
 }
 
 // Error is a request the endpoint refuses, with the HTTP status that says why. Its Error() is the message for the
@@ -127,8 +129,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	if query == "" && r.Method != http.MethodPost {
+	if query == "" && r.Method != http.MethodPost && !r.URL.Query().Has("query") {
 		h.describe(w, r)
+		return
+	}
+	if h.wantsPage(r, params) {
+		h.answerPage(w, r, query, params)
 		return
 	}
 	if query == "" {
@@ -191,20 +197,16 @@ func tooLarge(err error, limit int64) error {
 }
 
 func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, params map[string][]string) error {
-	base := ""
-	if h.Endpoint != nil {
-		base = h.Endpoint(r)
-	}
-	q, err := parser.Parse(query, parser.Options{Base: base})
+	q, err := h.parse(r, query)
 	if err != nil {
-		var se *rdf.SyntaxError
-		if errors.As(err, &se) {
-			return &Error{Status: http.StatusBadRequest, Message: "invalid " + se.Syntax + ": " + se.Error(), Format: "application/sparql-query", Err: se}
-		}
-		return newError(http.StatusBadRequest, "invalid query: "+err.Error())
+		return err
 	}
-	// Negotiate before running, so a client that accepts nothing we write does not cost a query.
+	// Negotiate before running, so a client that accepts nothing we write does not cost a query. A format named
+	// in the URL (a page's download link) stands for Accept.
 	accept := defaultAccept(r.Header.Get("Accept"))
+	if f := formatParam(params); f != "" {
+		accept = f
+	}
 	var out answerSink
 	switch q.Form {
 	case algebra.Select, algebra.Ask:
@@ -223,23 +225,11 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, p
 		out.syntax, _ = h.Codecs.ByMediaType(mt)
 		out.mediaType, out.prefixes = mt, q.Prefixes
 	}
-	if h.Gate != nil {
-		leave, ok := h.Gate.enter(r)
-		if !ok {
-			w.Header().Set("Retry-After", retryAfter)
-			return newError(http.StatusServiceUnavailable, "too many SPARQL queries are running (on this server or from your address); retry shortly")
-		}
-		defer leave()
-	}
-	dr := DatasetRequest{DefaultGraphs: params["default-graph-uri"], NamedGraphs: params["named-graph-uri"]}
-	if q.Dataset != nil {
-		dr.QueryDefault, dr.QueryNamed = q.Dataset.Default, q.Dataset.Named
-	}
-	ds, release, err := h.Resolve(r.Context(), r, dr)
+	ds, done, err := h.open(w, r, params, q.Dataset)
 	if err != nil {
 		return err
 	}
-	defer release()
+	defer done()
 	lim := h.Limits.withDefaults()
 	hd := w.Header()
 	hd.Set("Content-Type", out.mediaType+"; charset=utf-8")
@@ -276,6 +266,45 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, p
 		h.Log.InfoContext(r.Context(), "sparql answer cut", "path", r.URL.Path, "reason", reason)
 	}
 	return out.end(reason)
+}
+
+// parse parses a query against the endpoint's URL.
+func (h *Handler) parse(r *http.Request, query string) (*algebra.Query, error) {
+	base := ""
+	if h.Endpoint != nil {
+		base = h.Endpoint(r)
+	}
+	q, err := parser.Parse(query, parser.Options{Base: base})
+	if err != nil {
+		var se *rdf.SyntaxError
+		if errors.As(err, &se) {
+			return nil, &Error{Status: http.StatusBadRequest, Message: "invalid " + se.Syntax + ": " + se.Error(), Format: "application/sparql-query", Err: se}
+		}
+		return nil, newError(http.StatusBadRequest, "invalid query: "+err.Error())
+	}
+	return q, nil
+}
+
+// open passes the gate and resolves the query's dataset; done releases both.
+func (h *Handler) open(w http.ResponseWriter, r *http.Request, params map[string][]string, qd *algebra.Dataset) (Backend, func(), error) {
+	leave := func() {}
+	if h.Gate != nil {
+		var ok bool
+		if leave, ok = h.Gate.enter(r); !ok {
+			w.Header().Set("Retry-After", retryAfter)
+			return nil, nil, newError(http.StatusServiceUnavailable, "too many SPARQL queries are running (on this server or from your address); retry shortly")
+		}
+	}
+	dr := DatasetRequest{DefaultGraphs: params["default-graph-uri"], NamedGraphs: params["named-graph-uri"]}
+	if qd != nil {
+		dr.QueryDefault, dr.QueryNamed = qd.Default, qd.Named
+	}
+	ds, release, err := h.Resolve(r.Context(), r, dr)
+	if err != nil {
+		leave()
+		return nil, nil, err
+	}
+	return ds, func() { release(); leave() }, nil
 }
 
 // failed reports an error that is not a limit: as the response when nothing was sent yet, else by cutting the
