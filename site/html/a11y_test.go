@@ -103,7 +103,7 @@ type axeResult struct {
 
 // TestAccessibility renders real vocabularies with the pipeline (FOAF, the multilingual W3C Organization
 // Ontology, SHACL with its shapes, and the small fixture ontology with two versions) and loads every page type in
-// Chromium with axe-core: no serious or critical violation, no console error, no failed request; the term filter
+// Chromium with axe-core (with the answer pages of the query form): no serious or critical violation, no console error, no failed request; the term filter
 // narrows the list; screenshots at desktop and phone width are kept (htmltest.ArtefactDir).
 func TestAccessibility(t *testing.T) {
 	bin := htmltest.Chromium(t)
@@ -142,7 +142,9 @@ func TestAccessibility(t *testing.T) {
 		{"org", "/org/open/org", true},
 		{"shacl", "/org/open/sh", true},
 		{"version", "/org/open/core/versions/" + pub.Versions[0].Label, true},
-		{"resource", "/org/open/core/Thing", false},
+		{"resource", "/org/open/core/Thing", false}, // with its language switch (en, nl)
+		{"query", "/org/open/core?format=text%2Fhtml&query=SELECT+*+WHERE+%7B+%3Fs+%3Fp+%3Fo+%7D", false},
+		{"query-graph", "/org/open/core?format=text%2Fhtml&query=CONSTRUCT+WHERE+%7B+%3Fs+%3Fp+%3Fo+%7D", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
