@@ -69,6 +69,9 @@ type Options struct {
 	// SPARQLGate bounds the queries running at once; share the API server's so both count together. nil makes
 	// one with the protocol defaults.
 	SPARQLGate *protocol.Gate
+	// SPARQLStore, when set, returns the external SPARQL store's backend for a version (its URL path and id), or nil
+	// while the store does not hold it; nil answers every query with the built-in engine.
+	SPARQLStore func(versionPath, versionID string) protocol.Backend
 }
 
 // Handler serves direct URLs.

@@ -50,6 +50,11 @@ func (h *Handler) serveSPARQL(w http.ResponseWriter, r *http.Request, t target, 
 			if len(d.DefaultGraphs)+len(d.NamedGraphs)+len(d.QueryDefault)+len(d.QueryNamed) > 0 {
 				return nil, nil, apierr.New(http.StatusBadRequest, "a direct URL queries its own publication only; use the API's SPARQL endpoint to combine publications")
 			}
+			if h.o.SPARQLStore != nil {
+				if b := h.o.SPARQLStore(t.page.Version.URL, t.page.Version.ID); b != nil {
+					return b, func() {}, nil
+				}
+			}
 			ds, release, err := h.acquireIndex(filepath.Join(t.dir, tree.Index))
 			if err != nil {
 				return nil, nil, apierr.New(http.StatusNotFound, "no SPARQL index for "+t.page.Self)

@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"github.com/ldhub/ldhub/pipeline/storeload"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -69,6 +70,9 @@ type Config struct {
 	// SPARQLGate bounds the queries running at once; share the site handler's so both count together. nil makes
 	// one with the protocol defaults.
 	SPARQLGate *protocol.Gate
+	// SPARQLStore, when set, answers queries from an external SPARQL store for the publications it has loaded
+	// (all graphs of a query's dataset loaded); everything else stays on the built-in engine.
+	SPARQLStore *storeload.Loader
 	// Pending reports whether the pipeline has yet to render and index a publication's latest version (the v4
 	// `pending` flag); nil reports false.
 	Pending func(ctx context.Context, p model.Publication) bool

@@ -11,6 +11,8 @@ import (
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/httpx/apierr"
+	"github.com/ldhub/ldhub/site/tree"
+	"github.com/ldhub/ldhub/sparqlsvc/remote"
 	"github.com/ldhub/ldhub/sparqlsvc/eval"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 	"github.com/ldhub/ldhub/sparqlsvc/protocol"
@@ -44,10 +46,16 @@ func (s *Server) sparqlFor(w http.ResponseWriter, r *http.Request, c *call, pubI
 	return nil
 }
 
-func (s *Server) sparqlDataset(ctx context.Context, a model.Actor, pubID, version string, d protocol.DatasetRequest) (*eval.Dataset, func(), error) {
+func (s *Server) sparqlDataset(ctx context.Context, a model.Actor, pubID, version string, d protocol.DatasetRequest) (protocol.Backend, func(), error) {
 	defaults, named := d.DefaultGraphs, d.NamedGraphs
 	if len(defaults) == 0 && len(named) == 0 {
 		defaults, named = d.QueryDefault, d.QueryNamed
+	}
+	if s.cfg.SPARQLStore != nil {
+		q, err := s.storeDataset(ctx, a, pubID, version, defaults, named)
+		if err != nil || q != nil {
+			return q, func() {}, err
+		}
 	}
 	if len(named) == 0 {
 		// The common case: the publication's own index (cached; a version never changes, so its content is read
@@ -118,6 +126,64 @@ func (s *Server) sparqlDataset(ctx context.Context, a model.Actor, pubID, versio
 	}
 	ds := b.Build()
 	return eval.FromIndex(ds), func() { ds.Close() }, nil
+}
+
+// storeDataset resolves the dataset into graphs of the external store, as the caller (every part is read as the
+// caller, so what it may not see is 404 as on the built-in engine). It returns nil when some graph is not loaded
+// in the store: that query runs on the built-in engine. A publication's URI (or id) names its latest version's
+// graph: the store holds versions only, and "latest" is resolved here, per query.
+func (s *Server) storeDataset(ctx context.Context, a model.Actor, pubID, version string, defaults, named []string) (protocol.Backend, error) {
+	st := s.cfg.SPARQLStore
+	graph := func(p model.Publication) (string, bool, error) {
+		uri, err := s.publicationURI(ctx, p)
+		if err != nil {
+			return "", false, err
+		}
+		dir, err := tree.VersionDirName(p.Version.Label)
+		if err != nil {
+			return "", false, err
+		}
+		g := uri + "/versions/" + dir
+		return g, st.Loaded(g, p.Version.ID), nil
+	}
+	p, err := s.cfg.Store.Publication(ctx, a, pubID, version)
+	if err != nil {
+		return nil, err
+	}
+	own, ok, err := graph(p)
+	if err != nil || !ok {
+		return nil, err
+	}
+	ds := remote.Dataset{Default: []string{own}}
+	for _, ref := range defaults {
+		xp, _, err := s.graphRef(ctx, a, ref)
+		if err != nil {
+			return nil, err
+		}
+		g, ok, err := graph(xp)
+		if err != nil || !ok {
+			return nil, err
+		}
+		ds.Default = append(ds.Default, g)
+	}
+	for _, ref := range named {
+		xp, _, err := s.graphRef(ctx, a, ref)
+		if err != nil {
+			return nil, err
+		}
+		g, ok, err := graph(xp)
+		if err != nil || !ok {
+			return nil, err
+		}
+		name := ref
+		if !strings.Contains(ref, ":") {
+			if name, err = s.publicationURI(ctx, xp); err != nil {
+				return nil, err
+			}
+		}
+		ds.Named = append(ds.Named, remote.NamedGraph{Name: name, Graph: g})
+	}
+	return &remote.Query{Store: st.Store(), Dataset: ds}, nil
 }
 
 func (s *Server) buildIndex(ctx context.Context, p model.Publication, data []byte, keepNamed bool) (*index.Dataset, error) {

@@ -23,6 +23,8 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 	themeDir := fs.String("theme", env.getenv("LDHUB_THEME"), "folder overriding the default theme: Hugo layouts/ and static/ (env LDHUB_THEME)")
 	upstream := fs.String("upstream", envOr(env, "LDHUB_ADDR", "127.0.0.1:8080"), "address of ldhub serve, for the generated nginx.conf and apache.conf (env LDHUB_ADDR)")
 	listen := fs.String("listen", "80", "address the generated web-server configurations listen on")
+	storeOpts := addStoreFlags(fs, env)
+	reload := fs.Bool("sparql-store-reload", false, "load every version into the external SPARQL store again, not only what it lacks")
 	if help, err := parse(fs, args); help || err != nil {
 		return err
 	}
@@ -53,7 +55,15 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 	}
 	fmt.Fprintf(env.stdout, "rendered %d publications, %d unchanged, %d removed in %s into %s\n",
 		len(res.Rendered), len(res.Skipped), len(res.Removed), time.Since(start).Round(time.Millisecond), *out)
-	return err
+	loader, lerr := storeOpts.loader(*baseURL, *out, nil)
+	if lerr != nil || loader == nil {
+		return errors.Join(err, lerr)
+	}
+	start = time.Now()
+	sres, lerr := loader.Sync(ctx, *reload)
+	fmt.Fprintf(env.stdout, "SPARQL store: loaded %d versions, dropped %d, %d already there in %s\n",
+		len(sres.Loaded), len(sres.Dropped), sres.Kept, time.Since(start).Round(time.Millisecond))
+	return errors.Join(err, lerr)
 }
 
 // writeServerConfigs leaves nginx.conf and apache.conf for the rendered tree beside it.

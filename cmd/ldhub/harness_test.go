@@ -36,6 +36,7 @@ var (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	virtuoso.Close()
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}

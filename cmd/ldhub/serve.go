@@ -71,7 +71,7 @@ func parse(fs *flag.FlagSet, args []string) (bool, error) {
 }
 
 func runServe(ctx context.Context, env *environment, args []string) error {
-	fs := flags(env, "serve", "serve [--data DIR] [--addr HOST:PORT] [--base-url URL] [--site DIR] [--theme DIR] [--trusted-proxies CIDRS] [--cors-origin ORIGINS] [--follow PRIMARY_URL]")
+	fs := flags(env, "serve", "serve [--data DIR] [--addr HOST:PORT] [--base-url URL] [--site DIR] [--theme DIR] [--trusted-proxies CIDRS] [--cors-origin ORIGINS] [--follow PRIMARY_URL] [--sparql-store URL ...]")
 	data := fs.String("data", envOr(env, "LDHUB_DATA", "./ldhub-data"), "data folder (env LDHUB_DATA)")
 	addr := fs.String("addr", envOr(env, "LDHUB_ADDR", "127.0.0.1:8080"), "listen address (env LDHUB_ADDR)")
 	baseURL := fs.String("base-url", env.getenv("LDHUB_BASE_URL"), "public base URL (env LDHUB_BASE_URL; default http://<addr>)")
@@ -83,6 +83,7 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 		"comma-separated origins (https://app.example) whose browser pages may write through the API; any origin may read (env LDHUB_CORS_ORIGIN)")
 	follow := fs.String("follow", env.getenv("LDHUB_FOLLOW"),
 		"run as a read replica of the hub at this URL, with the credential in LDHUB_FOLLOW_CREDENTIAL=id:secret (env LDHUB_FOLLOW; docs/scaling.md)")
+	storeOpts := addStoreFlags(fs, env)
 	if help, err := parse(fs, args); help || err != nil {
 		return err
 	}
@@ -168,12 +169,23 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 		}
 	}()
 	defer func() { stopFollow(); <-pipeDone }()
+	// The external SPARQL store follows the rendered tree: it loads what the pipeline rendered and drops what it
+	// removed, and catches up after a restart or a store that lost its data.
+	loader, err := storeOpts.loader(*baseURL, *siteDir, log)
+	if err != nil {
+		return err
+	}
+	if loader != nil {
+		loadDone := make(chan struct{})
+		go func() { defer close(loadDone); loader.Run(followCtx, 2*time.Second) }()
+		defer func() { stopFollow(); <-loadDone }()
+	}
 	// One gate for every SPARQL endpoint (direct URLs, /ns and /api), counting clients as the guard does: behind
 	// the trusted proxy, by the forwarded address.
 	gate := protocol.NewGate(0, 0, guard.ClientAddr)
 	siteHandler, err := site.NewHandler(site.Options{Dir: *siteDir, Theme: html.NewResources(html.ResourceOptions{Themes: htmlOpts.Themes}), Pages: pipeline.PagesDir(*siteDir), Log: log,
-		SPARQLGate: gate,
-		Auth:       server.Viewers{Auth: guard, Store: st}})
+		SPARQLGate: gate, SPARQLStore: siteBackend(loader),
+		Auth: server.Viewers{Auth: guard, Store: st}})
 	if err != nil {
 		return err
 	}
@@ -181,7 +193,7 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	gitHandler := githttp.New(st, guard, "/git/")
 	gitHandler.BaseURL = *baseURL
 	srv := server.New(server.Config{Store: st, Auth: guard, Search: idx, BaseURL: *baseURL, Logger: log,
-		Git: gitHandler, Site: siteHandler, SPARQLGate: gate, CORSOrigins: httpx.ParseOrigins(*corsOrigins),
+		Git: gitHandler, Site: siteHandler, SPARQLGate: gate, SPARQLStore: loader, CORSOrigins: httpx.ParseOrigins(*corsOrigins),
 		Pending: func(_ context.Context, p model.Publication) bool { return pipe.Pending(p.ID) }})
 	var handler http.Handler = srv
 	if follower != nil {
