@@ -12,10 +12,10 @@ import (
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/httpx/apierr"
 	"github.com/ldhub/ldhub/site/tree"
-	"github.com/ldhub/ldhub/sparqlsvc/remote"
 	"github.com/ldhub/ldhub/sparqlsvc/eval"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 	"github.com/ldhub/ldhub/sparqlsvc/protocol"
+	"github.com/ldhub/ldhub/sparqlsvc/remote"
 )
 
 // sparqlFor serves the SPARQL endpoint of a publication (at a version, "" for the latest) through
