@@ -23,6 +23,7 @@ import (
 	"github.com/ldhub/ldhub/sparqlsvc/eval"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 	"github.com/ldhub/ldhub/sparqlsvc/parser"
+	"github.com/ldhub/ldhub/sparqlsvc/remote"
 	"github.com/ldhub/ldhub/sparqlsvc/results"
 )
 
@@ -63,11 +64,19 @@ var (
 type suite struct {
 	dir string
 	reg *codec.Registry
+	// store, when set, runs every query on an external SPARQL store through sparqlsvc/remote instead of the
+	// built-in engine (virtuoso_test.go); loaded holds the store graphs already filled, by file and role.
+	store  *remote.Store
+	loaded map[string]bool
 }
 
 func runEvalSuite(t *testing.T, manifest, name string, known map[string]string) {
+	runSuiteOn(t, &suite{reg: codec.Default()}, manifest, name, known)
+}
+
+func runSuiteOn(t *testing.T, s *suite, manifest, name string, known map[string]string) {
 	dir := conformance.SuitesDir(t)
-	s := &suite{dir: dir, reg: codec.Default()}
+	s.dir = dir
 	m, err := conformance.LoadManifest(filepath.Join(dir, manifest))
 	if err != nil {
 		t.Fatal(err)
@@ -190,11 +199,25 @@ func (s *suite) runTest(m *conformance.Manifest, test conformance.Test) error {
 			named = append(named, s.local(g))
 		}
 	}
+	opt := eval.Options{Timeout: 20 * time.Second}
+	if s.store != nil {
+		if len(m.Objects(action, qtServiceData)) > 0 {
+			return errors.New("SERVICE is refused on the external store")
+		}
+		rq, err := s.storeDataset(defaults, named)
+		if err != nil {
+			return err
+		}
+		c := &collector{res: &eval.Result{Form: q.Form}}
+		if err := rq.Stream(context.Background(), q, opt, c); err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+		return s.check(m, test, q, c.res)
+	}
 	ds, err := s.dataset(defaults, named)
 	if err != nil {
 		return err
 	}
-	opt := eval.Options{Timeout: 20 * time.Second}
 	if sd := m.Objects(action, qtServiceData); len(sd) > 0 {
 		stub := stubService{}
 		for _, node := range sd {
@@ -215,6 +238,11 @@ func (s *suite) runTest(m *conformance.Manifest, test conformance.Test) error {
 	if err != nil {
 		return fmt.Errorf("eval: %w", err)
 	}
+	return s.check(m, test, q, got)
+}
+
+// check compares an answer with the test's expected result.
+func (s *suite) check(m *conformance.Manifest, test conformance.Test, q *algebra.Query, got *eval.Result) error {
 	resultPath := conformance.LocalPath(test.Result)
 	if test.HasType(mfCSVResult) {
 		return compareCSV(got, resultPath)
