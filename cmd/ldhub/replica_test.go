@@ -84,7 +84,13 @@ func TestReplicaFollowsPrimary(t *testing.T) {
 	bin := ldhubBinary(t)
 	pdata, paddr := t.TempDir(), freeAddr(t)
 	primary := startHub(t, bin, pdata, paddr, "LDHUB_ADMIN_ID="+rootID, "LDHUB_ADMIN_SECRET="+rootSecret)
-	defer primary.stop(t)
+	defer func() {
+		select {
+		case <-primary.exited:
+		default:
+			primary.kill() // the test ended before the promotion step killed it
+		}
+	}()
 	c := newClient(paddr, rootID, rootSecret)
 	defer c.close()
 	var g, vocab, secret idOnly
@@ -112,6 +118,13 @@ func TestReplicaFollowsPrimary(t *testing.T) {
 	rargs := []string{"serve", "--data", rdata, "--addr", raddr, "--follow", "http://" + paddr}
 	renv := "LDHUB_FOLLOW_CREDENTIAL=" + cred["id"] + ":" + cred["secret"]
 	replica := startHubArgs(t, bin, rargs, renv)
+	defer func() {
+		select {
+		case <-replica.exited:
+		default:
+			replica.kill()
+		}
+	}()
 	anonR, anonP := newClient(raddr, "", ""), newClient(paddr, "", "")
 	defer anonR.close()
 	defer anonP.close()
@@ -238,7 +251,43 @@ for method in ("GET", "POST"):
 	replica.kill()
 	publish(c, vocab.ID, "late", "<Late> a <http://www.w3.org/2000/01/rdf-schema#Class> .\n")
 	replica = startHubArgs(t, bin, rargs, renv)
-	defer replica.stop(t)
 	waitBody(anonR, "/org/vocab/late", "Late")
 	sameTrees("after the restarted replica caught up")
+
+	// Promotion (docs/scaling.md): the primary is gone; the replica, started without --follow and with an
+	// administrator of its own, serves everything it had and takes writes.
+	primary.kill()
+	replica.stop(t)
+	if err := os.Remove(filepath.Join(rdata, "follow.json")); err != nil {
+		t.Fatal(err)
+	}
+	promoted := startHubArgs(t, bin, []string{"serve", "--data", rdata, "--addr", raddr, "--base-url", "http://" + paddr},
+		"LDHUB_ADMIN_ID=new-root", "LDHUB_ADMIN_SECRET=promoted-secret-1")
+	defer promoted.stop(t)
+	waitBody(anonR, "/org/vocab/late", "Late")
+	waitBody(anonR, "/org/vocab/roads", "Road")
+	admin := newClient(raddr, "new-root", "promoted-secret-1")
+	defer admin.close()
+	body, ctype := multipartBody("meta-data", "meta.json", `{"name":"core"}`, "Content", "core.ttl", "<Promoted> a <http://www.w3.org/2000/01/rdf-schema#Class> .\n")
+	admin.must(t, "PUT", "/api/v3/repositories/"+vocab.ID+"/publications", ctype, body, nil)
+	waitBody(anonR, "/org/vocab/core", "Promoted")
+	var versions []struct{ ID string }
+	admin.must(t, "GET", "/api/v3/publications/"+corePub(t, admin, vocab.ID)+"/versions", "", nil, &versions)
+	if len(versions) != 3 {
+		t.Errorf("the promoted hub lists %d versions of core, want 3 (first, curl's, its own)", len(versions))
+	}
+}
+
+// corePub is the id of the publication core of a repository.
+func corePub(t *testing.T, c *client, repo string) string {
+	t.Helper()
+	var pubs []pubListItem
+	c.must(t, "GET", "/api/v3/repositories/"+repo+"/publications", "", nil, &pubs)
+	for _, p := range pubs {
+		if p.Name == "core" {
+			return p.ID
+		}
+	}
+	t.Fatalf("no publication core in %s", repo)
+	return ""
 }
