@@ -157,7 +157,21 @@ func (e *evaluator) exec(op algebra.Op, in []ID, emit emitFn, errp *error) bool 
 		if !ok {
 			return false
 		}
+		slot, by := e.minusIndex(right, e.infoOf(x.Left).mentioned)
+		if err := e.holdBytes(int64(len(by))*48 + int64(len(right))*4); err != nil {
+			*errp = err
+			return false
+		}
 		return e.exec(x.Left, in, func(l []ID) bool {
+			if slot >= 0 && l[slot] != 0 {
+				// Every right row binds slot, so only those with l's id there can be compatible.
+				for _, i := range by[l[slot]] {
+					if compatible(l, right[i]) {
+						return true
+					}
+				}
+				return emit(l)
+			}
 			for _, r := range right {
 				if compatible(l, r) && shareVar(l, r) {
 					return true
@@ -353,6 +367,35 @@ func (e *evaluator) materialize(op algebra.Op, errp *error) ([][]ID, bool) {
 		e.cache[k] = rows
 	}
 	return rows, true
+}
+
+// minusIndex picks, for MINUS, a slot that every right row binds and the left operand can bind, the one with the
+// most distinct ids, and groups the right rows by their id there: a left row bound there is then checked against
+// its group only, not against every right row (a scan per left row made MINUS quadratic). slot is -1 when no
+// slot qualifies.
+func (e *evaluator) minusIndex(right [][]ID, left varset) (slot int, by map[ID][]int32) {
+	slot = -1
+	if len(right) < 8 {
+		return slot, nil
+	}
+	best := 0
+	for i := 0; i < e.nvars; i++ {
+		if !left.over && (i >= 64 || left.bits&(1<<uint(i)) == 0) {
+			continue
+		}
+		m := map[ID][]int32{}
+		for j, r := range right {
+			if r[i] == 0 {
+				m = nil
+				break
+			}
+			m[r[i]] = append(m[r[i]], int32(j))
+		}
+		if m != nil && len(m) > best {
+			slot, by, best = i, m, len(m)
+		}
+	}
+	return slot, by
 }
 
 func compatible(a, b []ID) bool {
