@@ -203,8 +203,8 @@ func (h *Handler) answerResource(w http.ResponseWriter, r *http.Request, t targe
 // the version), labels of the IRIs shown from the data, and links to the neighbouring pages and other formats.
 func (h *Handler) resourcePage(ds *index.Dataset, t target, d description, self string, page int, next string, offers []string, langs []string, lang string) *html.ResourcePage {
 	pg := t.page
-	p := &html.ResourcePage{IRI: d.iri, Href: self, Statements: d.out, Incoming: d.in,
-		Truncated: d.truncated, Page: page, Next: next}
+	p := &html.ResourcePage{IRI: d.iri, Href: self, Statements: d.out, Incoming: d.in, IncomingTotal: d.inTotal,
+		Pages: (d.inTotal + h.o.PageSize - 1) / h.o.PageSize, Truncated: d.truncated, Page: page, Next: next}
 	p.Crumbs, p.Publication = h.crumbs(t)
 	if page > 0 {
 		// The first page is the one without a number, so that its address is the resource's own.
@@ -359,6 +359,7 @@ type description struct {
 	iri       string
 	out, in   []rdf.Quad
 	more      bool // there are more incoming statements, on the next page
+	inTotal   int  // the incoming statements on every page
 	truncated bool // out was cut at maxClosure
 }
 
@@ -404,6 +405,11 @@ func describe(ds *index.Dataset, iri string, page, pageSize int) description {
 		}
 	}
 	skip := page * pageSize
+	for _, g := range graphs {
+		if g.g != nil {
+			d.inTotal += g.g.Match(0, 0, id).Len()
+		}
+	}
 	for _, g := range graphs {
 		if g.g == nil {
 			continue

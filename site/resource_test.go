@@ -80,13 +80,13 @@ func TestResourcePageHTMLIsPaged(t *testing.T) {
 	h, _ := renderTree(t, hub, site.Options{PageSize: 10})
 	cases := []struct {
 		query      string
-		rows       int
+		page, rows int
 		first      string
 		prev, next string
 	}{
-		{"", 10, "s00", "", `/org/open/many/Target.html?page=1`},
-		{"?page=1", 10, "s10", `/org/open/many/Target.html`, `/org/open/many/Target.html?page=2`},
-		{"?page=2", 5, "s20", `/org/open/many/Target.html?page=1`, ""},
+		{"", 0, 10, "s00", "", `/org/open/many/Target.html?page=1`},
+		{"?page=1", 1, 10, "s10", `/org/open/many/Target.html`, `/org/open/many/Target.html?page=2`},
+		{"?page=2", 2, 5, "s20", `/org/open/many/Target.html?page=1`, ""},
 	}
 	for _, tc := range cases {
 		t.Run("page"+tc.query, func(t *testing.T) {
@@ -112,6 +112,10 @@ func TestResourcePageHTMLIsPaged(t *testing.T) {
 			}
 			if n := strings.Count(body, `<tr><td><a href="http://hub.example/org/open/many/s`); n != tc.rows {
 				t.Errorf("%d references, want %d", n, tc.rows)
+			}
+			// The count covers every page; the page says which one it is.
+			if want := fmt.Sprintf("25 statements point here; page %d of 3 shows %d.", tc.page+1, tc.rows); !strings.Contains(body, want) {
+				t.Errorf("no %q", want)
 			}
 			if !strings.Contains(body, "/many/"+tc.first+`">`) {
 				t.Errorf("page does not start at %s", tc.first)

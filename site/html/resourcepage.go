@@ -11,13 +11,15 @@ type ResourcePage struct {
 	Publication Crumb
 	IRI         string
 	Label       string
-	Href        string            // the page's own URL path, without the page number
-	Statements  []rdf.Quad        // about IRI, then about the blank nodes reachable from it; graphs are not shown
-	Incoming    []rdf.Quad        // this page of the statements whose object is IRI
-	Truncated   bool              // Statements were cut at a bound
-	Labels      map[string]string // IRI -> its label, in the page's language order
-	LabelLangs  map[string]string // IRI -> the language of its label, when tagged
-	LabelLang   string            // the language of Label, when tagged
+	Href        string     // the page's own URL path, without the page number
+	Statements  []rdf.Quad // about IRI, then about the blank nodes reachable from it; graphs are not shown
+	Incoming    []rdf.Quad // this page of the statements whose object is IRI
+	// IncomingTotal counts the statements whose object is IRI on every page, Pages the pages they fill.
+	IncomingTotal, Pages int
+	Truncated            bool              // Statements were cut at a bound
+	Labels               map[string]string // IRI -> its label, in the page's language order
+	LabelLangs           map[string]string // IRI -> the language of its label, when tagged
+	LabelLang            string            // the language of Label, when tagged
 	// Languages are the languages the resource's texts are in, each with the URL of the page in it (Name is the
 	// tag); Language is the one chosen, which the switch marks as current.
 	Languages  []Crumb
@@ -52,6 +54,8 @@ type resourcePageView struct {
 	Publication linkView       `json:"publication"`
 	Properties  []propView     `json:"properties"`
 	Incoming    []incomingView `json:"incoming"`
+	InTotal     int            `json:"intotal"`
+	Pages       int            `json:"pages"`
 	Truncated   bool           `json:"truncated,omitempty"`
 	Page        int            `json:"page"`
 	Prev        string         `json:"prev,omitempty"`
@@ -130,6 +134,7 @@ func resourcePage(p *ResourcePage) page {
 	v := resourcePageView{Crumbs: viewCrumbs(p.Crumbs), IRI: p.IRI, Href: p.Href,
 		Publication: linkView{Name: p.Publication.Name, Href: p.Publication.Href},
 		Properties:  resourceView(p.IRI, p.Statements, n), Incoming: []incomingView{}, Truncated: p.Truncated,
+		InTotal: max(p.IncomingTotal, len(p.Incoming)), Pages: max(p.Pages, 1),
 		Page: p.Page, Prev: p.Prev, Next: p.Next, Formats: []dumpView{}}
 	if p.Label != "" {
 		v.TitleLang = p.LabelLang
