@@ -5,7 +5,7 @@ SHELL     := /bin/bash
 REPORTS   := $(CURDIR)/build/reports
 export LDHUB_REPORT_DIR := $(REPORTS)
 
-.PHONY: all build test conformance vet fmt-check tidy-check bench bench-parse bench-sparql bench-sparql-broad bench-cluster fuzz soak clean
+.PHONY: all build test conformance vet fmt-check tidy-check bench bench-parse bench-sparql bench-sparql-broad bench-sparql-store bench-cluster fuzz soak clean
 
 all: build
 
@@ -81,6 +81,10 @@ bench-sparql:
 
 bench-sparql-broad:
 	QUERIES=$(CURDIR)/bench/queries-broad bench/sparql/run.sh
+
+# ldhub built-in vs ldhub + Virtuoso (external store) vs Virtuoso direct, same data and queries, one run.
+bench-sparql-store:
+	bench/sparqlstore/run.sh
 
 clean:
 	rm -rf bin build
