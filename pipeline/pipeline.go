@@ -502,6 +502,7 @@ func (p *Pipeline) ensureVersion(ctx context.Context, pub model.Publication, v m
 	page := base
 	page.Name, page.Description, page.Owner, page.Publisher = at.Name, at.Description, at.Owner, at.Publisher
 	page.Self, page.Version, page.Formats, page.Stats, page.Modified = tv.URL, tv, r.formats, r.stats, tv.Time
+	page.Base = docBase
 	if err := p.writePage(tmp, &page); err != nil {
 		return nil, err
 	}

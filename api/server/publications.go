@@ -188,15 +188,24 @@ func (s *Server) decode(ctx context.Context, p model.Publication, data []byte) (
 	if !ok {
 		return nil, syn, errors.New("no codec for stored publication " + p.Version.Path)
 	}
-	uri, err := s.publicationURI(ctx, p)
+	base, err := s.documentBase(ctx, p)
 	if err != nil {
 		return nil, syn, err
 	}
-	base := uri + "/"
-	if p.UseVersionedBaseURI {
-		base = uri + "/versions/" + p.Version.Label + "/"
-	}
 	return syn.NewDecoder(bytes.NewReader(data), rdf.DecodeOptions{Base: base}), syn, nil
+}
+
+// documentBase is the base IRI a publication version's document is read with: the publication's URI, or its
+// version's URL when the publication uses versioned base URIs.
+func (s *Server) documentBase(ctx context.Context, p model.Publication) (string, error) {
+	uri, err := s.publicationURI(ctx, p)
+	if err != nil {
+		return "", err
+	}
+	if p.UseVersionedBaseURI {
+		return uri + "/versions/" + p.Version.Label + "/", nil
+	}
+	return uri + "/", nil
 }
 
 func readAll(ctx context.Context, dec rdf.Decoder) ([]rdf.Quad, error) {

@@ -79,6 +79,9 @@ type Config struct {
 	// CORSOrigins may write cross-origin (`ldhub serve --cors-origin`); anyone may read. A write whose Origin is
 	// neither the hub's own nor one of these is refused with 403 before it is looked at.
 	CORSOrigins httpx.Origins
+	// Tree is the pipeline's rendered tree (pipeline.Options.Out): the SPARQL endpoints query its index files. ""
+	// (or a version the pipeline has not rendered yet) builds each version's index in memory from the store.
+	Tree string
 	// Deadlines bound how slowly a request body may arrive and how long a write of an answer may block, on every
 	// route (the API, git and the direct URLs).
 	Deadlines httpx.Deadlines
@@ -93,7 +96,8 @@ type Server struct {
 	log    *slog.Logger
 	codecs *codec.Registry
 	routes []*route
-	// indexes caches SPARQL indexes of publication versions.
+	// indexes caches SPARQL indexes of publication versions: mapped index files of the pipeline (by path, closed
+	// when evicted, pinned while a query runs) and indexes built in memory (by version and base).
 	indexes *cache.Cache[string, *index.Dataset]
 	// origin is the scheme and host of BaseURL: the hub's own pages may write.
 	origin string
@@ -116,7 +120,7 @@ func New(cfg Config) *Server {
 	if cfg.SPARQLGate == nil {
 		cfg.SPARQLGate = protocol.NewGate(0, 0, nil)
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, codecs: codec.Default(), indexes: cache.New(cache.Options[string, *index.Dataset]{MaxCost: 16}),
+	s := &Server{cfg: cfg, log: cfg.Logger, codecs: codec.Default(), indexes: cache.New(cache.Options[string, *index.Dataset]{MaxCost: 16, OnEvict: func(_ string, ds *index.Dataset) { _ = ds.Close() }}),
 		waiters: make(chan struct{}, cmp.Or(cfg.ChangeWaits, maxChangeWaiters))}
 	if u, err := url.Parse(cfg.BaseURL); err == nil && u.Host != "" {
 		s.origin = u.Scheme + "://" + u.Host

@@ -2,10 +2,12 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/ldhub/ldhub/content/model"
@@ -58,36 +60,42 @@ func (s *Server) sparqlDataset(ctx context.Context, a model.Actor, pubID, versio
 		}
 	}
 	if len(named) == 0 {
-		// The common case: the publication's own index (cached; a version never changes, so its content is read
-		// only to build it), with each default-graph-uri joined as an extra graph over its own cached index.
+		// The common case: the publication's own index, with each default-graph-uri joined as an extra graph over
+		// its own index.
 		p, err := s.cfg.Store.Publication(ctx, a, pubID, version)
 		if err != nil {
 			return nil, nil, err
 		}
-		own, err := s.cachedIndex(p, func() (*index.Dataset, error) {
-			p, data, err := s.cfg.Store.PublicationContent(ctx, a, pubID, p.Version.ID)
-			if err != nil {
-				return nil, err
-			}
-			return s.buildIndex(ctx, p, data, true)
+		own, release, err := s.versionIndex(ctx, p, func() ([]byte, error) {
+			_, data, err := s.cfg.Store.PublicationContent(ctx, a, pubID, p.Version.ID)
+			return data, err
 		})
 		if err != nil {
 			return nil, nil, err
+		}
+		releases := []func(){release}
+		done := func() {
+			for _, r := range releases {
+				r()
+			}
 		}
 		ds := eval.FromIndex(own)
 		for _, ref := range defaults {
 			xp, xdata, err := s.graphRef(ctx, a, ref)
 			if err != nil {
+				done()
 				return nil, nil, err
 			}
-			x, err := s.cachedIndex(xp, func() (*index.Dataset, error) { return s.buildIndex(ctx, xp, xdata, true) })
+			x, release, err := s.versionIndex(ctx, xp, func() ([]byte, error) { return xdata, nil })
 			if err != nil {
+				done()
 				return nil, nil, err
 			}
+			releases = append(releases, release)
 			// Only the default graph of another publication joins the default graph.
 			ds.Extra = append(ds.Extra, eval.Source{Dict: x.Dict, Graph: x.Default})
 		}
-		return ds, func() {}, nil
+		return ds, done, nil
 	}
 	// Named graphs from other publications need one dictionary: build the whole dataset for this request.
 	p, data, err := s.cfg.Store.PublicationContent(ctx, a, pubID, version)
@@ -194,21 +202,68 @@ func (s *Server) buildIndex(ctx context.Context, p model.Publication, data []byt
 	return b.Build(), nil
 }
 
-// cachedIndex returns the SPARQL index of a publication version, building it on first use. A version's content
-// never changes, so its version id (with the base-IRI choice, which changes the terms) is the key; nothing is ever
-// invalidated, only evicted, least recently used first. In-memory indexes hold no file mapping, so an evicted one
-// needs no closing (queries still running keep their reference).
-func (s *Server) cachedIndex(p model.Publication, build func() (*index.Dataset, error)) (*index.Dataset, error) {
-	key := fmt.Sprintf("%s\x00%s\x00%t", p.ID, p.Version.ID, p.UseVersionedBaseURI)
-	if ds, ok := s.indexes.Get(key); ok {
-		return ds, nil
-	}
-	ds, err := build()
+// versionIndex returns the SPARQL index of a publication version, and a release to call when the query is done.
+// It is the pipeline's index file when the pipeline has rendered that version reading the document with the same
+// base IRI: mapped once, shared by every query, pinned while one runs. Otherwise (no tree, a version not rendered
+// yet, or rendered under another base) it is built in memory from content on first use and kept: a version's
+// content never changes, so its id and base are the key, and nothing is ever invalidated, only evicted.
+func (s *Server) versionIndex(ctx context.Context, p model.Publication, content func() ([]byte, error)) (*index.Dataset, func(), error) {
+	base, err := s.documentBase(ctx, p)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if path, ok := s.renderedIndex(ctx, p, base); ok {
+		// The version id is in the key: a publication deleted and made again at the same path and label is
+		// another version, rendered into the same folder.
+		ds, release, err := s.indexes.Acquire(path+"\x00"+p.Version.ID, func() (*index.Dataset, error) { return index.Open(path) })
+		if err == nil {
+			return ds, release, nil
+		}
+		// Removed since its page was read (a re-render, a move): build it instead.
+		s.log.Debug("sparql: rendered index unavailable", "path", path, "err", err)
+	}
+	key := p.ID + "\x00" + p.Version.ID + "\x00" + base
+	if ds, ok := s.indexes.Get(key); ok {
+		return ds, func() {}, nil
+	}
+	data, err := content()
+	if err != nil {
+		return nil, nil, err
+	}
+	ds, err := s.buildIndex(ctx, p, data, true)
+	if err != nil {
+		return nil, nil, err
 	}
 	ds, _ = s.indexes.LoadOrAdd(key, ds) // built concurrently by another request: share the first
-	return ds, nil
+	return ds, func() {}, nil
+}
+
+// renderedIndex is the path of the pipeline's index of p's version, when the tree holds that version (its page
+// names the same version id) rendered from the document read with base.
+func (s *Server) renderedIndex(ctx context.Context, p model.Publication, base string) (string, bool) {
+	if s.cfg.Tree == "" {
+		return "", false
+	}
+	urlPath, err := s.uriPath(ctx, p)
+	if err != nil {
+		return "", false
+	}
+	name, err := tree.VersionDirName(p.Version.Label)
+	if err != nil {
+		return "", false
+	}
+	for _, private := range []bool{false, true} {
+		dir := filepath.Join(tree.PubDir(tree.Root(s.cfg.Tree, private), urlPath), tree.Versions, name)
+		b, err := os.ReadFile(filepath.Join(dir, tree.PageJSON))
+		if err != nil {
+			continue
+		}
+		var page tree.Page
+		if json.Unmarshal(b, &page) == nil && page.Version.ID == p.Version.ID && page.Base == base {
+			return filepath.Join(dir, tree.Index), true
+		}
+	}
+	return "", false
 }
 
 // addGraph adds a publication's statements: its default graph into graph (nil: the default graph), and its

@@ -194,6 +194,7 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	gitHandler.BaseURL = *baseURL
 	srv := server.New(server.Config{Store: st, Auth: guard, Search: idx, BaseURL: *baseURL, Logger: log,
 		Git: gitHandler, Site: siteHandler, SPARQLGate: gate, SPARQLStore: loader, CORSOrigins: httpx.ParseOrigins(*corsOrigins),
+		Tree:    *siteDir,
 		Pending: func(_ context.Context, p model.Publication) bool { return pipe.Pending(p.ID) }})
 	var handler http.Handler = srv
 	if follower != nil {

@@ -99,6 +99,9 @@ type Page struct {
 	URI        string    `json:"uri"`     // the publication's URI (base URL included)
 	Path       string    `json:"path"`    // its URL path
 	Self       string    `json:"self"`    // URL path this folder answers (the publication's, or a version's)
+	// Base is the base IRI the version's document was read with: relative IRIs in it, and so the terms of the
+	// folder's SPARQL index, depend on it. A reader of the index that would resolve them otherwise builds its own.
+	Base string `json:"base,omitempty"`
 	Latest     bool      `json:"latest"`  // this folder serves the unversioned URL
 	Version    Version   `json:"version"` // the version shown
 	Versions   []Version `json:"versions,omitempty"`
