@@ -5,7 +5,7 @@ SHELL     := /bin/bash
 REPORTS   := $(CURDIR)/build/reports
 export LDHUB_REPORT_DIR := $(REPORTS)
 
-.PHONY: all build test conformance vet fmt-check tidy-check bench bench-parse bench-sparql bench-sparql-broad bench-sparql-store bench-cluster fuzz soak clean
+.PHONY: all build test conformance vet fmt-check tidy-check bench bench-parse bench-upload bench-sparql bench-sparql-broad bench-sparql-store bench-cluster fuzz soak clean
 
 all: build
 
@@ -73,6 +73,11 @@ fmt-check:
 # Parser throughput against serdi on 1 M generated triples (needs serdi and GNU time: apt-get install -y serdi time).
 bench-parse:
 	bench/parse.sh
+
+# Upload until live, measured from the client: curl uploads 1 M triples to a real `ldhub serve` and polls the direct
+# URL and its SPARQL endpoint until both answer with the new version; prints the times and the server's peak memory.
+bench-upload:
+	bench/upload.sh
 
 # SPARQL engine vs Oxigraph 0.5.11 and Jena TDB2 on 1M BSBM triples (needs ../shared/bench/setup.sh once, and
 # libapache-jena-java + a JDK for Jena; ANCHORS= chooses, SIZE= sets the triple count; see bench/sparql/run.sh).

@@ -38,7 +38,8 @@ bin="$data/ldhub"
 # Built, then copied into place: a file just written by the linker sits in the page cache in large folios, and
 # mapping it faults in ~10 MiB more of it than the same bytes copied (as an installed binary is), which peak RSS
 # would count against every ldhub run.
-(cd "$root" && go build -o "$bin.new" ./cmd/ldhub) && cp "$bin.new" "$bin" && rm -f "$bin.new"
+# (cp to a temporary name, then rename: the other bench scripts may be running the previous binary.)
+(cd "$root" && go build -o "$bin.new" ./cmd/ldhub) && cp "$bin.new" "$bin.cp" && mv "$bin.cp" "$bin" && rm -f "$bin.new"
 
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
