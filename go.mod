@@ -9,6 +9,7 @@ require (
 	github.com/go-git/go-billy/v5 v5.9.0
 	github.com/go-git/go-git/v5 v5.19.0
 	github.com/gohugoio/hugo v0.165.0
+	github.com/julienschmidt/httprouter v1.3.0
 	github.com/klauspost/compress v1.18.0
 	github.com/spf13/afero v1.15.0
 	golang.org/x/crypto v0.54.0

@@ -1,15 +1,19 @@
 package server
 
 import (
+	"cmp"
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/julienschmidt/httprouter"
 )
 
-// route is one API operation. The dispatcher matches Pattern segment by segment; a static segment beats a
-// parameter at the same position, which is what lets `/repositories/{repositoryId}/publications` and
-// `/repositories/{repositoryId}/{filename}` live side by side (httprouter refuses that pair).
+// route is one API operation. A static segment of its Pattern beats a parameter at the same position, which is
+// what lets `/repositories/{repositoryId}/publications` and `/repositories/{repositoryId}/{filename}` live side by
+// side (see newRouter for how httprouter serves that pair).
 type route struct {
 	Method  string
 	Pattern string // "/api/v3/groups/{id}"
@@ -41,9 +45,106 @@ func splitPattern(p string) []string { return strings.Split(strings.Trim(p, "/")
 
 func isParam(seg string) bool { return strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") }
 
-// match finds the route for r. With no route for the method it returns the methods the path does allow (for a
-// 405), or none when no route has the path (404).
-func (s *Server) match(r *http.Request) (*route, map[string]string, []string) {
+// The routes are served through httprouter, which finds the candidates for a path in its radix tree. httprouter
+// allows no static segment beside a parameter at the same position (`/repositories/{id}/publications` beside
+// `/repositories/{id}/{filename}`), and a parameter there must have one name (`/groups/{id}` beside
+// `/groups/{groupId}/repositories`). So the route table is folded into shapes: wherever some pattern has a
+// parameter, every pattern with that prefix has the positional parameter `:p<n>` there, and the patterns that
+// fold into one shape are told apart by pick (a static segment beats a parameter; the names come from the route's
+// own pattern). Every pattern that matches a path folds into the path's one shape, so pick sees them all.
+//
+// httprouter matches the escaped path, so that a %2F inside a file name stays inside its segment; pick compares
+// and returns the decoded segments. A path httprouter has no shape for (a trailing slash, an escaped static
+// segment, a method no route uses) goes to the same pick over the whole table, which finds what it can.
+
+// routed carries the request as it came (httprouter sees a copy with the escaped path) to the shape handlers.
+type routed struct {
+	http.ResponseWriter
+	r      *http.Request
+	strict bool
+}
+
+// newRouter folds routes into shapes and registers each shape, under every method, with a handler that picks
+// among the shape's routes.
+func (s *Server) newRouter(routes []*route) *httprouter.Router {
+	router := httprouter.New()
+	router.RedirectTrailingSlash, router.RedirectFixedPath = false, false
+	router.HandleMethodNotAllowed, router.HandleOPTIONS = false, false
+	methods := []string{http.MethodHead, http.MethodOptions}
+	shapes := map[string][]*route{}
+	var order []string
+	for _, rt := range routes {
+		methods = append(methods, rt.Method)
+	}
+	paths := foldShapes(routes)
+	for _, rt := range routes {
+		p := paths[rt]
+		if shapes[p] == nil {
+			order = append(order, p)
+		}
+		shapes[p] = append(shapes[p], rt)
+	}
+	slices.Sort(methods)
+	methods = slices.Compact(methods)
+	for _, p := range order {
+		candidates := shapes[p]
+		h := func(w http.ResponseWriter, _ *http.Request, _ httprouter.Params) {
+			rw := w.(*routed)
+			s.serveRoute(rw.ResponseWriter, rw.r, rw.strict, candidates)
+		}
+		for _, m := range methods {
+			router.Handle(m, p, h)
+		}
+	}
+	router.NotFound = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		rw := w.(*routed)
+		s.serveRoute(rw.ResponseWriter, rw.r, rw.strict, s.routes)
+	})
+	return router
+}
+
+// foldShapes gives each route its httprouter path (see above).
+func foldShapes(routes []*route) map[*route]string {
+	out := map[*route]string{}
+	var fold func(group []*route, depth int, prefix string)
+	fold = func(group []*route, depth int, prefix string) {
+		next := map[string][]*route{}
+		var keys []string
+		param := slices.ContainsFunc(group, func(rt *route) bool { return depth < len(rt.segs) && isParam(rt.segs[depth]) })
+		for _, rt := range group {
+			if depth == len(rt.segs) {
+				out[rt] = cmp.Or(prefix, "/")
+				continue
+			}
+			key := prefix + "/" + rt.segs[depth]
+			if param {
+				key = prefix + "/:p" + strconv.Itoa(depth)
+			}
+			if next[key] == nil {
+				keys = append(keys, key)
+			}
+			next[key] = append(next[key], rt)
+		}
+		for _, k := range keys {
+			fold(next[k], depth+1, k)
+		}
+	}
+	fold(routes, 0, "")
+	return out
+}
+
+// dispatch serves r through the router.
+func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, strict bool) {
+	u := *r.URL
+	u.Path, u.RawPath = r.URL.EscapedPath(), ""
+	r2 := *r
+	r2.URL = &u
+	s.router.ServeHTTP(&routed{ResponseWriter: w, r: r, strict: strict}, &r2)
+}
+
+// pick finds the route for r among candidates. With no route for the method it returns the methods the path does
+// allow (for a 405), or none when no candidate has the path (404).
+func pick(candidates []*route, r *http.Request) (*route, map[string]string, []string) {
 	segs := strings.Split(strings.Trim(r.URL.EscapedPath(), "/"), "/")
 	for i, seg := range segs {
 		u, err := url.PathUnescape(seg)
@@ -58,7 +159,7 @@ func (s *Server) match(r *http.Request) (*route, map[string]string, []string) {
 	}
 	// The most specific pattern that matches decides: its routes either have the method or answer 405.
 	var best []*route
-	for _, rt := range s.routes {
+	for _, rt := range candidates {
 		if !matches(rt.segs, segs) {
 			continue
 		}

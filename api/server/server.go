@@ -14,6 +14,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/julienschmidt/httprouter"
+
 	"github.com/ldhub/ldhub/api/search"
 	"github.com/ldhub/ldhub/cache"
 	"github.com/ldhub/ldhub/content/codec"
@@ -96,6 +98,8 @@ type Server struct {
 	log    *slog.Logger
 	codecs *codec.Registry
 	routes []*route
+	// router finds a request's candidate routes (router.go).
+	router *httprouter.Router
 	// indexes caches SPARQL indexes of publication versions: mapped index files of the pipeline (by path, closed
 	// when evicted, pinned while a query runs) and indexes built in memory (by version and base).
 	indexes *cache.Cache[string, *index.Dataset]
@@ -130,6 +134,7 @@ func New(cfg Config) *Server {
 		rt.segs = splitPattern(rt.Pattern)
 		rt.read = rt.Method == http.MethodGet || strings.HasSuffix(rt.Pattern, "/sparql")
 	}
+	s.router = s.newRouter(s.routes)
 	return s
 }
 
@@ -186,8 +191,15 @@ func (c *call) p(name string) string { return c.params[name] }
 
 type handlerFunc func(w http.ResponseWriter, r *http.Request, c *call) error
 
+// serveAPI serves an /api (strict) or /ns path: a route's handler, a 405 or preflight, or 404 (/api) or the
+// site (/ns) when no route has the path.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, strict bool) {
-	rt, params, allow := s.match(r)
+	s.dispatch(w, r, strict)
+}
+
+// serveRoute serves r by the route of candidates that matches it (see pick).
+func (s *Server) serveRoute(w http.ResponseWriter, r *http.Request, strict bool, candidates []*route) {
+	rt, params, allow := pick(candidates, r)
 	if rt == nil && r.Method == http.MethodOptions && len(allow) > 0 {
 		s.cfg.CORSOrigins.Preflight(w, r, allow, s.readMethods(r, allow))
 		return
@@ -317,7 +329,7 @@ func (s *Server) readMethods(r *http.Request, allow []string) []string {
 			reads = append(reads, m)
 			continue
 		}
-		if rt, _, _ := s.match(&http.Request{Method: m, URL: r.URL}); rt != nil && rt.read {
+		if rt, _, _ := pick(s.routes, &http.Request{Method: m, URL: r.URL}); rt != nil && rt.read {
 			reads = append(reads, m)
 		}
 	}
