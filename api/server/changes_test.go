@@ -130,10 +130,19 @@ func TestChangeFeedWaitsAreBounded(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			req, _ := http.NewRequestWithContext(ctx, "GET", hs.URL+"/api/v4/changes?wait=60&since="+token, nil)
-			req.SetBasicAuth(c.id, c.secret)
-			if res, err := http.DefaultClient.Do(req); err == nil {
+			// A holder refused because a probe held the slot for a moment asks again until it holds one.
+			for ctx.Err() == nil {
+				req, _ := http.NewRequestWithContext(ctx, "GET", hs.URL+"/api/v4/changes?wait=60&since="+token, nil)
+				req.SetBasicAuth(c.id, c.secret)
+				res, err := http.DefaultClient.Do(req)
+				if err != nil {
+					return
+				}
 				res.Body.Close()
+				if res.StatusCode != http.StatusServiceUnavailable {
+					return
+				}
+				time.Sleep(20 * time.Millisecond)
 			}
 		}()
 	}
