@@ -21,9 +21,9 @@ func TestChromiumLoadsDirectURLs(t *testing.T) {
 	}{
 		{"publication", "/org/open/core", []string{"<h1 id=\"title\">core</h1>", "http://hub.example/org/open/core", "Statistics", "Run query"}},
 		{"old version", "/org/open/core/versions/" + f.versions[0], []string{"latest version", "owl#Class"}},
-		{"resource", "/org/open/core/Thing", []string{"<h1 id=\"title\">Thing</h1>", "Ding", "anonymous part", ">size</a>",
+		{"resource", "/org/open/core/Thing", []string{"<h1 id=\"title\" lang=\"en\">Thing</h1>", "Ding", "anonymous part", ">size</a>",
 			"Referenced by", "http://hub.example/org/open/core/Third", "Thing.jsonld"}},
-		{"resource of a version", "/org/open/core/versions/" + f.versions[0] + "/Thing", []string{"<h1 id=\"title\">Thing</h1>",
+		{"resource of a version", "/org/open/core/versions/" + f.versions[0] + "/Thing", []string{"<h1 id=\"title\" lang=\"en\">Thing</h1>",
 			"anonymous part", ">" + f.versions[0] + "</a>", "/versions/" + f.versions[0] + "/Thing.ttl"}},
 	}
 	for _, tc := range cases {

@@ -83,6 +83,7 @@ type Handler struct {
 	negTables negTables
 	gzip      gzipCache
 	routes    *cache.Cache[string, *route]
+	terms     *cache.Cache[string, *html.TermDocs] // rendered folder + commit -> what its version defines
 	watchOnce sync.Once
 	watch     atomic.Pointer[watcher]
 }
@@ -110,7 +111,7 @@ func NewHandler(o Options) (*Handler, error) {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
-	return &Handler{o: o, indexes: newIndexCache(32), routes: cache.New(cache.Options[string, *route]{MaxCost: maxRoutes}), budget: &budget{max: 64 << 20, per: 64 << 10}}, nil
+	return &Handler{o: o, indexes: newIndexCache(32), terms: newTermsCache(), routes: cache.New(cache.Options[string, *route]{MaxCost: maxRoutes}), budget: &budget{max: 64 << 20, per: 64 << 10}}, nil
 }
 
 // Close stops watching the rendered tree; the handler keeps answering, resolving every request on the file

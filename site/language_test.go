@@ -97,6 +97,19 @@ func TestResourcePageLanguages(t *testing.T) {
 			etags[e] = c.h1
 		}
 	}
+	// A term's page opens with its documentation entry, as on the publication page, in the reader's language:
+	// definition, hierarchy (its superclass by label, linking its page).
+	for al, want := range map[string][]string{
+		"":   {`<h2 id="definition-title">Definition</h2>`, `<article class="term" id="definition"`, `lang="en">A collection of data, published or curated by a single source`, `href="/org/open/dcat/Resource"`, `Subclass of`},
+		"fr": {`lang="fr">Une collection de données, publiée ou élaborée par une seule source`},
+	} {
+		body := get("/org/open/dcat/Dataset", al).Body.String()
+		for _, w := range want {
+			if !strings.Contains(body, w) {
+				t.Errorf("Accept-Language %q: the documentation entry lacks %q", al, w)
+			}
+		}
+	}
 	// The English page again, after the others were cached: the cache keeps them apart.
 	if got := heading.FindString(get("/org/open/dcat/Dataset", "").Body.String()); got != `<h1 id="title" lang="en">Dataset</h1>` {
 		t.Errorf("English page after the others: %q", got)

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -224,6 +226,7 @@ func (h *Handler) resourcePage(ds *index.Dataset, t target, d description, self 
 		}
 		p.Formats = append(p.Formats, html.Dump{Format: name, Ext: extOf(o), MediaType: o, URL: self + extOf(o)})
 	}
+	p.Langs, p.PubURI, p.Docs = langs, pg.URI, h.termDocs(t)
 	p.Labels, p.LabelLangs = labels(ds, langs, d.out, d.in)
 	p.Label, p.LabelLang = p.Labels[d.iri], p.LabelLangs[d.iri]
 	// The switch offers the languages of the resource's own texts (its labels, definitions, comments).
@@ -243,6 +246,35 @@ func (h *Handler) resourcePage(ds *index.Dataset, t target, d description, self 
 		}
 	}
 	return p
+}
+
+// maxCachedTerms bounds the terms kept parsed from the versions' terms.json files (a 100 k-concept thesaurus is
+// one entry of 100 k).
+const maxCachedTerms = 400_000
+
+func newTermsCache() *cache.Cache[string, *html.TermDocs] {
+	return cache.New(cache.Options[string, *html.TermDocs]{MaxCost: maxCachedTerms,
+		Cost: func(_ string, td *html.TermDocs) int64 { return int64(td.Size()) + 1 }})
+}
+
+// termDocs is what the version t shows defines, read from its terms.json once and kept; nil when it has none.
+func (h *Handler) termDocs(t target) *html.TermDocs {
+	key := t.dir + "\x00" + t.page.Version.Commit
+	if td, ok := h.terms.Get(key); ok {
+		return td
+	}
+	f, err := os.Open(filepath.Join(t.dir, tree.Terms))
+	if err != nil {
+		return nil // rendered before terms.json existed, or nothing defined
+	}
+	defer f.Close()
+	td, err := html.ReadTermDocs(bufio.NewReaderSize(f, 1<<16))
+	if err != nil {
+		h.o.Log.Warn("site: unreadable terms.json", "dir", t.dir, "err", err)
+		return nil
+	}
+	h.terms.Add(key, td)
+	return td
 }
 
 // crumbs is the trail from the hub down to the publication (or the version) t names, and the publication's crumb.

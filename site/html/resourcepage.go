@@ -22,8 +22,13 @@ type ResourcePage struct {
 	LabelLang            string            // the language of Label, when tagged
 	// Languages are the languages the resource's texts are in, each with the URL of the page in it (Name is the
 	// tag); Language is the one chosen, which the switch marks as current.
-	Languages  []Crumb
-	Language   string
+	Languages []Crumb
+	Language  string
+	// Langs is the order labels were chosen in (LanguageOrder); Docs, when the version defines IRI, gives the page
+	// its documentation entry, as on the publication page, whose URI is PubURI.
+	Langs      []string
+	Docs       *TermDocs
+	PubURI     string
 	Page       int    // from 0
 	Prev, Next string // URLs of the neighbouring pages of incoming links; "" when there is none
 	Formats    []Dump // the other representations of the page (Format, Ext, MediaType, URL)
@@ -63,6 +68,7 @@ type resourcePageView struct {
 	Formats     []dumpView     `json:"formats"`
 	TitleLang   string         `json:"titlelang,omitempty"` // the language of the page title (the label)
 	Languages   []langLink     `json:"languages,omitempty"`
+	Doc         *termDocView   `json:"doc,omitempty"`
 }
 
 // langLink is one entry of a language switch.
@@ -139,6 +145,7 @@ func resourcePage(p *ResourcePage) page {
 	if p.Label != "" {
 		v.TitleLang = p.LabelLang
 	}
+	v.Doc = p.Docs.termEntry(p.IRI, fallback(p.Langs), p.PubURI, p.Publication.Href)
 	for _, l := range p.Languages {
 		v.Languages = append(v.Languages, langLink{Tag: l.Name, Href: l.Href, Current: l.Name == p.Language})
 	}

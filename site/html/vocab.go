@@ -1,6 +1,8 @@
 package html
 
 import (
+	"fmt"
+	"io"
 	"net/url"
 	"slices"
 	"sort"
@@ -325,12 +327,8 @@ var reservedIDs = map[string]bool{"title": true, "main": true, "uri": true, "ver
 	"download": true, "statistics": true, "classes": true, "properties": true, "sparql": true, "query": true,
 	"triples": true, "terms": true, "incoming": true, "formats": true, "filter": true}
 
-// docPage lays d out for the page at self of the publication whose URI is base, in the language order ls.
-func docPage(d *vocab.Doc, base, self string, prefs []string) *docView {
-	if d.Empty() {
-		return nil
-	}
-	ls := fallback(prefs)
+// newDocNamer names the terms of d for a page at self of the publication whose URI is base.
+func newDocNamer(d *vocab.Doc, ls langs, base, self string) *docNamer {
 	n := &docNamer{doc: d, ls: ls, index: map[string]int{}, anchors: map[string]string{}, base: base, self: self}
 	n.prefixes = append(n.prefixes, d.Prefixes...)
 	if h := d.Ontology; h != nil && h.Prefix != "" && h.Namespace != "" {
@@ -340,6 +338,66 @@ func docPage(d *vocab.Doc, base, self string, prefs []string) *docView {
 	for i, t := range d.Terms {
 		n.index[t.IRI] = i
 	}
+	return n
+}
+
+// TermDocs is what one version defines (its terms.json, content/vocab), read once for the documentation entry
+// that heads the resource page of each of its terms.
+type TermDocs struct {
+	doc   *vocab.Doc
+	index map[string]int // IRI -> term, shared read-only by the pages
+}
+
+// ReadTermDocs reads a version's terms.json.
+func ReadTermDocs(r io.Reader) (*TermDocs, error) {
+	d, err := vocab.Decode(r)
+	if err != nil {
+		return nil, fmt.Errorf("html: terms: %w", err)
+	}
+	td := &TermDocs{doc: d, index: make(map[string]int, len(d.Terms))}
+	for i, t := range d.Terms {
+		td.index[t.IRI] = i
+	}
+	return td, nil
+}
+
+// Size is the number of terms, for bounding a cache of TermDocs.
+func (td *TermDocs) Size() int {
+	if td == nil || td.doc == nil {
+		return 0
+	}
+	return len(td.doc.Terms)
+}
+
+// termEntry is the documentation entry of iri, in the language order ls, for its resource page (publication
+// URI base, publication page pub): nil when the version does not define it.
+func (td *TermDocs) termEntry(iri string, ls langs, base, pub string) *termDocView {
+	if td == nil || td.doc.Empty() {
+		return nil
+	}
+	i, ok := td.index[iri]
+	if !ok {
+		return nil
+	}
+	n := &docNamer{doc: td.doc, ls: ls, index: td.index, anchors: map[string]string{}, base: base, self: pub}
+	n.prefixes = newDocNamer(&vocab.Doc{Ontology: td.doc.Ontology, Prefixes: td.doc.Prefixes}, ls, base, pub).prefixes
+	t := &td.doc.Terms[i]
+	n.anchors[iri] = "definition"
+	k := vocab.Class
+	if len(t.Kinds) > 0 {
+		k = t.Kinds[0]
+	}
+	v := n.term(t, k)
+	return &v
+}
+
+// docPage lays d out for the page at self of the publication whose URI is base, in the language order ls.
+func docPage(d *vocab.Doc, base, self string, prefs []string) *docView {
+	if d.Empty() {
+		return nil
+	}
+	ls := fallback(prefs)
+	n := newDocNamer(d, ls, base, self)
 	v := &docView{Lang: ls[0], Fallback: ls, Count: len(d.Terms), Truncated: d.Truncated}
 	// Group by section, each in label order; the first MaxDocumented terms over all sections are shown.
 	bySection := map[vocab.Kind][]int{}
