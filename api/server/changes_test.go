@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -126,15 +127,19 @@ func TestChangeFeedWaitsAreBounded(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	c := f.callers["stranger"]
-	for range 8 {
+	// Each holder records when its current attempt started; a refused attempt answers at once, so an attempt
+	// still open after half a second holds a slot.
+	var inFlight [8]atomic.Int64
+	for i := range 8 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			// A holder refused because a probe held the slot for a moment asks again until it holds one.
 			for ctx.Err() == nil {
+				inFlight[i].Store(time.Now().UnixNano())
 				req, _ := http.NewRequestWithContext(ctx, "GET", hs.URL+"/api/v4/changes?wait=60&since="+token, nil)
 				req.SetBasicAuth(c.id, c.secret)
 				res, err := http.DefaultClient.Do(req)
+				inFlight[i].Store(0)
 				if err != nil {
 					return
 				}
@@ -146,26 +151,31 @@ func TestChangeFeedWaitsAreBounded(t *testing.T) {
 			}
 		}()
 	}
-	// A probe that is given a slot waits; one second later it gives up and asks again, until all slots are held.
-	probe := &http.Client{Timeout: time.Second}
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
-		req, _ := http.NewRequest("GET", hs.URL+"/api/v4/changes?wait=60&since="+token, nil)
-		req.SetBasicAuth(c.id, c.secret)
-		res, err := probe.Do(req)
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusServiceUnavailable {
-				if res.Header.Get("Retry-After") == "" {
-					t.Error("503 without Retry-After")
-				}
-				break
+		held := 0
+		for i := range inFlight {
+			if t0 := inFlight[i].Load(); t0 != 0 && time.Since(time.Unix(0, t0)) > 500*time.Millisecond {
+				held++
 			}
-			t.Fatalf("a wait answered %d before it ended", res.StatusCode)
+		}
+		if held == len(inFlight) {
+			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the 257th wait was not refused")
+			t.Fatalf("only %d of 8 waits were admitted within 60 s", held)
 		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	req, _ := http.NewRequest("GET", hs.URL+"/api/v4/changes?wait=60&since="+token, nil)
+	req.SetBasicAuth(c.id, c.secret)
+	res, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	if err != nil {
+		t.Fatalf("the 9th wait was not refused at once: %v", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
+		t.Errorf("the 9th wait: %d (Retry-After %q), want 503 with Retry-After", res.StatusCode, res.Header.Get("Retry-After"))
 	}
 	cancel()
 	wg.Wait()
