@@ -118,7 +118,7 @@ func (o Origins) Preflight(w http.ResponseWriter, r *http.Request, methods, read
 const ContentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 // SecurityHeaders are set on every answer of the hub, by ldhub itself and by the generated nginx and Apache
-// configurations for the static tree (site.NginxConfig, site.ApacheConfig).
+// configurations for the static tree (webconf.NginxConfig, webconf.ApacheConfig).
 var SecurityHeaders = [][2]string{
 	{"X-Content-Type-Options", "nosniff"},
 	{"Content-Security-Policy", ContentSecurityPolicy},

@@ -12,7 +12,7 @@ import (
 
 	"net/http/httptest"
 
-	"github.com/ldhub/ldhub/site"
+	"github.com/ldhub/ldhub/site/webconf"
 )
 
 // TestApacheAnswersLikeTheHandler is TestNginxAnswersLikeTheHandler for the generated Apache configuration.
@@ -35,7 +35,7 @@ func TestApacheAnswersLikeTheHandler(t *testing.T) {
 	upstream := httptest.NewServer(f.h)
 	defer upstream.Close()
 	addr := freePort(t)
-	conf, err := site.ApacheConfig(site.ServerConfig{Listen: addr, Dir: f.out, Upstream: strings.TrimPrefix(upstream.URL, "http://")})
+	conf, err := webconf.ApacheConfig(webconf.ServerConfig{Listen: addr, Dir: f.out, Upstream: strings.TrimPrefix(upstream.URL, "http://")})
 	if err != nil {
 		t.Fatal(err)
 	}

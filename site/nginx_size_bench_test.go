@@ -15,7 +15,7 @@ import (
 
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
-	"github.com/ldhub/ldhub/site"
+	"github.com/ldhub/ldhub/site/webconf"
 )
 
 var wrkRPS = regexp.MustCompile(`Requests/sec:\s+([0-9.]+)`)
@@ -58,7 +58,7 @@ func BenchmarkNginxGeneratedVsPlain(b *testing.B) {
 	work := b.TempDir()
 	genAddr, plainAddr := freePortB(b), freePortB(b)
 	// The upstream is never reached for these requests (a dead address makes sure of it: a 502 would fail wrk).
-	conf, err := site.NginxConfig(site.ServerConfig{Listen: genAddr, Dir: out, Upstream: "127.0.0.1:9"})
+	conf, err := webconf.NginxConfig(webconf.ServerConfig{Listen: genAddr, Dir: out, Upstream: "127.0.0.1:9"})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ldhub/ldhub/site"
+	"github.com/ldhub/ldhub/site/webconf"
 )
 
 // needTool skips when a tool is missing, except under CI=true where it fails: CI must install it.
@@ -49,7 +49,7 @@ func TestNginxAnswersLikeTheHandler(t *testing.T) {
 	upstream := httptest.NewServer(f.h)
 	defer upstream.Close()
 	addr := freePort(t)
-	conf, err := site.NginxConfig(site.ServerConfig{Listen: addr, Dir: f.out, Upstream: strings.TrimPrefix(upstream.URL, "http://")})
+	conf, err := webconf.NginxConfig(webconf.ServerConfig{Listen: addr, Dir: f.out, Upstream: strings.TrimPrefix(upstream.URL, "http://")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
 	"github.com/ldhub/ldhub/site"
 	"github.com/ldhub/ldhub/site/fastpath"
+	"github.com/ldhub/ldhub/site/webconf"
 )
 
 // BenchmarkDirectURLvsNginx loads the handler, the fast path as ldhub serve runs it (site/fastpath, access log
@@ -70,7 +71,7 @@ func BenchmarkDirectURLvsNginx(b *testing.B) {
 		b.Fatal(err)
 	}
 	genAddr, refAddr := freePortB(b), freePortB(b)
-	conf, err := site.NginxConfig(site.ServerConfig{Listen: genAddr, Dir: out, Upstream: l.Addr().String()})
+	conf, err := webconf.NginxConfig(webconf.ServerConfig{Listen: genAddr, Dir: out, Upstream: l.Addr().String()})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/ldhub/ldhub/pipeline"
-	"github.com/ldhub/ldhub/site"
+	"github.com/ldhub/ldhub/site/webconf"
 )
 
 // runBuild implements `ldhub build`: every derived artefact of the static site, rendered from git.
@@ -50,7 +50,7 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 	start := time.Now()
 	res, err := p.BuildAll(ctx, progressPrinter(env.stderr))
 	err = errors.Join(err, p.RenderHub(ctx))
-	if cerr := writeServerConfigs(*out, site.ServerConfig{Listen: *listen, Dir: *out, Upstream: *upstream}); cerr != nil {
+	if cerr := writeServerConfigs(*out, webconf.ServerConfig{Listen: *listen, Dir: *out, Upstream: *upstream}); cerr != nil {
 		err = errors.Join(err, cerr)
 	}
 	fmt.Fprintf(env.stdout, "rendered %d publications, %d unchanged, %d removed in %s into %s\n",
@@ -67,17 +67,17 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 }
 
 // writeServerConfigs leaves nginx.conf and apache.conf for the rendered tree beside it.
-func writeServerConfigs(out string, c site.ServerConfig) error {
+func writeServerConfigs(out string, c webconf.ServerConfig) error {
 	abs, err := filepath.Abs(c.Dir)
 	if err != nil {
 		return err
 	}
 	c.Dir = abs
-	nginx, err := site.NginxConfig(c)
+	nginx, err := webconf.NginxConfig(c)
 	if err != nil {
 		return err
 	}
-	apache, err := site.ApacheConfig(c)
+	apache, err := webconf.ApacheConfig(c)
 	if err != nil {
 		return err
 	}

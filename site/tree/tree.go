@@ -94,21 +94,21 @@ type Page struct {
 	RepositoryName string `json:"repositoryName"`
 	// GroupNames are the names of the groups on RepositoryPath, top first, so that pages rendered on request show
 	// the same breadcrumbs as the pipeline's (names, not path segments).
-	GroupNames []string  `json:"groupNames,omitempty"`
-	Private    bool      `json:"private"`
-	URI        string    `json:"uri"`     // the publication's URI (base URL included)
-	Path       string    `json:"path"`    // its URL path
-	Self       string    `json:"self"`    // URL path this folder answers (the publication's, or a version's)
+	GroupNames []string `json:"groupNames,omitempty"`
+	Private    bool     `json:"private"`
+	URI        string   `json:"uri"`  // the publication's URI (base URL included)
+	Path       string   `json:"path"` // its URL path
+	Self       string   `json:"self"` // URL path this folder answers (the publication's, or a version's)
 	// Base is the base IRI the version's document was read with: relative IRIs in it, and so the terms of the
 	// folder's SPARQL index, depend on it. A reader of the index that would resolve them otherwise builds its own.
-	Base string `json:"base,omitempty"`
-	Latest     bool      `json:"latest"`  // this folder serves the unversioned URL
-	Version    Version   `json:"version"` // the version shown
-	Versions   []Version `json:"versions,omitempty"`
-	Retracted  []Version `json:"retracted,omitempty"` // deleted through the API (latest folder only): 410 Gone
-	Formats    []Format  `json:"formats"`
-	Stats      Stats     `json:"stats"`
-	Modified   time.Time `json:"modified"`
+	Base      string    `json:"base,omitempty"`
+	Latest    bool      `json:"latest"`  // this folder serves the unversioned URL
+	Version   Version   `json:"version"` // the version shown
+	Versions  []Version `json:"versions,omitempty"`
+	Retracted []Version `json:"retracted,omitempty"` // deleted through the API (latest folder only): 410 Gone
+	Formats   []Format  `json:"formats"`
+	Stats     Stats     `json:"stats"`
+	Modified  time.Time `json:"modified"`
 }
 
 // Root returns the subtree of out for public or private content.
