@@ -43,6 +43,9 @@ type Options struct {
 	Codecs  *codec.Registry // nil is codec.Default()
 	HTML    *HTML           // the pages (see pages.go); nil renders none
 	Log     *slog.Logger
+	// Synced, when set, is called by Run after each sync it made (the first full build, then each batch of
+	// changes), so that a follower of the tree (a publisher to object storage) reads it when it is complete.
+	Synced func()
 }
 
 // Pipeline renders publications. Its methods may be called concurrently; rendering itself is serialised, so there
@@ -132,6 +135,7 @@ func (p *Pipeline) Run(ctx context.Context) error {
 	if _, err := p.BuildAll(ctx, nil); err != nil && ctx.Err() == nil {
 		p.o.Log.Error("pipeline: initial build", "err", err)
 	}
+	p.synced()
 	for ev := range events {
 		all := ev.Resync || ev.RepositoryID == ""
 		repos := map[string]bool{ev.RepositoryID: true}
@@ -162,8 +166,15 @@ func (p *Pipeline) Run(ctx context.Context) error {
 		if err != nil && ctx.Err() == nil {
 			p.o.Log.Error("pipeline: render", "err", err)
 		}
+		p.synced()
 	}
 	return ctx.Err()
+}
+
+func (p *Pipeline) synced() {
+	if p.o.Synced != nil {
+		p.o.Synced()
+	}
 }
 
 // Progress is told after each repository of a full build.

@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"github.com/ldhub/ldhub/pipeline"
+	"github.com/ldhub/ldhub/site/objstore"
 	"github.com/ldhub/ldhub/site/webconf"
 )
 
 // runBuild implements `ldhub build`: every derived artefact of the static site, rendered from git.
 func runBuild(ctx context.Context, env *environment, args []string) error {
-	fs := flags(env, "build", "build [--data DIR] [--out DIR] [--base-url URL] [--theme DIR] [--upstream HOST:PORT] [--listen ADDR]")
+	fs := flags(env, "build", "build [--data DIR] [--out DIR] [--base-url URL] [--theme DIR] [--upstream HOST:PORT] [--listen ADDR] [--publish-s3 URL]")
 	data := fs.String("data", envOr(env, "LDHUB_DATA", "./ldhub-data"), "data folder (env LDHUB_DATA)")
 	out := fs.String("out", env.getenv("LDHUB_SITE"), "rendered tree (env LDHUB_SITE; default DATA/site)")
 	baseURL := fs.String("base-url", envOr(env, "LDHUB_BASE_URL", "http://127.0.0.1:8080"), "public base URL (env LDHUB_BASE_URL)")
@@ -25,6 +26,7 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 	listen := fs.String("listen", "80", "address the generated web-server configurations listen on")
 	storeOpts := addStoreFlags(fs, env)
 	reload := fs.Bool("sparql-store-reload", false, "load every version into the external SPARQL store again, not only what it lacks")
+	publishS3 := fs.String("publish-s3", env.getenv("LDHUB_PUBLISH_S3"), publishS3Usage)
 	if help, err := parse(fs, args); help || err != nil {
 		return err
 	}
@@ -35,6 +37,10 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 		*out = filepath.Join(*data, "site")
 	}
 	htmlOpts, err := pipeline.LoadTheme(ctx, *themeDir)
+	if err != nil {
+		return err
+	}
+	pub, err := newPublisher(env, *publishS3, htmlOpts.Themes, nil)
 	if err != nil {
 		return err
 	}
@@ -55,6 +61,14 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 	}
 	fmt.Fprintf(env.stdout, "rendered %d publications, %d unchanged, %d removed in %s into %s\n",
 		len(res.Rendered), len(res.Skipped), len(res.Removed), time.Since(start).Round(time.Millisecond), *out)
+	if pub != nil && err == nil {
+		// Only a complete build is published: a failed one would delete the objects of what it did not render.
+		start = time.Now()
+		rep, perr := pub.Sync(ctx, *out)
+		fmt.Fprintf(env.stdout, "published to %s: %d objects uploaded (%d bytes), %d deleted, %d unchanged in %s\n",
+			*publishS3, len(rep.Uploaded), rep.Bytes, len(rep.Deleted), rep.Unchanged, time.Since(start).Round(time.Millisecond))
+		err = perr
+	}
 	loader, lerr := storeOpts.loader(*baseURL, *out, nil)
 	if lerr != nil || loader == nil {
 		return errors.Join(err, lerr)
@@ -66,7 +80,8 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 	return errors.Join(err, lerr)
 }
 
-// writeServerConfigs leaves nginx.conf and apache.conf for the rendered tree beside it.
+// writeServerConfigs leaves nginx.conf and apache.conf for the rendered tree beside it, and the Cloudflare Worker
+// that negotiates content on the tree once it is published to a bucket (--publish-s3).
 func writeServerConfigs(out string, c webconf.ServerConfig) error {
 	abs, err := filepath.Abs(c.Dir)
 	if err != nil {
@@ -81,7 +96,7 @@ func writeServerConfigs(out string, c webconf.ServerConfig) error {
 	if err != nil {
 		return err
 	}
-	for name, body := range map[string]string{"nginx.conf": nginx, "apache.conf": apache} {
+	for name, body := range map[string]string{"nginx.conf": nginx, "apache.conf": apache, "cloudflare-worker.js": objstore.CloudflareWorker()} {
 		if err := os.WriteFile(filepath.Join(out, name), []byte(body), 0o644); err != nil {
 			return err
 		}

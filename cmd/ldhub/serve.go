@@ -71,7 +71,7 @@ func parse(fs *flag.FlagSet, args []string) (bool, error) {
 }
 
 func runServe(ctx context.Context, env *environment, args []string) error {
-	fs := flags(env, "serve", "serve [--data DIR] [--addr HOST:PORT] [--base-url URL] [--site DIR] [--theme DIR] [--trusted-proxies CIDRS] [--cors-origin ORIGINS] [--follow PRIMARY_URL] [--sparql-store URL ...]")
+	fs := flags(env, "serve", "serve [--data DIR] [--addr HOST:PORT] [--base-url URL] [--site DIR] [--theme DIR] [--trusted-proxies CIDRS] [--cors-origin ORIGINS] [--follow PRIMARY_URL] [--sparql-store URL ...] [--publish-s3 URL]")
 	data := fs.String("data", envOr(env, "LDHUB_DATA", "./ldhub-data"), "data folder (env LDHUB_DATA)")
 	addr := fs.String("addr", envOr(env, "LDHUB_ADDR", "127.0.0.1:8080"), "listen address (env LDHUB_ADDR)")
 	baseURL := fs.String("base-url", env.getenv("LDHUB_BASE_URL"), "public base URL (env LDHUB_BASE_URL; default http://<addr>)")
@@ -84,6 +84,7 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	follow := fs.String("follow", env.getenv("LDHUB_FOLLOW"),
 		"run as a read replica of the hub at this URL, with the credential in LDHUB_FOLLOW_CREDENTIAL=id:secret (env LDHUB_FOLLOW; docs/scaling.md)")
 	storeOpts := addStoreFlags(fs, env)
+	publishS3 := fs.String("publish-s3", env.getenv("LDHUB_PUBLISH_S3"), publishS3Usage)
 	if help, err := parse(fs, args); help || err != nil {
 		return err
 	}
@@ -153,7 +154,19 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
-	pipe, err := pipeline.New(pipeline.Options{Store: st, Out: *siteDir, BaseURL: *baseURL, HTML: htmlOpts, Log: log})
+	pub, err := newPublisher(env, *publishS3, htmlOpts.Themes, log)
+	if err != nil {
+		return err
+	}
+	// The publisher reads the tree after each sync of the pipeline; kicks that come while it uploads make one more.
+	kick := make(chan struct{}, 1)
+	synced := func() {
+		select {
+		case kick <- struct{}{}:
+		default:
+		}
+	}
+	pipe, err := pipeline.New(pipeline.Options{Store: st, Out: *siteDir, BaseURL: *baseURL, HTML: htmlOpts, Log: log, Synced: synced})
 	if err != nil {
 		return err
 	}
@@ -179,6 +192,18 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 		loadDone := make(chan struct{})
 		go func() { defer close(loadDone); loader.Run(followCtx, 2*time.Second) }()
 		defer func() { stopFollow(); <-loadDone }()
+	}
+	if pub != nil {
+		pubDone := make(chan struct{})
+		go func() {
+			defer close(pubDone)
+			select { // the first full build first, so that a restart does not publish a tree being rendered
+			case <-kick:
+				pub.Follow(followCtx, *siteDir, kick)
+			case <-followCtx.Done():
+			}
+		}()
+		defer func() { stopFollow(); <-pubDone }()
 	}
 	// One gate for every SPARQL endpoint (direct URLs, /ns and /api), counting clients as the guard does: behind
 	// the trusted proxy, by the forwarded address.

@@ -1,0 +1,279 @@
+package objstore_test
+
+import (
+	"context"
+	"crypto/md5"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ldhub/ldhub/content/codec"
+	"github.com/ldhub/ldhub/pipeline"
+	"github.com/ldhub/ldhub/pipeline/pipelinetest"
+	"github.com/ldhub/ldhub/site"
+	"github.com/ldhub/ldhub/site/html"
+	"github.com/ldhub/ldhub/site/objstore"
+	"github.com/ldhub/ldhub/site/objstore/s3test"
+)
+
+// acceptCorpus is the Accept values both negotiators are run on: what real clients send, and the edges of
+// RFC 9110's grammar (weights, wildcards, parameters, aliases, malformed ranges).
+var acceptCorpus = []string{
+	"", " ", "*/*", "text/turtle", "application/n-triples", "application/rdf+xml", "application/ld+json", "text/html",
+	"application/trig", "application/n-quads", "application/x-turtle", "text/n3", "application/xhtml+xml", "text/plain",
+	"application/json", "image/png", "TEXT/Turtle", "text/*", "application/*", "*/turtle", ",,,", ";q=1", "text/turtle;",
+	"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+	"text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7",
+	"text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8",
+	"application/rdf+xml;q=0.5, text/html;q=0.5", "text/*;q=0.5, application/*", "text/turtle;q=0, */*",
+	"application/ld+json;q=0.9, text/turtle;q=0.8", " text/turtle ; q=0.3 , application/n-triples;q=0.31",
+	"text/turtle;q=1.0", "text/turtle;q=1.5", "text/turtle;q=0.", "text/turtle;q=.5, application/n-triples;q=0.4",
+	"text/turtle;q=0.001, application/n-triples;q=0.0001", "text/turtle;q=0.5;level=1, application/rdf+xml;q=0.4",
+	`application/ld+json;profile="http://www.w3.org/ns/json-ld#compacted"`, `application/ld+json;profile=""`,
+	`text/turtle;foo="a,b", application/rdf+xml`, `text/turtle;charset="utf-8"`, `text/turtle;charset=UTF-8;q=0.9, */*;q=0.1`,
+	"*/*;q=0.1, application/trig", "application/trig;q=0.9, application/n-quads", "*/*;q=0", "text/html;q=0, */*;q=0.5",
+	"application/x-turtle;q=0.9, text/turtle;q=0.8", "text/turtle, application/x-turtle;q=0", "application/*;q=0.2, text/html;q=0.1",
+	"text/turtle;q=0.9;ext=x, application/ld+json;q=0.9", "\ttext/turtle\t", "text/turtle;Q=0.2, application/n-triples;q=0.3",
+	`text/turtle;x="\"quoted\"";q=0.7, application/rdf+xml;q=0.6`, "application/rdf+xml,text/turtle;q=0.99,*/*;q=0.01",
+	"text/turtle;q=1.5, */*", "text/html;q=2, */*;q=0.5", "text/turtle;q=0.2, application/n-triples;q=0.3, text/turtle;q=0.9",
+	"application/*;q=0.1, application/*;q=0.9, text/html;q=0.5",
+}
+
+// offerLists are the representation lists a rendered folder can have (graph, graph without RDF/XML, dataset), and
+// the same lists with each syntax's aliases after them, as the site handler negotiates.
+func offerLists() [][]string {
+	base := [][]string{
+		{"text/turtle", "application/n-triples", "application/rdf+xml", "application/ld+json", "text/html"},
+		{"text/turtle", "application/n-triples", "application/ld+json", "text/html"},
+		{"application/trig", "application/n-quads", "application/ld+json", "text/html"},
+		{"text/html"},
+	}
+	out := base
+	for _, b := range base {
+		with := append([]string(nil), b...)
+		for _, o := range b {
+			if s, ok := codec.Default().ByMediaType(o); ok {
+				for _, mt := range s.MediaTypes {
+					if mt != o {
+						with = append(with, mt)
+					}
+				}
+			}
+		}
+		out = append(out, with)
+	}
+	return out
+}
+
+func nodeBinary(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("node is missing: it runs the generated Cloudflare Worker")
+		}
+		t.Skip("node is missing: it runs the generated Cloudflare Worker")
+	}
+	return p
+}
+
+// runWorker writes the generated worker and a driver script into a folder and runs the driver with node, giving
+// it input as JSON and decoding its JSON output into out.
+func runWorker(t *testing.T, driver string, input, out any) {
+	t.Helper()
+	node := nodeBinary(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "worker.mjs"), []byte(objstore.CloudflareWorker()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "driver.mjs"), []byte(driver), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in, err := json.Marshal(input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, filepath.Join(dir, "driver.mjs"))
+	cmd.Stdin = strings.NewReader(string(in))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	b, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, stderr.String())
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		t.Fatalf("node output: %v\n%s", err, b)
+	}
+}
+
+const readStdin = `const chunks = []; for await (const c of process.stdin) chunks.push(c);
+const input = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+`
+
+// TestWorkerNegotiatesAsCodec runs the worker's negotiation and content/codec.Negotiate on every Accept value of
+// the corpus against every offer list: the edge and the hub must pick the same representation.
+func TestWorkerNegotiatesAsCodec(t *testing.T) {
+	type tc struct {
+		Accept string   `json:"accept"`
+		Offers []string `json:"offers"`
+	}
+	var cases []tc
+	for _, offers := range offerLists() {
+		for _, a := range acceptCorpus {
+			cases = append(cases, tc{a, offers})
+		}
+	}
+	var got []int
+	runWorker(t, `import { negotiate } from "./worker.mjs";
+`+readStdin+`process.stdout.write(JSON.stringify(input.map((c) => negotiate(c.accept, c.offers))));
+`, cases, &got)
+	if len(got) != len(cases) {
+		t.Fatalf("node answered %d cases of %d", len(got), len(cases))
+	}
+	for i, c := range cases {
+		want := -1
+		if mt, ok := codec.Negotiate(c.Accept, c.Offers); ok {
+			want = indexOf(c.Offers, mt)
+		}
+		if got[i] != want {
+			t.Errorf("Accept %q over %v: worker picks %d, codec %d", c.Accept, c.Offers, got[i], want)
+		}
+	}
+}
+
+func indexOf(s []string, v string) int {
+	for i, x := range s {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestWorkerServesAsHandler publishes a rendered hub to SeaweedFS, runs the generated worker in node against the
+// bucket, and asks it and ldhub's own direct-URL handler the same requests: status, Content-Type,
+// Content-Location, Vary and body must agree.
+func TestWorkerServesAsHandler(t *testing.T) {
+	const bucket, prefix = "edge", "site/"
+	nodeBinary(t)
+	s3 := s3test.Start(t, bucket, false)
+	h := newHub(t)
+	core := h.Publish(t, h.Open.ID, "core", ".ttl", pipelinetest.Vocab)
+	h.Update(t, core.ID, ".ttl", pipelinetest.Vocab+"<Extra> a <Other> .\n")
+	h.Publish(t, h.Open.ID, "data", ".trig", "<g> { <s> <p> <o> . }\n<a> <b> <c> .\n")
+	h.build(t)
+	pub, err := objstore.New(objstore.Options{Target: objstore.Target{Endpoint: s3.Endpoint, Bucket: bucket, Prefix: prefix},
+		AccessKey: s3.AdminKey, SecretKey: s3.AdminSecret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pub.Sync(context.Background(), h.out); err != nil {
+		t.Fatal(err)
+	}
+	handler, err := site.NewHandler(site.Options{Dir: h.out, Pages: pipeline.PagesDir(h.out), Theme: html.NewResources(html.ResourceOptions{})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer handler.Close()
+
+	var version string
+	plan, err := objstore.Plan(h.out, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range plan {
+		if strings.HasPrefix(o.Key, "org/open/core/versions/") && strings.HasSuffix(o.Key, ".nt") {
+			version = "/" + strings.TrimSuffix(o.Key, ".nt")
+		}
+	}
+	paths := []string{"/", "/org", "/org/open", "/org/open/core", "/org/open/data", version,
+		"/org/open/core.ttl", "/org/open/core.html", "/org/open/core.jsonld", "/org/open/data.trig", "/org/open/data.nq",
+		version + ".nt", version + ".html", "/org/open/core/void.ttl", "/org/open/core.trig"}
+	accepts := []string{"", "*/*", "text/turtle", "application/x-turtle", "text/html",
+		"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "application/ld+json;q=0.9, text/turtle;q=0.8",
+		"application/n-quads", "image/png", "text/*;q=0.5, application/*", "application/rdf+xml;q=0.5, text/html;q=0.5"}
+	type answer struct {
+		Status          int    `json:"status"`
+		ContentType     string `json:"contentType"`
+		ContentLocation string `json:"contentLocation"`
+		Vary            bool   `json:"vary"`
+		MD5             string `json:"md5"`
+	}
+	type request struct {
+		Path   string `json:"path"`
+		Accept string `json:"accept"`
+	}
+	var reqs []request
+	var want []answer
+	for _, p := range paths {
+		for _, a := range accepts {
+			reqs = append(reqs, request{p, a})
+			r := httptest.NewRequest(http.MethodGet, p, nil)
+			if a != "" {
+				r.Header.Set("Accept", a)
+			}
+			w := httptest.NewRecorder()
+			handler.ServeHTTP(w, r)
+			ans := answer{Status: w.Code}
+			if w.Code == http.StatusOK {
+				sum := md5.Sum(w.Body.Bytes())
+				ans = answer{Status: w.Code, ContentType: w.Header().Get("Content-Type"), ContentLocation: w.Header().Get("Content-Location"),
+					Vary: variesOnAccept(w.Header().Values("Vary")), MD5: hex.EncodeToString(sum[:])}
+			}
+			want = append(want, ans)
+		}
+	}
+	var got []answer
+	runWorker(t, `import worker from "./worker.mjs";
+import { createHash } from "node:crypto";
+`+readStdin+`const out = [];
+for (const r of input.requests) {
+  const headers = r.accept === "" ? {} : { Accept: r.accept };
+  const res = await worker.fetch(new Request("https://edge.example" + r.path, { headers }), { ORIGIN: input.origin });
+  const body = Buffer.from(await res.arrayBuffer());
+  const a = { status: res.status, contentType: "", contentLocation: "", vary: false, md5: "" };
+  if (res.status === 200) {
+    a.contentType = res.headers.get("Content-Type") || "";
+    a.contentLocation = res.headers.get("Content-Location") || "";
+    a.vary = (res.headers.get("Vary") || "").split(",").some((v) => v.trim().toLowerCase() === "accept");
+    a.md5 = createHash("md5").update(body).digest("hex");
+  }
+  out.push(a);
+}
+process.stdout.write(JSON.stringify(out));
+`, map[string]any{"origin": "http://" + s3.Endpoint + "/" + bucket + "/" + strings.TrimSuffix(prefix, "/"), "requests": reqs}, &got)
+	if len(got) != len(want) {
+		t.Fatalf("node answered %d requests of %d", len(got), len(want))
+	}
+	ok := 0
+	for i, r := range reqs {
+		if got[i] != want[i] {
+			t.Errorf("GET %s Accept %q:\n worker  %+v\n handler %+v", r.Path, r.Accept, got[i], want[i])
+			continue
+		}
+		if want[i].Status == http.StatusOK {
+			ok++
+		}
+	}
+	if ok < len(reqs)/2 {
+		t.Errorf("only %d of %d requests answered 200: the comparison proves little", ok, len(reqs))
+	}
+}
+
+// variesOnAccept reports whether Vary names Accept itself (Accept-Encoding is another header).
+func variesOnAccept(vary []string) bool {
+	for _, v := range vary {
+		for _, f := range strings.Split(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(f), "Accept") {
+				return true
+			}
+		}
+	}
+	return false
+}
