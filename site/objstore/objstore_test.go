@@ -156,7 +156,8 @@ func TestPublishRoundTrip(t *testing.T) {
 	latest := "org/open/core"
 	var version string
 	for k := range state1 {
-		if strings.HasPrefix(k, latest+"/versions/") && strings.HasSuffix(k, ".ttl") && !strings.Contains(k, "/.ld/") {
+		// <pub>/versions/<label>.ttl, not <pub>/versions/<label>/void.ttl
+		if rest, ok := strings.CutPrefix(k, latest+"/versions/"); ok && strings.HasSuffix(rest, ".ttl") && !strings.Contains(rest, "/") {
 			version = strings.TrimSuffix(k, ".ttl")
 		}
 	}
