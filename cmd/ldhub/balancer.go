@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ldhub/ldhub/site"
+	"github.com/ldhub/ldhub/site/webconf"
 )
 
 // runBalancer implements `ldhub balancer`: the nginx configuration of a load balancer over a primary and its
@@ -26,7 +26,7 @@ func runBalancer(_ context.Context, env *environment, args []string) error {
 			list = append(list, n)
 		}
 	}
-	conf, err := site.BalancerNginxConfig(site.BalancerConfig{Listen: *listen, Nodes: list})
+	conf, err := webconf.BalancerNginxConfig(webconf.BalancerConfig{Listen: *listen, Nodes: list})
 	if err != nil {
 		return err
 	}

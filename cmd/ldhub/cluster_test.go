@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/ldhub/ldhub/content/conformance"
-	"github.com/ldhub/ldhub/site"
+	"github.com/ldhub/ldhub/site/webconf"
 )
 
 // startNginx runs Debian's nginx with an http-level include and waits until it listens on addr.
@@ -145,7 +145,7 @@ func TestClusterBehindNginx(t *testing.T) {
 			n.mu.Unlock()
 		}
 	}()
-	conf, err := site.BalancerNginxConfig(site.BalancerConfig{Listen: lbAddr, Nodes: []string{paddr, replicas[0].addr, replicas[1].addr}})
+	conf, err := webconf.BalancerNginxConfig(webconf.BalancerConfig{Listen: lbAddr, Nodes: []string{paddr, replicas[0].addr, replicas[1].addr}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,7 +322,7 @@ end
 	query := "/org/vocab/core/sparql?query=" + strings.ReplaceAll("SELECT%20%3Fl%20WHERE%20%7B%20%3Fs%20%3Chttp%3A%2F%2Fwww.w3.org%2F2000%2F01%2Frdf-schema%23label%3E%20%3Fl%20%7D", " ", "")
 	for n := 1; n <= len(nodes); n++ {
 		lb := freeAddr(t)
-		conf, err := site.BalancerNginxConfig(site.BalancerConfig{Listen: lb, Nodes: nodes[:n]})
+		conf, err := webconf.BalancerNginxConfig(webconf.BalancerConfig{Listen: lb, Nodes: nodes[:n]})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,26 +1,26 @@
-package site_test
+package webconf_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/ldhub/ldhub/site"
+	"github.com/ldhub/ldhub/site/webconf"
 )
 
 // TestBalancerConfigRefusesBadAddresses: an address that would end an nginx directive early (or none at all) is an
 // error, not a configuration that nginx reads differently; every node is a server of the one upstream.
 func TestBalancerConfigRefusesBadAddresses(t *testing.T) {
-	for _, c := range []site.BalancerConfig{
+	for _, c := range []webconf.BalancerConfig{
 		{Listen: "80"},
 		{Listen: "80", Nodes: []string{"127.0.0.1:8080; include /etc/passwd"}},
 		{Listen: "80 ssl", Nodes: []string{"127.0.0.1:8080"}},
 		{Listen: "80", Nodes: []string{""}},
 	} {
-		if conf, err := site.BalancerNginxConfig(c); err == nil {
+		if conf, err := webconf.BalancerNginxConfig(c); err == nil {
 			t.Errorf("%+v accepted:\n%s", c, conf)
 		}
 	}
-	conf, err := site.BalancerNginxConfig(site.BalancerConfig{Listen: "127.0.0.1:8090", Nodes: []string{"127.0.0.1:8080", "127.0.0.1:8081"}})
+	conf, err := webconf.BalancerNginxConfig(webconf.BalancerConfig{Listen: "127.0.0.1:8090", Nodes: []string{"127.0.0.1:8080", "127.0.0.1:8081"}})
 	if err != nil {
 		t.Fatal(err)
 	}

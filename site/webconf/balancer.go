@@ -1,4 +1,4 @@
-package site
+package webconf
 
 import (
 	"errors"
