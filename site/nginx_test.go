@@ -1,20 +1,18 @@
 package site_test
 
 import (
-	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ldhub/ldhub/site/webconf"
+	"github.com/ldhub/ldhub/site/webconf/nginxtest"
 )
 
 // needTool skips when a tool is missing, except under CI=true where it fails: CI must install it.
@@ -53,50 +51,7 @@ func TestNginxAnswersLikeTheHandler(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	work := t.TempDir()
-	user := ""
-	if os.Getuid() == 0 { // nginx's workers would otherwise drop to nobody, who cannot read the test's 0700 folders
-		user = "user root;"
-	}
-	main := fmt.Sprintf(`%[2]s
-worker_processes 1;
-pid %[1]s/nginx.pid;
-error_log %[1]s/error.log warn;
-events { worker_connections 256; }
-http {
-  access_log off;
-  client_body_temp_path %[1]s/body; proxy_temp_path %[1]s/proxy; fastcgi_temp_path %[1]s/fcgi;
-  uwsgi_temp_path %[1]s/uwsgi; scgi_temp_path %[1]s/scgi;
-  include %[1]s/ldhub.conf;
-}
-`, work, user)
-	for name, body := range map[string]string{"nginx.conf": main, "ldhub.conf": conf} {
-		if err := os.WriteFile(filepath.Join(work, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cmd := exec.Command(bin, "-p", work, "-c", filepath.Join(work, "nginx.conf"), "-g", "daemon off;")
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		_ = cmd.Wait()
-	}()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			b, _ := os.ReadFile(filepath.Join(work, "error.log"))
-			t.Fatalf("nginx did not start: %v\n%s", err, b)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	defer nginxtest.Start(t, bin, conf, addr, nginxtest.Options{})()
 	// ETags too: nginx's "<mtime hex>-<size hex>" is the handler's, so caches keep validators across servers.
 	static := replay(t, f, upstream.URL, "http://"+addr, "ETag")
 	if static < 8 {

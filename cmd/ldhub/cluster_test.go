@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/site/webconf"
+	"github.com/ldhub/ldhub/site/webconf/nginxtest"
 )
 
 // startNginx runs Debian's nginx with an http-level include and waits until it listens on addr.
@@ -28,50 +28,7 @@ func startNginx(t *testing.T, include, addr string) (stop func()) {
 			conformance.Missing(t, "nginx is not installed")
 		}
 	}
-	work := t.TempDir()
-	user := ""
-	if os.Getuid() == 0 {
-		user = "user root;"
-	}
-	main := fmt.Sprintf(`%[2]s
-worker_processes 2;
-pid %[1]s/nginx.pid;
-error_log %[1]s/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log %[1]s/access.log;
-  client_body_temp_path %[1]s/body; proxy_temp_path %[1]s/proxy; fastcgi_temp_path %[1]s/fcgi;
-  uwsgi_temp_path %[1]s/uwsgi; scgi_temp_path %[1]s/scgi;
-  include %[1]s/ldhub.conf;
-}
-`, work, user)
-	for name, body := range map[string]string{"nginx.conf": main, "ldhub.conf": include} {
-		if err := os.WriteFile(filepath.Join(work, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cmd := exec.Command(bin, "-p", work, "-c", filepath.Join(work, "nginx.conf"), "-g", "daemon off;")
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			b, _ := os.ReadFile(filepath.Join(work, "error.log"))
-			t.Fatalf("nginx did not start: %v\n%s", err, b)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		_ = cmd.Wait()
-	}
+	return nginxtest.Start(t, bin, include, addr, nginxtest.Options{Workers: 2, Connections: 1024, AccessLog: true})
 }
 
 func percentile(ds []time.Duration, p float64) time.Duration {
