@@ -261,8 +261,8 @@ type Prepared struct{ r *rep }
 
 // Prepared returns the answer to a GET or HEAD of path (no query) with these Accept and Accept-Encoding values,
 // when ServeHTTP would give it whole from a prepared response: the route is public and in the route cache (located
-// now when it is not), the representation exists and its body is in memory. ok is false for anything else
-// (private, resource, error, too large to keep), which only ServeHTTP may answer.
+// now when it is not) and the representation exists, its body in memory or, when too large to keep, in the file
+// that File names. ok is false for anything else (private, resource, error), which only ServeHTTP may answer.
 func (h *Handler) Prepared(path, accept, acceptEncoding string) (p Prepared, ok bool) {
 	w := h.watcher()
 	if w == nil {
@@ -296,7 +296,7 @@ func (h *Handler) Prepared(path, accept, acceptEncoding string) (p Prepared, ok 
 	}
 	gz := slot < len(fo.page.Formats) && h.gzip.accepts(acceptEncoding)
 	rp, err := fo.rep(slot, negotiated, gz, h.budget)
-	if err != nil || rp.body == nil {
+	if err != nil {
 		return p, false
 	}
 	return Prepared{rp}, true
@@ -311,8 +311,13 @@ func (p Prepared) Header() http.Header {
 	return hd
 }
 
-// Body is the representation; it must not be modified.
+// Body is the representation; it must not be modified. It is nil when the file is too large to keep in memory.
 func (p Prepared) Body() []byte { return p.r.body }
+
+// File names the file the representation is read from. When Body is nil, a server sends that file (sendfile), after
+// checking that it still has the size and modification time this answer announces: the pipeline may have
+// replaced it since.
+func (p Prepared) File() string { return p.r.name }
 
 // ModTime is the file's modification time, the one If-Modified-Since is compared with.
 func (p Prepared) ModTime() time.Time { return p.r.mod }

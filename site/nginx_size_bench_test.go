@@ -15,16 +15,18 @@ import (
 
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
+	"github.com/ldhub/ldhub/site"
 	"github.com/ldhub/ldhub/site/webconf"
 )
 
 var wrkRPS = regexp.MustCompile(`Requests/sec:\s+([0-9.]+)`)
 
-// BenchmarkNginxGeneratedVsPlain is the single-node goal of issue 21: nginx with the configuration ldhub generates
-// (content negotiation, Link, security headers) against plain nginx serving the same rendered Turtle file
-// (try_files, nothing else), both logging every request, wrk -t2 -c32 with Accept: text/turtle, for documents of
-// about 1 KB, 16 KB and 1 MB. Rounds alternate between the two (WRK_ROUNDS, default 3) and the medians are
-// reported with their ratio (goal ≥ 0.9). It measures whole servers, so b.N is ignored: run it with -benchtime 1x.
+// BenchmarkNginxGeneratedVsPlain is the single-node goal of issue 21: ldhub serve's own answer (the fast path in
+// front of the handler) and nginx with the configuration ldhub generates (content negotiation, Link, security
+// headers), each against plain nginx serving the same rendered Turtle file (try_files, nothing else), all three
+// logging every request to a file, wrk -t2 -c32 with Accept: text/turtle, for documents of about 1 KB, 16 KB and
+// 1 MB. Rounds alternate between the servers (WRK_ROUNDS, default 3) and the medians are reported with their
+// ratios to plain nginx (goal ≥ 0.9). It measures whole servers, so b.N is ignored: run it with -benchtime 1x.
 func BenchmarkNginxGeneratedVsPlain(b *testing.B) {
 	for _, tool := range []string{"nginx", "wrk"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -95,9 +97,17 @@ http {
 	}
 	defer func() { _ = cmd.Process.Signal(os.Interrupt); _ = cmd.Wait() }()
 	time.Sleep(300 * time.Millisecond)
-	cpu := workersCPU(b, cmd.Process.Pid)
+	nginxCPU := workersCPU(b, cmd.Process.Pid)
+	// ldhub serve's own answer for the same files: the fast path in front of the handler, logging every request
+	// to a file as the two nginx servers do.
+	h, err := site.NewHandler(site.Options{Dir: out})
+	if err != nil {
+		b.Fatal(err)
+	}
+	fast := serveFastPath(b, h, filepath.Join(work, "ldhub.log"))
+	defer fast.Close()
 	type result struct{ rps, cpuPerReq float64 }
-	run := func(url string) result {
+	run := func(url string, cpu func() float64) result {
 		before := cpu()
 		o, err := exec.Command("wrk", "-t2", "-c32", "-d5s", "-H", "Accept: text/turtle", url).CombinedOutput()
 		used := cpu() - before
@@ -115,20 +125,33 @@ http {
 			if err != nil {
 				b.Fatal(err)
 			}
-			var gen, plain, genCPU, plainCPU []float64
+			servers := []struct {
+				name string
+				url  string
+				cpu  func() float64
+			}{
+				{"ldhub", "http://" + fast.Addr + path, selfCPU},
+				{"generated", "http://" + genAddr + path, nginxCPU},
+				{"plain", "http://" + plainAddr + path, nginxCPU},
+			}
+			rps := make([][]float64, len(servers))
+			cpus := make([][]float64, len(servers))
 			for range rounds {
-				r := run("http://" + genAddr + path)
-				gen, genCPU = append(gen, r.rps), append(genCPU, r.cpuPerReq)
-				r = run("http://" + plainAddr + path)
-				plain, plainCPU = append(plain, r.rps), append(plainCPU, r.cpuPerReq)
+				for i, sv := range servers {
+					r := run(sv.url, sv.cpu)
+					rps[i], cpus[i] = append(rps[i], r.rps), append(cpus[i], r.cpuPerReq)
+				}
 			}
 			med := func(x []float64) float64 { x = slices.Clone(x); slices.Sort(x); return x[len(x)/2] }
-			g, pl, gc, pc := med(gen), med(plain), med(genCPU), med(plainCPU)
-			// nginx's CPU per request is what the configuration costs; req/s also moves with the machine's other load.
-			b.Logf("%s (data.ttl %d bytes): generated %.0f req/s %.0f, %.1f µs CPU/req %.1f; plain %.0f req/s %.0f, %.1f µs CPU/req %.1f; req/s ratio %.2f, CPU ratio (plain ÷ generated) %.2f",
-				s.name, fi.Size(), g, gen, gc, genCPU, pl, plain, pc, plainCPU, g/pl, pc/gc)
-			b.ReportMetric(g/pl, s.name+"-generated/plain")
-			b.ReportMetric(pc/gc, s.name+"-cpu-plain/generated")
+			pl, pc := med(rps[2]), med(cpus[2])
+			for i, sv := range servers[:2] {
+				g, gc := med(rps[i]), med(cpus[i])
+				// CPU per request is what the server costs; req/s also moves with the machine's other load.
+				b.Logf("%s (data.ttl %d bytes): %s %.0f req/s %.0f, %.1f µs CPU/req %.1f; plain %.0f req/s %.0f, %.1f µs CPU/req %.1f; req/s ratio %.2f, CPU ratio (plain ÷ %s) %.2f",
+					s.name, fi.Size(), sv.name, g, rps[i], gc, cpus[i], pl, rps[2], pc, cpus[2], g/pl, sv.name, pc/gc)
+				b.ReportMetric(g/pl, s.name+"-"+sv.name+"/plain")
+				b.ReportMetric(pc/gc, s.name+"-cpu-plain/"+sv.name)
+			}
 		}
 	}
 }

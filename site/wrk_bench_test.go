@@ -63,7 +63,7 @@ func BenchmarkDirectURLvsNginx(b *testing.B) {
 	defer srv.Close()
 	ceiling := serveCeiling(b, h, paths[0])
 	defer ceiling.Close()
-	fast := serveFastPath(b, h)
+	fast := serveFastPath(b, h, os.DevNull)
 	defer fast.Close()
 	work := b.TempDir()
 	pathFile := filepath.Join(work, "paths.txt")
@@ -175,8 +175,9 @@ http {
 // serveFastPath starts what `ldhub serve` runs for direct URLs (cmd/ldhub/serve.go): site/fastpath in front of an
 // http.Server whose handler logs each request, the fast path logging its own requests in the same format, the
 // log buffered and flushed every second (here to /dev/null).
-func serveFastPath(b *testing.B, h *site.Handler) *fastServer {
-	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+// Its access log goes to logPath (os.DevNull for none), written in blocks as ldhub serve writes it.
+func serveFastPath(b *testing.B, h *site.Handler, logPath string) *fastServer {
+	devnull, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		b.Fatal(err)
 	}

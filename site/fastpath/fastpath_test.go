@@ -35,6 +35,12 @@ func newFixture(t testing.TB) *fixture {
 	hub.Update(t, pub.ID, ".ttl", pipelinetest.Vocab+"<Third> a <Thing> .\n")
 	hub.Publish(t, hub.Closed.ID, "secret", ".ttl", pipelinetest.Vocab)
 	hub.Publish(t, hub.Open.ID, "ds", ".trig", "<http://x/g> { <http://x/s> <http://x/p> \"in a graph\" . }\n")
+	// Larger than the 64 KiB a folder keeps in memory: its dumps go out by sendfile.
+	var big strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&big, "<http://x/s%d> <http://x/p> \"a literal long enough to make the dump large, number %d\" .\n", i, i)
+	}
+	hub.Publish(t, hub.Open.ID, "big", ".nt", big.String())
 	out := t.TempDir()
 	p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example"})
 	if err != nil {
@@ -86,6 +92,7 @@ func TestAnswersLikeNetHTTP(t *testing.T) {
 	p := f.start(t, nil)
 	etag, mod := validators(t, p.Plain, "/org/open/core.nt")
 	gzTag, _ := validators(t, p.Plain, "/org/open/core.nt", "Accept-Encoding: gzip")
+	bigTag, _ := validators(t, p.Plain, "/org/open/big.nt")
 	older := time.Now().Add(-24 * 365 * time.Hour).UTC().Format(http.TimeFormat)
 	cases := []struct {
 		name string
@@ -104,6 +111,12 @@ func TestAnswersLikeNetHTTP(t *testing.T) {
 		{"old version by extension", get("/org/open/core/versions/"+f.old+".jsonld", "Accept-Encoding: gzip"), 1},
 		{"VoID", get("/org/open/core/void.ttl"), 1},
 		{"dataset", get("/org/open/ds", "Accept: application/ld+json"), 1},
+		{"large file", get("/org/open/big.nt"), 1},
+		{"large file negotiated", get("/org/open/big", "Accept: application/n-triples"), 1},
+		{"large file twice pipelined", get("/org/open/big") + get("/org/open/big.nt") + get("/org/open/core"), 3},
+		{"large file HEAD", "HEAD /org/open/big.nt HTTP/1.1\r\nHost: x\r\n\r\n", 1},
+		{"large file 304", get("/org/open/big.nt", "If-None-Match: "+bigTag), 1},
+		{"large file, Connection: close", get("/org/open/big.nt", "Connection: close") + get("/org/open/big.nt"), 1},
 		{"trailing slash", get("/org/open/core/"), 1},
 		{"HEAD", "HEAD /org/open/core.nt HTTP/1.1\r\nHost: x\r\n\r\n", 1},
 		{"HEAD gzip", "HEAD /org/open/core HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n", 1},
