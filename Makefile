@@ -9,8 +9,10 @@ export LDHUB_REPORT_DIR := $(REPORTS)
 
 all: build
 
+# bin/ldconvert is `ldhub convert` without the hub linked in (cmd/ldconvert), for scripts that only convert.
 build:
 	$(GO) build -o bin/ldhub ./cmd/ldhub
+	$(GO) build -o bin/ldconvert ./cmd/ldconvert
 
 # Packages where goroutines meet (store writers, git HTTP, the API server, the pipeline, SPARQL): their tests run
 # a second time under the race detector.

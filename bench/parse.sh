@@ -5,18 +5,20 @@
 #
 # Generates 1 M BSBM-shaped triples once (as .nt and .ttl) with /work/shared/bench/gen-data.py, then times,
 # alternating the tools run by run so that load changes hit both alike:
-#   serdi -i ntriples -o ntriples        vs  ldhub convert X.nt  --to n-triples -
-#   serdi -i turtle   -o ntriples        vs  ldhub convert X.ttl --to n-triples -
+#   serdi -i ntriples -o ntriples        vs  ldconvert X.nt  --to n-triples -
+#   serdi -i turtle   -o ntriples        vs  ldconvert X.ttl --to n-triples -
+# (ldconvert is `ldhub convert` built without the hub: cmd/ldconvert),
 # and prints the median wall time, triples/s, the ratio to serdi and peak RSS (/usr/bin/time -v), then the
 # parse-only Go benchmark (bench.BenchmarkParse). It installs no packages: it needs serdi and GNU time
 # (apt-get install -y serdi time), python3 and go.
 #
-# Then the writers (WRITERS=0 skips them): N-Triples → Turtle, TriG, RDF/XML and JSON-LD with ldhub convert (the
+# Then the writers (WRITERS=0 skips them): N-Triples → Turtle, TriG, RDF/XML and JSON-LD with ldconvert (the
 # streaming encoders, as for any input above 4 MiB) against serdi (Turtle), rapper (Turtle, RDF/XML; Debian
 # raptor2-utils) and Jena riot (Turtle, TriG, RDF/XML, JSON-LD; Debian libapache-jena-java), and JSON-LD input:
-# ldhub convert of the 1 M-triple JSON-LD document ldhub wrote against jsonld.js toRDF (npm install jsonld into
-# $BENCH_DATA/jsonldjs, done once if npm is there). Anchors that are not installed are reported as such. Ratios are of CPU time (user+sys):
-# on a shared machine wall time measures the neighbours.
+# ldconvert of the 1 M-triple JSON-LD document it wrote against jsonld.js toRDF (npm install jsonld into
+# $BENCH_DATA/jsonldjs, done once if npm is there). Anchors that are not installed are reported as such. One row runs
+# `ldhub convert` itself (N-Triples → N-Triples). Ratios are of CPU time (user+sys): on a shared machine wall time
+# measures the neighbours.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 data="${BENCH_DATA:-/tmp/ldhub-bench}"
@@ -34,12 +36,17 @@ if [ ! -s "$nt" ] || [ ! -s "$ttl" ]; then
   python3 "$gen" "$n" -o "$nt.tmp.nt" -o "$ttl.tmp.ttl"
   mv "$nt.tmp.nt" "$nt"; mv "$ttl.tmp.ttl" "$ttl"
 fi
-bin="$data/ldhub"
+bin="$data/ldhub" conv="$data/ldconvert"
+# ldconvert (cmd/ldconvert) is `ldhub convert` without the hub linked in; the tables measure it, and one row
+# measures `ldhub convert` itself, whose Hugo, bleve and go-git cost every run ~0.2 CPU-s and ~35 MiB.
 # Built, then copied into place: a file just written by the linker sits in the page cache in large folios, and
 # mapping it faults in ~10 MiB more of it than the same bytes copied (as an installed binary is), which peak RSS
 # would count against every ldhub run.
 # (cp to a temporary name, then rename: the other bench scripts may be running the previous binary.)
-(cd "$root" && go build -o "$bin.new" ./cmd/ldhub) && cp "$bin.new" "$bin.cp" && mv "$bin.cp" "$bin" && rm -f "$bin.new"
+for b in ldhub ldconvert; do
+  (cd "$root" && go build -o "$data/$b.new" "./cmd/$b") && cp "$data/$b.new" "$data/$b.cp" && mv "$data/$b.cp" "$data/$b" &&
+    rm -f "$data/$b.new"
+done
 
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -47,7 +54,7 @@ load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 # Same output from both, checked once, outside the timed runs.
 for pair in "ntriples $nt" "turtle $ttl"; do
   set -- $pair
-  a=$(serdi -i "$1" -o ntriples "$2" | wc -l); b=$("$bin" convert "$2" --to n-triples - | wc -l)
+  a=$(serdi -i "$1" -o ntriples "$2" | wc -l); b=$("$conv" "$2" --to n-triples - | wc -l)
   [ "$a" = "$b" ] || { echo "bench-parse: $2: serdi wrote $a lines, ldhub $b" >&2; exit 1; }
   echo "$2: $a triples from both tools" >&2
   echo "$a" > "$tmp/lines-$1"
@@ -79,9 +86,9 @@ measure() {
 
 for i in $(seq "$runs"); do
   measure serdi-nt  serdi -i ntriples -o ntriples "$nt"
-  measure ldhub-nt  "$bin" convert "$nt" --to n-triples -
+  measure ldhub-nt  "$conv" "$nt" --to n-triples -
   measure serdi-ttl serdi -i turtle -o ntriples "$ttl"
-  measure ldhub-ttl "$bin" convert "$ttl" --to n-triples -
+  measure ldhub-ttl "$conv" "$ttl" --to n-triples -
 done
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -99,7 +106,7 @@ for kind, syntax, label in (("nt", "ntriples", "N-Triples → N-Triples"), ("ttl
     lines = int(open(f"{tmp}/lines-{syntax}").read())
     for tool in ("serdi", "ldhub"):
         med, rss, lo, hi, cpu, anon = load(f"{tool}-{kind}")
-        print(f"| {label} | {tool} | {med:.2f} ({lo:.2f}–{hi:.2f}) | {lines/med/1000:.0f} k | {ref[0]/med:.2f}× | {cpu:.2f} | {rss/1024:.0f} MiB ({anon/1024:.0f}) |")
+        print(f"| {label} | {'ldconvert' if tool == 'ldhub' else tool} | {med:.2f} ({lo:.2f}–{hi:.2f}) | {lines/med/1000:.0f} k | {ref[0]/med:.2f}× | {cpu:.2f} | {rss/1024:.0f} MiB ({anon/1024:.0f}) |")
 PY
 echo
 echo "load average before: $load_before, after: $load_after (2 cores; other work skews absolute numbers, not much the ratios)"
@@ -157,9 +164,10 @@ process.stdout.write(await jsonld.toRDF(doc, {format: 'application/n-quads',
   documentLoader: async (url) => { throw new Error('no remote documents: ' + url); }}));
 JS
 jl="$data/bsbm-1m.jsonld"
-[ -s "$jl" ] || "$bin" convert "$nt" "$jl"
+[ -s "$jl" ] || "$conv" "$nt" "$jl"
 for i in $(seq "$runs_w"); do
-  for to in n-triples turtle trig rdf-xml json-ld; do measure "ldhub-w-$to" "$bin" convert "$nt" - --to "$to"; done
+  for to in n-triples turtle trig rdf-xml json-ld; do measure "ldhub-w-$to" "$conv" "$nt" - --to "$to"; done
+  measure ldhubconvert-w-n-triples "$bin" convert "$nt" - --to n-triples
   measure serdi-w-n-triples serdi -i ntriples -o ntriples "$nt"
   measure serdi-w-turtle serdi -i ntriples -o turtle "$nt"
   if [ $have_rapper = 1 ]; then
@@ -170,7 +178,7 @@ for i in $(seq "$runs_w"); do
   if [ $have_riot = 1 ]; then
     for to in n-triples:ntriples turtle:turtle trig:trig rdf-xml:rdfxml json-ld:jsonld10; do measure "riot-w-${to%%:*}" "${riot[@]}" --output="${to#*:}" "$nt"; done
   fi
-  measure ldhub-r-json-ld "$bin" convert "$jl" - --to n-triples
+  measure ldhub-r-json-ld "$conv" "$jl" - --to n-triples
   [ $have_js = 1 ] && measure jsonldjs-r-json-ld node --max-old-space-size=8192 "$tmp/torfd.mjs" "$jl" "$jsdir"
 done
 python3 - "$tmp" "$have_rapper" "$have_riot" "$have_js" <<'PY'
@@ -183,19 +191,20 @@ def load(name):
     rows = [l.split() for l in open(p)]
     return statistics.median(float(r[0]) for r in rows), statistics.median(float(r[2]) for r in rows), max(int(r[1]) for r in rows), max(int(r[3]) for r in rows)
 print()
-print("| conversion | tool | median wall s | median CPU s | triples/s of CPU | ldhub's CPU advantage | peak RSS (private) |")
-print("|---|---|---|---|---|---|---|")
-rows = [("N-Triples → " + t, "w-" + t, tools) for t, tools in (("n-triples", ["serdi", "rapper", "riot"]), ("turtle", ["serdi", "rapper", "riot"]),
+print("| conversion | tool | median wall s | triples/s (wall) | median CPU s | triples/s of CPU | ldconvert's CPU advantage | peak RSS (private) |")
+print("|---|---|---|---|---|---|---|---|")
+rows = [("N-Triples → " + t, "w-" + t, tools) for t, tools in (("n-triples", ["ldhubconvert", "serdi", "rapper", "riot"]), ("turtle", ["serdi", "rapper", "riot"]),
         ("trig", ["riot"]), ("rdf-xml", ["rapper", "riot"]), ("json-ld", ["riot"]))]
 rows.append(("JSON-LD → N-Triples", "r-json-ld", ["jsonldjs"]))
 for label, key, anchors in rows:
     mine = load(f"ldhub-{key}")
     for tool in ["ldhub"] + anchors:
         r = load(f"{tool}-{key}")
+        name = {"ldhub": "ldconvert", "ldhubconvert": "ldhub convert"}.get(tool, tool)
         if r is None:
-            print(f"| {label} | {tool} | not installed or not runnable | | | | |")
+            print(f"| {label} | {name} | not installed or not runnable | | | | | |")
             continue
         wall, cpu, rss, anon = r
         ratio = f"{cpu / mine[1]:.1f}×" if tool != "ldhub" else ""
-        print(f"| {label} | {tool} | {wall:.1f} | {cpu:.2f} | {1e6 / cpu / 1000:.0f} k | {ratio} | {rss / 1024:.0f} MiB ({anon / 1024:.0f}) |")
+        print(f"| {label} | {name} | {wall:.2f} | {1e6 / wall / 1000:.0f} k | {cpu:.2f} | {1e6 / cpu / 1000:.0f} k | {ratio} | {rss / 1024:.0f} MiB ({anon / 1024:.0f}) |")
 PY
