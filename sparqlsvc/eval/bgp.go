@@ -2,6 +2,7 @@ package eval
 
 import (
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
 type orderKey struct {
@@ -63,6 +64,17 @@ func (e *evaluator) estimate(t algebra.Triple, bound varset) (cost float64, conn
 			anyBound = true
 		}
 	}
+	if ids[1] != 0 && ids[0] == 0 && ids[2] == 0 && nodes[0].IsVar() && nodes[2].IsVar() &&
+		bound.with(e.slot(nodes[2].Var)) == bound && !bound.over && bound.with(e.slot(nodes[0].Var)) != bound {
+		// "?s p ?o" with ?o bound at run time: the predicate's own fan-out per object, measured, rather than a
+		// fixed guess. Between "?offer vendor ?vendor" (30 offers per vendor here) and "?offer deliveryDays
+		// ?days" (2 800 per value) the guess saw no difference and could pick the second, a product with
+		// everything bound so far.
+		for _, g := range e.active {
+			cost += e.objectFanout(g, ids[1])
+		}
+		return cost, true
+	}
 	var count int
 	for _, g := range e.active {
 		count += e.count(g, ids[0], ids[1], ids[2])
@@ -74,6 +86,39 @@ func (e *evaluator) estimate(t algebra.Triple, bound varset) (cost float64, conn
 	return cost, connected
 }
 
+// fanoutKey names a predicate in one graph.
+type fanoutKey struct {
+	g *index.Graph
+	p ID
+}
+
+// objectFanout estimates how many triples of predicate p share one object in g: its triples over its distinct
+// objects, counted once per query in the predicate's POS range (sorted by object; the first 2^20 rows at most).
+// Graphs with their own dictionary get the fixed guess.
+func (e *evaluator) objectFanout(gr graphRef, p ID) float64 {
+	if gr.f != nil {
+		return float64(e.count(gr, 0, p, 0)) / 100
+	}
+	k := fanoutKey{gr.g, p}
+	if f, ok := e.fanout[k]; ok {
+		return f
+	}
+	m := gr.g.Match(0, p, 0) // POS: rows are (p, o, s)
+	n := min(m.Len(), 1<<20)
+	distinct := 0
+	for i := 0; i < n; i++ {
+		if i == 0 || m.Rows[i][1] != m.Rows[i-1][1] {
+			distinct++
+		}
+	}
+	f := 0.0
+	if distinct > 0 {
+		f = float64(n) / float64(distinct)
+	}
+	e.fanout[k] = f
+	return f
+}
+
 func (e *evaluator) bgp(x *algebra.BGP, in []ID, emit emitFn, errp *error) bool {
 	if len(x.Triples) == 0 {
 		return emit(in)
@@ -81,10 +126,23 @@ func (e *evaluator) bgp(x *algebra.BGP, in []ID, emit emitFn, errp *error) bool 
 	order := e.plan(x, e.boundSet(in))
 	row := make([]ID, len(in))
 	copy(row, in)
-	return e.matchFrom(x.Triples, order, 0, row, emit, errp)
+	return e.matchFrom(x.Triples, order, 0, row, e.cursorsFor(x), emit, errp)
 }
 
-func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID, emit emitFn, errp *error) bool {
+// cursorsFor returns the index cursors of a BGP's patterns, one per pattern and active graph. They live as long as
+// the query, so a pattern probed once per outer solution, in this BGP or from a join above it, starts each search
+// where the previous one ended (index.Cursor).
+func (e *evaluator) cursorsFor(x *algebra.BGP) []index.Cursor {
+	n := len(x.Triples) * len(e.active)
+	c := e.cursors[x]
+	if len(c) < n {
+		c = make([]index.Cursor, n)
+		e.cursors[x] = c
+	}
+	return c
+}
+
+func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID, cur []index.Cursor, emit emitFn, errp *error) bool {
 	if k == len(order) {
 		return emit(row)
 	}
@@ -101,13 +159,13 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 				if gi > 0 && e.inEarlierGraph(gi, ms, mp, mo) {
 					return true
 				}
-				return e.bindAndMatch(ts, order, k, row, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, [3]ID{ms, mp, mo}, emit, errp)
+				return e.bindAndMatch(ts, order, k, row, cur, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, [3]ID{ms, mp, mo}, emit, errp)
 			}) {
 				return false
 			}
 			continue
 		}
-		m := gr.g.Match(s, p, o)
+		m := gr.g.MatchFrom(&cur[order[k]*len(e.active)+gi], s, p, o)
 		for j := 0; j < m.Len(); j++ {
 			if e.steps++; e.steps&1023 == 0 {
 				if err := e.ctx.Err(); err != nil {
@@ -119,7 +177,7 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 			if gi > 0 && e.inEarlierGraph(gi, ms, mp, mo) {
 				continue // the default graph is a set: a triple in two merged graphs counts once
 			}
-			if !e.bindAndMatch(ts, order, k, row, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, [3]ID{ms, mp, mo}, emit, errp) {
+			if !e.bindAndMatch(ts, order, k, row, cur, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, [3]ID{ms, mp, mo}, emit, errp) {
 				return false
 			}
 		}
@@ -129,7 +187,7 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 
 // bindAndMatch binds the free positions of one matched triple and continues with the next pattern; a variable
 // used twice in one pattern must get one value. It restores the row before returning.
-func (e *evaluator) bindAndMatch(ts []algebra.Triple, order []int, k int, row []ID, slots [3]int, free [3]bool, ids [3]ID, emit emitFn, errp *error) bool {
+func (e *evaluator) bindAndMatch(ts []algebra.Triple, order []int, k int, row []ID, cur []index.Cursor, slots [3]int, free [3]bool, ids [3]ID, emit emitFn, errp *error) bool {
 	var set [3]int
 	n := 0
 	ok := true
@@ -150,7 +208,7 @@ func (e *evaluator) bindAndMatch(ts []algebra.Triple, order []int, k int, row []
 	}
 	cont := true
 	if ok {
-		cont = e.matchFrom(ts, order, k+1, row, emit, errp)
+		cont = e.matchFrom(ts, order, k+1, row, cur, emit, errp)
 	}
 	for i := 0; i < n; i++ {
 		row[set[i]] = 0

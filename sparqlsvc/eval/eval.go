@@ -11,6 +11,7 @@ import (
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/builtin"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
 // Options bound and configure one query.
@@ -65,31 +66,33 @@ type Result struct {
 }
 
 type evaluator struct {
-	ctx    context.Context
-	ds     *Dataset
-	t      *terms
-	fn     *builtin.Context
-	opt    Options
-	slots  map[algebra.Var]int
-	names  []algebra.Var
-	nvars  int
-	active []graphRef // graphs BGPs match against
-	steps  int
-	held   int   // rows held in memory by materialising operators
-	bytes  int64 // bytes held by materialising operators (the terms overlay counts its own)
-	sent   int   // solutions or triples delivered to the sink
-	cache  map[cacheKey][][]ID
-	safeC  map[safeKey]bool
-	orders map[orderKey][]int
-	info   map[algebra.Op]*opInfo
-	subst  int  // > 0 inside EXISTS: substitute bindings everywhere
-	multi  bool // graphs with their own dictionaries take part (Dataset.Extra)
-	consts map[rdf.Term]ID
-	reach  map[reachKey][]ID
-	curRow []ID                     // the solution an Extend is evaluating, which scopes BNODE(label)
-	bindVs varset                   // variables bound by BIND/SELECT expressions
-	direct map[*algebra.Extend]bool // expressions whose values only travel up to the sink (markDirect)
-	lowest *algebra.Extend          // the deepest of them, which empties the scratch list per solution
+	ctx     context.Context
+	ds      *Dataset
+	t       *terms
+	fn      *builtin.Context
+	opt     Options
+	slots   map[algebra.Var]int
+	names   []algebra.Var
+	nvars   int
+	active  []graphRef // graphs BGPs match against
+	steps   int
+	held    int   // rows held in memory by materialising operators
+	bytes   int64 // bytes held by materialising operators (the terms overlay counts its own)
+	sent    int   // solutions or triples delivered to the sink
+	cache   map[cacheKey][][]ID
+	safeC   map[safeKey]bool
+	orders  map[orderKey][]int
+	cursors map[*algebra.BGP][]index.Cursor
+	fanout  map[fanoutKey]float64
+	info    map[algebra.Op]*opInfo
+	subst   int  // > 0 inside EXISTS: substitute bindings everywhere
+	multi   bool // graphs with their own dictionaries take part (Dataset.Extra)
+	consts  map[rdf.Term]ID
+	reach   map[reachKey][]ID
+	curRow  []ID                     // the solution an Extend is evaluating, which scopes BNODE(label)
+	bindVs  varset                   // variables bound by BIND/SELECT expressions
+	direct  map[*algebra.Extend]bool // expressions whose values only travel up to the sink (markDirect)
+	lowest  *algebra.Extend          // the deepest of them, which empties the scratch list per solution
 }
 
 // Sink receives a query's answer as it is produced, so nothing but the operators that must hold rows keeps it in
@@ -145,7 +148,8 @@ func Stream(ctx context.Context, ds *Dataset, q *algebra.Query, opt Options, sin
 	e := &evaluator{
 		ctx: ctx, ds: ds, t: newTerms(ds.Dict), fn: builtin.NewContext(now, q.Base), opt: opt,
 		slots: map[algebra.Var]int{}, cache: map[cacheKey][][]ID{}, safeC: map[safeKey]bool{},
-		orders: map[orderKey][]int{}, info: map[algebra.Op]*opInfo{},
+		orders: map[orderKey][]int{}, info: map[algebra.Op]*opInfo{}, cursors: map[*algebra.BGP][]index.Cursor{},
+		fanout: map[fanoutKey]float64{},
 		consts: map[rdf.Term]ID{}, reach: map[reachKey][]ID{},
 	}
 	e.active = e.defaultGraphs()

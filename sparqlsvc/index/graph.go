@@ -50,28 +50,58 @@ func (m Matches) At(i int) (s, p, o ID) {
 // that the bound positions form a prefix, so the answer is one binary search and a slice (no allocation). Matches
 // of a pattern with every position bound has Len 0 or 1.
 func (g *Graph) Match(s, p, o ID) Matches {
-	switch {
-	case s != 0 && p != 0 && o != 0, s != 0 && p != 0, s != 0 && o == 0 && p == 0:
-		return Matches{Rows: prefixRange(g.perms[SPO], s, p, o), Perm: SPO}
-	case s != 0: // s and o bound, p free
-		return Matches{Rows: prefixRange(g.perms[OSP], o, s, 0), Perm: OSP}
-	case p != 0:
-		return Matches{Rows: prefixRange(g.perms[POS], p, o, 0), Perm: POS}
-	case o != 0:
-		return Matches{Rows: prefixRange(g.perms[OSP], o, 0, 0), Perm: OSP}
-	}
-	return Matches{Rows: g.perms[SPO], Perm: SPO}
+	perm, key := route(s, p, o)
+	rows := g.perms[perm]
+	lo, hi := prefixRange(rows, key, 0)
+	return Matches{Rows: rows[lo:hi], Perm: perm}
 }
 
-// prefixRange returns the rows whose leading non-zero keys equal a, b, c (zero keys end the prefix).
-func prefixRange(rows []Row, a, b, c ID) []Row {
-	key := Row{a, b, c}
+// Cursor remembers where the previous probe of one triple pattern landed. A bind join probes an inner pattern once
+// per outer solution, and when the outer solutions come from an index range their ids ascend, so each probe's
+// range lies a little after the previous one: MatchFrom then gallops forward from there instead of searching the
+// whole permutation. The zero Cursor is ready; a cursor is only a hint, so any position gives the right answer.
+type Cursor struct {
+	perm Perm
+	at   int // the previous probe's first row, plus one (0: none)
+}
+
+// MatchFrom is Match starting its search at c, and leaves c at the range it found.
+func (g *Graph) MatchFrom(c *Cursor, s, p, o ID) Matches {
+	perm, key := route(s, p, o)
+	from := 0
+	if c.perm == perm {
+		from = c.at
+	}
+	rows := g.perms[perm]
+	lo, hi := prefixRange(rows, key, from)
+	c.perm, c.at = perm, lo+1 // an empty range's lo is still where the key would be
+	return Matches{Rows: rows[lo:hi], Perm: perm}
+}
+
+// route picks the permutation in which the bound positions of a pattern form a prefix, and that prefix.
+func route(s, p, o ID) (Perm, Row) {
+	switch {
+	case s != 0 && p != 0 && o != 0, s != 0 && p != 0, s != 0 && o == 0 && p == 0:
+		return SPO, Row{s, p, o}
+	case s != 0: // s and o bound, p free
+		return OSP, Row{o, s, 0}
+	case p != 0:
+		return POS, Row{p, o, 0}
+	case o != 0:
+		return OSP, Row{o, 0, 0}
+	}
+	return SPO, Row{}
+}
+
+// prefixRange returns the bounds of the rows whose leading non-zero keys equal key's (a zero key ends the prefix).
+// from, when not 0, is one past a row at or before which the search may start (a Cursor's hint).
+func prefixRange(rows []Row, key Row, from int) (lo, hi int) {
 	n := 0
 	for n < 3 && key[n] != 0 {
 		n++
 	}
 	if n == 0 {
-		return rows
+		return 0, len(rows)
 	}
 	less := func(r Row) bool { // r < key on the first n positions
 		for i := 0; i < n; i++ {
@@ -81,15 +111,45 @@ func prefixRange(rows []Row, a, b, c ID) []Row {
 		}
 		return false
 	}
-	lo := sort.Search(len(rows), func(i int) bool { return !less(rows[i]) })
-	hi := lo + sort.Search(len(rows)-lo, func(i int) bool {
-		r := rows[lo+i]
+	match := func(r Row) bool {
 		for j := 0; j < n; j++ {
 			if r[j] != key[j] {
-				return true
+				return false
 			}
 		}
-		return false
-	})
-	return rows[lo:hi]
+		return true
+	}
+	// lo, the first row not less than key, lies in [base, top).
+	base, top := 0, len(rows)
+	if from > 0 && from <= len(rows) {
+		if at := from - 1; less(rows[at]) {
+			// Gallop forward from the hint: a join probing ascending keys finds the next range nearby. Past
+			// 2^12 rows the rest is one binary search, so a far or random probe costs at most a dozen extra
+			// comparisons.
+			base = at + 1
+			for step := 1; ; step *= 2 {
+				if step > 1<<12 || at+step >= len(rows) {
+					break
+				}
+				if !less(rows[at+step]) {
+					top = at + step + 1
+					break
+				}
+				base = at + step + 1
+			}
+		} else {
+			top = at + 1
+		}
+	}
+	lo = base + sort.Search(top-base, func(i int) bool { return !less(rows[base+i]) })
+	// The end is found by galloping from lo rather than by a second binary search over everything after it: most
+	// ranges a join probes are a few rows long (one subject's values of one predicate), so this costs a probe or
+	// two in the cache lines lo already brought in instead of ~log2(n) misses across the index.
+	end, step := lo, 1
+	for end+step <= len(rows) && match(rows[end+step-1]) {
+		end += step
+		step *= 2
+	}
+	hi = end + sort.Search(min(step, len(rows)-end), func(i int) bool { return !match(rows[end+i]) })
+	return lo, hi
 }

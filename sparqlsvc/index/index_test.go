@@ -120,7 +120,9 @@ func TestMatchAgainstBruteForce(t *testing.T) {
 				if g.Len() != len(set) {
 					t.Fatalf("graph %q: %d triples, want %d (duplicates must go)", gname, g.Len(), len(set))
 				}
-				// Every pattern shape, with constants taken from random triples and from absent terms.
+				// Every pattern shape, with constants taken from random triples and from absent terms. MatchFrom
+				// through one cursor (a hint from the previous, unrelated pattern) must give the same answer.
+				var cur Cursor
 				for i := 0; i < 300; i++ {
 					q := quads[r.IntN(len(quads))]
 					ids := [3]ID{d.Dict.Lookup(q.S), d.Dict.Lookup(q.P), d.Dict.Lookup(q.O)}
@@ -132,6 +134,9 @@ func TestMatchAgainstBruteForce(t *testing.T) {
 						}
 					}
 					m := g.Match(pat[0], pat[1], pat[2])
+					if mf := g.MatchFrom(&cur, pat[0], pat[1], pat[2]); mf.Perm != m.Perm || !slices.Equal(mf.Rows, m.Rows) {
+						t.Fatalf("graph %q pattern %v: MatchFrom gives %d rows, Match %d", gname, pat, mf.Len(), m.Len())
+					}
 					var got [][3]string
 					for j := 0; j < m.Len(); j++ {
 						s, p, o := m.At(j)
@@ -260,4 +265,44 @@ func (f *failingDecoder) Next() (rdf.Quad, error) {
 	}
 	f.i++
 	return f.quads[f.i-1], nil
+}
+
+// TestPrefixRangeEdges checks prefixRange's galloping (the end of a range, and the start from a Cursor's hint, from
+// before, at and after the range) against a linear scan, for ranges of every length from 0 to 70 at the start, in
+// the middle and at the end of the rows.
+func TestPrefixRangeEdges(t *testing.T) {
+	for n := 0; n <= 70; n++ {
+		for _, where := range []string{"start", "middle", "end"} {
+			var rows []Row
+			add := func(a ID, count int) {
+				for i := 0; i < count; i++ {
+					rows = append(rows, Row{a, ID(i + 1), 1})
+				}
+			}
+			switch where {
+			case "start":
+				add(5, n)
+				add(6, 3)
+			case "middle":
+				add(4, 3)
+				add(5, n)
+				add(6, 3)
+			case "end":
+				add(4, 3)
+				add(5, n)
+			}
+			var want []Row
+			for _, r := range rows {
+				if r[0] == 5 {
+					want = append(want, r)
+				}
+			}
+			for from := 0; from <= len(rows); from++ {
+				lo, hi := prefixRange(rows, Row{5, 0, 0}, from)
+				if got := rows[lo:hi]; !slices.Equal(got, want) {
+					t.Fatalf("%d rows of key 5 at the %s, hint %d: got %d", n, where, from, len(got))
+				}
+			}
+		}
+	}
 }
