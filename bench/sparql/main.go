@@ -3,6 +3,7 @@
 //
 //	sparql-bench -build DATA.nt -index X.idx        parse + index + save; prints triples/s
 //	sparql-bench -index X.idx -queries DIR [-runs N] open (mmap) and run each query; prints medians and RSS
+//	sparql-bench -virtuoso DATA.nt -db DIR -queries DIR  the Virtuoso 7 anchor: bulk load, queries over HTTP
 //
 // The phases run as separate processes so the query phase's resident memory is that of an opened publication,
 // not of the build. -dump DIR writes each query's rows sorted and rendered like the Oxigraph script does.
@@ -55,9 +56,15 @@ func main() {
 	dump := flag.String("dump", "", "write sorted result rows here")
 	only := flag.String("only", "", "run only queries whose file name contains this")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the query phase")
+	virtuoso := flag.String("virtuoso", "", "N-Triples file to bulk-load into a private Virtuoso and query there")
+	db := flag.String("db", "", "Virtuoso's database folder (-virtuoso; emptied first)")
+	buffers := flag.Int("buffers", 150000, "Virtuoso's NumberOfBuffers (8 KiB pages of cache)")
+	budget := flag.Duration("budget", time.Minute, "a query is not repeated once its runs add up to this (-virtuoso)")
 	flag.Parse()
 	var err error
 	switch {
+	case *virtuoso != "" && *db != "" && *queries != "":
+		err = runVirtuoso(*virtuoso, *db, *queries, *runs, *warmup, *dump, *only, *buffers, *budget)
 	case *build != "" && *idx != "":
 		if *cpuprofile != "" {
 			f, perr := os.Create(*cpuprofile)
@@ -121,12 +128,36 @@ func runQueries(idxPath, dir string, runs, warmup int, dump, only string) error 
 	defer d.Close()
 	openTime := time.Since(start)
 	ds := eval.FromIndex(d)
+	var out []queryResult
+	err = eachQuery(dir, only, func(name string, src []byte) {
+		qr := timeQuery(name, warmup, runs, 0, cpuTime, dump, func() (*eval.Result, error) {
+			// Parsing is part of answering a query, as it is for Oxigraph's query() call.
+			q, err := parser.Parse(string(src), parser.Options{})
+			if err != nil {
+				return nil, err
+			}
+			return eval.Run(context.Background(), ds, q, eval.Options{Timeout: 5 * time.Minute})
+		})
+		out = append(out, qr)
+		fmt.Fprintf(os.Stderr, "%-32s %7d results  median %.3f ms\n", name, qr.Results, qr.MedianMS)
+	})
+	if err != nil {
+		return err
+	}
+	runtime.GC()
+	debug.FreeOSMemory()
+	return json.NewEncoder(os.Stdout).Encode(map[string]any{
+		"open_ms": ms(openTime), "rss_mib": rssMiB("VmRSS"), "peak_rss_mib": rssMiB("VmHWM"), "queries": out,
+	})
+}
+
+// eachQuery calls fn with the name and text of every .rq file of dir, in name order, whose name contains only.
+func eachQuery(dir, only string, fn func(name string, src []byte)) error {
 	files, err := filepath.Glob(filepath.Join(dir, "*.rq"))
 	if err != nil {
 		return err
 	}
 	slices.Sort(files)
-	var out []queryResult
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".rq")
 		if only != "" && !strings.Contains(name, only) {
@@ -136,52 +167,54 @@ func runQueries(idxPath, dir string, runs, warmup int, dump, only string) error 
 		if err != nil {
 			return err
 		}
-		qr := queryResult{Query: name}
-		var rows []string
-		var times, cpus []float64
-		for i := 0; i < warmup+runs; i++ {
-			t, c := time.Now(), cpuTime()
-			// Parsing is part of answering a query, as it is for Oxigraph's query() call.
-			q, err := parser.Parse(string(src), parser.Options{})
-			var res *eval.Result
-			if err == nil {
-				res, err = eval.Run(context.Background(), ds, q, eval.Options{Timeout: 5 * time.Minute})
-			}
-			el, cpu := time.Since(t), cpuTime()-c
-			if err != nil {
-				qr.Error = err.Error()
-				break
-			}
-			if i >= warmup {
-				times = append(times, ms(el))
-				cpus = append(cpus, ms(cpu))
-			}
-			rows = render(res)
-		}
-		if qr.Error == "" {
-			sorted := slices.Clone(rows)
-			slices.Sort(sorted)
-			h := sha256.Sum256([]byte(strings.Join(sorted, "\n")))
-			qr.Hash = hex.EncodeToString(h[:])[:16]
-			qr.Results = len(rows)
-			qr.RunsMS = times
-			s := slices.Clone(times)
-			slices.Sort(s)
-			qr.MinMS, qr.MaxMS = s[0], s[len(s)-1]
-			qr.MedianMS, qr.CPUMS = median(times), median(cpus)
-			if dump != "" {
-				_ = os.MkdirAll(dump, 0o755)
-				_ = os.WriteFile(filepath.Join(dump, name+".txt"), []byte(strings.Join(sorted, "\n")+"\n"), 0o644)
-			}
-		}
-		out = append(out, qr)
-		fmt.Fprintf(os.Stderr, "%-32s %7d results  median %.3f ms\n", name, qr.Results, qr.MedianMS)
+		fn(name, src)
 	}
-	runtime.GC()
-	debug.FreeOSMemory()
-	return json.NewEncoder(os.Stdout).Encode(map[string]any{
-		"open_ms": ms(openTime), "rss_mib": rssMiB("VmRSS"), "peak_rss_mib": rssMiB("VmHWM"), "queries": out,
-	})
+	return nil
+}
+
+// timeQuery runs one query warmup+runs times through do and returns its median wall and CPU time (cpu reads the
+// clock that counts: this process's, or a server's), answer count and hash, and writes its sorted rows to dump.
+// With budget > 0, a query is not repeated once its counted runs add up to budget.
+func timeQuery(name string, warmup, runs int, budget time.Duration, cpu func() time.Duration, dump string, do func() (*eval.Result, error)) queryResult {
+	qr := queryResult{Query: name}
+	var rows []string
+	var times, cpus []float64
+	var spent time.Duration
+	for i := 0; i < warmup+runs; i++ {
+		t, c := time.Now(), cpu()
+		res, err := do()
+		el, used := time.Since(t), cpu()-c
+		if err != nil {
+			qr.Error = err.Error()
+			return qr
+		}
+		if i >= warmup {
+			times = append(times, ms(el))
+			cpus = append(cpus, ms(used))
+			spent += el
+		}
+		rows = render(res)
+		if budget > 0 && spent > budget {
+			break
+		}
+	}
+	sorted := slices.Clone(rows)
+	slices.Sort(sorted)
+	h := sha256.Sum256([]byte(strings.Join(sorted, "\n")))
+	qr.Hash = hex.EncodeToString(h[:])[:16]
+	qr.Results = len(rows)
+	qr.RunsMS = times
+	if len(times) > 0 {
+		s := slices.Clone(times)
+		slices.Sort(s)
+		qr.MinMS, qr.MaxMS = s[0], s[len(s)-1]
+		qr.MedianMS, qr.CPUMS = median(times), median(cpus)
+	}
+	if dump != "" {
+		_ = os.MkdirAll(dump, 0o755)
+		_ = os.WriteFile(filepath.Join(dump, name+".txt"), []byte(strings.Join(sorted, "\n")+"\n"), 0o644)
+	}
+	return qr
 }
 
 // render writes rows the way oxigraph-bench.mjs does: bound variables sorted by name as name=term, blank nodes
@@ -256,8 +289,15 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-func rssMiB(field string) int {
-	b, err := os.ReadFile("/proc/self/status")
+func rssMiB(field string) int { return procMiB(0, field) }
+
+// procMiB reads a memory figure (VmRSS, VmHWM) of process pid, 0 meaning this one.
+func procMiB(pid int, field string) int {
+	path := "/proc/self/status"
+	if pid != 0 {
+		path = fmt.Sprintf("/proc/%d/status", pid)
+	}
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return -1
 	}

@@ -4,7 +4,7 @@
 # means, index build vs each anchor's load, resident memory, and whether the answers agree row by row.
 # Data is generated once into $DATA_DIR (SIZE triples, default 1000000).
 #
-# ANCHORS (default "oxigraph jena") chooses the anchors:
+# ANCHORS (default "oxigraph jena virtuoso") chooses the anchors:
 #   oxigraph  Oxigraph 0.5.11 (WASM, in node, in-memory store) through ../shared/bench/oxigraph-bench.mjs; needs
 #             node and the reference packages (../shared/bench/setup.sh).
 #   jena      Apache Jena TDB2 4.5.0 (Debian libapache-jena-java, OpenJDK 17): bulk load with tdb2.tdbloader (its
@@ -12,6 +12,12 @@
 #             (jena/JenaBench.java, compiled here with javac). See jena/classpath.sh for why the class path is
 #             listed rather than '/usr/share/java/*'. JENA_QUERY_BUDGET_MS (default 60000): a query is not
 #             repeated once its runs add up to this.
+#   virtuoso  OpenLink Virtuoso Open Source 7.2 (Debian virtuoso-opensource): a private server in $OUT_DIR
+#             (sparqlsvc/remote/virtuosotest; VIRTUOSO_BUFFERS pages of 8 KiB, default 150000), bulk-loaded the documented
+#             way (ld_dir + rdf_loader_run + checkpoint, timed with the server's CPU time and peak RSS), then every
+#             query sent to its SPARQL endpoint as an HTTP form POST with the graph as default-graph-uri (JSON
+#             results, N-Triples for CONSTRUCT/DESCRIBE), as its users reach it. CPU time per query is the server
+#             process's. VIRTUOSO_QUERY_BUDGET_MS (default 60000) as for Jena.
 #
 # QUERIES (default ../shared/bench/queries) is the folder of .rq files; `make bench-sparql-broad` runs
 # bench/queries-broad, our own 70 queries over every SPARQL 1.1 feature and function family.
@@ -35,13 +41,14 @@ runs="${RUNS:-5}"
 builds="${BUILDS:-3}"
 only_build="${ONLY_BUILD:-0}"
 query_dir="${QUERIES:-$shared/queries}"
-anchors=" ${ANCHORS-oxigraph jena} "
+anchors=" ${ANCHORS-oxigraph jena virtuoso} "
 size="${SIZE:-1000000}"
 case "$size" in *000000) tag="$((size / 1000000))m" ;; *000) tag="$((size / 1000))k" ;; *) tag="$size" ;; esac
 data="$data_dir/bsbm-$tag.nt"
 mkdir -p "$out"
 rm -rf "$out"/build-*.json "$out"/build-*.time "$out"/oxigraph.json "$out"/jena.json "$out"/jena-load.time \
-  "$out"/ours "$out"/oxigraph "$out"/jena
+  "$out"/ours "$out"/oxigraph "$out"/jena \
+  "$out"/virtuoso.json "$out"/virtuoso
 [ -f "$data" ] || python3 "$shared/gen-data.py" "$size" -o "$data"
 go build -o "$out/sparql-bench" "$here"
 echo "loadavg before: $(cat /proc/loadavg)"
@@ -77,6 +84,13 @@ if [[ "$anchors" == *" jena "* ]]; then
   else
     java -cp "$out/jena-classes:$cp" JenaBench --loc "$out/jena-tdb" --out "$out/jena.json"
   fi
+fi
+if [[ "$anchors" == *" virtuoso "* ]]; then
+  vq=("-runs" "$runs" "-warmup" "1" "-dump" "$out/virtuoso")
+  [ "$only_build" = 1 ] && vq=("-only" "/") # no query file name contains a slash: the load alone
+  "$out/sparql-bench" -virtuoso "$data" -db "$out/virtuoso-db" -queries "$query_dir" "${vq[@]}" \
+    -buffers "${VIRTUOSO_BUFFERS:-150000}" -budget "${VIRTUOSO_QUERY_BUDGET_MS:-60000}ms" > "$out/virtuoso.json"
+  rm -rf "$out/virtuoso-db"
 fi
 [ -n "$oxpid" ] && wait "$oxpid"
 echo "loadavg after: $(cat /proc/loadavg)"

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -237,5 +238,38 @@ func TestWrongCredentialsAreRefused(t *testing.T) {
 	rows, err := s.Select(context.Background(), `SELECT ?o WHERE { GRAPH <`+pubGraph+`> { ?s ?p "planted" } }`, "o")
 	if err != nil || len(rows) != 0 {
 		t.Fatalf("the refused update changed the store: %v %v", rows, err)
+	}
+}
+
+// TestBulkLoad loads a file with Virtuoso's bulk loader (the benchmark's way of loading an anchor) and checks every
+// triple arrived, and that a file the loader rejects is reported, not taken for an empty load.
+func TestBulkLoad(t *testing.T) {
+	s := store(t)
+	v := virtuoso.Get(t)
+	ctx := context.Background()
+	good := filepath.Join(v.Dir, "bulk-good.nt")
+	if err := os.WriteFile(good, []byte(`<http://hub.test/bulk/a> <http://hub.test/p> "ä"@de .
+<http://hub.test/bulk/a> <http://hub.test/p> "2.50"^^<http://www.w3.org/2001/XMLSchema#decimal> .
+<http://hub.test/bulk/b> <http://hub.test/p> <http://hub.test/bulk/a> .
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const g = "http://hub.test/bulk/graph"
+	if err := v.BulkLoad(ctx, good, g); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.Select(ctx, "SELECT (COUNT(*) AS ?n) WHERE { GRAPH <"+g+"> { ?s ?p ?o } }", "n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0]["n"].Value != "3" {
+		t.Fatalf("bulk-loaded graph holds %v, want 3 triples", rows)
+	}
+	bad := filepath.Join(v.Dir, "bulk-bad.nt")
+	if err := os.WriteFile(bad, []byte("<http://hub.test/bulk/c> <http://hub.test/p> \"unterminated .\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.BulkLoad(ctx, bad, "http://hub.test/bulk/bad"); err == nil {
+		t.Fatal("a malformed file loaded without an error")
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -39,6 +40,8 @@ type Options struct {
 	// Buffers is Virtuoso's NumberOfBuffers (8 KiB pages of cache); 0 is 20000 (160 MiB), enough for tests.
 	// Benchmarks at millions of triples want more (about 100000 per 10 M triples).
 	Buffers int
+	// DirsAllowed are further folders Virtuoso may read files from (BulkLoad's ld_dir needs the data's folder).
+	DirsAllowed []string
 }
 
 // Binary returns the path of virtuoso-t ($LDHUB_VIRTUOSO overrides the one on PATH).
@@ -70,7 +73,11 @@ func Start(ctx context.Context, dir string, o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	ini := fmt.Sprintf(iniTemplate, dir, sqlPort, dir, o.Buffers, o.Buffers*3/4, httpPort, dir)
+	dirs := dir
+	for _, d := range o.DirsAllowed {
+		dirs += ", " + d
+	}
+	ini := fmt.Sprintf(iniTemplate, dir, sqlPort, dirs, o.Buffers, o.Buffers*3/4, httpPort, dir)
 	iniPath := filepath.Join(dir, "virtuoso.ini")
 	if err := os.WriteFile(iniPath, []byte(ini), 0o600); err != nil {
 		return nil, err
@@ -122,6 +129,51 @@ func Start(ctx context.Context, dir string, o Options) (*Server, error) {
 		s.Password = string(bytes.TrimSpace(b))
 	}
 	return s, nil
+}
+
+// Pid returns the process id of virtuoso-t (benchmarks read its CPU time and memory in /proc).
+func (s *Server) Pid() int { return s.cmd.Process.Pid }
+
+// SQL runs statements through isql-vt as dba and returns its output; an "*** Error" line in it is an error.
+func (s *Server) SQL(ctx context.Context, statements string) (string, error) {
+	isql, err := exec.LookPath("isql-vt")
+	if err != nil {
+		return "", fmt.Errorf("virtuosotest: isql-vt not found (Debian package virtuoso-opensource): %w", err)
+	}
+	cmd := exec.CommandContext(ctx, isql, "127.0.0.1:"+strconv.Itoa(s.SQLPort), s.User, s.Password)
+	cmd.Stdin = strings.NewReader(statements)
+	out, err := cmd.CombinedOutput()
+	if err == nil && bytes.Contains(out, []byte("*** Error")) {
+		err = errors.New("statement failed")
+	}
+	if err != nil {
+		return string(out), fmt.Errorf("virtuosotest: isql-vt: %v: %s", err, out)
+	}
+	return string(out), nil
+}
+
+// BulkLoad loads an N-Triples or Turtle file into graph with Virtuoso's bulk loader, the way its documentation
+// tells users to load large data: ld_dir registers the file, rdf_loader_run loads it, and a checkpoint makes it
+// durable. The file's folder must be in Options.DirsAllowed. A file the loader rejects is an error.
+func (s *Server) BulkLoad(ctx context.Context, file, graph string) error {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return err
+	}
+	dir, name := filepath.Split(abs)
+	quote := func(v string) string { return "'" + strings.ReplaceAll(v, "'", "''") + "'" }
+	if _, err := s.SQL(ctx, fmt.Sprintf("ld_dir(%s, %s, %s);\nrdf_loader_run();\ncheckpoint;\n",
+		quote(filepath.Clean(dir)), quote(name), quote(graph))); err != nil {
+		return err
+	}
+	out, err := s.SQL(ctx, "SELECT ll_file, ll_error FROM DB.DBA.load_list WHERE ll_error IS NOT NULL;\n")
+	if err != nil {
+		return err
+	}
+	if strings.Contains(out, name) {
+		return fmt.Errorf("virtuosotest: the bulk loader rejected %s: %s", file, out)
+	}
+	return nil
 }
 
 func (s *Server) wait(ctx context.Context) error {
