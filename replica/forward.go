@@ -21,6 +21,10 @@ type HandlerOptions struct {
 	// CatchUp bounds how long a forwarded write's answer is held while the replica catches up with it
 	// (default 10 s); the answer then goes out anyway, marked Ldhub-Replica-Synced: false.
 	CatchUp time.Duration
+	// Public reports whether the answer to a GET of path depends on the caller only through what the caller may
+	// see, never through who the caller is (the direct URLs: server.SitePath). A credentialed read of such a path
+	// is answered from the copy when the copy has it for anyone, and forwarded only when it does not. nil: none.
+	Public func(path string) bool
 }
 
 // Handler answers reads from the copy and forwards everything else to the primary.
@@ -31,11 +35,16 @@ type HandlerOptions struct {
 // would reach the primary without its credentials. Forwarding works with every client unchanged; the cost is that
 // writes pass through the replica (docs/scaling.md).
 //
-// Forwarded are: every request carrying credentials (the replica keeps no secrets, so it cannot check them; the
-// primary can, and answers hidden repositories exactly as it would), every method other than GET, HEAD and
-// OPTIONS except SPARQL queries by POST and git fetches, and git pushes (git-receive-pack). A forwarded write that
-// succeeded is held until the replica has fetched it and rendered it, so that its writer reads its own write here
-// next; the answer says so in Ldhub-Replica-Synced.
+// Forwarded are: every method other than GET, HEAD and OPTIONS except SPARQL queries by POST and git fetches, git
+// pushes (git-receive-pack), and requests carrying credentials, which the replica cannot check: it keeps no secrets
+// and no grants. The primary can, and answers hidden repositories exactly as it would. Credentialed GETs and HEADs
+// of public paths (HandlerOptions.Public: the direct URLs, whose answer for a visible repository is the same for
+// everyone, credentials right, wrong or absent) are answered from the copy first, as if anonymous; only a 404 there,
+// which is all a hidden repository or a version the copy lacks looks like, goes on to the primary. So credentialed
+// reads of public data scale out with the replicas, and the API's answers, which depend on the caller (listings,
+// 401 for a wrong secret), stay the primary's. A forwarded write that succeeded is held until the replica has
+// fetched it and rendered it, so that its writer reads its own write here next; the answer says so in
+// Ldhub-Replica-Synced.
 type Handler struct {
 	o     HandlerOptions
 	proxy *httputil.ReverseProxy
@@ -70,12 +79,65 @@ func NewHandler(o HandlerOptions) *Handler {
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if Forwarded(r) {
-		h.proxy.ServeHTTP(w, r)
+	if !Forwarded(r) {
+		h.o.Local.ServeHTTP(w, r)
 		return
 	}
-	h.o.Local.ServeHTTP(w, r)
+	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && h.o.Public != nil && h.o.Public(r.URL.Path) &&
+		!strings.HasSuffix(r.URL.Path, "/git-receive-pack") {
+		// Without the credentials: the copy knows none, and its guard would count each as a failed attempt.
+		anon := r.Clone(r.Context())
+		anon.Header.Del("Authorization")
+		mw := &missWriter{w: w, h: http.Header{}}
+		h.o.Local.ServeHTTP(mw, anon)
+		if !mw.missed {
+			return
+		}
+	}
+	h.proxy.ServeHTTP(w, r)
 }
+
+// missWriter passes an answer through unless it is a 404, which it swallows (headers and body) so that the
+// request can be asked of the primary instead.
+type missWriter struct {
+	w      http.ResponseWriter
+	h      http.Header
+	wrote  bool
+	missed bool
+}
+
+func (m *missWriter) Header() http.Header { return m.h }
+
+func (m *missWriter) WriteHeader(code int) {
+	if m.wrote || m.missed {
+		return
+	}
+	if code == http.StatusNotFound {
+		m.missed = true
+		return
+	}
+	if code >= 200 {
+		m.wrote = true
+	}
+	dst := m.w.Header()
+	for k, v := range m.h {
+		dst[k] = v
+	}
+	m.w.WriteHeader(code)
+}
+
+func (m *missWriter) Write(b []byte) (int, error) {
+	if !m.wrote && !m.missed {
+		m.WriteHeader(http.StatusOK)
+	}
+	if m.missed {
+		return len(b), nil
+	}
+	return m.w.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection (deadlines, flushes).
+func (m *missWriter) Unwrap() http.ResponseWriter { return m.w }
 
 // Forwarded reports whether a replica sends r to the primary.
 func Forwarded(r *http.Request) bool {

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io/fs"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -176,6 +177,18 @@ func TestReplicaFollowsPrimary(t *testing.T) {
 	if res, _ := rootR.do("GET", "/api/v3/repositories/"+secret.ID, "", nil); res.status != 200 {
 		t.Errorf("replica, owner reading the hidden repository's record: %v, want 200 from the primary", res)
 	}
+	if res, _ := rootR.do("GET", "/org/secret/hush", "", nil, "Accept", "text/turtle"); res.status != 200 || !strings.Contains(string(res.body), "Quiet") {
+		t.Errorf("replica, owner reading the hidden publication's direct URL: %v, want 200 from the primary", res)
+	}
+	// A direct URL of a visible repository answers the same to any credential, right or wrong, on the primary and
+	// on the replica (which answers it from its copy: checked below with the primary gone).
+	for _, cl := range []*client{newClient(paddr, rootID, "wrong-secret"), newClient(raddr, rootID, "wrong-secret")} {
+		res, _ := cl.do("GET", "/org/vocab/core", "", nil, "Accept", "text/turtle")
+		if res.status != 200 || !strings.Contains(string(res.body), "Thing") {
+			t.Errorf("%s: a wrong secret reading a public direct URL: %v, want 200 as anonymous", cl.base, res)
+		}
+		cl.close()
+	}
 
 	// curl, through the replica: the write is forwarded and its answer held until the replica serves it.
 	dir := t.TempDir()
@@ -257,6 +270,16 @@ for method in ("GET", "POST"):
 	// Promotion (docs/scaling.md): the primary is gone; the replica, started without --follow and with an
 	// administrator of its own, serves everything it had and takes writes.
 	primary.kill()
+	// With the primary gone, credentialed reads of what the replica has are still answered (from its copy), with
+	// the credentials as curl sends them; what it lacks (the hidden repository) needs the primary: 503.
+	cout, err = exec.Command("curl", "-sS", "-u", rootID+":"+rootSecret, "-H", "Accept: text/turtle", "-w", "\n%{http_code}",
+		"http://"+raddr+"/org/vocab/late").CombinedOutput()
+	if err != nil || !strings.HasSuffix(string(cout), "\n200") || !strings.Contains(string(cout), "Late") {
+		t.Errorf("curl -u, a public direct URL through the replica with the primary down: %v\n%s", err, cout)
+	}
+	if res, _ := rootR.do("GET", "/org/secret/hush", "", nil); res.status != http.StatusServiceUnavailable {
+		t.Errorf("replica, owner reading the hidden publication with the primary down: %v, want 503", res)
+	}
 	replica.stop(t)
 	if err := os.Remove(filepath.Join(rdata, "follow.json")); err != nil {
 		t.Fatal(err)

@@ -104,7 +104,8 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	defer st.Close()
 	var follower *replica.Follower
 	if *follow != "" {
-		// A replica keeps no credentials of its own: every request with credentials goes to the primary.
+		// A replica keeps no credentials of its own: requests with credentials go to the primary, unless a direct URL
+		// the copy serves to anyone answers them (replica.HandlerOptions.Public).
 		id, secret, _ := strings.Cut(env.getenv("LDHUB_FOLLOW_CREDENTIAL"), ":")
 		follower, err = replica.New(replica.Options{Primary: *follow, ID: id, Secret: secret, Store: st,
 			StateFile: replica.StateFile(*data), Log: log})
@@ -223,7 +224,7 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 		Pending: func(_ context.Context, p model.Publication) bool { return pipe.Pending(p.ID) }})
 	var handler http.Handler = srv
 	if follower != nil {
-		handler = replica.NewHandler(replica.HandlerOptions{Local: srv, Follower: follower, Rendered: pipe.Live})
+		handler = replica.NewHandler(replica.HandlerOptions{Local: srv, Follower: follower, Rendered: pipe.Live, Public: server.SitePath})
 		go func() { _ = follower.Run(followCtx) }()
 	}
 	alog := accesslog.NewBuffered(env.stderr, time.Second)

@@ -22,13 +22,14 @@ type edgeTable struct {
 	Aliases            map[string][]string `json:"aliases"`
 	RepresentationExts []string            `json:"representationExts"`
 	VoidFile           string              `json:"voidFile"`
+	VersionsSegment    string              `json:"versionsSegment"`
 	OffersFile         string              `json:"offersFile"`
 	SecurityHeaders    [][2]string         `json:"securityHeaders"`
 	ExposeHeaders      string              `json:"exposeHeaders"`
 }
 
 func newEdgeTable(reg *codec.Registry) edgeTable {
-	t := edgeTable{Aliases: map[string][]string{}, VoidFile: tree.Void, OffersFile: OffersFile,
+	t := edgeTable{Aliases: map[string][]string{}, VoidFile: tree.Void, VersionsSegment: model.VersionsSegment, OffersFile: OffersFile,
 		SecurityHeaders: httpx.SecurityHeaders, ExposeHeaders: httpx.ExposeHeaders}
 	for _, s := range reg.Syntaxes() {
 		for _, mt := range s.MediaTypes {

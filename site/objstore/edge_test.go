@@ -166,6 +166,12 @@ func TestWorkerServesAsHandler(t *testing.T) {
 	h := newHub(t)
 	core := h.Publish(t, h.Open.ID, "core", ".ttl", pipelinetest.Vocab)
 	h.Update(t, core.ID, ".ttl", pipelinetest.Vocab+"<Extra> a <Other> .\n")
+	core = h.Update(t, core.ID, ".ttl", pipelinetest.Vocab+"<Third> a <Other> .\n")
+	// A retracted version: the hub answers 410 Gone for its URLs, and so must the edge.
+	mid := core.Versions[1]
+	if _, err := h.Store.RetractVersion(context.Background(), h.Admin, core.ID, mid.ID); err != nil {
+		t.Fatal(err)
+	}
 	h.Publish(t, h.Open.ID, "data", ".trig", "<g> { <s> <p> <o> . }\n<a> <b> <c> .\n")
 	h.build(t)
 	pub, err := objstore.New(objstore.Options{Target: objstore.Target{Endpoint: s3.Endpoint, Bucket: bucket, Prefix: prefix},
@@ -195,6 +201,9 @@ func TestWorkerServesAsHandler(t *testing.T) {
 	paths := []string{"/", "/org", "/org/open", "/org/open/core", "/org/open/data", version,
 		"/org/open/core.ttl", "/org/open/core.html", "/org/open/core.jsonld", "/org/open/data.trig", "/org/open/data.nq",
 		version + ".nt", version + ".html", "/org/open/core/void.ttl", "/org/open/core.trig"}
+	retracted := "/org/open/core/versions/" + mid.Label
+	paths = append(paths, retracted, retracted+".ttl", retracted+".html", retracted+"/void.ttl", retracted+"/Thing",
+		"/org/open/core/versions/no-such-label")
 	accepts := []string{"", "*/*", "text/turtle", "application/x-turtle", "text/html",
 		"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "application/ld+json;q=0.9, text/turtle;q=0.8",
 		"application/n-quads", "image/png", "text/*;q=0.5, application/*", "application/rdf+xml;q=0.5, text/html;q=0.5"}
@@ -221,6 +230,9 @@ func TestWorkerServesAsHandler(t *testing.T) {
 			w := httptest.NewRecorder()
 			handler.ServeHTTP(w, r)
 			ans := answer{Status: w.Code}
+			if w.Code == http.StatusGone {
+				ans.ContentType = w.Header().Get("Content-Type")
+			}
 			if w.Code == http.StatusOK {
 				sum := md5.Sum(w.Body.Bytes())
 				ans = answer{Status: w.Code, ContentType: w.Header().Get("Content-Type"), ContentLocation: w.Header().Get("Content-Location"),
@@ -238,6 +250,7 @@ for (const r of input.requests) {
   const res = await worker.fetch(new Request("https://edge.example" + r.path, { headers }), { ORIGIN: input.origin });
   const body = Buffer.from(await res.arrayBuffer());
   const a = { status: res.status, contentType: "", contentLocation: "", vary: false, md5: "" };
+  if (res.status === 410) a.contentType = res.headers.get("Content-Type") || "";
   if (res.status === 200) {
     a.contentType = res.headers.get("Content-Type") || "";
     a.contentLocation = res.headers.get("Content-Location") || "";
@@ -251,15 +264,21 @@ process.stdout.write(JSON.stringify(out));
 	if len(got) != len(want) {
 		t.Fatalf("node answered %d requests of %d", len(got), len(want))
 	}
-	ok := 0
+	ok, gone := 0, 0
 	for i, r := range reqs {
 		if got[i] != want[i] {
 			t.Errorf("GET %s Accept %q:\n worker  %+v\n handler %+v", r.Path, r.Accept, got[i], want[i])
 			continue
 		}
-		if want[i].Status == http.StatusOK {
+		switch want[i].Status {
+		case http.StatusOK:
 			ok++
+		case http.StatusGone:
+			gone++
 		}
+	}
+	if gone != 5*len(accepts) {
+		t.Errorf("%d requests answered 410 by both, want %d (the retracted version's 5 URLs)", gone, 5*len(accepts))
 	}
 	if ok < len(reqs)/2 {
 		t.Errorf("only %d of %d requests answered 200: the comparison proves little", ok, len(reqs))

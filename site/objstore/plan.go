@@ -9,6 +9,7 @@
 //	<pub>.html, <pub>/void.ttl                   its page and VoID description
 //	<pub>/versions/<label>.ttl …                 each version's, the same set      Cache-Control: immutable
 //	<pub>[/versions/<label>]/.ld/offers.json     the representations of that URL, for the edge's negotiation
+//	<pub>/versions/<retracted>/.ld/offers.json   "gone": the edge answers 410 for that version, as the hub does
 //	<group or repository>/index.html, index.html the hub's pages
 //	_ldhub/ldhub.js                              the theme's script the pages link
 //
@@ -52,6 +53,10 @@ type Offers struct {
 	Self    string  `json:"self"` // URL path the folder answers
 	Formats []Offer `json:"formats"`
 	HTML    bool    `json:"html"` // the page exists (.html)
+	// Gone marks a version retracted through the API: its URLs answer 410 Gone, not 404, at the edge as at the hub,
+	// so that caches and crawlers drop them. Latest is then the publication's URL path.
+	Gone   bool   `json:"gone,omitempty"`
+	Latest string `json:"latest,omitempty"`
 }
 
 // Offer is one dump.
@@ -142,9 +147,22 @@ func planPublication(meta string) ([]Object, error) {
 	if !filepath.IsAbs(cur) {
 		cur = filepath.Join(meta, cur)
 	}
-	objs, err := planFolder(cur, CacheLatest)
-	if err != nil {
-		return nil, err
+	objs, page, err := planFolder(cur, CacheLatest)
+	if err != nil || page == nil {
+		return objs, err
+	}
+	// Only the latest folder lists the retracted versions. A label is never reused, so the marker is immutable.
+	for _, v := range page.Retracted {
+		self, err := url.PathUnescape(v.URL)
+		if err != nil || !strings.HasPrefix(self, "/") {
+			return nil, fmt.Errorf("objstore: %s: bad URL path %q of a retracted version", cur, v.URL)
+		}
+		ob, err := json.Marshal(Offers{Self: v.URL, Formats: []Offer{}, Gone: true, Latest: page.Path})
+		if err != nil {
+			return nil, err
+		}
+		objs = append(objs, Object{Key: strings.TrimPrefix(self, "/") + "/" + OffersFile, Body: ob, Size: int64(len(ob)),
+			ContentType: "application/json", CacheControl: CacheImmutable})
 	}
 	vroot := filepath.Join(meta, tree.Versions)
 	ents, err := os.ReadDir(vroot)
@@ -155,7 +173,7 @@ func planPublication(meta string) ([]Object, error) {
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue // the pipeline's staging folders start with a dot
 		}
-		more, err := planFolder(filepath.Join(vroot, e.Name()), CacheImmutable)
+		more, _, err := planFolder(filepath.Join(vroot, e.Name()), CacheImmutable)
 		if err != nil {
 			return nil, err
 		}
@@ -164,25 +182,26 @@ func planPublication(meta string) ([]Object, error) {
 	return objs, nil
 }
 
-// planFolder lists the objects of one rendered folder (a version's or the latest's), keyed by the URL it answers.
-func planFolder(dir, cache string) ([]Object, error) {
+// planFolder lists the objects of one rendered folder (a version's or the latest's), keyed by the URL it answers,
+// and returns its page (nil for a private folder, which publishes nothing).
+func planFolder(dir, cache string) ([]Object, *tree.Page, error) {
 	b, err := os.ReadFile(filepath.Join(dir, tree.PageJSON))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, errVanished
+			return nil, nil, errVanished
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	var page tree.Page
 	if err := json.Unmarshal(b, &page); err != nil {
-		return nil, fmt.Errorf("objstore: %s: %w", filepath.Join(dir, tree.PageJSON), err)
+		return nil, nil, fmt.Errorf("objstore: %s: %w", filepath.Join(dir, tree.PageJSON), err)
 	}
 	if page.Private {
-		return nil, nil
+		return nil, nil, nil
 	}
 	self, err := url.PathUnescape(page.Self)
 	if err != nil || !strings.HasPrefix(self, "/") {
-		return nil, fmt.Errorf("objstore: %s: bad URL path %q", dir, page.Self)
+		return nil, nil, fmt.Errorf("objstore: %s: bad URL path %q", dir, page.Self)
 	}
 	key := strings.TrimPrefix(self, "/")
 	var objs []Object
@@ -200,31 +219,31 @@ func planFolder(dir, cache string) ([]Object, error) {
 	offers := Offers{Self: page.Self}
 	for _, f := range page.Formats {
 		if err := add(f.File(), key+f.Ext, f.MediaType, ""); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if err := add(f.File()+".gz", key+f.Ext+".gz", f.MediaType, "gzip"); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		offers.Formats = append(offers.Formats, Offer{Ext: f.Ext, MediaType: f.MediaType})
 	}
 	if _, err := os.Stat(filepath.Join(dir, tree.PageHTML)); err == nil {
 		offers.HTML = true
 		if err := add(tree.PageHTML, key+".html", "text/html; charset=utf-8", ""); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, tree.Void)); err == nil {
 		if err := add(tree.Void, key+"/"+tree.Void, "text/turtle", ""); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	ob, err := json.Marshal(offers)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	objs = append(objs, Object{Key: key + "/" + OffersFile, Body: ob, Size: int64(len(ob)),
 		ContentType: "application/json", CacheControl: cache})
-	return objs, nil
+	return objs, &page, nil
 }
 
 // planPages lists the hub, group and repository pages (<path>/index.html under the pipeline's pages folder).

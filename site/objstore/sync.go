@@ -64,7 +64,13 @@ type Options struct {
 	Parallel int
 	// Transport for the S3 requests; nil is the library's default.
 	Transport http.RoundTripper
-	Log       *slog.Logger
+	// MaxRetries bounds the attempts of one request (the library's own retries of network errors, 5xx, 408 and 429,
+	// with jittered backoff up to 1 s between attempts); 0 is the library's 10.
+	MaxRetries int
+	// Retry is the first pause before Follow publishes again after a failed publish, doubling up to RetryMax;
+	// defaults 2 s and 5 min.
+	Retry, RetryMax time.Duration
+	Log             *slog.Logger
 }
 
 // Publisher keeps a bucket equal to the public part of a rendered tree.
@@ -91,6 +97,12 @@ func New(o Options) (*Publisher, error) {
 	if o.Parallel <= 0 {
 		o.Parallel = 4
 	}
+	if o.Retry <= 0 {
+		o.Retry = 2 * time.Second
+	}
+	if o.RetryMax < o.Retry {
+		o.RetryMax = max(o.Retry, 5*time.Minute)
+	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -100,7 +112,8 @@ func New(o Options) (*Publisher, error) {
 	} else {
 		creds = credentials.New(&credentials.Static{Value: credentials.Value{SignerType: credentials.SignatureAnonymous}})
 	}
-	c, err := minio.New(o.Target.Endpoint, &minio.Options{Creds: creds, Secure: o.Target.Secure, Region: o.Target.Region, Transport: o.Transport})
+	c, err := minio.New(o.Target.Endpoint, &minio.Options{Creds: creds, Secure: o.Target.Secure, Region: o.Target.Region,
+		Transport: o.Transport, MaxRetries: o.MaxRetries})
 	if err != nil {
 		return nil, fmt.Errorf("objstore: %w", err)
 	}
@@ -343,16 +356,33 @@ func (p *Publisher) writeManifest(ctx context.Context, m map[string]manifestEntr
 }
 
 // Follow publishes once now and again after every kick (kicks that come while a sync runs make one more sync),
-// until ctx ends. Errors are logged; the next kick tries again.
+// until ctx ends. Each request is already retried by the client on transient errors; a publish that still fails
+// (the server down or refusing for longer than those retries) is tried again after a pause that doubles from
+// Options.Retry to RetryMax, so that the bucket catches up when the server is back without waiting for the hub's
+// next change. A kick meanwhile publishes at once.
 func (p *Publisher) Follow(ctx context.Context, out string, kick <-chan struct{}) {
+	pause := p.o.Retry
 	for {
+		var retry *time.Timer
+		var again <-chan time.Time
 		if _, err := p.Sync(ctx, out); err != nil && ctx.Err() == nil {
-			p.o.Log.Error("objstore: publish", "err", err)
+			p.o.Log.Error("objstore: publish failed; trying again", "err", err, "retry_in", pause)
+			retry = time.NewTimer(pause)
+			again = retry.C
+			pause = min(2*pause, p.o.RetryMax)
+		} else {
+			pause = p.o.Retry
 		}
 		select {
 		case <-ctx.Done():
-			return
 		case <-kick:
+		case <-again:
+		}
+		if retry != nil {
+			retry.Stop()
+		}
+		if ctx.Err() != nil {
+			return
 		}
 	}
 }

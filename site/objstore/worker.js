@@ -140,16 +140,36 @@ export function pick(accept, offers) {
 
 const JSON_TYPE = "application/json";
 
-// route says which object answers a GET of path (percent-encoded, as in the request line) with this Accept value.
-// getOffers(keyPath) returns the parsed offers object below keyPath, or null when there is none; hasPage(key)
-// reports whether a hub page exists. The result is {key, self, ext, offers} for an object, {status} for an error,
-// or {fallback: true} for what the bucket cannot answer.
+// route says which object answers a GET of path (decoded) with this Accept value. getOffers(keyPath) returns the
+// parsed offers object below keyPath, or null when there is none; hasPage(key) reports whether a hub page exists.
+// The result is {key, self, ext, offers} for an object, {status} for an error, or {fallback: true} for what the
+// bucket cannot answer.
 export async function route(path, accept, getOffers, hasPage) {
+  const r = await locate(path, accept, getOffers, hasPage);
+  if (!r.fallback) return r;
+  // Below a version retracted through the API (a resource of it, say), the hub answers 410 too.
+  const segs = path.replace(/^\/+/, "").split("/");
+  for (let i = segs.length - 3; i >= 1; i--) {
+    if (segs[i] !== TABLE.versionsSegment) continue;
+    const offers = await getOffers(segs.slice(0, i + 2).join("/"));
+    if (offers !== null && offers.gone) return gone(path, offers);
+    break;
+  }
+  return r;
+}
+
+// gone is the hub's answer for a retracted version's URLs.
+function gone(path, offers) {
+  return { status: 410, message: path + " was deleted (a retracted version); the publication's latest version is at " + offers.latest };
+}
+
+async function locate(path, accept, getOffers, hasPage) {
   const segs = path.split("/");
   if (segs.some((s) => s.startsWith("."))) return { fallback: true };
   const rel = path.replace(/^\/+/, "");
   if (rel.endsWith("/" + TABLE.voidFile)) {
     const offers = await getOffers(rel.slice(0, -TABLE.voidFile.length - 1));
+    if (offers !== null && offers.gone) return gone(path, offers);
     if (offers !== null) return { key: rel, ext: "", void: true, offers };
   }
   for (const ext of TABLE.representationExts) {
@@ -157,6 +177,7 @@ export async function route(path, accept, getOffers, hasPage) {
       const self = "/" + rel.slice(0, -ext.length);
       const offers = await getOffers(rel.slice(0, -ext.length));
       if (offers === null) return { fallback: true };
+      if (offers.gone) return gone(path, offers);
       const has = ext === ".html" ? offers.html : offers.formats.some((f) => f.ext === ext);
       if (!has) return { status: 404, message: "no " + ext + " representation of " + path };
       return { key: rel, self, ext, offers };
@@ -164,6 +185,7 @@ export async function route(path, accept, getOffers, hasPage) {
   }
   const base = rel.replace(/\/+$/, "");
   const offers = base === "" ? null : await getOffers(base);
+  if (offers !== null && offers.gone) return gone(path, offers);
   if (offers !== null) {
     const types = offers.formats.map((f) => f.mediaType);
     if (offers.html) types.push("text/html");
