@@ -72,6 +72,14 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
+# Documentation pages (issue 19): the publication page of schema.org and of a 100 k-concept SKOS thesaurus, the
+# thesaurus's documentation collector, and its term pages pre-rendered for the static tree (first version and an
+# incremental one; files and disk). LDHUB_BENCH_TERMS sets the thesaurus's size for the last. Figures:
+# docs/performance.md ("Term documentation", "Term pages in the static tree").
+bench:
+	$(GO) test -run '^$$' -bench 'DocPage|Collect' -benchtime 2x -benchmem ./site/html
+	$(GO) test -run '^$$' -bench 'TermPages' -benchtime 1x -timeout 60m ./pipeline
+
 # Parser throughput against serdi on 1 M generated triples (needs serdi and GNU time: apt-get install -y serdi time).
 bench-parse:
 	bench/parse.sh

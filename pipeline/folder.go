@@ -156,7 +156,7 @@ func (f *Folder) renderFile(ctx context.Context, urlPath, file string) (bool, er
 		return false, err
 	}
 	f.p.batch.rename(tmp, dir)
-	if err := f.p.switchLatest(pubDir, &page, base, []tree.Version{v}, label); err != nil {
+	if err := f.p.switchLatest(ctx, pubDir, &page, base, []tree.Version{v}, label); err != nil {
 		return false, err
 	}
 	// Only the file's current state is previewed: older renderings go.

@@ -33,6 +33,9 @@ type HTML struct {
 	Title    string   // the hub's name
 	Language string   // BCP 47 tag of the page texts; "en" when empty
 	Themes   []string // publishers' theme folders laid over the default theme, later ones winning
+	// TermPages pre-renders, in each publication's latest folder, the page and the RDF descriptions of every
+	// resource below its URI (tree.TermPages), so that the static tree alone dereferences its terms.
+	TermPages bool
 }
 
 // LoadTheme reads a publisher's theme folder ("" for none): its Hugo layouts and static files, for the pages the
@@ -72,6 +75,10 @@ type pageBatch struct {
 	names   map[string]string // groupNames, read by commitPages for this sync's pages and index pages
 	stamp   string            // fingerprint of the theme (see pagesStamp)
 	repage  bool              // the repository's pages were rendered with another theme: render them all again
+	terms   termStats         // the term pages written (termpages.go)
+	// stagedLatest are the public latest folders staged by this sync, by URL path: the term pages of the
+	// publications synced after them label their IRIs from these rather than from the folders they replace.
+	stagedLatest map[string]string
 }
 
 type pageJob struct {
@@ -88,7 +95,7 @@ type versionNav struct {
 
 func (p *Pipeline) beginPages() {
 	p.batch = &pageBatch{staged: map[string]string{}, tmps: map[string]bool{}, latest: map[string]*tree.Page{},
-		triples: map[string]int{}}
+		triples: map[string]int{}, stagedLatest: map[string]string{}}
 	if p.o.HTML != nil {
 		p.batch.stamp = p.pagesStamp()
 	}

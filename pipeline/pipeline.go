@@ -62,9 +62,14 @@ type Pipeline struct {
 // Result says what one sync did, by publication id.
 type Result struct {
 	Rendered, Skipped, Removed []string
+	// TermPages counts the term pages (HTML.TermPages) this sync rendered; TermPagesKept those it kept from the
+	// previous latest folder because nothing they show changed.
+	TermPages, TermPagesKept int
 }
 
 func (r *Result) add(o Result) {
+	r.TermPages += o.TermPages
+	r.TermPagesKept += o.TermPagesKept
 	r.Rendered = append(r.Rendered, o.Rendered...)
 	r.Skipped = append(r.Skipped, o.Skipped...)
 	r.Removed = append(r.Removed, o.Removed...)
@@ -333,6 +338,7 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 	for _, l := range live {
 		p.setLive(l[0], l[1])
 	}
+	res.TermPages, res.TermPagesKept = p.batch.terms.Rendered, p.batch.terms.Kept
 	st.Path, st.Pages = repoPath, p.batch.stamp
 	if err := p.saveState(repoID, st); err != nil {
 		errs = append(errs, err)
@@ -435,7 +441,7 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 		}
 		cur.Retracted = append(cur.Retracted, tv)
 	}
-	if err := p.switchLatest(pubDir, latest, cur, versions, key); err != nil {
+	if err := p.switchLatest(ctx, pubDir, latest, cur, versions, key); err != nil {
 		return old, false, err
 	}
 	// Versions no longer offered (NONE mode, a rewritten label) are removed after the switch.
@@ -546,7 +552,7 @@ func (p *Pipeline) writePage(dir string, page *tree.Page) error {
 
 // switchLatest builds the folder that serves the unversioned URL (hard links to the version's dumps and index, and
 // a page of its own that lists every version) and points the cur symlink at it with one rename.
-func (p *Pipeline) switchLatest(pubDir string, v *tree.Page, base tree.Page, versions []tree.Version, key string) error {
+func (p *Pipeline) switchLatest(ctx context.Context, pubDir string, v *tree.Page, base tree.Page, versions []tree.Version, key string) error {
 	vdir := p.batch.resolve(filepath.Join(pubDir, tree.Versions, path.Base(v.Self)))
 	name := "L-" + key
 	dir := filepath.Join(pubDir, name)
@@ -573,6 +579,22 @@ func (p *Pipeline) switchLatest(pubDir string, v *tree.Page, base tree.Page, ver
 	page.Name, page.Description, page.Owner, page.Publisher = base.Name, base.Description, base.Owner, base.Publisher
 	if err := p.writePage(tmp, &page); err != nil {
 		return err
+	}
+	prev := ""
+	if target, err := os.Readlink(filepath.Join(pubDir, tree.Current)); err == nil {
+		prev = filepath.Join(pubDir, target)
+	}
+	ts, err := p.writeTermPages(ctx, prev, tmp, &page)
+	if err != nil {
+		return err
+	}
+	if !page.Private {
+		p.batch.stagedLatest[page.Path] = tmp
+	}
+	p.batch.terms.Rendered += ts.Rendered
+	p.batch.terms.Kept += ts.Kept
+	if ts.Terms > 0 {
+		p.o.Log.Info("pipeline: term pages", "publication", base.Path, "terms", ts.Terms, "rendered", ts.Rendered, "kept", ts.Kept, "paged", ts.Paged)
 	}
 	if err := touchAll(tmp, v.Modified); err != nil {
 		return err

@@ -90,6 +90,7 @@ Include %[1]s/ldhub.conf
 			t.Logf("error.log:\n%s", b)
 		}
 	}()
+	compareTermAnswers(t, f, upstream.URL, "http://"+addr)
 	static := replay(t, f, upstream.URL, "http://"+addr)
 	t.Logf("%d rows served by Apache from files", static)
 	if static < 8 {

@@ -40,8 +40,9 @@ func newFixture(t *testing.T) *fixture {
 	return newFixtureWith(t, site.Options{})
 }
 
-// newFixtureWith is newFixture with handler options (Dir and Auth are the fixture's).
-func newFixtureWith(t *testing.T, o site.Options) *fixture {
+// newFixtureWith is newFixture with handler options (Dir and Auth are the fixture's); themes are the pipeline's
+// theme overrides, which the handler's Theme must share (the term pages are pre-rendered with them).
+func newFixtureWith(t *testing.T, o site.Options, themes ...string) *fixture {
 	t.Helper()
 	hub := pipelinetest.New(t)
 	pub := hub.Publish(t, hub.Open.ID, "core", ".ttl", pipelinetest.Vocab)
@@ -49,7 +50,8 @@ func newFixtureWith(t *testing.T, o site.Options) *fixture {
 	hub.Publish(t, hub.Closed.ID, "secret", ".ttl", pipelinetest.Vocab)
 	hub.Publish(t, hub.Open.ID, "ds", ".trig", "<http://x/g> { <http://x/s> <http://x/p> \"in a graph\" . }\n")
 	out := t.TempDir()
-	p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example", HTML: &pipeline.HTML{}})
+	// Term pages too, so that the web servers' replays (nginx_test.go, apache_test.go) serve resources from files.
+	p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example", HTML: &pipeline.HTML{TermPages: true, Themes: themes}})
 	if err != nil {
 		t.Fatal(err)
 	}

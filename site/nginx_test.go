@@ -40,7 +40,9 @@ func freePort(t *testing.T) string {
 
 // TestNginxAnswersLikeTheHandler runs the real nginx with the generated configuration in front of the handler and
 // replays the conneg table against both: same status, type, Content-Location, Vary, Link and body. Rows nginx can
-// answer from files must be answered by nginx itself.
+// answer from files must be answered by nginx itself: the term pages too (compareTermAnswers), while a reader who
+// prefers another language, a query (a language chosen with the switch, a page of references), a version's
+// resource and a resource without files go to ldhub, which answers them.
 func TestNginxAnswersLikeTheHandler(t *testing.T) {
 	bin := needTool(t, "nginx")
 	f := newFixture(t)
@@ -53,6 +55,7 @@ func TestNginxAnswersLikeTheHandler(t *testing.T) {
 	}
 	defer nginxtest.Start(t, bin, conf, addr, nginxtest.Options{})()
 	// ETags too: nginx's "<mtime hex>-<size hex>" is the handler's, so caches keep validators across servers.
+	compareTermAnswers(t, f, upstream.URL, "http://"+addr, "ETag")
 	static := replay(t, f, upstream.URL, "http://"+addr, "ETag")
 	if static < 8 {
 		t.Errorf("nginx served only %d rows from files; the rest went to the handler", static)
@@ -133,4 +136,95 @@ func replay(t *testing.T, f *fixture, handler, front string, also ...string) int
 		})
 	}
 	return static
+}
+
+// compareTermAnswers asks the handler and a web server in front of it for terms' pages and descriptions, in the
+// ways the web server must answer from files and the ways it must leave to ldhub, and compares the answers (also
+// the headers named in also).
+func compareTermAnswers(t *testing.T, f *fixture, handler, front string, also ...string) {
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	for _, tc := range []struct {
+		path, accept, lang string
+		static             bool
+		status             int
+		body               string
+	}{
+		{"/org/open/core/Thing", "", "", true, 200, "anonymous part"},
+		{"/org/open/core/Thing", "application/n-triples", "", true, 200, "anonymous part"},
+		{"/org/open/core/Thing", "application/rdf+xml", "", true, 200, "anonymous part"},
+		{"/org/open/core/Thing.jsonld", "text/html", "", true, 200, "anonymous part"},
+		{"/org/open/core/Other.ttl", "", "", true, 200, "subClassOf"},
+		{"/org/open/core/Thing", browserAccept, "", true, 200, ">Thing</h1>"},
+		{"/org/open/core/Thing", browserAccept, "en", true, 200, ">Thing</h1>"},
+		{"/org/open/core/Thing.html", "", "EN;q=0.8", true, 200, ">Thing</h1>"},
+		{"/org/open/core/Thing", browserAccept, "nl", false, 200, ">Ding</h1>"},
+		{"/org/open/core/Thing", browserAccept, "en-GB,en;q=0.8", false, 200, ">Thing</h1>"},
+		{"/org/open/core/Thing.html", "", "nl, en;q=0.5", false, 200, ">Ding</h1>"},
+		{"/org/open/core/Thing?lang=nl", browserAccept, "", false, 200, ">Ding</h1>"},
+		{"/org/open/core/Thing?page=0", "", "", false, 200, "anonymous part"},
+		{"/org/open/core/Thing", "text/turtle;q=0.5, application/ld+json", "", false, 200, "anonymous part"},
+		{"/org/open/core/versions/" + f.versions[1] + "/Thing", "", "", false, 200, "anonymous part"},
+		{"/org/open/core/Nothing", "", "", false, 404, ""},
+		{"/org/open/core/.ld/cur/t/Thing.ttl", "", "", false, 404, ""},
+		{"/org/closed/secret/Thing", "", "", false, 404, ""},
+	} {
+		name := tc.path + " " + tc.accept + " " + tc.lang
+		var answers [2]*http.Response
+		var bodies [2]string
+		for i, base := range []string{handler, front} {
+			req, _ := http.NewRequest("GET", base+tc.path, nil)
+			if tc.accept != "" {
+				req.Header.Set("Accept", tc.accept)
+			}
+			if tc.lang != "" {
+				req.Header.Set("Accept-Language", tc.lang)
+			}
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			answers[i], bodies[i] = resp, string(b)
+		}
+		want, got := answers[0], answers[1]
+		if got.StatusCode != tc.status || want.StatusCode != tc.status {
+			t.Errorf("%s: server %d, handler %d, want %d", name, got.StatusCode, want.StatusCode, tc.status)
+			continue
+		}
+		if static := got.Header.Get("X-LDHub-Static") != ""; static != tc.static {
+			t.Errorf("%s: served from files %v, want %v", name, static, tc.static)
+		}
+		if !strings.Contains(bodies[1], tc.body) {
+			t.Errorf("%s: body lacks %q:\n%.400s", name, tc.body, bodies[1])
+		}
+		if tc.status != 200 {
+			continue
+		}
+		if bodies[0] != bodies[1] {
+			t.Errorf("%s: bodies differ:\nserver  %.300s\nhandler %.300s", name, bodies[1], bodies[0])
+		}
+		for _, h := range append([]string{"Content-Type", "Content-Location", "Link", "Cache-Control", "Access-Control-Allow-Origin",
+			"Last-Modified", "X-Content-Type-Options", "Content-Security-Policy"}, also...) {
+			if got.Header.Get(h) != want.Header.Get(h) {
+				t.Errorf("%s: %s: server %q, handler %q", name, h, got.Header.Get(h), want.Header.Get(h))
+			}
+		}
+		if gv, wv := varyOf(got.Header), varyOf(want.Header); !slices.Equal(gv, wv) {
+			t.Errorf("%s: Vary: server %q, handler %q", name, gv, wv)
+		}
+	}
+}
+
+func varyOf(h http.Header) []string {
+	var v []string
+	for _, line := range h.Values("Vary") {
+		for _, x := range strings.Split(line, ",") {
+			if x = strings.TrimSpace(x); x != "" && x != "Accept-Encoding" {
+				v = append(v, x)
+			}
+		}
+	}
+	slices.Sort(v)
+	return v
 }

@@ -6,11 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"maps"
+	"io"
 	"net/http"
-	"net/url"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -18,15 +16,12 @@ import (
 
 	"github.com/ldhub/ldhub/cache"
 	"github.com/ldhub/ldhub/content/codec"
-	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/httpx/apierr"
+	"github.com/ldhub/ldhub/site/describe"
 	"github.com/ldhub/ldhub/site/html"
 	"github.com/ldhub/ldhub/site/tree"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
-
-// maxClosure bounds the statements gathered through blank nodes, so one resource cannot make a response huge.
-const maxClosure = 10000
 
 // serveResource describes one resource of a publication: its statements with the closure of its blank nodes, and
 // the statements that point at it (paged with ?page=N). An HTML page already rendered is answered from the cache
@@ -50,6 +45,11 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 		w.Header().Add("Vary", "Accept-Language")
 	}
 	self := strings.TrimSuffix(r.URL.Path, t.ext)
+	if f, fi := h.termFile(t, mt, page, chosen, langs); f != nil {
+		defer f.Close()
+		h.answerResource(w, r, t, mt, offers, self, page, "", "", "", f, fi)
+		return
+	}
 	// Under useVersionedBaseUri a version's resources carry the version's URI; otherwise the publication's.
 	candidates := []string{t.page.URI + strings.TrimPrefix(t.page.Self, t.page.Path) + "/" + t.resource}
 	if !t.page.Latest {
@@ -62,7 +62,7 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 	if mt == htmlType {
 		key.Lang = strings.Join(langs, ",")
 		if c, ok := h.o.Theme.Cached(key); ok {
-			h.answerResource(w, r, t, mt, offers, self, page, c.IRI, c.Next, key.Lang, c.HTML)
+			h.answerResource(w, r, t, mt, offers, self, page, c.IRI, c.Next, key.Lang, bytes.NewReader(c.HTML), nil)
 			return
 		}
 	}
@@ -72,13 +72,13 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 		return
 	}
 	defer release()
-	var d description
+	var d describe.Description
 	for _, iri := range candidates {
-		if d = describe(ds, iri, page, h.o.PageSize); len(d.out)+len(d.in) > 0 {
+		if d = describe.Describe(ds, iri, page, h.o.PageSize); !d.Empty() {
 			break
 		}
 	}
-	if len(d.out)+len(d.in) == 0 {
+	if d.Empty() {
 		apierr.Write(w, r, apierr.New(http.StatusNotFound, "nothing is said about "+candidates[0]))
 		return
 	}
@@ -88,8 +88,8 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 		lang = langs[0]
 	}
 	next := ""
-	if d.more {
-		next = pageURL(self+t.ext, page+1, lang)
+	if d.More {
+		next = describe.PageURL(self+t.ext, page+1, lang)
 	}
 	if mt == htmlType {
 		c, err := h.o.Theme.Render(r.Context(), key, h.resourcePage(ds, t, d, self, page, next, offers, langs, lang))
@@ -97,7 +97,7 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 			h.renderFailed(w, r, "a resource page", err)
 			return
 		}
-		h.answerResource(w, r, t, mt, offers, self, page, c.IRI, c.Next, key.Lang, c.HTML)
+		h.answerResource(w, r, t, mt, offers, self, page, c.IRI, c.Next, key.Lang, bytes.NewReader(c.HTML), nil)
 		return
 	}
 	syn, ok := h.o.Codecs.ByMediaType(mt)
@@ -106,18 +106,11 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 		return
 	}
 	var buf bytes.Buffer
-	enc := syn.NewEncoder(&buf, rdf.EncodeOptions{Prefixes: tree.WellKnownPrefixes})
-	for _, q := range append(d.out, d.in...) {
-		if err := enc.Encode(q); err != nil {
-			apierr.Write(w, r, apierr.New(http.StatusInternalServerError, fmt.Sprintf("encoding %s: %v", mt, err)))
-			return
-		}
-	}
-	if err := enc.Close(); err != nil {
+	if err := describe.Encode(&buf, syn, d); err != nil {
 		apierr.Write(w, r, apierr.New(http.StatusInternalServerError, fmt.Sprintf("encoding %s: %v", mt, err)))
 		return
 	}
-	h.answerResource(w, r, t, mt, offers, self, page, d.iri, next, "", buf.Bytes())
+	h.answerResource(w, r, t, mt, offers, self, page, d.IRI, next, "", bytes.NewReader(buf.Bytes()), nil)
 }
 
 // maxReaderLanguages bounds the reader's preferences a resource page is rendered for: past a few they hardly
@@ -142,21 +135,6 @@ func (h *Handler) resourceLanguages(r *http.Request) (order []string, chosen boo
 	return html.LanguageOrder(append(prefs, h.o.Theme.Language())...), chosen, nil
 }
 
-// pageURL is the address of one page of a resource's description, in the language lang ("": negotiated).
-func pageURL(base string, page int, lang string) string {
-	q := url.Values{}
-	if page > 0 {
-		q.Set("page", strconv.Itoa(page))
-	}
-	if lang != "" {
-		q.Set("lang", lang)
-	}
-	if len(q) == 0 {
-		return base
-	}
-	return base + "?" + q.Encode()
-}
-
 // renderFailed answers a page that could not be rendered: 503 while the renderer's queue is full, else 500
 // (logged, unless the client went away).
 func (h *Handler) renderFailed(w http.ResponseWriter, r *http.Request, what string, err error) {
@@ -172,7 +150,8 @@ func (h *Handler) renderFailed(w http.ResponseWriter, r *http.Request, what stri
 }
 
 // answerResource sends one representation of a resource's description with its links and validators.
-func (h *Handler) answerResource(w http.ResponseWriter, r *http.Request, t target, mt string, offers []string, self string, page int, iri, next, lang string, body []byte) {
+// file, when not nil, is the pre-rendered file body reads (termFile).
+func (h *Handler) answerResource(w http.ResponseWriter, r *http.Request, t target, mt string, offers []string, self string, page int, iri, next, lang string, body io.ReadSeeker, file os.FileInfo) {
 	hd := w.Header()
 	var links []string
 	for _, o := range offers {
@@ -188,64 +167,73 @@ func (h *Handler) answerResource(w http.ResponseWriter, r *http.Request, t targe
 	if mt == htmlType {
 		ctype = "text/html; charset=utf-8"
 	}
+	hd.Set("Content-Type", ctype)
+	hd.Set("Content-Location", self+extOf(mt))
+	hd.Set("Cache-Control", cacheControl(t.page))
+	if file != nil {
+		// A pre-rendered term page: validated as the web servers validate the same file.
+		hd.Set("ETag", ETag(file.ModTime(), file.Size()))
+		http.ServeContent(w, r, "", file.ModTime(), body)
+		return
+	}
 	hash := fnv.New64a()
 	fmt.Fprintf(hash, "%s\x00%d\x00%s\x00%s", iri, page, mt, lang)
 	commit := t.page.Version.Commit
 	if len(commit) > 12 {
 		commit = commit[:12]
 	}
-	hd.Set("Content-Type", ctype)
-	hd.Set("Content-Location", self+extOf(mt))
-	hd.Set("Cache-Control", cacheControl(t.page))
 	hd.Set("ETag", fmt.Sprintf(`"%s-r%x"`, commit+map[bool]string{true: "-l"}[t.page.Latest], hash.Sum64()))
-	http.ServeContent(w, r, "", t.page.Modified, bytes.NewReader(body))
+	http.ServeContent(w, r, "", t.page.Modified, body)
 }
 
-// resourcePage is the page data of a resource's HTML description: crumbs from the hub down to the publication (or
-// the version), labels of the IRIs shown from the data, and links to the neighbouring pages and other formats.
-func (h *Handler) resourcePage(ds *index.Dataset, t target, d description, self string, page int, next string, offers []string, langs []string, lang string) *html.ResourcePage {
-	pg := t.page
-	p := &html.ResourcePage{IRI: d.iri, Href: self, Statements: d.out, Incoming: d.in, IncomingTotal: d.inTotal,
-		Pages: (d.inTotal + h.o.PageSize - 1) / h.o.PageSize, Truncated: d.truncated, Page: page, Next: next}
-	p.Crumbs, p.Publication = h.crumbs(t)
-	if page > 0 {
-		// The first page is the one without a number, so that its address is the resource's own.
-		p.Prev = pageURL(self+t.ext, page-1, lang)
+// termFile opens the pre-rendered file (tree.TermPages) that answers this request for a resource exactly, if the
+// pipeline wrote one: the first page of a term of the latest version, as RDF, or as HTML in the hub's language
+// order (no language chosen with the switch, and no other preferred).
+func (h *Handler) termFile(t target, mt string, page int, chosen bool, langs []string) (*os.File, os.FileInfo) {
+	if !t.page.Latest || page != 0 || chosen || !tree.TermPageName(t.resource) {
+		return nil, nil
 	}
+	if mt == htmlType && !slices.Equal(langs, html.LanguageOrder(h.o.Theme.Language())) {
+		return nil, nil
+	}
+	f, err := os.Open(filepath.Join(t.dir, tree.TermPages, filepath.FromSlash(t.resource)+extOf(mt)))
+	if err != nil {
+		return nil, nil
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, nil
+	}
+	return f, fi
+}
+
+// resourcePage is the page data of a resource's HTML description (describe.Page) with the links of this request.
+func (h *Handler) resourcePage(ds *index.Dataset, t target, d describe.Description, self string, page int, next string, offers []string, langs []string, lang string) *html.ResourcePage {
+	return describe.Page(ds, t.page, d, describe.PageOptions{HubTitle: h.o.Theme.Title(), Self: self, Ext: t.ext,
+		Page: page, PageSize: h.o.PageSize, Next: next, Formats: resourceFormats(t.page, offers, self, h.o.Codecs),
+		Langs: langs, Lang: lang, Docs: h.termDocs(t),
+		Foreign: &describe.Foreign{Root: tree.Root(h.o.Dir, false), Base: strings.TrimSuffix(t.page.URI, t.page.Path), Open: h.acquireIndex}})
+}
+
+// resourceFormats are the representations of a resource page other than HTML, named as the folder's dumps are.
+func resourceFormats(pg *tree.Page, offers []string, self string, codecs *codec.Registry) []html.Dump {
 	names := map[string]string{}
 	for _, f := range pg.Formats {
 		names[f.MediaType] = f.Name
 	}
+	var out []html.Dump
 	for _, o := range offers {
 		if o == htmlType {
 			continue
 		}
 		name := names[o]
-		if syn, ok := h.o.Codecs.ByMediaType(o); ok && name == "" {
+		if syn, ok := codecs.ByMediaType(o); ok && name == "" {
 			name = syn.Name
 		}
-		p.Formats = append(p.Formats, html.Dump{Format: name, Ext: extOf(o), MediaType: o, URL: self + extOf(o)})
+		out = append(out, html.Dump{Format: name, Ext: extOf(o), MediaType: o, URL: self + extOf(o)})
 	}
-	p.Langs, p.PubURI, p.Docs = langs, pg.URI, h.termDocs(t)
-	p.Labels, p.LabelLangs = labels(ds, langs, d.out, d.in)
-	p.Label, p.LabelLang = p.Labels[d.iri], p.LabelLangs[d.iri]
-	// The switch offers the languages of the resource's own texts (its labels, definitions, comments).
-	tags := map[string]bool{}
-	for _, q := range d.out {
-		if q.S == rdf.IRI(d.iri) && q.O.IsLiteral() && q.O.Lang != "" {
-			tags[strings.ToLower(q.O.Lang)] = true
-		}
-	}
-	if len(tags) > 1 {
-		p.Language = p.LabelLang
-		if p.Language == "" {
-			p.Language = langs[0]
-		}
-		for _, tag := range slices.Sorted(maps.Keys(tags)) {
-			p.Languages = append(p.Languages, html.Crumb{Name: tag, Href: pageURL(self+t.ext, page, tag)})
-		}
-	}
-	return p
+	return out
 }
 
 // maxCachedTerms bounds the terms kept parsed from the versions' terms.json files (a 100 k-concept thesaurus is
@@ -277,107 +265,6 @@ func (h *Handler) termDocs(t target) *html.TermDocs {
 	return td
 }
 
-// crumbs is the trail from the hub down to the publication (or the version) t names, and the publication's crumb.
-func (h *Handler) crumbs(t target) ([]html.Crumb, html.Crumb) {
-	pg := t.page
-	pub := html.Crumb{Name: nameOr(pg.Name, path.Base(pg.Path)), Href: pg.Path}
-	crumbs := []html.Crumb{{Name: h.o.Theme.Title(), Href: "/"}}
-	repo := strings.Trim(pg.RepositoryPath, "/")
-	if repo == "" {
-		repo = strings.Trim(path.Dir(pg.Path), "/")
-	}
-	segs := strings.Split(repo, "/")
-	for i, seg := range segs {
-		name := seg
-		switch {
-		case i == len(segs)-1:
-			name = nameOr(pg.RepositoryName, seg)
-		case i < len(pg.GroupNames):
-			name = nameOr(pg.GroupNames[i], seg)
-		}
-		crumbs = append(crumbs, html.Crumb{Name: name, Href: "/" + strings.Join(segs[:i+1], "/") + "/"})
-	}
-	crumbs = append(crumbs, pub)
-	if !pg.Latest {
-		crumbs = append(crumbs, html.Crumb{Name: pg.Version.Label, Href: pg.Self})
-	}
-	return crumbs, pub
-}
-
-// maxLabels bounds the label look-ups of one page.
-const maxLabels = 2000
-
-// labels finds a label (rdfs:label or skos:prefLabel) for the IRIs of the statements, the one whose language
-// comes first in langs (html.LanguageRank; rdfs:label first within a language), and the language of each
-// label that has one.
-func labels(ds *index.Dataset, langs []string, lists ...[]rdf.Quad) (map[string]string, map[string]string) {
-	preds := []index.ID{ds.Dict.Lookup(rdf.IRI("http://www.w3.org/2000/01/rdf-schema#label")),
-		ds.Dict.Lookup(rdf.IRI("http://www.w3.org/2004/02/skos/core#prefLabel"))}
-	if preds[0] == 0 && preds[1] == 0 {
-		return nil, nil
-	}
-	graphs := []*index.Graph{ds.Default}
-	for _, n := range ds.GraphNames() {
-		graphs = append(graphs, ds.Graph(n))
-	}
-	out, tags := map[string]string{}, map[string]string{}
-	tried := map[string]bool{}
-	look := func(t rdf.Term) {
-		if !t.IsIRI() || tried[t.Value] || len(tried) >= maxLabels {
-			return
-		}
-		tried[t.Value] = true
-		id := ds.Dict.Lookup(t)
-		if id == 0 {
-			return
-		}
-		var best rdf.Term
-		rank := -1
-		for pi, p := range preds {
-			for _, g := range graphs {
-				if p == 0 || g == nil {
-					continue
-				}
-				m := g.Match(id, p, 0)
-				for i := 0; i < m.Len() && rank != 0; i++ {
-					_, _, o := m.At(i)
-					l := ds.Dict.Term(o)
-					if !l.IsLiteral() {
-						continue
-					}
-					// The language decides, then rdfs:label over skos:prefLabel, then the value that sorts first
-					// (so that the choice does not depend on index order).
-					r := 2*html.LanguageRank(langs, l.Lang) + pi
-					if rank < 0 || r < rank || r == rank && l.Value < best.Value {
-						best, rank = l, r
-					}
-				}
-			}
-		}
-		if rank >= 0 {
-			out[t.Value] = best.Value
-			if best.Lang != "" {
-				tags[t.Value] = best.Lang
-			}
-		}
-	}
-	for _, qs := range lists {
-		for _, q := range qs {
-			look(q.S)
-			look(q.P)
-			look(q.O)
-		}
-	}
-	return out, tags
-}
-
-func nameOr(name, fallback string) string {
-	if strings.TrimSpace(name) == "" {
-		return fallback
-	}
-	return name
-}
-
 func extOf(mt string) string {
 	for e, m := range extensions {
 		if m == mt {
@@ -385,83 +272,6 @@ func extOf(mt string) string {
 		}
 	}
 	return ""
-}
-
-type description struct {
-	iri       string
-	out, in   []rdf.Quad
-	more      bool // there are more incoming statements, on the next page
-	inTotal   int  // the incoming statements on every page
-	truncated bool // out was cut at maxClosure
-}
-
-// describe gathers what the dataset says about iri across its graphs.
-func describe(ds *index.Dataset, iri string, page, pageSize int) description {
-	d := description{iri: iri}
-	id := ds.Dict.Lookup(rdf.IRI(iri))
-	if id == 0 {
-		return d
-	}
-	type graph struct {
-		name rdf.Term
-		g    *index.Graph
-	}
-	graphs := []graph{{g: ds.Default}}
-	for _, n := range ds.GraphNames() {
-		graphs = append(graphs, graph{name: ds.Dict.Term(n), g: ds.Graph(n)})
-	}
-	for _, g := range graphs {
-		if g.g == nil {
-			continue
-		}
-		seen := map[index.ID]bool{id: true}
-		queue := []index.ID{id}
-		for len(queue) > 0 && !d.truncated {
-			s := queue[0]
-			queue = queue[1:]
-			m := g.g.Match(s, 0, 0)
-			for i := 0; i < m.Len(); i++ {
-				if len(d.out) == maxClosure {
-					// One statement more than the bound: the page says it shows only part of them.
-					d.truncated = true
-					break
-				}
-				_, p, o := m.At(i)
-				ot := ds.Dict.Term(o)
-				d.out = append(d.out, rdf.Quad{S: ds.Dict.Term(s), P: ds.Dict.Term(p), O: ot, G: g.name})
-				if ot.IsBlank() && !seen[o] {
-					seen[o] = true
-					queue = append(queue, o)
-				}
-			}
-		}
-	}
-	skip := page * pageSize
-	for _, g := range graphs {
-		if g.g != nil {
-			d.inTotal += g.g.Match(0, 0, id).Len()
-		}
-	}
-	for _, g := range graphs {
-		if g.g == nil {
-			continue
-		}
-		m := g.g.Match(0, 0, id)
-		if skip >= m.Len() {
-			skip -= m.Len()
-			continue
-		}
-		for i := skip; i < m.Len(); i++ {
-			if len(d.in) == pageSize {
-				d.more = true
-				return d
-			}
-			s, p, _ := m.At(i)
-			d.in = append(d.in, rdf.Quad{S: ds.Dict.Term(s), P: ds.Dict.Term(p), O: rdf.IRI(iri), G: g.name})
-		}
-		skip = 0
-	}
-	return d
 }
 
 // newIndexCache keeps the max most recently used SPARQL indexes mapped. An index is closed (unmapped) only when

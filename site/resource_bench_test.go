@@ -17,6 +17,7 @@ import (
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
+	"github.com/ldhub/ldhub/site/describe"
 	"github.com/ldhub/ldhub/site/html"
 	"github.com/ldhub/ldhub/site/tree"
 )
@@ -103,12 +104,12 @@ func BenchmarkResourcePage(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			d := describe(ds, "http://hub.example/org/open/bench/Thing0", 0, h.o.PageSize)
-			res := &oldResource{IRI: d.iri, Publication: t.page}
-			for _, q := range d.out {
+			d := describe.Describe(ds, "http://hub.example/org/open/bench/Thing0", 0, h.o.PageSize)
+			res := &oldResource{IRI: d.IRI, Publication: t.page}
+			for _, q := range d.Out {
 				res.Statements = append(res.Statements, oldStatement{S: q.S, P: q.P, O: q.O})
 			}
-			for _, q := range d.in {
+			for _, q := range d.In {
 				res.Incoming = append(res.Incoming, oldStatement{S: q.S, P: q.P, O: q.O})
 			}
 			if err := tmpl.ExecuteTemplate(io.Discard, "base", res); err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
 	"github.com/ldhub/ldhub/site"
+	"github.com/ldhub/ldhub/site/describe"
 	"github.com/ldhub/ldhub/site/html"
 )
 
@@ -151,17 +152,19 @@ func TestResourcePageThemeOverride(t *testing.T) {
 	if err := html.CheckTheme(context.Background(), dir); err != nil {
 		t.Fatalf("the override does not pass the start-up check: %v", err)
 	}
-	f := newFixtureWith(t, site.Options{Theme: html.NewResources(html.ResourceOptions{Themes: []string{dir}})})
-	w := f.do("GET", "/org/open/core/Thing.html", nil)
-	body := w.Body.String()
-	for _, want := range []string{`<p id="custom">Custom http://hub.example/org/open/core/Thing</p>`, `<i class="t">rdf:type</i>`,
-		`<i class="t">anonymous part</i>`, "<footer"} {
-		if !strings.Contains(body, want) {
-			t.Errorf("page lacks %q:\n%s", want, body)
+	f := newFixtureWith(t, site.Options{Theme: html.NewResources(html.ResourceOptions{Themes: []string{dir}})}, dir)
+	for _, target := range []string{"/org/open/core/Thing.html", "/org/open/core/Thing.html?lang=en"} { // pre-rendered, rendered on request
+		w := f.do("GET", target, nil)
+		body := w.Body.String()
+		for _, want := range []string{`<p id="custom">Custom http://hub.example/org/open/core/Thing</p>`, `<i class="t">rdf:type</i>`,
+			`<i class="t">anonymous part</i>`, "<footer"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("page lacks %q:\n%s", want, body)
+			}
 		}
-	}
-	if strings.Contains(body, "Referenced by") {
-		t.Error("the default resource layout was used despite the override")
+		if strings.Contains(body, "Referenced by") {
+			t.Error("the default resource layout was used despite the override")
+		}
 	}
 }
 
@@ -244,7 +247,7 @@ func TestResourcePageBusy(t *testing.T) {
 // them; one with exactly as many does not.
 func TestResourcePageTruncated(t *testing.T) {
 	hub := pipelinetest.New(t)
-	const bound = 10000 // site's maxClosure
+	const bound = describe.MaxClosure
 	for _, tc := range []struct {
 		name string
 		n    int

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/httpx/apierr"
+	"github.com/ldhub/ldhub/site/describe"
 	"github.com/ldhub/ldhub/site/html"
 	"github.com/ldhub/ldhub/site/tree"
 	"github.com/ldhub/ldhub/sparqlsvc/eval"
@@ -81,7 +82,7 @@ type answerPages struct {
 func (p answerPages) RenderAnswer(w http.ResponseWriter, r *http.Request, a *protocol.Answer) {
 	qp := &html.QueryPage{Endpoint: p.endpoint, Query: a.Query, Form: a.Form, Vars: a.Vars, Rows: a.Rows,
 		Boolean: a.Boolean, Triples: len(a.Triples), Truncated: a.Truncated}
-	qp.Crumbs, qp.Publication = p.h.crumbs(p.t)
+	qp.Crumbs, qp.Publication = describe.Crumbs(p.h.o.Theme.Title(), p.t.page)
 	status := http.StatusOK
 	if a.Err != nil {
 		status = a.Status

@@ -17,11 +17,12 @@ import (
 
 // runBuild implements `ldhub build`: every derived artefact of the static site, rendered from git.
 func runBuild(ctx context.Context, env *environment, args []string) error {
-	fs := flags(env, "build", "build [--data DIR] [--out DIR] [--base-url URL] [--theme DIR] [--upstream HOST:PORT] [--listen ADDR] [--publish-s3 URL]")
+	fs := flags(env, "build", "build [--data DIR] [--out DIR] [--base-url URL] [--theme DIR] [--term-pages=false] [--upstream HOST:PORT] [--listen ADDR] [--publish-s3 URL]")
 	data := fs.String("data", envOr(env, "LDHUB_DATA", "./ldhub-data"), "data folder (env LDHUB_DATA)")
 	out := fs.String("out", env.getenv("LDHUB_SITE"), "rendered tree (env LDHUB_SITE; default DATA/site)")
 	baseURL := fs.String("base-url", envOr(env, "LDHUB_BASE_URL", "http://127.0.0.1:8080"), "public base URL (env LDHUB_BASE_URL)")
 	themeDir := fs.String("theme", env.getenv("LDHUB_THEME"), "folder overriding the default theme: Hugo layouts/ and static/ (env LDHUB_THEME)")
+	termPages := fs.Bool("term-pages", true, "pre-render the page and RDF descriptions of every term of each publication's latest version, so that the generated nginx/Apache configuration serves them from files")
 	upstream := fs.String("upstream", envOr(env, "LDHUB_ADDR", "127.0.0.1:8080"), "address of ldhub serve, for the generated nginx.conf and apache.conf (env LDHUB_ADDR)")
 	listen := fs.String("listen", "80", "address the generated web-server configurations listen on")
 	storeOpts := addStoreFlags(fs, env)
@@ -40,6 +41,7 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
+	htmlOpts.TermPages = *termPages
 	pub, err := newPublisher(env, *publishS3, htmlOpts.Themes, nil)
 	if err != nil {
 		return err
@@ -56,11 +58,11 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 	start := time.Now()
 	res, err := p.BuildAll(ctx, progressPrinter(env.stderr))
 	err = errors.Join(err, p.RenderHub(ctx))
-	if cerr := writeServerConfigs(*out, webconf.ServerConfig{Listen: *listen, Dir: *out, Upstream: *upstream}); cerr != nil {
+	if cerr := writeServerConfigs(*out, webconf.ServerConfig{Listen: *listen, Dir: *out, Upstream: *upstream, Language: htmlOpts.Language}); cerr != nil {
 		err = errors.Join(err, cerr)
 	}
-	fmt.Fprintf(env.stdout, "rendered %d publications, %d unchanged, %d removed in %s into %s\n",
-		len(res.Rendered), len(res.Skipped), len(res.Removed), time.Since(start).Round(time.Millisecond), *out)
+	fmt.Fprintf(env.stdout, "rendered %d publications, %d unchanged, %d removed, %d term pages (%d kept) in %s into %s\n",
+		len(res.Rendered), len(res.Skipped), len(res.Removed), res.TermPages, res.TermPagesKept, time.Since(start).Round(time.Millisecond), *out)
 	if pub != nil && err == nil {
 		// Only a complete build is published: a failed one would delete the objects of what it did not render.
 		start = time.Now()

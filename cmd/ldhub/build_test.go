@@ -16,7 +16,8 @@ func TestBuildCommand(t *testing.T) {
 	hub := pipelinetest.New(t)
 	hub.Publish(t, hub.Open.ID, "core", ".ttl", pipelinetest.Vocab)
 	out := t.TempDir()
-	for i, want := range []string{"rendered 1 publications, 0 unchanged", "rendered 0 publications, 1 unchanged"} {
+	// The fixture's terms (Thing, Other, size) get pre-rendered pages, once.
+	for i, want := range []string{"rendered 1 publications, 0 unchanged, 0 removed, 3 term pages", "rendered 0 publications, 1 unchanged, 0 removed, 0 term pages"} {
 		var stdout, stderr bytes.Buffer
 		env := &environment{stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}
 		code := run(context.Background(), env, []string{"build", "--data", hub.Dir, "--out", out, "--base-url", "http://hub.example"})
@@ -39,6 +40,10 @@ func TestBuildCommand(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(tree.PubDir(tree.Root(out, false), "/org/open/core"), tree.Current, tree.PageHTML))
 	if err != nil || !bytes.Contains(b, []byte("http://hub.example/org/open/core")) {
 		t.Errorf("page: %v %.200s", err, b)
+	}
+	b, err = os.ReadFile(filepath.Join(tree.PubDir(tree.Root(out, false), "/org/open/core"), tree.Current, tree.TermPages, "Thing.ttl"))
+	if err != nil || !bytes.Contains(b, []byte("anonymous part")) {
+		t.Errorf("term page: %v %.200s", err, b)
 	}
 }
 

@@ -2,6 +2,7 @@ package html
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -244,4 +245,21 @@ func CheckTheme(ctx context.Context, overrides ...string) error {
 	}
 	defer os.RemoveAll(dir)
 	return RenderBatch(ctx, b, dir, overrides...)
+}
+
+// Resource adds a resource's page, the one the direct-URL handler renders on request (Resources.Render), to the
+// batch: the pipeline pre-renders term pages this way for the static tree.
+func (b *Batch) Resource(out string, p *ResourcePage) error { return b.add(out, resourcePage(p)) }
+
+// Len is the number of pages in the batch.
+func (b *Batch) Len() int { return len(b.pages) }
+
+// ResourceFingerprint is the data a resource's page is rendered from: two pages with equal fingerprints render to
+// the same HTML with one theme and hub settings, so a caller may keep a page while its fingerprint holds.
+func ResourceFingerprint(p *ResourcePage) ([]byte, error) {
+	v := resourcePage(p)
+	return json.Marshal(struct {
+		Title string
+		LD    any
+	}{v.Title, v.LD})
 }

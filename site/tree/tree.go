@@ -136,3 +136,37 @@ func VersionDirName(label string) (string, error) {
 	}
 	return esc, nil
 }
+
+// TermPages is the folder, inside a publication's latest folder, of its pre-rendered term pages: for each resource
+// below the publication's URI that is the subject of a statement and whose name TermPageName accepts,
+// <name>.html and <name><ext> for each RDF format of its description (subfolders for names of several segments),
+// so that a web server can dereference the terms from files alone. TermSums in it fingerprints each page, so
+// that the next version renders only the terms whose page changed.
+const (
+	TermPages = "t"
+	TermSums  = ".sums"
+	// MaxTermDepth bounds the segments of a pre-rendered term's name: the generated web-server configurations
+	// try one candidate split of the URL path per level.
+	MaxTermDepth = 3
+)
+
+// TermPageName tells whether the resource named name below a publication ("Bridge", "concept/123") gets static
+// pages: at most MaxTermDepth segments of ASCII letters, digits and "-_~." that do not start with a dot, no
+// segment the URL space reserves, and no representation extension at the end (it would read as a format).
+func TermPageName(name string) bool {
+	segs := strings.Split(name, "/")
+	if len(segs) > MaxTermDepth || name == "" {
+		return false
+	}
+	for _, s := range segs {
+		if s == "" || s[0] == '.' || len(s) > 200 || model.ReservedSegment(s, false) != "" {
+			return false
+		}
+		for _, c := range []byte(s) {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '~' || c == '.') {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -17,6 +17,10 @@ func ApacheConfig(c ServerConfig) (string, error) {
 	if strings.ContainsAny(c.Dir+c.Upstream+c.Listen, "\"\n") {
 		return "", fmt.Errorf("site: unusable characters in the Apache configuration's paths")
 	}
+	lang, err := c.language()
+	if err != nil {
+		return "", err
+	}
 	dir := strings.TrimRight(c.Dir, "/")
 	up := "http://" + c.Upstream
 	var b strings.Builder
@@ -88,6 +92,29 @@ func ApacheConfig(c ServerConfig) (string, error) {
     RewriteRule ^(/.+?)/?$ $1/.ld/cur/%[2]s [L,E=LD_SELF:$1,E=LD_X:%[1]s,E=LD_L:1,E=LD_VARY:1]
 `, f.ext, file, x)
 	}
+	// Term pages (tree.TermPages), deepest publication first; a query (a page of references, an explicit
+	// language) and, for HTML, a reader asking for another language than the hub's are ldhub's.
+	fmt.Fprintf(&b, `
+    # Term pages pre-rendered by the pipeline, in the hub's language (%[1]s).
+    SetEnvIfExpr "-z req_novary('Accept-Language') || req_novary('Accept-Language') =~ /^\s*%[1]s(\s*;\s*q=[01](\.[0-9]{0,3})?)?(\s*,\s*%[1]s(\s*;\s*q=[01](\.[0-9]{0,3})?)?)*\s*$/i" LD_TLANG=1
+`, regexp.QuoteMeta(strings.ToLower(lang)))
+	for _, f := range exts {
+		cond := ""
+		if f.ext == ".html" {
+			cond = "\n    RewriteCond %{ENV:LD_TLANG} =1"
+		}
+		for _, re := range termSplits() {
+			fmt.Fprintf(&b, `
+    RewriteCond %%{QUERY_STRING} ^$%[3]s
+    RewriteCond %%{DOCUMENT_ROOT}$1/.ld/cur/t/$2%[1]s -f
+    RewriteRule ^(/.+)/(%[2]s)\.%[4]s$ $1/.ld/cur/t/$2%[1]s [L,E=LD_SELF:$1/$2,E=LD_X:%[1]s,E=LD_L:1,E=LD_T:1]
+    RewriteCond %%{ENV:LD_NEG} =%[1]s
+    RewriteCond %%{QUERY_STRING} ^$%[3]s
+    RewriteCond %%{DOCUMENT_ROOT}$1/.ld/cur/t/$2%[1]s -f
+    RewriteRule ^(/.+)/(%[2]s)$ $1/.ld/cur/t/$2%[1]s [L,E=LD_SELF:$1/$2,E=LD_X:%[1]s,E=LD_L:1,E=LD_VARY:1,E=LD_T:1]
+`, f.ext, strings.ReplaceAll(re, "/", "/"), cond, strings.TrimPrefix(f.ext, "."))
+		}
+	}
 	fmt.Fprintf(&b, `
     # Anything else is ldhub's: resources, private content, errors, other Accept headers.
     RewriteCond %%{ENV:LD_SELF} ^$
@@ -100,7 +127,8 @@ func ApacheConfig(c ServerConfig) (string, error) {
     Header always set Cache-Control "public, max-age=31536000, immutable" "expr=-n reqenv('LD_V')"
     Header always set Cache-Control "public, max-age=60, must-revalidate" "expr=-n reqenv('LD_L')"
     Header always merge Vary Accept "expr=-n reqenv('LD_VARY')"
-    Header always merge Vary Accept-Encoding "expr=-n reqenv('LD_SELF') && reqenv('LD_X') != '.html'"
+    Header always merge Vary Accept-Language "expr=-n reqenv('LD_T') && reqenv('LD_X') == '.html'"
+    Header always merge Vary Accept-Encoding "expr=-n reqenv('LD_SELF') && reqenv('LD_X') != '.html' && -z reqenv('LD_T')"
 </VirtualHost>
 `, up, apacheLinks(), apacheSecure(), httpx.ExposeHeaders)
 	return b.String(), nil

@@ -3,12 +3,16 @@
 package webconf
 
 import (
+	"cmp"
 	"fmt"
+	"regexp"
 	"strings"
 	"text/template"
 
+	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/httpx"
+	"github.com/ldhub/ldhub/site/tree"
 )
 
 // ServerConfig describes where a generated web-server configuration serves from and what it hands on.
@@ -18,8 +22,12 @@ type ServerConfig struct {
 	// Dir is the pipeline's output folder; only its public/ subtree is served from files.
 	Dir string
 	// Upstream is ldhub's own address ("127.0.0.1:8080"), which answers everything the files cannot: the API,
-	// git, SPARQL, resources, private content, errors and Accept headers that need real q-value negotiation.
+	// git, SPARQL, resources without pre-rendered pages, private content, errors and Accept headers that need
+	// real q-value negotiation.
 	Upstream string
+	// Language is the hub's language ("en" when empty), the one the pre-rendered term pages are in: their HTML
+	// is served from files only to readers who ask for no other.
+	Language string
 }
 
 // The web server negotiates only Accept headers whose answer is certain without q-value arithmetic: none, */*,
@@ -79,6 +87,28 @@ map $ld_x $ld_file {
     default "data$ld_x";
     ".html" "index.html";
 }
+# Term pages (tree.TermPages): the file of a URL path below a publication, for each way of splitting it into the
+# publication's path and a term's name of 1 to {{.Depth}} segments, deepest publication first as ldhub looks them up.
+{{- range $i, $re := .TermSplits}}
+map $ld_self $ld_t{{$i}} {
+    default "/.ld-none";
+    "~^(/.+)/({{$re}})$" "$1/.ld/cur/t/$2";
+}
+{{- end}}
+# A pre-rendered term page is in the hub's language: its HTML is served to readers who ask for that language
+# only (or none); every other Accept-Language is ldhub's to negotiate.
+map "$ld_x|$http_accept_language" $ld_tok {
+    default 0;
+    "~^\.(ttl|nt|rdf|jsonld)\|" 1;
+    ".html|" 1;
+    "~*^\.html\|\s*{{.Lang}}(\s*;\s*q=[01](\.[0-9]{0,3})?)?(\s*,\s*{{.Lang}}(\s*;\s*q=[01](\.[0-9]{0,3})?)?)*\s*$" 1;
+}
+map "$ld_tvary|$ld_x" $ld_tvaryh {
+    default "";
+    "Accept|.html" "Accept, Accept-Language";
+    "~^Accept\|" "Accept";
+    "|.html" "Accept-Language";
+}
 upstream ldhub_upstream { server {{.Upstream}}; keepalive 32; }
 server {
     listen {{.Listen}};
@@ -105,8 +135,12 @@ server {
     open_file_cache_min_uses 1;
     open_file_cache_errors on;
     error_page 418 = @ldhub;
+    # 419: not a publication; perhaps a term with a pre-rendered page. Whatever @ldterm cannot serve is 418.
+    error_page 419 = @ldterm;
+    recursive_error_pages on;
     set $ld_x "";
     set $ld_self "";
+    set $ld_tvary "";
 
     location @ldhub {
         proxy_pass http://ldhub_upstream;
@@ -116,6 +150,20 @@ server {
         proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
         proxy_set_header X-Forwarded-Proto $scheme;
         proxy_buffering off;
+    }
+    # A term's page or description (the latest version's), pre-rendered by the pipeline; any query (a page of
+    # references, an explicit language) is ldhub's. $ld_self and $ld_x are set by the location that sent it here.
+    location @ldterm {
+        if ($args != "") { return 418; }
+        if ($ld_tok = 0) { return 418; }
+        add_header Vary $ld_tvaryh;
+        add_header Content-Location "$ld_self$ld_x" always;
+        add_header Link $ld_link;
+        add_header Cache-Control "public, max-age=60, must-revalidate";
+        add_header Access-Control-Allow-Origin "*" always;
+        add_header Access-Control-Expose-Headers "{{ .Expose }}" always;
+        add_header X-LDHub-Static 1;
+{{ .Secure }}        try_files{{range $i, $re := .TermSplits}} $ld_t{{$i}}$ld_x{{end}} =418;
     }
     location /api/ { return 418; }
     location /git/ { return 418; }
@@ -160,7 +208,7 @@ server {
         if ($args ~ "(^|&)query=") { return 418; }
         set $ld_x ".$ld_e";
         set $ld_self $ld_pub;
-        if (!-f $document_root$ld_pub/.ld/cur/data.rdf) { return 418; }
+        if (!-f $document_root$ld_pub/.ld/cur/data.rdf) { return 419; }
         add_header Content-Location "$ld_self$ld_x" always;
         add_header Link $ld_link;
         add_header Cache-Control "public, max-age=60, must-revalidate";
@@ -176,7 +224,8 @@ server {
         if ($ld_neg = "") { return 418; }
         set $ld_x $ld_neg;
         set $ld_self $uri;
-        if (!-f $document_root$uri/.ld/cur/data.rdf) { return 418; }
+        set $ld_tvary Accept;
+        if (!-f $document_root$uri/.ld/cur/data.rdf) { return 419; }
         add_header Vary Accept;
         add_header Content-Location "$ld_self$ld_x" always;
         add_header Link $ld_link;
@@ -199,13 +248,39 @@ func nginxSecure() string {
 	return b.String()
 }
 
+// termSegment is one segment of a pre-rendered term's name (tree.TermPageName).
+const termSegment = `[A-Za-z0-9_~-][A-Za-z0-9._~-]*`
+
+// termSplits are the patterns of a term's name of 1 to tree.MaxTermDepth segments, shortest first.
+func termSplits() []string {
+	var out []string
+	for n := 1; n <= tree.MaxTermDepth; n++ {
+		out = append(out, termSegment+strings.Repeat("/"+termSegment, n-1))
+	}
+	return out
+}
+
+// language is the hub's language as a configuration may hold it.
+func (c ServerConfig) language() (string, error) {
+	lang := cmp.Or(c.Language, "en")
+	if !codec.IsLanguageTag(lang) {
+		return "", fmt.Errorf("webconf: %q is not a language tag", lang)
+	}
+	return lang, nil
+}
+
 // NginxConfig generates the nginx configuration (an http-level include) for a rendered tree.
 func NginxConfig(c ServerConfig) (string, error) {
+	lang, err := c.language()
+	if err != nil {
+		return "", err
+	}
 	var b strings.Builder
-	err := nginxTemplate.Execute(&b, map[string]any{
+	err = nginxTemplate.Execute(&b, map[string]any{
 		"Listen": c.Listen, "Dir": strings.TrimRight(c.Dir, "/"), "Upstream": c.Upstream,
 		"Accepts": accepts, "Links": linkMap(), "Secure": nginxSecure(),
 		"Exts": strings.ReplaceAll(strings.Join(model.RepresentationExts, "|"), ".", ""), "Expose": httpx.ExposeHeaders,
+		"TermSplits": termSplits(), "Depth": tree.MaxTermDepth, "Lang": regexp.QuoteMeta(strings.ToLower(lang)),
 	})
 	return b.String(), err
 }
