@@ -2,7 +2,7 @@
 # make bench-sparql-store: ldhub's built-in engine, ldhub over an external Virtuoso 7 (sparqlsvc/remote) and
 # Virtuoso queried directly, on the same BSBM-like data and the 14 queries of ../shared/bench, in one run. The
 # program starts a private Virtuoso (Debian's virtuoso-opensource) in a temporary folder and loads the data as ldhub
-# does (Graph Store PUT). SIZE (default 1000000) triples are generated once into $DATA_DIR; RUNS (default 5) counted
+# does (remote.LoadGraph: Graph Store PUT and POSTs). SIZE (default 1000000) triples are generated once into $DATA_DIR; RUNS (default 5) counted
 # runs per query and engine; BUFFERS (default 150000 pages of 8 KiB) sizes Virtuoso's cache.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -71,7 +71,7 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 			*publishS3, len(rep.Uploaded), rep.Bytes, len(rep.Deleted), rep.Unchanged, time.Since(start).Round(time.Millisecond))
 		err = perr
 	}
-	loader, lerr := storeOpts.loader(*baseURL, *out, nil)
+	loader, lerr := storeOpts.loader(*baseURL, *out, false, nil)
 	if lerr != nil || loader == nil {
 		return errors.Join(err, lerr)
 	}

@@ -186,8 +186,9 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	}()
 	defer func() { stopFollow(); <-pipeDone }()
 	// The external SPARQL store follows the rendered tree: it loads what the pipeline rendered and drops what it
-	// removed, and catches up after a restart or a store that lost its data.
-	loader, err := storeOpts.loader(*baseURL, *siteDir, log)
+	// removed, and catches up after a restart or a store that lost its data. A replica shares its primary's store
+	// and base URL: it answers from the graphs the primary loaded, and loads nothing itself.
+	loader, err := storeOpts.loader(*baseURL, *siteDir, follower != nil, log)
 	if err != nil {
 		return err
 	}

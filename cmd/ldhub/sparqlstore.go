@@ -55,8 +55,9 @@ func addStoreFlags(fs *flag.FlagSet, env *environment) *storeFlags {
 	return f
 }
 
-// loader returns the store's loader, or nil when no store is configured.
-func (f *storeFlags) loader(baseURL, out string, log *slog.Logger) (*storeload.Loader, error) {
+// loader returns the store's loader, or nil when no store is configured. A replica's (readOnly) only reads what
+// the primary loaded: it never writes to the store.
+func (f *storeFlags) loader(baseURL, out string, readOnly bool, log *slog.Logger) (*storeload.Loader, error) {
 	if *f.url == "" {
 		return nil, nil
 	}
@@ -66,7 +67,7 @@ func (f *storeFlags) loader(baseURL, out string, log *slog.Logger) (*storeload.L
 		return nil, fmt.Errorf("--sparql-store: %w", err)
 	}
 	return storeload.New(storeload.Options{Store: st, Out: out, BaseURL: baseURL, Threshold: *f.threshold,
-		Include: f.include, Exclude: f.exclude, Log: log}), nil
+		Include: f.include, Exclude: f.exclude, ReadOnly: readOnly, Log: log}), nil
 }
 
 // siteBackend is the site handler's view of the loader: a version's graph when the store holds it.

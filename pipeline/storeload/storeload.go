@@ -49,7 +49,13 @@ type Options struct {
 	// Include and Exclude are URL paths of repositories or publications (/group/repo, /group/repo/pub) that go to
 	// the store, or stay on the built-in engine, whatever their size; the longest match wins.
 	Include, Exclude []string
-	Log              *slog.Logger
+	// ReadOnly is for a read replica (ldhub serve --follow): the primary fills the store, and this loader only
+	// reads its marks, answering from a graph when the mark says the version this replica renders is loaded. It
+	// never writes to the store (it needs no credentials), and Threshold, Include and Exclude are the primary's.
+	ReadOnly bool
+	// Load tunes how a version is sent (chunk size, requests in flight).
+	Load remote.LoadOptions
+	Log  *slog.Logger
 }
 
 // Loader syncs the store. Its methods may be called concurrently.
@@ -111,6 +117,9 @@ func (l *Loader) Sync(ctx context.Context, reload bool) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if l.o.ReadOnly {
+		return l.follow(want, marks), nil
+	}
 	var res Result
 	// Drop first: the graph, then its mark, so a crash in between leaves a mark the next Sync drops again.
 	for _, g := range sortedKeys(marks) {
@@ -153,6 +162,21 @@ func (l *Loader) Sync(ctx context.Context, reload bool) (Result, error) {
 	return res, nil
 }
 
+// follow is Sync on a replica: remember what the marks say is loaded, write nothing.
+func (l *Loader) follow(want map[string]wanted, marks map[string]mark) Result {
+	var res Result
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	clear(l.loaded)
+	for g, w := range want {
+		if m, ok := marks[g]; ok && m.version == w.version && m.state == markLoaded {
+			l.loaded[g] = w.version
+			res.Kept++
+		}
+	}
+	return res
+}
+
 func (l *Loader) load(ctx context.Context, g string, w wanted) error {
 	mark := func(state string) string {
 		return fmt.Sprintf("DELETE WHERE { GRAPH %s { %s ?state ?v } } ;\nINSERT DATA { GRAPH %s { %s %s %s } }",
@@ -161,8 +185,7 @@ func (l *Loader) load(ctx context.Context, g string, w wanted) error {
 	if err := l.o.Store.Update(ctx, mark(markLoading)); err != nil {
 		return err
 	}
-	err := l.o.Store.PutGraph(ctx, g, func() (io.ReadCloser, error) { return os.Open(w.dump) }, w.size)
-	if err != nil {
+	if err := l.o.Store.LoadGraph(ctx, g, w.dump, l.o.Load); err != nil {
 		return err
 	}
 	return l.o.Store.Update(ctx, mark(markLoaded))
@@ -226,7 +249,7 @@ func (l *Loader) wanted() (map[string]wanted, error) {
 		for _, p := range st.Publications {
 			pubDir := tree.PubDir(tree.Root(l.o.Out, p.Private), p.Path)
 			cur, err := readPage(filepath.Join(pubDir, tree.Current))
-			if err != nil || !l.sends(p.Path, cur.Stats.Triples) {
+			if err != nil || !l.o.ReadOnly && !l.sends(p.Path, cur.Stats.Triples) {
 				continue
 			}
 			for _, v := range cur.Versions {

@@ -13,11 +13,15 @@ import (
 // brackets, so that no precedence rule or prefix of the original can change its meaning. Parsing the text again
 // gives the same algebra (the round trip is tested over the W3C suites).
 
-// SPARQL returns the query as SPARQL 1.1 query text. The Base is not written (every IRI is already absolute).
-// Blank-node labels are renamed consistently (labels the parser minted for [] and collections cannot be written
-// as they are); a label stays scoped to the same basic graph pattern.
+// SPARQL returns the query as SPARQL 1.1 query text. Every IRI of the text is already absolute, but the Base is
+// written too: IRI("relative") resolves against it when the query runs. Blank-node labels are renamed
+// consistently (labels the parser minted for [] and collections cannot be written as they are); a label stays
+// scoped to the same basic graph pattern.
 func (q *QuerySyntax) SPARQL() string {
 	var w sparqlWriter
+	if q.Base != "" {
+		w.s("BASE ", iriText(q.Base), "\n")
+	}
 	w.query(q, true)
 	return w.b.String()
 }

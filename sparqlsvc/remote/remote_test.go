@@ -20,11 +20,7 @@ import (
 
 var virtuoso virtuosotest.Shared
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	virtuoso.Close()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(virtuoso.Run(m)) }
 
 const (
 	pubGraph     = "http://hub.test/g/r/pub/versions/1"
@@ -150,6 +146,11 @@ func TestRewritingKeepsPrivateGraphsOut(t *testing.T) {
 	if want := "g\r\n" + otherGraph + "\r\n" + pubURI + "\r\n"; status != http.StatusOK || body != want {
 		t.Errorf("named graphs: %d %q, want %q", status, body, want)
 	}
+	// …also where the rewriting writes one branch per graph (a sub-select inside GRAPH ?g), blank nodes included.
+	status, body = ask(t, endpoint(t, s), `SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { { SELECT ?s WHERE { ?s ?p _:o } } } } GROUP BY ?g ORDER BY ?g`, "text/csv")
+	if want := "g,n\r\n" + otherGraph + ",1\r\n" + pubURI + ",5\r\n"; status != http.StatusOK || body != want {
+		t.Errorf("named graphs, constant form: %d %q, want %q", status, body, want)
+	}
 }
 
 func probe(t *testing.T, s *remote.Store, srv *httptest.Server) {
@@ -177,6 +178,12 @@ func probe(t *testing.T, s *remote.Store, srv *httptest.Server) {
 		`DESCRIBE ?s WHERE { GRAPH ?g { ?s ?p ?o } }`,
 		`ASK { GRAPH <` + privateGraph + `> { ?s ?p "` + secret + `" } }`,
 		`SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p "` + secret + `" } }`,
+		// GRAPH ?g around a sub-select, a VALUES block or nothing is rewritten with constant graphs instead.
+		`SELECT ?g ?o WHERE { GRAPH ?g { { SELECT ?o WHERE { ?s ?p ?o } } } }`,
+		`SELECT ?g ?o WHERE { GRAPH ?g { VALUES ?g { <` + privateGraph + `> } ?s ?p ?o } }`,
+		`SELECT ?g WHERE { GRAPH ?g { } }`,
+		`SELECT ?o WHERE { GRAPH ?g { _:b ?p ?o { SELECT ?o WHERE { _:c ?q ?o } } } }`,
+		`SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { { SELECT ?s WHERE { ?s ?p "` + secret + `" } } } }`,
 	}
 	for _, q := range probes {
 		for _, accept := range []string{"application/sparql-results+json", "text/turtle"} {

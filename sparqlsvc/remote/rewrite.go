@@ -39,9 +39,11 @@ func (e *RefusedError) HTTPStatus() int { return 400 }
 // Rewrite returns the text of q with its dataset replaced by d, so that the store evaluates it over exactly the
 // graphs d lists whatever the query says:
 //   - FROM and FROM NAMED are replaced by d's store graphs (the caller resolved the query's own into d);
-//   - GRAPH ?g { P } becomes { VALUES (?g ?s) { (name graph) ... } GRAPH ?s { P } }: the store matches P in the
-//     allowed graphs only, and ?g is bound to the name the query knows, never to a store graph (a store may range
-//     GRAPH ?g over every graph it holds, not only FROM NAMED: Virtuoso does);
+//   - GRAPH ?g { P } becomes { VALUES (?g ?s) { (name graph) ... } GRAPH ?s { P } }, or { VALUES ?g { name1 }
+//     GRAPH graph1 { P } } UNION ... with one branch per allowed named graph where Virtuoso needs that
+//     (constantGraphs): the store matches P in the allowed graphs only, and ?g is bound to the name the query
+//     knows, never to a store graph (a store may range GRAPH ?g over every graph it holds, not only FROM NAMED:
+//     Virtuoso does);
 //   - GRAPH <name> { P } becomes GRAPH <store graph> { P } for an allowed name, and a pattern without solutions
 //     for any other;
 //   - SERVICE is refused, and so is every function named by an IRI other than the XSD casts (a store's own
@@ -202,15 +204,133 @@ func (rw *rewriter) graph(x *algebra.GraphElement) algebra.Element {
 	if len(rw.d.Named) == 0 {
 		return nothing()
 	}
-	s := rw.fresh()
-	t := &algebra.Table{Vars: []algebra.Var{x.Name.Var, s}}
-	for _, n := range rw.d.Named {
-		t.Rows = append(t.Rows, []rdf.Term{rdf.IRI(n.Name), rdf.IRI(n.Graph)})
+	if !constantGraphs(x.Group) {
+		s := rw.fresh()
+		t := &algebra.Table{Vars: []algebra.Var{x.Name.Var, s}}
+		for _, n := range rw.d.Named {
+			t.Rows = append(t.Rows, []rdf.Term{rdf.IRI(n.Name), rdf.IRI(n.Graph)})
+		}
+		return &algebra.GroupElement{Group: &algebra.GroupPattern{Elements: []algebra.Element{
+			&algebra.ValuesElement{Data: t},
+			&algebra.GraphElement{Name: algebra.VarNode(s), Group: x.Group},
+		}}}
 	}
-	return &algebra.GroupElement{Group: &algebra.GroupPattern{Elements: []algebra.Element{
-		&algebra.ValuesElement{Data: t},
-		&algebra.GraphElement{Name: algebra.VarNode(s), Group: x.Group},
-	}}}
+	// One branch per allowed graph, each with the store graph as a constant and ?g bound to its name. The pattern
+	// is written once per branch, so its blank nodes become variables first: a blank-node label may not appear in
+	// two basic graph patterns of one query.
+	rw.blanksToVars(x.Group, map[string]algebra.Var{})
+	var branches []*algebra.GroupPattern
+	seen := map[string]bool{}
+	for _, n := range rw.d.Named {
+		if seen[n.Name] {
+			continue
+		}
+		seen[n.Name] = true
+		branches = append(branches, &algebra.GroupPattern{Elements: []algebra.Element{
+			&algebra.ValuesElement{Data: &algebra.Table{Vars: []algebra.Var{x.Name.Var}, Rows: [][]rdf.Term{{rdf.IRI(n.Name)}}}},
+			&algebra.GraphElement{Name: algebra.TermNode(rdf.IRI(n.Graph)), Group: x.Group},
+		}})
+	}
+	if len(branches) == 1 {
+		return &algebra.GroupElement{Group: branches[0]}
+	}
+	return &algebra.UnionElement{Groups: branches}
+}
+
+// constantGraphs reports whether GRAPH ?g { g } is written with constant graphs, one branch per named graph,
+// instead of one GRAPH ?s over a VALUES table of (name, store graph) pairs. The two mean the same; the table is
+// shorter, but Virtuoso answers nothing for GRAPH ?s around an empty group, a sub-select or a VALUES block (whether
+// ?s is constrained or not), and with a union of constant graphs it answers a group of FILTERs alone wrongly.
+func constantGraphs(g *algebra.GroupPattern) bool {
+	if len(g.Elements) == 0 {
+		return true
+	}
+	var has func(g *algebra.GroupPattern) bool
+	has = func(g *algebra.GroupPattern) bool {
+		for _, e := range g.Elements {
+			switch x := e.(type) {
+			case *algebra.SubSelect, *algebra.ValuesElement:
+				return true
+			case *algebra.GroupElement:
+				if has(x.Group) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return has(g)
+}
+
+// blanksToVars replaces the blank nodes of a pattern (variables that cannot be projected) by fresh variables, the
+// same label by the same variable, in nested groups, sub-selects and EXISTS too. The rewriting has already spelled
+// out every SELECT *, so the new variables are never answered.
+func (rw *rewriter) blanksToVars(g *algebra.GroupPattern, vars map[string]algebra.Var) {
+	node := func(n *algebra.Node) {
+		if !n.IsVar() && n.Term.IsBlank() {
+			v, ok := vars[n.Term.Value]
+			if !ok {
+				v = rw.fresh()
+				vars[n.Term.Value] = v
+			}
+			*n = algebra.VarNode(v)
+		}
+	}
+	expr := func(e algebra.Expr) {
+		algebra.WalkExpr(e, func(e algebra.Expr) bool {
+			if x, ok := e.(*algebra.Exists); ok && x.Group != nil {
+				rw.blanksToVars(x.Group, vars)
+			}
+			return true
+		})
+	}
+	var query func(q *algebra.QuerySyntax)
+	query = func(q *algebra.QuerySyntax) {
+		if q.Select != nil {
+			for _, it := range q.Select.Items {
+				expr(it.Expr)
+			}
+		}
+		if q.Where != nil {
+			rw.blanksToVars(q.Where, vars)
+		}
+		for _, k := range q.GroupBy {
+			expr(k.Expr)
+		}
+		for _, e := range q.Having {
+			expr(e)
+		}
+		for _, c := range q.OrderBy {
+			expr(c.Expr)
+		}
+	}
+	for _, e := range g.Elements {
+		switch x := e.(type) {
+		case *algebra.TriplesBlock:
+			for i := range x.Triples {
+				node(&x.Triples[i].S)
+				node(&x.Triples[i].O)
+			}
+		case *algebra.FilterElement:
+			expr(x.Expr)
+		case *algebra.BindElement:
+			expr(x.Expr)
+		case *algebra.OptionalElement:
+			rw.blanksToVars(x.Group, vars)
+		case *algebra.MinusElement:
+			rw.blanksToVars(x.Group, vars)
+		case *algebra.GroupElement:
+			rw.blanksToVars(x.Group, vars)
+		case *algebra.GraphElement:
+			rw.blanksToVars(x.Group, vars)
+		case *algebra.UnionElement:
+			for _, g := range x.Groups {
+				rw.blanksToVars(g, vars)
+			}
+		case *algebra.SubSelect:
+			query(x.Query)
+		}
+	}
 }
 
 // expr rewrites the EXISTS patterns of an expression and refuses functions named by IRI other than the casts.

@@ -332,11 +332,21 @@ func (s *Store) Update(ctx context.Context, update string) error {
 // PutGraph replaces the store graph named graph with the size bytes of N-Triples that open returns (opened again
 // if the request must be repeated for authentication), through the Graph Store HTTP Protocol.
 func (s *Store) PutGraph(ctx context.Context, graph string, open func() (io.ReadCloser, error), size int64) error {
+	return s.graphRequest(ctx, http.MethodPut, graph, open, size)
+}
+
+// PostGraph adds the size bytes of N-Triples that open returns to the store graph named graph (Graph Store HTTP
+// Protocol POST). Blank-node labels are scoped to one request, as in any RDF document.
+func (s *Store) PostGraph(ctx context.Context, graph string, open func() (io.ReadCloser, error), size int64) error {
+	return s.graphRequest(ctx, http.MethodPost, graph, open, size)
+}
+
+func (s *Store) graphRequest(ctx context.Context, method, graph string, open func() (io.ReadCloser, error), size int64) error {
 	u := s.c.GraphURL + "?" + url.Values{"graph-uri": {graph}, "graph": {graph}}.Encode()
 	if s.c.GraphURL == s.c.QueryURL {
 		u = s.c.GraphURL + "?" + url.Values{"graph": {graph}}.Encode()
 	}
-	resp, err := s.send(ctx, http.MethodPut, u, "application/n-triples", open, size)
+	resp, err := s.send(ctx, method, u, "application/n-triples", open, size)
 	if err != nil {
 		return err
 	}

@@ -20,11 +20,7 @@ import (
 
 var virtuoso virtuosotest.Shared
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	virtuoso.Close()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(virtuoso.Run(m)) }
 
 // TestW3CSPARQLEvalVirtuoso runs the SPARQL 1.0 and 1.1 query evaluation suites through ldhub's external-store
 // backend on a real Virtuoso 7: each test's data is loaded as store graphs, the query is rewritten for that
@@ -100,11 +96,13 @@ func (c *collector) Row(v []rdf.Term) error {
 func (c *collector) Boolean(v bool) error    { c.res.Boolean = v; return nil }
 func (c *collector) Triple(t rdf.Quad) error { c.res.Triples = append(c.res.Triples, t); return nil }
 
-// The tests Virtuoso 7.2 (Debian's 7.2.x) answers differently, with the first words of how: its own typing of
-// literals (booleans as 1/0, casts, numeric promotion, sameTerm and = on unknown datatypes), regular expressions,
-// property paths without a bound end ("transitive start not given"), some SPARQL 1.1 functions, and GRAPH ?g over
-// a sub-select or MINUS when ?g is constrained (it answers nothing; the constraint is ldhub's rewriting, so such a
-// query fails closed). A new failure, or one of these passing, fails the test.
+// The tests Virtuoso 7.2 (Debian's 7.2.x) answers differently, with the first words of how. Each was checked to be
+// Virtuoso's own answer, not ldhub's rewriting or transport (docs/conformance.md lists them by cause): its typing of
+// literals (numbers and booleans normalised at load, booleans as 1/0, casts, numeric promotion, sameTerm and = on
+// unknown datatypes), regular expressions, property paths without a bound end ("transitive start not given"), some
+// SPARQL 1.1 functions (IRI() ignores BASE, hashes of non-ASCII text), MINUS with OPTIONAL inside it (it answers
+// nothing, in a constant graph too), and GRAPH ?g inside EXISTS with ?g bound outside. A new failure, or one of
+// these passing, fails the test.
 var (
 	virtuosoKnown10 = map[string]string{
 		"http://www.w3.org/2001/sw/DataAccess/tests/data-r2/boolean-effective-value/manifest#dawg-bev-6":                "1 solutions like <http://example.org/ns#x2> \"0\"^^<http://www.w3.org/2001/XMLSchema#boolean",
@@ -131,7 +129,6 @@ var (
 		"http://www.w3.org/2001/sw/DataAccess/tests/data-r2/expr-ops/manifest#divide-numbers-cast":                      "1 solutions like \"3\"^^<http://www.w3.org/2001/XMLSchema#decimal> \"3\"^^<http://www.w3.org/2",
 		"http://www.w3.org/2001/sw/DataAccess/tests/data-r2/expr-ops/manifest#multiply-numbers-cast":                    "1 solutions like \"3\"^^<http://www.w3.org/2001/XMLSchema#decimal> \"3\"^^<http://www.w3.org/2",
 		"http://www.w3.org/2001/sw/DataAccess/tests/data-r2/expr-ops/manifest#subtract-numbers-cast":                    "1 solutions like \"3\"^^<http://www.w3.org/2001/XMLSchema#decimal> \"3\"^^<http://www.w3.org/2",
-		"http://www.w3.org/2001/sw/DataAccess/tests/data-r2/graph/manifest#graph-empty":                                 "0 solutions, want 2 (got 0 rows)",
 		"http://www.w3.org/2001/sw/DataAccess/tests/data-r2/open-world/manifest#date-2":                                 "5 solutions, want 3 (got 5 rows)",
 		"http://www.w3.org/2001/sw/DataAccess/tests/data-r2/open-world/manifest#date-3":                                 "4 solutions, want 3 (got 4 rows)",
 		"http://www.w3.org/2001/sw/DataAccess/tests/data-r2/open-world/manifest#open-cmp-01":                            "3 solutions, want 1 (got 3 rows)",
@@ -164,72 +161,65 @@ var (
 		"http://www.w3.org/2001/sw/DataAccess/tests/data-r2/type-promotion/manifest#type-promotion-30":                  "boolean true, want false (got 0 rows)",
 	}
 	virtuosoKnown11 = map[string]string{
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/aggregates/manifest#agg-avg-02":                  "1 solutions like <http://www.example.org/mixed2> \"0.2\"^^<http://www.w3.org/2001/XMLSchema#",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/aggregates/manifest#agg-avg-03":                  "1 solutions like  , want 0 (got 1 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/aggregates/manifest#agg-avg-distinct":            "1 solutions like <http://www.example.org/doubles> \"1050\"^^<http://www.w3.org/2001/XMLSchem",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/aggregates/manifest#agg-empty-group-count-graph": "0 solutions, want 2 (got 0 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/aggregates/manifest#agg-err-01":                  "500 SPARQL Request Failed: Virtuoso 22003 Error SR087: Non numeric argument(s) to arithmet",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/aggregates/manifest#agg-err-02":                  "1 solutions like <http://example.com/data/#x> \"2.5\"^^<http://www.w3.org/2001/XMLSchema#dec",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/aggregates/manifest#agg-sum-02":                  "1 solutions like <http://www.example.org/mixed2> \"0.4\"^^<http://www.w3.org/2001/XMLSchema#",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/aggregates/manifest#agg06":                       "400 Bad Request: Virtuoso 37000 Error SP031: SPARQL compiler: HAVING clause should be prec",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/bind/manifest#bind10":                            "1 solutions, want 0 (got 1 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/bindings/manifest#graph":                         "0 solutions, want 3 (got 0 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/bindings/manifest#values7":                       "3 solutions, want 5 (got 3 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/cast/manifest#cast-bool":                         "1 solutions like <http://example.org/b01> \"1\"^^<http://www.w3.org/2001/XMLSchema#boolean> ",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/cast/manifest#cast-decimal":                      "1 solutions like <http://example.org/b01> \"1\"^^<http://www.w3.org/2001/XMLSchema#boolean> ",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/cast/manifest#cast-double":                       "1 solutions like <http://example.org/b01> \"1\"^^<http://www.w3.org/2001/XMLSchema#boolean> ",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/cast/manifest#cast-float":                        "1 solutions like <http://example.org/b01> \"1\"^^<http://www.w3.org/2001/XMLSchema#boolean> ",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/cast/manifest#cast-int":                          "1 solutions like <http://example.org/b01> \"1\"^^<http://www.w3.org/2001/XMLSchema#boolean> ",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/cast/manifest#cast-string":                       "1 solutions like <http://example.org/b01> \"1\"^^<http://www.w3.org/2001/XMLSchema#boolean> ",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/exists/manifest#exists-graph-variable":           "0 solutions, want 1 (got 0 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#bnode01":                      "400 Bad Request: Virtuoso 37000 Error SP031: SPARQL compiler: Internal error: Built-in fun",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#bnode02":                      "400 Bad Request: Virtuoso 37000 Error SP031: SPARQL compiler: Internal error: Built-in fun",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#coalesce01":                   "500 SPARQL Request Failed: Virtuoso 22012 Error SR084: Division by 0. SPARQL query: SELECT",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#concat02":                     "0 solutions like  , want 13 (got 49 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#ends01":                       "500 SPARQL Request Failed: Virtuoso 22023 Error SL001: The SPARQL 1.1 function STRENDS() n",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#if01":                         "1 solutions like \"123\" \"0\"^^<http://www.w3.org/2001/XMLSchema#integer> , want 0 (got 7 row",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#if02":                         "500 SPARQL Request Failed: Virtuoso 22012 Error SR084: Division by 0. SPARQL query: SELECT",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#iri01":                        "0 solutions like <http://example.org/uri> <http://example.org/iri> , want 1 (got 1 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#md5-02":                       "0 solutions like \"e7ada485d13b1decf628c9211bc3a97b\" , want 1 (got 1 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#notin02":                      "500 SPARQL Request Failed: Virtuoso 22012 Error SR084: Division by 0. SPARQL query: ASK FR",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#plus-1-corrected":             "0 solutions like \"1\" \"2\"  , want 2 (got 8 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#replace01":                    "1 solutions like <http://example.org/s2> \"---\" , want 0 (got 9 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#seconds":                      "0 solutions like <http://example.org/d1> \"1\"^^<http://www.w3.org/2001/XMLSchema#decimal> ,",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#sha1-02":                      "1 solutions like \"09aceab37bf5a751be420820fa2e412481174a05\" , want 0 (got 1 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#sha256-02":                    "0 solutions like \"0fbe868d1df356ca9df7ebff346da3a56280e059a7ea81186ef885b140d254ee\" , want",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#sha384-02":                    "1 solutions like \"57156ef5e33d4b9d56545dbd443a8954ae9cfe1fde080ccab88957cea97f11ba32e1afaf",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#sha512-02":                    "0 solutions like \"b433ed0e60c818bea72d3aa1a43db89b3ed2b624597407b7912bbb7685f2e45ae5500e09",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#strafter01a":                  "500 SPARQL Request Failed: Virtuoso 22023 Error SL001: The SPARQL 1.1 function STRAFTER() ",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#strafter02":                   "500 SPARQL Request Failed: Virtuoso 22003 Error SR586: Incomplete RDF box as argument 1 fo",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#strbefore01a":                 "500 SPARQL Request Failed: Virtuoso 22023 Error SL001: The SPARQL 1.1 function STRBEFORE()",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#strbefore02":                  "500 SPARQL Request Failed: Virtuoso 22003 Error SR586: Incomplete RDF box as argument 1 fo",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#strdt01":                      "0 solutions like <http://example.org/s2>  , want 1 (got 1 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#strdt03-rdf11":                "0 solutions like <http://example.org/d1>  , want 1 (got 16 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#strlang01":                    "0 solutions like <http://example.org/s2>  , want 1 (got 1 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#strlang03-rdf11":              "0 solutions like <http://example.org/d1>  , want 1 (got 16 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#timezone":                     "500 SPARQL Request Failed: Virtuoso 22007 Error Function rdf_timezone_impl needs a datetim",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#uuid02":                       "boolean false, want true (got 0 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/negation/manifest#full-minuend":                  "0 solutions, want 2 (got 0 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/negation/manifest#graph-minus":                   "0 solutions, want 1 (got 0 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/negation/manifest#partial-minuend":               "0 solutions, want 2 (got 0 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/project-expression/manifest#projexp01":           "1 solutions like <http://www.example.org/instance#a> \"1\"^^<http://www.w3.org/2001/XMLSchem",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/project-expression/manifest#projexp02":           "0 solutions like <http://www.example.org/instance#a> \"1\"^^<http://www.w3.org/2001/XMLSchem",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#pp12":                     "2 solutions, want 1 (got 2 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#pp14":                     "500 SPARQL Request Failed: Virtuoso 37000 Error TR...: transitive start not given SPARQL q",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#pp16":                     "500 SPARQL Request Failed: Virtuoso 37000 Error TR...: transitive start not given SPARQL q",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#pp21":                     "4 solutions, want 3 (got 4 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#pp23":                     "6 solutions, want 4 (got 6 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#pp25":                     "4 solutions, want 3 (got 4 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#pp28a":                    "4 solutions, want 3 (got 4 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#pp34":                     "500 SPARQL Request Failed: Virtuoso 37000 Error TR...: transitive start not given SPARQL q",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#pp35":                     "500 SPARQL Request Failed: Virtuoso 37000 Error TR...: Query contains a transitive derived",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#pp36":                     "2 solutions, want 1 (got 2 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#pp37":                     "5 solutions, want 3 (got 5 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#values_and_path":          "500 SPARQL Request Failed: Virtuoso 37000 Error TR...: transitive start not given SPARQL q",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/subquery/manifest#subquery01":                    "0 solutions, want 2 (got 0 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/subquery/manifest#subquery02":                    "0 solutions, want 1 (got 0 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/subquery/manifest#subquery03":                    "0 solutions, want 2 (got 0 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/subquery/manifest#subquery04":                    "0 solutions, want 2 (got 0 rows)",
-		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/subquery/manifest#subquery05":                    "0 solutions, want 2 (got 0 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/aggregates/manifest#agg-avg-02":         "1 solutions like <http://www.example.org/mixed2> \"0.2\"^^<http://www.w3.org/2001/XMLSchema#",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/aggregates/manifest#agg-avg-03":         "1 solutions like  , want 0 (got 1 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/aggregates/manifest#agg-avg-distinct":   "1 solutions like <http://www.example.org/doubles> \"1050\"^^<http://www.w3.org/2001/XMLSchem",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/aggregates/manifest#agg-err-01":         "500 SPARQL Request Failed: Virtuoso 22003 Error SR087: Non numeric argument(s) to arithmet",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/aggregates/manifest#agg-err-02":         "1 solutions like <http://example.com/data/#x> \"2.5\"^^<http://www.w3.org/2001/XMLSchema#dec",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/aggregates/manifest#agg-sum-02":         "1 solutions like <http://www.example.org/mixed2> \"0.4\"^^<http://www.w3.org/2001/XMLSchema#",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/aggregates/manifest#agg06":              "400 Bad Request: Virtuoso 37000 Error SP031: SPARQL compiler: HAVING clause should be prec",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/bind/manifest#bind10":                   "1 solutions, want 0 (got 1 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/bindings/manifest#values7":              "3 solutions, want 5 (got 3 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/cast/manifest#cast-bool":                "1 solutions like <http://example.org/b01> \"1\"^^<http://www.w3.org/2001/XMLSchema#boolean> ",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/cast/manifest#cast-decimal":             "1 solutions like <http://example.org/b01> \"1\"^^<http://www.w3.org/2001/XMLSchema#boolean> ",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/cast/manifest#cast-double":              "1 solutions like <http://example.org/b01> \"1\"^^<http://www.w3.org/2001/XMLSchema#boolean> ",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/cast/manifest#cast-float":               "1 solutions like <http://example.org/b01> \"1\"^^<http://www.w3.org/2001/XMLSchema#boolean> ",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/cast/manifest#cast-int":                 "1 solutions like <http://example.org/b01> \"1\"^^<http://www.w3.org/2001/XMLSchema#boolean> ",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/cast/manifest#cast-string":              "1 solutions like <http://example.org/b01> \"1\"^^<http://www.w3.org/2001/XMLSchema#boolean> ",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/exists/manifest#exists-graph-variable":  "0 solutions, want 1 (got 0 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#bnode01":             "400 Bad Request: Virtuoso 37000 Error SP031: SPARQL compiler: Internal error: Built-in fun",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#bnode02":             "400 Bad Request: Virtuoso 37000 Error SP031: SPARQL compiler: Internal error: Built-in fun",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#coalesce01":          "500 SPARQL Request Failed: Virtuoso 22012 Error SR084: Division by 0. SPARQL query: SELECT",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#concat02":            "0 solutions like  , want 13 (got 49 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#ends01":              "500 SPARQL Request Failed: Virtuoso 22023 Error SL001: The SPARQL 1.1 function STRENDS() n",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#if01":                "1 solutions like \"123\" \"0\"^^<http://www.w3.org/2001/XMLSchema#integer> , want 0 (got 7 row",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#if02":                "500 SPARQL Request Failed: Virtuoso 22012 Error SR084: Division by 0. SPARQL query: SELECT",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#iri01":               "IRI(\"uri\") gives <uri>: Virtuoso ignores the BASE ldhub sends",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#md5-02":              "0 solutions like \"e7ada485d13b1decf628c9211bc3a97b\" , want 1 (got 1 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#notin02":             "500 SPARQL Request Failed: Virtuoso 22012 Error SR084: Division by 0. SPARQL query: ASK FR",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#plus-1-corrected":    "0 solutions like \"1\" \"2\"  , want 2 (got 8 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#replace01":           "1 solutions like <http://example.org/s2> \"---\" , want 0 (got 9 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#seconds":             "0 solutions like <http://example.org/d1> \"1\"^^<http://www.w3.org/2001/XMLSchema#decimal> ,",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#sha1-02":             "1 solutions like \"09aceab37bf5a751be420820fa2e412481174a05\" , want 0 (got 1 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#sha256-02":           "0 solutions like \"0fbe868d1df356ca9df7ebff346da3a56280e059a7ea81186ef885b140d254ee\" , want",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#sha384-02":           "1 solutions like \"57156ef5e33d4b9d56545dbd443a8954ae9cfe1fde080ccab88957cea97f11ba32e1afaf",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#sha512-02":           "0 solutions like \"b433ed0e60c818bea72d3aa1a43db89b3ed2b624597407b7912bbb7685f2e45ae5500e09",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#strafter01a":         "500 SPARQL Request Failed: Virtuoso 22023 Error SL001: The SPARQL 1.1 function STRAFTER() ",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#strafter02":          "500 SPARQL Request Failed: Virtuoso 22003 Error SR586: Incomplete RDF box as argument 1 fo",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#strbefore01a":        "500 SPARQL Request Failed: Virtuoso 22023 Error SL001: The SPARQL 1.1 function STRBEFORE()",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#strbefore02":         "500 SPARQL Request Failed: Virtuoso 22003 Error SR586: Incomplete RDF box as argument 1 fo",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#strdt01":             "0 solutions like <http://example.org/s2>  , want 1 (got 1 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#strdt03-rdf11":       "0 solutions like <http://example.org/d1>  , want 1 (got 16 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#strlang01":           "0 solutions like <http://example.org/s2>  , want 1 (got 1 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#strlang03-rdf11":     "0 solutions like <http://example.org/d1>  , want 1 (got 16 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#timezone":            "500 SPARQL Request Failed: Virtuoso 22007 Error Function rdf_timezone_impl needs a datetim",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/functions/manifest#uuid02":              "boolean false, want true (got 0 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/negation/manifest#full-minuend":         "0 solutions, want 2 (got 0 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/negation/manifest#graph-minus":          "0 solutions, want 1 (got 0 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/negation/manifest#partial-minuend":      "0 solutions, want 2 (got 0 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/project-expression/manifest#projexp01":  "1 solutions like <http://www.example.org/instance#a> \"1\"^^<http://www.w3.org/2001/XMLSchem",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/project-expression/manifest#projexp02":  "0 solutions like <http://www.example.org/instance#a> \"1\"^^<http://www.w3.org/2001/XMLSchem",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#pp12":            "2 solutions, want 1 (got 2 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#pp14":            "500 SPARQL Request Failed: Virtuoso 37000 Error TR...: transitive start not given SPARQL q",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#pp16":            "500 SPARQL Request Failed: Virtuoso 37000 Error TR...: transitive start not given SPARQL q",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#pp21":            "4 solutions, want 3 (got 4 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#pp23":            "6 solutions, want 4 (got 6 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#pp25":            "4 solutions, want 3 (got 4 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#pp28a":           "4 solutions, want 3 (got 4 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#pp34":            "500 SPARQL Request Failed: Virtuoso 37000 Error TR...: transitive start not given SPARQL q",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#pp35":            "500 SPARQL Request Failed: Virtuoso 37000 Error TR...: Query contains a transitive derived",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#pp36":            "2 solutions, want 1 (got 2 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#pp37":            "5 solutions, want 3 (got 5 rows)",
+		"http://www.w3.org/2009/sparql/docs/tests/data-sparql11/property-path/manifest#values_and_path": "500 SPARQL Request Failed: Virtuoso 37000 Error TR...: transitive start not given SPARQL q",
 	}
 )

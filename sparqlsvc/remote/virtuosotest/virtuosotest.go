@@ -258,6 +258,13 @@ func (sh *Shared) Get(t testing.TB) *Server {
 	return sh.srv
 }
 
+// Run runs a test binary's tests and then Close: TestMain is func TestMain(m *testing.M) { os.Exit(sh.Run(m)) }.
+func (sh *Shared) Run(m *testing.M) int {
+	code := m.Run()
+	sh.Close()
+	return code
+}
+
 // Close stops the shared server, if it was started, and removes its folder.
 func (sh *Shared) Close() {
 	if sh.srv != nil {
