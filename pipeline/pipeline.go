@@ -492,7 +492,7 @@ func (p *Pipeline) ensureVersion(ctx context.Context, pub model.Publication, v m
 			return nil, err
 		}
 	}
-	at, data, err := p.o.Store.PublicationContent(ctx, model.SystemActor, pub.ID, v.ID)
+	at, data, err := p.o.Store.TakePublicationContent(ctx, model.SystemActor, pub.ID, v.ID)
 	if err != nil {
 		return nil, err
 	}

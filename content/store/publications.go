@@ -119,6 +119,10 @@ func (s *Store) PublicationOrVersion(ctx context.Context, actor model.Actor, id 
 // PublicationContent returns a publication at a version with its content as stored. The content may be shared
 // with other callers (a just-committed upload is served from memory), so it must not be modified.
 func (s *Store) PublicationContent(ctx context.Context, actor model.Actor, id, version string) (model.Publication, []byte, error) {
+	return s.publicationContent(ctx, actor, id, version, (*gitrepo.Repo).SharedBlob)
+}
+
+func (s *Store) publicationContent(ctx context.Context, actor model.Actor, id, version string, read func(*gitrepo.Repo, plumbing.Hash) ([]byte, error)) (model.Publication, []byte, error) {
 	h, it, err := s.item(ctx, actor, history.Publication, id)
 	if err != nil {
 		return model.Publication{}, nil, err
@@ -127,11 +131,18 @@ func (s *Store) PublicationContent(ctx context.Context, actor model.Actor, id, v
 	if err != nil {
 		return model.Publication{}, nil, err
 	}
-	data, err := h.git.SharedBlob(plumbing.NewHash(p.Version.Blob))
+	data, err := read(h.git, plumbing.NewHash(p.Version.Blob))
 	if err != nil {
 		return model.Publication{}, nil, fmt.Errorf("store: %w", err)
 	}
 	return p, data, nil
+}
+
+// TakePublicationContent is PublicationContent for the pipeline, which reads each version once, right after its
+// commit: the bytes the store kept from the upload (gitrepo.Repo.TakeSharedBlob) are handed over and no longer
+// kept, so a server holds no upload longer than its rendering. A later read inflates the blob from git.
+func (s *Store) TakePublicationContent(ctx context.Context, actor model.Actor, id, version string) (model.Publication, []byte, error) {
+	return s.publicationContent(ctx, actor, id, version, (*gitrepo.Repo).TakeSharedBlob)
 }
 
 // item finds a publication or file by id, wherever it lives, for an actor who may read its repository.

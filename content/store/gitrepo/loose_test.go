@@ -327,3 +327,43 @@ func TestOpenSweepsOnlyStaleTemporaryObjects(t *testing.T) {
 		}
 	}
 }
+
+// TestTakeSharedBlob: the reader the bytes were kept for takes the very bytes committed, and the cache lets them go,
+// so the next read inflates the object.
+func TestTakeSharedBlob(t *testing.T) {
+	r, err := Init(filepath.Join(t.TempDir(), "r.git"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := bigContent("take")
+	upload := bytes.Clone(data)
+	head, err := r.Transact(context.Background(), func(tx *Tx) error {
+		tx.Put("big.nt", upload)
+		return put(map[string]string{}, "m")(tx)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := r.Tree(head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, ok := File(tree, "big.nt")
+	if !ok {
+		t.Fatal("big.nt not committed")
+	}
+	taken, err := r.TakeSharedBlob(h)
+	if err != nil || !bytes.Equal(taken, data) || &taken[0] != &upload[0] {
+		t.Fatalf("TakeSharedBlob: %d bytes, %v; want the bytes just committed", len(taken), err)
+	}
+	if _, ok := recent.get(r.dir, h); ok {
+		t.Error("the blob is still kept after TakeSharedBlob")
+	}
+	again, err := r.TakeSharedBlob(h)
+	if err != nil || !bytes.Equal(again, data) {
+		t.Fatalf("TakeSharedBlob after the take: %d bytes, %v", len(again), err)
+	}
+	if &again[0] == &upload[0] {
+		t.Error("the second take was served from memory, not from the object")
+	}
+}
