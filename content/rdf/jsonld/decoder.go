@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/ldhub/ldhub/content/rdf"
@@ -57,10 +58,12 @@ type Config struct {
 // processed once per distinct use) while keeping a hostile one to seconds of CPU.
 const DefaultMaxTermDefinitions = 1_000_000
 
-// Decoder turns one JSON-LD document into quads. The document is read into memory (bounded by MaxInputBytes) but
-// never parsed whole when it can be avoided: a top-level array, or an object with only @context and @graph, is
-// expanded and converted one node object at a time, so that memory beyond the text is bounded by the largest node
-// object. Other shapes are converted whole on the first call to Next.
+// Decoder turns one JSON-LD document into quads (bounded by MaxInputBytes). A document larger than StreamAbove
+// that is a top-level array, or an object whose keys are @context then @graph, is read through a window and
+// converted one node object at a time, so that its memory is the largest node object, not the document (of a
+// reader that does not say its size, the first StreamAbove bytes are read at once). Smaller documents are read into
+// memory and converted the same way where their shape allows; other shapes are converted whole on the first call
+// to Next, up to MaxWholeDocumentBytes.
 type Decoder struct {
 	r   io.Reader
 	o   rdf.DecodeOptions
@@ -74,6 +77,9 @@ type Decoder struct {
 	active   *activeContext
 	items    []span // top-level values still to convert, when the document is one value
 	arr      *arrayCursor
+	sc       *streamCursor // the array of a document read through a window (StreamAbove)
+	nest     int           // how deep sc's values sit in the document, for the nesting limit
+	lim      parseLimits
 	pending  []rdf.Quad
 	next     int
 	prefixes []rdf.Prefix
@@ -104,6 +110,22 @@ func (d *Decoder) Next() (rdf.Quad, error) {
 		}
 		var it span
 		switch {
+		case d.sc != nil:
+			item, ok, err := d.sc.next()
+			if err != nil || !ok {
+				d.sc, d.err = nil, err
+				if err == nil {
+					return rdf.Quad{}, io.EOF
+				}
+				continue
+			}
+			d.pending, d.next = d.pending[:0], 0
+			d.em.out = d.pending
+			if err := d.convertText(item.text, item.span, d.nest); err != nil {
+				d.sc, d.err = nil, streamError(err, item)
+			}
+			d.pending = d.em.out
+			continue
 		case d.arr != nil:
 			var ok bool
 			if it, ok = d.arr.next(); !ok {
@@ -162,22 +184,26 @@ func (d *Decoder) open() error {
 		return fmt.Errorf("json-ld: unknown rdfDirection %q", c.RDFDirection)
 	}
 	lim := limitsFrom(d.o.Limits, c.MaxInputBytes)
-	b, err := readAll(d.r, lim)
+	d.lim = lim
+	b, ctx, err := d.read(lim)
 	if err != nil {
 		return err
 	}
-	// RFC 8259 lets parsers ignore a byte order mark, which Windows tools write; encoding/json does not.
-	b = bytes.TrimPrefix(b, []byte("\uFEFF"))
-	if err := checkJSON(b, lim); err != nil {
-		return err
+	i := 0
+	if d.sc == nil {
+		if err := checkJSON(b, lim); err != nil {
+			return err
+		}
+		d.b = b
+		i = skipSpace(b, 0)
+		if i >= len(b) || b[i] != '{' && b[i] != '[' {
+			return &rdf.SyntaxError{Syntax: syntaxName, Line: 1, Column: 1,
+				Msg: "invalid input: a JSON-LD document is a JSON object or array"}
+		}
+		d.prefixes = topLevelPrefixes(b)
+	} else if ctx.text != nil {
+		d.prefixes = contextPrefixes(ctx.text, nil)
 	}
-	d.b = b
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' && b[i] != '[' {
-		return &rdf.SyntaxError{Syntax: syntaxName, Line: 1, Column: 1,
-			Msg: "invalid input: a JSON-LD document is a JSON object or array"}
-	}
-	d.prefixes = topLevelPrefixes(b)
 	d.p = newProcessor(c, lim)
 	d.em = &emitter{blanks: blankMap{alloc: d.o.BlankNodesOrNew(), labels: map[string]string{}},
 		generalized: c.ProduceGeneralizedRDF, direction: c.RDFDirection}
@@ -199,6 +225,15 @@ func (d *Decoder) open() error {
 		if err != nil {
 			return err
 		}
+	}
+	if d.sc != nil {
+		if ctx.text == nil {
+			return nil
+		}
+		if err := d.processContext(ctx.text, 1); err != nil {
+			return streamError(err, ctx)
+		}
+		return nil
 	}
 	if b[i] == '[' {
 		d.arr = newArrayCursor(b, i, nil, "")
@@ -225,26 +260,180 @@ func (d *Decoder) open() error {
 		return nil
 	}
 	if len(entries) == 2 {
-		ctx, err := parseJSON(b[entries[0].start:entries[0].end], lim)
-		if err != nil {
+		if err := d.processContext(b[entries[0].start:entries[0].end], 0); err != nil {
 			return err
 		}
-		p := d.p
-		p.path = []string{"@context"}
-		d.active, err = p.processContext(d.active, ctx, d.o.Base, nil, false, true, true)
-		if err != nil {
-			return err
-		}
-		p.path = p.path[:0]
 	}
 	g := entries[len(entries)-1]
 	d.arr = newArrayCursor(b, g.start, []string{"@graph"}, "@graph")
 	return nil
 }
 
+// processContext makes the document's top-level @context, whose text is b, nested levels deep, the active one.
+func (d *Decoder) processContext(b []byte, nested int) error {
+	lim := d.lim
+	lim.depth -= nested
+	ctx, err := parseJSON(b, lim)
+	if err != nil {
+		return err
+	}
+	p := d.p
+	p.path = []string{"@context"}
+	d.active, err = p.processContext(d.active, ctx, d.o.Base, nil, false, true, true)
+	if err != nil {
+		return err
+	}
+	p.path = p.path[:0]
+	return nil
+}
+
+// read returns the document's text, unless it is larger than StreamAbove and of a streamable shape: then it sets
+// d.sc and d.nest and returns the top-level @context (its text nil when there is none).
+func (d *Decoder) read(lim parseLimits) ([]byte, streamItem, error) {
+	if size := sizeOf(d.r); size > StreamAbove {
+		// Known to be large (a file, bytes in memory): the window starts small.
+		return d.stream(&window{r: d.r, max: lim.maxBytes, line: 1, col: 1}, lim)
+	}
+	head, err := io.ReadAll(io.LimitReader(d.r, StreamAbove+1))
+	if err != nil {
+		return nil, streamItem{}, fmt.Errorf("json-ld: reading input: %w", err)
+	}
+	if int64(len(head)) > lim.maxBytes {
+		return nil, streamItem{}, &rdf.SyntaxError{Syntax: syntaxName, Msg: fmt.Sprintf("document larger than %d bytes", lim.maxBytes)}
+	}
+	whole := len(head) <= StreamAbove // the input ended within the head
+	read := int64(len(head))
+	// RFC 8259 lets parsers ignore a byte order mark, which Windows tools write; encoding/json does not.
+	head = bytes.TrimPrefix(head, []byte("\uFEFF"))
+	if whole {
+		return head, streamItem{}, nil
+	}
+	// Of unknown size and larger than the head: the head becomes the window, which lets go of it once read.
+	return d.stream(&window{r: d.r, buf: head, read: read, max: lim.maxBytes, line: 1, col: 1}, lim)
+}
+
+// sizeOf is what is left to read of r when r says (a regular file, an in-memory reader), else -1.
+func sizeOf(r io.Reader) int64 {
+	switch r := r.(type) {
+	case interface{ Len() int }:
+		return int64(r.Len())
+	case interface {
+		Stat() (os.FileInfo, error)
+		Seek(int64, int) (int64, error)
+	}:
+		fi, err := r.Stat()
+		if err != nil || !fi.Mode().IsRegular() {
+			return -1
+		}
+		at, err := r.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return -1
+		}
+		return fi.Size() - at
+	}
+	return -1
+}
+
+// stream starts reading the document through w when its shape allows, else reads the rest of it whole.
+func (d *Decoder) stream(w *window, lim parseLimits) ([]byte, streamItem, error) {
+	if w.nonSpace(0) >= 0 && len(w.text()) >= 3 && string(w.text()[:3]) == "\uFEFF" {
+		w.start += 3 // a byte order mark (w.text() starts the document: nothing is consumed yet)
+	}
+	ctx, ok := d.openStream(w)
+	if w.err != nil {
+		return nil, streamItem{}, w.err
+	}
+	if ok {
+		return nil, ctx, nil
+	}
+	// Another shape (or broken JSON, which the whole path reports with its position): read the rest.
+	rest, err := io.ReadAll(io.LimitReader(d.r, lim.maxBytes+1-w.read))
+	if err != nil {
+		return nil, streamItem{}, fmt.Errorf("json-ld: reading input: %w", err)
+	}
+	b := append(w.text(), rest...)
+	if w.read+int64(len(rest)) > lim.maxBytes {
+		return nil, streamItem{}, &rdf.SyntaxError{Syntax: syntaxName, Msg: fmt.Sprintf("document larger than %d bytes", lim.maxBytes)}
+	}
+	return b, streamItem{}, nil
+}
+
+// openStream looks at the start of a large document for a streamable shape: a top-level array, or an object whose
+// first key is @graph with an array, or @context and then such a @graph. Until it says yes it consumes nothing,
+// so the window's text is still the whole of what was read.
+func (d *Decoder) openStream(w *window) (ctx streamItem, ok bool) {
+	i := w.nonSpace(0)
+	if i < 0 {
+		return ctx, false
+	}
+	if w.text()[i] == '[' {
+		w.consume(i + 1)
+		d.sc, d.nest = &streamCursor{w: w}, 1
+		return ctx, true
+	}
+	if w.text()[i] != '{' {
+		return ctx, false
+	}
+	// key returns the key at offset j and the offset of its value.
+	key := func(j int) (string, int, bool) {
+		if j < 0 || w.text()[j] != '"' {
+			return "", 0, false
+		}
+		end, ok := w.valueEnd(j)
+		if !ok {
+			return "", 0, false
+		}
+		k, ok := decodeKey(w.text()[j:end])
+		colon := w.nonSpace(end)
+		if !ok || colon < 0 || w.text()[colon] != ':' {
+			return "", 0, false
+		}
+		v := w.nonSpace(colon + 1)
+		return k, v, v >= 0
+	}
+	k, v, ok := key(w.nonSpace(i + 1))
+	if !ok {
+		return ctx, false
+	}
+	ctxStart, ctxEnd := -1, -1
+	if k == "@context" {
+		end, ok := w.valueEnd(v)
+		if !ok {
+			return ctx, false
+		}
+		ctxStart, ctxEnd = v, end
+		comma := w.nonSpace(end)
+		if comma < 0 || w.text()[comma] != ',' {
+			return ctx, false
+		}
+		if k, v, ok = key(w.nonSpace(comma + 1)); !ok {
+			return ctx, false
+		}
+	}
+	if k != "@graph" || w.text()[v] != '[' {
+		return ctx, false
+	}
+	if ctxStart >= 0 {
+		// The context's text is copied: the window's buffer is reused for the node objects.
+		line, col := advance(w.text()[:ctxStart], w.line, w.col)
+		ctx = streamItem{text: append([]byte(nil), w.text()[ctxStart:ctxEnd]...), line: line, col: col,
+			span: span{path: []string{"@context"}}}
+	}
+	w.consume(v + 1)
+	d.sc, d.nest = &streamCursor{w: w, path: []string{"@graph"}, prop: "@graph", object: true}, 2
+	return ctx, true
+}
+
 // convert expands one top-level value and emits its statements.
 func (d *Decoder) convert(it span) error {
-	v, err := parseJSON(d.b[it.start:it.end], limitsFrom(d.o.Limits, int64(len(d.b))))
+	return d.convertText(d.b[it.start:it.end], it, 0)
+}
+
+// convertText expands one value, whose text is b, nested levels deep in the document, and emits its statements.
+func (d *Decoder) convertText(b []byte, it span, nested int) error {
+	lim := limitsFrom(d.o.Limits, int64(len(b)))
+	lim.depth -= nested
+	v, err := parseJSON(b, lim)
 	if err != nil {
 		return err
 	}

@@ -113,49 +113,19 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// skipString returns the offset after the string that starts at b[i] ('"').
+// skipString returns the offset after the string that starts at b[i] ('"'), or len(b) if it does not end.
 func skipString(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return len(b)
+	end, _ := stringEnd(b, i)
+	return end
 }
 
-// skipValue returns the offset after the JSON value that starts at b[i].
+// skipValue returns the offset after the JSON value that starts at b[i], or len(b) if it does not end.
 func skipValue(b []byte, i int) int {
 	if i >= len(b) {
 		return i
 	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				j = skipString(b, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(b)
-	}
-	j := i
-	for j < len(b) && !strings.ContainsRune(",]} \t\r\n", rune(b[j])) {
-		j++
-	}
-	return j
+	end, _ := scanValue(b, i, true)
+	return end
 }
 
 // decodeKey returns the value of a JSON string token.

@@ -14,9 +14,9 @@ import (
 
 const syntaxName = "json-ld"
 
-// DefaultMaxInputBytes bounds the size of one JSON-LD document (the hub's upload limit). The decoder holds the text
-// in memory and parses node objects from it one at a time where the document's shape allows (a top-level array,
-// or an object of only @context and @graph).
+// DefaultMaxInputBytes bounds the size of one JSON-LD document (the hub's upload limit). Above StreamAbove the
+// decoder reads a streamable document (a top-level array, or an object of @context then @graph) one node object
+// at a time instead of holding its text.
 const DefaultMaxInputBytes = 256 << 20
 
 // MaxWholeDocumentBytes bounds a document of any other shape, which is parsed into one tree (several times the
