@@ -11,7 +11,7 @@ import (
 	"github.com/ldhub/ldhub/site/objstore/s3test"
 )
 
-// BenchmarkPublish publishes a hub of 100 publications (two versions each, pages included) to SeaweedFS on this
+// BenchmarkPublish publishes a hub of 100 publications (two versions each, pages included) to the S3 server on this
 // machine: full is a first publish into an empty prefix, one-change a publish after one publication got a new
 // version, none a publish with nothing changed. objects/op is what each sends.
 //

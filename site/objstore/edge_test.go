@@ -156,8 +156,8 @@ func indexOf(s []string, v string) int {
 	return -1
 }
 
-// TestWorkerServesAsHandler publishes a rendered hub to SeaweedFS, runs the generated worker in node against the
-// bucket, and asks it and ldhub's own direct-URL handler the same requests: status, Content-Type,
+// TestWorkerServesAsHandler publishes a rendered hub to the real S3 server (s3test), runs the generated worker in
+// node against the bucket, and asks it and ldhub's own direct-URL handler the same requests: status, Content-Type,
 // Content-Location, Vary and body must agree.
 func TestWorkerServesAsHandler(t *testing.T) {
 	const bucket, prefix = "edge", "site/"

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/minio/minio-go/v7"
+	"github.com/minio/minio-go/v7/pkg/credentials"
 
 	"github.com/ldhub/ldhub/content/store/catalog"
 	"github.com/ldhub/ldhub/pipeline"
@@ -103,9 +104,9 @@ func bucketKeys(t *testing.T, c *minio.Client, bucket, prefix string) map[string
 	return m
 }
 
-// TestPublishRoundTrip publishes a rendered hub to a real S3 server (SeaweedFS), reads every object back by plain
-// HTTP and through signed requests, then changes, removes and hides publications and checks that each publish
-// sends exactly what changed and deletes exactly what went.
+// TestPublishRoundTrip publishes a rendered hub to a real S3 server (s3test: versitygw or SeaweedFS), reads every
+// object back by plain HTTP and through signed requests, then changes, removes and hides publications and checks
+// that each publish sends exactly what changed and deletes exactly what went.
 func TestPublishRoundTrip(t *testing.T) {
 	const bucket, prefix = "site", "hub/"
 	s3 := s3test.Start(t, bucket, false)
@@ -330,6 +331,19 @@ func TestPublishRefusedChangesNothing(t *testing.T) {
 	h.build(t)
 	if _, err := s3.Admin.PutObject(ctx, bucket, "keep.txt", strings.NewReader("x"), 1, minio.PutObjectOptions{}); err != nil {
 		t.Fatal(err)
+	}
+	// The read-only identity is refused for writing, not for everything: it lists and reads the bucket.
+	reader, err := minio.New(s3.Endpoint, &minio.Options{Creds: credentials.NewStaticV4(s3test.ReaderKey, s3test.ReaderSecret, "")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if keys := bucketKeys(t, reader, bucket, ""); len(keys) != 1 {
+		t.Fatalf("the read-only identity lists %d objects, want keep.txt", len(keys))
+	}
+	if obj, err := reader.GetObject(ctx, bucket, "keep.txt", minio.GetObjectOptions{}); err != nil {
+		t.Fatal(err)
+	} else if b, err := io.ReadAll(obj); err != nil || string(b) != "x" {
+		t.Fatalf("the read-only identity reads keep.txt: %q %v", b, err)
 	}
 	for _, c := range []struct{ name, key, secret string }{{"read-only", s3test.ReaderKey, s3test.ReaderSecret}, {"wrong secret", s3.AdminKey, "not-the-secret"}, {"anonymous", "", ""}} {
 		pub, err := objstore.New(objstore.Options{Target: objstore.Target{Endpoint: s3.Endpoint, Bucket: bucket}, AccessKey: c.key, SecretKey: c.secret})

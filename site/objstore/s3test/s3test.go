@@ -1,6 +1,8 @@
-// Package s3test starts a real S3-compatible server for tests: SeaweedFS, built from its Go module by
-// scripts/seaweedfs.sh (which .ci/run calls) into ~/.cache/ldhub-ci/seaweedfs. An in-process fake would only test
-// our idea of S3; this is someone else's implementation of it.
+// Package s3test starts a real S3-compatible server for tests, in its own process on a free localhost port:
+// Versity Gateway (versitygw, installed from its Go module by scripts/versitygw.sh, which .ci/run calls), or
+// SeaweedFS (built from its Go module by scripts/seaweedfs.sh; several times the build), or s3rver (npm). An
+// in-process fake would only test our idea of S3; these are other people's implementations of it. LDHUB_S3 picks
+// one (versitygw, seaweedfs, s3rver); by default the first one installed in that order.
 package s3test
 
 import (
@@ -33,8 +35,8 @@ type Server struct {
 	Endpoint              string // host:port
 	Admin                 *minio.Client
 	AdminKey, AdminSecret string
-	// Identities is true when the server checks credentials per identity (SeaweedFS): the reader identity
-	// exists and anonymous requests may only read.
+	// Identities is true when the server checks credentials per identity (versitygw, SeaweedFS): the reader
+	// identity exists and anonymous requests may only read.
 	Identities bool
 }
 
@@ -82,23 +84,36 @@ func freePorts(t testing.TB, n int) []int {
 	return ports
 }
 
-// Start runs `weed mini` (master, volume, filer and S3 gateway in one process) on free ports in a
-// temporary folder, with an administrator identity, a read-only one and anonymous read, and makes the bucket.
-//
-// Without SeaweedFS it runs s3rver (npm, which .ci/run installs; LDHUB_S3RVER names its binary), a second
-// independent S3 server, unless identities is true: only SeaweedFS checks per-identity permissions.
+// Start runs an S3 server with an administrator identity, a read-only one and anonymous read, and makes the
+// bucket: versitygw, else SeaweedFS, else s3rver (LDHUB_S3 picks one). s3rver has one identity and lets anyone
+// do anything, so a test that needs identities (a refusal) does not run on it.
 func Start(t testing.TB, bucket string, identities bool) *Server {
 	t.Helper()
-	bin := weedBinary()
-	if bin == "" {
-		if s3rver := s3rverBinary(); s3rver != "" && !identities {
-			return startS3rver(t, s3rver, bucket)
-		}
-		if os.Getenv("CI") == "true" {
-			t.Fatal("SeaweedFS (weed) is missing: scripts/seaweedfs.sh builds it (.ci/run calls it), or set LDHUB_SEAWEEDFS")
-		}
-		t.Skip("SeaweedFS (weed) is missing: run scripts/seaweedfs.sh, or set LDHUB_SEAWEEDFS to a weed binary")
+	want := os.Getenv("LDHUB_S3")
+	if bin := versitygwBinary(); bin != "" && (want == "" || want == "versitygw") {
+		return startVersity(t, bin, bucket)
 	}
+	if bin := weedBinary(); bin != "" && (want == "" || want == "seaweedfs") {
+		return startWeed(t, bin, bucket)
+	}
+	if bin := s3rverBinary(); bin != "" && !identities && (want == "" || want == "s3rver") {
+		return startS3rver(t, bin, bucket)
+	}
+	msg := "no S3 server: scripts/versitygw.sh installs versitygw (.ci/run calls it); LDHUB_VERSITYGW, LDHUB_SEAWEEDFS, LDHUB_S3RVER name binaries"
+	if want != "" {
+		msg = "LDHUB_S3=" + want + " is not installed (or not one of versitygw, seaweedfs, s3rver): " + msg
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return nil
+}
+
+// startWeed runs `weed mini` (master, volume, filer and S3 gateway in one process) on free ports in a temporary
+// folder.
+func startWeed(t testing.TB, bin, bucket string) *Server {
+	t.Helper()
 	dir := t.TempDir()
 	conf := fmt.Sprintf(`{"identities": [
   {"name": "anonymous", "actions": ["Read"]},
@@ -121,29 +136,9 @@ func Start(t testing.TB, bucket string, identities bool) *Server {
 	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	logf, err := os.Create(filepath.Join(dir, "weed.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	cmd := exec.Command(bin, args...)
-	cmd.Dir = dir
-	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID=", "AWS_SECRET_ACCESS_KEY=")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-		logf.Close()
-	})
+	exited := run(t, cmd, dir, "weed.log")
 	endpoint := "127.0.0.1:" + strconv.Itoa(p[6])
 	admin, err := minio.New(endpoint, &minio.Options{Creds: credentials.NewStaticV4(AdminKey, AdminSecret, "")})
 	if err != nil {
@@ -177,6 +172,35 @@ func Start(t testing.TB, bucket string, identities bool) *Server {
 		time.Sleep(300 * time.Millisecond)
 	}
 	return &Server{Endpoint: endpoint, Admin: admin, AdminKey: AdminKey, AdminSecret: AdminSecret, Identities: true}
+}
+
+// run starts a server in dir with its output in dir/logName, and stops it when the test ends (interrupt, then
+// kill after 10 s). The channel gets its exit.
+func run(t testing.TB, cmd *exec.Cmd, dir, logName string) <-chan error {
+	t.Helper()
+	logf, err := os.Create(filepath.Join(dir, logName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+		logf.Close()
+	})
+	return exited
 }
 
 func tail(s string, n int) string {
@@ -257,4 +281,80 @@ func startS3rver(t testing.TB, bin, bucket string) *Server {
 		time.Sleep(100 * time.Millisecond)
 	}
 	return &Server{Endpoint: endpoint, Admin: admin, AdminKey: "S3RVER", AdminSecret: "S3RVER"}
+}
+
+// versitygwBinary finds versitygw: LDHUB_VERSITYGW, else where scripts/versitygw.sh installs it, else PATH.
+func versitygwBinary() string {
+	if p := os.Getenv("LDHUB_VERSITYGW"); p != "" {
+		return p
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		found, _ := filepath.Glob(filepath.Join(home, ".cache", "ldhub-ci", "versitygw", "v*", "versitygw"))
+		for _, p := range found {
+			if fileExists(p) {
+				return p
+			}
+		}
+	}
+	if p, err := exec.LookPath("versitygw"); err == nil {
+		return p
+	}
+	return ""
+}
+
+// startVersity runs Versity Gateway over a POSIX folder (object metadata in a sidecar folder, so the file system
+// needs no extended attributes), with its own IAM: the root account as administrator, a user account that a
+// bucket policy lets only read and list, and anonymous read of the objects.
+func startVersity(t testing.TB, bin, bucket string) *Server {
+	t.Helper()
+	dir := t.TempDir()
+	for _, d := range []string{"data", "meta", "iam"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	endpoint := "127.0.0.1:" + strconv.Itoa(freePorts(t, 1)[0])
+	// Secrets through the environment, as the gateway reads them, not in its argument list.
+	cmd := exec.Command(bin, "--port", endpoint, "--iam-dir", filepath.Join(dir, "iam"), "--quiet",
+		"posix", "--sidecar", filepath.Join(dir, "meta"), filepath.Join(dir, "data"))
+	cmd.Env = append(os.Environ(), "ROOT_ACCESS_KEY_ID="+AdminKey, "ROOT_SECRET_ACCESS_KEY="+AdminSecret,
+		"AWS_ACCESS_KEY_ID=", "AWS_SECRET_ACCESS_KEY=")
+	exited := run(t, cmd, dir, "versitygw.log")
+	logs := func() string { b, _ := os.ReadFile(filepath.Join(dir, "versitygw.log")); return tail(string(b), 3000) }
+	admin, err := minio.New(endpoint, &minio.Options{Creds: credentials.NewStaticV4(AdminKey, AdminSecret, "")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		select {
+		case err := <-exited:
+			t.Fatalf("versitygw exited: %v\n%s", err, logs())
+		default:
+		}
+		err := admin.MakeBucket(ctx, bucket, minio.MakeBucketOptions{})
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("versitygw not ready after 60 s: %v\n%s", err, logs())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	user := exec.Command(bin, "admin", "--endpoint-url", "http://"+endpoint, "create-user",
+		"--access", ReaderKey, "--secret", ReaderSecret, "--role", "user")
+	user.Env = append(os.Environ(), "ADMIN_ACCESS_KEY_ID="+AdminKey, "ADMIN_SECRET_ACCESS_KEY="+AdminSecret)
+	if out, err := user.CombinedOutput(); err != nil {
+		t.Fatalf("versitygw admin create-user: %v\n%s", err, out)
+	}
+	policy := fmt.Sprintf(`{"Version": "2012-10-17", "Statement": [
+  {"Effect": "Allow", "Principal": "*", "Action": ["s3:GetObject"], "Resource": ["arn:aws:s3:::%[1]s/*"]},
+  {"Effect": "Allow", "Principal": {"AWS": [%[2]q]}, "Action": ["s3:GetObject", "s3:ListBucket"],
+   "Resource": ["arn:aws:s3:::%[1]s", "arn:aws:s3:::%[1]s/*"]}
+]}`, bucket, ReaderKey)
+	if err := admin.SetBucketPolicy(ctx, bucket, policy); err != nil {
+		t.Fatalf("versitygw bucket policy: %v\n%s", err, logs())
+	}
+	return &Server{Endpoint: endpoint, Admin: admin, AdminKey: AdminKey, AdminSecret: AdminSecret, Identities: true}
 }
