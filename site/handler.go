@@ -1,25 +1,25 @@
 // Package site serves direct URLs from the tree the pipeline renders (site/tree): publications and their versions
 // in every rendered syntax and as HTML, with content negotiation, caching headers, conditional and range requests,
-// pre-compressed dumps and CORS; resources inside a publication are described from its SPARQL index.
+// pre-compressed dumps and CORS, and the hub's static pages.
+//
+// It decides what a URL names in the tree and who may see it, and answers it. What it reads of the tree is kept
+// in memory by site/filecache, which follows the pipeline's changes; a resource inside a publication is described
+// from the publication's SPARQL index by site/describe, and a query to a publication's URL is run on that index
+// by the SPARQL protocol handler (sparqlsvc/protocol). The index files are mapped once for the site and the API
+// (describe.Indexes).
 package site
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/ldhub/ldhub/cache"
@@ -27,9 +27,10 @@ import (
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/httpx"
 	"github.com/ldhub/ldhub/httpx/apierr"
+	"github.com/ldhub/ldhub/site/describe"
+	"github.com/ldhub/ldhub/site/filecache"
 	"github.com/ldhub/ldhub/site/html"
 	"github.com/ldhub/ldhub/site/tree"
-	"github.com/ldhub/ldhub/sparqlsvc/index"
 	"github.com/ldhub/ldhub/sparqlsvc/protocol"
 )
 
@@ -72,20 +73,18 @@ type Options struct {
 	// SPARQLStore, when set, returns the external SPARQL store's backend for a version (its URL path and id), or nil
 	// while the store does not hold it; nil answers every query with the built-in engine.
 	SPARQLStore func(versionPath, versionID string) protocol.Backend
+	// Indexes maps the publications' SPARQL indexes; share the API server's so that each file is mapped once. nil
+	// makes one for this handler.
+	Indexes *describe.Indexes
 }
 
 // Handler serves direct URLs.
 type Handler struct {
-	o         Options
-	folders   sync.Map // resolved folder path -> *folder, for publications whose changes are not watched
-	indexes   *cache.Cache[string, *index.Dataset]
-	budget    *budget
-	negTables negTables
-	gzip      gzipCache
-	routes    *cache.Cache[string, *route]
-	terms     *cache.Cache[string, *html.TermDocs] // rendered folder + commit -> what its version defines
-	watchOnce sync.Once
-	watch     atomic.Pointer[watcher]
+	o      Options
+	files  *filecache.Cache
+	gzip   gzipCache
+	routes *cache.Cache[string, *route]
+	terms  *cache.Cache[string, *html.TermDocs] // rendered folder + commit -> what its version defines
 }
 
 // NewHandler returns the direct-URL handler over a rendered tree.
@@ -106,39 +105,21 @@ func NewHandler(o Options) (*Handler, error) {
 		o.Codecs = codec.Default()
 	}
 	if o.PageSize <= 0 {
-		o.PageSize = 1000
+		o.PageSize = describe.PageSize
 	}
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
-	return &Handler{o: o, indexes: newIndexCache(32), terms: newTermsCache(), routes: cache.New(cache.Options[string, *route]{MaxCost: maxRoutes}), budget: &budget{max: 64 << 20, per: 64 << 10}}, nil
+	if o.Indexes == nil {
+		o.Indexes = describe.NewIndexes(32)
+	}
+	return &Handler{o: o, files: filecache.New(filecache.Options{Log: o.Log}), terms: newTermsCache(),
+		routes: cache.New(cache.Options[string, *route]{MaxCost: maxRoutes})}, nil
 }
 
 // Close stops watching the rendered tree; the handler keeps answering, resolving every request on the file
 // system. Without Close the watch ends when the handler is garbage collected.
-func (h *Handler) Close() error {
-	h.watchOnce.Do(func() {}) // no watch may start after this
-	if w := h.watch.Swap(nil); w != nil {
-		return w.close()
-	}
-	return nil
-}
-
-// watcher starts the inotify watch on first use: a handler that never serves a publication holds no inotify
-// instance (there are 128 per user by default).
-func (h *Handler) watcher() *watcher {
-	h.watchOnce.Do(func() {
-		b := h.budget
-		w, err := newWatcher(func(pe *pubEntry) { pe.release(b) })
-		if err != nil {
-			h.o.Log.Warn("site: serving without the route cache", "err", err)
-			return
-		}
-		h.watch.Store(w)
-		runtime.AddCleanup(h, func(w *watcher) { _ = w.close() }, w)
-	})
-	return h.watch.Load()
-}
+func (h *Handler) Close() error { return h.files.Close() }
 
 // Extensions that select a representation in the URL, overriding Accept. The list is the model's (the store refuses
 // names ending in one); the media types are the codec registry's.
@@ -160,12 +141,12 @@ func representationTypes() map[string]string {
 	return m
 }
 
-const htmlType = "text/html"
+const htmlType = filecache.HTMLType
 
 // target is what a URL path names in the tree.
 type target struct {
 	dir      string // the resolved rendered folder (a version's, or the latest's)
-	folder   *folder
+	folder   *filecache.Folder
 	page     *tree.Page
 	resource string // the resource's path below the publication ("" for the publication itself)
 	ext      string // an extension given in the URL
@@ -232,24 +213,24 @@ func (h *Handler) serveLocated(w http.ResponseWriter, r *http.Request, last bool
 	}
 	fo := t.folder
 	if t.void {
-		return h.serveSlot(w, r, t, fo.voidSlot(), false, last)
+		return h.serveSlot(w, r, t, fo.VoidSlot(), false, last)
 	}
 	var slot int
 	if t.ext != "" {
-		if slot = fo.slotByType(extensions[t.ext]); slot < 0 {
+		if slot = fo.SlotByType(extensions[t.ext]); slot < 0 {
 			apierr.Write(w, r, apierr.New(http.StatusNotFound, "no "+t.ext+" representation of "+r.URL.Path))
 			return false
 		}
-	} else if slot = fo.neg.pick(r.Header.Get("Accept")); slot < 0 {
+	} else if slot = fo.Pick(r.Header.Get("Accept")); slot < 0 {
 		hd.Add("Vary", "Accept")
-		apierr.Write(w, r, apierr.New(http.StatusNotAcceptable, "none of the available media types is acceptable: "+strings.Join(fo.offers, ", ")))
+		apierr.Write(w, r, apierr.New(http.StatusNotAcceptable, "none of the available media types is acceptable: "+strings.Join(fo.Offers, ", ")))
 		return false
 	}
 	if t.resource != "" {
 		if t.ext == "" {
 			hd.Add("Vary", "Accept")
 		}
-		h.serveResource(w, r, t, fo.offers[slot], fo.offers)
+		h.serveResource(w, r, t, fo.Offers[slot], fo.Offers)
 		return false
 	}
 	return h.serveSlot(w, r, t, slot, t.ext == "", last)
@@ -257,18 +238,17 @@ func (h *Handler) serveLocated(w http.ResponseWriter, r *http.Request, last bool
 
 // Prepared is the answer ServeHTTP gives to a plain GET or HEAD of a public publication, version or VoID file,
 // ready for a server that writes it without net/http (site/fastpath).
-type Prepared struct{ r *rep }
+type Prepared struct{ r *filecache.Rep }
 
 // Prepared returns the answer to a GET or HEAD of path (no query) with these Accept and Accept-Encoding values,
 // when ServeHTTP would give it whole from a prepared response: the route is public and in the route cache (located
 // now when it is not) and the representation exists, its body in memory or, when too large to keep, in the file
 // that File names. ok is false for anything else (private, resource, error), which only ServeHTTP may answer.
 func (h *Handler) Prepared(path, accept, acceptEncoding string) (p Prepared, ok bool) {
-	w := h.watcher()
-	if w == nil {
+	if !h.files.Watch() {
 		return p, false
 	}
-	rt := h.cachedRoute(w, path)
+	rt := h.cachedRoute(path)
 	if rt == nil {
 		// Located as ServeHTTP would, so that the route cache holds it from the first request on; without
 		// credentials, so a private publication is never located here.
@@ -280,22 +260,22 @@ func (h *Handler) Prepared(path, accept, acceptEncoding string) (p Prepared, ok 
 		}
 	}
 	fo := rt.folder
-	if rt.private || fo.page.Private {
+	if rt.private || fo.Page.Private {
 		return p, false
 	}
-	slot, negotiated := fo.voidSlot(), false
+	slot, negotiated := fo.VoidSlot(), false
 	switch {
 	case rt.void:
 	case rt.ext != "":
-		slot = fo.slotByType(extensions[rt.ext])
+		slot = fo.SlotByType(extensions[rt.ext])
 	default:
-		slot, negotiated = fo.neg.pick(accept), true
+		slot, negotiated = fo.Pick(accept), true
 	}
 	if slot < 0 {
 		return p, false
 	}
-	gz := slot < len(fo.page.Formats) && h.gzip.accepts(acceptEncoding)
-	rp, err := fo.rep(slot, negotiated, gz, h.budget)
+	gz := slot < len(fo.Page.Formats) && h.gzip.accepts(acceptEncoding)
+	rp, err := fo.Rep(slot, negotiated, gz)
 	if err != nil {
 		return p, false
 	}
@@ -304,33 +284,29 @@ func (h *Handler) Prepared(path, accept, acceptEncoding string) (p Prepared, ok 
 
 // Header is the header ServeHTTP sets for the whole answer (a new map): CORS, the prepared fields, Content-Length.
 func (p Prepared) Header() http.Header {
-	hd := http.Header{hContentLength: p.r.clen}
+	hd := http.Header{}
+	p.r.SetContentLength(hd)
 	httpx.Secure(hd)
 	httpx.AllowRead(hd)
-	setFields(hd, p.r.hdr)
+	p.r.SetHeader(hd)
 	return hd
 }
 
 // Body is the representation; it must not be modified. It is nil when the file is too large to keep in memory.
-func (p Prepared) Body() []byte { return p.r.body }
+func (p Prepared) Body() []byte { return p.r.Body }
 
 // File names the file the representation is read from. When Body is nil, a server sends that file (sendfile), after
 // checking that it still has the size and modification time this answer announces: the pipeline may have
 // replaced it since.
-func (p Prepared) File() string { return p.r.name }
+func (p Prepared) File() string { return p.r.Name }
 
 // ModTime is the file's modification time, the one If-Modified-Since is compared with.
-func (p Prepared) ModTime() time.Time { return p.r.mod }
+func (p Prepared) ModTime() time.Time { return p.r.Mod }
 
 // Memo returns what build derived from this response, calling build the first time: the derived value lives
 // exactly as long as the prepared response does.
 func (p Prepared) Memo(build func(Prepared) any) any {
-	if v := p.r.memo.Load(); v != nil {
-		return v
-	}
-	v := build(p)
-	p.r.memo.CompareAndSwap(nil, v)
-	return p.r.memo.Load()
+	return p.r.Memo(func() any { return build(p) })
 }
 
 // servePage answers a GET for a static page of the hub (the front page, a group, a repository) from o.Pages.
@@ -367,9 +343,9 @@ func (h *Handler) servePage(w http.ResponseWriter, r *http.Request) bool {
 
 // A route is a URL path already located: the folder it is served from, valid while its publication's entry is.
 type route struct {
-	pub     *pubEntry
+	pub     *filecache.Entry
 	private bool
-	folder  *folder // its dir is the route's rendered folder
+	folder  *filecache.Folder // its Dir is the route's rendered folder
 	ext     string
 	void    bool
 }
@@ -378,71 +354,11 @@ type route struct {
 // are rendered per request anyway), so it holds a few entries per publication; the bound is for safety.
 const maxRoutes = 1 << 16
 
-// pubEntry is what the handler caches of one publication's MetaDir while inotify watches it: where its cur link
-// points, and its folders (the latest's and the versions' read so far). Any change in the MetaDir or its
-// versions folder marks it stale; a new entry is then built from the file system.
-type pubEntry struct {
-	meta    string
-	link    string // cur's target, relative to meta
-	ino     uint64 // meta's inode, to notice a tree replaced above the watched folders
-	ready   atomic.Bool
-	stale   atomic.Bool
-	checked atomic.Int64 // when the entry was last compared with the file system (UnixNano)
-
-	mu      sync.Mutex
-	folders map[string]*folder // nil once released
-}
-
-// recheckEvery bounds how long an entry is trusted on inotify alone. Changes inotify cannot report (the tree
-// moved or replaced above a watched folder, a network file system written by another host) show after at most
-// this long; the pipeline's own switches show on the next request.
-const recheckEvery = time.Second
-
-// fresh reports whether pe may be used, comparing it with the file system once per recheckEvery.
-func (h *Handler) fresh(pe *pubEntry) bool {
-	if pe.stale.Load() {
-		return false
-	}
-	now := time.Now().UnixNano()
-	last := pe.checked.Load()
-	if now-last < int64(recheckEvery) || !pe.checked.CompareAndSwap(last, now) {
-		return true // checked recently, or another request is checking now
-	}
-	link, err := os.Readlink(filepath.Join(pe.meta, tree.Current))
-	if err == nil && link == pe.link && dirInode(pe.meta) == pe.ino {
-		return true
-	}
-	if w := h.watch.Load(); w != nil {
-		w.forget(pe)
-	}
-	pe.stale.Store(true)
-	return false
-}
-
-// release gives the entry's cached bytes back to the budget; folders loaded into it afterwards keep none.
-func (pe *pubEntry) release(b *budget) {
-	pe.mu.Lock()
-	fs := pe.folders
-	pe.folders = nil
-	pe.mu.Unlock()
-	for _, f := range fs {
-		f.release(b)
-	}
-}
-
-func dirInode(dir string) uint64 {
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return 0
-	}
-	return inode(fi)
-}
-
-// cachedRoute returns the route cached for path, after the watcher w (not nil) has applied the tree's changes
-// since the last request; nil when there is none or its publication's entry is no longer fresh.
-func (h *Handler) cachedRoute(w *watcher, path string) *route {
-	w.drain()
-	if rt, _ := h.routes.Get(path); rt != nil && h.fresh(rt.pub) {
+// cachedRoute returns the route cached for path, after the file cache has applied the tree's changes since the
+// last request; nil when there is none or its publication's entry is no longer fresh.
+func (h *Handler) cachedRoute(path string) *route {
+	h.files.Drain()
+	if rt, _ := h.routes.Get(path); rt != nil && h.files.Fresh(rt.pub) {
 		return rt
 	}
 	return nil
@@ -452,13 +368,13 @@ func (h *Handler) cachedRoute(w *watcher, path string) *route {
 // watcher has applied the tree's changes since the last request.
 func (h *Handler) locate(r *http.Request) (target, bool) {
 	p := r.URL.Path
-	if w := h.watch.Load(); w != nil {
-		if rt := h.cachedRoute(w, p); rt != nil {
-			page := rt.folder.page
+	if h.files.Watching() {
+		if rt := h.cachedRoute(p); rt != nil {
+			page := rt.folder.Page
 			if rt.private && (h.o.Auth == nil || !h.o.Auth.CanView(r, page.RepositoryID)) {
 				return target{}, false
 			}
-			return target{dir: rt.folder.dir, folder: rt.folder, page: page, ext: rt.ext, void: rt.void}, true
+			return target{dir: rt.folder.Dir, folder: rt.folder, page: page, ext: rt.ext, void: rt.void}, true
 		}
 	}
 	t, pe, private, ok := h.locateFS(r)
@@ -471,7 +387,7 @@ func (h *Handler) locate(r *http.Request) (target, bool) {
 // locateFS maps a URL path onto the tree: the longest prefix that is a rendered publication, then what follows
 // it. It also returns the publication's tracked entry (nil when its changes are not watched) and whether it is
 // private.
-func (h *Handler) locateFS(r *http.Request) (target, *pubEntry, bool, bool) {
+func (h *Handler) locateFS(r *http.Request) (target, *filecache.Entry, bool, bool) {
 	p := r.URL.Path
 	if !strings.HasPrefix(p, "/") || strings.Contains(p, "\x00") {
 		return target{}, nil, false, false
@@ -496,7 +412,7 @@ func (h *Handler) locateFS(r *http.Request) (target, *pubEntry, bool, bool) {
 		}
 		for _, private := range []bool{false, true} {
 			meta := tree.PubDir(tree.Root(h.o.Dir, private), pubPath)
-			pe, dir, err := h.resolve(meta)
+			pe, dir, err := h.files.Resolve(meta)
 			if err != nil {
 				continue
 			}
@@ -513,13 +429,13 @@ func (h *Handler) locateFS(r *http.Request) (target, *pubEntry, bool, bool) {
 				vdir := filepath.Join(meta, tree.Versions, esc)
 				if _, err := os.Stat(vdir); err != nil {
 					// Not a label: a version is also reachable by its id or commit hash (7+ hex digits of it).
-					if vdir = h.versionByID(pe, dir, meta, name); vdir == "" {
-						fo, ok := h.retracted(pe, dir, esc, name)
-						if !ok || private && (h.o.Auth == nil || !h.o.Auth.CanView(r, fo.page.RepositoryID)) {
+					if vdir = h.files.VersionByID(pe, dir, meta, name); vdir == "" {
+						fo, ok := h.files.Retracted(pe, dir, esc, name)
+						if !ok || private && (h.o.Auth == nil || !h.o.Auth.CanView(r, fo.Page.RepositoryID)) {
 							return target{}, nil, false, false
 						}
 						// Not cached (no entry): a gone version is rare, and its answer is not a prepared one.
-						return target{dir: dir, folder: fo, page: fo.page, gone: true}, nil, private, true
+						return target{dir: dir, folder: fo, page: fo.Page, gone: true}, nil, private, true
 					}
 				}
 				dir = vdir
@@ -527,14 +443,14 @@ func (h *Handler) locateFS(r *http.Request) (target, *pubEntry, bool, bool) {
 			case len(rest) == 1 && rest[0] == tree.Void:
 				t.void, t.ext, rest = true, "", nil
 			}
-			fo, tracked, err := h.folderIn(pe, dir)
+			fo, tracked, err := h.files.FolderIn(pe, dir)
 			if err != nil {
 				return target{}, nil, false, false
 			}
 			if !tracked {
 				pe = nil // not watched: not cached either
 			}
-			page := fo.page
+			page := fo.Page
 			if private && (h.o.Auth == nil || !h.o.Auth.CanView(r, page.RepositoryID)) {
 				return target{}, nil, false, false // exactly as if it did not exist
 			}
@@ -552,176 +468,12 @@ func (h *Handler) locateFS(r *http.Request) (target, *pubEntry, bool, bool) {
 	return target{}, nil, false, false
 }
 
-// resolve finds the folder serving the latest version of the publication rendered in meta. When inotify can
-// watch meta the answer is kept in a pubEntry; otherwise pe is nil and the caller reads the folder's page anew.
-func (h *Handler) resolve(meta string) (*pubEntry, string, error) {
-	w := h.watcher()
-	if w != nil {
-		if pe := w.lookup(meta); pe != nil && h.fresh(pe) {
-			return pe, filepath.Join(meta, pe.link), nil
-		}
-	}
-	cur := filepath.Join(meta, tree.Current)
-	link, err := os.Readlink(cur)
-	if err != nil {
-		return nil, "", err
-	}
-	if w == nil {
-		return nil, filepath.Join(meta, link), nil
-	}
-	pe := &pubEntry{meta: meta, folders: map[string]*folder{}}
-	if err := w.track(meta, pe); err != nil {
-		h.o.Log.Debug("site: publication not watched", "meta", meta, "err", err)
-		return nil, filepath.Join(meta, link), nil
-	}
-	// Read the link again under the watch: a switch between the first read and the watch would go unnoticed.
-	if link, err = os.Readlink(cur); err != nil {
-		w.forget(pe)
-		return nil, "", err
-	}
-	pe.link, pe.ino = link, dirInode(meta)
-	pe.checked.Store(time.Now().UnixNano())
-	pe.ready.Store(true)
-	return pe, filepath.Join(meta, link), nil
-}
-
-// versionByID finds a version folder by version id or commit (prefix) through the latest page's version list.
-// retracted returns the latest folder of the publication when name (a version's label, escaped as esc, its id
-// or commit hash) is a version deleted through the API: its URLs answer 410 Gone, not 404, so that caches and
-// crawlers drop them.
-func (h *Handler) retracted(pe *pubEntry, cur, esc, name string) (*folder, bool) {
-	fo, _, err := h.folderIn(pe, cur)
-	if err != nil {
-		return nil, false
-	}
-	for _, v := range fo.page.Retracted {
-		if path.Base(v.URL) == esc || v.ID == name || v.Commit == name || len(name) >= 7 && strings.HasPrefix(v.Commit, name) {
-			return fo, true
-		}
-	}
-	return nil, false
-}
-
-func (h *Handler) versionByID(pe *pubEntry, cur, meta, name string) string {
-	fo, _, err := h.folderIn(pe, cur)
-	if err != nil {
-		return ""
-	}
-	for _, v := range fo.page.Versions {
-		if v.ID == name || v.Commit == name || len(name) >= 7 && strings.HasPrefix(v.Commit, name) {
-			return filepath.Join(meta, tree.Versions, path.Base(v.URL))
-		}
-	}
-	return ""
-}
-
-// folderIn returns a folder of a tracked publication, read once while the entry lives and watched like its
-// MetaDir, or (pe nil, or the folder cannot be watched) through the stat-validated folder cache; tracked says
-// which.
-func (h *Handler) folderIn(pe *pubEntry, dir string) (f *folder, tracked bool, err error) {
-	if pe == nil {
-		f, err = h.folder(dir)
-		return f, false, err
-	}
-	pe.mu.Lock()
-	f = pe.folders[dir]
-	pe.mu.Unlock()
-	if f != nil {
-		return f, true, nil
-	}
-	// Watched before it is read, so that a change made while reading it shows as an event.
-	if w := h.watch.Load(); w == nil || w.watchDir(pe.meta, dir) != nil {
-		f, err = h.folder(dir)
-		return f, false, err
-	}
-	if f, err = h.readFolder(dir); err != nil {
-		return nil, false, err
-	}
-	pe.mu.Lock()
-	defer pe.mu.Unlock()
-	if pe.folders == nil { // released meanwhile: serve this request, keep nothing
-		f.dropped = true
-		return f, true, nil
-	}
-	if old := pe.folders[dir]; old != nil {
-		return old, true, nil
-	}
-	pe.folders[dir] = f
-	return f, true, nil
-}
-
-// readFolder reads a rendered folder's page.json.
-func (h *Handler) readFolder(dir string) (*folder, error) {
-	name := filepath.Join(dir, tree.PageJSON)
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	b, err := io.ReadAll(f)
-	if err != nil {
-		return nil, err
-	}
-	var p tree.Page
-	if err := json.Unmarshal(b, &p); err != nil {
-		return nil, fmt.Errorf("site: %s: %w", name, err)
-	}
-	return h.newFolder(dir, &p, inode(fi), fi.ModTime()), nil
-}
-
-// folder returns what the handler knows of a rendered folder, re-reading its page.json only when that file was
-// replaced (one stat per request instead of a read and a JSON decode).
-func (h *Handler) folder(dir string) (*folder, error) {
-	name := filepath.Join(dir, tree.PageJSON)
-	fi, err := os.Stat(name)
-	if err != nil {
-		return nil, err
-	}
-	ino := inode(fi)
-	if c, ok := h.folders.Load(dir); ok {
-		if f := c.(*folder); f.ino == ino && f.mod.Equal(fi.ModTime()) {
-			return f, nil
-		}
-	}
-	f, err := h.readFolder(dir)
-	if err != nil {
-		return nil, err
-	}
-	if old, loaded := h.folders.Swap(dir, f); loaded {
-		old.(*folder).release(h.budget)
-	}
-	return f, nil
-}
-
-func inode(fi os.FileInfo) uint64 {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return st.Ino
-	}
-	return 0
-}
-
-// cacheControl: a version never changes; the latest is revalidated; private content stays out of shared caches.
-func cacheControl(p *tree.Page) string {
-	switch {
-	case p.Private:
-		return "private, no-cache"
-	case !p.Latest:
-		return "public, max-age=31536000, immutable"
-	default:
-		return "public, max-age=60, must-revalidate"
-	}
-}
-
 // serveSlot answers with a slot's rendered file, its .gz sibling when the client accepts gzip (compressible
 // dumps only), from the prepared response. A plain GET or HEAD is answered here with one write; conditional and
 // range requests go to http.ServeContent against the same ETag and Last-Modified.
 func (h *Handler) serveSlot(w http.ResponseWriter, r *http.Request, t target, slot int, negotiated, last bool) (again bool) {
 	gz := slot < len(t.page.Formats) && h.gzip.accepts(r.Header.Get("Accept-Encoding"))
-	rp, err := t.folder.rep(slot, negotiated, gz, h.budget)
+	rp, err := t.folder.Rep(slot, negotiated, gz)
 	if err != nil {
 		if !last && errors.Is(err, os.ErrNotExist) {
 			return true
@@ -729,9 +481,9 @@ func (h *Handler) serveSlot(w http.ResponseWriter, r *http.Request, t target, sl
 		apierr.Write(w, r, apierr.New(http.StatusNotFound, "no representation at "+r.URL.Path))
 		return false
 	}
-	if rp.body == nil {
+	if rp.Body == nil {
 		// Too large to keep: opened before any header is set, so that a vanished folder can still be retried.
-		f, err := os.Open(rp.name)
+		f, err := os.Open(rp.Name)
 		if err != nil {
 			if !last && errors.Is(err, os.ErrNotExist) {
 				return true
@@ -740,30 +492,24 @@ func (h *Handler) serveSlot(w http.ResponseWriter, r *http.Request, t target, sl
 			return false
 		}
 		defer f.Close()
-		setFields(w.Header(), rp.hdr)
-		http.ServeContent(w, r, "", rp.mod, f) // an *os.File goes out with sendfile
+		rp.SetHeader(w.Header())
+		http.ServeContent(w, r, "", rp.Mod, f) // an *os.File goes out with sendfile
 		return false
 	}
 	hd := w.Header()
-	setFields(hd, rp.hdr)
+	rp.SetHeader(hd)
 	if plainRequest(r) {
-		hd[hContentLength] = rp.clen
+		rp.SetContentLength(hd)
 		w.WriteHeader(http.StatusOK)
 		if r.Method != http.MethodHead {
-			_, _ = w.Write(rp.body)
+			_, _ = w.Write(rp.Body)
 		}
 		return false
 	}
 	// writeOnly hides ResponseWriter.ReadFrom, which would send the headers with the first 512 bytes and the rest
 	// in a second write.
-	http.ServeContent(writeOnly{w}, r, "", rp.mod, bytes.NewReader(rp.body))
+	http.ServeContent(writeOnly{w}, r, "", rp.Mod, bytes.NewReader(rp.Body))
 	return false
-}
-
-func setFields(hd http.Header, fields []field) {
-	for _, f := range fields {
-		hd[f.key] = f.val
-	}
 }
 
 type writeOnly struct{ http.ResponseWriter }
@@ -773,4 +519,38 @@ func plainRequest(r *http.Request) bool {
 	h := r.Header
 	return len(h["Range"]) == 0 && len(h["If-None-Match"]) == 0 && len(h["If-Modified-Since"]) == 0 &&
 		len(h["If-Match"]) == 0 && len(h["If-Unmodified-Since"]) == 0 && len(h["If-Range"]) == 0
+}
+
+// gzipCache remembers codec.AcceptsEncoding(header, "gzip") per Accept-Encoding header. Clients send few distinct
+// headers; the memo is bounded all the same, since anyone can send any.
+const (
+	maxEncodingEntries = 512
+	maxEncodingLen     = 1024
+)
+
+type gzipCache struct {
+	mu sync.RWMutex
+	m  map[string]bool
+}
+
+func (c *gzipCache) accepts(ae string) bool {
+	if ae == "" {
+		return false
+	}
+	c.mu.RLock()
+	v, ok := c.m[ae]
+	c.mu.RUnlock()
+	if ok {
+		return v
+	}
+	v = codec.AcceptsEncoding(ae, "gzip")
+	if len(ae) <= maxEncodingLen {
+		c.mu.Lock()
+		if c.m == nil || len(c.m) >= maxEncodingEntries {
+			c.m = map[string]bool{}
+		}
+		c.m[ae] = v
+		c.mu.Unlock()
+	}
+	return v
 }

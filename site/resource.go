@@ -18,6 +18,7 @@ import (
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/httpx/apierr"
 	"github.com/ldhub/ldhub/site/describe"
+	"github.com/ldhub/ldhub/site/filecache"
 	"github.com/ldhub/ldhub/site/html"
 	"github.com/ldhub/ldhub/site/tree"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
@@ -66,7 +67,7 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 			return
 		}
 	}
-	ds, release, err := h.acquireIndex(filepath.Join(t.dir, tree.Index))
+	ds, release, err := h.acquireIndex(t)
 	if err != nil {
 		apierr.Write(w, r, apierr.New(http.StatusNotFound, "no resource at "+r.URL.Path))
 		return
@@ -169,10 +170,10 @@ func (h *Handler) answerResource(w http.ResponseWriter, r *http.Request, t targe
 	}
 	hd.Set("Content-Type", ctype)
 	hd.Set("Content-Location", self+extOf(mt))
-	hd.Set("Cache-Control", cacheControl(t.page))
+	hd.Set("Cache-Control", t.page.CacheControl())
 	if file != nil {
 		// A pre-rendered term page: validated as the web servers validate the same file.
-		hd.Set("ETag", ETag(file.ModTime(), file.Size()))
+		hd.Set("ETag", filecache.ETag(file.ModTime(), file.Size()))
 		http.ServeContent(w, r, "", file.ModTime(), body)
 		return
 	}
@@ -213,7 +214,7 @@ func (h *Handler) resourcePage(ds *index.Dataset, t target, d describe.Descripti
 	return describe.Page(ds, t.page, d, describe.PageOptions{HubTitle: h.o.Theme.Title(), Self: self, Ext: t.ext,
 		Page: page, PageSize: h.o.PageSize, Next: next, Formats: resourceFormats(t.page, offers, self, h.o.Codecs),
 		Langs: langs, Lang: lang, Docs: h.termDocs(t),
-		Foreign: &describe.Foreign{Root: tree.Root(h.o.Dir, false), Base: strings.TrimSuffix(t.page.URI, t.page.Path), Open: h.acquireIndex}})
+		Foreign: &describe.Foreign{Root: tree.Root(h.o.Dir, false), Base: strings.TrimSuffix(t.page.URI, t.page.Path), Open: h.o.Indexes.AcquireFile}})
 }
 
 // resourceFormats are the representations of a resource page other than HTML, named as the folder's dumps are.
@@ -274,16 +275,7 @@ func extOf(mt string) string {
 	return ""
 }
 
-// newIndexCache keeps the max most recently used SPARQL indexes mapped. An index is closed (unmapped) only when
-// it is evicted, which a request holding it prevents.
-func newIndexCache(max int) *cache.Cache[string, *index.Dataset] {
-	return cache.New(cache.Options[string, *index.Dataset]{
-		MaxCost: int64(max),
-		OnEvict: func(_ string, ds *index.Dataset) { _ = ds.Close() },
-	})
-}
-
-// acquireIndex opens (or finds mapped) the SPARQL index at path and holds it until release.
-func (h *Handler) acquireIndex(path string) (*index.Dataset, func(), error) {
-	return h.indexes.Acquire(path, func() (*index.Dataset, error) { return index.Open(path) })
+// acquireIndex maps (or finds mapped) the SPARQL index of t's folder and holds it until release.
+func (h *Handler) acquireIndex(t target) (*index.Dataset, func(), error) {
+	return h.o.Indexes.Acquire(t.dir, t.page.Version.ID, t.page.Base)
 }

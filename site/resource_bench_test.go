@@ -100,7 +100,7 @@ func BenchmarkResourcePage(b *testing.B) {
 		}
 		cpu0 := conformance.CPUTime()
 		for b.Loop() {
-			ds, release, err := h.acquireIndex(filepath.Join(t.dir, tree.Index))
+			ds, release, err := h.acquireIndex(t)
 			if err != nil {
 				b.Fatal(err)
 			}

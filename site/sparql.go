@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"path/filepath"
 	"strings"
 
 	"github.com/ldhub/ldhub/content/rdf"
@@ -56,7 +55,7 @@ func (h *Handler) serveSPARQL(w http.ResponseWriter, r *http.Request, t target, 
 					return b, func() {}, nil
 				}
 			}
-			ds, release, err := h.acquireIndex(filepath.Join(t.dir, tree.Index))
+			ds, release, err := h.acquireIndex(t)
 			if err != nil {
 				return nil, nil, apierr.New(http.StatusNotFound, "no SPARQL index for "+t.page.Self)
 			}

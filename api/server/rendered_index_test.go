@@ -12,6 +12,8 @@ import (
 	"github.com/ldhub/ldhub/api/server"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/pipeline"
+	"github.com/ldhub/ldhub/site"
+	"github.com/ldhub/ldhub/site/describe"
 	"github.com/ldhub/ldhub/site/tree"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
@@ -105,5 +107,42 @@ func TestSPARQLReadsRenderedIndex(t *testing.T) {
 	f.srv = server.New(cfg)
 	if got := label("vis"); got != "A" {
 		t.Errorf("without a rendering: %q, want A", got)
+	}
+}
+
+// The API's endpoint and the direct URLs share one describe.Indexes: a publication queried through both (its
+// latest version, whose folder hard-links the version's index file) is mapped once. Each query answers the same.
+func TestSPARQLSharesIndexesWithSite(t *testing.T) {
+	f := newFixture(t)
+	out := t.TempDir()
+	pipe, err := pipeline.New(pipeline.Options{Store: f.st, Out: out, BaseURL: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pipe.BuildAll(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	indexes := describe.NewIndexes(8)
+	sh, err := site.NewHandler(site.Options{Dir: out, Indexes: indexes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sh.Close() })
+	cfg := f.cfg
+	cfg.Tree, cfg.Indexes, cfg.Site = out, indexes, sh
+	f.srv = server.New(cfg)
+	q := url.QueryEscape(`SELECT ?o { ?s <http://example.org/label> ?o }`)
+	for _, path := range []string{
+		f.path("/api/v3/publications/{vis.pub}/sparql?query=" + q),
+		"/org/vis/core?query=" + q,
+		"/org/vis/core/sparql?query=" + q,
+	} {
+		res := f.do(request{method: "GET", path: path, as: "viewer", accept: "text/csv"})
+		if res.code != 200 || strings.TrimSpace(string(res.body)) != "o\r\nA" {
+			t.Fatalf("%s: %d %q", path, res.code, res.body)
+		}
+		if n := indexes.Len(); n != 1 {
+			t.Errorf("after %s: %d indexes mapped, want 1", path, n)
+		}
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"github.com/ldhub/ldhub/pipeline/storeload"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -23,6 +22,8 @@ import (
 	"github.com/ldhub/ldhub/content/store"
 	"github.com/ldhub/ldhub/httpx"
 	"github.com/ldhub/ldhub/httpx/apierr"
+	"github.com/ldhub/ldhub/pipeline/storeload"
+	"github.com/ldhub/ldhub/site/describe"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 	"github.com/ldhub/ldhub/sparqlsvc/protocol"
 )
@@ -84,6 +85,9 @@ type Config struct {
 	// Tree is the pipeline's rendered tree (pipeline.Options.Out): the SPARQL endpoints query its index files. ""
 	// (or a version the pipeline has not rendered yet) builds each version's index in memory from the store.
 	Tree string
+	// Indexes maps Tree's index files; share the site handler's (site.Options.Indexes) so that each file is mapped
+	// once. nil makes one for this server.
+	Indexes *describe.Indexes
 	// Deadlines bound how slowly a request body may arrive and how long a write of an answer may block, on every
 	// route (the API, git and the direct URLs).
 	Deadlines httpx.Deadlines
@@ -100,9 +104,9 @@ type Server struct {
 	routes []*route
 	// router finds a request's candidate routes (router.go).
 	router *httprouter.Router
-	// indexes caches SPARQL indexes of publication versions: mapped index files of the pipeline (by path, closed
-	// when evicted, pinned while a query runs) and indexes built in memory (by version and base).
-	indexes *cache.Cache[string, *index.Dataset]
+	// built caches the SPARQL indexes of versions built in memory from the store (by version and base), for the
+	// versions the tree does not hold (cfg.Indexes maps those it does).
+	built *cache.Cache[string, *index.Dataset]
 	// origin is the scheme and host of BaseURL: the hub's own pages may write.
 	origin string
 	// waiters counts the change-feed long-polls open now (changes.go).
@@ -124,7 +128,10 @@ func New(cfg Config) *Server {
 	if cfg.SPARQLGate == nil {
 		cfg.SPARQLGate = protocol.NewGate(0, 0, nil)
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, codecs: codec.Default(), indexes: cache.New(cache.Options[string, *index.Dataset]{MaxCost: 16, OnEvict: func(_ string, ds *index.Dataset) { _ = ds.Close() }}),
+	if cfg.Indexes == nil {
+		cfg.Indexes = describe.NewIndexes(16)
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, codecs: codec.Default(), built: cache.New(cache.Options[string, *index.Dataset]{MaxCost: 16, OnEvict: func(_ string, ds *index.Dataset) { _ = ds.Close() }}),
 		waiters: make(chan struct{}, cmp.Or(cfg.ChangeWaits, maxChangeWaiters))}
 	if u, err := url.Parse(cfg.BaseURL); err == nil && u.Host != "" {
 		s.origin = u.Scheme + "://" + u.Host

@@ -2,11 +2,9 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -212,18 +210,17 @@ func (s *Server) versionIndex(ctx context.Context, p model.Publication, content 
 	if err != nil {
 		return nil, nil, err
 	}
-	if path, ok := s.renderedIndex(ctx, p, base); ok {
-		// The version id is in the key: a publication deleted and made again at the same path and label is
-		// another version, rendered into the same folder.
-		ds, release, err := s.indexes.Acquire(path+"\x00"+p.Version.ID, func() (*index.Dataset, error) { return index.Open(path) })
+	if dir, ok := s.renderedIndex(ctx, p, base); ok {
+		// Acquire checks the folder still renders that version once the file is open.
+		ds, release, err := s.cfg.Indexes.Acquire(dir, p.Version.ID, base)
 		if err == nil {
 			return ds, release, nil
 		}
-		// Removed since its page was read (a re-render, a move): build it instead.
-		s.log.Debug("sparql: rendered index unavailable", "path", path, "err", err)
+		// Removed or rendered again since its page was read (a re-render, a move): build it instead.
+		s.log.Debug("sparql: rendered index unavailable", "dir", dir, "err", err)
 	}
 	key := p.ID + "\x00" + p.Version.ID + "\x00" + base
-	if ds, ok := s.indexes.Get(key); ok {
+	if ds, ok := s.built.Get(key); ok {
 		return ds, func() {}, nil
 	}
 	data, err := content()
@@ -234,11 +231,11 @@ func (s *Server) versionIndex(ctx context.Context, p model.Publication, content 
 	if err != nil {
 		return nil, nil, err
 	}
-	ds, _ = s.indexes.LoadOrAdd(key, ds) // built concurrently by another request: share the first
+	ds, _ = s.built.LoadOrAdd(key, ds) // built concurrently by another request: share the first
 	return ds, func() {}, nil
 }
 
-// renderedIndex is the path of the pipeline's index of p's version, when the tree holds that version (its page
+// renderedIndex is the folder of p's version in the pipeline's tree, when the tree holds that version (its page
 // names the same version id) rendered from the document read with base.
 func (s *Server) renderedIndex(ctx context.Context, p model.Publication, base string) (string, bool) {
 	if s.cfg.Tree == "" {
@@ -254,13 +251,8 @@ func (s *Server) renderedIndex(ctx context.Context, p model.Publication, base st
 	}
 	for _, private := range []bool{false, true} {
 		dir := filepath.Join(tree.PubDir(tree.Root(s.cfg.Tree, private), urlPath), tree.Versions, name)
-		b, err := os.ReadFile(filepath.Join(dir, tree.PageJSON))
-		if err != nil {
-			continue
-		}
-		var page tree.Page
-		if json.Unmarshal(b, &page) == nil && page.Version.ID == p.Version.ID && page.Base == base {
-			return filepath.Join(dir, tree.Index), true
+		if page, err := tree.ReadPage(dir); err == nil && page.Version.ID == p.Version.ID && page.Base == base {
+			return dir, true
 		}
 	}
 	return "", false

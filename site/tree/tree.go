@@ -11,8 +11,10 @@
 package tree
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -109,6 +111,32 @@ type Page struct {
 	Formats   []Format  `json:"formats"`
 	Stats     Stats     `json:"stats"`
 	Modified  time.Time `json:"modified"`
+}
+
+// CacheControl is the Cache-Control of everything the folder serves: a version never changes; the latest is
+// revalidated; private content stays out of shared caches.
+func (p *Page) CacheControl() string {
+	switch {
+	case p.Private:
+		return "private, no-cache"
+	case !p.Latest:
+		return "public, max-age=31536000, immutable"
+	default:
+		return "public, max-age=60, must-revalidate"
+	}
+}
+
+// ReadPage reads the page.json of the rendered folder dir.
+func ReadPage(dir string) (*Page, error) {
+	b, err := os.ReadFile(filepath.Join(dir, PageJSON))
+	if err != nil {
+		return nil, err
+	}
+	var p Page
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, PageJSON), err)
+	}
+	return &p, nil
 }
 
 // Root returns the subtree of out for public or private content.

@@ -1,6 +1,6 @@
 //go:build linux
 
-package site
+package filecache
 
 import (
 	"bytes"
@@ -22,9 +22,9 @@ import (
 type watcher struct {
 	mu      sync.Mutex
 	fd      int
-	metas   map[int32]string     // watch descriptor -> the publication's MetaDir it belongs to
-	entries map[string]*pubEntry // MetaDir -> its tracked entry
-	drop    func(*pubEntry)
+	metas   map[int32]string  // watch descriptor -> the publication's MetaDir it belongs to
+	entries map[string]*Entry // MetaDir -> its tracked entry
+	drop    func(*Entry)
 	buf     []byte
 }
 
@@ -34,27 +34,27 @@ type watcher struct {
 const watchMask = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN_MOVED_TO | unix.IN_DELETE_SELF |
 	unix.IN_MOVE_SELF | unix.IN_CLOSE_WRITE | unix.IN_MODIFY | unix.IN_ATTRIB | unix.IN_ONLYDIR
 
-func newWatcher(drop func(*pubEntry)) (*watcher, error) {
+func newWatcher(drop func(*Entry)) (*watcher, error) {
 	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
 	if err != nil {
-		return nil, fmt.Errorf("site: inotify: %w", err)
+		return nil, fmt.Errorf("filecache: inotify: %w", err)
 	}
-	return &watcher{fd: fd, metas: map[int32]string{}, entries: map[string]*pubEntry{}, drop: drop,
+	return &watcher{fd: fd, metas: map[int32]string{}, entries: map[string]*Entry{}, drop: drop,
 		buf: make([]byte, 64*(unix.SizeofInotifyEvent+unix.NAME_MAX+1))}, nil
 }
 
 // track watches meta and its versions folder and makes pe the entry their events invalidate. pe is not looked
 // up until it is marked ready, after its link was read with the watch in place.
-func (w *watcher) track(meta string, pe *pubEntry) error {
+func (w *watcher) track(meta string, pe *Entry) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.fd < 0 {
-		return errors.New("site: watcher closed")
+		return errors.New("filecache: watcher closed")
 	}
 	for _, d := range []string{meta, filepath.Join(meta, tree.Versions)} {
 		wd, err := unix.InotifyAddWatch(w.fd, d, watchMask)
 		if err != nil {
-			return fmt.Errorf("site: watch %s: %w", d, err)
+			return fmt.Errorf("filecache: watch %s: %w", d, err)
 		}
 		w.metas[int32(wd)] = meta
 	}
@@ -70,18 +70,18 @@ func (w *watcher) watchDir(meta, dir string) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.fd < 0 {
-		return errors.New("site: watcher closed")
+		return errors.New("filecache: watcher closed")
 	}
 	wd, err := unix.InotifyAddWatch(w.fd, dir, watchMask)
 	if err != nil {
-		return fmt.Errorf("site: watch %s: %w", dir, err)
+		return fmt.Errorf("filecache: watch %s: %w", dir, err)
 	}
 	w.metas[int32(wd)] = meta
 	return nil
 }
 
 // lookup returns the ready, not invalidated entry of meta, if any.
-func (w *watcher) lookup(meta string) *pubEntry {
+func (w *watcher) lookup(meta string) *Entry {
 	w.mu.Lock()
 	pe := w.entries[meta]
 	w.mu.Unlock()
@@ -92,7 +92,7 @@ func (w *watcher) lookup(meta string) *pubEntry {
 }
 
 // forget invalidates pe if it still is meta's entry.
-func (w *watcher) forget(pe *pubEntry) {
+func (w *watcher) forget(pe *Entry) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.entries[pe.meta] == pe {

@@ -1,4 +1,4 @@
-package site
+package filecache
 
 import (
 	"errors"
@@ -18,64 +18,72 @@ import (
 	"github.com/ldhub/ldhub/site/tree"
 )
 
-// folder is one rendered folder as the handler knows it: its page, its small files kept in memory, and every
+// Folder is one rendered folder as the cache knows it: its page, its small files kept in memory, and every
 // response it gives prepared once. Its dumps never change while it exists; its page can be replaced (by rename,
 // when the theme changes), which the watch on the folder reports. A folder rebuilt under the same name (a
 // publication deleted and published again) is a new folder value with empty caches.
 // Serving from memory saves the open, stat, seek and close of every request, which for small dumps cost more
 // than sending them; preparing the headers saves their formatting and allocation.
-type folder struct {
-	page *tree.Page
-	ino  uint64
-	mod  time.Time
-	dir  string
-	// offers are the media types in slot order: one slot per dump (page.Formats), then HTML, then the VoID file.
-	offers []string
+type Folder struct {
+	// Page is the folder's page.json, Dir the folder; neither may be modified.
+	Page *tree.Page
+	Dir  string
+	// Offers are the media types in slot order: one slot per dump (Page.Formats), then HTML, then the VoID file.
+	// It must not be modified.
+	Offers []string
+	ino    uint64
+	mod    time.Time
 	neg    *negTable
+	budget *budget
 	links  [][]string // Link header per slot; nil when there is none
 	cc     []string   // Cache-Control
-	reps   []atomic.Pointer[rep]
+	reps   []atomic.Pointer[Rep]
 
 	mu      sync.Mutex
 	files   map[string][]byte
 	dropped bool // released: keeps nothing more in memory
 }
 
+// HTMLType is the media type of a folder's HTML page.
+const HTMLType = "text/html"
+
 // newFolder prepares what every response from the folder at dir shares.
-func (h *Handler) newFolder(dir string, p *tree.Page, ino uint64, mod time.Time) *folder {
-	f := &folder{page: p, ino: ino, mod: mod, dir: dir, files: map[string][]byte{}}
+func (c *Cache) newFolder(dir string, p *tree.Page, ino uint64, mod time.Time) *Folder {
+	f := &Folder{Page: p, ino: ino, mod: mod, Dir: dir, budget: c.budget, files: map[string][]byte{}}
 	for _, fm := range p.Formats {
-		f.offers = append(f.offers, fm.MediaType)
+		f.Offers = append(f.Offers, fm.MediaType)
 	}
-	f.offers = append(f.offers, htmlType)
-	f.neg = h.negTables.table(f.offers)
-	n := len(f.offers) + 1
+	f.Offers = append(f.Offers, HTMLType)
+	f.neg = c.negTables.table(f.Offers)
+	n := len(f.Offers) + 1
 	f.links = make([][]string, n)
-	for slot := range len(f.offers) {
+	for slot := range len(f.Offers) {
 		var links []string
 		for _, fm := range p.Formats {
-			if fm.MediaType != f.offers[slot] {
+			if fm.MediaType != f.Offers[slot] {
 				links = append(links, "<"+p.Self+fm.Ext+`>; rel="alternate"; type="`+fm.MediaType+`"`)
 			}
 		}
-		if f.offers[slot] != htmlType {
+		if f.Offers[slot] != HTMLType {
 			links = append(links, "<"+p.Self+`.html>; rel="alternate"; type="text/html"`)
 		}
 		if len(links) > 0 {
 			f.links[slot] = one(strings.Join(links, ", "))
 		}
 	}
-	f.cc = one(cacheControl(p))
-	f.reps = make([]atomic.Pointer[rep], n*4)
+	f.cc = one(p.CacheControl())
+	f.reps = make([]atomic.Pointer[Rep], n*4)
 	return f
 }
 
-func (f *folder) htmlSlot() int { return len(f.offers) - 1 }
-func (f *folder) voidSlot() int { return len(f.offers) }
+func (f *Folder) htmlSlot() int { return len(f.Offers) - 1 }
 
-// slotByType is the slot serving media type mt, or -1.
-func (f *folder) slotByType(mt string) int {
-	for i, o := range f.offers {
+// VoidSlot is the slot of the folder's VoID file.
+func (f *Folder) VoidSlot() int { return len(f.Offers) }
+
+// SlotByType is the slot serving media type mt, or -1.
+func (f *Folder) SlotByType(mt string) int {
+	for i, o := range f.Offers {
 		if o == mt {
 			return i
 		}
@@ -83,29 +91,55 @@ func (f *folder) slotByType(mt string) int {
 	return -1
 }
 
+// Pick returns the slot of the offer Accept prefers, or -1 when none is acceptable.
+func (f *Folder) Pick(accept string) int { return f.neg.pick(accept) }
+
 // slotFile says which file a slot serves, as what, and under which Content-Location.
-func (f *folder) slotFile(slot int) (name, ctype, location string, compressible bool) {
-	p := f.page
+func (f *Folder) slotFile(slot int) (name, ctype, location string, compressible bool) {
+	p := f.Page
 	switch {
 	case slot < len(p.Formats):
 		fm := p.Formats[slot]
-		return filepath.Join(f.dir, fm.File()), fm.MediaType, p.Self + fm.Ext, true
+		return filepath.Join(f.Dir, fm.File()), fm.MediaType, p.Self + fm.Ext, true
 	case slot == f.htmlSlot():
-		return filepath.Join(f.dir, tree.PageHTML), "text/html; charset=utf-8", p.Self + ".html", false
+		return filepath.Join(f.Dir, tree.PageHTML), "text/html; charset=utf-8", p.Self + ".html", false
 	default:
-		return filepath.Join(f.dir, tree.Void), "text/turtle", p.Self + "/" + tree.Void, false
+		return filepath.Join(f.Dir, tree.Void), "text/turtle", p.Self + "/" + tree.Void, false
 	}
 }
 
-// rep is one prepared response: the header fields set on every answer, and the body in memory (or the file to
+// Rep is one prepared response: the header fields set on every answer, and the body in memory (or the file to
 // send when it is too large to keep).
-type rep struct {
+type Rep struct {
 	hdr  []field
 	clen []string // Content-Length, for answers with the whole body
-	body []byte   // nil: served from name
-	name string
-	mod  time.Time
-	memo atomic.Value // what a server without net/http derived from this response (Prepared.Memo)
+	// Body is the representation (nil: too large to keep, served from Name); it must not be modified.
+	Body []byte
+	Name string
+	// Mod is the file's modification time, the one If-Modified-Since is compared with.
+	Mod  time.Time
+	memo atomic.Value // what a server without net/http derived from this response (Memo)
+}
+
+// SetHeader sets the prepared header fields (all but Content-Length) in hd.
+func (r *Rep) SetHeader(hd http.Header) {
+	for _, f := range r.hdr {
+		hd[f.key] = f.val
+	}
+}
+
+// SetContentLength sets Content-Length for an answer with the whole body.
+func (r *Rep) SetContentLength(hd http.Header) { hd[hContentLength] = r.clen }
+
+// Memo returns what build derived from this response, calling build the first time: the derived value lives
+// exactly as long as the prepared response does.
+func (r *Rep) Memo(build func() any) any {
+	if v := r.memo.Load(); v != nil {
+		return v
+	}
+	v := build()
+	r.memo.CompareAndSwap(nil, v)
+	return r.memo.Load()
 }
 
 type field struct {
@@ -145,9 +179,9 @@ func ETag(mod time.Time, size int64) string {
 	return `"` + strconv.FormatInt(mod.Unix(), 16) + "-" + strconv.FormatInt(size, 16) + `"`
 }
 
-// rep returns the prepared response of a slot, for a negotiated or an explicit (extension) request, gzipped when
+// Rep returns the prepared response of a slot, for a negotiated or an explicit (extension) request, gzipped when
 // gz and a .gz sibling exists.
-func (f *folder) rep(slot int, negotiated, gz bool, b *budget) (*rep, error) {
+func (f *Folder) Rep(slot int, negotiated, gz bool) (*Rep, error) {
 	i := slot * 4
 	if negotiated {
 		i += 2
@@ -158,10 +192,10 @@ func (f *folder) rep(slot int, negotiated, gz bool, b *budget) (*rep, error) {
 	if r := f.reps[i].Load(); r != nil {
 		return r, nil
 	}
-	r, err := f.buildRep(slot, negotiated, gz, b)
+	r, err := f.buildRep(slot, negotiated, gz)
 	if gz && err != nil {
 		// No usable .gz sibling: the plain file, remembered only when the sibling is really missing.
-		plain, perr := f.rep(slot, negotiated, false, b)
+		plain, perr := f.Rep(slot, negotiated, false)
 		if perr != nil {
 			return nil, perr
 		}
@@ -177,16 +211,16 @@ func (f *folder) rep(slot int, negotiated, gz bool, b *budget) (*rep, error) {
 	return r, nil
 }
 
-func (f *folder) buildRep(slot int, negotiated, gz bool, b *budget) (*rep, error) {
+func (f *Folder) buildRep(slot int, negotiated, gz bool) (*Rep, error) {
 	name, ctype, location, compressible := f.slotFile(slot)
 	if gz {
 		name += ".gz"
 	}
-	data, fi, err := f.load(name, b)
+	data, fi, err := f.load(name)
 	if err != nil {
 		return nil, err
 	}
-	r := &rep{body: data, name: name, mod: fi.ModTime(), clen: one(strconv.FormatInt(fi.Size(), 10))}
+	r := &Rep{Body: data, Name: name, Mod: fi.ModTime(), clen: one(strconv.FormatInt(fi.Size(), 10))}
 	r.hdr = []field{
 		{hContentType, one(ctype)},
 		{hContentLocation, one(location)},
@@ -194,8 +228,8 @@ func (f *folder) buildRep(slot int, negotiated, gz bool, b *budget) (*rep, error
 		{hETag, one(ETag(fi.ModTime(), fi.Size()))},
 		{hAcceptRanges, valBytes},
 	}
-	if !isZeroTime(r.mod) {
-		r.hdr = append(r.hdr, field{hLastModified, one(r.mod.UTC().Format(http.TimeFormat))})
+	if !isZeroTime(r.Mod) {
+		r.hdr = append(r.hdr, field{hLastModified, one(r.Mod.UTC().Format(http.TimeFormat))})
 	}
 	if f.links[slot] != nil {
 		r.hdr = append(r.hdr, field{hLink, f.links[slot]})
@@ -234,7 +268,8 @@ func (b *budget) take(n int64) bool {
 }
 
 // load returns a file's content when it is small enough to keep (nil otherwise), and its metadata.
-func (f *folder) load(name string, b *budget) ([]byte, os.FileInfo, error) {
+func (f *Folder) load(name string) ([]byte, os.FileInfo, error) {
+	b := f.budget
 	file, err := os.Open(name)
 	if err != nil {
 		return nil, nil, err
@@ -242,7 +277,7 @@ func (f *folder) load(name string, b *budget) ([]byte, os.FileInfo, error) {
 	defer file.Close()
 	fi, err := file.Stat()
 	if err != nil {
-		return nil, nil, fmt.Errorf("site: stat %s: %w", name, err)
+		return nil, nil, fmt.Errorf("filecache: stat %s: %w", name, err)
 	}
 	if fi.Size() > b.per {
 		return nil, fi, nil
@@ -255,10 +290,10 @@ func (f *folder) load(name string, b *budget) ([]byte, os.FileInfo, error) {
 	}
 	data, err = io.ReadAll(file)
 	if err != nil {
-		return nil, nil, fmt.Errorf("site: read %s: %w", name, err)
+		return nil, nil, fmt.Errorf("filecache: read %s: %w", name, err)
 	}
 	if int64(len(data)) != fi.Size() {
-		return nil, nil, fmt.Errorf("site: %s changed while read", name)
+		return nil, nil, fmt.Errorf("filecache: %s changed while read", name)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -274,7 +309,8 @@ func (f *folder) load(name string, b *budget) ([]byte, os.FileInfo, error) {
 
 // release gives a dropped folder's cached bytes back to the budget. Requests still holding its responses keep
 // their slices; only the accounting moves.
-func (f *folder) release(b *budget) {
+func (f *Folder) release() {
+	b := f.budget
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var n int64
@@ -369,32 +405,4 @@ func (t *negTables) table(offers []string) *negTable {
 	}
 	t.m[key] = n
 	return n
-}
-
-// gzipCache remembers codec.AcceptsEncoding(header, "gzip") per Accept-Encoding header, bounded like negTable.
-type gzipCache struct {
-	mu sync.RWMutex
-	m  map[string]bool
-}
-
-func (c *gzipCache) accepts(ae string) bool {
-	if ae == "" {
-		return false
-	}
-	c.mu.RLock()
-	v, ok := c.m[ae]
-	c.mu.RUnlock()
-	if ok {
-		return v
-	}
-	v = codec.AcceptsEncoding(ae, "gzip")
-	if len(ae) <= maxAcceptLen {
-		c.mu.Lock()
-		if c.m == nil || len(c.m) >= maxNegEntries {
-			c.m = map[string]bool{}
-		}
-		c.m[ae] = v
-		c.mu.Unlock()
-	}
-	return v
 }
