@@ -275,7 +275,11 @@ func (s *Server) getPublicationContent(w http.ResponseWriter, r *http.Request, c
 // resolveVersion finds a publication version by publication id (its latest) or by version id, among what the
 // caller may read.
 func (s *Server) resolveVersion(ctx context.Context, a model.Actor, ref string) (model.Publication, []byte, error) {
-	p, data, err := s.cfg.Store.PublicationContent(ctx, a, ref, "")
+	return s.resolveVersionWith(ctx, a, ref, s.cfg.Store.PublicationContent)
+}
+
+func (s *Server) resolveVersionWith(ctx context.Context, a model.Actor, ref string, load publicationLoader) (model.Publication, []byte, error) {
+	p, data, err := load(ctx, a, ref, "")
 	if !errors.Is(err, model.ErrNotFound) {
 		return p, data, err
 	}
@@ -294,7 +298,7 @@ func (s *Server) resolveVersion(ctx context.Context, a model.Actor, ref string) 
 		for _, p := range ps {
 			for _, v := range p.Versions {
 				if v.ID == ref {
-					return s.cfg.Store.PublicationContent(ctx, a, p.ID, v.ID)
+					return load(ctx, a, p.ID, v.ID)
 				}
 			}
 		}

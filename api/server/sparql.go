@@ -162,7 +162,7 @@ func (s *Server) storeDataset(ctx context.Context, a model.Actor, pubID, version
 	}
 	ds := remote.Dataset{Default: []string{own}}
 	for _, ref := range defaults {
-		xp, _, err := s.graphRef(ctx, a, ref)
+		xp, err := s.graphPub(ctx, a, ref)
 		if err != nil {
 			return nil, err
 		}
@@ -173,7 +173,7 @@ func (s *Server) storeDataset(ctx context.Context, a model.Actor, pubID, version
 		ds.Default = append(ds.Default, g)
 	}
 	for _, ref := range named {
-		xp, _, err := s.graphRef(ctx, a, ref)
+		xp, err := s.graphPub(ctx, a, ref)
 		if err != nil {
 			return nil, err
 		}
@@ -291,13 +291,32 @@ func (s *Server) addGraph(ctx context.Context, b *index.Builder, p model.Publica
 // graphRef finds the publication version a protocol parameter names: a publication or version id, or its URI
 // or direct URL (`{base}/<group path>/<repository>/<publication>[/versions/<label>]`).
 func (s *Server) graphRef(ctx context.Context, a model.Actor, ref string) (model.Publication, []byte, error) {
+	return s.findGraph(ctx, a, ref, s.cfg.Store.PublicationContent)
+}
+
+// graphPub is graphRef without the content, for the external store's path: the store holds the data, and reading
+// a large publication's content only to name its graph would cost as much as the query.
+func (s *Server) graphPub(ctx context.Context, a model.Actor, ref string) (model.Publication, error) {
+	p, _, err := s.findGraph(ctx, a, ref, s.metadataOnly)
+	return p, err
+}
+
+func (s *Server) metadataOnly(ctx context.Context, a model.Actor, id, version string) (model.Publication, []byte, error) {
+	p, err := s.cfg.Store.Publication(ctx, a, id, version)
+	return p, nil, err
+}
+
+// publicationLoader is PublicationContent or metadataOnly.
+type publicationLoader func(ctx context.Context, a model.Actor, id, version string) (model.Publication, []byte, error)
+
+func (s *Server) findGraph(ctx context.Context, a model.Actor, ref string, load publicationLoader) (model.Publication, []byte, error) {
 	notFound := apierr.New(http.StatusNotFound, "no publication "+ref)
 	p, ok := strings.CutPrefix(ref, s.cfg.BaseURL)
 	if !ok || !strings.HasPrefix(p, "/") {
 		if strings.Contains(ref, ":") {
 			return model.Publication{}, nil, notFound
 		}
-		pub, data, err := s.resolveVersion(ctx, a, ref)
+		pub, data, err := s.resolveVersionWith(ctx, a, ref, load)
 		if errors.Is(err, model.ErrNotFound) {
 			return pub, data, notFound
 		}
@@ -317,7 +336,7 @@ func (s *Server) graphRef(ctx context.Context, a model.Actor, ref string) (model
 		if err != nil {
 			break
 		}
-		return s.cfg.Store.PublicationContent(ctx, a, pub.ID, version)
+		return load(ctx, a, pub.ID, version)
 	}
 	return model.Publication{}, nil, notFound
 }
