@@ -183,6 +183,7 @@ func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *erro
 	type item struct {
 		row  []ID
 		keys []rdf.Term
+		seq  int // arrival order: ties keep it, as a stable sort would
 	}
 	var items []item
 	ok := e.exec(x.Op, in, func(row []ID) bool {
@@ -194,7 +195,7 @@ func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *erro
 			*errp = err
 			return false
 		}
-		it := item{row: slices.Clone(row), keys: make([]rdf.Term, len(x.Conds))}
+		it := item{row: slices.Clone(row), keys: make([]rdf.Term, len(x.Conds)), seq: len(items)}
 		for i, c := range x.Conds {
 			if v, err := e.eval(c.Expr, row, errp); err == nil {
 				it.keys[i] = v
@@ -206,7 +207,10 @@ func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *erro
 	if !ok && *errp != nil {
 		return false
 	}
-	slices.SortStableFunc(items, func(a, b item) int {
+	// An unstable sort with the arrival order as the last key: slices.SortStableFunc merges in place with
+	// O(n log² n) comparisons, and each comparison of two numeric terms parses both (b36: 58 000 offers ordered by
+	// days and price spent 70% of its time there).
+	slices.SortFunc(items, func(a, b item) int {
 		for i, c := range x.Conds {
 			r := builtin.OrderCompare(a.keys[i], b.keys[i])
 			if c.Desc {
@@ -216,7 +220,7 @@ func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *erro
 				return r
 			}
 		}
-		return 0
+		return a.seq - b.seq
 	})
 	for _, it := range items {
 		if !emit(it.row) {

@@ -177,7 +177,10 @@ func (s *Server) BulkLoad(ctx context.Context, file, graph string) error {
 }
 
 func (s *Server) wait(ctx context.Context) error {
-	deadline := time.Now().Add(90 * time.Second)
+	// A fresh database takes Virtuoso 15–20 s to create on an idle machine, but it writes and checkpoints ~50 MB
+	// while doing so, and on a machine at load 25 with other I/O that took 80–100 s (seen 2026-11-26).
+	const patience = 5 * time.Minute
+	deadline := time.Now().Add(patience)
 	for time.Now().Before(deadline) {
 		select {
 		case err := <-s.done:
@@ -199,7 +202,7 @@ func (s *Server) wait(ctx context.Context) error {
 			}
 		}
 	}
-	return errors.New("virtuosotest: Virtuoso did not answer within 90 s")
+	return fmt.Errorf("virtuosotest: Virtuoso did not answer within %v", patience)
 }
 
 // Stop ends the server (SIGTERM: Virtuoso checkpoints and exits) and waits for it.
