@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/ldhub/ldhub/pipeline/storeload"
-	"github.com/ldhub/ldhub/sparqlsvc/protocol"
 	"github.com/ldhub/ldhub/sparqlsvc/remote"
 )
 
@@ -55,9 +54,9 @@ func addStoreFlags(fs *flag.FlagSet, env *environment) *storeFlags {
 	return f
 }
 
-// loader returns the store's loader, or nil when no store is configured. A replica's (readOnly) only reads what
-// the primary loaded: it never writes to the store.
-func (f *storeFlags) loader(baseURL, out string, readOnly bool, log *slog.Logger) (*storeload.Loader, error) {
+// options returns the loader's configuration without its tree, base URL, mode and log, or nil when no store is
+// configured.
+func (f *storeFlags) options() (*storeload.Options, error) {
 	if *f.url == "" {
 		return nil, nil
 	}
@@ -66,20 +65,16 @@ func (f *storeFlags) loader(baseURL, out string, readOnly bool, log *slog.Logger
 	if err != nil {
 		return nil, fmt.Errorf("--sparql-store: %w", err)
 	}
-	return storeload.New(storeload.Options{Store: st, Out: out, BaseURL: baseURL, Threshold: *f.threshold,
-		Include: f.include, Exclude: f.exclude, ReadOnly: readOnly, Log: log}), nil
+	return &storeload.Options{Store: st, Threshold: *f.threshold, Include: f.include, Exclude: f.exclude}, nil
 }
 
-// siteBackend is the site handler's view of the loader: a version's graph when the store holds it.
-func siteBackend(l *storeload.Loader) func(versionPath, versionID string) protocol.Backend {
-	if l == nil {
-		return nil
+// loader returns the store's loader for the tree out, or nil when no store is configured. A replica's (readOnly)
+// only reads what the primary loaded: it never writes to the store.
+func (f *storeFlags) loader(baseURL, out string, readOnly bool, log *slog.Logger) (*storeload.Loader, error) {
+	o, err := f.options()
+	if o == nil || err != nil {
+		return nil, err
 	}
-	return func(versionPath, versionID string) protocol.Backend {
-		g := l.Graph(versionPath)
-		if !l.Loaded(g, versionID) {
-			return nil
-		}
-		return &remote.Query{Store: l.Store(), Dataset: remote.Dataset{Default: []string{g}}}
-	}
+	o.BaseURL, o.Out, o.ReadOnly, o.Log = baseURL, out, readOnly, log
+	return storeload.New(*o), nil
 }
