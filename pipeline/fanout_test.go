@@ -27,11 +27,6 @@ func (d *sliceDecoder) Next() (rdf.Quad, error) {
 	return q, nil
 }
 
-func drain(d rdf.Decoder) (int, error) {
-	qs, err := conformance.ReadAll(d)
-	return len(qs), err
-}
-
 func TestFanOut(t *testing.T) {
 	bad := errors.New("line 9: bad")
 	for _, tc := range []struct {
@@ -50,7 +45,7 @@ func TestFanOut(t *testing.T) {
 			}
 			out := make(chan res, len(readers))
 			for _, r := range readers {
-				go func() { n, err := drain(r); out <- res{n, err} }()
+				go func() { n, err := conformance.Drain(r); out <- res{n, err} }()
 			}
 			for range readers {
 				r := <-out
@@ -70,7 +65,7 @@ func TestFanOutStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	readers := fanOut(ctx, &sliceDecoder{quads: qs, err: io.EOF}, 2)
 	cancel() // reader 0 never reads; the decoding goroutine must still end
-	if _, err := drain(readers[1]); err == nil {
+	if _, err := conformance.Drain(readers[1]); err == nil {
 		t.Error("a reader saw a clean end of a cancelled fan-out")
 	}
 }

@@ -24,9 +24,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
@@ -130,7 +130,7 @@ func runQueries(idxPath, dir string, runs, warmup int, dump, only string) error 
 	ds := eval.FromIndex(d)
 	var out []queryResult
 	err = eachQuery(dir, only, func(name string, src []byte) {
-		qr := timeQuery(name, warmup, runs, 0, cpuTime, dump, func() (*eval.Result, error) {
+		qr := timeQuery(name, warmup, runs, 0, conformance.CPUTime, dump, func() (*eval.Result, error) {
 			// Parsing is part of answering a query, as it is for Oxigraph's query() call.
 			q, err := parser.Parse(string(src), parser.Options{})
 			if err != nil {
@@ -278,15 +278,6 @@ func median(xs []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
-// cpuTime is the process's user+sys CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func rssMiB(field string) int { return procMiB(0, field) }

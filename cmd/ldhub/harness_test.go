@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/ldhub/ldhub/content/conformance"
+	"github.com/ldhub/ldhub/syncbuf"
 )
 
 var (
@@ -90,7 +91,7 @@ func freeAddr(t *testing.T) string {
 // hubProc is one `ldhub serve` process.
 type hubProc struct {
 	cmd    *exec.Cmd
-	logs   *syncBuffer
+	logs   *syncbuf.Buffer
 	exited chan struct{}
 }
 
@@ -105,7 +106,7 @@ func startHub(t *testing.T, bin, data, addr string, env ...string) *hubProc {
 // startHubArgs runs the binary with args (a serve command) and waits until it listens.
 func startHubArgs(t *testing.T, bin string, args []string, env ...string) *hubProc {
 	t.Helper()
-	p := &hubProc{logs: &syncBuffer{}, exited: make(chan struct{})}
+	p := &hubProc{logs: &syncbuf.Buffer{}, exited: make(chan struct{})}
 	p.cmd = exec.Command(bin, args...)
 	p.cmd.Env = append(os.Environ(), env...)
 	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs

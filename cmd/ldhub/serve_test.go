@@ -10,34 +10,16 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/ldhub/ldhub/httpx"
+	"github.com/ldhub/ldhub/syncbuf"
 )
-
-// syncBuffer is a bytes.Buffer safe for the server goroutine and the test to share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 type served struct {
 	addr           string
-	stdout, stderr *syncBuffer
+	stdout, stderr *syncbuf.Buffer
 	stop           func() int
 }
 
@@ -45,7 +27,7 @@ type served struct {
 func startServe(t *testing.T, vars map[string]string) *served {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &served{stdout: &syncBuffer{}, stderr: &syncBuffer{}}
+	s := &served{stdout: &syncbuf.Buffer{}, stderr: &syncbuf.Buffer{}}
 	env := &environment{stdin: strings.NewReader(""), stdout: s.stdout, stderr: s.stderr, getenv: func(k string) string { return vars[k] }}
 	done := make(chan int, 1)
 	go func() { done <- run(ctx, env, []string{"serve", "--addr", "127.0.0.1:0"}) }()

@@ -93,6 +93,22 @@ func ParseFile(path string, dec NewDecoder) ([]rdf.Quad, error) {
 	return ReadAll(dec(f, rdf.DecodeOptions{Base: W3CBase(path), Blanks: rdf.NewBlankNodes("")}))
 }
 
+// Drain reads d to its end without keeping the statements (a benchmark's reader), and counts them; on an error
+// it returns the count before it.
+func Drain(d rdf.Decoder) (int, error) {
+	n := 0
+	for {
+		_, err := d.Next()
+		if errors.Is(err, io.EOF) {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+		n++
+	}
+}
+
 // ReadAll collects every statement of d; on an error it returns what came before it.
 func ReadAll(d rdf.Decoder) ([]rdf.Quad, error) {
 	var out []rdf.Quad

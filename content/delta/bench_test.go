@@ -8,10 +8,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/content/delta"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
@@ -81,14 +81,14 @@ func BenchmarkDelta1M(b *testing.B) {
 			var ref, ours, ratio, refCPU, oursCPU, ratioCPU []float64
 			var changed, lines int
 			for b.Loop() {
-				start, cpu := time.Now(), cpuSeconds(b, syscall.RUSAGE_CHILDREN)
+				start, cpu := time.Now(), conformance.ChildrenCPUTime().Seconds()
 				lines = sortComm(pa, pb)
 				ref = append(ref, time.Since(start).Seconds())
-				refCPU = append(refCPU, cpuSeconds(b, syscall.RUSAGE_CHILDREN)-cpu)
-				start, cpu = time.Now(), cpuSeconds(b, syscall.RUSAGE_SELF)
+				refCPU = append(refCPU, conformance.ChildrenCPUTime().Seconds()-cpu)
+				start, cpu = time.Now(), conformance.CPUTime().Seconds()
 				add, rem := diffFiles(b, pa, pb, tc.o)
 				ours = append(ours, time.Since(start).Seconds())
-				oursCPU = append(oursCPU, cpuSeconds(b, syscall.RUSAGE_SELF)-cpu)
+				oursCPU = append(oursCPU, conformance.CPUTime().Seconds()-cpu)
 				ratio = append(ratio, ours[len(ours)-1]/ref[len(ref)-1])
 				ratioCPU = append(ratioCPU, oursCPU[len(oursCPU)-1]/refCPU[len(refCPU)-1])
 				changed = add + rem
@@ -104,16 +104,6 @@ func BenchmarkDelta1M(b *testing.B) {
 			b.ReportMetric(float64(lines), "comm-lines")
 		})
 	}
-}
-
-// cpuSeconds is the user+system CPU time of this process (RUSAGE_SELF) or of its waited-for children and their
-// descendants (RUSAGE_CHILDREN).
-func cpuSeconds(b *testing.B, who int) float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(who, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
 func median(xs []float64) float64 {

@@ -1,38 +1,20 @@
 package accesslog
 
 import (
-	"bytes"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/ldhub/ldhub/syncbuf"
 )
-
-// syncBuffer is a bytes.Buffer safe for the flushing goroutine and the test to share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // The access log is written in blocks: nothing per request, everything within the flush interval and on Close.
 func TestBuffered(t *testing.T) {
-	out := &syncBuffer{}
+	out := &syncbuf.Buffer{}
 	b := NewBuffered(out, 200*time.Millisecond)
 	log := slog.New(slog.NewTextHandler(b, nil))
 	Request(log, "GET", "/org/open/core", 200, 1171, 3*time.Millisecond)
@@ -61,7 +43,7 @@ func TestBuffered(t *testing.T) {
 
 // A full block is written without waiting for the interval.
 func TestBufferedBlock(t *testing.T) {
-	out := &syncBuffer{}
+	out := &syncbuf.Buffer{}
 	b := NewBuffered(out, time.Hour)
 	defer b.Close()
 	line := strings.Repeat("x", 1000) + "\n"
@@ -75,7 +57,7 @@ func TestBufferedBlock(t *testing.T) {
 
 // Requests are logged with the path only: no query, no header.
 func TestHandlerNoSecrets(t *testing.T) {
-	out := &syncBuffer{}
+	out := &syncbuf.Buffer{}
 	b := NewBuffered(out, time.Hour)
 	h := Handler(slog.New(slog.NewTextHandler(b, nil)), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusTeapot)

@@ -3,9 +3,7 @@ package jsonld_test
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -175,19 +173,7 @@ func runToRDF(dir string, e manifestEntry) string {
 	return ""
 }
 
-func readAll(d rdf.Decoder) ([]rdf.Quad, error) {
-	var out []rdf.Quad
-	for {
-		q, err := d.Next()
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return out, err
-		}
-		out = append(out, q)
-	}
-}
+func readAll(d rdf.Decoder) ([]rdf.Quad, error) { return conformance.ReadAll(d) }
 
 // generalizedPredicate matches a blank node in predicate position, which only generalized RDF allows and the
 // strict N-Quads decoder rejects.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
 	"github.com/ldhub/ldhub/content/rdf/rdfjson"
@@ -43,14 +44,8 @@ func benchData(b *testing.B, n int) (rj, nt []byte, quads []rdf.Quad) {
 }
 
 func drain(b *testing.B, d rdf.Decoder) {
-	for {
-		_, err := d.Next()
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
+	if _, err := conformance.Drain(d); err != nil {
+		b.Fatal(err)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
 	"github.com/ldhub/ldhub/content/rdf/rdfxml"
@@ -45,7 +46,7 @@ func BenchmarkDecode(b *testing.B) {
 	var n int
 	for b.Loop() {
 		var err error
-		if n, err = drain(rdfxml.NewDecoder(bytes.NewReader(doc), rdf.DecodeOptions{Blanks: rdf.NewBlankNodes("b")})); err != nil {
+		if n, err = conformance.Drain(rdfxml.NewDecoder(bytes.NewReader(doc), rdf.DecodeOptions{Blanks: rdf.NewBlankNodes("b")})); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -84,7 +85,7 @@ func BenchmarkReferenceNTriples(b *testing.B) {
 	b.SetBytes(int64(len(doc)))
 	b.ReportAllocs()
 	for b.Loop() {
-		n, err := drain(ntriples.NewDecoder(bytes.NewReader(doc), rdf.DecodeOptions{Blanks: rdf.NewBlankNodes("b")}))
+		n, err := conformance.Drain(ntriples.NewDecoder(bytes.NewReader(doc), rdf.DecodeOptions{Blanks: rdf.NewBlankNodes("b")}))
 		if err != nil || n != len(qs) {
 			b.Fatal(err, n)
 		}
@@ -93,18 +94,6 @@ func BenchmarkReferenceNTriples(b *testing.B) {
 }
 
 // drain reads a decoder to the end and counts the triples, so benchmarks measure decoding, not slice growth.
-func drain(d rdf.Decoder) (int, error) {
-	n := 0
-	for {
-		if _, err := d.Next(); err == io.EOF {
-			return n, nil
-		} else if err != nil {
-			return n, err
-		}
-		n++
-	}
-}
-
 func BenchmarkEncode(b *testing.B) {
 	qs, err := readAll(rdfxml.NewDecoder(bytes.NewReader(benchDoc(benchSubjects)), rdf.DecodeOptions{}))
 	if err != nil {
@@ -134,7 +123,7 @@ func BenchmarkEntityBomb(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := drain(rdfxml.NewDecoder(strings.NewReader(bc.doc), rdf.DecodeOptions{})); err == nil {
+				if _, err := conformance.Drain(rdfxml.NewDecoder(strings.NewReader(bc.doc), rdf.DecodeOptions{})); err == nil {
 					b.Fatal("bomb accepted")
 				}
 			}

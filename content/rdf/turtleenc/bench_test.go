@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
 	"github.com/ldhub/ldhub/content/rdf/turtleenc"
@@ -71,7 +72,7 @@ func benchEncode(b *testing.B, newEnc func(io.Writer, rdf.EncodeOptions) rdf.Enc
 	o := rdf.EncodeOptions{Prefixes: benchPrefixes}
 	var out countWriter
 	b.ReportAllocs()
-	cpu := processCPU()
+	cpu := conformance.CPUTime()
 	for b.Loop() {
 		out = 0
 		e := newEnc(&out, o)
@@ -84,7 +85,7 @@ func benchEncode(b *testing.B, newEnc func(io.Writer, rdf.EncodeOptions) rdf.Enc
 			b.Fatal(err)
 		}
 	}
-	cpu = processCPU() - cpu
+	cpu = conformance.CPUTime() - cpu
 	b.ReportMetric(float64(len(qs))*float64(b.N)/b.Elapsed().Seconds(), "triples/s")
 	b.ReportMetric(float64(len(qs))*float64(b.N)/cpu.Seconds(), "triples/cpu-s")
 	b.ReportMetric(float64(out), "outbytes")

@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/ldhub/ldhub/api/auth"
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/store"
@@ -33,21 +34,6 @@ func fakeValidate(ctx context.Context, path string, content []byte) error {
 }
 
 type user struct{ id, secret string }
-
-// basicAuth stands in for the API's authorizer (api/auth, which the handler is mounted with).
-type basicAuth struct{ s *store.Store }
-
-func (b basicAuth) Actor(r *http.Request) (model.Actor, error) {
-	id, secret, ok := r.BasicAuth()
-	if !ok {
-		return model.Actor{}, nil
-	}
-	c, err := b.s.Authenticate(r.Context(), id, secret)
-	if err != nil {
-		return model.Actor{}, err
-	}
-	return model.ActorOf(c), nil
-}
 
 type hub struct {
 	s                  *store.Store
@@ -103,7 +89,8 @@ func newHub(t *testing.T) *hub {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	h.git = githttp.New(s, basicAuth{s}, "/git/")
+	// The API's one Basic-auth path (with its slow-down), which ldhub serve mounts the handler with.
+	h.git = githttp.New(s, auth.New(s, auth.Options{}), "/git/")
 	mux.Handle("/git/", h.git)
 	h.srv = httptest.NewServer(mux)
 	t.Cleanup(h.srv.Close)
