@@ -1,7 +1,10 @@
 package server_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -195,5 +198,50 @@ func TestChangeFeedWaitsAreBounded(t *testing.T) {
 			t.Fatal("the waits' slots were not freed")
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestChangeFeedCompresses: a caller that accepts gzip (a replica's Go client, by default) gets the same answer
+// compressed; one that does not gets it plain. Both say the answer varies on Accept-Encoding.
+func TestChangeFeedCompresses(t *testing.T) {
+	f := newFixtureWatching(t, true)
+	get := func(encoding string) *httptest.ResponseRecorder {
+		t.Helper()
+		r := httptest.NewRequest("GET", "/api/v4/changes", nil)
+		r.SetBasicAuth(f.callers["viewer"].id, f.callers["viewer"].secret)
+		if encoding != "" {
+			r.Header.Set("Accept-Encoding", encoding)
+		}
+		w := httptest.NewRecorder()
+		f.srv.ServeHTTP(w, r)
+		if w.Code != http.StatusOK || !strings.Contains(w.Header().Get("Vary"), "Accept-Encoding") {
+			t.Fatalf("Accept-Encoding %q: %d, Vary %q", encoding, w.Code, w.Header().Get("Vary"))
+		}
+		return w
+	}
+	plain := get("")
+	if plain.Header().Get("Content-Encoding") != "" {
+		t.Fatalf("compressed without Accept-Encoding: %q", plain.Header().Get("Content-Encoding"))
+	}
+	if w := get("gzip;q=0, identity"); w.Header().Get("Content-Encoding") != "" {
+		t.Errorf("compressed although gzip;q=0: %q", w.Header().Get("Content-Encoding"))
+	}
+	gz := get("gzip")
+	if gz.Header().Get("Content-Encoding") != "gzip" {
+		t.Fatalf("Accept-Encoding gzip: Content-Encoding %q", gz.Header().Get("Content-Encoding"))
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz.Body.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b, plain.Body.Bytes()) {
+		t.Errorf("the compressed answer is not the plain one:\n%s\n%s", b, plain.Body.Bytes())
+	}
+	if gz.Body.Len() >= plain.Body.Len() {
+		t.Errorf("compressed %d bytes, plain %d", gz.Body.Len(), plain.Body.Len())
 	}
 }
