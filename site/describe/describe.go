@@ -1,6 +1,8 @@
 // Package describe gathers what a rendered version's SPARQL index says about one resource and lays it out as the
 // resource's page data. The direct-URL handler (site) answers resources with it on request, and the pipeline
 // pre-renders term pages with it for the static tree, so that both give the same page and the same statements.
+// Indexes keeps those index files mapped, once for every reader of the tree (the site's resources and queries,
+// the API's SPARQL endpoint), and checks that a file still belongs to the version its reader expects.
 package describe
 
 import (
