@@ -13,10 +13,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/httpx/accesslog"
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
@@ -211,13 +211,7 @@ type fastServer struct {
 func (s *fastServer) Close() { s.close() }
 
 // selfCPU is the CPU time (user + system, seconds) this process has used: the Go servers run in it.
-func selfCPU() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
-}
+func selfCPU() float64 { return conformance.CPUTime().Seconds() }
 
 // workersCPU returns a function summing the CPU time of the processes whose parent is master (nginx's workers),
 // from /proc/<pid>/stat in clock ticks (100 per second on Linux).
