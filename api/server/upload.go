@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"mime"
@@ -51,7 +52,7 @@ func readParts(r *http.Request, required ...string) (map[string]*part, error) {
 			}
 			return nil, &apierr.Error{Status: http.StatusBadRequest, Message: "malformed multipart body: " + err.Error(), Err: err}
 		}
-		data, err := io.ReadAll(p)
+		data, err := readPart(p, r.ContentLength)
 		if err != nil {
 			if bodyFailed(err) {
 				return nil, err
@@ -70,6 +71,31 @@ func readParts(r *http.Request, required ...string) (map[string]*part, error) {
 		}
 	}
 	return parts, nil
+}
+
+// readPart reads a part of a body of announced length hint (-1 when unknown; never above the upload limit, which
+// larger bodies are refused by before they are read). io.ReadAll grows by copying into ever larger fresh slices,
+// 2.4 bytes allocated, cleared and faulted in per byte read (BenchmarkReadPart); in a profile of ldhub serve from
+// upload until live, clearing them was a tenth of the server's CPU time. A part that passes readAhead bytes is read
+// into one buffer of the body's length (1.03 bytes per byte); only data that arrives costs that, not a length a
+// client merely announces.
+func readPart(p io.Reader, hint int64) ([]byte, error) {
+	const readAhead = 1 << 20
+	buf := new(bytes.Buffer)
+	if _, err := io.CopyN(buf, p, readAhead); err != nil {
+		if errors.Is(err, io.EOF) {
+			return buf.Bytes(), nil
+		}
+		return nil, err
+	}
+	if hint > int64(buf.Len()) {
+		// MinRead: ReadFrom wants that much room at the end, or it grows the buffer once more.
+		b := make([]byte, buf.Len(), hint+bytes.MinRead)
+		copy(b, buf.Bytes())
+		buf = bytes.NewBuffer(b)
+	}
+	_, err := buf.ReadFrom(p)
+	return buf.Bytes(), err
 }
 
 // bodyFailed reports whether err is the body's own failure (too large, too slow) rather than bad content, so that
