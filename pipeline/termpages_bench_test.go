@@ -17,6 +17,7 @@ import (
 	"github.com/ldhub/ldhub/content/store"
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
+	"github.com/ldhub/ldhub/site/describe"
 	"github.com/ldhub/ldhub/site/tree"
 )
 
@@ -89,10 +90,16 @@ func BenchmarkTermPages(b *testing.B) {
 				b.ReportMetric(float64(wall.Milliseconds()), "first-wall-ms")
 				b.ReportMetric(float64(cpu)/1e6, "first-cpu-ms")
 				if pages {
-					if res.TermPages != n+1 {
-						b.Fatalf("%d term pages rendered, want %d", res.TermPages, n+1)
+					// The concepts and the scheme, unless the scheme (n inScheme and 10 topConceptOf references) has
+					// more references than a page holds: then the handler answers it.
+					want := n + 1
+					if n+10 > describe.PageSize {
+						want = n
 					}
-					b.ReportMetric(float64(cpu)/1e6/float64(n+1)*1000, "first-cpu-ms/1000-pages")
+					if res.TermPages != want {
+						b.Errorf("%d term pages rendered, want %d", res.TermPages, want)
+					}
+					b.ReportMetric(float64(cpu)/1e6/float64(want)*1000, "first-cpu-ms/1000-pages")
 					files, blocks := diskUse(b, filepath.Join(tree.PubDir(tree.Root(out, false), "/org/open/thes"), tree.Current, tree.TermPages))
 					b.ReportMetric(float64(files), "files")
 					b.ReportMetric(float64(blocks)/(1<<20), "disk-MiB")
