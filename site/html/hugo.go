@@ -5,7 +5,6 @@ package html
 // else.
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -20,6 +19,8 @@ import (
 	"github.com/gohugoio/hugo/deps"
 	"github.com/gohugoio/hugo/hugofs"
 	"github.com/gohugoio/hugo/hugolib"
+
+	"github.com/ldhub/ldhub/syncbuf"
 )
 
 // hugoConfig says where one build reads and writes.
@@ -59,7 +60,7 @@ func runHugo(cfg hugoConfig) error {
 	flags.Set("workingDir", cfg.Project)
 	// Hugo reports a failing template by logging it and returning "logged N error(s)"; its log is kept so the
 	// returned error can say what went wrong. Warnings still reach stderr.
-	log := &syncBuffer{}
+	log := &syncbuf.Buffer{}
 	logger := loggers.New(loggers.Options{Level: logg.LevelWarn, StdOut: log, StdErr: log})
 	configs, err := allconfig.LoadConfig(allconfig.ConfigSourceDescriptor{
 		Flags:       flags,
@@ -89,7 +90,7 @@ func runHugo(cfg hugoConfig) error {
 
 // built finishes a build that returned err with log as Hugo's log: a failed build's error says what Hugo logged,
 // and a successful build's warnings go to stderr.
-func built(err error, log *syncBuffer) error {
+func built(err error, log *syncbuf.Buffer) error {
 	if err != nil {
 		if logged := strings.TrimSpace(log.String()); logged != "" {
 			return fmt.Errorf("hugo build: %w: %s", err, logged)
@@ -134,34 +135,4 @@ func siteConfig(cfg hugoConfig) map[string]any {
 		conf["noBuildLock"] = true
 	}
 	return conf
-}
-
-// syncBuffer collects Hugo's log, which its workers write concurrently.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func (b *syncBuffer) Reset() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.buf.Reset()
-}
-
-func (b *syncBuffer) Len() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Len()
 }

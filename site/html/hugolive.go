@@ -24,6 +24,7 @@ import (
 	"github.com/gohugoio/hugo/hugolib"
 	"github.com/spf13/afero"
 
+	"github.com/ldhub/ldhub/syncbuf"
 	"github.com/ldhub/ldhub/theme"
 )
 
@@ -42,7 +43,7 @@ const (
 type liveSite struct {
 	src, dst afero.Fs
 	sites    *hugolib.HugoSites
-	log      *syncBuffer
+	log      *syncbuf.Buffer
 	gen      int      // builds so far: page i of build g is content/s<g>-<i>.md at URL /s/<g>-<i>/
 	files    []string // the content files of the last build
 }
@@ -85,7 +86,7 @@ func newLiveSite(set settings, overrides []string) (*liveSite, error) {
 	// Watching makes Hugo track which sources each page depends on, which is what lets a rebuild render only the
 	// pages whose content changed; without it a second Build is refused.
 	flags.Set("internal", map[string]any{"watch": true})
-	log := &syncBuffer{}
+	log := &syncbuf.Buffer{}
 	// Hugo prints what each rebuild changed to its standard output; only warnings and errors are kept.
 	logger := loggers.New(loggers.Options{Level: logg.LevelWarn, StdOut: io.Discard, StdErr: log})
 	// LoadConfig sets Hugo's global logger: it must not run during another build (see hugoMu).

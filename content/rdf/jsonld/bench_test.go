@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/jsonld"
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
@@ -54,17 +55,9 @@ func benchDocs(b *testing.B, n int) (jsonLD, nquads []byte) {
 	return jl.Bytes(), nq.Bytes()
 }
 
-func drain(b *testing.B, d rdf.Decoder) int {
-	n := 0
-	for {
-		_, err := d.Next()
-		if err == io.EOF {
-			return n
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		n++
+func drain(b *testing.B, d rdf.Decoder) {
+	if _, err := conformance.Drain(d); err != nil {
+		b.Fatal(err)
 	}
 }
 
