@@ -9,9 +9,11 @@
 # direct URL with HEAD until it answers with the new version (200 with a new ETag; the answer is then read once,
 # untimed, and must hold the new version's marker statement), and the SPARQL endpoint of the direct URL until an
 # ASK for the one statement that only the new version has answers true. Reported per run: seconds until the
-# upload's answer, until the direct URL, until SPARQL (both live = the larger), the server's CPU time during the
-# run, and its peak RSS and peak private memory (RssAnon, sampled every 20 ms) during the run. Each upload is of
-# different content (one marker statement differs), so every run makes a new version.
+# upload's answer, until the direct URL, until SPARQL (both live = the larger), the server's CPU time until live
+# and after it (the work left for after the switch: the .gz siblings of a large version), and its peak RSS and
+# peak private memory (RssAnon, sampled every 20 ms) from the upload until the server is idle again. Each run
+# starts from an idle server. Each upload is of different content (one marker statement differs), so every run
+# makes a new version.
 #
 # It needs curl, python3 and go. The first upload creates the publication (timed as run 0:
 # a create, not an update).
@@ -74,12 +76,23 @@ sample_mem() {
 # cpu_ticks PID: user+system CPU time of PID so far, in clock ticks (on a shared machine the server's CPU seconds
 # are the comparable figure; wall time measures the neighbours too).
 cpu_ticks() { local f; read -r -a f < "/proc/$1/stat"; echo $(( f[13] + f[14] )); }
+# wait_idle PID: returns once PID used no CPU for 0.5 s (at most 120 s). Each run starts from an idle server and
+# its background work after live (the .gz siblings of a large version) is counted to the run that caused it, not
+# to the next upload.
+wait_idle() {
+  local a b
+  for _ in $(seq 240); do
+    a=$(cpu_ticks "$1"); sleep 0.5; b=$(cpu_ticks "$1")
+    [ "$a" = "$b" ] && return 0
+  done
+}
 : > "$tmp/results"
 prev_tag=""
 for i in $(seq 0 "$runs"); do
   # Version i: the BSBM triples plus one marker statement of its own.
   marker="<http://example.org/bench/upload> <http://example.org/bench/run> \"$i-$$\" ."
   { cat "$nt"; echo "$marker"; } > "$tmp/data.nt"
+  wait_idle "$spid"
   rm -f "$tmp/mem" "$tmp/mem.stop"
   sample_mem "$spid" "$tmp/mem" &
   mpid=$!
@@ -115,14 +128,16 @@ for i in $(seq 0 "$runs"); do
     [ -n "$t_direct" ] && [ -n "$t_sparql" ] && break
     sleep 0.05
   done
-  touch "$tmp/mem.stop"; wait "$mpid"
   c1=$(cpu_ticks "$spid")
+  wait_idle "$spid"
+  c2=$(cpu_ticks "$spid")
+  touch "$tmp/mem.stop"; wait "$mpid"
   ver=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["versions"][0]["version"])' "$tmp/pub.json")
   [ -n "$t_direct" ] && [ -n "$t_sparql" ] || { echo "bench-upload: version $ver not live within 120 s" >&2; tail -20 "$tmp/serve.log" >&2; exit 1; }
   curl -s -m 60 -H 'Accept: application/n-triples' "$direct" | grep -qF "$marker" ||
     { echo "bench-upload: the direct URL's new answer ($tag) lacks version $i's marker statement" >&2; exit 1; }
   prev_tag=$tag
-  echo "$i $t0 $t_up $t_direct $t_sparql $(cat "$tmp/mem") $(( c1 - c0 ))" >> "$tmp/results"
+  echo "$i $t0 $t_up $t_direct $t_sparql $(cat "$tmp/mem") $(( c1 - c0 )) $(( c2 - c1 ))" >> "$tmp/results"
 done
 
 python3 - "$tmp/results" "$(wc -c < "$tmp/data.nt")" "$(wc -l < "$tmp/data.nt")" "$(getconf CLK_TCK)" <<'PY'
@@ -131,16 +146,16 @@ rows = [l.split() for l in open(sys.argv[1])]
 size, lines, hz = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 print(f"upload of {size / 1e6:.0f} MB of N-Triples ({lines:,} statements), curl multipart, until live:")
 print()
-print("| run | upload answered s | direct URL live s | SPARQL live s | both live s | server CPU s | server peak RSS (private) |")
-print("|---|---|---|---|---|---|---|")
+print("| run | upload answered s | direct URL live s | SPARQL live s | both live s | server CPU s until live | after live | server peak RSS (private) |")
+print("|---|---|---|---|---|---|---|---|")
 both = []
 for r in rows:
-    i, t0, up, d, s, rss, anon, ticks = r[0], *map(float, r[1:5]), int(r[5]), int(r[6]), int(r[7])
+    i, t0, up, d, s, rss, anon, ticks, after = r[0], *map(float, r[1:5]), int(r[5]), int(r[6]), int(r[7]), int(r[8])
     kind = "create" if i == "0" else f"update {i}"
     live = max(d, s) - t0
     if i != "0":
         both.append(live)
-    print(f"| {kind} | {up - t0:.2f} | {d - t0:.2f} | {s - t0:.2f} | {live:.2f} | {ticks / hz:.1f} | {rss / 1024:.0f} MiB ({anon / 1024:.0f}) |")
+    print(f"| {kind} | {up - t0:.2f} | {d - t0:.2f} | {s - t0:.2f} | {live:.2f} | {ticks / hz:.1f} | {after / hz:.1f} | {rss / 1024:.0f} MiB ({anon / 1024:.0f}) |")
 if both:
     print()
     print(f"updates: median {statistics.median(both):.2f} s until both live (min {min(both):.2f}, max {max(both):.2f})")

@@ -156,6 +156,7 @@ func (f *Folder) renderFile(ctx context.Context, urlPath, file string) (bool, er
 		return false, err
 	}
 	f.p.batch.rename(tmp, dir)
+	f.p.queueGzip(dir, r.unzipped)
 	if err := f.p.switchLatest(ctx, pubDir, &page, base, []tree.Version{v}, label); err != nil {
 		return false, err
 	}

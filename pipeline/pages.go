@@ -76,6 +76,7 @@ type pageBatch struct {
 	stamp   string            // fingerprint of the theme (see pagesStamp)
 	repage  bool              // the repository's pages were rendered with another theme: render them all again
 	terms   termStats         // the term pages written (termpages.go)
+	gzip    []gzipJob         // .gz siblings to write once the folders are in place (gzip.go)
 	// stagedLatest are the public latest folders staged by this sync, by URL path: the term pages of the
 	// publications synced after them label their IRIs from these rather than from the folders they replace.
 	stagedLatest map[string]string
@@ -343,6 +344,8 @@ func (p *Pipeline) commitPages(ctx context.Context, index func(*html.Batch) ([]i
 	if len(errs) > 0 {
 		return fmt.Errorf("pipeline: commit: %w", errors.Join(errs...))
 	}
+	p.startGzip(ctx, b.gzip)
+	b.gzip = nil
 	return nil
 }
 

@@ -24,6 +24,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ldhub/ldhub/atomicfile"
 	"github.com/ldhub/ldhub/content/codec"
@@ -56,7 +57,8 @@ type Pipeline struct {
 	mu      sync.Mutex // guards live
 	live    map[string]string
 	stateMu sync.Mutex
-	batch   *pageBatch // the pages and renames of the sync in progress (under work)
+	batch   *pageBatch                // the pages and renames of the sync in progress (under work)
+	gz      atomic.Pointer[gzipQueue] // the background compressor's queue while Run runs one (gzip.go)
 }
 
 // Result says what one sync did, by publication id.
@@ -132,6 +134,13 @@ func (p *Pipeline) Live(ctx context.Context, repoID string) bool {
 // publications are logged and do not stop it.
 func (p *Pipeline) Run(ctx context.Context) error {
 	events := p.o.Store.Subscribe(ctx)
+	// The .gz siblings of large versions are written after they went live, beside the renders.
+	q := newGzipQueue()
+	gzCtx, stopGzip := context.WithCancel(ctx)
+	gzDone := make(chan struct{})
+	go func() { defer close(gzDone); p.runGzip(gzCtx, q) }()
+	p.gz.Store(q)
+	defer func() { p.gz.Store(nil); stopGzip(); <-gzDone }()
 	if n, err := p.sweep(); err != nil {
 		p.o.Log.Warn("pipeline: removing what killed renders left", "err", err)
 	} else if n > 0 {
@@ -397,7 +406,13 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 	}
 	key := stateKey(base, versions, pub.Version.ID)
 	if old.Key == key && old.Path == urlPath && old.Private == private {
-		if _, err := os.Stat(filepath.Join(tree.PubDir(tree.Root(p.o.Out, private), urlPath), tree.Current)); err == nil {
+		pubDir := tree.PubDir(tree.Root(p.o.Out, private), urlPath)
+		if _, err := os.Stat(filepath.Join(pubDir, tree.Current)); err == nil {
+			// The latest version's .gz siblings, if a stop came before they were written.
+			if tv, err := treeVersion(urlPath, pub.Version); err == nil {
+				vdir := filepath.Join(pubDir, tree.Versions, path.Base(tv.URL))
+				p.queueGzip(vdir, unzippedDumps(vdir))
+			}
 			return old, false, nil
 		}
 	}
@@ -486,6 +501,7 @@ func (p *Pipeline) ensureVersion(ctx context.Context, pub model.Publication, v m
 	if b, err := os.ReadFile(filepath.Join(dir, tree.PageJSON)); err == nil {
 		var page tree.Page
 		if json.Unmarshal(b, &page) == nil && page.Version.ID == v.ID {
+			p.queueGzip(dir, unzippedDumps(dir))
 			return &page, p.repage(dir, &page)
 		}
 		if err := os.RemoveAll(dir); err != nil {
@@ -530,6 +546,7 @@ func (p *Pipeline) ensureVersion(ctx context.Context, pub model.Publication, v m
 		return nil, err
 	}
 	p.batch.rename(tmp, dir)
+	p.queueGzip(dir, r.unzipped)
 	return &page, nil
 }
 

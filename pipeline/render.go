@@ -53,11 +53,19 @@ type rendering struct {
 	formats []tree.Format
 	stats   tree.Stats
 	skipped []error // dumps that could not be written, and why
+	// unzipped are the dumps written without their .gz sibling (those of a large version), by file name: the
+	// sibling is written after the version is live (gzip.go).
+	unzipped []string
 }
 
-// renderVersion writes the dumps (each with a .gz sibling), the SPARQL index and the statistics of one version into
-// dir, which must exist and be private to the caller. The content is parsed once and its statements fanned out to
-// one goroutine per dump and one for the index, so the streaming encoders need no copy of the graph.
+// renderVersion writes the dumps, the SPARQL index and the statistics of one version into dir, which must exist
+// and be private to the caller. The content is parsed once and its statements fanned out to one goroutine per dump
+// and one for the index, so the streaming encoders need no copy of the graph.
+//
+// The dumps of a small version get their .gz siblings at once. Those of a large one (above codec.StreamAbove) do
+// not: compressing every dump was about a fifth of the CPU between a 1 M-triple upload's answer and its version
+// being live (1.9 of ~10 CPU-s), and a dump is served uncompressed, from the same version, until its sibling is
+// there. The names are in rendering.unzipped; gzip.go writes the siblings after the switch.
 func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src source, mtime time.Time) (rendering, error) {
 	prefixes, dataset, err := scan(src)
 	if err != nil {
@@ -83,6 +91,7 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	readers := fanOut(ctx, src.decoder(), len(names)+2)
+	zipNow := len(src.data) <= codec.StreamAbove
 	// Statements of an N-Triples or N-Quads upload can be written back without the encoder's checks.
 	fromNTriples := src.syntax.Name == "n-triples" || src.syntax.Name == "n-quads"
 	for i, name := range names {
@@ -94,7 +103,7 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 		go func() {
 			defer wg.Done()
 			file := filepath.Join(dir, tree.DataBase+syn.Extensions[0])
-			n, err := writeDump(ctx, file, syn, readers[i], len(src.data), prefixes, fromNTriples)
+			n, err := writeDump(ctx, file, syn, readers[i], len(src.data), prefixes, fromNTriples, zipNow)
 			if err != nil {
 				// Some data cannot be written in some syntaxes (RDF/XML needs predicates that split into a
 				// QName). If the source itself read fine (the index says so), the version goes live without this
@@ -151,8 +160,11 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 			continue
 		}
 		syn, _ := reg.ByName(name)
-		out.formats = append(out.formats, tree.Format{Ext: syn.Extensions[0], MediaType: syn.MediaTypes[0],
-			Name: displayNames[name], Size: sizes[i]})
+		f := tree.Format{Ext: syn.Extensions[0], MediaType: syn.MediaTypes[0], Name: displayNames[name], Size: sizes[i]}
+		out.formats = append(out.formats, f)
+		if !zipNow {
+			out.unzipped = append(out.unzipped, f.File())
+		}
 	}
 	return out, touchAll(dir, mtime)
 }
@@ -243,25 +255,23 @@ func mergePrefixes(own []rdf.Prefix) []rdf.Prefix {
 	return out
 }
 
-// writeDump encodes src into path and path.gz at once and returns the size of the uncompressed dump.
-func writeDump(ctx context.Context, path string, syn codec.Syntax, dec rdf.Decoder, size int, prefixes []rdf.Prefix, fromNTriples bool) (int64, error) {
+// writeDump encodes src into path (and path.gz at once when zip) and returns the size of the uncompressed dump.
+func writeDump(ctx context.Context, path string, syn codec.Syntax, dec rdf.Decoder, size int, prefixes []rdf.Prefix, fromNTriples, zip bool) (int64, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
-	gf, err := os.Create(path + ".gz")
-	if err != nil {
-		return 0, err
-	}
-	defer gf.Close()
-	gbuf := bufio.NewWriterSize(gf, 1<<16)
-	// BestSpeed: the .gz siblings must not dominate the time to publish a large version; level 1 still shrinks
-	// RDF dumps about eightfold. klauspost's level 1 is about three times as fast as compress/gzip's. A zero
-	// header time keeps the bytes deterministic.
-	gz, _ := gzip.NewWriterLevel(gbuf, gzip.BestSpeed)
 	buf := bufio.NewWriterSize(f, 1<<16)
-	cw := &countWriter{w: io.MultiWriter(buf, gz)}
+	cw := &countWriter{w: buf}
+	var gz *gzipSibling
+	if zip {
+		if gz, err = newGzipSibling(path + ".gz"); err != nil {
+			return 0, err
+		}
+		defer gz.f.Close()
+		cw.w = io.MultiWriter(buf, gz.zw)
+	}
 	var enc rdf.Encoder
 	switch {
 	case syn.NewStreamEncoder != nil && size > codec.StreamAbove:
@@ -278,18 +288,50 @@ func writeDump(ctx context.Context, path string, syn codec.Syntax, dec rdf.Decod
 	if err := enc.Close(); err != nil {
 		return 0, err
 	}
-	if err := gz.Close(); err != nil {
+	if err := buf.Flush(); err != nil {
 		return 0, err
 	}
-	for _, fl := range []interface{ Flush() error }{buf, gbuf} {
-		if err := fl.Flush(); err != nil {
+	if gz != nil {
+		if err := gz.close(); err != nil {
 			return 0, err
 		}
 	}
-	if err := f.Close(); err != nil {
-		return 0, err
+	return cw.n, f.Close()
+}
+
+// gzipSibling is a dump's .gz file being written.
+type gzipSibling struct {
+	f   *os.File
+	buf *bufio.Writer
+	zw  *gzip.Writer
+}
+
+func newGzipSibling(path string) (*gzipSibling, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
 	}
-	return cw.n, gf.Close()
+	return newGzipWriter(f), nil
+}
+
+func newGzipWriter(f *os.File) *gzipSibling {
+	buf := bufio.NewWriterSize(f, 1<<16)
+	// BestSpeed: the .gz siblings must not dominate the time to publish a large version; level 1 still shrinks
+	// RDF dumps about eightfold. klauspost's level 1 is about three times as fast as compress/gzip's. A zero
+	// header time keeps the bytes deterministic.
+	zw, _ := gzip.NewWriterLevel(buf, gzip.BestSpeed)
+	return &gzipSibling{f: f, buf: buf, zw: zw}
+}
+
+// close finishes the compressed stream and closes the file.
+func (g *gzipSibling) close() error {
+	if err := g.zw.Close(); err != nil {
+		return err
+	}
+	if err := g.buf.Flush(); err != nil {
+		return err
+	}
+	return g.f.Close()
 }
 
 type countWriter struct {

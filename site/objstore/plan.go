@@ -92,6 +92,11 @@ func (o Object) open() (io.ReadCloser, error) {
 // may be deleted on its strength; planning again finds the new folder.
 var errVanished = errors.New("objstore: a rendered folder was replaced while it was read")
 
+// errGzipPending marks a plan made before the pipeline wrote the .gz siblings of a large version, which it does
+// after the version went live: the bucket keeps the version it has until the new one is complete, and the pipeline
+// tells the publisher again once the siblings are there.
+var errGzipPending = errors.New("objstore: a version's .gz siblings are still being written")
+
 // Plan lists the objects for the rendered tree at out (the pipeline's output folder). script is the theme's script
 // (html.Script), published at html.ScriptPath; nil publishes none.
 func Plan(out string, script []byte) ([]Object, error) {
@@ -222,6 +227,11 @@ func planFolder(dir, cache string) ([]Object, *tree.Page, error) {
 			return nil, nil, err
 		}
 		if err := add(f.File()+".gz", key+f.Ext+".gz", f.MediaType, "gzip"); err != nil {
+			if errors.Is(err, errVanished) {
+				if _, serr := os.Stat(filepath.Join(dir, f.File())); serr == nil {
+					return nil, nil, errGzipPending
+				}
+			}
 			return nil, nil, err
 		}
 		offers.Formats = append(offers.Formats, Offer{Ext: f.Ext, MediaType: f.MediaType})

@@ -365,7 +365,9 @@ func (p *Publisher) Follow(ctx context.Context, out string, kick <-chan struct{}
 	for {
 		var retry *time.Timer
 		var again <-chan time.Time
-		if _, err := p.Sync(ctx, out); err != nil && ctx.Err() == nil {
+		if _, err := p.Sync(ctx, out); errors.Is(err, errGzipPending) {
+			p.o.Log.Info("objstore: waiting for the pipeline's .gz siblings before publishing")
+		} else if err != nil && ctx.Err() == nil {
 			p.o.Log.Error("objstore: publish failed; trying again", "err", err, "retry_in", pause)
 			retry = time.NewTimer(pause)
 			again = retry.C
