@@ -30,13 +30,15 @@ type gzipJob struct {
 	files []string
 }
 
-// gzipQueue holds the jobs of the pipeline's background compressor (Run starts one).
+// gzipQueue holds the work Run's background worker does after the switch: documented pages (later.go) first,
+// then .gz siblings.
 type gzipQueue struct {
-	mu   sync.Mutex
-	jobs []gzipJob
-	wake chan struct{}
-	idle chan struct{} // closed when the queue is empty and no job is running; replaced when one is added
-	busy bool
+	mu    sync.Mutex
+	pages []laterPage
+	jobs  []gzipJob
+	wake  chan struct{}
+	idle  chan struct{} // closed when the queue is empty and no job is running; replaced when one is added
+	busy  bool
 }
 
 func newGzipQueue() *gzipQueue {
@@ -48,20 +50,47 @@ func newGzipQueue() *gzipQueue {
 func (q *gzipQueue) add(jobs []gzipJob) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if len(q.jobs) == 0 && !q.busy {
+	q.busyLocked()
+	q.jobs = append(q.jobs, jobs...)
+}
+
+func (q *gzipQueue) addPages(pages []laterPage) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.busyLocked()
+	q.pages = append(q.pages, pages...)
+}
+
+// busyLocked marks the queue not idle and wakes the worker.
+func (q *gzipQueue) busyLocked() {
+	if len(q.jobs) == 0 && len(q.pages) == 0 && !q.busy {
 		q.idle = make(chan struct{})
 	}
-	q.jobs = append(q.jobs, jobs...)
 	select {
 	case q.wake <- struct{}{}:
 	default:
 	}
 }
 
+// takePages takes every queued page, to be rendered with one Hugo build.
+func (q *gzipQueue) takePages() []laterPage {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	ps := q.pages
+	q.pages = nil
+	if len(ps) > 0 {
+		q.busy = true
+	}
+	return ps
+}
+
 // next takes the oldest job; ok is false (and the queue reported idle) when there is none.
 func (q *gzipQueue) next() (j gzipJob, ok bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	if len(q.pages) > 0 {
+		return gzipJob{}, true // pages came meanwhile: the worker takes them first
+	}
 	if len(q.jobs) == 0 {
 		if q.busy {
 			q.busy = false
@@ -129,12 +158,18 @@ func (p *Pipeline) runGzip(ctx context.Context, q *gzipQueue) {
 		case <-q.wake:
 		}
 		did := false
-		for {
+		for ctx.Err() == nil {
+			if ps := q.takePages(); len(ps) > 0 {
+				p.renderLater(ctx, ps)
+				did = true
+			}
 			j, ok := q.next()
 			if !ok {
 				break
 			}
-			did = p.gzipFolder(ctx, j, true) || did
+			if j.dir != "" {
+				did = p.gzipFolder(ctx, j, true) || did
+			}
 		}
 		if did && ctx.Err() == nil {
 			p.synced()
@@ -142,9 +177,9 @@ func (p *Pipeline) runGzip(ctx context.Context, q *gzipQueue) {
 	}
 }
 
-// WaitGzip waits until the background compressor (if Run started one) has written every .gz sibling queued so
-// far, or ctx ends.
-func (p *Pipeline) WaitGzip(ctx context.Context) error {
+// WaitBackground waits until Run's background worker (if one runs) has done what was queued so far (documented
+// pages, .gz siblings), or ctx ends.
+func (p *Pipeline) WaitBackground(ctx context.Context) error {
 	q := p.gz.Load()
 	if q == nil {
 		return nil

@@ -77,6 +77,8 @@ type pageBatch struct {
 	repage  bool              // the repository's pages were rendered with another theme: render them all again
 	terms   termStats         // the term pages written (termpages.go)
 	gzip    []gzipJob         // .gz siblings to write once the folders are in place (gzip.go)
+	later   []laterPage       // pages to render with their documentation once the folders are in place (later.go)
+	final   map[string]string // staged folder -> the folder it becomes
 	// stagedLatest are the public latest folders staged by this sync, by URL path: the term pages of the
 	// publications synced after them label their IRIs from these rather than from the folders they replace.
 	stagedLatest map[string]string
@@ -86,6 +88,9 @@ type pageJob struct {
 	dir  string
 	page tree.Page
 	nav  *versionNav // a version page's place among the versions; nil for the latest folder's page
+	// later: the page documents a large vocabulary and is rendered after the switch (later.go); a staged folder
+	// gets a page without the documentation now, a live one keeps its page until then.
+	later bool
 }
 
 // versionNav is what a version page links besides itself.
@@ -95,7 +100,7 @@ type versionNav struct {
 }
 
 func (p *Pipeline) beginPages() {
-	p.batch = &pageBatch{staged: map[string]string{}, tmps: map[string]bool{}, latest: map[string]*tree.Page{},
+	p.batch = &pageBatch{staged: map[string]string{}, tmps: map[string]bool{}, latest: map[string]*tree.Page{}, final: map[string]string{},
 		triples: map[string]int{}, stagedLatest: map[string]string{}}
 	if p.o.HTML != nil {
 		p.batch.stamp = p.pagesStamp()
@@ -187,6 +192,7 @@ func (b *pageBatch) drop(tmp string) {
 func (b *pageBatch) rename(tmp, dir string) {
 	b.tmps[tmp] = true
 	b.staged[dir] = tmp
+	b.final[tmp] = dir
 	b.then(func() error {
 		if err := os.Rename(tmp, dir); err != nil {
 			return err
@@ -292,9 +298,10 @@ func (p *Pipeline) commitPages(ctx context.Context, index func(*html.Batch) ([]i
 	if p.o.HTML != nil && (len(b.jobs) > 0 || index != nil) {
 		hb := &html.Batch{Title: p.o.HTML.Title, Language: p.o.HTML.Language}
 		b.names = p.groupNames(ctx)
-		for i, j := range b.jobs {
+		background := p.gz.Load() != nil
+		for i := range b.jobs {
+			j := &b.jobs[i]
 			pp := publicationPage(&j.page, b.triples, b.names)
-			pp.Vocab = readTerms(j.dir)
 			if j.nav != nil {
 				pp.LatestVersion = j.nav.latest
 				if v := j.nav.prev; v != nil {
@@ -305,6 +312,20 @@ func (p *Pipeline) commitPages(ctx context.Context, index func(*html.Batch) ([]i
 				if v := j.nav.next; v != nil {
 					pp.Next = html.Crumb{Name: v.Label, Href: v.URL}
 				}
+			}
+			final, staged := b.final[j.dir]
+			if !staged {
+				final = j.dir
+			}
+			if background && heavyDoc(j.dir) {
+				p.queueLater(final, j.page.RepositoryID, pp, j.page.Modified)
+				if !staged {
+					j.later = true // the live page stays until the documented one replaces it
+					continue
+				}
+			} else {
+				p.bumpPage(final)
+				pp.Vocab = readTerms(j.dir)
 			}
 			err := hb.Publication("p/"+strconv.Itoa(i), pp)
 			if err != nil {
@@ -344,6 +365,8 @@ func (p *Pipeline) commitPages(ctx context.Context, index func(*html.Batch) ([]i
 	if len(errs) > 0 {
 		return fmt.Errorf("pipeline: commit: %w", errors.Join(errs...))
 	}
+	p.startLater(b.later)
+	b.later = nil
 	p.startGzip(ctx, b.gzip)
 	b.gzip = nil
 	return nil
@@ -368,6 +391,9 @@ func (p *Pipeline) renderBatch(ctx context.Context, hb *html.Batch, scratch stri
 		return fmt.Errorf("pipeline: pages: %w", err)
 	}
 	for i, j := range p.batch.jobs {
+		if j.later {
+			continue
+		}
 		to := filepath.Join(j.dir, tree.PageHTML)
 		if err := os.Rename(filepath.Join(scratch, "p", strconv.Itoa(i), tree.PageHTML), to); err != nil {
 			return fmt.Errorf("pipeline: page of %s: %w", j.page.Self, err)

@@ -58,7 +58,12 @@ type Pipeline struct {
 	live    map[string]string
 	stateMu sync.Mutex
 	batch   *pageBatch                // the pages and renames of the sync in progress (under work)
-	gz      atomic.Pointer[gzipQueue] // the background compressor's queue while Run runs one (gzip.go)
+	gz      atomic.Pointer[gzipQueue] // the background worker's queue while Run runs one (gzip.go)
+	// pageGen counts, by folder, the renders of its page queued for after the switch and done by syncs since, so
+	// that an older background render never replaces a newer page; laterRepos counts the pages each repository
+	// waits for (later.go). Both under work.
+	pageGen    map[string]uint64
+	laterRepos map[string]int
 }
 
 // Result says what one sync did, by publication id.
@@ -98,7 +103,7 @@ func newPipeline(o Options) (*Pipeline, error) {
 			return nil, fmt.Errorf("pipeline: %w", err)
 		}
 	}
-	return &Pipeline{o: o, live: map[string]string{}}, nil
+	return &Pipeline{o: o, live: map[string]string{}, pageGen: map[string]uint64{}, laterRepos: map[string]int{}}, nil
 }
 
 // Pending reports whether the publication's latest version is not yet live (v4 "pending"). An unknown or deleted
@@ -301,6 +306,9 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 		return Result{}, fmt.Errorf("pipeline: publications of %s: %w", repoPath, err)
 	}
 	st := p.loadState(repoID)
+	if st.Pages == "" && p.laterPending(repoID) {
+		st.Pages = p.batch.stamp // its pages wait for this process's background worker, not for a new render
+	}
 	p.restamp(&st)
 	var res Result
 	var errs []error
@@ -349,6 +357,9 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 	}
 	res.TermPages, res.TermPagesKept = p.batch.terms.Rendered, p.batch.terms.Kept
 	st.Path, st.Pages = repoPath, p.batch.stamp
+	if p.laterPending(repoID) {
+		st.Pages = "" // until the background worker has documented its pages (later.go)
+	}
 	if err := p.saveState(repoID, st); err != nil {
 		errs = append(errs, err)
 	}
@@ -621,6 +632,7 @@ func (p *Pipeline) switchLatest(ctx context.Context, pubDir string, v *tree.Page
 	}
 	p.batch.latest[page.ID] = &page
 	p.batch.tmps[tmp] = true
+	p.batch.final[tmp] = dir
 	p.batch.then(func() error { return p.swapLatest(pubDir, tmp, dir, name, key) })
 	return nil
 }

@@ -60,7 +60,7 @@ func TestReadersDuringAPublish(t *testing.T) {
 	}
 	pub := hub.Publish(t, hub.Open.ID, "large", ".nt", largeVersion("version-1"))
 	waitLive(pub.ID)
-	if err := p.WaitGzip(ctx); err != nil {
+	if err := p.WaitBackground(ctx); err != nil {
 		t.Fatal(err)
 	}
 	h, err := site.NewHandler(site.Options{Dir: out})
@@ -162,7 +162,7 @@ func TestReadersDuringAPublish(t *testing.T) {
 	// seconds, and size), so two versions committed within one second with dumps of equal size would share them.
 	hub.Update(t, pub.ID, ".nt", largeVersion("version-2, a longer marker"))
 	waitLive(pub.ID)
-	if err := p.WaitGzip(ctx); err != nil {
+	if err := p.WaitBackground(ctx); err != nil {
 		t.Fatal(err)
 	}
 	// Long enough for the readers to see the new version compressed too.

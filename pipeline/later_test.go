@@ -1,0 +1,116 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ldhub/ldhub/pipeline/pipelinetest"
+	"github.com/ldhub/ldhub/site/tree"
+)
+
+// bigVocab is a vocabulary whose terms.json is above heavyAbove, with a marker in its labels.
+func bigVocab(marker string) string {
+	var b strings.Builder
+	b.WriteString("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n")
+	for i := range 4000 {
+		fmt.Fprintf(&b, "<C%d> a owl:Class ; rdfs:label \"%s class %d\"@en ; rdfs:comment \"The class number %d of a large vocabulary.\"@en .\n", i, marker, i, i)
+	}
+	return b.String()
+}
+
+func pageHTML(t *testing.T, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, tree.PageHTML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestLargeDocumentationAfterTheSwitch: with Run's background worker, a version whose page documents a large
+// vocabulary goes live with a page of its own without the documentation; the documented page replaces it after
+// the switch, in the version folder and the latest folder. An older background render never replaces the page a
+// newer sync queued (a neighbour's new link), and a stop before the documented pages are written renders them at
+// the next sync.
+func TestLargeDocumentationAfterTheSwitch(t *testing.T) {
+	ctx := context.Background()
+	h := pipelinetest.New(t)
+	out := t.TempDir()
+	p, err := New(Options{Store: h.Store, Out: out, BaseURL: "http://hub.example", HTML: &HTML{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := newGzipQueue()
+	p.gz.Store(q) // a worker that has not run yet
+	pub := h.Publish(t, h.Open.ID, "big", ".ttl", bigVocab("first"))
+	if _, err := p.SyncRepository(ctx, h.Open.ID); err != nil {
+		t.Fatal(err)
+	}
+	meta := tree.PubDir(tree.Root(out, false), "/org/open/big")
+	cur := filepath.Join(meta, tree.Current)
+	if !heavyDoc(cur) {
+		t.Fatal("the vocabulary is not large enough for the test")
+	}
+	pg := readPage(t, cur)
+	v1 := filepath.Join(meta, tree.Versions, filepath.Base(pg.Version.URL))
+	for _, dir := range []string{cur, v1} {
+		page := pageHTML(t, dir)
+		if strings.Contains(page, "first class 17") || !strings.Contains(page, pg.Version.Label) {
+			t.Fatalf("%s: the page before the switch documents the terms, or lacks its version", dir)
+		}
+	}
+	if p.Pending(pub.ID) {
+		t.Fatal("not live")
+	}
+	if st := p.loadState(h.Open.ID); st.Pages != "" {
+		t.Errorf("theme stamp %q saved while pages wait", st.Pages)
+	}
+	first := q.takePages() // rendered last, below: the worker is slow
+
+	// A stop now: another process's next sync documents them.
+	other := t.TempDir()
+	if err := os.CopyFS(other, os.DirFS(out)); err != nil {
+		t.Fatal(err)
+	}
+	p2, err := New(Options{Store: h.Store, Out: other, BaseURL: "http://hub.example", HTML: &HTML{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p2.SyncRepository(ctx, h.Open.ID); err != nil {
+		t.Fatal(err)
+	}
+	if page := pageHTML(t, filepath.Join(tree.PubDir(tree.Root(other, false), "/org/open/big"), tree.Current)); !strings.Contains(page, "first class 17") {
+		t.Error("the next sync after a stop did not document the page")
+	}
+
+	// A second version before the worker ran: the first version's page is queued again (its new neighbour).
+	h.Update(t, pub.ID, ".ttl", bigVocab("second"))
+	if _, err := p.SyncRepository(ctx, h.Open.ID); err != nil {
+		t.Fatal(err)
+	}
+	pg2 := readPage(t, cur)
+	v2 := filepath.Join(meta, tree.Versions, filepath.Base(pg2.Version.URL))
+	if strings.Contains(pageHTML(t, cur), "second class 17") {
+		t.Fatal("the second version's latest page is documented before the switch")
+	}
+	p.renderLater(ctx, q.takePages())
+	p.renderLater(ctx, first)
+	for dir, want := range map[string]string{cur: "second class 17", v2: "second class 17", v1: "first class 17"} {
+		if page := pageHTML(t, dir); !strings.Contains(page, want) {
+			t.Errorf("%s: not documented (%q) after the worker ran", dir, want)
+		}
+	}
+	if page := pageHTML(t, v1); !strings.Contains(page, pg2.Version.URL) {
+		t.Error("the first version's page lost its link to the second: an older render replaced the newer one")
+	}
+	if st := p.loadState(h.Open.ID); st.Pages == "" {
+		t.Error("theme stamp still empty once every page is documented")
+	}
+	if len(p.pageGen) != 0 || len(p.laterRepos) != 0 {
+		t.Errorf("left behind: %v %v", p.pageGen, p.laterRepos)
+	}
+}
