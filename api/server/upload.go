@@ -1,10 +1,12 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"io"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"strings"
 
@@ -35,11 +37,16 @@ func readParts(r *http.Request, required ...string) (map[string]*part, error) {
 	if err != nil {
 		return nil, err
 	}
-	mr, err := r.MultipartReader()
-	if err != nil {
+	_, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	boundary := params["boundary"]
+	if boundary == "" {
+		err := http.ErrMissingBoundary
 		return nil, &apierr.Error{Status: http.StatusBadRequest,
 			Message: want + ": " + err.Error(), Err: err}
 	}
+	// multipart reads through a 4 KiB buffer of its own: straight from the connection that is one read call per
+	// 4 KiB, 44 000 for a 181 MB upload. Behind a buffer of bodyBuffer bytes its reads are copies instead.
+	mr := multipart.NewReader(bufio.NewReaderSize(r.Body, bodyBuffer), boundary)
 	parts := map[string]*part{}
 	for {
 		p, err := mr.NextPart()
@@ -72,6 +79,9 @@ func readParts(r *http.Request, required ...string) (map[string]*part, error) {
 	}
 	return parts, nil
 }
+
+// bodyBuffer is the read buffer of a multipart body.
+const bodyBuffer = 256 << 10
 
 // readPart reads a part of a body of announced length hint (-1 when unknown; never above the upload limit, which
 // larger bodies are refused by before they are read). io.ReadAll grows by copying into ever larger fresh slices,
