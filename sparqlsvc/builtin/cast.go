@@ -111,6 +111,9 @@ func Cast(target string, a rdf.Term) (rdf.Term, error) {
 				if math.IsNaN(n.f) || math.IsInf(n.f, 0) {
 					return rdf.Term{}, ErrType
 				}
+				if t := math.Trunc(n.f); math.Abs(t) < 1<<63 { // exact in an int64
+					return Integer(int64(t)), nil
+				}
 				r := new(big.Rat)
 				r.SetFloat64(math.Trunc(n.f))
 				return num{kind: kInteger, r: r}.term(), nil
@@ -131,6 +134,9 @@ func Cast(target string, a rdf.Term) (rdf.Term, error) {
 			if n.kind >= kFloat {
 				if math.IsNaN(n.f) || math.IsInf(n.f, 0) {
 					return rdf.Term{}, ErrType
+				}
+				if f, ok := exactFixed(n.f); ok {
+					return f.term(), nil
 				}
 				r := new(big.Rat)
 				r.SetFloat64(n.f)
@@ -182,4 +188,36 @@ func canonicalString(n num) string {
 		return strconv.FormatFloat(n.f, 'f', -1, bits)
 	}
 	return formatDouble(n.f, bits)
+}
+
+// exactFixed is the exact decimal value of a finite double when it fits the fixed form: the double is m·2^e, which
+// is m·5^-e / 10^-e for e < 0, so whenever that numerator fits an int64 and -e is at most 18 places the value is
+// exactly what big.Rat.SetFloat64 and an 18-place print give, without big numbers (0.25, 1.75, 12.5, whole values).
+func exactFixed(x float64) (fixed, bool) {
+	frac, exp := math.Frexp(x) // x = frac · 2^exp, 0.5 ≤ |frac| < 1
+	m := int64(frac * (1 << 53))
+	e := exp - 53
+	for m != 0 && m%2 == 0 && e < 0 {
+		m /= 2
+		e++
+	}
+	switch {
+	case m == 0:
+		return fixed{dec: true}, true
+	case e >= 0:
+		if e > 62 || absU(m) > math.MaxInt64>>uint(e) {
+			return fixed{}, false
+		}
+		return fixed{v: m << uint(e), dec: true}, true
+	case -e > maxScale:
+		return fixed{}, false
+	}
+	p := int64(1)
+	for range -e {
+		p *= 5
+	}
+	if absU(m) > math.MaxInt64/uint64(p) {
+		return fixed{}, false
+	}
+	return fixed{v: m * p, scale: -e, dec: true}, true
 }

@@ -1,8 +1,6 @@
 package builtin
 
 import (
-	"strings"
-
 	"github.com/ldhub/ldhub/content/rdf"
 )
 
@@ -60,48 +58,8 @@ func knownDatatype(dt string) bool {
 
 // Equal implements the = operator (§17.3 operator table, falling back to RDFterm-equal).
 func Equal(a, b rdf.Term) (bool, error) {
-	if a.Kind == rdf.KindLiteral && b.Kind == rdf.KindLiteral {
-		if x, ok := toFixed(a); ok {
-			if y, ok := toFixed(b); ok {
-				if c, ok := x.cmp(y); ok {
-					return c == 0, nil
-				}
-			}
-		}
-		if x, ok := toNum(a); ok {
-			if y, ok := toNum(b); ok {
-				c, ordered := cmpNum(x, y)
-				return ordered && c == 0, nil
-			}
-		}
-		if isStringLike(a) && isStringLike(b) {
-			return a.Value == b.Value, nil
-		}
-		if x, ok := boolValue(a); ok {
-			if y, ok := boolValue(b); ok {
-				return x == y, nil
-			}
-		}
-		if x, ok := parseDateTime(a); ok {
-			if y, ok := parseDateTime(b); ok && x.isDate == y.isDate {
-				c, err := x.compare(y)
-				return c == 0, err
-			}
-		}
-		if a.Equal(b) {
-			return true, nil
-		}
-		// A language-tagged string's value is the pair (text, tag), which no other literal has: unequal, not an
-		// error (the LangTagAwareness behaviour of the SPARQL 1.0 open-world tests).
-		if a.Datatype == rdf.RDFLangString || b.Datatype == rdf.RDFLangString {
-			return false, nil
-		}
-		if knownDatatype(a.Datatype) && knownDatatype(b.Datatype) && validLexical(a) && validLexical(b) {
-			return false, nil
-		}
-		return false, ErrType
-	}
-	return a.Equal(b), nil
+	x, y := NewKey(a), NewKey(b)
+	return EqualKeys(&x, &y)
 }
 
 // validLexical reports whether a literal of a known datatype has a lexical form in its lexical space.
@@ -126,40 +84,8 @@ func SameTerm(a, b rdf.Term) bool { return a.Equal(b) }
 
 // Compare implements < (-1), = (0) and > (1) for the ordering operators; it fails for incomparable operands.
 func Compare(a, b rdf.Term) (int, error) {
-	if a.Kind != rdf.KindLiteral || b.Kind != rdf.KindLiteral {
-		return 0, ErrType
-	}
-	if x, ok := toFixed(a); ok {
-		if y, ok := toFixed(b); ok {
-			if c, ok := x.cmp(y); ok {
-				return c, nil
-			}
-		}
-	}
-	if x, ok := toNum(a); ok {
-		if y, ok := toNum(b); ok {
-			c, ordered := cmpNum(x, y)
-			if !ordered {
-				return 0, ErrType
-			}
-			return c, nil
-		}
-		return 0, ErrType
-	}
-	if isStringLike(a) && isStringLike(b) {
-		return strings.Compare(a.Value, b.Value), nil
-	}
-	if x, ok := boolValue(a); ok {
-		if y, ok := boolValue(b); ok {
-			return b2i(x) - b2i(y), nil
-		}
-	}
-	if x, ok := parseDateTime(a); ok {
-		if y, ok := parseDateTime(b); ok && x.isDate == y.isDate {
-			return x.compare(y)
-		}
-	}
-	return 0, ErrType
+	x, y := NewKey(a), NewKey(b)
+	return CompareKeys(&x, &y)
 }
 
 func b2i(b bool) int {
@@ -173,42 +99,8 @@ func b2i(b bool) int {
 // < operator can compare use it, the rest are ordered by lexical form, datatype and language so the order is
 // deterministic.
 func OrderCompare(a, b rdf.Term) int {
-	if a.Kind != b.Kind {
-		return rank(a.Kind) - rank(b.Kind)
-	}
-	switch a.Kind {
-	case rdf.KindNone:
-		return 0
-	case rdf.KindBlank, rdf.KindIRI:
-		return strings.Compare(a.Value, b.Value)
-	}
-	if c, err := Compare(a, b); err == nil {
-		if c != 0 {
-			return c
-		}
-	} else {
-		// Strings with and without language tags sort together by their text, as readers expect; other
-		// incomparable literals are grouped by kind, then datatype.
-		if isString(a) && isString(b) {
-			if c := strings.Compare(a.Value, b.Value); c != 0 {
-				return c
-			}
-			return strings.Compare(strings.ToLower(a.Lang), strings.ToLower(b.Lang))
-		}
-		if ga, gb := literalGroup(a), literalGroup(b); ga != gb {
-			return ga - gb
-		}
-		if a.Datatype != b.Datatype {
-			return strings.Compare(a.Datatype, b.Datatype)
-		}
-	}
-	if c := strings.Compare(a.Value, b.Value); c != 0 {
-		return c
-	}
-	if c := strings.Compare(strings.ToLower(a.Lang), strings.ToLower(b.Lang)); c != 0 {
-		return c
-	}
-	return strings.Compare(a.Datatype, b.Datatype)
+	x, y := NewKey(a), NewKey(b)
+	return OrderKeys(&x, &y)
 }
 
 func rank(k rdf.Kind) int {
@@ -221,14 +113,4 @@ func rank(k rdf.Kind) int {
 		return 2
 	}
 	return 3
-}
-
-func literalGroup(t rdf.Term) int {
-	switch {
-	case IsNumeric(t):
-		return 0
-	case isString(t):
-		return 1
-	}
-	return 2
 }

@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/cases"
@@ -391,7 +392,6 @@ func substr(args []rdf.Term) (rdf.Term, error) {
 	if !ok {
 		return rdf.Term{}, ErrType
 	}
-	runes := []rune(s.Value)
 	// fn:substring: characters at positions p with round(start) <= p < round(start) + round(len).
 	st := xpathRound(start.float())
 	end := math.Inf(1)
@@ -402,14 +402,33 @@ func substr(args []rdf.Term) (rdf.Term, error) {
 		}
 		end = st + xpathRound(l.float())
 	}
-	var b strings.Builder
-	for i, r := range runes {
-		p := float64(i + 1)
-		if p >= st && p < end {
-			b.WriteRune(r)
+	// The characters kept are one run of the string: slice it, walking only as far as its end (SUBSTR of the first
+	// characters of a long text read the whole text as runes before). Invalid UTF-8 becomes U+FFFD, as a
+	// conversion to runes makes it.
+	from, to, p := -1, len(s.Value), 0
+	for i := range s.Value {
+		p++
+		if float64(p) >= end {
+			to = i
+			break
+		}
+		if from < 0 && float64(p) >= st && float64(p) < end { // false for NaN bounds, as in fn:substring
+			from = i
 		}
 	}
-	s.Value = b.String()
+	if from < 0 {
+		s.Value = ""
+		return s, nil
+	}
+	sub := s.Value[from:to]
+	if !utf8.ValidString(sub) {
+		var b strings.Builder
+		for _, r := range sub {
+			b.WriteRune(r)
+		}
+		sub = b.String()
+	}
+	s.Value = sub
 	return s, nil
 }
 
@@ -619,7 +638,8 @@ func newUUID() string {
 
 // mapCase is fn:upper-case / fn:lower-case: Unicode's full case mapping (SpecialCasing: "ß" is "SS", "ŉ" is "ʼN",
 // a final sigma lower-cases to "ς"), not language-sensitive. Go's strings.ToUpper maps rune by rune, so it is
-// used for ASCII only, where both agree.
+// used for ASCII only, where both agree; text in the Latin blocks goes through caseTables, the rest through
+// x/text's Caser.
 func mapCase(s string, upper bool) string {
 	ascii := true
 	for i := 0; i < len(s); i++ {
@@ -633,8 +653,50 @@ func mapCase(s string, upper bool) string {
 		return strings.ToUpper(s)
 	case ascii:
 		return strings.ToLower(s)
-	case upper: // a Caser keeps state between calls: one per call
-		return cases.Upper(language.Und).String(s)
 	}
-	return cases.Lower(language.Und).String(s)
+	tab := &caseTables[0]
+	if upper {
+		tab = &caseTables[1]
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			b.WriteByte(byte(tab[c]))
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r >= simpleCaseEnd || tab[r] < 0 {
+			// A rune whose full mapping may differ from its simple one (or invalid UTF-8): x/text's Caser, one
+			// per call since it keeps state between calls.
+			if upper {
+				return cases.Upper(language.Und).String(s)
+			}
+			return cases.Lower(language.Und).String(s)
+		}
+		b.WriteRune(tab[r])
+		i += n
+	}
+	return b.String()
 }
+
+// simpleCaseEnd bounds the runes mapCase maps itself: below it (the Latin blocks most text is written in) a rune's
+// full case mapping is its simple one-rune mapping in any context, except for the runes SpecialCasing maps to
+// several (ß, ŉ and ǰ to upper case; İ to lower case), marked -1 in caseTables. x/text's Caser is several times
+// slower than a table, and LCASE over long texts spent most of its time in it. TestMapCaseMatchesCases checks every
+// rune below the bound and random strings of them against the Caser.
+const simpleCaseEnd = 0x250
+
+// caseTables are the lower-case (0) and upper-case (1) mappings of the runes below simpleCaseEnd.
+var caseTables = func() (t [2][simpleCaseEnd]rune) {
+	for r := rune(0); r < simpleCaseEnd; r++ {
+		t[0][r], t[1][r] = unicode.ToLower(r), unicode.ToUpper(r)
+	}
+	t[0][0x130] = -1
+	for _, r := range []rune{0xDF, 0x149, 0x1F0} {
+		t[1][r] = -1
+	}
+	return
+}()

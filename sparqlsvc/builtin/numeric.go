@@ -101,6 +101,20 @@ func toNum(t rdf.Term) (num, bool) {
 	return num{kind: k, f: f}, ok
 }
 
+// toNumFloat is toNum of t when it meets other in arithmetic: when other is a float or double, t is promoted to
+// that type anyway, so a fixed t is read straight into a float64 (the same nearest double big.Rat.Float64 gives)
+// instead of into a big.Rat that promote would convert at once.
+func toNumFloat(t, other rdf.Term) (num, bool) {
+	if k, ok := numericKind(other.Datatype); ok && k >= kFloat && other.Kind == rdf.KindLiteral {
+		if f, ok := toFixed(t); ok {
+			if x, ok := f.float(); ok {
+				return num{kind: kDouble, f: x}.to(k), true
+			}
+		}
+	}
+	return toNum(t)
+}
+
 func validInteger(s string) bool {
 	if s != "" && (s[0] == '+' || s[0] == '-') {
 		s = s[1:]
@@ -318,8 +332,8 @@ func Arith(op byte, a, b rdf.Term) (rdf.Term, error) {
 
 // arithBig is Arith in big numbers, for values the fixed form cannot hold.
 func arithBig(op byte, a, b rdf.Term) (rdf.Term, error) {
-	x, ok1 := toNum(a)
-	y, ok2 := toNum(b)
+	x, ok1 := toNumFloat(a, b)
+	y, ok2 := toNumFloat(b, a)
 	if !ok1 || !ok2 {
 		return rdf.Term{}, ErrType
 	}

@@ -165,7 +165,13 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 			}
 			continue
 		}
-		m := gr.g.MatchFrom(&cur[order[k]*len(e.active)+gi], s, p, o)
+		c, g := &cur[order[k]*len(e.active)+gi], gr.g
+		if s != 0 && p != 0 {
+			if sub := e.subjectIndex(c, g, p); sub != nil {
+				g = sub
+			}
+		}
+		m := g.MatchFrom(c, s, p, o)
 		for j := 0; j < m.Len(); j++ {
 			if e.steps++; e.steps&1023 == 0 {
 				if err := e.ctx.Err(); err != nil {
@@ -223,4 +229,28 @@ func (e *evaluator) inEarlierGraph(gi int, s, p, o ID) bool {
 		}
 	}
 	return false
+}
+
+// subjectIndex returns p's triples in g sorted by subject (index.Graph.BySubject) for a pattern "s p ?o" whose
+// probes through c have mostly been far from each other, or nil. Such probes (a join whose outer solutions reach
+// the subjects in no useful order, such as offers vendor by vendor) each search the whole SPO permutation; once
+// they number a sixteenth of p's triples, about what sorting p's triples costs, the rest search p's rows only.
+// The copy is charged to the query's budget; without room the probes go on as before.
+func (e *evaluator) subjectIndex(c *index.Cursor, g *index.Graph, p ID) *index.Graph {
+	k := fanoutKey{g, p}
+	if sub, ok := e.bySubject[k]; ok {
+		return sub
+	}
+	far := c.Far()
+	if far < 256 || far&(far-1) != 0 { // look at the predicate's size when the count doubles
+		return nil
+	}
+	n := int64(g.Match(0, p, 0).Len())
+	if int64(far) < n/16 || e.bytes+e.t.bytes+12*n > e.opt.MaxMemory {
+		return nil
+	}
+	e.bytes += 12 * n
+	sub := g.BySubject(p)
+	e.bySubject[k] = sub
+	return sub
 }

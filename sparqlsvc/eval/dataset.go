@@ -89,7 +89,7 @@ type terms struct {
 	dict   *index.Dict
 	base   ID
 	extra  []rdf.Term
-	byHash map[uint64]ID // overlay ids by the hash of their key: no key string to build or keep per term
+	byHash map[uint64]ID // ids of computed terms by the hash of their key: no key string to build or keep per term
 	byKey  map[string]ID // the rare terms whose hash an earlier, different term took
 	hash   func([]byte) uint64
 	keyBuf []byte
@@ -139,9 +139,9 @@ func (t *terms) lookup(x rdf.Term) ID {
 	return t.dict.Lookup(x)
 }
 
-// id interns a term: its dictionary id when the data has it, an overlay id otherwise. The overlay is asked first:
-// it holds only terms the data lacks, and computed values repeat (BIND buckets, group keys), so a hit there saves
-// the dictionary's probe.
+// id interns a term: its dictionary id when the data has it, an overlay id otherwise. The overlay's hash table is
+// asked first: it holds the terms the data lacks and the dictionary ids of computed terms the data has, and
+// computed values repeat (BIND buckets, group keys), so a hit there saves the dictionary's probes.
 func (t *terms) id(x rdf.Term) ID {
 	if x.IsZero() {
 		return 0
@@ -163,7 +163,7 @@ func (t *terms) id(x rdf.Term) ID {
 	h := t.hash(k)
 	id, hashed := t.byHash[h]
 	if hashed {
-		if y := t.extra[id-t.base-1]; y.Kind == x.Kind && y.Value == x.Value && y.Datatype == x.Datatype &&
+		if y := t.term(id); y.Kind == x.Kind && y.Value == x.Value && y.Datatype == x.Datatype &&
 			strings.EqualFold(y.Lang, x.Lang) {
 			return id
 		}
@@ -172,6 +172,12 @@ func (t *terms) id(x rdf.Term) ID {
 		}
 	}
 	if id := t.lookup(x); id != 0 {
+		if !hashed {
+			// Remembered by hash too, so the next equal value (a group key such as YEAR(?date), per solution)
+			// skips the dictionary's two probes (datatype, then term).
+			t.byHash[h] = id
+			t.bytes += 16
+		}
 		return id
 	}
 	t.extra = append(t.extra, x)

@@ -66,33 +66,37 @@ type Result struct {
 }
 
 type evaluator struct {
-	ctx     context.Context
-	ds      *Dataset
-	t       *terms
-	fn      *builtin.Context
-	opt     Options
-	slots   map[algebra.Var]int
-	names   []algebra.Var
-	nvars   int
-	active  []graphRef // graphs BGPs match against
-	steps   int
-	held    int   // rows held in memory by materialising operators
-	bytes   int64 // bytes held by materialising operators (the terms overlay counts its own)
-	sent    int   // solutions or triples delivered to the sink
-	cache   map[cacheKey][][]ID
-	safeC   map[safeKey]bool
-	orders  map[orderKey][]int
-	cursors map[*algebra.BGP][]index.Cursor
-	fanout  map[fanoutKey]float64
-	info    map[algebra.Op]*opInfo
-	subst   int  // > 0 inside EXISTS: substitute bindings everywhere
-	multi   bool // graphs with their own dictionaries take part (Dataset.Extra)
-	consts  map[rdf.Term]ID
-	reach   map[reachKey][]ID
-	curRow  []ID                     // the solution an Extend is evaluating, which scopes BNODE(label)
-	bindVs  varset                   // variables bound by BIND/SELECT expressions
-	direct  map[*algebra.Extend]bool // expressions whose values only travel up to the sink (markDirect)
-	lowest  *algebra.Extend          // the deepest of them, which empties the scratch list per solution
+	ctx         context.Context
+	ds          *Dataset
+	t           *terms
+	fn          *builtin.Context
+	opt         Options
+	slots       map[algebra.Var]int
+	names       []algebra.Var
+	nvars       int
+	active      []graphRef // graphs BGPs match against
+	steps       int
+	held        int   // rows held in memory by materialising operators
+	bytes       int64 // bytes held by materialising operators (the terms overlay counts its own)
+	sent        int   // solutions or triples delivered to the sink
+	cache       map[cacheKey][][]ID
+	safeC       map[safeKey]bool
+	orders      map[orderKey][]int
+	cursors     map[*algebra.BGP][]index.Cursor
+	fanout      map[fanoutKey]float64
+	info        map[algebra.Op]*opInfo
+	subst       int  // > 0 inside EXISTS: substitute bindings everywhere
+	multi       bool // graphs with their own dictionaries take part (Dataset.Extra)
+	consts      map[rdf.Term]ID
+	reach       map[reachKey][]ID
+	curRow      []ID                                 // the solution an Extend is evaluating, which scopes BNODE(label)
+	bindVs      varset                               // variables bound by BIND/SELECT expressions
+	direct      map[*algebra.Extend]bool             // expressions whose values only travel up to the sink (markDirect)
+	lowest      *algebra.Extend                      // the deepest of them, which empties the scratch list per solution
+	topK        map[*algebra.OrderBy]int64           // ORDER BYs under a LIMIT: how many first solutions the slice can use
+	argStack    []rdf.Term                           // the evaluated arguments of the calls being evaluated (args)
+	pathCursors map[*algebra.PathLink][]index.Cursor // per link of a property path (linkCursors)
+	bySubject   map[fanoutKey]*index.Graph           // predicates sorted by subject (subjectIndex)
 }
 
 // Sink receives a query's answer as it is produced, so nothing but the operators that must hold rows keeps it in
@@ -135,6 +139,32 @@ func Stream(ctx context.Context, ds *Dataset, q *algebra.Query, opt Options, sin
 		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
 		defer cancel()
 	}
+	e := newEvaluator(ctx, ds, q, opt)
+	var err error
+	switch q.Form {
+	case algebra.Select:
+		err = e.selectQuery(q, sink)
+	case algebra.Ask:
+		found := false
+		err = e.run(q.Op, e.newRow(), func([]ID) bool {
+			found = true
+			return false
+		})
+		if err == nil {
+			err = sink.Boolean(found)
+		}
+	case algebra.Construct:
+		err = e.construct(q, sink)
+	case algebra.Describe:
+		err = e.describe(q, sink)
+	default:
+		err = fmt.Errorf("sparql: unknown query form %v", q.Form)
+	}
+	return e.wrapErr(err)
+}
+
+// newEvaluator prepares the evaluation of q: defaults, the query's variables, BNODE's scoping.
+func newEvaluator(ctx context.Context, ds *Dataset, q *algebra.Query, opt Options) *evaluator {
 	if opt.MaxRows <= 0 {
 		opt.MaxRows = DefaultMaxRows
 	}
@@ -149,7 +179,8 @@ func Stream(ctx context.Context, ds *Dataset, q *algebra.Query, opt Options, sin
 		ctx: ctx, ds: ds, t: newTerms(ds.Dict), fn: builtin.NewContext(now, q.Base), opt: opt,
 		slots: map[algebra.Var]int{}, cache: map[cacheKey][][]ID{}, safeC: map[safeKey]bool{},
 		orders: map[orderKey][]int{}, info: map[algebra.Op]*opInfo{}, cursors: map[*algebra.BGP][]index.Cursor{},
-		fanout: map[fanoutKey]float64{},
+		fanout: map[fanoutKey]float64{}, topK: map[*algebra.OrderBy]int64{},
+		pathCursors: map[*algebra.PathLink][]index.Cursor{}, bySubject: map[fanoutKey]*index.Graph{},
 		consts: map[rdf.Term]ID{}, reach: map[reachKey][]ID{},
 	}
 	e.active = e.defaultGraphs()
@@ -179,27 +210,7 @@ func Stream(ctx context.Context, ds *Dataset, q *algebra.Query, opt Options, sin
 		return fresh
 	}
 	e.collectVars(q)
-	var err error
-	switch q.Form {
-	case algebra.Select:
-		err = e.selectQuery(q, sink)
-	case algebra.Ask:
-		found := false
-		err = e.run(q.Op, e.newRow(), func([]ID) bool {
-			found = true
-			return false
-		})
-		if err == nil {
-			err = sink.Boolean(found)
-		}
-	case algebra.Construct:
-		err = e.construct(q, sink)
-	case algebra.Describe:
-		err = e.describe(q, sink)
-	default:
-		err = fmt.Errorf("sparql: unknown query form %v", q.Form)
-	}
-	return e.wrapErr(err)
+	return e
 }
 
 func (e *evaluator) wrapErr(err error) error {

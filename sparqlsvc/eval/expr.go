@@ -28,10 +28,11 @@ func (e *evaluator) eval(x algebra.Expr, row []ID, errp *error) (rdf.Term, error
 	case *algebra.Call:
 		return e.call(v, row, errp)
 	case *algebra.FunctionCall:
-		args, err := e.args(v.Args, row, errp)
+		args, base, err := e.args(v.Args, row, errp)
 		if err != nil {
 			return rdf.Term{}, err
 		}
+		defer func() { e.argStack = e.argStack[:base] }()
 		if strings.HasPrefix(v.IRI, rdf.XSDNS) {
 			return builtin.Cast(v.IRI, args[0])
 		}
@@ -78,16 +79,21 @@ func (e *evaluator) eval(x algebra.Expr, row []ID, errp *error) (rdf.Term, error
 	return rdf.Term{}, builtin.ErrType
 }
 
-func (e *evaluator) args(xs []algebra.Expr, row []ID, errp *error) ([]rdf.Term, error) {
-	out := make([]rdf.Term, len(xs))
-	for i, a := range xs {
+// args evaluates a call's arguments onto the evaluator's argument stack, so a FILTER or BIND does not allocate a
+// slice per call and solution; the caller releases them with e.argStack = e.argStack[:base] once the call has
+// its value. A nested call pushes above its caller's arguments; if that grows the stack into a new array, the
+// caller's slice still reads the old one, which keeps its values.
+func (e *evaluator) args(xs []algebra.Expr, row []ID, errp *error) (args []rdf.Term, base int, err error) {
+	base = len(e.argStack)
+	for _, a := range xs {
 		t, err := e.eval(a, row, errp)
 		if err != nil {
-			return nil, err
+			e.argStack = e.argStack[:base]
+			return nil, base, err
 		}
-		out[i] = t
+		e.argStack = append(e.argStack, t)
 	}
-	return out, nil
+	return e.argStack[base:len(e.argStack):len(e.argStack)], base, nil
 }
 
 func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, error) {
@@ -139,10 +145,11 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 		}
 		return rdf.Term{}, builtin.ErrType
 	}
-	args, err := e.args(c.Args, row, errp)
+	args, base, err := e.args(c.Args, row, errp)
 	if err != nil {
 		return rdf.Term{}, err
 	}
+	defer func() { e.argStack = e.argStack[:base] }()
 	switch c.Func {
 	case "=", "!=":
 		eq, err := builtin.Equal(args[0], args[1])

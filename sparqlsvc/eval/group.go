@@ -1,26 +1,46 @@
 package eval
 
 import (
+	"container/heap"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/builtin"
 )
 
-// group evaluates GROUP BY with its aggregates (§18.5 Group, Aggregation). The operand is materialised once.
+// group evaluates GROUP BY with its aggregates (§18.5 Group, Aggregation). Each group keeps one running state per
+// aggregate, updated as the operand's solutions arrive, instead of the solutions themselves: a GROUP BY over every
+// offer held 58 000 rows and then walked them once per aggregate.
 func (e *evaluator) group(x *algebra.Group, in []ID, emit emitFn, errp *error) bool {
 	type bucket struct {
 		key  []ID
-		rows [][]ID
+		aggs []aggState
 	}
 	var order []*bucket
 	buckets := map[string]*bucket{}
 	var buf []byte
+	key := make([]ID, len(x.Keys))
+	// A group's cost: its key twice (slice and map key), the bucket, and each aggregate's state.
+	cost := int64(8*len(x.Keys) + 96)
+	for _, a := range x.Aggregates {
+		cost += int64(unsafe.Sizeof(aggState{}))
+		if a.Aggregate.Name == "MIN" || a.Aggregate.Name == "MAX" {
+			cost += int64(unsafe.Sizeof(builtin.Key{}))
+		}
+	}
+	newBucket := func(k []ID) *bucket {
+		b := &bucket{key: k, aggs: make([]aggState, len(x.Aggregates))}
+		for i, a := range x.Aggregates {
+			b.aggs[i].init(a.Aggregate)
+		}
+		return b
+	}
 	ok := e.exec(x.Op, in, func(row []ID) bool {
-		key := make([]ID, len(x.Keys))
 		for i, k := range x.Keys {
+			key[i] = 0
 			if v, ok := k.Expr.(algebra.Var); ok { // the common case needs no term round trip
 				key[i] = row[e.slot(v)]
 				continue
@@ -35,28 +55,31 @@ func (e *evaluator) group(x *algebra.Group, in []ID, emit emitFn, errp *error) b
 		buf = rowKey(buf, key)
 		b := buckets[string(buf)]
 		if b == nil {
-			b = &bucket{key: key}
+			if err := e.hold(1); err != nil {
+				*errp = err
+				return false
+			}
+			if err := e.holdBytes(cost); err != nil {
+				*errp = err
+				return false
+			}
+			b = newBucket(slices.Clone(key))
 			buckets[string(buf)] = b
 			order = append(order, b)
 		}
-		if err := e.hold(1); err != nil {
-			*errp = err
-			return false
-		}
-		if len(b.rows) == 0 {
-			if err := e.holdBytes(int64(len(buf)+4*len(key)) + 96); err != nil { // the bucket and its key
+		for i, a := range x.Aggregates {
+			if err := e.accumulate(&b.aggs[i], a.Aggregate, row, errp); err != nil {
 				*errp = err
 				return false
 			}
 		}
-		b.rows = append(b.rows, slices.Clone(row))
 		return true
 	}, errp)
 	if !ok && *errp != nil {
 		return false
 	}
 	if len(x.Keys) == 0 && len(order) == 0 {
-		order = append(order, &bucket{}) // one group over no solutions
+		order = append(order, newBucket(nil)) // one group over no solutions
 	}
 	out := make([]ID, e.nvars)
 	for _, b := range order {
@@ -66,11 +89,8 @@ func (e *evaluator) group(x *algebra.Group, in []ID, emit emitFn, errp *error) b
 				out[e.slot(k.Var)] = b.key[i]
 			}
 		}
-		for _, a := range x.Aggregates {
-			v, err := e.aggregate(a.Aggregate, b.rows, errp)
-			if *errp != nil {
-				return false
-			}
+		for i, a := range x.Aggregates {
+			v, err := e.aggregateValue(&b.aggs[i], a.Aggregate)
 			if err == nil && !v.IsZero() {
 				out[e.slot(a.Var)] = e.t.id(v)
 			}
@@ -82,150 +102,240 @@ func (e *evaluator) group(x *algebra.Group, in []ID, emit emitFn, errp *error) b
 	return true
 }
 
-func (e *evaluator) aggregate(a *algebra.Aggregate, rows [][]ID, errp *error) (rdf.Term, error) {
+// aggState is one aggregate's running state over one group.
+type aggState struct {
+	n      int64           // COUNT: the values (or solutions) counted
+	errs   int             // solutions where the expression had no value
+	seen   map[ID]bool     // DISTINCT: the values met (by interned id)
+	rows   map[string]bool // COUNT(DISTINCT *): the solutions met
+	sum    builtin.Sum     // SUM, AVG
+	sumErr error           // SUM, AVG: a value that is not a number
+	best   *builtin.Key    // MIN, MAX: the value so far, parsed once
+	sample rdf.Term        // SAMPLE: the first value
+	parts  []string        // GROUP_CONCAT
+	size   int64           // GROUP_CONCAT: the bytes of parts and separators, charged to the query
+	badCat bool            // GROUP_CONCAT: a value that is not a literal
+}
+
+func (s *aggState) init(a *algebra.Aggregate) {
+	if a.Distinct {
+		if a.Expr == nil {
+			s.rows = map[string]bool{}
+		} else {
+			s.seen = map[ID]bool{}
+		}
+	}
+}
+
+// accumulate adds one solution to an aggregate's state; the error is fatal (time-out, budget), an expression error
+// is part of the state.
+func (e *evaluator) accumulate(s *aggState, a *algebra.Aggregate, row []ID, errp *error) error {
 	if a.Name == "COUNT" && a.Expr == nil {
 		if !a.Distinct {
-			return builtin.Integer(int64(len(rows))), nil
+			s.n++
+			return nil
 		}
-		seen := map[string]bool{}
-		var buf []byte
-		for _, r := range rows {
-			buf = rowKey(buf, r)
-			seen[string(buf)] = true
-		}
-		return builtin.Integer(int64(len(seen))), nil
-	}
-	// Evaluate the expression per solution; errors are kept so each aggregate can apply its own rule.
-	var vals []rdf.Term
-	errs := 0
-	seen := map[ID]bool{}
-	for _, r := range rows {
-		v, err := e.eval(a.Expr, r, errp)
-		if *errp != nil {
-			return rdf.Term{}, *errp
-		}
-		if err != nil {
-			errs++
-			continue
-		}
-		if a.Distinct {
-			id := e.t.id(v)
-			if seen[id] {
-				continue
+		k := rowKey(nil, row)
+		if !s.rows[string(k)] {
+			if err := e.holdBytes(int64(len(k)) + 48); err != nil {
+				return err
 			}
-			seen[id] = true
+			s.rows[string(k)] = true
+			s.n++
 		}
-		vals = append(vals, v)
+		return nil
 	}
+	v, err := e.eval(a.Expr, row, errp)
+	if *errp != nil {
+		return *errp
+	}
+	if err != nil {
+		s.errs++
+		return nil
+	}
+	if a.Distinct {
+		id := e.t.id(v)
+		if s.seen[id] {
+			return nil
+		}
+		if err := e.holdBytes(48); err != nil {
+			return err
+		}
+		s.seen[id] = true
+	}
+	s.n++
+	switch a.Name {
+	case "SUM", "AVG":
+		if s.sumErr == nil {
+			s.sumErr = s.sum.Add(v)
+		}
+	case "MIN", "MAX":
+		k := builtin.NewKey(v)
+		if s.best == nil {
+			s.best = new(builtin.Key)
+			*s.best = k
+			return nil
+		}
+		c := builtin.OrderKeys(&k, s.best)
+		if (a.Name == "MIN" && c < 0) || (a.Name == "MAX" && c > 0) {
+			*s.best = k
+		}
+	case "SAMPLE":
+		if s.sample.IsZero() {
+			s.sample = v
+		}
+	case "GROUP_CONCAT":
+		if v.Kind != rdf.KindLiteral {
+			s.badCat = true
+			return nil
+		}
+		// Charged as it grows, so a huge concatenation stops before it is built.
+		n := int64(len(v.Value) + len(a.Separator))
+		if err := e.holdBytes(n + 16); err != nil {
+			return err
+		}
+		s.size += n + 16
+		s.parts = append(s.parts, v.Value)
+	}
+	return nil
+}
+
+// aggregateValue is an aggregate's value over its group, or an error when it has none.
+func (e *evaluator) aggregateValue(s *aggState, a *algebra.Aggregate) (rdf.Term, error) {
 	switch a.Name {
 	case "COUNT":
-		return builtin.Integer(int64(len(vals))), nil
+		return builtin.Integer(s.n), nil
 	case "SUM", "AVG":
-		if errs > 0 {
+		if s.errs > 0 {
 			return rdf.Term{}, builtin.ErrType
 		}
-		var sum builtin.Sum
-		for _, v := range vals {
-			if err := sum.Add(v); err != nil {
-				return rdf.Term{}, err
-			}
+		if s.sumErr != nil {
+			return rdf.Term{}, s.sumErr
 		}
 		if a.Name == "SUM" {
-			return sum.Total(), nil
+			return s.sum.Total(), nil
 		}
-		return sum.Average()
+		return s.sum.Average()
 	case "MIN", "MAX":
-		if len(vals) == 0 {
+		if s.best == nil {
 			return rdf.Term{}, builtin.ErrType
 		}
-		best := vals[0]
-		for _, v := range vals[1:] {
-			c := builtin.OrderCompare(v, best)
-			if (a.Name == "MIN" && c < 0) || (a.Name == "MAX" && c > 0) {
-				best = v
-			}
-		}
-		return best, nil
+		return s.best.Term, nil
 	case "SAMPLE":
-		if len(vals) == 0 {
+		if s.sample.IsZero() {
 			return rdf.Term{}, builtin.ErrType
 		}
-		return vals[0], nil
+		return s.sample, nil
 	case "GROUP_CONCAT":
-		if errs > 0 {
+		if s.errs > 0 || s.badCat {
 			return rdf.Term{}, builtin.ErrType
 		}
 		// The result is a simple literal of the values' lexical forms (the W3C tests expect "1 2" even from
-		// "1"@en "2"@en, and "1:22" from integers).
-		parts := make([]string, len(vals))
-		size := int64(0)
-		for i, v := range vals {
-			if v.Kind != rdf.KindLiteral {
-				return rdf.Term{}, builtin.ErrType
-			}
-			parts[i] = v.Value
-			size += int64(len(v.Value) + len(a.Separator))
-		}
-		// The joined string is held until the overlay interns it, which charges it again; charging it here
-		// stops a huge concatenation before it is built.
-		if err := e.holdBytes(size); err != nil {
-			*errp = err
-			return rdf.Term{}, err
-		}
-		defer func() { e.bytes -= size }()
-		return rdf.String(strings.Join(parts, a.Separator)), nil
+		// "1"@en "2"@en, and "1:22" from integers). The parts are let go once it is built; the overlay that
+		// interns the result charges it again.
+		defer func() { e.bytes -= s.size; s.size = 0 }()
+		return rdf.String(strings.Join(s.parts, a.Separator)), nil
 	}
 	return rdf.Term{}, builtin.ErrUnknownFunction
 }
 
-// orderBy sorts the operand's solutions; order keys are computed once per solution.
+// orderBy sorts the operand's solutions. Order keys are computed and parsed (builtin.Key) once per solution, not
+// once per comparison. Under a LIMIT (topK) only the first offset+limit solutions are kept, in a heap whose root is
+// the last of them: a solution that sorts after it is dropped at once, so ORDER BY … LIMIT over every review holds
+// and sorts a few rows instead of all of them. The arrival order is the last key, so both ways give the order a
+// stable sort gives.
 func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *error) bool {
-	type item struct {
-		row  []ID
-		keys []rdf.Term
-		seq  int // arrival order: ties keep it, as a stable sort would
-	}
-	var items []item
+	limit := e.topK[x]
+	h := &sortItems{conds: x.Conds}
+	cost := int64(len(x.Conds)) * int64(unsafe.Sizeof(builtin.Key{}))
+	next := sortItem{keys: make([]builtin.Key, len(x.Conds))}
+	seq := 0
 	ok := e.exec(x.Op, in, func(row []ID) bool {
+		for i, c := range x.Conds {
+			next.keys[i] = builtin.Key{}
+			if v, err := e.eval(c.Expr, row, errp); err == nil {
+				next.keys[i] = builtin.NewKey(v)
+			}
+		}
+		if *errp != nil {
+			return false
+		}
+		next.seq = seq
+		seq++
+		if limit > 0 && int64(len(h.items)) == limit {
+			// Full: the new solution replaces the root if it sorts before it, reusing the root's memory.
+			if h.compare(&next, &h.items[0]) >= 0 {
+				return true
+			}
+			top := &h.items[0]
+			copy(top.row, row)
+			top.keys, next.keys = next.keys, top.keys
+			top.seq = next.seq
+			heap.Fix(h, 0)
+			return true
+		}
 		if err := e.hold(1); err != nil {
 			*errp = err
 			return false
 		}
-		if err := e.holdBytes(int64(len(x.Conds)) * 64); err != nil { // the order keys
+		if err := e.holdBytes(cost); err != nil {
 			*errp = err
 			return false
 		}
-		it := item{row: slices.Clone(row), keys: make([]rdf.Term, len(x.Conds)), seq: len(items)}
-		for i, c := range x.Conds {
-			if v, err := e.eval(c.Expr, row, errp); err == nil {
-				it.keys[i] = v
-			}
+		it := sortItem{row: slices.Clone(row), keys: next.keys, seq: next.seq}
+		next.keys = make([]builtin.Key, len(x.Conds))
+		if limit > 0 {
+			heap.Push(h, it)
+		} else {
+			h.items = append(h.items, it)
 		}
-		items = append(items, it)
-		return *errp == nil
+		return true
 	}, errp)
 	if !ok && *errp != nil {
 		return false
 	}
-	// An unstable sort with the arrival order as the last key: slices.SortStableFunc merges in place with
-	// O(n log² n) comparisons, and each comparison of two numeric terms parses both (b36: 58 000 offers ordered by
-	// days and price spent 70% of its time there).
-	slices.SortFunc(items, func(a, b item) int {
-		for i, c := range x.Conds {
-			r := builtin.OrderCompare(a.keys[i], b.keys[i])
-			if c.Desc {
-				r = -r
-			}
-			if r != 0 {
-				return r
-			}
-		}
-		return a.seq - b.seq
-	})
-	for _, it := range items {
+	// pdqsort: slices.SortStableFunc merges in place with O(n log² n) comparisons.
+	slices.SortFunc(h.items, func(a, b sortItem) int { return h.compare(&a, &b) })
+	for _, it := range h.items {
 		if !emit(it.row) {
 			return false
 		}
 	}
 	return true
+}
+
+// sortItem is a solution with its parsed order keys and its arrival number.
+type sortItem struct {
+	row  []ID
+	keys []builtin.Key
+	seq  int
+}
+
+// sortItems is the ORDER BY buffer; as a heap (container/heap) its root is the item that sorts last.
+type sortItems struct {
+	items []sortItem
+	conds []algebra.OrderCond
+}
+
+func (h *sortItems) compare(a, b *sortItem) int {
+	for i, c := range h.conds {
+		r := builtin.OrderKeys(&a.keys[i], &b.keys[i])
+		if c.Desc {
+			r = -r
+		}
+		if r != 0 {
+			return r
+		}
+	}
+	return a.seq - b.seq
+}
+
+func (h *sortItems) Len() int           { return len(h.items) }
+func (h *sortItems) Less(i, j int) bool { return h.compare(&h.items[i], &h.items[j]) > 0 }
+func (h *sortItems) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *sortItems) Push(x any)         { h.items = append(h.items, x.(sortItem)) }
+func (h *sortItems) Pop() any {
+	it := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return it
 }

@@ -37,8 +37,24 @@ func (e *evaluator) defaultGraphs() []graphRef {
 // scan calls fn for every triple of gr matching the pattern (query ids, 0 = any), translating ids for graphs
 // with their own dictionary.
 func (e *evaluator) scan(gr graphRef, s, p, o ID, fn func(s, p, o ID) bool) bool {
+	return e.scanFrom(gr, nil, s, p, o, fn)
+}
+
+// scanFrom is scan starting the index search at a cursor (nil: none).
+func (e *evaluator) scanFrom(gr graphRef, cur *index.Cursor, s, p, o ID, fn func(s, p, o ID) bool) bool {
 	if gr.f == nil {
-		m := gr.g.Match(s, p, o)
+		var m index.Matches
+		if cur != nil {
+			g := gr.g
+			if s != 0 && p != 0 {
+				if sub := e.subjectIndex(cur, g, p); sub != nil {
+					g = sub
+				}
+			}
+			m = g.MatchFrom(cur, s, p, o)
+		} else {
+			m = gr.g.Match(s, p, o)
+		}
 		for j := 0; j < m.Len(); j++ {
 			if !fn(m.At(j)) {
 				return false
@@ -270,6 +286,7 @@ func (e *evaluator) exec(op algebra.Op, in []ID, emit emitFn, errp *error) bool 
 	case *algebra.Reduced:
 		return e.distinct(x.Op, in, emit, errp)
 	case *algebra.Slice:
+		e.boundOrder(x)
 		var skipped, taken int64
 		stopped := false
 		ok := e.exec(x.Op, in, func(row []ID) bool {
@@ -295,6 +312,26 @@ func (e *evaluator) exec(op algebra.Op, in []ID, emit emitFn, errp *error) bool 
 	}
 	*errp = fmt.Errorf("sparql: cannot evaluate %T", op)
 	return false
+}
+
+// maxTopK is the largest offset+limit for which ORDER BY keeps a heap of the first solutions rather than sorting
+// them all: past it the heap saves little and costs a logarithm per solution.
+const maxTopK = 1 << 16
+
+// boundOrder tells an ORDER BY right under a slice (through a projection, which neither drops nor reorders
+// solutions) how many of its first solutions the slice can use.
+func (e *evaluator) boundOrder(x *algebra.Slice) {
+	op := x.Op
+	if p, ok := op.(*algebra.Project); ok {
+		op = p.Op
+	}
+	ob, ok := op.(*algebra.OrderBy)
+	if !ok || x.Limit < 0 {
+		return
+	}
+	if k := x.Offset + x.Limit; k > 0 && k <= maxTopK && x.Offset >= 0 {
+		e.topK[ob] = k
+	}
 }
 
 // pathFirst reports whether a join of a BGP with a property path anchored on a constant (…/p* <const>) should

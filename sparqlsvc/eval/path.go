@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
 type pairFn func(s, o ID) bool
@@ -49,8 +50,9 @@ func (e *evaluator) path(p algebra.Path, s, o ID, emit pairFn, errp *error) bool
 		if pid == 0 || (s != 0 && !e.mayMatch(s)) || (o != 0 && !e.mayMatch(o)) {
 			return true
 		}
+		curs := e.linkCursors(x)
 		for gi, g := range e.active {
-			if !e.scan(g, s, pid, o, func(ms, _, mo ID) bool {
+			if !e.scanFrom(g, &curs[gi], s, pid, o, func(ms, _, mo ID) bool {
 				if gi > 0 && e.inEarlierGraph(gi, ms, pid, mo) {
 					return true
 				}
@@ -275,4 +277,16 @@ func (e *evaluator) reachable(p algebra.Path, start ID, backward, zero bool, err
 	}
 	e.reach[k] = out
 	return out, true
+}
+
+// linkCursors returns the index cursors of one link of a path, one per active graph, kept for the query: a
+// sequence such as vendor/country probes its second link once per value of the first, as a BGP's join does, and
+// gets the same galloping and memo (index.Cursor).
+func (e *evaluator) linkCursors(x *algebra.PathLink) []index.Cursor {
+	c := e.pathCursors[x]
+	if len(c) < len(e.active) {
+		c = make([]index.Cursor, len(e.active))
+		e.pathCursors[x] = c
+	}
+	return c
 }

@@ -1,6 +1,10 @@
 package index
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+	"sort"
+)
 
 // Perm names a permutation: the order in which a row stores a triple's positions.
 type Perm uint8
@@ -63,7 +67,13 @@ func (g *Graph) Match(s, p, o ID) Matches {
 type Cursor struct {
 	perm Perm
 	at   int // the previous probe's first row, plus one (0: none)
+	far  int // probes that landed before the previous one or past the gallop: searches of the whole permutation
 }
+
+// Far counts the probes through c that were not near the previous one, each a binary search over the whole
+// permutation (a miss in the cache at most steps): the evaluator then reads the pattern's predicate through
+// BySubject instead.
+func (c *Cursor) Far() int { return c.far }
 
 // MatchFrom is Match starting its search at c, and leaves c at the range it found.
 func (g *Graph) MatchFrom(c *Cursor, s, p, o ID) Matches {
@@ -74,8 +84,32 @@ func (g *Graph) MatchFrom(c *Cursor, s, p, o ID) Matches {
 	}
 	rows := g.perms[perm]
 	lo, hi := prefixRange(rows, key, from)
+	if from == 0 || lo < from-1 || lo > from+gallopLimit {
+		c.far++
+	}
 	c.perm, c.at = perm, lo+1 // an empty range's lo is still where the key would be
 	return Matches{Rows: rows[lo:hi], Perm: perm}
+}
+
+// BySubject returns the triples of predicate p as a graph of their own, sorted by subject: for patterns "s p ?o"
+// and "s p o" with that p, probed with subjects in no useful order (a join on values many outer solutions reach
+// in another order, such as each vendor's offers). Its rows are 12 bytes per triple of p, copied and sorted once,
+// against a binary search of the whole SPO permutation per probe; a probe then searches p's rows only, which are
+// far fewer and stay in the cache. Only patterns with p bound may be matched in it (POS is g's own range of p;
+// OSP is empty).
+func (g *Graph) BySubject(p ID) *Graph {
+	pos := g.Match(0, p, 0).Rows
+	spo := make([]Row, len(pos))
+	for i, r := range pos {
+		spo[i] = Row{r[2], r[0], r[1]}
+	}
+	slices.SortFunc(spo, func(a, b Row) int {
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		return cmp.Compare(a[2], b[2])
+	})
+	return &Graph{perms: [3][]Row{SPO: spo, POS: pos}}
 }
 
 // route picks the permutation in which the bound positions of a pattern form a prefix, and that prefix.
@@ -92,6 +126,9 @@ func route(s, p, o ID) (Perm, Row) {
 	}
 	return SPO, Row{}
 }
+
+// gallopLimit is how far a probe gallops from its hint before it searches the rest in one binary search.
+const gallopLimit = 1 << 12
 
 // prefixRange returns the bounds of the rows whose leading non-zero keys equal key's (a zero key ends the prefix).
 // from, when not 0, is one past a row at or before which the search may start (a Cursor's hint).
@@ -128,7 +165,7 @@ func prefixRange(rows []Row, key Row, from int) (lo, hi int) {
 			// comparisons.
 			base = at + 1
 			for step := 1; ; step *= 2 {
-				if step > 1<<12 || at+step >= len(rows) {
+				if step > gallopLimit || at+step >= len(rows) {
 					break
 				}
 				if !less(rows[at+step]) {

@@ -306,3 +306,63 @@ func TestPrefixRangeEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestBySubject: a predicate's triples sorted by subject answer every pattern with that predicate bound exactly
+// as the whole graph does, probed directly and through one cursor with subjects in random order (present and
+// absent), in every graph of a dataset; a probe far from the previous one is counted.
+func TestBySubject(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	quads := randomDataset(r, 5000)
+	b := NewBuilder()
+	for _, q := range quads {
+		if err := b.Add(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := b.Build()
+	graphs := []*Graph{d.Default}
+	for _, id := range d.GraphNames() {
+		graphs = append(graphs, d.Graph(id))
+	}
+	for _, g := range graphs {
+		for pi := range 5 {
+			p := d.Dict.Lookup(rdf.IRI("http://ex.org/p" + strconv.Itoa(pi)))
+			sub := g.BySubject(p)
+			if sub.Len() != g.Match(0, p, 0).Len() {
+				t.Fatalf("p%d: %d triples, want %d", pi, sub.Len(), g.Match(0, p, 0).Len())
+			}
+			var cur Cursor
+			for range 500 {
+				q := quads[r.IntN(len(quads))]
+				s, o := d.Dict.Lookup(q.S), d.Dict.Lookup(q.O)
+				if r.IntN(10) == 0 {
+					s = ID(d.Dict.Len()) // in no triple as a subject
+				}
+				for _, k := range [][3]ID{{s, p, 0}, {s, p, o}, {0, p, 0}, {0, p, o}} {
+					want := g.Match(k[0], k[1], k[2])
+					var got []Row
+					for _, m := range []Matches{sub.Match(k[0], k[1], k[2]), sub.MatchFrom(&cur, k[0], k[1], k[2])} {
+						got = got[:0]
+						for j := 0; j < m.Len(); j++ {
+							s, p, o := m.At(j)
+							got = append(got, Row{s, p, o})
+						}
+						var w []Row
+						for j := 0; j < want.Len(); j++ {
+							s, p, o := want.At(j)
+							w = append(w, Row{s, p, o})
+						}
+						slices.SortFunc(got, func(a, b Row) int { return slices.Compare(a[:], b[:]) })
+						slices.SortFunc(w, func(a, b Row) int { return slices.Compare(a[:], b[:]) })
+						if !slices.Equal(got, w) {
+							t.Fatalf("pattern %v: %v, want %v", k, got, w)
+						}
+					}
+				}
+			}
+			if cur.Far() == 0 {
+				t.Fatal("random probes never counted as far")
+			}
+		}
+	}
+}

@@ -1,0 +1,85 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
+	"github.com/ldhub/ldhub/sparqlsvc/parser"
+)
+
+// TestSubjectIndexJoin: a join that probes "?offer price ?p" with offers in random order (so most probes are far
+// from the last) switches to the predicate's triples sorted by subject (subjectIndex); the answers must be the brute
+// force join's, for a BGP and for a path sequence, with subjects that have no price, several prices, or values of
+// other kinds.
+func TestSubjectIndexJoin(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
+	b := index.NewBuilder()
+	add := func(s, p, o rdf.Term) {
+		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const n = 4000
+	prices := map[int][]string{}
+	for i := range n {
+		add(ex("x", i), ex("order", 0), ex("offer", r.IntN(n+200))) // some offers are never priced
+		for range r.IntN(3) {
+			v := rdf.Literal(fmt.Sprintf("%d.%02d", r.IntN(100), r.IntN(100)), rdf.XSDDecimal)
+			if r.IntN(20) == 0 {
+				v = rdf.LangString("Größe", "de")
+			}
+			add(ex("offer", i), ex("price", 0), v)
+			prices[i] = append(prices[i], v.String())
+		}
+	}
+	d := b.Build()
+	ds := FromIndex(d)
+	var want []string
+	rows := d.Default.Match(0, d.Dict.Lookup(ex("order", 0)), 0)
+	for j := 0; j < rows.Len(); j++ {
+		x, _, offer := rows.At(j)
+		var k int
+		fmt.Sscanf(d.Dict.Term(offer).Value, "http://ex.org/offer%d", &k)
+		for _, p := range slices.Compact(slices.Sorted(slices.Values(prices[k]))) {
+			want = append(want, d.Dict.Term(x).String()+" "+p)
+		}
+	}
+	slices.Sort(want)
+	// VALUES keeps the order written: the ?x in random order, so the offers they lead to are probed in no order.
+	var vals strings.Builder
+	for _, i := range r.Perm(n) {
+		fmt.Fprintf(&vals, " <http://ex.org/x%d>", i)
+	}
+	for _, src := range []string{
+		`SELECT ?x ?p { VALUES ?x {` + vals.String() + ` } ?x <http://ex.org/order0> ?offer . ?offer <http://ex.org/price0> ?p }`,
+		`SELECT ?x ?p { VALUES ?x {` + vals.String() + ` } ?x <http://ex.org/order0>/<http://ex.org/price0> ?p }`,
+	} {
+		q, err := parser.Parse(src, parser.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := newEvaluator(context.Background(), ds, q, Options{})
+		c := &collector{res: &Result{}}
+		if err := e.selectQuery(q, c); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, row := range c.res.Rows {
+			got = append(got, row[0].String()+" "+row[1].String())
+		}
+		slices.Sort(got)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: %d rows, want %d", src, len(got), len(want))
+		}
+		if len(e.bySubject) == 0 {
+			t.Errorf("%s: the probes never switched to the predicate sorted by subject", src)
+		}
+	}
+}
