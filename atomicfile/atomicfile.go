@@ -51,13 +51,16 @@ func WriteFile(path string, b []byte, perm os.FileMode) error {
 }
 
 // SyncDir makes a rename or a new entry in dir durable.
-func SyncDir(dir string) error {
-	d, err := os.Open(dir)
+func SyncDir(dir string) error { return Sync(dir) }
+
+// Sync makes what was written to the file or folder at path durable.
+func Sync(path string) error {
+	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	return err

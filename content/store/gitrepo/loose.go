@@ -81,6 +81,10 @@ func (r *Repo) StageBlobAlongside(data []byte, alongside func() error) (*StagedB
 		return nil, fmt.Errorf("gitrepo: write blob in %s: %w", r.dir, err)
 	}
 	err = deflateObject(tmp, plumbing.BlobObject, data, &refused)
+	if err == nil && !r.NoSync {
+		// On disk while the upload is still validated: the commit's own sync then finds the blob clean.
+		err = tmp.Sync()
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

@@ -500,7 +500,11 @@ func (r *Repo) transact(ctx context.Context, fn func(tx *Tx) error, hold bool) (
 	if lock != nil {
 		lock.touch()
 	}
-	if err := r.Sync(); err != nil {
+	written, err := r.txObjects(ch, newTree, tx.changes)
+	if err != nil {
+		return head, err
+	}
+	if err := r.syncTx(written); err != nil {
 		return head, err
 	}
 	if r.BeforeRefUpdate != nil {
