@@ -668,7 +668,12 @@ func mapCase(s string, upper bool) string {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if r >= simpleCaseEnd || tab[r] < 0 {
+		if r < simpleCaseEnd && tab[r] < 0 { // a full mapping to several runes ("ß" to "SS")
+			b.WriteString(caseExpansions[r])
+			i += n
+			continue
+		}
+		if r >= simpleCaseEnd {
 			// A rune whose full mapping may differ from its simple one (or invalid UTF-8): x/text's Caser, one
 			// per call since it keeps state between calls.
 			if upper {
@@ -683,8 +688,9 @@ func mapCase(s string, upper bool) string {
 }
 
 // simpleCaseEnd bounds the runes mapCase maps itself: below it (the Latin blocks most text is written in) a rune's
-// full case mapping is its simple one-rune mapping in any context, except for the runes SpecialCasing maps to
-// several (ß, ŉ and ǰ to upper case; İ to lower case), marked -1 in caseTables. x/text's Caser is several times
+// full case mapping does not depend on context, and is its simple one-rune mapping except for the runes
+// SpecialCasing maps to several (ß, ŉ and ǰ to upper case; İ to lower case), marked -1 in caseTables and mapped
+// by caseExpansions. x/text's Caser is several times
 // slower than a table, and LCASE over long texts spent most of its time in it. TestMapCaseMatchesCases checks every
 // rune below the bound and random strings of them against the Caser.
 const simpleCaseEnd = 0x250
@@ -700,3 +706,6 @@ var caseTables = func() (t [2][simpleCaseEnd]rune) {
 	}
 	return
 }()
+
+// caseExpansions are the unconditional SpecialCasing mappings below simpleCaseEnd (each rune maps one way only).
+var caseExpansions = map[rune]string{0xDF: "SS", 0x149: "\u02BCN", 0x1F0: "J\u030C", 0x130: "i\u0307"}

@@ -24,6 +24,9 @@ func (s varset) inter(t varset) varset { return varset{s.bits & t.bits, s.over &
 func (s varset) subsetOf(t varset) bool { return !s.over && !t.over && s.bits&^t.bits == 0 }
 func (s varset) empty() bool            { return !s.over && s.bits == 0 }
 
+// has reports whether slot i is in the set (a set past 64 slots holds every slot it may).
+func (s varset) has(i int) bool { return i >= 0 && (s.over || i < 64 && s.bits&(1<<uint(i)) != 0) }
+
 type opInfo struct {
 	mentioned varset // every variable anywhere in the operator, expressions and EXISTS patterns included
 	certain   varset // variables bound in every solution of the operator

@@ -14,24 +14,50 @@ type orderKey struct {
 // plan orders the triple patterns of a BGP for a bind join: repeatedly take the pattern with the smallest estimated
 // number of matches given what is bound so far, preferring patterns connected to bound variables so no step is a
 // cartesian product. Estimates use the index's exact counts for constants and fixed selectivity factors for
-// variables bound at run time.
+// variables bound at run time. When the BGP starts from nothing bound, each pattern is also tried first, with the
+// same greedy rule after it, and priced by planCost, which knows that probes in the order of the first pattern's
+// range are far cheaper than the others.
 func (e *evaluator) plan(x *algebra.BGP, bound varset) []int {
 	k := orderKey{x, bound, e.activeName()}
 	if o, ok := e.orders[k]; ok {
 		return o
 	}
+	order := e.greedy(x, bound, -1)
+	if n := len(x.Triples); n >= 3 && n <= 8 && !e.bindsAny(x, bound) {
+		best := e.planCost(x, order, bound)
+		for first := range x.Triples {
+			if first == order[0] {
+				continue
+			}
+			alt := e.greedy(x, bound, first)
+			// A clear margin: the model is coarse, and the greedy order is what every other query was tuned with.
+			if c := e.planCost(x, alt, bound); c < best/2 {
+				order, best = alt, c
+			}
+		}
+	}
+	e.orders[k] = order
+	return order
+}
+
+// greedy is plan's greedy order, starting with pattern first when it is not -1.
+func (e *evaluator) greedy(x *algebra.BGP, bound varset, first int) []int {
 	n := len(x.Triples)
 	order := make([]int, 0, n)
 	used := make([]bool, n)
 	for len(order) < n {
 		best, bestCost, bestConn := -1, 0.0, false
-		for i, t := range x.Triples {
-			if used[i] {
-				continue
-			}
-			cost, conn := e.estimate(t, bound)
-			if best < 0 || (conn && !bestConn) || (conn == bestConn && cost < bestCost) {
-				best, bestCost, bestConn = i, cost, conn
+		if len(order) == 0 && first >= 0 {
+			best = first
+		} else {
+			for i, t := range x.Triples {
+				if used[i] {
+					continue
+				}
+				cost, conn := e.estimate(t, bound)
+				if best < 0 || (conn && !bestConn) || (conn == bestConn && cost < bestCost) {
+					best, bestCost, bestConn = i, cost, conn
+				}
 			}
 		}
 		used[best] = true
@@ -39,8 +65,89 @@ func (e *evaluator) plan(x *algebra.BGP, bound varset) []int {
 		t := x.Triples[best]
 		bound = bound.union(e.nodeVars(t.S, t.P, t.O))
 	}
-	e.orders[k] = order
 	return order
+}
+
+// bindsAny reports whether bound holds a variable of the BGP.
+func (e *evaluator) bindsAny(x *algebra.BGP, bound varset) bool {
+	for _, t := range x.Triples {
+		if !e.nodeVars(t.S, t.P, t.O).inter(bound).empty() {
+			return true
+		}
+	}
+	return false
+}
+
+// probeFar is what planCost charges for a probe that is not in the order of the outer solutions: a binary search
+// of a whole permutation, against a step or two of galloping (index.Cursor).
+const probeFar = 16
+
+// planCost estimates the work of a join order: each step's probes, one per solution it starts from, and the
+// solutions it produces. The first pattern's range comes sorted by a variable, and the nested loops keep that order,
+// so a later probe keyed on that variable ascends; a probe keyed on another variable costs probeFar. A pattern
+// probed with its subject bound gives at most one solution per probe here (the fixed guess, a thousandth of the
+// predicate, says more, which would price every star of patterns on one subject as a product).
+func (e *evaluator) planCost(x *algebra.BGP, order []int, bound varset) float64 {
+	rows, cost, sorted := 1.0, 0.0, -2
+	for k, i := range order {
+		t := x.Triples[i]
+		est, _ := e.estimate(t, bound)
+		keys := e.routeKeys(t, bound)
+		// lead is the first variable of the probe's bound key prefix (-1: the prefix is constants only).
+		lead, first := -1, -1
+		for _, v := range keys {
+			if v < 0 {
+				continue
+			}
+			if bound.has(v) {
+				lead = v
+			} else {
+				first = v
+			}
+			break
+		}
+		if k == 0 {
+			sorted = first // the range is sorted by its first free position after the bound prefix
+			cost += 1
+		} else {
+			if !t.S.IsVar() || bound.has(e.slot(t.S.Var)) {
+				est = min(est, 1)
+			}
+			if lead >= 0 && lead != sorted {
+				cost += rows * probeFar
+			} else {
+				cost += rows
+			}
+		}
+		rows *= max(est, 1e-3)
+		cost += rows
+		bound = bound.union(e.nodeVars(t.S, t.P, t.O))
+	}
+	return cost
+}
+
+// routeKeys returns a pattern's positions in the order of the permutation index.route picks for what is bound
+// (constants and variables in bound): each a variable's slot, or -1 for a constant.
+func (e *evaluator) routeKeys(t algebra.Triple, bound varset) [3]int {
+	slot := func(n algebra.Node) int {
+		if n.IsVar() {
+			return e.slot(n.Var)
+		}
+		return -1
+	}
+	isBound := func(n algebra.Node) bool { return !n.IsVar() || bound.has(e.slot(n.Var)) }
+	s, p, o := slot(t.S), slot(t.P), slot(t.O)
+	switch sb, pb, ob := isBound(t.S), isBound(t.P), isBound(t.O); {
+	case sb && (pb || !ob):
+		return [3]int{s, p, o}
+	case sb: // s and o bound, p free
+		return [3]int{o, s, p}
+	case pb:
+		return [3]int{p, o, s}
+	case ob:
+		return [3]int{o, s, p}
+	}
+	return [3]int{s, p, o}
 }
 
 func (e *evaluator) estimate(t algebra.Triple, bound varset) (cost float64, connected bool) {
@@ -126,30 +233,65 @@ func (e *evaluator) bgp(x *algebra.BGP, in []ID, emit emitFn, errp *error) bool 
 	order := e.plan(x, e.boundSet(in))
 	row := make([]ID, len(in))
 	copy(row, in)
-	return e.matchFrom(x.Triples, order, 0, row, e.cursorsFor(x), emit, errp)
+	return e.matchFrom(x.Triples, order, 0, row, e.stateOf(x), emit, errp)
 }
 
-// cursorsFor returns the index cursors of a BGP's patterns, one per pattern and active graph. They live as long as
-// the query, so a pattern probed once per outer solution, in this BGP or from a join above it, starts each search
-// where the previous one ended (index.Cursor).
-func (e *evaluator) cursorsFor(x *algebra.BGP) []index.Cursor {
-	n := len(x.Triples) * len(e.active)
-	c := e.cursors[x]
-	if len(c) < n {
-		c = make([]index.Cursor, n)
-		e.cursors[x] = c
+// bgpState is what a BGP keeps for the whole query: the index cursors of its patterns, one per pattern and active
+// graph, so a pattern probed once per outer solution, in this BGP or from a join above it, starts each search where
+// the previous one ended (index.Cursor); and its patterns' nodes resolved once, so a probe neither looks up a
+// variable's slot nor a constant's id in a map keyed by strings.
+type bgpState struct {
+	cur   []index.Cursor
+	nodes [][3]patNode
+}
+
+// patNode is a pattern position: a variable's slot, or a constant's id (0 when the data cannot hold it).
+type patNode struct {
+	slot int // -1 for a constant
+	id   ID
+}
+
+func (e *evaluator) stateOf(x *algebra.BGP) *bgpState {
+	st := e.bgps[x]
+	if st == nil {
+		st = &bgpState{nodes: make([][3]patNode, len(x.Triples))}
+		for i, t := range x.Triples {
+			for j, n := range [3]algebra.Node{t.S, t.P, t.O} {
+				if n.IsVar() {
+					st.nodes[i][j] = patNode{slot: e.slot(n.Var)}
+				} else {
+					st.nodes[i][j] = patNode{slot: -1, id: e.constID(n.Term)}
+				}
+			}
+		}
+		e.bgps[x] = st
 	}
-	return c
+	if n := len(x.Triples) * len(e.active); len(st.cur) < n {
+		st.cur = make([]index.Cursor, n)
+	}
+	return st
 }
 
-func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID, cur []index.Cursor, emit emitFn, errp *error) bool {
+// resolve resolves a pattern node against a row: a constant's id (ok false when the data cannot contain it), a
+// bound variable's id, or 0 with the slot to bind.
+func (e *evaluator) resolve(n patNode, row []ID) (id ID, slot int, ok bool) {
+	if n.slot < 0 {
+		return n.id, -1, n.id != 0
+	}
+	if v := row[n.slot]; v != 0 {
+		return v, n.slot, e.mayMatch(v)
+	}
+	return 0, n.slot, true
+}
+
+func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID, st *bgpState, emit emitFn, errp *error) bool {
 	if k == len(order) {
 		return emit(row)
 	}
-	t := ts[order[k]]
-	s, ss, ok1 := e.nodeID(t.S, row)
-	p, ps, ok2 := e.nodeID(t.P, row)
-	o, os, ok3 := e.nodeID(t.O, row)
+	nd := &st.nodes[order[k]]
+	s, ss, ok1 := e.resolve(nd[0], row)
+	p, ps, ok2 := e.resolve(nd[1], row)
+	o, os, ok3 := e.resolve(nd[2], row)
 	if !ok1 || !ok2 || !ok3 {
 		return true
 	}
@@ -159,13 +301,13 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 				if gi > 0 && e.inEarlierGraph(gi, ms, mp, mo) {
 					return true
 				}
-				return e.bindAndMatch(ts, order, k, row, cur, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, [3]ID{ms, mp, mo}, emit, errp)
+				return e.bindAndMatch(ts, order, k, row, st, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, [3]ID{ms, mp, mo}, emit, errp)
 			}) {
 				return false
 			}
 			continue
 		}
-		c, g := &cur[order[k]*len(e.active)+gi], gr.g
+		c, g := &st.cur[order[k]*len(e.active)+gi], gr.g
 		if s != 0 && p != 0 {
 			if sub := e.subjectIndex(c, g, p); sub != nil {
 				g = sub
@@ -183,7 +325,7 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 			if gi > 0 && e.inEarlierGraph(gi, ms, mp, mo) {
 				continue // the default graph is a set: a triple in two merged graphs counts once
 			}
-			if !e.bindAndMatch(ts, order, k, row, cur, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, [3]ID{ms, mp, mo}, emit, errp) {
+			if !e.bindAndMatch(ts, order, k, row, st, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, [3]ID{ms, mp, mo}, emit, errp) {
 				return false
 			}
 		}
@@ -193,7 +335,7 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 
 // bindAndMatch binds the free positions of one matched triple and continues with the next pattern; a variable
 // used twice in one pattern must get one value. It restores the row before returning.
-func (e *evaluator) bindAndMatch(ts []algebra.Triple, order []int, k int, row []ID, cur []index.Cursor, slots [3]int, free [3]bool, ids [3]ID, emit emitFn, errp *error) bool {
+func (e *evaluator) bindAndMatch(ts []algebra.Triple, order []int, k int, row []ID, st *bgpState, slots [3]int, free [3]bool, ids [3]ID, emit emitFn, errp *error) bool {
 	var set [3]int
 	n := 0
 	ok := true
@@ -214,7 +356,7 @@ func (e *evaluator) bindAndMatch(ts []algebra.Triple, order []int, k int, row []
 	}
 	cont := true
 	if ok {
-		cont = e.matchFrom(ts, order, k+1, row, cur, emit, errp)
+		cont = e.matchFrom(ts, order, k+1, row, st, emit, errp)
 	}
 	for i := 0; i < n; i++ {
 		row[set[i]] = 0

@@ -82,7 +82,7 @@ type evaluator struct {
 	cache       map[cacheKey][][]ID
 	safeC       map[safeKey]bool
 	orders      map[orderKey][]int
-	cursors     map[*algebra.BGP][]index.Cursor
+	bgps        map[*algebra.BGP]*bgpState
 	fanout      map[fanoutKey]float64
 	info        map[algebra.Op]*opInfo
 	subst       int  // > 0 inside EXISTS: substitute bindings everywhere
@@ -178,7 +178,7 @@ func newEvaluator(ctx context.Context, ds *Dataset, q *algebra.Query, opt Option
 	e := &evaluator{
 		ctx: ctx, ds: ds, t: newTerms(ds.Dict), fn: builtin.NewContext(now, q.Base), opt: opt,
 		slots: map[algebra.Var]int{}, cache: map[cacheKey][][]ID{}, safeC: map[safeKey]bool{},
-		orders: map[orderKey][]int{}, info: map[algebra.Op]*opInfo{}, cursors: map[*algebra.BGP][]index.Cursor{},
+		orders: map[orderKey][]int{}, info: map[algebra.Op]*opInfo{}, bgps: map[*algebra.BGP]*bgpState{},
 		fanout: map[fanoutKey]float64{}, topK: map[*algebra.OrderBy]int64{},
 		pathCursors: map[*algebra.PathLink][]index.Cursor{}, bySubject: map[fanoutKey]*index.Graph{},
 		consts: map[rdf.Term]ID{}, reach: map[reachKey][]ID{},

@@ -32,11 +32,12 @@ func (e *evaluator) eval(x algebra.Expr, row []ID, errp *error) (rdf.Term, error
 		if err != nil {
 			return rdf.Term{}, err
 		}
-		defer func() { e.argStack = e.argStack[:base] }()
+		t, err := rdf.Term{}, builtin.ErrUnknownFunction
 		if strings.HasPrefix(v.IRI, rdf.XSDNS) {
-			return builtin.Cast(v.IRI, args[0])
+			t, err = builtin.Cast(v.IRI, args[0])
 		}
-		return rdf.Term{}, builtin.ErrUnknownFunction
+		e.argStack = e.argStack[:base]
+		return t, err
 	case *algebra.In:
 		val, err := e.eval(v.Expr, row, errp)
 		if err != nil {
@@ -149,7 +150,13 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 	if err != nil {
 		return rdf.Term{}, err
 	}
-	defer func() { e.argStack = e.argStack[:base] }()
+	v, err := e.apply(c, args)
+	e.argStack = e.argStack[:base]
+	return v, err
+}
+
+// apply is a call of an operator or function on its evaluated arguments.
+func (e *evaluator) apply(c *algebra.Call, args []rdf.Term) (rdf.Term, error) {
 	switch c.Func {
 	case "=", "!=":
 		eq, err := builtin.Equal(args[0], args[1])

@@ -539,20 +539,6 @@ func (e *evaluator) test(x algebra.Expr, row []ID, errp *error) bool {
 	return err == nil && b
 }
 
-// nodeID resolves a pattern node against a row: a constant's dictionary id (ok false when the data cannot contain
-// it), a bound variable's id, or 0 with the slot to bind.
-func (e *evaluator) nodeID(n algebra.Node, row []ID) (id ID, slot int, ok bool) {
-	if !n.IsVar() {
-		id := e.constID(n.Term)
-		return id, -1, id != 0
-	}
-	s := e.slot(n.Var)
-	if v := row[s]; v != 0 {
-		return v, s, e.mayMatch(v)
-	}
-	return 0, s, true
-}
-
 // service evaluates a SERVICE pattern through the configured client and joins its solutions with in; without a
 // client (the default: no outbound calls) it is an error, or one empty solution when SILENT.
 func (e *evaluator) service(x *algebra.Service, in []ID, emit emitFn, errp *error) bool {
