@@ -75,13 +75,9 @@ type pageBatch struct {
 	names   map[string]string // groupNames, read by commitPages for this sync's pages and index pages
 	stamp   string            // fingerprint of the theme (see pagesStamp)
 	repage  bool              // the repository's pages were rendered with another theme: render them all again
-	terms   termStats         // the term pages written (termpages.go)
 	gzip    []gzipJob         // .gz siblings to write once the folders are in place (gzip.go)
 	later   []laterPage       // pages to render with their documentation once the folders are in place (later.go)
 	final   map[string]string // staged folder -> the folder it becomes
-	// stagedLatest are the public latest folders staged by this sync, by URL path: the term pages of the
-	// publications synced after them label their IRIs from these rather than from the folders they replace.
-	stagedLatest map[string]string
 }
 
 type pageJob struct {
@@ -101,7 +97,7 @@ type versionNav struct {
 
 func (p *Pipeline) beginPages() {
 	p.batch = &pageBatch{staged: map[string]string{}, tmps: map[string]bool{}, latest: map[string]*tree.Page{}, final: map[string]string{},
-		triples: map[string]int{}, stagedLatest: map[string]string{}}
+		triples: map[string]int{}}
 	if p.o.HTML != nil {
 		p.batch.stamp = p.pagesStamp()
 	}

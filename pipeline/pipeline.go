@@ -22,9 +22,11 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/ldhub/ldhub/atomicfile"
 	"github.com/ldhub/ldhub/content/codec"
@@ -59,6 +61,7 @@ type Pipeline struct {
 	stateMu sync.Mutex
 	batch   *pageBatch                // the pages and renames of the sync in progress (under work)
 	gz      atomic.Pointer[gzipQueue] // the background worker's queue while Run runs one (gzip.go)
+	terms   termWorker                // the term pages written after their folders went live (termpages.go)
 	// pageGen counts, by folder, the renders of its page queued for after the switch and done by syncs since, so
 	// that an older background render never replaces a newer page; laterRepos counts the pages each repository
 	// waits for (later.go). Both under work.
@@ -69,14 +72,9 @@ type Pipeline struct {
 // Result says what one sync did, by publication id.
 type Result struct {
 	Rendered, Skipped, Removed []string
-	// TermPages counts the term pages (HTML.TermPages) this sync rendered; TermPagesKept those it kept from the
-	// previous latest folder because nothing they show changed.
-	TermPages, TermPagesKept int
 }
 
 func (r *Result) add(o Result) {
-	r.TermPages += o.TermPages
-	r.TermPagesKept += o.TermPagesKept
 	r.Rendered = append(r.Rendered, o.Rendered...)
 	r.Skipped = append(r.Skipped, o.Skipped...)
 	r.Removed = append(r.Removed, o.Removed...)
@@ -136,8 +134,10 @@ func (p *Pipeline) Live(ctx context.Context, repoID string) bool {
 }
 
 // Run renders everything once, then follows the store's change events until ctx ends. Errors of single
-// publications are logged and do not stop it.
+// publications are logged and do not stop it. Term pages still being written when ctx ends are left for the next
+// start.
 func (p *Pipeline) Run(ctx context.Context) error {
+	defer p.stopTermPages()
 	events := p.o.Store.Subscribe(ctx)
 	// The .gz siblings of large versions are written after they went live, beside the renders.
 	q := newGzipQueue()
@@ -335,6 +335,7 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 	}
 	for id, ps := range st.Publications {
 		if !present[id] {
+			p.dropTermPages(tree.PubDir(tree.Root(p.o.Out, ps.Private), ps.Path), "")
 			if err := os.RemoveAll(tree.PubDir(tree.Root(p.o.Out, ps.Private), ps.Path)); err != nil {
 				errs = append(errs, err)
 				continue
@@ -355,7 +356,6 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 	for _, l := range live {
 		p.setLive(l[0], l[1])
 	}
-	res.TermPages, res.TermPagesKept = p.batch.terms.Rendered, p.batch.terms.Kept
 	st.Path, st.Pages = repoPath, p.batch.stamp
 	if p.laterPending(repoID) {
 		st.Pages = "" // until the background worker has documented its pages (later.go)
@@ -381,6 +381,7 @@ func (p *Pipeline) dropRepository(repoID string) ([]string, error) {
 	var removed []string
 	var errs []error
 	for id, ps := range st.Publications {
+		p.dropTermPages(tree.PubDir(tree.Root(p.o.Out, ps.Private), ps.Path), "")
 		if err := os.RemoveAll(tree.PubDir(tree.Root(p.o.Out, ps.Private), ps.Path)); err != nil {
 			errs = append(errs, err)
 			continue
@@ -424,6 +425,7 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 				vdir := filepath.Join(pubDir, tree.Versions, path.Base(tv.URL))
 				p.queueGzip(vdir, unzippedDumps(vdir))
 			}
+			p.resumeTermPages(pubDir)
 			return old, false, nil
 		}
 	}
@@ -480,7 +482,9 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 			}
 		}
 		if moved {
-			_ = os.RemoveAll(tree.PubDir(tree.Root(p.o.Out, old.Private), old.Path))
+			oldDir := tree.PubDir(tree.Root(p.o.Out, old.Private), old.Path)
+			p.dropTermPages(oldDir, "")
+			_ = os.RemoveAll(oldDir)
 		}
 		return nil
 	})
@@ -608,22 +612,6 @@ func (p *Pipeline) switchLatest(ctx context.Context, pubDir string, v *tree.Page
 	if err := p.writePage(tmp, &page); err != nil {
 		return err
 	}
-	prev := ""
-	if target, err := os.Readlink(filepath.Join(pubDir, tree.Current)); err == nil {
-		prev = filepath.Join(pubDir, target)
-	}
-	ts, err := p.writeTermPages(ctx, prev, tmp, &page)
-	if err != nil {
-		return err
-	}
-	if !page.Private {
-		p.batch.stagedLatest[page.Path] = tmp
-	}
-	p.batch.terms.Rendered += ts.Rendered
-	p.batch.terms.Kept += ts.Kept
-	if ts.Terms > 0 {
-		p.o.Log.Info("pipeline: term pages", "publication", base.Path, "terms", ts.Terms, "rendered", ts.Rendered, "kept", ts.Kept, "paged", ts.Paged)
-	}
 	if err := touchAll(tmp, v.Modified); err != nil {
 		return err
 	}
@@ -633,13 +621,29 @@ func (p *Pipeline) switchLatest(ctx context.Context, pubDir string, v *tree.Page
 	p.batch.latest[page.ID] = &page
 	p.batch.tmps[tmp] = true
 	p.batch.final[tmp] = dir
-	p.batch.then(func() error { return p.swapLatest(pubDir, tmp, dir, name, key) })
+	stamp := p.batch.stamp
+	p.batch.then(func() error { return p.swapLatest(pubDir, tmp, dir, name, key, &page, stamp) })
 	return nil
 }
 
-// swapLatest puts a staged latest folder in place and points the cur symlink at it.
-func (p *Pipeline) swapLatest(pubDir, tmp, dir, name, key string) error {
-	_ = os.RemoveAll(dir)
+// swapLatest puts a staged latest folder in place, points the cur symlink at it, and queues its term pages, which
+// link the unchanged pages of the folder it replaced.
+func (p *Pipeline) swapLatest(pubDir, tmp, dir, name, key string, page *tree.Page, stamp string) error {
+	prev := ""
+	if target, err := os.Readlink(filepath.Join(pubDir, tree.Current)); err == nil && target != name {
+		prev = filepath.Join(pubDir, target)
+	}
+	// The same folder rendered again (another theme, pages documented later): a term-page job writing into it
+	// stops first, and it is moved aside rather than removed, so that its term pages are linked, not rendered again.
+	p.dropTermPages(pubDir, dir)
+	if _, err := os.Lstat(dir); err == nil {
+		aside := dir + ".old-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+		if os.Rename(dir, aside) == nil {
+			prev = aside
+		} else {
+			_ = os.RemoveAll(dir)
+		}
+	}
 	if err := os.Rename(tmp, dir); err != nil {
 		return err
 	}
@@ -652,13 +656,14 @@ func (p *Pipeline) swapLatest(pubDir, tmp, dir, name, key string) error {
 	if err := os.Rename(link, filepath.Join(pubDir, tree.Current)); err != nil {
 		return err
 	}
-	// Older latest folders stay readable by requests that opened them; new requests follow the symlink.
-	if ents, err := os.ReadDir(pubDir); err == nil {
-		for _, e := range ents {
-			if strings.HasPrefix(e.Name(), "L-") && e.Name() != name {
-				_ = os.RemoveAll(filepath.Join(pubDir, e.Name()))
-			}
+	if p.o.HTML != nil && p.o.HTML.TermPages {
+		j := &termJob{pubDir: pubDir, dir: dir, page: *page, stamp: stamp}
+		if prev != "" {
+			j.sources = []string{prev}
 		}
+		p.queueTermPages(j)
 	}
+	// Older latest folders stay readable by requests that opened them; new requests follow the symlink.
+	p.removeOldLatest(pubDir)
 	return nil
 }

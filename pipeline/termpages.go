@@ -6,14 +6,17 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
+	"github.com/ldhub/ldhub/atomicfile"
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/site/describe"
@@ -23,30 +26,304 @@ import (
 )
 
 // termBatch is how many term pages one Hugo build renders: a build's fixed cost is spread over many pages, and
-// the pages' data waiting for it stays a few megabytes.
-const termBatch = 2000
+// the pages' data waiting for it stays a few megabytes. Builds are serialised (site/html), so a sync's own page
+// build waits for at most one batch of term pages: 1 000 keeps that wait near a second.
+const termBatch = 1000
 
-// termStats says what writeTermPages did, for logs and benchmarks.
-type termStats struct {
+// termPart lists, while a latest folder's term pages are being written, the pages already in place; TermSums
+// replaces it when all are.
+const termPart = ".part"
+
+// maxTermSources bounds the earlier latest folders a term-page job may link unchanged pages from.
+const maxTermSources = 3
+
+// TermPageStats says what the term-page worker did, for logs, `ldhub build` and benchmarks.
+type TermPageStats struct {
+	// Terms are the resources with static pages, Rendered those rendered, Kept those linked from an earlier
+	// latest folder because nothing they show changed, Paged those left to the handler because their incoming
+	// links take more than a page.
 	Terms, Rendered, Kept, Paged int
 }
 
-// writeTermPages pre-renders the term pages of the latest folder dir (staged; pg is its page): for every resource
-// below the publication's URI that is the subject of a statement (tree.TermPages), its HTML page as the handler
-// renders it for a reader without language preferences, and its description in each RDF format of the folder.
-// A page whose fingerprint (its data, the theme's stamp, its RDF) equals the one in prev, the latest folder it
-// replaces, is hard-linked from there instead of rendered again, so a new version costs what changed.
-// Publications with named graphs are left to the handler (the web-server configurations serve only graphs).
-func (p *Pipeline) writeTermPages(ctx context.Context, prev, dir string, pg *tree.Page) (termStats, error) {
-	var st termStats
+func (s *TermPageStats) add(o TermPageStats) {
+	s.Terms += o.Terms
+	s.Rendered += o.Rendered
+	s.Kept += o.Kept
+	s.Paged += o.Paged
+}
+
+// Term pages are written after the latest folder they belong to went live, by one worker in the background, so
+// that a large thesaurus does not hold back its own publication (nor the syncs after it). Until a term's files are
+// in place the handler renders its page on request, and nginx and Apache hand the request to ldhub (they serve a
+// term only from its file). Each file is written in a staging folder and renamed into place, so a reader sees a
+// term's file whole or not at all.
+type termJob struct {
+	pubDir string    // the publication's folder (tree.PubDir)
+	dir    string    // the live latest folder the pages go into
+	page   tree.Page // its page
+	stamp  string    // the theme's fingerprint (pagesStamp) when the folder went live
+	// sources are earlier latest folders whose unchanged pages are linked instead of rendered again (and dir
+	// itself, for a job that resumes); they are kept until the job ends.
+	sources []string
+	cancel  context.CancelFunc
+	hook    func() // tests: called before each Hugo build
+}
+
+// termWorker is the queue of term-page jobs, at most one per publication.
+type termWorker struct {
+	mu      sync.Mutex
+	queue   []*termJob
+	running *termJob
+	active  bool          // a goroutine runs the queue
+	changed chan struct{} // closed and replaced at every change, for WaitTermPages
+	stats   TermPageStats // since the last WaitTermPages
+	err     error
+	hook    func() // tests: called before each Hugo build of term pages
+}
+
+// broadcast wakes the waiters; w.mu is held.
+func (w *termWorker) broadcast() {
+	if w.changed != nil {
+		close(w.changed)
+	}
+	w.changed = make(chan struct{})
+}
+
+// held reports whether a queued or running job writes into or links from the latest folder dir; w.mu is held.
+func (w *termWorker) held(dir string) bool {
+	for _, j := range append(slices.Clone(w.queue), w.running) {
+		if j != nil && (j.dir == dir || slices.Contains(j.sources, dir)) {
+			return true
+		}
+	}
+	return false
+}
+
+// queueTermPages queues the term pages of a latest folder that just went live. A job of the same publication still
+// queued or running is superseded: its folder is no longer live, but its sources (and what it wrote) may still
+// serve the new job.
+func (p *Pipeline) queueTermPages(j *termJob) {
+	w := &p.terms
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if r := w.running; r != nil && r.dir == j.dir && r.stamp == j.stamp {
+		return
+	}
+	merge := func(dirs ...string) {
+		for _, d := range dirs {
+			if d != "" && d != j.dir && !slices.Contains(j.sources, d) && len(j.sources) < maxTermSources {
+				j.sources = append(j.sources, d)
+			}
+		}
+	}
+	for i, q := range w.queue {
+		if q.pubDir == j.pubDir {
+			if q.dir == j.dir && q.stamp == j.stamp {
+				return
+			}
+			merge(q.sources...)
+			w.queue = slices.Delete(w.queue, i, i+1)
+			break
+		}
+	}
+	if r := w.running; r != nil && r.pubDir == j.pubDir {
+		r.cancel()
+		merge(r.dir)
+		merge(r.sources...)
+	}
+	w.queue = append(w.queue, j)
+	w.broadcast()
+	if !w.active {
+		w.active = true
+		go p.runTermPages()
+	}
+}
+
+// dropTermPages cancels the jobs that write into dir (every job of pubDir when dir is "") and waits until none
+// runs: the folder is about to be removed or replaced.
+func (p *Pipeline) dropTermPages(pubDir, dir string) {
+	w := &p.terms
+	match := func(j *termJob) bool { return j != nil && j.pubDir == pubDir && (dir == "" || j.dir == dir) }
+	for {
+		w.mu.Lock()
+		w.queue = slices.DeleteFunc(w.queue, match)
+		r := w.running
+		if !match(r) {
+			w.mu.Unlock()
+			return
+		}
+		r.cancel()
+		ch := w.changed
+		w.mu.Unlock()
+		<-ch
+	}
+}
+
+// stopTermPages cancels every job and waits until none runs (Run's end).
+func (p *Pipeline) stopTermPages() {
+	w := &p.terms
+	for {
+		w.mu.Lock()
+		w.queue = nil
+		if w.running == nil {
+			w.mu.Unlock()
+			return
+		}
+		w.running.cancel()
+		ch := w.changed
+		w.mu.Unlock()
+		<-ch
+	}
+}
+
+// WaitTermPages waits until the term pages queued by the syncs so far are written, and returns what was written
+// since the last call and the errors of those jobs. `ldhub build` waits; `ldhub serve` does not.
+func (p *Pipeline) WaitTermPages(ctx context.Context) (TermPageStats, error) {
+	w := &p.terms
+	for {
+		w.mu.Lock()
+		if !w.active && len(w.queue) == 0 {
+			st, err := w.stats, w.err
+			w.stats, w.err = TermPageStats{}, nil
+			w.mu.Unlock()
+			return st, err
+		}
+		if w.changed == nil {
+			w.broadcast()
+		}
+		ch := w.changed
+		w.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return TermPageStats{}, ctx.Err()
+		}
+	}
+}
+
+// runTermPages runs the queue until it is empty.
+func (p *Pipeline) runTermPages() {
+	w := &p.terms
+	for {
+		w.mu.Lock()
+		if len(w.queue) == 0 {
+			w.active = false
+			w.broadcast()
+			w.mu.Unlock()
+			return
+		}
+		j := w.queue[0]
+		w.queue = w.queue[1:]
+		ctx, cancel := context.WithCancel(context.Background())
+		j.cancel, j.hook = cancel, w.hook
+		w.running = j
+		w.mu.Unlock()
+
+		st, err := p.writeTermPages(ctx, j)
+		cancel()
+		w.mu.Lock()
+		w.running = nil
+		w.stats.add(st)
+		if err != nil && ctx.Err() == nil {
+			w.err = errors.Join(w.err, fmt.Errorf("pipeline: term pages of %s: %w", j.page.Path, err))
+			p.o.Log.Error("pipeline: term pages", "publication", j.page.Path, "err", err)
+		}
+		w.broadcast()
+		w.mu.Unlock()
+		if st.Terms > 0 {
+			p.o.Log.Info("pipeline: term pages", "publication", j.page.Path, "terms", st.Terms, "rendered", st.Rendered,
+				"kept", st.Kept, "paged", st.Paged, "complete", err == nil)
+		}
+		p.releaseLatest(j.pubDir)
+		if err == nil {
+			p.synced() // a follower of the tree (the bucket publisher) picks the pages up
+		}
+	}
+}
+
+// releaseLatest removes the latest folders of a publication that are neither live nor held by a term-page job.
+// It waits for a sync in progress, which may be about to switch the publication to one of them.
+func (p *Pipeline) releaseLatest(pubDir string) {
+	p.work.Lock()
+	defer p.work.Unlock()
+	p.removeOldLatest(pubDir)
+}
+
+// removeOldLatest removes the latest folders of pubDir other than the live one and those a term-page job holds;
+// p.work is held. Requests that opened one keep reading it.
+func (p *Pipeline) removeOldLatest(pubDir string) {
+	cur, err := os.Readlink(filepath.Join(pubDir, tree.Current))
+	if err != nil {
+		return
+	}
+	ents, err := os.ReadDir(pubDir)
+	if err != nil {
+		return
+	}
+	p.terms.mu.Lock()
+	defer p.terms.mu.Unlock()
+	for _, e := range ents {
+		if dir := filepath.Join(pubDir, e.Name()); strings.HasPrefix(e.Name(), "L-") && e.Name() != cur && !p.terms.held(dir) {
+			_ = os.RemoveAll(dir)
+		}
+	}
+}
+
+// resumeTermPages queues the term pages of a publication left unchanged by a sync whose live latest folder has
+// not got all of them: ldhub stopped while they were written, or term pages were switched on since.
+func (p *Pipeline) resumeTermPages(pubDir string) {
 	if p.o.HTML == nil || !p.o.HTML.TermPages {
-		return st, nil
+		return
+	}
+	cur, err := os.Readlink(filepath.Join(pubDir, tree.Current))
+	if err != nil {
+		return
+	}
+	dir := filepath.Join(pubDir, cur)
+	if _, err := os.Stat(filepath.Join(dir, tree.TermPages, tree.TermSums)); err == nil {
+		return
+	}
+	pg, err := tree.ReadPage(dir)
+	if err != nil {
+		return
+	}
+	p.queueTermPages(&termJob{pubDir: pubDir, dir: dir, page: *pg, stamp: p.batch.stamp, sources: []string{dir}})
+}
+
+// writeTermPages pre-renders the term pages of the live latest folder j.dir: for every resource below the
+// publication's URI that is the subject of a statement (tree.TermPages), its HTML page as the handler renders it
+// for a reader without language preferences, and its description in each RDF format of the folder. A page whose
+// fingerprint (its data, the theme's stamp, its RDF) equals the one a source folder lists is hard-linked from there
+// instead of rendered again, so a new version costs what changed. Publications with named graphs are left to the
+// handler (the web-server configurations serve only graphs), but get an empty TermSums, so that they are not
+// queued again.
+func (p *Pipeline) writeTermPages(ctx context.Context, j *termJob) (TermPageStats, error) {
+	var st TermPageStats
+	dir, pg := j.dir, &j.page
+	out := filepath.Join(dir, tree.TermPages)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return st, err
+	}
+	// Files are staged inside the live folder (same file system, so placing one is a rename; no server serves a
+	// dot name, and the handler's watch is on the publication's folder, which staging there would wake). What a
+	// job killed half-way left there goes now.
+	if left, err := filepath.Glob(filepath.Join(dir, tmpPrefix+"*")); err == nil {
+		for _, l := range left {
+			_ = os.RemoveAll(l)
+		}
+	}
+	done := func(sums []string) error {
+		err := atomicfile.WriteFile(filepath.Join(out, tree.TermSums), []byte(strings.Join(sums, "")), 0o644)
+		if err == nil {
+			_ = os.Remove(filepath.Join(out, termPart))
+		}
+		return err
 	}
 	var syns []codec.Syntax
 	for _, f := range pg.Formats {
 		syn, ok := p.o.Codecs.ByMediaType(f.MediaType)
 		if !ok || !syn.CanEncode() || syn.Name == "trig" || syn.Name == "n-quads" {
-			return st, nil
+			return st, done(nil)
 		}
 		syns = append(syns, syn)
 	}
@@ -56,22 +333,24 @@ func (p *Pipeline) writeTermPages(ctx context.Context, prev, dir string, pg *tre
 	}
 	defer ds.Close()
 	if len(ds.GraphNames()) > 0 {
-		return st, nil
+		return st, done(nil)
 	}
 	names := termNames(ds, pg.URI+"/")
-	if len(names) == 0 {
-		return st, nil
-	}
 	st.Terms = len(names)
-	out := filepath.Join(dir, tree.TermPages)
-	if err := os.Mkdir(out, 0o755); err != nil {
-		return st, err
+	if len(names) == 0 {
+		return st, done(nil)
 	}
-	var prevOut string
-	if prev != "" {
-		prevOut = filepath.Join(prev, tree.TermPages)
+	own := readTermSums(out) // a resumed job's pages in place
+	type source struct {
+		dir  string
+		sums map[string]string
 	}
-	old := readTermSums(prevOut)
+	var sources []source
+	for _, s := range j.sources {
+		if s != dir {
+			sources = append(sources, source{filepath.Join(s, tree.TermPages), readTermSums(filepath.Join(s, tree.TermPages))})
+		}
+	}
 	var docs *html.TermDocs
 	if f, err := os.Open(filepath.Join(dir, tree.Terms)); err == nil {
 		docs, err = html.ReadTermDocs(bufio.NewReaderSize(f, 1<<16))
@@ -89,7 +368,7 @@ func (p *Pipeline) writeTermPages(ctx context.Context, prev, dir string, pg *tre
 	if strings.TrimSpace(title) == "" {
 		title = "ldhub"
 	}
-	// Labels of other publications' IRIs come from their latest versions, each index opened once.
+	// Labels of other publications' IRIs come from their live latest versions, each index opened once.
 	opened := map[string]*index.Dataset{}
 	defer func() {
 		for _, ds := range opened {
@@ -97,12 +376,6 @@ func (p *Pipeline) writeTermPages(ctx context.Context, prev, dir string, pg *tre
 		}
 	}()
 	foreign := &describe.Foreign{Root: tree.Root(p.o.Out, false), Base: p.o.BaseURL,
-		Index: func(urlPath string) string {
-			if dir := p.batch.stagedLatest[urlPath]; dir != "" {
-				return filepath.Join(dir, tree.Index)
-			}
-			return ""
-		},
 		Open: func(path string) (*index.Dataset, func(), error) {
 			if ds, ok := opened[path]; ok {
 				return ds, func() {}, nil
@@ -114,30 +387,68 @@ func (p *Pipeline) writeTermPages(ctx context.Context, prev, dir string, pg *tre
 			opened[path] = ds
 			return ds, func() {}, nil
 		}}
-	hb := &html.Batch{Title: p.o.HTML.Title, Language: p.o.HTML.Language}
-	var pending []string // the names of the pages in hb, in order
-	flush := func() error {
-		if hb.Len() == 0 {
-			return nil
-		}
-		scratch, err := os.MkdirTemp(filepath.Dir(dir), tmpPrefix+"terms-")
-		if err != nil {
+	exts := []string{".html"}
+	for _, f := range pg.Formats {
+		exts = append(exts, f.Ext)
+	}
+	part, err := os.OpenFile(filepath.Join(out, termPart), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return st, err
+	}
+	defer part.Close()
+	// A batch: its files are staged in scratch, then renamed into place; its lines go to termPart after that.
+	var (
+		scratch string
+		hb      *html.Batch
+		pending []string // names of the pages in hb, in order
+		staged  []stagedFile
+		lines   []string
+		sums    = make([]string, 0, len(names))
+	)
+	place := func(from, name, ext string) error {
+		if err := os.Chtimes(from, pg.Modified, pg.Modified); err != nil {
 			return err
 		}
-		defer os.RemoveAll(scratch)
-		if err := html.RenderBatch(ctx, hb, scratch, p.o.HTML.Themes...); err != nil {
-			return fmt.Errorf("term pages: %w", err)
+		return os.Rename(from, filepath.Join(out, name+ext))
+	}
+	flush := func() error {
+		if scratch == "" {
+			return nil
 		}
-		for i, name := range pending {
-			if err := os.Rename(filepath.Join(scratch, "p"+strconv.Itoa(i), "index.html"), filepath.Join(out, name+".html")); err != nil {
+		defer func() { os.RemoveAll(scratch); scratch = "" }()
+		if hb.Len() > 0 {
+			if j.hook != nil {
+				j.hook()
+			}
+			if err := html.RenderBatch(ctx, hb, scratch, p.o.HTML.Themes...); err != nil {
+				return fmt.Errorf("term pages: %w", err)
+			}
+		}
+		for _, s := range staged {
+			if err := place(filepath.Join(scratch, s.file), s.name, s.ext); err != nil {
 				return err
 			}
 		}
-		hb = &html.Batch{Title: p.o.HTML.Title, Language: p.o.HTML.Language}
-		pending = pending[:0]
+		for i, name := range pending {
+			if err := place(filepath.Join(scratch, "p"+strconv.Itoa(i), "index.html"), name, ".html"); err != nil {
+				return err
+			}
+		}
+		if _, err := part.WriteString(strings.Join(lines, "")); err != nil {
+			return err
+		}
+		hb, pending, staged, lines = nil, pending[:0], staged[:0], lines[:0]
 		return nil
 	}
-	sums := make([]string, 0, len(names))
+	stage := func() error {
+		if scratch != "" {
+			return nil
+		}
+		var err error
+		scratch, err = os.MkdirTemp(dir, tmpPrefix+"terms-")
+		hb = &html.Batch{Title: p.o.HTML.Title, Language: p.o.HTML.Language}
+		return err
+	}
 	var buf bytes.Buffer
 	for _, name := range names {
 		if err := ctx.Err(); err != nil {
@@ -167,7 +478,7 @@ func (p *Pipeline) writeTermPages(ctx context.Context, prev, dir string, pg *tre
 			return st, err
 		}
 		h := sha256.New()
-		fmt.Fprintf(h, "%s\x00%s\x00", p.batch.stamp, fp)
+		fmt.Fprintf(h, "%s\x00%s\x00", j.stamp, fp)
 		rdfs := make([][]byte, len(syns))
 		for i, syn := range syns {
 			buf.Reset()
@@ -178,20 +489,44 @@ func (p *Pipeline) writeTermPages(ctx context.Context, prev, dir string, pg *tre
 			h.Write(rdfs[i])
 		}
 		sum := hex.EncodeToString(h.Sum(nil)[:16])
-		sums = append(sums, sum+" "+name)
-		if old[name] == sum && linkTerm(prevOut, out, name, pg.Formats) == nil {
+		line := sum + " " + name + "\n"
+		sums = append(sums, line)
+		if own[name] == sum && termInPlace(out, name, exts) {
 			st.Kept++
 			continue
 		}
+		if err := stage(); err != nil {
+			return st, err
+		}
+		kept := false
+		for _, s := range sources {
+			if s.sums[name] == sum && linkTerm(s.dir, scratch, name, exts) == nil {
+				kept = true
+				break
+			}
+		}
+		if kept {
+			for _, ext := range exts {
+				if err := place(filepath.Join(scratch, "link"+ext), name, ext); err != nil {
+					return st, err
+				}
+			}
+			st.Kept++
+			lines = append(lines, line)
+			continue
+		}
 		for i, f := range pg.Formats {
-			if err := os.WriteFile(filepath.Join(out, name+f.Ext), rdfs[i], 0o644); err != nil {
+			file := "r" + strconv.Itoa(len(staged))
+			if err := os.WriteFile(filepath.Join(scratch, file), rdfs[i], 0o644); err != nil {
 				return st, err
 			}
+			staged = append(staged, stagedFile{file, name, f.Ext})
 		}
 		if err := hb.Resource("p"+strconv.Itoa(len(pending)), rp); err != nil {
 			return st, err
 		}
 		pending = append(pending, name)
+		lines = append(lines, line)
 		st.Rendered++
 		if hb.Len() >= termBatch {
 			if err := flush(); err != nil {
@@ -202,17 +537,7 @@ func (p *Pipeline) writeTermPages(ctx context.Context, prev, dir string, pg *tre
 	if err := flush(); err != nil {
 		return st, err
 	}
-	// The files carry the version's time, as the handler's answers do (Last-Modified, and nginx's ETag).
-	err = filepath.WalkDir(out, func(path string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		return os.Chtimes(path, pg.Modified, pg.Modified)
-	})
-	if err != nil {
-		return st, err
-	}
-	return st, os.WriteFile(filepath.Join(out, tree.TermSums), []byte(strings.Join(sums, "\n")+"\n"), 0o644)
+	return st, done(sums)
 }
 
 // termNames are the names below prefix (the publication's URI and a slash) of the IRIs that are subjects in the
@@ -237,15 +562,15 @@ func termNames(ds *index.Dataset, prefix string) []string {
 	return names
 }
 
-// readTermSums reads the fingerprints a latest folder's term pages were rendered with (none when it has none).
+// readTermSums reads the fingerprints of the term pages in place in a term pages folder: all of them (TermSums)
+// or, while they are being written, those written so far (termPart). None when it has none.
 func readTermSums(dir string) map[string]string {
 	out := map[string]string{}
-	if dir == "" {
-		return out
-	}
 	b, err := os.ReadFile(filepath.Join(dir, tree.TermSums))
 	if err != nil {
-		return out
+		if b, err = os.ReadFile(filepath.Join(dir, termPart)); err != nil {
+			return out
+		}
 	}
 	for _, line := range strings.Split(string(b), "\n") {
 		if sum, name, ok := strings.Cut(line, " "); ok {
@@ -255,18 +580,27 @@ func readTermSums(dir string) map[string]string {
 	return out
 }
 
-// linkTerm hard-links a term's files from the previous latest folder's pages.
-func linkTerm(from, to, name string, formats []tree.Format) error {
-	exts := []string{".html"}
-	for _, f := range formats {
-		exts = append(exts, f.Ext)
+// termInPlace reports whether every file of a term is in the folder, not empty (a crash before the data reached
+// the disk may leave an empty one).
+func termInPlace(out, name string, exts []string) bool {
+	for _, ext := range exts {
+		if fi, err := os.Stat(filepath.Join(out, name+ext)); err != nil || fi.Size() == 0 {
+			return false
+		}
 	}
+	return true
+}
+
+// stagedFile is a term's file written into the staging folder, to be renamed into place.
+type stagedFile struct{ file, name, ext string }
+
+// linkTerm hard-links a term's files from a source folder's pages into the staging folder, as link<ext>, to be
+// renamed into place at once.
+func linkTerm(from, scratch, name string, exts []string) error {
 	for i, ext := range exts {
-		if err := os.Link(filepath.Join(from, name+ext), filepath.Join(to, name+ext)); err != nil {
-			// The page is rendered afresh; links made so far must go first, since writing through one would
-			// change the previous folder's file.
+		if err := os.Link(filepath.Join(from, name+ext), filepath.Join(scratch, "link"+ext)); err != nil {
 			for _, e := range exts[:i] {
-				os.Remove(filepath.Join(to, name+e))
+				os.Remove(filepath.Join(scratch, "link"+e))
 			}
 			return err
 		}

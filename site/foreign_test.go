@@ -30,9 +30,11 @@ func TestResourceLabelsFromOtherPublications(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// One build: ext's pages are rendered before core's latest folder is switched into place, from the folder
-	// staged in the same sync.
+	// One build: the term pages are written once the build's folders are live.
 	if _, err := p.BuildAll(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.WaitTermPages(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	h, err := site.NewHandler(site.Options{Dir: out})

@@ -58,6 +58,9 @@ func newFixtureWith(t *testing.T, o site.Options, themes ...string) *fixture {
 	if _, err := p.BuildAll(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := p.WaitTermPages(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	auth := site.AuthorizerFunc(func(r *http.Request, repo string) bool {
 		return repo == hub.Closed.ID && r.Header.Get("Authorization") == "Basic dmlld2VyOnNlY3JldA=="
 	})

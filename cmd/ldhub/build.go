@@ -58,11 +58,14 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 	start := time.Now()
 	res, err := p.BuildAll(ctx, progressPrinter(env.stderr))
 	err = errors.Join(err, p.RenderHub(ctx))
+	// Term pages are written after their publications went live; a build ends when they are all there.
+	terms, terr := p.WaitTermPages(ctx)
+	err = errors.Join(err, terr)
 	if cerr := writeServerConfigs(*out, webconf.ServerConfig{Listen: *listen, Dir: *out, Upstream: *upstream, Language: htmlOpts.Language}); cerr != nil {
 		err = errors.Join(err, cerr)
 	}
 	fmt.Fprintf(env.stdout, "rendered %d publications, %d unchanged, %d removed, %d term pages (%d kept) in %s into %s\n",
-		len(res.Rendered), len(res.Skipped), len(res.Removed), res.TermPages, res.TermPagesKept, time.Since(start).Round(time.Millisecond), *out)
+		len(res.Rendered), len(res.Skipped), len(res.Removed), terms.Rendered, terms.Kept, time.Since(start).Round(time.Millisecond), *out)
 	if pub != nil && err == nil {
 		// Only a complete build is published: a failed one would delete the objects of what it did not render.
 		start = time.Now()

@@ -200,7 +200,10 @@ func TestWorkerServesAsHandler(t *testing.T) {
 	}
 	paths := []string{"/", "/org", "/org/open", "/org/open/core", "/org/open/data", version,
 		"/org/open/core.ttl", "/org/open/core.html", "/org/open/core.jsonld", "/org/open/data.trig", "/org/open/data.nq",
-		version + ".nt", version + ".html", "/org/open/core/void.ttl", "/org/open/core.trig"}
+		version + ".nt", version + ".html", "/org/open/core/void.ttl", "/org/open/core.trig",
+		// Term pages: from the bucket by the edge, from their files by the handler. (A term the bucket has not got
+		// goes to LDHUB_URL, which this test does not set.)
+		"/org/open/core/Thing", "/org/open/core/Thing.ttl", "/org/open/core/Other.html", "/org/open/core/size.jsonld"}
 	retracted := "/org/open/core/versions/" + mid.Label
 	paths = append(paths, retracted, retracted+".ttl", retracted+".html", retracted+"/void.ttl", retracted+"/Thing",
 		"/org/open/core/versions/no-such-label")

@@ -34,7 +34,7 @@ type hub struct {
 
 func newHub(t testing.TB) *hub {
 	h := &hub{Hub: pipelinetest.New(t), out: t.TempDir()}
-	p, err := pipeline.New(pipeline.Options{Store: h.Store, Out: h.out, BaseURL: "https://data.example.org", HTML: &pipeline.HTML{}})
+	p, err := pipeline.New(pipeline.Options{Store: h.Store, Out: h.out, BaseURL: "https://data.example.org", HTML: &pipeline.HTML{TermPages: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,6 +49,10 @@ func (h *hub) build(t testing.TB) {
 		t.Fatal(err)
 	}
 	if err := h.pipe.RenderHub(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The term pages are written after their folders went live; the tests publish the tree once they are.
+	if _, err := h.pipe.WaitTermPages(ctx); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -177,6 +181,10 @@ func TestPublishRoundTrip(t *testing.T) {
 		{latest + ".html", "text/html; charset=utf-8", "", objstore.CacheLatest},
 		{latest + "/void.ttl", "text/turtle", "", objstore.CacheLatest},
 		{latest + "/" + objstore.OffersFile, "application/json", "", objstore.CacheLatest},
+		{latest + "/Thing.ttl", "text/turtle", "", objstore.CacheLatest},
+		{latest + "/Thing.jsonld", "application/ld+json", "", objstore.CacheLatest},
+		{latest + "/Thing.html", "text/html; charset=utf-8", "", objstore.CacheLatest},
+		{latest + "/Thing/" + objstore.OffersFile, "application/json", "", objstore.CacheLatest},
 		{version + ".ttl", "text/turtle", "", objstore.CacheImmutable},
 		{version + ".nt.gz", "application/n-triples", "gzip", objstore.CacheImmutable},
 		{version + ".html", "text/html; charset=utf-8", "", objstore.CacheImmutable},
@@ -241,9 +249,18 @@ func TestPublishRoundTrip(t *testing.T) {
 		t.Fatalf("publish without changes: uploaded %v, deleted %v, unchanged %d", rep.Uploaded, rep.Deleted, rep.Unchanged)
 	}
 
+	if res, body := s3.Get(t, bucket, prefix+latest+"/Thing.ttl"); res.StatusCode != 200 || !strings.Contains(string(body), "Ding") {
+		t.Errorf("GET of a term's description: %d %q", res.StatusCode, body)
+	}
+
 	// A new version of one publication: exactly the objects whose bytes changed are sent (its latest, its new
-	// version, the pages that list it), and none of the other publication's.
-	h.Update(t, extra.ID, ".ttl", pipelinetest.Vocab+"<New> a <Thing> .\n")
+	// version, the pages that list it, its new term and the term pages that show it), and none of the other
+	// publication's; the objects of the term it no longer has are deleted.
+	other := "<Other> a owl:Class ; rdfs:label \"Other\"@en ; rdfs:subClassOf <Thing> .\n"
+	if !strings.Contains(pipelinetest.Vocab, other) {
+		t.Fatal("the fixture changed: no Other to remove")
+	}
+	h.Update(t, extra.ID, ".ttl", strings.Replace(pipelinetest.Vocab, other, "", 1)+"<New> a <Thing> .\n")
 	h.build(t)
 	state2 := localState(t, h.out, script)
 	if rep, err = pub.Sync(ctx, h.out); err != nil {
@@ -258,12 +275,27 @@ func TestPublishRoundTrip(t *testing.T) {
 			t.Errorf("uploaded %s of the unchanged publication", k)
 		}
 	}
-	if len(rep.Deleted) != 0 {
-		t.Errorf("after a new version deleted %v", rep.Deleted)
+	for _, k := range []string{"org/open/extra/New.ttl", "org/open/extra/New.html", "org/open/extra/Thing.html"} {
+		if !slices.Contains(rep.Uploaded, k) {
+			t.Errorf("after a new version %s was not uploaded", k)
+		}
+	}
+	var dropped []string
+	for k := range state1 {
+		if _, ok := state2[k]; !ok {
+			dropped = append(dropped, k)
+		}
+	}
+	sort.Strings(dropped)
+	if got := sorted(rep.Deleted); !slices.Equal(got, dropped) || !slices.Contains(got, "org/open/extra/Other.ttl") {
+		t.Errorf("after a new version deleted\n %v\nwant\n %v (the pages of the removed term Other)", got, dropped)
 	}
 	t.Logf("new version: %d of %d objects uploaded", len(rep.Uploaded), len(state2))
 	if res, body := s3.Get(t, bucket, prefix+"org/open/extra.ttl"); res.StatusCode != 200 || !strings.Contains(string(body), "New") {
 		t.Errorf("GET extra.ttl after the update: %d %q", res.StatusCode, body)
+	}
+	if res, _ := s3.Get(t, bucket, prefix+"org/open/extra/Other.html"); res.StatusCode != http.StatusNotFound {
+		t.Errorf("GET of a removed term's page: %d, want 404", res.StatusCode)
 	}
 
 	// A publication deleted: its objects go, and only those that no longer exist locally.

@@ -9,12 +9,16 @@
 //	<pub>.html, <pub>/void.ttl                   its page and VoID description
 //	<pub>/versions/<label>.ttl …                 each version's, the same set      Cache-Control: immutable
 //	<pub>[/versions/<label>]/.ld/offers.json     the representations of that URL, for the edge's negotiation
+//	<pub>/<term>.html, .ttl …                    the latest version's term pages (tree.TermPages), each term
+//	<pub>/<term>/.ld/offers.json                 with its offers; only the files written so far
 //	<pub>/versions/<retracted>/.ld/offers.json   "gone": the edge answers 410 for that version, as the hub does
 //	<group or repository>/index.html, index.html the hub's pages
 //	_ldhub/ldhub.js                              the theme's script the pages link
 //
 // Nothing of private/ (hidden repositories, private groups) and nothing only ldhub reads (SPARQL indexes, page.json,
-// terms.json) is published. The plan is a pure function of the rendered tree; Sync compares it with the bucket.
+// terms.json, the term pages' fingerprints) is published. A term whose files are not (yet) written, or that has
+// none (more incoming links than a page holds, a name that cannot be a file), is left to the hub: the edge hands
+// what the bucket does not hold to LDHUB_URL. The plan is a pure function of the rendered tree; Sync compares it with the bucket.
 package objstore
 
 import (
@@ -29,6 +33,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -74,6 +79,7 @@ type Object struct {
 	ContentType     string
 	ContentEncoding string
 	CacheControl    string
+	term            bool // a term page's, which gives way to any other object of the same key
 }
 
 // headers is the fingerprint of the headers an object is stored with.
@@ -131,6 +137,15 @@ func Plan(out string, script []byte) ([]Object, error) {
 		objs = append(objs, Object{Key: strings.TrimPrefix(html.ScriptPath, "/"), Body: script, Size: int64(len(script)),
 			ContentType: "text/javascript; charset=utf-8", CacheControl: CacheScript})
 	}
+	// A term of one publication may have the name of a publication nested below it: the handler answers the
+	// publication there, so the bucket holds the publication's objects.
+	other := map[string]bool{}
+	for _, o := range objs {
+		if !o.term {
+			other[o.Key] = true
+		}
+	}
+	objs = slices.DeleteFunc(objs, func(o Object) bool { return o.term && other[o.Key] })
 	sort.Slice(objs, func(i, j int) bool { return objs[i].Key < objs[j].Key })
 	for i := 1; i < len(objs); i++ {
 		if objs[i].Key == objs[i-1].Key {
@@ -253,7 +268,110 @@ func planFolder(dir, cache string) ([]Object, *tree.Page, error) {
 	}
 	objs = append(objs, Object{Key: key + "/" + OffersFile, Body: ob, Size: int64(len(ob)),
 		ContentType: "application/json", CacheControl: cache})
+	if page.Latest {
+		terms, err := planTerms(filepath.Join(dir, tree.TermPages), key, &page, cache)
+		if err != nil {
+			return nil, nil, err
+		}
+		objs = append(objs, terms...)
+	}
 	return objs, &page, nil
+}
+
+// planTerms lists the term pages of a latest folder (tree.TermPages; key is the publication's key): each file as
+// <key>/<name><ext>, and the offers of each term. The pipeline writes them after the folder went live, each file
+// whole (renamed into place), so a term may have some of its files yet: its offers list those.
+func planTerms(dir, key string, page *tree.Page, cache string) ([]Object, error) {
+	type term struct {
+		files  map[string]string // ext -> file
+		offers Offers
+	}
+	terms := map[string]*term{}
+	var names []string
+	types := map[string]string{".html": "text/html; charset=utf-8"}
+	for _, f := range page.Formats {
+		types[f.Ext] = f.MediaType
+	}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				if p == dir {
+					return nil // rendered without term pages
+				}
+				return errVanished
+			}
+			return err
+		}
+		if p == dir {
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), ".") { // TermSums and the like
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		ext := path.Ext(rel)
+		name := strings.TrimSuffix(rel, ext)
+		if types[ext] == "" || !tree.TermPageName(name) {
+			return nil
+		}
+		t := terms[name]
+		if t == nil {
+			t = &term{files: map[string]string{}}
+			terms[name] = t
+			names = append(names, name)
+		}
+		t.files[ext] = p
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var objs []Object
+	for _, name := range names {
+		t := terms[name]
+		offers := Offers{Self: page.Self + "/" + name, Formats: []Offer{}}
+		add := func(ext string) error {
+			fi, err := os.Stat(t.files[ext])
+			if err != nil {
+				return errVanished
+			}
+			objs = append(objs, Object{Key: key + "/" + name + ext, File: t.files[ext], Size: fi.Size(), ContentType: types[ext],
+				CacheControl: cache, term: true})
+			return nil
+		}
+		for _, f := range page.Formats {
+			if t.files[f.Ext] == "" {
+				continue
+			}
+			if err := add(f.Ext); err != nil {
+				return nil, err
+			}
+			offers.Formats = append(offers.Formats, Offer{Ext: f.Ext, MediaType: f.MediaType})
+		}
+		if t.files[".html"] != "" {
+			if err := add(".html"); err != nil {
+				return nil, err
+			}
+			offers.HTML = true
+		}
+		ob, err := json.Marshal(offers)
+		if err != nil {
+			return nil, err
+		}
+		objs = append(objs, Object{Key: key + "/" + name + "/" + OffersFile, Body: ob, Size: int64(len(ob)),
+			ContentType: "application/json", CacheControl: cache, term: true})
+	}
+	return objs, nil
 }
 
 // planPages lists the hub, group and repository pages (<path>/index.html under the pipeline's pages folder).
