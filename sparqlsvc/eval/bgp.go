@@ -227,13 +227,100 @@ func (e *evaluator) objectFanout(gr graphRef, p ID) float64 {
 }
 
 func (e *evaluator) bgp(x *algebra.BGP, in []ID, emit emitFn, errp *error) bool {
+	return e.filteredBGP(x, nil, in, emit, errp)
+}
+
+// filteredBGP is a FILTER over a BGP (filters nil: the BGP alone). Each conjunct of the filters is tested as soon
+// as the join has bound its variables, rather than on the BGP's finished solutions: FILTER(?days <= 3 && ?date >
+// …) over offers then drops an offer right after its days are read, before its other patterns are probed.
+// Testing a conjunct on the partial solution is the same test (its variables have their final values there), and
+// a solution passes a conjunction exactly when it passes each conjunct. Conjuncts with EXISTS, or with functions
+// whose value may differ per call (RAND, BNODE, UUID, STRUUID), and those whose variables the BGP never binds,
+// are tested on the finished solutions as before.
+func (e *evaluator) filteredBGP(x *algebra.BGP, filters []algebra.Expr, in []ID, emit emitFn, errp *error) bool {
+	var late []algebra.Expr
+	var checks [][]algebra.Expr
+	bound := e.boundSet(in)
 	if len(x.Triples) == 0 {
-		return emit(in)
+		late = filters
+	} else {
+		order := e.plan(x, bound)
+		var conj []algebra.Expr
+		for _, f := range filters {
+			conj = appendConjuncts(conj, f)
+		}
+		var levels []varset // what is bound after each step
+		if len(conj) > 0 {
+			b := bound
+			for _, i := range order {
+				t := x.Triples[i]
+				b = b.union(e.nodeVars(t.S, t.P, t.O))
+				levels = append(levels, b)
+			}
+		}
+	next:
+		for _, c := range conj {
+			if early, vars := pushable(c), e.varsOfExpr(c); early {
+				for k := range levels {
+					if vars.subsetOf(levels[k]) {
+						if checks == nil {
+							checks = make([][]algebra.Expr, len(order))
+						}
+						checks[k] = append(checks[k], c)
+						continue next
+					}
+				}
+			}
+			late = append(late, c)
+		}
+		if len(late) > 0 {
+			inner := emit
+			emit = func(row []ID) bool {
+				for _, f := range late {
+					if !e.test(f, row, errp) {
+						return *errp == nil
+					}
+				}
+				return inner(row)
+			}
+		}
+		row := make([]ID, len(in))
+		copy(row, in)
+		return e.matchFrom(x.Triples, order, 0, row, e.stateOf(x), checks, emit, errp)
 	}
-	order := e.plan(x, e.boundSet(in))
-	row := make([]ID, len(in))
-	copy(row, in)
-	return e.matchFrom(x.Triples, order, 0, row, e.stateOf(x), emit, errp)
+	for _, f := range late {
+		if !e.test(f, in, errp) {
+			return *errp == nil
+		}
+	}
+	return emit(in)
+}
+
+// appendConjuncts appends the operands of a chain of && (or the expression itself) to out.
+func appendConjuncts(out []algebra.Expr, x algebra.Expr) []algebra.Expr {
+	if c, ok := x.(*algebra.Call); ok && c.Func == "&&" && len(c.Args) == 2 {
+		return appendConjuncts(appendConjuncts(out, c.Args[0]), c.Args[1])
+	}
+	return append(out, x)
+}
+
+// pushable reports whether a filter conjunct may be tested as soon as its variables are bound: no EXISTS (its
+// pattern may mention variables the conjunct's own do not show) and no function whose value may differ per call.
+func pushable(x algebra.Expr) bool {
+	ok := true
+	algebra.WalkExpr(x, func(x algebra.Expr) bool {
+		switch v := x.(type) {
+		case *algebra.Exists:
+			ok = false
+		case *algebra.Call:
+			switch v.Func {
+			case "RAND", "BNODE", "UUID", "STRUUID":
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
 }
 
 // bgpState is what a BGP keeps for the whole query: the index cursors of its patterns, one per pattern and active
@@ -241,7 +328,7 @@ func (e *evaluator) bgp(x *algebra.BGP, in []ID, emit emitFn, errp *error) bool 
 // the previous one ended (index.Cursor); and its patterns' nodes resolved once, so a probe neither looks up a
 // variable's slot nor a constant's id in a map keyed by strings.
 type bgpState struct {
-	cur   []index.Cursor
+	cur   []probeCursor
 	nodes [][3]patNode
 }
 
@@ -267,7 +354,7 @@ func (e *evaluator) stateOf(x *algebra.BGP) *bgpState {
 		e.bgps[x] = st
 	}
 	if n := len(x.Triples) * len(e.active); len(st.cur) < n {
-		st.cur = make([]index.Cursor, n)
+		st.cur = make([]probeCursor, n)
 	}
 	return st
 }
@@ -284,7 +371,7 @@ func (e *evaluator) resolve(n patNode, row []ID) (id ID, slot int, ok bool) {
 	return 0, n.slot, true
 }
 
-func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID, st *bgpState, emit emitFn, errp *error) bool {
+func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID, st *bgpState, checks [][]algebra.Expr, emit emitFn, errp *error) bool {
 	if k == len(order) {
 		return emit(row)
 	}
@@ -301,19 +388,13 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 				if gi > 0 && e.inEarlierGraph(gi, ms, mp, mo) {
 					return true
 				}
-				return e.bindAndMatch(ts, order, k, row, st, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, [3]ID{ms, mp, mo}, emit, errp)
+				return e.bindAndMatch(ts, order, k, row, st, checks, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, [3]ID{ms, mp, mo}, emit, errp)
 			}) {
 				return false
 			}
 			continue
 		}
-		c, g := &st.cur[order[k]*len(e.active)+gi], gr.g
-		if s != 0 && p != 0 {
-			if sub := e.subjectIndex(c, g, p); sub != nil {
-				g = sub
-			}
-		}
-		m := g.MatchFrom(c, s, p, o)
+		m := e.probe(&st.cur[order[k]*len(e.active)+gi], gr.g, s, p, o)
 		for j := 0; j < m.Len(); j++ {
 			if e.steps++; e.steps&1023 == 0 {
 				if err := e.ctx.Err(); err != nil {
@@ -325,7 +406,7 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 			if gi > 0 && e.inEarlierGraph(gi, ms, mp, mo) {
 				continue // the default graph is a set: a triple in two merged graphs counts once
 			}
-			if !e.bindAndMatch(ts, order, k, row, st, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, [3]ID{ms, mp, mo}, emit, errp) {
+			if !e.bindAndMatch(ts, order, k, row, st, checks, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, [3]ID{ms, mp, mo}, emit, errp) {
 				return false
 			}
 		}
@@ -335,7 +416,7 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 
 // bindAndMatch binds the free positions of one matched triple and continues with the next pattern; a variable
 // used twice in one pattern must get one value. It restores the row before returning.
-func (e *evaluator) bindAndMatch(ts []algebra.Triple, order []int, k int, row []ID, st *bgpState, slots [3]int, free [3]bool, ids [3]ID, emit emitFn, errp *error) bool {
+func (e *evaluator) bindAndMatch(ts []algebra.Triple, order []int, k int, row []ID, st *bgpState, checks [][]algebra.Expr, slots [3]int, free [3]bool, ids [3]ID, emit emitFn, errp *error) bool {
 	var set [3]int
 	n := 0
 	ok := true
@@ -354,9 +435,17 @@ func (e *evaluator) bindAndMatch(ts []algebra.Triple, order []int, k int, row []
 		set[n] = slots[i]
 		n++
 	}
-	cont := true
-	if ok {
-		cont = e.matchFrom(ts, order, k+1, row, st, emit, errp)
+	if ok && checks != nil {
+		for _, c := range checks[k] {
+			if !e.test(c, row, errp) {
+				ok = false
+				break
+			}
+		}
+	}
+	cont := *errp == nil
+	if ok && cont {
+		cont = e.matchFrom(ts, order, k+1, row, st, checks, emit, errp)
 	}
 	for i := 0; i < n; i++ {
 		row[set[i]] = 0
@@ -373,19 +462,41 @@ func (e *evaluator) inEarlierGraph(gi int, s, p, o ID) bool {
 	return false
 }
 
+// probeCursor is an index cursor with the subject-sorted copy of its predicate, once the probes have earned it.
+type probeCursor struct {
+	index.Cursor
+	sub  *index.Graph // subP's triples of subG (the same pattern runs in each graph of GRAPH ?g)
+	subG *index.Graph
+	subP ID
+}
+
+// probe matches a pattern in g through c, in p's triples sorted by subject (subjectIndex) when c has earned them.
+func (e *evaluator) probe(c *probeCursor, g *index.Graph, s, p, o ID) index.Matches {
+	if s != 0 && p != 0 {
+		if c.sub != nil && c.subP == p && c.subG == g {
+			return c.sub.MatchFrom(&c.Cursor, s, p, o)
+		}
+		if sub := e.subjectIndex(&c.Cursor, g, p); sub != nil {
+			c.sub, c.subG, c.subP = sub, g, p
+			return sub.MatchFrom(&c.Cursor, s, p, o)
+		}
+	}
+	return g.MatchFrom(&c.Cursor, s, p, o)
+}
+
 // subjectIndex returns p's triples in g sorted by subject (index.Graph.BySubject) for a pattern "s p ?o" whose
 // probes through c have mostly been far from each other, or nil. Such probes (a join whose outer solutions reach
 // the subjects in no useful order, such as offers vendor by vendor) each search the whole SPO permutation; once
 // they number a sixteenth of p's triples, about what sorting p's triples costs, the rest search p's rows only.
 // The copy is charged to the query's budget; without room the probes go on as before.
 func (e *evaluator) subjectIndex(c *index.Cursor, g *index.Graph, p ID) *index.Graph {
+	far := c.Far()
+	if far < 256 || far&(far-1) != 0 { // look when the count doubles
+		return nil
+	}
 	k := fanoutKey{g, p}
 	if sub, ok := e.bySubject[k]; ok {
 		return sub
-	}
-	far := c.Far()
-	if far < 256 || far&(far-1) != 0 { // look at the predicate's size when the count doubles
-		return nil
 	}
 	n := int64(g.Match(0, p, 0).Len())
 	if int64(far) < n/16 || e.bytes+e.t.bytes+12*n > e.opt.MaxMemory {

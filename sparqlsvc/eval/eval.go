@@ -89,14 +89,16 @@ type evaluator struct {
 	multi       bool // graphs with their own dictionaries take part (Dataset.Extra)
 	consts      map[rdf.Term]ID
 	reach       map[reachKey][]ID
-	curRow      []ID                                 // the solution an Extend is evaluating, which scopes BNODE(label)
-	bindVs      varset                               // variables bound by BIND/SELECT expressions
-	direct      map[*algebra.Extend]bool             // expressions whose values only travel up to the sink (markDirect)
-	lowest      *algebra.Extend                      // the deepest of them, which empties the scratch list per solution
-	topK        map[*algebra.OrderBy]int64           // ORDER BYs under a LIMIT: how many first solutions the slice can use
-	argStack    []rdf.Term                           // the evaluated arguments of the calls being evaluated (args)
-	pathCursors map[*algebra.PathLink][]index.Cursor // per link of a property path (linkCursors)
-	bySubject   map[fanoutKey]*index.Graph           // predicates sorted by subject (subjectIndex)
+	curRow      []ID                                // the solution an Extend is evaluating, which scopes BNODE(label)
+	bindVs      varset                              // variables bound by BIND/SELECT expressions
+	direct      map[*algebra.Extend]bool            // expressions whose values only travel up to the sink (markDirect)
+	lowest      *algebra.Extend                     // the deepest of them, which empties the scratch list per solution
+	topK        map[*algebra.OrderBy]int64          // ORDER BYs under a LIMIT: how many first solutions the slice can use
+	argStack    []rdf.Term                          // the evaluated arguments of the calls being evaluated (args)
+	pathCursors map[*algebra.PathLink][]probeCursor // per link of a property path (linkCursors)
+	bySubject   map[fanoutKey]*index.Graph          // predicates sorted by subject (subjectIndex)
+	constKeys   map[*algebra.Call]*[2]*builtin.Key  // comparisons' constant operands, parsed (argKey)
+	scratchKeys [2]builtin.Key
 }
 
 // Sink receives a query's answer as it is produced, so nothing but the operators that must hold rows keeps it in
@@ -180,8 +182,9 @@ func newEvaluator(ctx context.Context, ds *Dataset, q *algebra.Query, opt Option
 		slots: map[algebra.Var]int{}, cache: map[cacheKey][][]ID{}, safeC: map[safeKey]bool{},
 		orders: map[orderKey][]int{}, info: map[algebra.Op]*opInfo{}, bgps: map[*algebra.BGP]*bgpState{},
 		fanout: map[fanoutKey]float64{}, topK: map[*algebra.OrderBy]int64{},
-		pathCursors: map[*algebra.PathLink][]index.Cursor{}, bySubject: map[fanoutKey]*index.Graph{},
-		consts: map[rdf.Term]ID{}, reach: map[reachKey][]ID{},
+		pathCursors: map[*algebra.PathLink][]probeCursor{}, bySubject: map[fanoutKey]*index.Graph{},
+		constKeys: map[*algebra.Call]*[2]*builtin.Key{},
+		consts:    map[rdf.Term]ID{}, reach: map[reachKey][]ID{},
 	}
 	e.active = e.defaultGraphs()
 	// BNODE(label) gives one blank node per label within a solution (§17.4.2.9). A solution is identified by its

@@ -159,13 +159,13 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 func (e *evaluator) apply(c *algebra.Call, args []rdf.Term) (rdf.Term, error) {
 	switch c.Func {
 	case "=", "!=":
-		eq, err := builtin.Equal(args[0], args[1])
+		eq, err := builtin.EqualKeys(e.argKey(c, 0, args[0]), e.argKey(c, 1, args[1]))
 		if err != nil {
 			return rdf.Term{}, err
 		}
 		return builtin.Boolean(eq == (c.Func == "=")), nil
 	case "<", ">", "<=", ">=":
-		cmp, err := builtin.Compare(args[0], args[1])
+		cmp, err := builtin.CompareKeys(e.argKey(c, 0, args[0]), e.argKey(c, 1, args[1]))
 		if err != nil {
 			return rdf.Term{}, err
 		}
@@ -201,4 +201,24 @@ func (e *evaluator) ebv(x algebra.Expr, row []ID, errp *error) (bool, error) {
 		return false, err
 	}
 	return builtin.EBV(t)
+}
+
+// argKey is argument i of a comparison, parsed for comparing: a constant's key is parsed once per query (a FILTER
+// comparing every row with a dateTime constant parsed the constant every time); others go to one of two scratch
+// keys, valid until the next comparison.
+func (e *evaluator) argKey(c *algebra.Call, i int, v rdf.Term) *builtin.Key {
+	if _, ok := c.Args[i].(algebra.Constant); ok {
+		ks := e.constKeys[c]
+		if ks == nil {
+			ks = new([2]*builtin.Key)
+			e.constKeys[c] = ks
+		}
+		if ks[i] == nil {
+			k := builtin.NewKey(v)
+			ks[i] = &k
+		}
+		return ks[i]
+	}
+	e.scratchKeys[i] = builtin.NewKey(v)
+	return &e.scratchKeys[i]
 }

@@ -41,17 +41,11 @@ func (e *evaluator) scan(gr graphRef, s, p, o ID, fn func(s, p, o ID) bool) bool
 }
 
 // scanFrom is scan starting the index search at a cursor (nil: none).
-func (e *evaluator) scanFrom(gr graphRef, cur *index.Cursor, s, p, o ID, fn func(s, p, o ID) bool) bool {
+func (e *evaluator) scanFrom(gr graphRef, cur *probeCursor, s, p, o ID, fn func(s, p, o ID) bool) bool {
 	if gr.f == nil {
 		var m index.Matches
 		if cur != nil {
-			g := gr.g
-			if s != 0 && p != 0 {
-				if sub := e.subjectIndex(cur, g, p); sub != nil {
-					g = sub
-				}
-			}
-			m = g.MatchFrom(cur, s, p, o)
+			m = e.probe(cur, gr.g, s, p, o)
 		} else {
 			m = gr.g.Match(s, p, o)
 		}
@@ -142,6 +136,9 @@ func (e *evaluator) exec(op algebra.Op, in []ID, emit emitFn, errp *error) bool 
 	case *algebra.Union:
 		return e.exec(x.Left, in, emit, errp) && e.exec(x.Right, in, emit, errp)
 	case *algebra.Filter:
+		if b, ok := x.Op.(*algebra.BGP); ok && (e.subst > 0 || e.safe(b, e.boundSet(in))) {
+			return e.filteredBGP(b, x.Exprs, in, emit, errp)
+		}
 		return e.exec(x.Op, in, func(row []ID) bool {
 			for _, f := range x.Exprs {
 				if !e.test(f, row, errp) {

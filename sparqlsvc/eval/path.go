@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
-	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
 type pairFn func(s, o ID) bool
@@ -282,10 +281,10 @@ func (e *evaluator) reachable(p algebra.Path, start ID, backward, zero bool, err
 // linkCursors returns the index cursors of one link of a path, one per active graph, kept for the query: a
 // sequence such as vendor/country probes its second link once per value of the first, as a BGP's join does, and
 // gets the same galloping and memo (index.Cursor).
-func (e *evaluator) linkCursors(x *algebra.PathLink) []index.Cursor {
+func (e *evaluator) linkCursors(x *algebra.PathLink) []probeCursor {
 	c := e.pathCursors[x]
 	if len(c) < len(e.active) {
-		c = make([]index.Cursor, len(e.active))
+		c = make([]probeCursor, len(e.active))
 		e.pathCursors[x] = c
 	}
 	return c
