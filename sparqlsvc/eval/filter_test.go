@@ -51,27 +51,14 @@ func TestFilterPushdownMatchesReference(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
-		var filter *algebra.Filter
-		algebra.Walk(q.Op, func(op algebra.Op) bool {
-			if x, ok := op.(*algebra.Filter); ok && filter == nil {
-				filter = x
-			}
-			return true
-		})
+		filter := firstOp[*algebra.Filter](q.Op)
 		if _, ok := filter.Op.(*algebra.BGP); !ok {
 			t.Fatalf("%s: the filter is over %T", src, filter.Op)
 		}
 		run := func(ref bool) []string {
 			e := newEvaluator(context.Background(), ds, q, Options{})
 			var out []string
-			collect := func(row []ID) bool {
-				parts := make([]string, len(row))
-				for i, id := range row {
-					parts[i] = e.t.term(id).String()
-				}
-				out = append(out, strings.Join(parts, " "))
-				return true
-			}
+			collect := e.collectRows(&out)
 			var err error
 			if ref {
 				e.exec(filter.Op, e.newRow(), func(row []ID) bool {

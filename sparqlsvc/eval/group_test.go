@@ -81,25 +81,12 @@ func TestGroupMatchesReference(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
-		var g *algebra.Group
-		algebra.Walk(q.Op, func(op algebra.Op) bool {
-			if x, ok := op.(*algebra.Group); ok && g == nil {
-				g = x
-			}
-			return true
-		})
+		g := firstOp[*algebra.Group](q.Op)
 		run := func(ref bool) []string {
 			e := newEvaluator(context.Background(), ds, q, Options{})
 			var out []string
 			var err error
-			collect := func(row []ID) bool {
-				parts := make([]string, len(row))
-				for i, id := range row {
-					parts[i] = e.t.term(id).String()
-				}
-				out = append(out, strings.Join(parts, " "))
-				return true
-			}
+			collect := e.collectRows(&out)
 			if ref {
 				e.refGroup(g, e.newRow(), collect, &err)
 			} else {
@@ -125,5 +112,30 @@ func TestGroupMatchesReference(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), ds, q, Options{MaxRows: 50}); err != nil {
 		t.Errorf("GROUP BY within 50 rows: %v", err)
+	}
+}
+
+// firstOp returns the first operator of type T in op (pre-order), or T's zero value.
+func firstOp[T algebra.Op](op algebra.Op) T {
+	var found T
+	done := false
+	algebra.Walk(op, func(op algebra.Op) bool {
+		if x, ok := op.(T); ok && !done {
+			found, done = x, true
+		}
+		return !done
+	})
+	return found
+}
+
+// collectRows returns an emitFn that appends each solution, written as its terms, to out.
+func (e *evaluator) collectRows(out *[]string) emitFn {
+	return func(row []ID) bool {
+		parts := make([]string, len(row))
+		for i, id := range row {
+			parts[i] = e.t.term(id).String()
+		}
+		*out = append(*out, strings.Join(parts, " "))
+		return true
 	}
 }

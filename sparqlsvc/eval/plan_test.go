@@ -93,13 +93,7 @@ func TestPlanStartsFromTheStar(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var bgp *algebra.BGP
-	algebra.Walk(q.Op, func(op algebra.Op) bool {
-		if x, ok := op.(*algebra.BGP); ok {
-			bgp = x
-		}
-		return true
-	})
+	bgp := firstOp[*algebra.BGP](q.Op)
 	ds := FromIndex(b.Build())
 	e := newEvaluator(context.Background(), ds, q, Options{})
 	order := e.plan(bgp, varset{})
