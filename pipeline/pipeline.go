@@ -425,7 +425,7 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 				vdir := filepath.Join(pubDir, tree.Versions, path.Base(tv.URL))
 				p.queueGzip(vdir, unzippedDumps(vdir))
 			}
-			p.resumeTermPages(pubDir)
+			p.resumeTermPages(pubDir, false)
 			return old, false, nil
 		}
 	}
@@ -661,7 +661,10 @@ func (p *Pipeline) swapLatest(pubDir, tmp, dir, name, key string, page *tree.Pag
 		if prev != "" {
 			j.sources = []string{prev}
 		}
-		p.queueTermPages(j)
+		p.queueTermPages(j, false)
+		if !page.Private {
+			p.refreshLabelUsers(page.Path, pubDir)
+		}
 	}
 	// Older latest folders stay readable by requests that opened them; new requests follow the symlink.
 	p.removeOldLatest(pubDir)

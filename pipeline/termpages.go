@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ldhub/ldhub/atomicfile"
 	"github.com/ldhub/ldhub/content/codec"
@@ -33,6 +35,11 @@ const termBatch = 1000
 // termPart lists, while a latest folder's term pages are being written, the pages already in place; TermSums
 // replaces it when all are.
 const termPart = ".part"
+
+// termForeign lists, in a term pages folder, the URL paths of the other publications its pages asked for labels
+// (describe.Foreign.Used): when one of them goes live with a new version, the folder's pages are fingerprinted
+// again and those whose labels changed are rendered again.
+const termForeign = ".foreign"
 
 // maxTermSources bounds the earlier latest folders a term-page job may link unchanged pages from.
 const maxTermSources = 3
@@ -66,7 +73,8 @@ type termJob struct {
 	// itself, for a job that resumes); they are kept until the job ends.
 	sources []string
 	cancel  context.CancelFunc
-	hook    func() // tests: called before each Hugo build
+	hook    func()   // tests: called before each Hugo build
+	used    []string // the publications whose labels the pages show (termForeign), once written
 }
 
 // termWorker is the queue of term-page jobs, at most one per publication.
@@ -79,6 +87,9 @@ type termWorker struct {
 	stats   TermPageStats // since the last WaitTermPages
 	err     error
 	hook    func() // tests: called before each Hugo build of term pages
+	// users maps a publication's URL path to the publication folders whose term pages show its labels; nil until
+	// read from the tree's termForeign files at the first publication that goes live.
+	users map[string]map[string]bool
 }
 
 // broadcast wakes the waiters; w.mu is held.
@@ -102,11 +113,13 @@ func (w *termWorker) held(dir string) bool {
 // queueTermPages queues the term pages of a latest folder that just went live. A job of the same publication still
 // queued or running is superseded: its folder is no longer live, but its sources (and what it wrote) may still
 // serve the new job.
-func (p *Pipeline) queueTermPages(j *termJob) {
+// again is for a job whose folder's pages may be out of date although the folder is not new (labels of another
+// publication changed): a running job of the same folder is restarted, since it may have passed them.
+func (p *Pipeline) queueTermPages(j *termJob, again bool) {
 	w := &p.terms
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if r := w.running; r != nil && r.dir == j.dir && r.stamp == j.stamp {
+	if r := w.running; r != nil && r.dir == j.dir && r.stamp == j.stamp && !again {
 		return
 	}
 	merge := func(dirs ...string) {
@@ -228,6 +241,9 @@ func (p *Pipeline) runTermPages() {
 			w.err = errors.Join(w.err, fmt.Errorf("pipeline: term pages of %s: %w", j.page.Path, err))
 			p.o.Log.Error("pipeline: term pages", "publication", j.page.Path, "err", err)
 		}
+		if err == nil && w.users != nil {
+			w.setUses(j.pubDir, j.used)
+		}
 		w.broadcast()
 		w.mu.Unlock()
 		if st.Terms > 0 {
@@ -270,8 +286,9 @@ func (p *Pipeline) removeOldLatest(pubDir string) {
 }
 
 // resumeTermPages queues the term pages of a publication left unchanged by a sync whose live latest folder has
-// not got all of them: ldhub stopped while they were written, or term pages were switched on since.
-func (p *Pipeline) resumeTermPages(pubDir string) {
+// not got all of them: ldhub stopped while they were written, or term pages were switched on since. With again,
+// they are queued even when all are there, to be fingerprinted again (another publication's labels changed).
+func (p *Pipeline) resumeTermPages(pubDir string, again bool) {
 	if p.o.HTML == nil || !p.o.HTML.TermPages {
 		return
 	}
@@ -280,14 +297,61 @@ func (p *Pipeline) resumeTermPages(pubDir string) {
 		return
 	}
 	dir := filepath.Join(pubDir, cur)
-	if _, err := os.Stat(filepath.Join(dir, tree.TermPages, tree.TermSums)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, tree.TermPages, tree.TermSums)); err == nil && !again {
 		return
 	}
 	pg, err := tree.ReadPage(dir)
 	if err != nil {
 		return
 	}
-	p.queueTermPages(&termJob{pubDir: pubDir, dir: dir, page: *pg, stamp: p.batch.stamp, sources: []string{dir}})
+	p.queueTermPages(&termJob{pubDir: pubDir, dir: dir, page: *pg, stamp: p.batch.stamp, sources: []string{dir}}, again)
+}
+
+// refreshLabelUsers queues again the term pages of the publications that show labels of the publication at
+// urlPath (whose folder is self), which just went live with a new version.
+func (p *Pipeline) refreshLabelUsers(urlPath, self string) {
+	w := &p.terms
+	w.mu.Lock()
+	if w.users == nil {
+		w.users = map[string]map[string]bool{}
+		for _, private := range []bool{false, true} {
+			root := tree.Root(p.o.Out, private)
+			_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+				if err != nil || !d.IsDir() || d.Name() != tree.MetaDir {
+					return nil
+				}
+				b, err := os.ReadFile(filepath.Join(path, tree.Current, tree.TermPages, termForeign))
+				if err == nil {
+					w.setUses(path, strings.Fields(string(b)))
+				}
+				return filepath.SkipDir
+			})
+		}
+	}
+	var users []string
+	for d := range w.users[urlPath] {
+		if d != self {
+			users = append(users, d)
+		}
+	}
+	w.mu.Unlock()
+	sort.Strings(users)
+	for _, d := range users {
+		p.resumeTermPages(d, true)
+	}
+}
+
+// setUses records that the term pages of pubDir show labels of the publications at used (URL paths); w.mu is held.
+func (w *termWorker) setUses(pubDir string, used []string) {
+	for _, ds := range w.users {
+		delete(ds, pubDir)
+	}
+	for _, u := range used {
+		if w.users[u] == nil {
+			w.users[u] = map[string]bool{}
+		}
+		w.users[u][pubDir] = true
+	}
 }
 
 // writeTermPages pre-renders the term pages of the live latest folder j.dir: for every resource below the
@@ -312,7 +376,19 @@ func (p *Pipeline) writeTermPages(ctx context.Context, j *termJob) (TermPageStat
 			_ = os.RemoveAll(l)
 		}
 	}
+	used := map[string]bool{}
 	done := func(sums []string) error {
+		for u := range used {
+			j.used = append(j.used, u)
+		}
+		sort.Strings(j.used)
+		if len(j.used) == 0 {
+			if err := os.Remove(filepath.Join(out, termForeign)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		} else if err := atomicfile.WriteFile(filepath.Join(out, termForeign), []byte(strings.Join(j.used, "\n")), 0o644); err != nil {
+			return err
+		}
 		err := atomicfile.WriteFile(filepath.Join(out, tree.TermSums), []byte(strings.Join(sums, "")), 0o644)
 		if err == nil {
 			_ = os.Remove(filepath.Join(out, termPart))
@@ -376,6 +452,11 @@ func (p *Pipeline) writeTermPages(ctx context.Context, j *termJob) (TermPageStat
 		}
 	}()
 	foreign := &describe.Foreign{Root: tree.Root(p.o.Out, false), Base: p.o.BaseURL,
+		Used: func(urlPath string) {
+			if urlPath != pg.Path {
+				used[urlPath] = true
+			}
+		},
 		Open: func(path string) (*index.Dataset, func(), error) {
 			if ds, ok := opened[path]; ok {
 				return ds, func() {}, nil
@@ -406,10 +487,17 @@ func (p *Pipeline) writeTermPages(ctx context.Context, j *termJob) (TermPageStat
 		sums    = make([]string, 0, len(names))
 	)
 	place := func(from, name, ext string) error {
-		if err := os.Chtimes(from, pg.Modified, pg.Modified); err != nil {
+		to := filepath.Join(out, name+ext)
+		// A file carries its version's time (Last-Modified, and the web servers' ETag), unless it replaces one
+		// (labels of another publication changed): then its own, so that the validators change with the bytes.
+		mod := pg.Modified
+		if _, err := os.Lstat(to); err == nil {
+			mod = time.Now()
+		}
+		if err := os.Chtimes(from, mod, mod); err != nil {
 			return err
 		}
-		return os.Rename(from, filepath.Join(out, name+ext))
+		return os.Rename(from, to)
 	}
 	flush := func() error {
 		if scratch == "" {

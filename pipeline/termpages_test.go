@@ -277,3 +277,64 @@ func TestTermPagesAfterLive(t *testing.T) {
 		t.Errorf("latest folders left: %v, want the live one", latest)
 	}
 }
+
+// TestTermPagesFollowOtherLabels: a term page that shows the label of another publication's term is rendered again
+// when that publication goes live with a new label, although its own publication did not change; its other pages
+// stay as they were.
+func TestTermPagesFollowOtherLabels(t *testing.T) {
+	ctx := context.Background()
+	h := pipelinetest.New(t)
+	core := h.Publish(t, h.Open.ID, "core", ".ttl", pipelinetest.Vocab)
+	h.Publish(t, h.Open.ID, "ext", ".ttl", `<Sub> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <`+base+`/org/open/core/Thing> .
+<Lone> <http://www.w3.org/2000/01/rdf-schema#label> "lone" .
+`)
+	out := t.TempDir()
+	p, err := pipeline.New(pipeline.Options{Store: h.Store, Out: out, BaseURL: base, HTML: &pipeline.HTML{TermPages: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.BuildAll(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.WaitTermPages(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ext := filepath.Join(tree.PubDir(tree.Root(out, false), "/org/open/ext"), tree.Current, tree.TermPages)
+	wantIn(t, "Sub's page", readFile(t, filepath.Join(ext, "Sub.html")), `>Thing</a>`)
+	stat := func(name string) os.FileInfo {
+		fi, err := os.Stat(filepath.Join(ext, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	sub, lone := stat("Sub.html"), stat("Lone.html")
+
+	h.Update(t, core.ID, ".ttl", strings.Replace(pipelinetest.Vocab, `"Thing"@en`, `"Thingamajig"@en`, 1))
+	res, err := p.BuildAll(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rendered) != 1 {
+		t.Fatalf("rendered %v, want core only", res.Rendered)
+	}
+	st, err := p.WaitTermPages(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := readFile(t, filepath.Join(ext, "Sub.html"))
+	wantIn(t, "Sub's page after core's new label", page, `>Thingamajig</a>`)
+	if strings.Contains(page, `>Thing</a>`) {
+		t.Errorf("Sub's page still shows core's old label")
+	}
+	// core: Thing and Other (its subclass shows Thing's label); ext: Sub.
+	if st.Rendered != 3 {
+		t.Errorf("%d pages rendered, want 3 (core's Thing and Other, ext's Sub)", st.Rendered)
+	}
+	if fi := stat("Sub.html"); !fi.ModTime().After(sub.ModTime()) {
+		t.Errorf("Sub's page kept its time %v: caches would keep the old page", fi.ModTime())
+	}
+	if fi := stat("Lone.html"); !os.SameFile(fi, lone) || !fi.ModTime().Equal(lone.ModTime()) {
+		t.Errorf("Lone's page, which shows no other publication's label, was written again")
+	}
+}

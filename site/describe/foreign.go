@@ -27,6 +27,9 @@ type Foreign struct {
 	// Index, when set, names the index file of the publication at a URL path ("" for none) before the tree is
 	// asked: the pipeline points it at the latest folders it has staged but not yet switched.
 	Index func(urlPath string) string
+	// Used, when set, is told the URL path of every publication asked for labels, so that a pre-rendered page can
+	// be rendered again when that publication changes.
+	Used func(urlPath string)
 }
 
 // addLabels adds to labels and tags the labels of the IRIs of the statements that have none yet and belong to a
@@ -69,6 +72,9 @@ func (f *Foreign) addLabels(self string, langs []string, labels, tags map[string
 			}
 			if file == "" {
 				continue
+			}
+			if f.Used != nil {
+				f.Used(urlPath)
 			}
 			if len(byPub) < maxForeignPubs || byPub[file] != nil {
 				byPub[file] = append(byPub[file], rdf.Quad{S: t})
