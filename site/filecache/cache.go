@@ -246,6 +246,7 @@ func (c *Cache) FolderIn(pe *Entry, dir string) (f *Folder, tracked bool, err er
 	if f, err = c.readFolder(dir); err != nil {
 		return nil, false, err
 	}
+	f.watched = true
 	pe.mu.Lock()
 	defer pe.mu.Unlock()
 	if pe.folders == nil { // released meanwhile: serve this request, keep nothing

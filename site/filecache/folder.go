@@ -42,6 +42,9 @@ type Folder struct {
 	mu      sync.Mutex
 	files   map[string][]byte
 	dropped bool // released: keeps nothing more in memory
+	// watched: inotify reports a change of the folder (FolderIn), so a .gz sibling written later (those of a large
+	// version come after it is live) replaces the folder. Without it a missing sibling is looked for again.
+	watched bool
 }
 
 // HTMLType is the media type of a folder's HTML page.
@@ -199,7 +202,7 @@ func (f *Folder) Rep(slot int, negotiated, gz bool) (*Rep, error) {
 		if perr != nil {
 			return nil, perr
 		}
-		if errors.Is(err, os.ErrNotExist) {
+		if errors.Is(err, os.ErrNotExist) && f.watched {
 			f.reps[i].Store(plain)
 		}
 		return plain, nil
