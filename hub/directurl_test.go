@@ -39,14 +39,14 @@ func TestDirectURLLookup(t *testing.T) {
 	}
 	defer h.Close()
 	lookup := directURL(h)
-	if _, ok := lookup("/org/open/core", "", ""); !ok {
+	if _, ok := lookup("/org/open/core", "", "", ""); !ok {
 		t.Error("/org/open/core is not looked up")
 	}
-	if _, ok := h.Prepared("/ns/vocab/core", "", ""); !ok {
+	if _, ok := h.Prepared("/ns/vocab/core", "", "", ""); !ok {
 		t.Fatal("the site has no answer for /ns/vocab/core: the test proves nothing")
 	}
 	for _, path := range []string{"/ns/vocab/core", "/api/v3/groups", "/git/org/open.git"} {
-		if _, ok := lookup(path, "", ""); ok {
+		if _, ok := lookup(path, "", "", ""); ok {
 			t.Errorf("%s is looked up by the fast path", path)
 		}
 	}

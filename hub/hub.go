@@ -201,7 +201,7 @@ func Serve(ctx context.Context, c Config) error {
 	// query the same files.
 	gate := protocol.NewGate(0, 0, guard.ClientAddr)
 	indexes := describe.NewIndexes(32)
-	siteHandler, err := site.NewHandler(site.Options{Dir: c.Site, Theme: html.NewResources(html.ResourceOptions{Themes: c.HTML.Themes}), Pages: pipeline.PagesDir(c.Site), Log: log,
+	siteHandler, err := site.NewHandler(site.Options{Dir: c.Site, Theme: html.NewResources(html.ResourceOptions{Themes: c.HTML.Themes, Title: c.HTML.Title, Language: c.HTML.Language}), Pages: pipeline.PagesDir(c.Site), Log: log,
 		SPARQLGate: gate, SPARQLStore: siteBackend(loader), Indexes: indexes,
 		Auth: server.Viewers{Auth: guard, Store: st}})
 	if err != nil {
@@ -264,11 +264,11 @@ func Serve(ctx context.Context, c Config) error {
 // directURL is the fast path's lookup: the site handler's prepared answers, for the paths server.Server sends to
 // the site without looking at them (/api, /ns and /git are its own, even where they fall back to the site).
 func directURL(h *site.Handler) fastpath.Lookup {
-	return func(path, accept, encoding string) (site.Prepared, bool) {
+	return func(path, accept, language, encoding string) (site.Prepared, bool) {
 		if !server.SitePath(path) {
 			return site.Prepared{}, false
 		}
-		return h.Prepared(path, accept, encoding)
+		return h.Prepared(path, accept, language, encoding)
 	}
 }
 

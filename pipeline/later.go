@@ -81,10 +81,12 @@ func (p *Pipeline) laterPending(repo string) bool { return p.laterRepos[repo] > 
 func (p *Pipeline) renderLater(ctx context.Context, pages []laterPage) {
 	hb := &html.Batch{Title: p.o.HTML.Title, Language: p.o.HTML.Language}
 	var err error
+	langs := make([][]string, len(pages))
+	hub := ""
 	for i, j := range pages {
 		pp := j.pp
 		pp.Vocab = readTerms(j.dir)
-		if err = hb.Publication("p/"+strconv.Itoa(i), pp); err != nil {
+		if langs[i], hub, err = p.addPublication(hb, i, pp); err != nil {
 			break
 		}
 	}
@@ -123,6 +125,9 @@ func (p *Pipeline) renderLater(ctx context.Context, pages []laterPage) {
 			continue
 		}
 		_ = os.Chtimes(to, j.modified, j.modified)
+		if verr := placeVariants(scratch, i, j.dir, langs[i], hub, j.modified); verr != nil {
+			p.o.Log.Error("pipeline: documented page's languages", "folder", j.dir, "err", verr)
+		}
 	}
 	if err != nil {
 		return // the pages stay undocumented; the empty stamp renders them again at the next sync

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -19,7 +20,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/vocab"
 	"github.com/ldhub/ldhub/site/html"
@@ -56,6 +59,17 @@ func LoadTheme(ctx context.Context, dir string) (*HTML, error) {
 	return opts, nil
 }
 
+// SetLanguage sets the hub's language (a BCP 47 tag; "" keeps English): the pages' texts and the language their
+// labels and definitions are shown in first, before English and untagged text, to readers who ask for none the
+// data has.
+func (h *HTML) SetLanguage(tag string) error {
+	if tag != "" && (!codec.IsLanguageTag(tag) || codec.LanguageKey(tag) == "") {
+		return fmt.Errorf("language %q is not a language tag (such as en or pt-BR)", tag)
+	}
+	h.Language = tag
+	return nil
+}
+
 // PagesDir is where the pipeline writes the hub, group and repository pages (<path>/index.html). Only public
 // content goes there: serve it as site.Options.Pages.
 func PagesDir(out string) string { return filepath.Join(out, "pages") }
@@ -87,6 +101,10 @@ type pageJob struct {
 	// later: the page documents a large vocabulary and is rendered after the switch (later.go); a staged folder
 	// gets a page without the documentation now, a live one keeps its page until then.
 	later bool
+	// langs are the keys of the page's language variants (html.PageLanguages), rendered besides the page in the
+	// hub's language; hub is the hub language's key, under which that page is linked too when there are variants.
+	langs []string
+	hub   string
 }
 
 // versionNav is what a version page links besides itself.
@@ -105,7 +123,7 @@ func (p *Pipeline) beginPages() {
 
 // pagesFormat changes whenever the page data handed to the theme changes shape, so that pages written by an
 // older ldhub are rendered again.
-const pagesFormat = "hugo-2"
+const pagesFormat = "hugo-3"
 
 // pagesStamp fingerprints what pages depend on besides the data: the default theme, the publishers' overrides,
 // the title and the language. A publisher who changes the theme sees every page in it at the next sync.
@@ -323,8 +341,8 @@ func (p *Pipeline) commitPages(ctx context.Context, index func(*html.Batch) ([]i
 				p.bumpPage(final)
 				pp.Vocab = readTerms(j.dir)
 			}
-			err := hb.Publication("p/"+strconv.Itoa(i), pp)
-			if err != nil {
+			var err error
+			if j.langs, j.hub, err = p.addPublication(hb, i, pp); err != nil {
 				return fmt.Errorf("pipeline: page of %s: %w", j.page.Self, err)
 			}
 		}
@@ -397,6 +415,73 @@ func (p *Pipeline) renderBatch(ctx context.Context, hb *html.Batch, scratch stri
 		// The folder's files carry its version's time (Last-Modified); the page is one of them.
 		if err := os.Chtimes(to, j.page.Modified, j.page.Modified); err != nil {
 			return fmt.Errorf("pipeline: %w", err)
+		}
+		if err := placeVariants(scratch, i, j.dir, j.langs, j.hub, j.page.Modified); err != nil {
+			return fmt.Errorf("pipeline: page of %s: %w", j.page.Self, err)
+		}
+	}
+	return nil
+}
+
+// addPublication adds the i-th publication or version page of a batch to hb: the page in the hub's language (at
+// p/<i>) and, when its documentation has texts in other languages, one page per language (html.PageLanguages, at
+// l/<i>/<key>), each with the language switch. It returns the languages' keys and the hub language's.
+func (p *Pipeline) addPublication(hb *html.Batch, i int, pp html.PublicationPage) (langs []string, hub string, err error) {
+	if langs = html.PageLanguages(pp.Vocab, p.o.HTML.Language); len(langs) > 0 {
+		hub = codec.LanguageKey(cmp.Or(p.o.HTML.Language, "en"))
+		pp.Languages = append([]string{hub}, langs...)
+		slices.Sort(pp.Languages)
+	}
+	if err := hb.Publication("p/"+strconv.Itoa(i), pp); err != nil {
+		return nil, "", err
+	}
+	for _, l := range langs {
+		pl := pp
+		pl.Language = l
+		if err := hb.Publication("l/"+strconv.Itoa(i)+"/"+l, pl); err != nil {
+			return nil, "", fmt.Errorf("in %s: %w", l, err)
+		}
+	}
+	return langs, hub, nil
+}
+
+// placeVariants moves the language variants of the i-th page rendered into scratch (addPublication) into dir
+// beside the page (tree.PageVariant), links the page under the hub language's key when there are variants, and
+// removes the variants the folder had and the page no longer has (a repage after the hub's language or the data's
+// languages changed). The files get the version's time.
+func placeVariants(scratch string, i int, dir string, langs []string, hub string, modified time.Time) error {
+	keep := map[string]bool{}
+	for _, l := range langs {
+		to := filepath.Join(dir, tree.PageVariant(l))
+		if err := os.Rename(filepath.Join(scratch, "l", strconv.Itoa(i), l, tree.PageHTML), to); err != nil {
+			return err
+		}
+		if err := os.Chtimes(to, modified, modified); err != nil {
+			return err
+		}
+		keep[l] = true
+	}
+	if len(langs) > 0 {
+		// A rename over the old link, so that the name never goes missing.
+		tmp := filepath.Join(dir, tmpPrefix+"hub-page")
+		_ = os.Remove(tmp)
+		if err := os.Link(filepath.Join(dir, tree.PageHTML), tmp); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, filepath.Join(dir, tree.PageVariant(hub))); err != nil {
+			return err
+		}
+		keep[hub] = true
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if k := tree.VariantKey(e.Name()); k != "" && !keep[k] {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

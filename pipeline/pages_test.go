@@ -368,9 +368,8 @@ func TestTermDocumentation(t *testing.T) {
 	old, cur := pub.Versions[0].Label, pub.Versions[1].Label
 	pubDir := tree.PubDir(tree.Root(out, false), "/org/open/core")
 	latest := readFile(t, filepath.Join(pubDir, tree.Current, tree.PageHTML))
-	os.WriteFile("/tmp/v19/latest.html", []byte(latest), 0o644)
 	wantIn(t, "latest page", latest,
-		`<h1 id="title">Core ontology</h1>`, `Ada`, `href="https://creativecommons.org/licenses/by/4.0/"`,
+		`<h1 id="title" lang="en">Core ontology</h1>`, `Ada`, `href="https://creativecommons.org/licenses/by/4.0/"`,
 		`<article class="term" id="Bridge"`, `<article class="term" id="Tunnel"`, `<article class="term" id="Thing"`,
 		`<span lang="en">Spans a gap.</span>`, `href="/org/open/core/Bridge"`, `href="/org/open/core#Tunnel" title="http://hub.example/org/open/core/#Tunnel">IRI</a>`,
 		`<dt>Subclass of</dt><dd><ul class="inline"><li><a href="#Other"`, `<dt>Superclass of</dt><dd><ul class="inline"><li><a href="#Bridge"`,
@@ -378,6 +377,8 @@ func TestTermDocumentation(t *testing.T) {
 	if strings.Contains(latest, "Overspant") {
 		t.Error("the English page shows a Dutch comment")
 	}
+	wantIn(t, "the Dutch page", readFile(t, filepath.Join(pubDir, tree.Current, tree.PageVariant("nl"))),
+		`<span lang="nl">Overspant een kloof.</span>`, `<a href="/org/open/core?lang=nl" hreflang="nl" lang="nl" aria-current="true">nl</a>`)
 	curPage := readFile(t, filepath.Join(pubDir, tree.Versions, cur, tree.PageHTML))
 	wantIn(t, "latest version's page", curPage, "the latest version", `rel="prev" href="/org/open/core/versions/`+old+`"`,
 		"/api/v3/publications.delta?version1=")

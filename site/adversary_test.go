@@ -60,7 +60,7 @@ func TestAdversarySite(t *testing.T) {
 		}
 	}
 	// The fast path's prepared answers carry them too.
-	if p, ok := f.h.(*site.Handler).Prepared("/org/open/core", "text/turtle", ""); !ok {
+	if p, ok := f.h.(*site.Handler).Prepared("/org/open/core", "text/turtle", "", ""); !ok {
 		t.Error("no prepared answer for the public publication")
 	} else if p.Header().Get("Content-Security-Policy") != httpx.ContentSecurityPolicy || p.Header().Get("X-Content-Type-Options") != "nosniff" {
 		t.Errorf("prepared header %v", p.Header())

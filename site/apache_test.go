@@ -17,25 +17,45 @@ import (
 
 // TestApacheAnswersLikeTheHandler is TestNginxAnswersLikeTheHandler for the generated Apache configuration.
 func TestApacheAnswersLikeTheHandler(t *testing.T) {
-	bin := needTool(t, "apache2")
-	modules := "/usr/lib/apache2/modules"
+	bin, modules := needApache(t)
+	f := newFixture(t)
+	upstream := httptest.NewServer(f.h)
+	defer upstream.Close()
+	addr := startApache(t, bin, modules, f.out, strings.TrimPrefix(upstream.URL, "http://"), "")
+	compareTermAnswers(t, f, upstream.URL, "http://"+addr)
+	static := replay(t, f, upstream.URL, "http://"+addr)
+	t.Logf("%d rows served by Apache from files", static)
+	if static < 8 {
+		t.Errorf("Apache served only %d rows from files; the rest went to the handler", static)
+	}
+}
+
+// needApache finds Debian's Apache and its modules; without them the test is skipped, or fails under CI=true.
+func needApache(t *testing.T) (bin, modules string) {
+	t.Helper()
+	bin = needTool(t, "apache2")
+	modules = "/usr/lib/apache2/modules"
 	if _, err := os.Stat(filepath.Join(modules, "mod_rewrite.so")); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("Apache modules are required under CI=true: %v", err)
 		}
 		t.Skipf("Apache modules not found in %s", modules)
 	}
-	f := newFixture(t)
+	return bin, modules
+}
+
+// startApache runs Debian's Apache with the generated configuration over the tree in out, in front of ldhub at
+// upstream, for the hub language lang; it stops with the test. It returns the address Apache listens on.
+func startApache(t *testing.T, bin, modules, out, upstream, lang string) string {
+	t.Helper()
 	// Apache's workers run as www-data, which must be able to read the tree.
-	for d := f.out; d != "/" && d != os.TempDir(); d = filepath.Dir(d) {
+	for d := out; d != "/" && d != os.TempDir(); d = filepath.Dir(d) {
 		if err := os.Chmod(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	upstream := httptest.NewServer(f.h)
-	defer upstream.Close()
 	addr := freePort(t)
-	conf, err := webconf.ApacheConfig(webconf.ServerConfig{Listen: addr, Dir: f.out, Upstream: strings.TrimPrefix(upstream.URL, "http://")})
+	conf, err := webconf.ApacheConfig(webconf.ServerConfig{Listen: addr, Dir: out, Upstream: upstream, Language: lang})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,10 +87,10 @@ Include %[1]s/ldhub.conf
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
+	t.Cleanup(func() {
 		_ = cmd.Process.Signal(os.Interrupt)
 		_ = cmd.Wait()
-	}()
+	})
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		c, err := net.Dial("tcp", addr)
@@ -84,16 +104,11 @@ Include %[1]s/ldhub.conf
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	defer func() {
+	t.Cleanup(func() {
 		if t.Failed() {
 			b, _ := os.ReadFile(filepath.Join(work, "error.log"))
 			t.Logf("error.log:\n%s", b)
 		}
-	}()
-	compareTermAnswers(t, f, upstream.URL, "http://"+addr)
-	static := replay(t, f, upstream.URL, "http://"+addr)
-	t.Logf("%d rows served by Apache from files", static)
-	if static < 8 {
-		t.Errorf("Apache served only %d rows from files; the rest went to the handler", static)
-	}
+	})
+	return addr
 }

@@ -213,7 +213,7 @@ func (h *Handler) serveLocated(w http.ResponseWriter, r *http.Request, last bool
 	}
 	fo := t.folder
 	if t.void {
-		return h.serveSlot(w, r, t, fo.VoidSlot(), false, last)
+		return h.serveSlot(w, r, t, fo.VoidSlot(), false, false, last)
 	}
 	var slot int
 	if t.ext != "" {
@@ -233,18 +233,29 @@ func (h *Handler) serveLocated(w http.ResponseWriter, r *http.Request, last bool
 		h.serveResource(w, r, t, fo.Offers[slot], fo.Offers)
 		return false
 	}
-	return h.serveSlot(w, r, t, slot, t.ext == "", last)
+	chosen := false
+	if fo.IsPage(slot) {
+		// The page in the reader's language: the one its switch named (?lang=), else Accept-Language's.
+		lang, ok, err := chosenLanguage(r)
+		if err != nil {
+			apierr.Write(w, r, apierr.New(http.StatusBadRequest, err.Error()))
+			return false
+		}
+		slot, chosen = fo.PageFor(lang, ok, r.Header.Get("Accept-Language")), ok
+	}
+	return h.serveSlot(w, r, t, slot, t.ext == "", chosen, last)
 }
 
 // Prepared is the answer ServeHTTP gives to a plain GET or HEAD of a public publication, version or VoID file,
 // ready for a server that writes it without net/http (site/fastpath).
 type Prepared struct{ r *filecache.Rep }
 
-// Prepared returns the answer to a GET or HEAD of path (no query) with these Accept and Accept-Encoding values,
-// when ServeHTTP would give it whole from a prepared response: the route is public and in the route cache (located
-// now when it is not) and the representation exists, its body in memory or, when too large to keep, in the file
-// that File names. ok is false for anything else (private, resource, error), which only ServeHTTP may answer.
-func (h *Handler) Prepared(path, accept, acceptEncoding string) (p Prepared, ok bool) {
+// Prepared returns the answer to a GET or HEAD of path (no query) with these Accept, Accept-Language and
+// Accept-Encoding values, when ServeHTTP would give it whole from a prepared response: the route is public and in
+// the route cache (located now when it is not) and the representation exists, its body in memory or, when too
+// large to keep, in the file that File names. ok is false for anything else (private, resource, error), which only
+// ServeHTTP may answer.
+func (h *Handler) Prepared(path, accept, acceptLanguage, acceptEncoding string) (p Prepared, ok bool) {
 	if !h.files.Watch() {
 		return p, false
 	}
@@ -273,6 +284,9 @@ func (h *Handler) Prepared(path, accept, acceptEncoding string) (p Prepared, ok 
 	}
 	if slot < 0 {
 		return p, false
+	}
+	if fo.IsPage(slot) {
+		slot = fo.PageFor("", false, acceptLanguage)
 	}
 	gz := slot < len(fo.Page.Formats) && h.gzip.accepts(acceptEncoding)
 	rp, err := fo.Rep(slot, negotiated, gz)
@@ -470,10 +484,17 @@ func (h *Handler) locateFS(r *http.Request) (target, *filecache.Entry, bool, boo
 
 // serveSlot answers with a slot's rendered file, its .gz sibling when the client accepts gzip (compressible
 // dumps only), from the prepared response. A plain GET or HEAD is answered here with one write; conditional and
-// range requests go to http.ServeContent against the same ETag and Last-Modified.
-func (h *Handler) serveSlot(w http.ResponseWriter, r *http.Request, t target, slot int, negotiated, last bool) (again bool) {
+// range requests go to http.ServeContent against the same ETag and Last-Modified. A page (Folder.IsPage) whose
+// language the request chose (?lang=) is answered without Vary: Accept-Language.
+func (h *Handler) serveSlot(w http.ResponseWriter, r *http.Request, t target, slot int, negotiated, chosen, last bool) (again bool) {
 	gz := slot < len(t.page.Formats) && h.gzip.accepts(r.Header.Get("Accept-Encoding"))
-	rp, err := t.folder.Rep(slot, negotiated, gz)
+	var rp *filecache.Rep
+	var err error
+	if chosen {
+		rp, err = t.folder.PageRep(slot, negotiated)
+	} else {
+		rp, err = t.folder.Rep(slot, negotiated, gz)
+	}
 	if err != nil {
 		if !last && errors.Is(err, os.ErrNotExist) {
 			return true

@@ -81,8 +81,14 @@ func newFixtureWith(t *testing.T, o site.Options, themes ...string) *fixture {
 // folder and returns a handler over it, closed with the test, and the folder; o.Dir is set here.
 func renderTree(t *testing.T, hub *pipelinetest.Hub, o site.Options) (*site.Handler, string) {
 	t.Helper()
+	return renderTreeWith(t, hub, nil, o)
+}
+
+// renderTreeWith is renderTree with the pipeline's pages made with pages (nil: none).
+func renderTreeWith(t *testing.T, hub *pipelinetest.Hub, pages *pipeline.HTML, o site.Options) (*site.Handler, string) {
+	t.Helper()
 	out := t.TempDir()
-	p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example"})
+	p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example", HTML: pages})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,11 +16,20 @@ import (
 // its terms have resource pages, and returns a handler over the rendered tree.
 func dcatHub(t *testing.T, theme *html.Resources) *site.Handler {
 	t.Helper()
-	raw, err := os.ReadFile("../content/vocab/testdata/dcat.nq")
+	hub := pipelinetest.New(t)
+	hub.Publish(t, hub.Open.ID, "dcat", ".nt", vocabNT(t, "dcat", "http://www.w3.org/ns/dcat#", "http://hub.example/org/open/dcat/"))
+	h, _ := renderTree(t, hub, site.Options{Theme: theme})
+	return h
+}
+
+// vocabNT is the vocabulary name of content/vocab/testdata (N-Quads, the graph the ontology's IRI) as N-Triples,
+// with the IRIs starting with from moved to start with to ("" keeps them), so that it is published as a graph.
+func vocabNT(t *testing.T, name, from, to string) string {
+	t.Helper()
+	raw, err := os.ReadFile("../content/vocab/testdata/" + name + ".nq")
 	if err != nil {
 		t.Fatal(err)
 	}
-	// N-Quads to N-Triples (the graph is the ontology's IRI), with the terms moved to the publication's URI.
 	var nt strings.Builder
 	graph := regexp.MustCompile(` <[^>]*> \.$`)
 	for _, line := range strings.Split(string(raw), "\n") {
@@ -28,12 +37,12 @@ func dcatHub(t *testing.T, theme *html.Resources) *site.Handler {
 			continue
 		}
 		line = graph.ReplaceAllString(line, " .")
-		nt.WriteString(strings.ReplaceAll(line, "http://www.w3.org/ns/dcat#", "http://hub.example/org/open/dcat/") + "\n")
+		if from != "" {
+			line = strings.ReplaceAll(line, from, to)
+		}
+		nt.WriteString(line + "\n")
 	}
-	hub := pipelinetest.New(t)
-	hub.Publish(t, hub.Open.ID, "dcat", ".nt", nt.String())
-	h, _ := renderTree(t, hub, site.Options{Theme: theme})
-	return h
+	return nt.String()
 }
 
 // TestResourcePageLanguages: a term's page is headed by its label in the reader's language (Accept-Language,

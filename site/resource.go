@@ -122,11 +122,10 @@ const maxReaderLanguages = 4
 // (?lang=, chosen true) or the reader's Accept-Language preferences, then the hub's language, English, untagged.
 func (h *Handler) resourceLanguages(r *http.Request) (order []string, chosen bool, err error) {
 	var prefs []string
-	if v, ok := r.URL.Query()["lang"]; ok {
-		if len(v) != 1 || !codec.IsLanguageTag(v[0]) {
-			return nil, false, errors.New("lang must be one language tag (such as en or pt-BR)")
-		}
-		prefs, chosen = []string{v[0]}, true
+	if lang, ok, err := chosenLanguage(r); err != nil {
+		return nil, false, err
+	} else if ok {
+		prefs, chosen = []string{lang}, true
 	} else {
 		prefs = codec.AcceptLanguages(r.Header.Get("Accept-Language"))
 		if len(prefs) > maxReaderLanguages {
@@ -134,6 +133,19 @@ func (h *Handler) resourceLanguages(r *http.Request) (order []string, chosen boo
 		}
 	}
 	return html.LanguageOrder(append(prefs, h.o.Theme.Language())...), chosen, nil
+}
+
+// chosenLanguage is the language a page's switch asked for (?lang=), if any; a malformed or repeated one is an
+// error.
+func chosenLanguage(r *http.Request) (string, bool, error) {
+	v, ok := r.URL.Query()["lang"]
+	if !ok {
+		return "", false, nil
+	}
+	if len(v) != 1 || !codec.IsLanguageTag(v[0]) {
+		return "", false, errors.New("lang must be one language tag (such as en or pt-BR)")
+	}
+	return v[0], true, nil
 }
 
 // renderFailed answers a page that could not be rendered: 503 while the renderer's queue is full, else 500

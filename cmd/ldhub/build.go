@@ -17,11 +17,12 @@ import (
 
 // runBuild implements `ldhub build`: every derived artefact of the static site, rendered from git.
 func runBuild(ctx context.Context, env *environment, args []string) error {
-	fs := flags(env, "build", "build [--data DIR] [--out DIR] [--base-url URL] [--theme DIR] [--term-pages=false] [--upstream HOST:PORT] [--listen ADDR] [--publish-s3 URL]")
+	fs := flags(env, "build", "build [--data DIR] [--out DIR] [--base-url URL] [--theme DIR] [--language TAG] [--term-pages=false] [--upstream HOST:PORT] [--listen ADDR] [--publish-s3 URL]")
 	data := fs.String("data", envOr(env, "LDHUB_DATA", "./ldhub-data"), "data folder (env LDHUB_DATA)")
 	out := fs.String("out", env.getenv("LDHUB_SITE"), "rendered tree (env LDHUB_SITE; default DATA/site)")
 	baseURL := fs.String("base-url", envOr(env, "LDHUB_BASE_URL", "http://127.0.0.1:8080"), "public base URL (env LDHUB_BASE_URL)")
 	themeDir := fs.String("theme", env.getenv("LDHUB_THEME"), "folder overriding the default theme: Hugo layouts/ and static/ (env LDHUB_THEME)")
+	language := fs.String("language", env.getenv("LDHUB_LANGUAGE"), languageUsage)
 	termPages := fs.Bool("term-pages", true, "pre-render the page and RDF descriptions of every term of each publication's latest version, so that the generated nginx/Apache configuration serves them from files")
 	upstream := fs.String("upstream", envOr(env, "LDHUB_ADDR", "127.0.0.1:8080"), "address of ldhub serve, for the generated nginx.conf and apache.conf (env LDHUB_ADDR)")
 	listen := fs.String("listen", "80", "address the generated web-server configurations listen on")
@@ -42,6 +43,9 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 		return err
 	}
 	htmlOpts.TermPages = *termPages
+	if err := htmlOpts.SetLanguage(*language); err != nil {
+		return fmt.Errorf("--language: %w", err)
+	}
 	pub, err := newPublisher(env, *publishS3, htmlOpts.Themes, nil)
 	if err != nil {
 		return err

@@ -17,15 +17,12 @@ func TestServeBinaryEndToEnd(t *testing.T) {
 	defer p.stop(t)
 	c := newClient(addr, id, secret)
 	defer c.close()
-	var g, r idOnly
-	c.must(t, "POST", "/api/v3/groups", "application/json", []byte(`{"name":"org","type":"PUBLIC"}`), &g)
-	c.must(t, "POST", "/api/v3/repositories", "application/json",
-		[]byte(`{"name":"vocab","pathSegment":"vocab","visible":true,"parentId":"`+g.ID+`"}`), &r)
+	repo := vocabRepository(t, c)
 	ttl := "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n" +
 		"<Thing> a rdfs:Class ; rdfs:label \"A thing of the end-to-end test\"@en .\n<Other> rdfs:subClassOf <Thing> .\n"
 	body, ctype := multipartBody("metadata", "meta.json", `{"name":"core"}`, "content", "core.ttl", ttl)
 	var pub pubListItem
-	c.must(t, "POST", "/api/v3/repositories/"+r.ID+"/publications", ctype, body, &pub)
+	c.must(t, "POST", "/api/v3/repositories/"+repo+"/publications", ctype, body, &pub)
 
 	anon := newClient(addr, "", "")
 	defer anon.close()

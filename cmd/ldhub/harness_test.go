@@ -235,6 +235,17 @@ type idOnly struct {
 	ID string `json:"id"`
 }
 
+// vocabRepository makes, through c, the public group org and its visible repository vocab, and returns the
+// repository's id.
+func vocabRepository(t *testing.T, c *client) string {
+	t.Helper()
+	var g, r idOnly
+	c.must(t, "POST", "/api/v3/groups", "application/json", []byte(`{"name":"org","type":"PUBLIC"}`), &g)
+	c.must(t, "POST", "/api/v3/repositories", "application/json",
+		[]byte(`{"name":"vocab","pathSegment":"vocab","visible":true,"parentId":"`+g.ID+`"}`), &r)
+	return r.ID
+}
+
 type pubListItem struct {
 	ID       string `json:"id"`
 	Name     string `json:"name"`

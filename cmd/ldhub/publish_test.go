@@ -26,13 +26,10 @@ func TestServePublishesToS3(t *testing.T) {
 	defer p.stop(t)
 	c := newClient(addr, id, secret)
 	defer c.close()
-	var g, r idOnly
-	c.must(t, "POST", "/api/v3/groups", "application/json", []byte(`{"name":"org","type":"PUBLIC"}`), &g)
-	c.must(t, "POST", "/api/v3/repositories", "application/json",
-		[]byte(`{"name":"vocab","pathSegment":"vocab","visible":true,"parentId":"`+g.ID+`"}`), &r)
+	repo := vocabRepository(t, c)
 	body, ctype := multipartBody("metadata", "meta.json", `{"name":"core"}`, "content", "core.ttl", "<Thing> <p> \"published to the bucket\" .\n")
 	var pub pubListItem
-	c.must(t, "POST", "/api/v3/repositories/"+r.ID+"/publications", ctype, body, &pub)
+	c.must(t, "POST", "/api/v3/repositories/"+repo+"/publications", ctype, body, &pub)
 
 	waitObject := func(key string, want int) []byte {
 		t.Helper()

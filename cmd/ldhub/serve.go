@@ -50,13 +50,17 @@ func parse(fs *flag.FlagSet, args []string) (bool, error) {
 	return false, err
 }
 
+// languageUsage documents --language for serve and build.
+const languageUsage = "the hub's language (BCP 47, such as de or pt-BR; default en; env LDHUB_LANGUAGE): publication, version and term pages show labels and definitions in it first, then English, then untagged text, to readers whose Accept-Language names no language the data has"
+
 func runServe(ctx context.Context, env *environment, args []string) error {
-	fs := flags(env, "serve", "serve [--data DIR] [--addr HOST:PORT] [--base-url URL] [--site DIR] [--theme DIR] [--trusted-proxies CIDRS] [--cors-origin ORIGINS] [--follow PRIMARY_URL] [--sparql-store URL ...] [--publish-s3 URL]")
+	fs := flags(env, "serve", "serve [--data DIR] [--addr HOST:PORT] [--base-url URL] [--site DIR] [--theme DIR] [--language TAG] [--trusted-proxies CIDRS] [--cors-origin ORIGINS] [--follow PRIMARY_URL] [--sparql-store URL ...] [--publish-s3 URL]")
 	data := fs.String("data", envOr(env, "LDHUB_DATA", "./ldhub-data"), "data folder (env LDHUB_DATA)")
 	addr := fs.String("addr", envOr(env, "LDHUB_ADDR", "127.0.0.1:8080"), "listen address (env LDHUB_ADDR)")
 	baseURL := fs.String("base-url", env.getenv("LDHUB_BASE_URL"), "public base URL (env LDHUB_BASE_URL; default http://<addr>)")
 	siteDir := fs.String("site", env.getenv("LDHUB_SITE"), "rendered tree the pipeline keeps current (env LDHUB_SITE; default DATA/site)")
 	themeDir := fs.String("theme", env.getenv("LDHUB_THEME"), "folder overriding the default theme: Hugo layouts/ and static/ for every page (env LDHUB_THEME)")
+	language := fs.String("language", env.getenv("LDHUB_LANGUAGE"), languageUsage)
 	termPages := fs.Bool("term-pages", true, "pre-render the page and RDF descriptions of every term of each publication's latest version, so that the generated nginx/Apache configuration serves them from files")
 	proxies := fs.String("trusted-proxies", envOr(env, "LDHUB_TRUSTED_PROXIES", "127.0.0.0/8,::1/128"),
 		"comma-separated CIDRs whose X-Forwarded-For names the client (env LDHUB_TRUSTED_PROXIES)")
@@ -82,6 +86,9 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 		return err
 	}
 	htmlOpts.TermPages = *termPages
+	if err := htmlOpts.SetLanguage(*language); err != nil {
+		return fmt.Errorf("--language: %w", err)
+	}
 	pub, err := newPublisher(env, *publishS3, htmlOpts.Themes, log)
 	if err != nil {
 		return err

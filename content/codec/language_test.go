@@ -32,3 +32,14 @@ func TestAcceptLanguages(t *testing.T) {
 		t.Errorf("long header: %q", got)
 	}
 }
+
+func TestLanguageKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"en": "en", "EN-gb": "en", "pt-BR": "pt", "zh-Hant-TW": "zh", "ast": "ast",
+		"x-klingon": "", "i-default": "", "e": "", "": "", "1a": "", "toolonglang": "", "de_DE": "",
+	} {
+		if got := LanguageKey(in); got != want {
+			t.Errorf("LanguageKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -262,6 +262,23 @@ func AcceptLanguages(al string) []string {
 	return out
 }
 
+// LanguageKey names the language of a tag for pages rendered once per language (site/html.PageLanguages): its
+// primary subtag, lower case; "" when tag has no primary subtag of 2 to 8 letters (the private-use "x-…" and
+// grandfathered "i-…" tags get no page of their own).
+func LanguageKey(tag string) string {
+	p, _, _ := strings.Cut(tag, "-")
+	if len(p) < 2 || len(p) > 8 {
+		return ""
+	}
+	p = strings.ToLower(p)
+	for _, c := range []byte(p) {
+		if c < 'a' || c > 'z' {
+			return ""
+		}
+	}
+	return p
+}
+
 // IsLanguageTag reports whether s has the shape of a language range (RFC 4647 basic range without "*"): one to
 // eight letters, then subtags of one to eight letters or digits, separated by hyphens.
 func IsLanguageTag(s string) bool {

@@ -52,7 +52,7 @@ type conn struct {
 
 	// The values the last request sent, kept as strings so that a client repeating them (most do) costs no
 	// conversion.
-	accept, encoding string
+	accept, language, encoding string
 }
 
 func (c *conn) close() {
@@ -227,10 +227,13 @@ func (c *conn) answer(req *request, now time.Time) bool {
 	if string(req.accept) != c.accept {
 		c.accept = string(req.accept)
 	}
+	if string(req.language) != c.language {
+		c.language = string(req.language)
+	}
 	if string(req.encoding) != c.encoding {
 		c.encoding = string(req.encoding)
 	}
-	p, ok := c.s.o.Lookup(path, c.accept, c.encoding)
+	p, ok := c.s.o.Lookup(path, c.accept, c.language, c.encoding)
 	if !ok {
 		return false
 	}

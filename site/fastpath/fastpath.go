@@ -34,9 +34,9 @@ import (
 	"github.com/ldhub/ldhub/site"
 )
 
-// Lookup returns the prepared answer to a GET or HEAD of path with these Accept and Accept-Encoding values, as
-// the http.Server's handler would give it; false hands the request to net/http.
-type Lookup func(path, accept, acceptEncoding string) (site.Prepared, bool)
+// Lookup returns the prepared answer to a GET or HEAD of path with these Accept, Accept-Language and
+// Accept-Encoding values, as the http.Server's handler would give it; false hands the request to net/http.
+type Lookup func(path, accept, acceptLanguage, acceptEncoding string) (site.Prepared, bool)
 
 // LogFunc records one request answered by the fast path: bytes is the body length sent.
 type LogFunc func(method, path string, status int, bytes int64, elapsed time.Duration)

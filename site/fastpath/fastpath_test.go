@@ -41,14 +41,7 @@ func newFixture(t testing.TB) *fixture {
 		fmt.Fprintf(&big, "<http://x/s%d> <http://x/p> \"a literal long enough to make the dump large, number %d\" .\n", i, i)
 	}
 	hub.Publish(t, hub.Open.ID, "big", ".nt", big.String())
-	out := t.TempDir()
-	p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.BuildAll(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
+	out := buildTree(t, hub, nil)
 	closed := hub.Closed.ID
 	h, err := site.NewHandler(site.Options{Dir: out, Auth: site.AuthorizerFunc(func(r *http.Request, repo string) bool {
 		return repo == closed && r.Header.Get("Authorization") == viewer
@@ -58,6 +51,20 @@ func newFixture(t testing.TB) *fixture {
 	}
 	t.Cleanup(func() { _ = h.Close() })
 	return &fixture{h: h, old: pub.Versions[0].Label}
+}
+
+// buildTree renders hub's publications (with pages made with pages; nil: none) into a new folder.
+func buildTree(t testing.TB, hub *pipelinetest.Hub, pages *pipeline.HTML) string {
+	t.Helper()
+	out := t.TempDir()
+	p, err := pipeline.New(pipeline.Options{Store: hub.Store, Out: out, BaseURL: "http://hub.example", HTML: pages})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.BuildAll(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 func (f *fixture) start(t *testing.T, opts func(*http.Server)) *fptest.Pair {
@@ -240,11 +247,11 @@ func TestPrivateNeverFast(t *testing.T) {
 		}
 	}
 	for _, path := range []string{"/org/closed/secret", "/org/closed/secret.ttl", "/org/closed/secret/void.ttl"} {
-		if _, ok := f.h.Prepared(path, "", ""); ok {
+		if _, ok := f.h.Prepared(path, "", "", ""); ok {
 			t.Errorf("Prepared(%s) answers a private publication", path)
 		}
 	}
-	if _, ok := f.h.Prepared("/org/open/core", "", ""); !ok {
+	if _, ok := f.h.Prepared("/org/open/core", "", "", ""); !ok {
 		t.Error("Prepared(/org/open/core) has no answer")
 	}
 }
@@ -445,4 +452,42 @@ func FuzzRequest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		p.Compare(t, raw, 0)
 	})
+}
+
+// TestPageLanguages: a publication page in several languages (the fixture ontology's labels are English and
+// Dutch) is answered by the fast path in the language Accept-Language asks for, byte for byte as net/http answers;
+// a request with two Accept-Language fields goes to net/http.
+func TestPageLanguages(t *testing.T) {
+	hub := pipelinetest.New(t)
+	hub.Publish(t, hub.Open.ID, "core", ".ttl", pipelinetest.Vocab)
+	h, err := site.NewHandler(site.Options{Dir: buildTree(t, hub, &pipeline.HTML{})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = h.Close() })
+	pair := fptest.Start(t, h, h.Prepared, nil)
+	const browser = "Accept: text/html,application/xhtml+xml,*/*;q=0.8"
+	en, nl := `hreflang="en" lang="en" aria-current="true"`, `hreflang="nl" lang="nl" aria-current="true"`
+	for _, tc := range []struct {
+		name, raw, want string
+		fast            int64
+	}{
+		{"no language", get("/org/open/core", browser), en, 1},
+		{"Dutch", get("/org/open/core", browser, "Accept-Language: nl-BE, nl;q=0.9"), nl, 1},
+		{"English by weight", get("/org/open/core", browser, "Accept-Language: nl;q=0.2, en;q=0.8"), en, 1},
+		{"no page in French", get("/org/open/core", browser, "Accept-Language: fr"), en, 1},
+		{"extension", get("/org/open/core.html", "Accept-Language: nl"), nl, 1},
+		{"chosen with the switch", get("/org/open/core?lang=nl", browser), nl, 0},
+		{"two fields", get("/org/open/core", browser, "Accept-Language: nl", "Accept-Language: en"), nl, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, n := pair.Compare(t, []byte(tc.raw), 0)
+			if n != tc.fast {
+				t.Errorf("the fast path answered %d requests, want %d", n, tc.fast)
+			}
+			if !strings.Contains(string(out), tc.want) || !strings.Contains(string(out), "Vary: Accept") {
+				t.Errorf("the answer lacks %q or Vary:\n%.600s", tc.want, out)
+			}
+		})
+	}
 }

@@ -8,15 +8,15 @@ import (
 
 // request is what the fast path reads of a request it may answer; the slices point into the read buffer.
 type request struct {
-	head                            bool
-	path                            []byte
-	accept, encoding                []byte
-	inm, ims                        []byte
-	hasINM, hasIMS                  bool
-	close                           bool
-	hasAccept, hasEncoding, hasConn bool
-	hosts                           int
-	hasLength                       bool
+	head                                     bool
+	path                                     []byte
+	accept, language, encoding               []byte
+	inm, ims                                 []byte
+	hasINM, hasIMS                           bool
+	close                                    bool
+	hasAccept, hasLang, hasEncoding, hasConn bool
+	hosts                                    int
+	hasLength                                bool
 }
 
 // scan checks p[from:] (p[:from] was checked before) and finds the end of the header block. ok is false as soon as
@@ -96,6 +96,11 @@ func parse(p []byte) (r request, ok bool) {
 				return r, false
 			}
 			r.accept, r.hasAccept = value, true
+		case eqFold(name, "accept-language"):
+			if r.hasLang {
+				return r, false
+			}
+			r.language, r.hasLang = value, true
 		case eqFold(name, "accept-encoding"):
 			if r.hasEncoding {
 				return r, false

@@ -38,12 +38,13 @@ type Options struct {
 
 // Cache is the in-memory view of one rendered tree.
 type Cache struct {
-	log       *slog.Logger
-	folders   sync.Map // resolved folder path -> *Folder, for publications whose changes are not watched
-	budget    *budget
-	negTables negTables
-	watchOnce sync.Once
-	watch     atomic.Pointer[watcher]
+	log        *slog.Logger
+	folders    sync.Map // resolved folder path -> *Folder, for publications whose changes are not watched
+	budget     *budget
+	negTables  shared[negTable]
+	langTables shared[langTable]
+	watchOnce  sync.Once
+	watch      atomic.Pointer[watcher]
 }
 
 // New returns an empty cache.

@@ -8,6 +8,7 @@ import (
 	"net/textproto"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,6 +32,10 @@ type Folder struct {
 	// Offers are the media types in slot order: one slot per dump (Page.Formats), then HTML, then the VoID file.
 	// It must not be modified.
 	Offers []string
+	// Langs are the language keys of the page's variants (tree.PageVariant), sorted; each has a slot after the
+	// VoID file's (PageFor). Empty for a page in one language. It must not be modified.
+	Langs  []string
+	langs  *langTable
 	ino    uint64
 	mod    time.Time
 	neg    *negTable
@@ -57,8 +62,11 @@ func (c *Cache) newFolder(dir string, p *tree.Page, ino uint64, mod time.Time) *
 		f.Offers = append(f.Offers, fm.MediaType)
 	}
 	f.Offers = append(f.Offers, HTMLType)
-	f.neg = c.negTables.table(f.Offers)
-	n := len(f.Offers) + 1
+	f.neg = c.negTables.get(strings.Join(f.Offers, ", "), func() *negTable { return newNegTable(f.Offers) })
+	if f.Langs = variants(dir); len(f.Langs) > 0 {
+		f.langs = c.langTables.get(strings.Join(f.Langs, ","), func() *langTable { return &langTable{keys: f.Langs} })
+	}
+	n := len(f.Offers) + 1 + len(f.Langs)
 	f.links = make([][]string, n)
 	for slot := range len(f.Offers) {
 		var links []string
@@ -74,10 +82,52 @@ func (c *Cache) newFolder(dir string, p *tree.Page, ino uint64, mod time.Time) *
 			f.links[slot] = one(strings.Join(links, ", "))
 		}
 	}
+	for i := range f.Langs {
+		f.links[f.VoidSlot()+1+i] = f.links[f.htmlSlot()]
+	}
 	f.cc = one(p.CacheControl())
 	f.reps = make([]atomic.Pointer[Rep], n*4)
 	return f
 }
+
+// variants lists the language keys of the page variants in dir.
+func variants(dir string) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if k := tree.VariantKey(e.Name()); k != "" {
+			out = append(out, k)
+		}
+	}
+	return out // ReadDir sorts by name, so by key
+}
+
+// PageFor returns the slot of the page a reader gets in the language asked for: lang (the page's ?lang=, a
+// language tag) when chosen, else the first range of the Accept-Language header acceptLanguage, in the order of
+// preference, whose language (codec.LanguageKey) the page has a variant in; the page in the hub's language when
+// there is none. The same rule is what the generated web-server configurations apply (site/webconf).
+func (f *Folder) PageFor(lang string, chosen bool, acceptLanguage string) int {
+	if len(f.Langs) == 0 {
+		return f.htmlSlot()
+	}
+	if chosen {
+		return f.variantSlot(slices.Index(f.Langs, codec.LanguageKey(lang)))
+	}
+	return f.variantSlot(f.langs.pick(acceptLanguage))
+}
+
+func (f *Folder) variantSlot(i int) int {
+	if i < 0 {
+		return f.htmlSlot()
+	}
+	return f.VoidSlot() + 1 + i
+}
+
+// IsPage reports whether slot serves the folder's HTML page (in any language).
+func (f *Folder) IsPage(slot int) bool { return slot == f.htmlSlot() || slot > f.VoidSlot() }
 
 func (f *Folder) htmlSlot() int { return len(f.Offers) - 1 }
 
@@ -106,6 +156,9 @@ func (f *Folder) slotFile(slot int) (name, ctype, location string, compressible 
 		return filepath.Join(f.Dir, fm.File()), fm.MediaType, p.Self + fm.Ext, true
 	case slot == f.htmlSlot():
 		return filepath.Join(f.Dir, tree.PageHTML), "text/html; charset=utf-8", p.Self + ".html", false
+	case slot > f.VoidSlot():
+		k := f.Langs[slot-f.VoidSlot()-1]
+		return filepath.Join(f.Dir, tree.PageVariant(k)), "text/html; charset=utf-8", p.Self + ".html?lang=" + k, false
 	default:
 		return filepath.Join(f.Dir, tree.Void), "text/turtle", p.Self + "/" + tree.Void, false
 	}
@@ -172,6 +225,9 @@ var (
 	varyAccept   = []string{"Accept"}
 	varyEncoding = []string{"Accept-Encoding"}
 	varyBoth     = []string{"Accept", "Accept-Encoding"}
+	// A page's language follows Accept-Language (PageFor) unless the request chose it.
+	varyLanguage       = []string{"Accept-Language"}
+	varyAcceptLanguage = []string{"Accept", "Accept-Language"}
 )
 
 func one(s string) []string { return []string{s} }
@@ -183,22 +239,36 @@ func ETag(mod time.Time, size int64) string {
 }
 
 // Rep returns the prepared response of a slot, for a negotiated or an explicit (extension) request, gzipped when
-// gz and a .gz sibling exists.
+// gz and a .gz sibling exists. The page of a slot IsPage says Vary: Accept-Language: PageRep answers a request
+// that chose its language.
 func (f *Folder) Rep(slot int, negotiated, gz bool) (*Rep, error) {
+	if f.IsPage(slot) {
+		return f.rep(slot, negotiated, false, false)
+	}
+	return f.rep(slot, negotiated, gz, false)
+}
+
+// PageRep returns the prepared response of a page slot (IsPage) for a request that named its language (?lang=),
+// which does not vary with Accept-Language.
+func (f *Folder) PageRep(slot int, negotiated bool) (*Rep, error) {
+	return f.rep(slot, negotiated, false, true)
+}
+
+func (f *Folder) rep(slot int, negotiated, gz, chosen bool) (*Rep, error) {
 	i := slot * 4
 	if negotiated {
 		i += 2
 	}
-	if gz {
+	if gz || chosen { // pages are never gzipped: the bit tells the chosen language's answers apart
 		i++
 	}
 	if r := f.reps[i].Load(); r != nil {
 		return r, nil
 	}
-	r, err := f.buildRep(slot, negotiated, gz)
+	r, err := f.buildRep(slot, negotiated, gz, chosen)
 	if gz && err != nil {
 		// No usable .gz sibling: the plain file, remembered only when the sibling is really missing.
-		plain, perr := f.Rep(slot, negotiated, false)
+		plain, perr := f.rep(slot, negotiated, false, false)
 		if perr != nil {
 			return nil, perr
 		}
@@ -214,7 +284,7 @@ func (f *Folder) Rep(slot int, negotiated, gz bool) (*Rep, error) {
 	return r, nil
 }
 
-func (f *Folder) buildRep(slot int, negotiated, gz bool) (*Rep, error) {
+func (f *Folder) buildRep(slot int, negotiated, gz, chosen bool) (*Rep, error) {
 	name, ctype, location, compressible := f.slotFile(slot)
 	if gz {
 		name += ".gz"
@@ -237,13 +307,18 @@ func (f *Folder) buildRep(slot int, negotiated, gz bool) (*Rep, error) {
 	if f.links[slot] != nil {
 		r.hdr = append(r.hdr, field{hLink, f.links[slot]})
 	}
+	byLang := f.IsPage(slot) && !chosen
 	switch {
 	case negotiated && compressible:
 		r.hdr = append(r.hdr, field{hVary, varyBoth})
+	case negotiated && byLang:
+		r.hdr = append(r.hdr, field{hVary, varyAcceptLanguage})
 	case negotiated:
 		r.hdr = append(r.hdr, field{hVary, varyAccept})
 	case compressible:
 		r.hdr = append(r.hdr, field{hVary, varyEncoding})
+	case byLang:
+		r.hdr = append(r.hdr, field{hVary, varyLanguage})
 	}
 	if gz {
 		r.hdr = append(r.hdr, field{hContentEncoding, valGzip})
@@ -331,15 +406,13 @@ func (f *Folder) release() {
 }
 
 // negTable caches content negotiation for one list of offers: the Accept header, as sent, to the slot it picks.
-// Clients send few distinct Accept headers; the table is bounded all the same, since anyone can send any.
 type negTable struct {
 	offers []string
 	// accepted are the offers followed by the other media types of their syntaxes (application/x-turtle for
 	// text/turtle), slots the slot each serves: a client asking for an alias gets the representation.
 	accepted []string
 	slots    []int
-	mu       sync.RWMutex
-	m        map[string]int
+	memo     headerMemo
 }
 
 const (
@@ -347,51 +420,70 @@ const (
 	maxAcceptLen  = 1024
 )
 
-// pick returns the slot of the offer Accept prefers, or -1 when none is acceptable.
-func (n *negTable) pick(accept string) int {
-	n.mu.RLock()
-	s, ok := n.m[accept]
-	n.mu.RUnlock()
+// headerMemo remembers what a request header's value chose. Clients send few distinct values; the memo is bounded
+// all the same, since anyone can send any, and a value longer than maxAcceptLen is not kept.
+type headerMemo struct {
+	mu sync.RWMutex
+	m  map[string]int
+}
+
+// get returns what choose gives for v, from the memo when it was asked before.
+func (c *headerMemo) get(v string, choose func(string) int) int {
+	c.mu.RLock()
+	s, ok := c.m[v]
+	c.mu.RUnlock()
 	if ok {
 		return s
 	}
-	s = -1
-	if mt, ok := codec.Negotiate(accept, n.accepted); ok {
-		for i, o := range n.accepted {
-			if o == mt {
-				s = n.slots[i]
-				break
-			}
+	s = choose(v)
+	if len(v) <= maxAcceptLen {
+		c.mu.Lock()
+		if c.m == nil || len(c.m) >= maxNegEntries {
+			c.m = map[string]int{}
 		}
-	}
-	if len(accept) <= maxAcceptLen {
-		n.mu.Lock()
-		if len(n.m) >= maxNegEntries {
-			clear(n.m)
-		}
-		n.m[accept] = s
-		n.mu.Unlock()
+		c.m[v] = s
+		c.mu.Unlock()
 	}
 	return s
 }
 
-// negTables shares one negTable among the folders offering the same list.
-type negTables struct {
-	mu sync.Mutex
-	m  map[string]*negTable
+// pick returns the slot of the offer Accept prefers, or -1 when none is acceptable.
+func (n *negTable) pick(accept string) int { return n.memo.get(accept, n.negotiate) }
+
+func (n *negTable) negotiate(accept string) int {
+	if mt, ok := codec.Negotiate(accept, n.accepted); ok {
+		for i, o := range n.accepted {
+			if o == mt {
+				return n.slots[i]
+			}
+		}
+	}
+	return -1
 }
 
-func (t *negTables) table(offers []string) *negTable {
-	key := strings.Join(offers, ", ")
+// shared keeps one value per key (a list of offers or of languages) for all the folders that have it.
+type shared[T any] struct {
+	mu sync.Mutex
+	m  map[string]*T
+}
+
+func (t *shared[T]) get(key string, build func() *T) *T {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if v, ok := t.m[key]; ok {
+		return v
+	}
 	if t.m == nil {
-		t.m = map[string]*negTable{}
+		t.m = map[string]*T{}
 	}
-	if n, ok := t.m[key]; ok {
-		return n
-	}
-	n := &negTable{offers: offers, accepted: offers, m: map[string]int{}}
+	v := build()
+	t.m[key] = v
+	return v
+}
+
+// newNegTable prepares the negotiation among offers.
+func newNegTable(offers []string) *negTable {
+	n := &negTable{offers: offers, accepted: offers}
 	for i := range offers {
 		n.slots = append(n.slots, i)
 	}
@@ -406,6 +498,23 @@ func (t *negTables) table(offers []string) *negTable {
 			}
 		}
 	}
-	t.m[key] = n
 	return n
+}
+
+// langTable caches the page variant (an index into the keys, -1 for the page in the hub's language) each
+// Accept-Language header picks among one set of keys.
+type langTable struct {
+	keys []string
+	memo headerMemo
+}
+
+func (n *langTable) pick(al string) int { return n.memo.get(al, n.choose) }
+
+func (n *langTable) choose(al string) int {
+	for _, l := range codec.AcceptLanguages(al) {
+		if i := slices.Index(n.keys, codec.LanguageKey(l)); i >= 0 {
+			return i
+		}
+	}
+	return -1
 }

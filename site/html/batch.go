@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/vocab"
 )
@@ -60,6 +61,11 @@ type PublicationPage struct {
 	Prev, Next    Crumb
 	LatestVersion bool
 	Delta         string
+	// Language is the key (codec.LanguageKey) of the language variant this page is, "" for the one in the batch's
+	// language; Languages are the keys of every variant of the page, the batch language's included, for its
+	// language switch (none: no switch).
+	Language  string
+	Languages []string
 }
 
 func (b *Batch) add(out string, p page) error {
@@ -160,9 +166,18 @@ func (b *Batch) Publication(out string, pp PublicationPage) error {
 	if !pp.Latest {
 		self = shown.Href
 	}
-	view.Doc = docPage(pp.Vocab, p.URI, self, []string{b.Language})
+	prefs := []string{b.Language}
+	current := codec.LanguageKey(nameOr(b.Language, "en"))
+	if pp.Language != "" {
+		prefs, current = []string{pp.Language, b.Language}, pp.Language
+	}
+	view.Doc = docPage(pp.Vocab, p.URI, self, prefs)
 	if view.Doc != nil && view.Doc.Header != nil && view.Doc.Header.Title.Value != "" {
 		name = view.Doc.Header.Title.Value
+		view.TitleLang = view.Doc.Header.Title.Lang
+	}
+	if len(pp.Languages) > 1 {
+		view.Languages = switchLinks(self, pp.Languages, current)
 	}
 	title, layout := name, "publication"
 	if pp.Latest {
@@ -220,7 +235,8 @@ func CheckTheme(ctx context.Context, overrides ...string) error {
 		b.Hub("h", "d", []Entry{{Name: "g", Href: "/g/", Entries: entry}}),
 		b.Group("g", crumbs[:1], "g", "d", nil, entry),
 		b.Repository("r", crumbs, "r", "d", entry[0].Entries),
-		b.Publication("p", PublicationPage{Crumbs: crumbs, Repository: Crumb{Name: "r", Href: "/g/r/"}, Href: "/g/r/p", Publication: pub, Latest: true}),
+		b.Publication("p", PublicationPage{Crumbs: crumbs, Repository: Crumb{Name: "r", Href: "/g/r/"}, Href: "/g/r/p", Publication: pub, Latest: true,
+			Language: "fr", Languages: []string{"en", "fr"}}),
 		b.Publication("v", PublicationPage{Crumbs: crumbs, Repository: Crumb{Name: "r", Href: "/g/r/"}, Href: "/g/r/p", Publication: pub}),
 		b.add("t", resourcePage(&ResourcePage{Crumbs: crumbs, Publication: Crumb{Name: "p", Href: "/g/r/p"},
 			IRI: "http://example.org/g/r/p/t", Href: "/g/r/p/t", Page: 1, Prev: "/g/r/p/t", Next: "/g/r/p/t?page=2",

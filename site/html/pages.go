@@ -108,6 +108,8 @@ type pubView struct {
 	Resources  []resourceLink `json:"resources,omitempty"`
 	Doc        *docView       `json:"doc,omitempty"`
 	Nav        *versionNav    `json:"nav,omitempty"`
+	TitleLang  string         `json:"titlelang,omitempty"` // the language of the title, when the data's
+	Languages  []langLink     `json:"languages,omitempty"` // the language switch
 }
 
 // versionNav links a version page to its neighbours.

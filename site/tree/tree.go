@@ -165,6 +165,29 @@ func VersionDirName(label string) (string, error) {
 	return esc, nil
 }
 
+// PageVariant is the file, beside PageHTML, of a folder's page in another language than the hub's: key is the
+// language's key (html.LanguageKey: a primary subtag, lower case). The page in the hub's language is PageHTML and,
+// when the page has variants at all, also PageVariant of the hub's key (a hard link), so that a web server finds
+// every language of the page under one name pattern.
+func PageVariant(key string) string { return "index." + key + ".html" }
+
+// VariantKey is the language key of a PageVariant file name; "" when name is not one.
+func VariantKey(name string) string {
+	k, ok := strings.CutPrefix(name, "index.")
+	if !ok {
+		return ""
+	}
+	if k, ok = strings.CutSuffix(k, ".html"); !ok || len(k) < 2 || len(k) > 8 {
+		return ""
+	}
+	for _, c := range []byte(k) {
+		if c < 'a' || c > 'z' {
+			return ""
+		}
+	}
+	return k
+}
+
 // TermPages is the folder, inside a publication's latest folder, of its pre-rendered term pages: for each resource
 // below the publication's URI that is the subject of a statement and whose name TermPageName accepts,
 // <name>.html and <name><ext> for each RDF format of its description (subfolders for names of several segments),

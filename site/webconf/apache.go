@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/httpx"
 )
 
@@ -68,11 +69,8 @@ func ApacheConfig(c ServerConfig) (string, error) {
 		}
 	}
 	exts := append(append([]struct{ ext, mt string }{}, graphFormats...), struct{ ext, mt string }{".html", "text/html"})
-	for _, f := range exts {
+	for _, f := range graphFormats {
 		file := "data" + f.ext
-		if f.ext == ".html" {
-			file = "index.html"
-		}
 		x := strings.TrimPrefix(f.ext, ".")
 		fmt.Fprintf(&b, `
     # %[1]s
@@ -92,6 +90,7 @@ func ApacheConfig(c ServerConfig) (string, error) {
     RewriteRule ^(/.+?)/?$ $1/.ld/cur/%[2]s [L,E=LD_SELF:$1,E=LD_X:%[1]s,E=LD_L:1,E=LD_VARY:1]
 `, f.ext, file, x)
 	}
+	apachePages(&b, codec.LanguageKey(lang), up)
 	// Term pages (tree.TermPages), deepest publication first; a query (a page of references, an explicit
 	// language) and, for HTML, a reader asking for another language than the hub's are ldhub's.
 	fmt.Fprintf(&b, `
@@ -121,6 +120,7 @@ func ApacheConfig(c ServerConfig) (string, error) {
     RewriteRule ^ %[1]s%%{REQUEST_URI} [P,L]
 
     Header always set Content-Location "%%{LD_SELF}e%%{LD_X}e" "expr=-n reqenv('LD_SELF')"
+    Header always set Content-Location "%%{LD_SELF}e%%{LD_X}e?lang=%%{LD_LANG}e" "expr=-n reqenv('LD_LANG')"
 %[2]s    Header always set Access-Control-Allow-Origin "*" "expr=-n reqenv('LD_SELF')"
     Header always set X-LDHub-Static 1 "expr=-n reqenv('LD_SELF')"
 %[3]s    Header always set Access-Control-Expose-Headers "%[4]s" "expr=-n reqenv('LD_SELF')"
@@ -128,6 +128,7 @@ func ApacheConfig(c ServerConfig) (string, error) {
     Header always set Cache-Control "public, max-age=60, must-revalidate" "expr=-n reqenv('LD_L')"
     Header always merge Vary Accept "expr=-n reqenv('LD_VARY')"
     Header always merge Vary Accept-Language "expr=-n reqenv('LD_T') && reqenv('LD_X') == '.html'"
+    Header always merge Vary Accept-Language "expr=-n reqenv('LD_P') && -z reqenv('LD_FIX')"
     Header always merge Vary Accept-Encoding "expr=-n reqenv('LD_SELF') && reqenv('LD_X') != '.html' && -z reqenv('LD_T')"
 </VirtualHost>
 `, up, apacheLinks(), apacheSecure(), httpx.ExposeHeaders)
@@ -159,4 +160,49 @@ func apacheLinks() string {
 		fmt.Fprintf(&b, "    Header always set Link \"%s\" \"expr=reqenv('LD_X') == '%s' && -n reqenv('LD_SELF')\"\n", strings.Join(links, ", "), chosen.ext)
 	}
 	return b.String()
+}
+
+// apachePages writes the rules that serve publication and version pages in the reader's language, as
+// NginxConfig's maps do: ?lang=<tag> names the page; else the first Accept-Language range without a q-value whose
+// page exists; else the page in the hub's language (hub is its key) when the header has one range at most or the
+// page no variants; else ldhub (up) decides.
+func apachePages(b *strings.Builder, hub, up string) {
+	b.WriteString(`
+    # Publication and version pages in the reader's language (see webconf.NginxConfig).
+    SetEnvIf Accept-Language "^\s*([a-z]{2,8})(-[a-zA-Z0-9]{1,8}){0,6}\s*(,|$)" LD_AL=$1
+    SetEnvIf Accept-Language "^\s*[a-z]{2,8}(-[a-zA-Z0-9]{1,8}){0,6}\s*$" LD_AL1=1
+    SetEnvIfExpr "-z req_novary('Accept-Language')" LD_AL1=1
+`)
+	kinds := []struct{ pattern, dir, self, cond, flags string }{
+		{`^(/.+)/versions/([^/]+)\.html$`, "$1/.ld/v/$2", "$1/versions/$2", "", "E=LD_V:1"},
+		{`^(/.+)/versions/([^/.][^/]*)$`, "$1/.ld/v/$2", "$1/versions/$2", "\n    RewriteCond %{ENV:LD_NEG} =.html", "E=LD_V:1,E=LD_VARY:1"},
+		{`^(/.+)\.html$`, "$1/.ld/cur", "$1", "", "E=LD_L:1"},
+		{`^(/.+?)/?$`, "$1/.ld/cur", "$1", "\n    RewriteCond %{ENV:LD_NEG} =.html", "E=LD_L:1,E=LD_VARY:1"},
+	}
+	for _, k := range kinds {
+		flags := "L,E=LD_SELF:" + k.self + ",E=LD_X:.html,E=LD_P:1," + k.flags
+		fmt.Fprintf(b, `
+    # %[1]s: the language ?lang= names, when its page exists; any other ?lang= is ldhub's.%[4]s
+    RewriteCond %%{DOCUMENT_ROOT}%[2]s/data.rdf -f
+    RewriteCond %%{QUERY_STRING} !(^|&)lang=[^&]*&(.*&)?lang=
+    RewriteCond %%{QUERY_STRING} (?:^|&)lang=([a-z]{2,8})(?:-[a-zA-Z0-9]{1,8}){0,6}(?:&|$)
+    RewriteCond %%{DOCUMENT_ROOT}%[2]s/index.%%1.html -f
+    RewriteRule %[1]s %[2]s/index.%%1.html [%[3]s,E=LD_LANG:%%1,E=LD_FIX:1]%[4]s
+    RewriteCond %%{DOCUMENT_ROOT}%[2]s/data.rdf -f
+    RewriteCond %%{QUERY_STRING} (^|&)lang=
+    RewriteRule %[1]s %[5]s%%{REQUEST_URI} [P,L]
+    # The first Accept-Language range's page.%[4]s
+    RewriteCond %%{DOCUMENT_ROOT}%[2]s/data.rdf -f
+    RewriteCond %%{ENV:LD_AL} ^([a-z]+)$
+    RewriteCond %%{DOCUMENT_ROOT}%[2]s/index.%%1.html -f
+    RewriteRule %[1]s %[2]s/index.%%1.html [%[3]s,E=LD_LANG:%%1]
+    # The page in the hub's language: one range at most, or no variants.%[4]s
+    RewriteCond %%{DOCUMENT_ROOT}%[2]s/data.rdf -f
+    RewriteCond %%{ENV:LD_AL1} =1 [OR]
+    RewriteCond %%{DOCUMENT_ROOT}%[2]s/index.%[6]s.html !-f
+    RewriteRule %[1]s %[2]s/index.html [%[3]s]%[4]s
+    RewriteCond %%{DOCUMENT_ROOT}%[2]s/data.rdf -f
+    RewriteRule %[1]s %[5]s%%{REQUEST_URI} [P,L]
+`, k.pattern, k.dir, flags, k.cond, up, hub)
+	}
 }

@@ -81,11 +81,13 @@ map $http_accept $ld_neg {
 map $ld_x $ld_link {
     default "";
 {{.Links}}}
-# The file that holds each representation. (A map, not "if": set inside "if" would move the request into the
-# if's own location, which has no try_files.)
-map $ld_x $ld_file {
+# The file that holds each representation; for a page, the one in the request's language ($ld_lang, below). (A
+# map, not "if": set inside "if" would move the request into the if's own location, which has no try_files.)
+map "$ld_x|$ld_lang" $ld_file {
     default "data$ld_x";
-    ".html" "index.html";
+    ".html|" "index.html";
+    "~^\.html\|(\.[a-z]+)$" "index$1.html";
+    "~^\.html\|" "-";
 }
 # Term pages (tree.TermPages): the file of a URL path below a publication, for each way of splitting it into the
 # publication's path and a term's name of 1 to {{.Depth}} segments, deepest publication first as ldhub looks them up.
@@ -108,6 +110,47 @@ map "$ld_tvary|$ld_x" $ld_tvaryh {
     "Accept|.html" "Accept, Accept-Language";
     "~^Accept\|" "Accept";
     "|.html" "Accept-Language";
+}
+# Publication and version pages come in the hub's language (index.html) and, when their labels and definitions
+# come in several, one page per language (tree.PageVariant: index.<key>.html, the hub's key a link to index.html).
+# The page a reader gets is ldhub's choice (site/filecache, Folder.PageFor): the language ?lang= names, else the
+# first Accept-Language range, by preference, whose language the page has; else the hub's. nginx takes the certain
+# cases: ?lang=<tag>, no Accept-Language, or a first range without a q-value (the reader's first choice) whose page
+# exists; a single range, or a page in one language, without a page of its own gets index.html. "!" marks what only
+# ldhub can decide.
+map $args $ld_lq {
+    default "";
+    "~(?:^|&)lang=[^&]*&(?:.*&)?lang=" "!";
+    "~(?:^|&)lang=([a-z]{2,8})(?:-[a-zA-Z0-9]{1,8}){0,6}(?:&|$)" ".$1";
+    "~(?:^|&)lang=" "!";
+}
+map $http_accept_language $ld_al {
+    default "!";
+    "" "";
+    "~^\s*([a-z]{2,8})(?:-[a-zA-Z0-9]{1,8}){0,6}\s*(?:,|$)" ".$1";
+}
+map $http_accept_language $ld_al1 {
+    default 0;
+    "" 1;
+    "~^\s*[a-z]{2,8}(?:-[a-zA-Z0-9]{1,8}){0,6}\s*$" 1;
+}
+map "$ld_lq|$ld_al" $ld_lang {
+    "~^\|(.*)$" "$1";
+    "~^([^|]*)\|" "$1";
+}
+map "$ld_x|$ld_lq|$ld_al1" $ld_file2 {
+    default "-";
+    ".html||1" "index.html";
+}
+map "$ld_n|$ld_x|$ld_lq" $ld_vary {
+    default "";
+    "~^1\|\.html\|$" "Accept, Accept-Language";
+    "~^1\|" "Accept";
+    "~^0\|\.html\|$" "Accept-Language";
+}
+map $uri $ld_clq {
+    default "";
+    "~/\.ld/(?:cur|v/[^/]+)/index\.([a-z]{2,8})\.html$" "?lang=$1";
 }
 upstream ldhub_upstream { server {{.Upstream}}; keepalive 32; }
 server {
@@ -141,6 +184,9 @@ server {
     set $ld_x "";
     set $ld_self "";
     set $ld_tvary "";
+    set $ld_n 0;
+    set $ld_dir "";
+    set $ld_cc "";
 
     location @ldhub {
         proxy_pass http://ldhub_upstream;
@@ -165,6 +211,21 @@ server {
         add_header X-LDHub-Static 1;
 {{ .Secure }}        try_files{{range $i, $re := .TermSplits}} $ld_t{{$i}}$ld_x{{end}} =418;
     }
+    # A page whose language's variant does not exist: the page in the hub's language when that is certain (a
+    # single Accept-Language range, or a page that has no variants: no index.{{.HubKey}}.html); else ldhub decides.
+    location @ldpage {
+        if ($ld_x != ".html") { return 418; }
+        if ($ld_lq != "") { return 418; }
+        if (-f $document_root$ld_dir/index.{{.HubKey}}.html) { return 418; }
+        add_header Vary $ld_vary;
+        add_header Content-Location "$ld_self$ld_x" always;
+        add_header Link $ld_link;
+        add_header Cache-Control $ld_cc;
+        add_header Access-Control-Allow-Origin "*" always;
+        add_header Access-Control-Expose-Headers "{{ .Expose }}" always;
+        add_header X-LDHub-Static 1;
+{{ .Secure }}        try_files $ld_dir/index.html =418;
+    }
     location /api/ { return 418; }
     location /git/ { return 418; }
     # The tree's own folders (.ld) are never served as files.
@@ -176,14 +237,17 @@ server {
         if ($args ~ "(^|&)query=") { return 418; }
         set $ld_x ".$ld_e";
         set $ld_self "$ld_pub/versions/$ld_ver";
+        set $ld_dir "$ld_pub/.ld/v/$ld_ver";
+        set $ld_cc "public, max-age=31536000, immutable";
         if (!-f $document_root$ld_pub/.ld/v/$ld_ver/data.rdf) { return 418; }
-        add_header Content-Location "$ld_self$ld_x" always;
+        add_header Vary $ld_vary;
+        add_header Content-Location "$ld_self$ld_x$ld_clq" always;
         add_header Link $ld_link;
         add_header Cache-Control "public, max-age=31536000, immutable";
         add_header Access-Control-Allow-Origin "*" always;
         add_header Access-Control-Expose-Headers "{{ .Expose }}" always;
         add_header X-LDHub-Static 1;
-{{ .Secure }}        try_files $ld_pub/.ld/v/$ld_ver/$ld_file =418;
+{{ .Secure }}        try_files $ld_dir/$ld_file $ld_dir/$ld_file2 @ldpage;
     }
     # A version, negotiated.
     location ~ "^(?<ld_pub>/.+)/versions/(?<ld_ver>[^/.][^/]*)$" {
@@ -192,15 +256,18 @@ server {
         if ($ld_neg = "") { return 418; }
         set $ld_x $ld_neg;
         set $ld_self "$ld_pub/versions/$ld_ver";
+        set $ld_n 1;
+        set $ld_dir "$ld_pub/.ld/v/$ld_ver";
+        set $ld_cc "public, max-age=31536000, immutable";
         if (!-f $document_root$ld_pub/.ld/v/$ld_ver/data.rdf) { return 418; }
-        add_header Vary Accept;
-        add_header Content-Location "$ld_self$ld_x" always;
+        add_header Vary $ld_vary;
+        add_header Content-Location "$ld_self$ld_x$ld_clq" always;
         add_header Link $ld_link;
         add_header Cache-Control "public, max-age=31536000, immutable";
         add_header Access-Control-Allow-Origin "*" always;
         add_header Access-Control-Expose-Headers "{{ .Expose }}" always;
         add_header X-LDHub-Static 1;
-{{ .Secure }}        try_files $ld_pub/.ld/v/$ld_ver/$ld_file =418;
+{{ .Secure }}        try_files $ld_dir/$ld_file $ld_dir/$ld_file2 @ldpage;
     }
     # The latest version with an extension.
     location ~ "^(?<ld_pub>/.+)\.(?<ld_e>{{ .Exts }})$" {
@@ -208,14 +275,17 @@ server {
         if ($args ~ "(^|&)query=") { return 418; }
         set $ld_x ".$ld_e";
         set $ld_self $ld_pub;
+        set $ld_dir "$ld_pub/.ld/cur";
+        set $ld_cc "public, max-age=60, must-revalidate";
         if (!-f $document_root$ld_pub/.ld/cur/data.rdf) { return 419; }
-        add_header Content-Location "$ld_self$ld_x" always;
+        add_header Vary $ld_vary;
+        add_header Content-Location "$ld_self$ld_x$ld_clq" always;
         add_header Link $ld_link;
         add_header Cache-Control "public, max-age=60, must-revalidate";
         add_header Access-Control-Allow-Origin "*" always;
         add_header Access-Control-Expose-Headers "{{ .Expose }}" always;
         add_header X-LDHub-Static 1;
-{{ .Secure }}        try_files $ld_pub/.ld/cur/$ld_file =418;
+{{ .Secure }}        try_files $ld_dir/$ld_file $ld_dir/$ld_file2 @ldpage;
     }
     # The latest version, negotiated; anything that is not a rendered publication goes to ldhub.
     location / {
@@ -225,15 +295,18 @@ server {
         set $ld_x $ld_neg;
         set $ld_self $uri;
         set $ld_tvary Accept;
+        set $ld_n 1;
+        set $ld_dir "$uri/.ld/cur";
+        set $ld_cc "public, max-age=60, must-revalidate";
         if (!-f $document_root$uri/.ld/cur/data.rdf) { return 419; }
-        add_header Vary Accept;
-        add_header Content-Location "$ld_self$ld_x" always;
+        add_header Vary $ld_vary;
+        add_header Content-Location "$ld_self$ld_x$ld_clq" always;
         add_header Link $ld_link;
         add_header Cache-Control "public, max-age=60, must-revalidate";
         add_header Access-Control-Allow-Origin "*" always;
         add_header Access-Control-Expose-Headers "{{ .Expose }}" always;
         add_header X-LDHub-Static 1;
-{{ .Secure }}        try_files $uri/.ld/cur/$ld_file =418;
+{{ .Secure }}        try_files $ld_dir/$ld_file $ld_dir/$ld_file2 @ldpage;
     }
 }
 `))
@@ -263,7 +336,7 @@ func termSplits() []string {
 // language is the hub's language as a configuration may hold it.
 func (c ServerConfig) language() (string, error) {
 	lang := cmp.Or(c.Language, "en")
-	if !codec.IsLanguageTag(lang) {
+	if !codec.IsLanguageTag(lang) || codec.LanguageKey(lang) == "" {
 		return "", fmt.Errorf("webconf: %q is not a language tag", lang)
 	}
 	return lang, nil
@@ -281,6 +354,7 @@ func NginxConfig(c ServerConfig) (string, error) {
 		"Accepts": accepts, "Links": linkMap(), "Secure": nginxSecure(),
 		"Exts": strings.ReplaceAll(strings.Join(model.RepresentationExts, "|"), ".", ""), "Expose": httpx.ExposeHeaders,
 		"TermSplits": termSplits(), "Depth": tree.MaxTermDepth, "Lang": regexp.QuoteMeta(strings.ToLower(lang)),
+		"HubKey": codec.LanguageKey(lang),
 	})
 	return b.String(), err
 }
