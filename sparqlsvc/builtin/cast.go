@@ -9,19 +9,19 @@ import (
 	"github.com/ldhub/ldhub/content/rdf"
 )
 
-// castTargets are the XPath constructor functions SPARQL 1.1 requires (§17.5).
-var castTargets = map[string]bool{
-	rdf.XSDString: true, rdf.XSDBoolean: true, rdf.XSDInteger: true, rdf.XSDDecimal: true,
-	xsdFloat: true, rdf.XSDDouble: true, xsdDT: true,
-}
-
 // IsCast reports whether iri names one of the XPath constructor functions SPARQL 1.1 requires (§17.5), the only
 // functions named by IRI that ldhub evaluates.
-func IsCast(iri string) bool { return castTargets[iri] }
+func IsCast(iri string) bool {
+	switch iri { // a switch, not a map: casts run per solution
+	case rdf.XSDString, rdf.XSDBoolean, rdf.XSDInteger, rdf.XSDDecimal, xsdFloat, rdf.XSDDouble, xsdDT:
+		return true
+	}
+	return false
+}
 
 // Cast converts a term with an XPath constructor function (the cast table of §17.5).
 func Cast(target string, a rdf.Term) (rdf.Term, error) {
-	if !castTargets[target] {
+	if !IsCast(target) {
 		return rdf.Term{}, ErrUnknownFunction
 	}
 	if a.Kind == rdf.KindBlank || a.IsZero() {

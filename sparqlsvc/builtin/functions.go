@@ -62,8 +62,7 @@ func NewContext(now time.Time, base string) *Context {
 // Arity returns the minimum and maximum number of arguments of a built-in, ok false when name is unknown.
 func Arity(name string) (lo, hi int, ok bool) {
 	if strings.HasPrefix(name, xsd) {
-		_, ok := castTargets[name]
-		return 1, 1, ok
+		return 1, 1, IsCast(name)
 	}
 	a, ok := arity[name]
 	return a[0], a[1], ok
@@ -673,6 +672,11 @@ func mapCase(s string, upper bool) string {
 			i += n
 			continue
 		}
+		if r >= simpleCaseEnd && caseless(r) { // punctuation, CJK, …: itself either way
+			b.WriteRune(r)
+			i += n
+			continue
+		}
 		if r >= simpleCaseEnd {
 			// A rune whose full mapping may differ from its simple one (or invalid UTF-8): x/text's Caser, one
 			// per call since it keeps state between calls.
@@ -709,3 +713,9 @@ var caseTables = func() (t [2][simpleCaseEnd]rune) {
 
 // caseExpansions are the unconditional SpecialCasing mappings below simpleCaseEnd (each rune maps one way only).
 var caseExpansions = map[rune]string{0xDF: "SS", 0x149: "\u02BCN", 0x1F0: "J\u030C", 0x130: "i\u0307"}
+
+// caseless reports a rune that maps to itself in any context: general punctuation (typographic quotes and dashes,
+// which would otherwise send a whole Latin text to the Caser) and the CJK blocks up to U+9FFF, which have no case.
+func caseless(r rune) bool {
+	return r >= 0x2000 && r < 0x2070 || r >= 0x3000 && r < 0xA000
+}

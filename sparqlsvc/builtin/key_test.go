@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/cases"
@@ -140,8 +141,9 @@ func TestParseDateTimeMatchesReference(t *testing.T) {
 }
 
 // TestMapCaseMatchesCases holds UCASE/LCASE's fast path to x/text's Caser (Unicode's full case mapping): every
-// rune below U+0250 alone and after a capital, and random strings of them mixed with runes outside the fast
-// path (Greek final sigma, ß, İ, combining marks, CJK, invalid UTF-8).
+// rune below U+0250 alone and after a capital, every rune it copies as without case between letters and next to a
+// final sigma, and random strings of them mixed with runes outside the fast path (Greek final sigma, ß, İ,
+// combining marks, CJK, typographic punctuation, invalid UTF-8).
 func TestMapCaseMatchesCases(t *testing.T) {
 	check := func(s string) {
 		t.Helper()
@@ -158,7 +160,16 @@ func TestMapCaseMatchesCases(t *testing.T) {
 		check("Ä" + string(r) + "x")
 		pool = append(pool, r)
 	}
-	pool = append(pool, 'Σ', 'σ', 'ς', 'ß', 'İ', 'ı', '\u0307', '\u0345', 'ﬀ', '日', 'ŉ', 'ǰ', 'ᾀ')
+	for r := rune(0x250); r < 0x30000; r++ { // the runes without case the fast path copies
+		if caseless(r) && (unicode.ToLower(r) != r || unicode.ToUpper(r) != r || unicode.ToTitle(r) != r) {
+			t.Fatalf("%U has a case", r)
+		}
+		if caseless(r) {
+			check("Ä" + string(r) + "xΣ" + string(r))
+			check("I" + string(r))
+		}
+	}
+	pool = append(pool, 'Σ', 'σ', 'ς', 'ß', 'İ', 'ı', '\u0307', '\u0345', 'ﬀ', '日', 'ŉ', 'ǰ', 'ᾀ', '’', '…', '\u0301', '–')
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 20000 {
 		var b []byte

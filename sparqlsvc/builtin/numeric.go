@@ -58,15 +58,20 @@ func IsNumeric(t rdf.Term) bool {
 }
 
 func numericKind(dt string) (numKind, bool) {
-	switch {
-	case integerTypes[dt]:
+	switch dt { // the common types before the map, whose lookup hashes the whole IRI
+	case rdf.XSDInteger:
 		return kInteger, true
-	case dt == rdf.XSDDecimal:
+	case rdf.XSDDecimal:
 		return kDecimal, true
-	case dt == xsdFloat:
+	case xsdFloat:
 		return kFloat, true
-	case dt == rdf.XSDDouble:
+	case rdf.XSDDouble:
 		return kDouble, true
+	case rdf.XSDString, rdf.RDFLangString:
+		return 0, false
+	}
+	if integerTypes[dt] {
+		return kInteger, true
 	}
 	return 0, false
 }

@@ -99,6 +99,7 @@ type evaluator struct {
 	bySubject   map[fanoutKey]*index.Graph          // predicates sorted by subject (subjectIndex)
 	constKeys   map[*algebra.Call]*[2]*builtin.Key  // comparisons' constant operands, parsed (argKey)
 	scratchKeys [2]builtin.Key
+	varRefs     []varRef // varSlot
 }
 
 // Sink receives a query's answer as it is produced, so nothing but the operators that must hold rows keeps it in

@@ -3,6 +3,7 @@ package eval
 import (
 	"errors"
 	"strings"
+	"unsafe"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
@@ -18,7 +19,7 @@ var errUnbound = errors.New("sparql: unbound variable")
 func (e *evaluator) eval(x algebra.Expr, row []ID, errp *error) (rdf.Term, error) {
 	switch v := x.(type) {
 	case algebra.Var:
-		id := row[e.slot(v)]
+		id := row[e.varSlot(v)]
 		if id == 0 {
 			return rdf.Term{}, errUnbound
 		}
@@ -221,4 +222,28 @@ func (e *evaluator) argKey(c *algebra.Call, i int, v rdf.Term) *builtin.Key {
 	}
 	e.scratchKeys[i] = builtin.NewKey(v)
 	return &e.scratchKeys[i]
+}
+
+// varRef is a variable's slot by the address and length of its name.
+type varRef struct {
+	p    *byte
+	n    int
+	slot int
+}
+
+// varSlot is slot for the variables of expressions, which are evaluated per solution: it finds the name by the
+// address of its text among the first 32 met (the parsed query's strings do not move), without hashing the name
+// as the map does.
+func (e *evaluator) varSlot(v algebra.Var) int {
+	p := unsafe.StringData(string(v))
+	for _, c := range e.varRefs {
+		if c.p == p && c.n == len(v) {
+			return c.slot
+		}
+	}
+	s := e.slot(v)
+	if len(e.varRefs) < 32 {
+		e.varRefs = append(e.varRefs, varRef{p, len(v), s})
+	}
+	return s
 }
