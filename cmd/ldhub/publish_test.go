@@ -49,6 +49,10 @@ func TestServePublishesToS3(t *testing.T) {
 		t.Errorf("core.ttl in the bucket: %q", b)
 	}
 	waitObject("live/org/vocab/core/versions/"+pub.Versions[0].Version+".nt", http.StatusOK)
+	// The term's page is written after the version went live; the bucket gets it when it is.
+	if b := waitObject("live/org/vocab/core/Thing.ttl", http.StatusOK); !bytes.Contains(b, []byte("published to the bucket")) {
+		t.Errorf("the term's description in the bucket: %q", b)
+	}
 	if s3.Identities && strings.Contains(p.logs.String(), s3.AdminSecret) {
 		t.Error("the S3 secret shows in the hub's log")
 	}
@@ -56,6 +60,7 @@ func TestServePublishesToS3(t *testing.T) {
 		t.Fatalf("delete: %v %v", res, err)
 	}
 	waitObject("live/org/vocab/core.ttl", http.StatusNotFound)
+	waitObject("live/org/vocab/core/Thing.html", http.StatusNotFound)
 }
 
 // TestBuildPublishesToS3: `ldhub build --publish-s3` publishes after rendering and says what it sent; a second
@@ -81,6 +86,9 @@ func TestBuildPublishesToS3(t *testing.T) {
 	}
 	if res, b := s3.Get(t, bucket, "org/open/core.ttl"); res.StatusCode != 200 || !bytes.Contains(b, []byte("http://hub.example/org/open/core/Thing")) {
 		t.Errorf("core.ttl: %d %.200s", res.StatusCode, b)
+	}
+	if res, b := s3.Get(t, bucket, "org/open/core/Thing.html"); res.StatusCode != 200 || !bytes.Contains(b, []byte(">Thing</h1>")) {
+		t.Errorf("the term page Thing.html: %d %.200s", res.StatusCode, b)
 	}
 	if b, err := os.ReadFile(filepath.Join(out, "cloudflare-worker.js")); err != nil || !bytes.Contains(b, []byte("export default")) {
 		t.Errorf("cloudflare-worker.js: %v %.100s", err, b)
