@@ -99,7 +99,8 @@ type evaluator struct {
 	bySubject   map[fanoutKey]*index.Graph          // predicates sorted by subject (subjectIndex)
 	constKeys   map[*algebra.Call]*[2]*builtin.Key  // comparisons' constant operands, parsed (argKey)
 	scratchKeys [2]builtin.Key
-	varRefs     []varRef // varSlot
+	varRefs     []varRef                  // varSlot
+	filterVars  map[*algebra.BGP][]varset // the variables of the pushable FILTER conjuncts over a BGP (greedy)
 }
 
 // Sink receives a query's answer as it is produced, so nothing but the operators that must hold rows keeps it in
@@ -184,8 +185,8 @@ func newEvaluator(ctx context.Context, ds *Dataset, q *algebra.Query, opt Option
 		orders: map[orderKey][]int{}, info: map[algebra.Op]*opInfo{}, bgps: map[*algebra.BGP]*bgpState{},
 		fanout: map[fanoutKey]float64{}, topK: map[*algebra.OrderBy]int64{},
 		pathCursors: map[*algebra.PathLink][]probeCursor{}, bySubject: map[fanoutKey]*index.Graph{},
-		constKeys: map[*algebra.Call]*[2]*builtin.Key{},
-		consts:    map[rdf.Term]ID{}, reach: map[reachKey][]ID{},
+		constKeys: map[*algebra.Call]*[2]*builtin.Key{}, filterVars: map[*algebra.BGP][]varset{},
+		consts: map[rdf.Term]ID{}, reach: map[reachKey][]ID{},
 	}
 	e.active = e.defaultGraphs()
 	// BNODE(label) gives one blank node per label within a solution (§17.4.2.9). A solution is identified by its
