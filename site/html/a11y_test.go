@@ -101,13 +101,18 @@ type axeResult struct {
 	Error                    string
 }
 
-// TestAccessibility renders real vocabularies with the pipeline (FOAF, the multilingual W3C Organization
-// Ontology, SHACL with its shapes, and the small fixture ontology with two versions) and loads every page type in
-// Chromium with axe-core (with the answer pages of the query form): no serious or critical violation, no console error, no failed request; the term filter
-// narrows the list; screenshots at desktop and phone width are kept (htmltest.ArtefactDir).
-func TestAccessibility(t *testing.T) {
-	bin := htmltest.Chromium(t)
-	axe := axeScript(t)
+// pageCase is one page type of docSite.
+type pageCase struct {
+	name, path string
+	filter     bool // the page documents terms: it has the term filter
+	langs      bool // the page has a language switch
+}
+
+// docSite renders real vocabularies with the pipeline (FOAF, the multilingual W3C Organization Ontology, SHACL
+// with its shapes, and the small fixture ontology with two versions) and returns a handler over the tree with one
+// page of every type: hub, repository, publication pages, a publication page in another language than the hub's
+// (with its language switch), a version page, a resource page (with its switch) and the query form's answers.
+func docSite(t *testing.T) (http.Handler, []pageCase) {
 	hub := pipelinetest.New(t)
 	for _, v := range []string{"foaf", "org", "sh"} {
 		data, err := os.ReadFile(filepath.Join("..", "..", "content", "vocab", "testdata", v+".nq"))
@@ -131,21 +136,29 @@ func TestAccessibility(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shots := htmltest.ArtefactDir(t)
-	cases := []struct {
-		name, path string
-		filter     bool
-	}{
-		{"hub", "/", false},
-		{"repository", "/org/open/", false},
-		{"foaf", "/org/open/foaf", true},
-		{"org", "/org/open/org", true},
-		{"shacl", "/org/open/sh", true},
-		{"version", "/org/open/core/versions/" + pub.Versions[0].Label, true},
-		{"resource", "/org/open/core/Thing", false}, // with its language switch (en, nl)
-		{"query", "/org/open/core?format=text%2Fhtml&query=SELECT+*+WHERE+%7B+%3Fs+%3Fp+%3Fo+%7D", false},
-		{"query-graph", "/org/open/core?format=text%2Fhtml&query=CONSTRUCT+WHERE+%7B+%3Fs+%3Fp+%3Fo+%7D", false},
+	t.Cleanup(func() { h.Close() })
+	return h, []pageCase{
+		{"hub", "/", false, false},
+		{"repository", "/org/open/", false, false},
+		{"foaf", "/org/open/foaf", true, false},
+		{"org", "/org/open/org", true, true},
+		{"org-fr", "/org/open/org?lang=fr", true, true}, // the French page, through its switch's link
+		{"shacl", "/org/open/sh", true, false},
+		{"version", "/org/open/core/versions/" + pub.Versions[0].Label, true, true},
+		{"resource", "/org/open/core/Thing", false, true}, // with its language switch (en, nl)
+		{"query", "/org/open/core?format=text%2Fhtml&query=SELECT+*+WHERE+%7B+%3Fs+%3Fp+%3Fo+%7D", false, false},
+		{"query-graph", "/org/open/core?format=text%2Fhtml&query=CONSTRUCT+WHERE+%7B+%3Fs+%3Fp+%3Fo+%7D", false, false},
 	}
+}
+
+// TestAccessibility loads every page type of docSite in Chromium with axe-core: no serious or critical
+// violation, no console error, no failed request; the term filter narrows the list; screenshots at desktop and
+// phone width are kept (htmltest.ArtefactDir). Keyboard use of the language switch is TestLanguageSwitchKeyboard's.
+func TestAccessibility(t *testing.T) {
+	bin := htmltest.Chromium(t)
+	axe := axeScript(t)
+	h, cases := docSite(t)
+	shots := htmltest.ArtefactDir(t)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			b := htmltest.Browse(t, bin, withAxe(h, axe), tc.path, filepath.Join(shots, "doc-"+tc.name+".png"),
