@@ -657,9 +657,30 @@ func mapCase(s string, upper bool) string {
 	if upper {
 		tab = &caseTables[1]
 	}
+	// Up to the first rune the mapping changes the text is copied as is; a text without one (Japanese, or already in
+	// that case) is the answer itself, without building anything.
+	i := 0
+	for i < len(s) {
+		if c := s[i]; c < utf8.RuneSelf {
+			if rune(c) != tab[c] {
+				break
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r >= simpleCaseEnd && !caseless(r) || r < simpleCaseEnd && tab[r] != r {
+			break
+		}
+		i += n
+	}
+	if i == len(s) {
+		return s
+	}
 	var b strings.Builder
 	b.Grow(len(s) + 8)
-	for i := 0; i < len(s); {
+	b.WriteString(s[:i])
+	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			b.WriteByte(byte(tab[c]))
