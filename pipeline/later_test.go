@@ -31,6 +31,20 @@ func pageHTML(t *testing.T, dir string) string {
 	return string(b)
 }
 
+// laterPipeline is a pipeline with pages into a new folder (returned) and a background worker that has not run yet
+// (its queue).
+func laterPipeline(t *testing.T, h *pipelinetest.Hub) (*Pipeline, *gzipQueue, string) {
+	t.Helper()
+	out := t.TempDir()
+	p, err := New(Options{Store: h.Store, Out: out, BaseURL: "http://hub.example", HTML: &HTML{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := newGzipQueue()
+	p.gz.Store(q)
+	return p, q, out
+}
+
 // TestLargeDocumentationAfterTheSwitch: with Run's background worker, a version whose page documents a large
 // vocabulary goes live with a page of its own without the documentation; the documented page replaces it after
 // the switch, in the version folder and the latest folder. An older background render never replaces the page a
@@ -39,13 +53,7 @@ func pageHTML(t *testing.T, dir string) string {
 func TestLargeDocumentationAfterTheSwitch(t *testing.T) {
 	ctx := context.Background()
 	h := pipelinetest.New(t)
-	out := t.TempDir()
-	p, err := New(Options{Store: h.Store, Out: out, BaseURL: "http://hub.example", HTML: &HTML{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := newGzipQueue()
-	p.gz.Store(q) // a worker that has not run yet
+	p, q, out := laterPipeline(t, h)
 	pub := h.Publish(t, h.Open.ID, "big", ".ttl", bigVocab("first"))
 	if _, err := p.SyncRepository(ctx, h.Open.ID); err != nil {
 		t.Fatal(err)
@@ -112,5 +120,52 @@ func TestLargeDocumentationAfterTheSwitch(t *testing.T) {
 	}
 	if len(p.pageGen) != 0 || len(p.laterRepos) != 0 {
 		t.Errorf("left behind: %v %v", p.pageGen, p.laterRepos)
+	}
+}
+
+// TestLargeDocumentationLanguagesAfterTheSwitch: a large vocabulary labelled in English and French goes live with a
+// page without documentation and without language variants; the background render adds the documented French page
+// and the hub language's link beside the documented page, in the latest and the version folder.
+func TestLargeDocumentationLanguagesAfterTheSwitch(t *testing.T) {
+	ctx := context.Background()
+	h := pipelinetest.New(t)
+	p, q, out := laterPipeline(t, h)
+	h.Publish(t, h.Open.ID, "big", ".ttl", bigVocab("big")+"<C17> rdfs:label \"abeille dix-sept\"@fr .\n")
+	if _, err := p.SyncRepository(ctx, h.Open.ID); err != nil {
+		t.Fatal(err)
+	}
+	meta := tree.PubDir(tree.Root(out, false), "/org/open/big")
+	cur := filepath.Join(meta, tree.Current)
+	v1 := filepath.Join(meta, tree.Versions, filepath.Base(readPage(t, cur).Version.URL))
+	if !heavyDoc(cur) {
+		t.Fatal("the vocabulary is not large enough for the test")
+	}
+	variants := func(dir string) []string {
+		keys, err := tree.Variants(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return keys
+	}
+	for _, dir := range []string{cur, v1} {
+		if got := variants(dir); len(got) != 0 {
+			t.Errorf("%s: language pages %v before the documentation", dir, got)
+		}
+	}
+	p.renderLater(ctx, q.takePages())
+	for _, dir := range []string{cur, v1} {
+		if got := variants(dir); fmt.Sprint(got) != "[en fr]" {
+			t.Errorf("%s: language pages %v after the background render, want [en fr]", dir, got)
+			continue
+		}
+		fr, err := os.ReadFile(filepath.Join(dir, tree.PageVariant("fr")))
+		if err != nil || !strings.Contains(string(fr), `<span lang="fr">abeille dix-sept</span>`) {
+			t.Errorf("%s: the French page lacks the French label (%v)", dir, err)
+		}
+		a, _ := os.Stat(filepath.Join(dir, tree.PageHTML))
+		b, _ := os.Stat(filepath.Join(dir, tree.PageVariant("en")))
+		if a == nil || b == nil || !os.SameFile(a, b) {
+			t.Errorf("%s: index.en.html is not the documented page", dir)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ldhub/ldhub/content/conformance"
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
 	"github.com/ldhub/ldhub/site/tree"
@@ -16,17 +17,11 @@ import (
 // variantKeys lists the language keys of the page variants in dir.
 func variantKeys(t *testing.T, dir string) []string {
 	t.Helper()
-	ents, err := os.ReadDir(dir)
+	keys, err := tree.Variants(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []string
-	for _, e := range ents {
-		if k := tree.VariantKey(e.Name()); k != "" {
-			out = append(out, k)
-		}
-	}
-	return out
+	return keys
 }
 
 func sameFile(t *testing.T, a, b string) bool {
@@ -147,5 +142,35 @@ func TestSetLanguage(t *testing.T) {
 		if err := (&pipeline.HTML{}).SetLanguage(good); err != nil {
 			t.Errorf("SetLanguage(%q): %v", good, err)
 		}
+	}
+}
+
+// BenchmarkPageLanguages measures what the language pages cost: a first sync of the W3C Organization Ontology
+// with its five languages (four pages besides the hub's, for the latest folder and the version), against the same
+// ontology with every text in another language than English removed (one page each).
+func BenchmarkPageLanguages(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "content", "vocab", "testdata", "org.nq"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var english strings.Builder
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		if !strings.Contains(line, `"@`) || strings.Contains(line, `"@en `) {
+			english.WriteString(line)
+		}
+	}
+	for _, c := range []struct{ name, data string }{{"languages=5", string(data)}, {"languages=1", english.String()}} {
+		b.Run(c.name, func(b *testing.B) {
+			h := pipelinetest.New(b)
+			h.Publish(b, h.Open.ID, "org", ".nq", c.data)
+			cpu := conformance.CPUTime()
+			for b.Loop() {
+				out := b.TempDir()
+				if _, err := newHTMLPipeline(b, h, out).BuildAll(context.Background(), nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric((conformance.CPUTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
+		})
 	}
 }

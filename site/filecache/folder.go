@@ -63,7 +63,7 @@ func (c *Cache) newFolder(dir string, p *tree.Page, ino uint64, mod time.Time) *
 	}
 	f.Offers = append(f.Offers, HTMLType)
 	f.neg = c.negTables.get(strings.Join(f.Offers, ", "), func() *negTable { return newNegTable(f.Offers) })
-	if f.Langs = variants(dir); len(f.Langs) > 0 {
+	if f.Langs, _ = tree.Variants(dir); len(f.Langs) > 0 {
 		f.langs = c.langTables.get(strings.Join(f.Langs, ","), func() *langTable { return &langTable{keys: f.Langs} })
 	}
 	n := len(f.Offers) + 1 + len(f.Langs)
@@ -90,20 +90,6 @@ func (c *Cache) newFolder(dir string, p *tree.Page, ino uint64, mod time.Time) *
 	return f
 }
 
-// variants lists the language keys of the page variants in dir.
-func variants(dir string) []string {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, e := range ents {
-		if k := tree.VariantKey(e.Name()); k != "" {
-			out = append(out, k)
-		}
-	}
-	return out // ReadDir sorts by name, so by key
-}
 
 // PageFor returns the slot of the page a reader gets in the language asked for: lang (the page's ?lang=, a
 // language tag) when chosen, else the first range of the Accept-Language header acceptLanguage, in the order of

@@ -188,6 +188,21 @@ func VariantKey(name string) string {
 	return k
 }
 
+// Variants lists the language keys of the page variants in the rendered folder dir, in key order.
+func Variants(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range ents {
+		if k := VariantKey(e.Name()); k != "" {
+			out = append(out, k)
+		}
+	}
+	return out, nil // ReadDir sorts by name, so by key
+}
+
 // TermPages is the folder, inside a publication's latest folder, of its pre-rendered term pages: for each resource
 // below the publication's URI that is the subject of a statement and whose name TermPageName accepts,
 // <name>.html and <name><ext> for each RDF format of its description (subfolders for names of several segments),
