@@ -90,7 +90,6 @@ func (c *Cache) newFolder(dir string, p *tree.Page, ino uint64, mod time.Time) *
 	return f
 }
 
-
 // PageFor returns the slot of the page a reader gets in the language asked for: lang (the page's ?lang=, a
 // language tag) when chosen, else the first range of the Accept-Language header acceptLanguage, in the order of
 // preference, whose language (codec.LanguageKey) the page has a variant in; the page in the hub's language when
