@@ -128,21 +128,33 @@ func TestPublicationPageLanguages(t *testing.T) {
 }
 
 // TestPublicationPageLanguagesHubLanguage: with the hub in Italian, a reader who names no language the data has
-// gets the Italian page, and English is a language like the others.
+// gets the Italian page, and English is a language like the others; nginx, configured for the Italian hub, agrees.
 func TestPublicationPageLanguagesHubLanguage(t *testing.T) {
-	h, _, _ := pageLangTree(t, "it")
+	h, out, _ := pageLangTree(t, "it")
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	neg := []string{"Accept", "Accept-Language"}
-	for _, tc := range []pageLangCase{
+	cases := []pageLangCase{
 		{"/org/open/org", browserAccept, "", 200, orgIT, "/org/open/org.html", neg, true},
 		{"/org/open/org", browserAccept, "zh", 200, orgIT, "/org/open/org.html", neg, true},
 		{"/org/open/org", browserAccept, "en-US,en;q=0.9", 200, orgEN, "/org/open/org.html?lang=en", neg, true},
 		{"/org/open/org", browserAccept, "it", 200, orgIT, "/org/open/org.html?lang=it", neg, true},
-	} {
+		{"/org/open/org?lang=it", browserAccept, "fr", 200, orgIT, "/org/open/org.html?lang=it", []string{"Accept"}, true},
+		{"/org/open/org", browserAccept, "de, en;q=0.5", 200, orgEN, "/org/open/org.html?lang=en", neg, false},
+	}
+	for _, tc := range cases {
 		resp, body := getPage(t, srv.URL, tc)
 		checkPageAnswer(t, "ldhub", tc, resp, body)
 	}
+	// The nginx configuration generated for a hub in Italian agrees.
+	bin := needTool(t, "nginx")
+	addr := freePort(t)
+	conf, err := webconf.NginxConfig(webconf.ServerConfig{Listen: addr, Dir: out, Upstream: strings.TrimPrefix(srv.URL, "http://"), Language: "it"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nginxtest.Start(t, bin, conf, addr, nginxtest.Options{})()
+	comparePageAnswers(t, "nginx", srv.URL, "http://"+addr, cases, "ETag")
 }
 
 // TestPublicationPageLanguagesNginx puts Debian's nginx with the generated configuration over the same tree, in
