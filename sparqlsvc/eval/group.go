@@ -145,16 +145,38 @@ func (e *evaluator) accumulate(s *aggState, a *algebra.Aggregate, row []ID, errp
 		}
 		return nil
 	}
-	v, err := e.eval(a.Expr, row, errp)
-	if *errp != nil {
-		return *errp
+	// A variable's id is its term's (ids are interned, as GROUP BY's keys assume): COUNT(?x) and DISTINCT ?x
+	// need no term at all, and DISTINCT drops a value met before without looking it up. COUNT(DISTINCT ?product)
+	// over 280 000 products spent its time fetching and hashing the terms.
+	var id ID
+	ev, isVar := a.Expr.(algebra.Var)
+	if isVar {
+		if id = row[e.varSlot(ev)]; id == 0 {
+			s.errs++ // unbound: the expression has no value
+			return nil
+		}
 	}
-	if err != nil {
-		s.errs++
-		return nil
+	if a.Distinct && isVar {
+		if s.seen[id] {
+			return nil
+		}
+	}
+	var t rdf.Term
+	if !isVar || a.Name != "COUNT" {
+		var err error
+		t, err = e.eval(a.Expr, row, errp)
+		if *errp != nil {
+			return *errp
+		}
+		if err != nil {
+			s.errs++
+			return nil
+		}
 	}
 	if a.Distinct {
-		id := e.t.id(v)
+		if !isVar {
+			id = e.t.id(t)
+		}
 		if s.seen[id] {
 			return nil
 		}
@@ -164,6 +186,7 @@ func (e *evaluator) accumulate(s *aggState, a *algebra.Aggregate, row []ID, errp
 		s.seen[id] = true
 	}
 	s.n++
+	v := t
 	switch a.Name {
 	case "SUM", "AVG":
 		if s.sumErr == nil {

@@ -75,6 +75,11 @@ func TestGroupMatchesReference(t *testing.T) {
 		`SELECT ` + aggs + ` { ?s <http://ex.org/none> ?v }`,
 		`SELECT ?y ?m (COUNT(*) AS ?n) (MIN(?v) AS ?first) (MAX(?v) AS ?last) ` + where +
 			` GROUP BY (YEAR(?v) AS ?y) (MONTH(?v) AS ?m)`,
+		// Computed values (some equal to terms the data holds) counted by id: COUNT(DISTINCT ?w) must meet each
+		// value under one id whether the data or the query made it.
+		`SELECT ?k (COUNT(DISTINCT ?w) AS ?cdw) (COUNT(?w) AS ?cw) (SUM(DISTINCT ?w) AS ?sdw) (MIN(?w) AS ?mw) ` +
+			`{ ?s <http://ex.org/k0> ?k OPTIONAL { ?s <http://ex.org/v0> ?v } ` +
+			`BIND(IF(isNumeric(?v), ?v + 0, STR(?v)) AS ?w) } GROUP BY ?k`,
 	}
 	for _, src := range queries {
 		q, err := parser.Parse(src, parser.Options{})

@@ -68,6 +68,7 @@ type Cursor struct {
 	perm Perm
 	at   int // the previous probe's first row, plus one (0: none)
 	far  int // probes that landed before the previous one or past the gallop: searches of the whole permutation
+	miss int // consecutive far probes of a fully bound pattern in perm (see MatchFrom)
 }
 
 // Far counts the probes through c that were not near the previous one, each a binary search over the whole
@@ -76,18 +77,37 @@ type Cursor struct {
 func (c *Cursor) Far() int { return c.far }
 
 // MatchFrom is Match starting its search at c, and leaves c at the range it found.
+//
+// A pattern with every position bound is a membership test that SPO and POS answer alike, and which of them the
+// probes ascend in depends on the join: "?x a <Class>" probed with the members of a subclass, in their order,
+// ascends in POS (one class, subjects ascending) but jumps about SPO, where each subject's other triples lie
+// between them. Such a probe stays in its permutation while it lands near the previous one, and tries the other
+// after two far ones in a row; probes in no order in either cost one search each, as before.
 func (g *Graph) MatchFrom(c *Cursor, s, p, o ID) Matches {
 	perm, key := route(s, p, o)
+	full := s != 0 && p != 0 && o != 0
+	if full && c.perm == POS {
+		perm, key = POS, Row{p, o, s}
+	}
 	from := 0
 	if c.perm == perm {
 		from = c.at
 	}
 	rows := g.perms[perm]
 	lo, hi := prefixRange(rows, key, from)
-	if from == 0 || lo < from-1 || lo > from+gallopLimit {
+	far := from == 0 || lo < from-1 || lo > from+gallopLimit
+	if far {
 		c.far++
 	}
 	c.perm, c.at = perm, lo+1 // an empty range's lo is still where the key would be
+	if full {
+		if c.miss++; !far {
+			c.miss = 0
+		} else if c.miss >= 2 {
+			c.miss = 0
+			c.perm, c.at = POS+SPO-perm, 0 // the other of SPO and POS, with no hint yet
+		}
+	}
 	return Matches{Rows: rows[lo:hi], Perm: perm}
 }
 
