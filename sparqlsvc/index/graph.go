@@ -198,7 +198,17 @@ func prefixRange(rows []Row, key Row, from int) (lo, hi int) {
 			top = at + 1
 		}
 	}
-	lo = base + sort.Search(top-base, func(i int) bool { return !less(rows[base+i]) })
+	// A binary search written out rather than sort.Search: its predicate is a call through a func value per step,
+	// a tenth of a GROUP BY over every offer at 10 M triples.
+	for base < top {
+		mid := int(uint(base+top) >> 1)
+		if less(rows[mid]) {
+			base = mid + 1
+		} else {
+			top = mid
+		}
+	}
+	lo = base
 	// The end is found by galloping from lo rather than by a second binary search over everything after it: most
 	// ranges a join probes are a few rows long (one subject's values of one predicate), so this costs a probe or
 	// two in the cache lines lo already brought in instead of ~log2(n) misses across the index.
