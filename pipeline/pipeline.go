@@ -411,6 +411,7 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 		}
 		versions[i] = tv
 	}
+	strictlyLater(versions)
 	base := tree.Page{
 		ID: pub.ID, Name: pub.Name, Description: pub.Description, Owner: pub.Owner, Publisher: pub.Publisher,
 		RepositoryID: repo.ID, RepositoryPath: repoPath, RepositoryName: repo.Name, GroupNames: groups, Private: private,
@@ -491,6 +492,20 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 	return pubState{Path: urlPath, Private: private, Key: key, Latest: pub.Version.ID}, true, nil
 }
 
+// strictlyLater moves each version's time, which its files carry as their modification time, one second past its
+// predecessor's when git's one-second commit times do not already order them. Last-Modified and the ETag (mtime
+// and size, as nginx makes it) come from that time: two versions committed in the same second with dumps of equal
+// size would otherwise share a validator, and a cache revalidating the unversioned URL would keep the older bytes.
+// The times derive from the history alone, so a rebuild gives the same ones.
+func strictlyLater(versions []tree.Version) {
+	for i := 1; i < len(versions); i++ {
+		prev := versions[i-1].Time.Truncate(time.Second)
+		if !versions[i].Time.Truncate(time.Second).After(prev) {
+			versions[i].Time = prev.Add(time.Second)
+		}
+	}
+}
+
 // treeVersion is a version as the rendered tree lists it, with the URL of its folder under the publication's.
 func treeVersion(urlPath string, v model.Version) (tree.Version, error) {
 	dir, err := tree.VersionDirName(v.Label)
@@ -540,7 +555,7 @@ func (p *Pipeline) ensureVersion(ctx context.Context, pub model.Publication, v m
 		return nil, err
 	}
 	defer p.batch.drop(tmp) // unless staged
-	r, err := renderVersion(ctx, p.o.Codecs, tmp, source{data: data, syntax: syn, base: docBase}, v.Time)
+	r, err := renderVersion(ctx, p.o.Codecs, tmp, source{data: data, syntax: syn, base: docBase}, tv.Time)
 	if err != nil {
 		return nil, err
 	}
@@ -554,7 +569,7 @@ func (p *Pipeline) ensureVersion(ctx context.Context, pub model.Publication, v m
 	if err := p.writePage(tmp, &page); err != nil {
 		return nil, err
 	}
-	if err := touchAll(tmp, v.Time); err != nil {
+	if err := touchAll(tmp, tv.Time); err != nil {
 		return nil, err
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -413,5 +414,68 @@ func TestHidingARepositoryMovesItsPublications(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(tree.PubDir(tree.Root(out, true), "/org/open/core"), tree.Current, "data.ttl")); err != nil {
 		t.Errorf("not in the private tree: %v", err)
+	}
+}
+
+// Versions committed within one second, with dumps of one size, must still differ in modification time: Last-Modified
+// and the ETag (mtime and size, as nginx makes it) of the unversioned URL come from it, and a cache revalidating
+// that URL would otherwise keep the older version's bytes.
+func TestVersionsOfOneSecondGetDistinctValidators(t *testing.T) {
+	h := pipelinetest.New(t)
+	pub := h.Publish(t, h.Open.ID, "same", ".nt", "<http://x/a> <http://x/b> \"1\" .\n")
+	out := t.TempDir()
+	p := newPipeline(t, h, out)
+	pubDir := tree.PubDir(tree.Root(out, false), "/org/open/same")
+	seen := map[string]string{} // ETag-like "mtime-size" of the latest dump → its content
+	check := func() {
+		t.Helper()
+		if _, err := p.BuildAll(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+		dump := filepath.Join(pubDir, tree.Current, tree.DataBase+".nt")
+		fi, err := os.Stat(dump)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(dump)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tag := fi.ModTime().UTC().Format(time.RFC3339) + "-" + strconv.FormatInt(fi.Size(), 10)
+		if old, ok := seen[tag]; ok && old != string(b) {
+			t.Errorf("validator %s names two different dumps:\n%s\n%s", tag, old, b)
+		}
+		seen[tag] = string(b)
+	}
+	check()
+	for _, v := range []string{"2", "3", "4"} {
+		h.Update(t, pub.ID, ".nt", "<http://x/a> <http://x/b> \""+v+"\" .\n")
+		check()
+	}
+	if len(seen) != 4 {
+		t.Errorf("%d validators for 4 versions", len(seen))
+	}
+	// Every version folder's time is strictly later than its predecessor's, whatever git's commit times say.
+	ents, err := os.ReadDir(filepath.Join(pubDir, tree.Versions))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var times []time.Time
+	for _, e := range ents {
+		var pg tree.Page
+		b, err := os.ReadFile(filepath.Join(pubDir, tree.Versions, e.Name(), tree.PageJSON))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &pg); err != nil {
+			t.Fatal(err)
+		}
+		times = append(times, pg.Version.Time)
+	}
+	slices.SortFunc(times, time.Time.Compare)
+	for i := 1; i < len(times); i++ {
+		if !times[i].After(times[i-1]) {
+			t.Errorf("versions %d and %d share the time %v", i-1, i, times[i])
+		}
 	}
 }
