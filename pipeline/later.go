@@ -79,7 +79,7 @@ func (p *Pipeline) laterPending(repo string) bool { return p.laterRepos[repo] > 
 // renderLater renders the pages with their documentation in one Hugo build and puts each in place unless its folder
 // is gone or a later sync rendered its page meanwhile.
 func (p *Pipeline) renderLater(ctx context.Context, pages []laterPage) {
-	hb := &html.Batch{Title: p.o.HTML.Title, Language: p.o.HTML.Language}
+	hb := &html.Batch{Title: p.o.HTML.Title, Language: p.o.HTML.Language, TermsPerPage: p.o.HTML.TermsPerPage}
 	var err error
 	langs := make([][]string, len(pages))
 	hub := ""

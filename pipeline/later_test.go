@@ -112,6 +112,25 @@ func TestLargeDocumentationAfterTheSwitch(t *testing.T) {
 			t.Errorf("%s: not documented (%q) after the worker ran", dir, want)
 		}
 	}
+	// The pages listing every class (4 000, 1 000 a page: html.DefaultTermsPerPage) are placed with the page.
+	for dir, marker := range map[string]string{cur: "second", v1: "first"} {
+		var all strings.Builder
+		for n := 1; n <= 4; n++ {
+			b, err := os.ReadFile(filepath.Join(dir, tree.SectionPage("class", n)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			all.Write(b)
+		}
+		for _, i := range []int{0, 17, 2999, 3999} {
+			if !strings.Contains(all.String(), fmt.Sprintf(">%s class %d<", marker, i)) {
+				t.Errorf("%s: class %d is on none of its section's pages", dir, i)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(dir, tree.SectionPage("class", 5))); err == nil {
+			t.Errorf("%s: a fifth page of classes", dir)
+		}
+	}
 	if page := pageHTML(t, v1); !strings.Contains(page, pg2.Version.URL) {
 		t.Error("the first version's page lost its link to the second: an older render replaced the newer one")
 	}

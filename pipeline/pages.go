@@ -39,6 +39,9 @@ type HTML struct {
 	// TermPages pre-renders, in each publication's latest folder, the page and the RDF descriptions of every
 	// resource below its URI (tree.TermPages), so that the static tree alone dereferences its terms.
 	TermPages bool
+	// TermsPerPage is the number of terms on each page of a section's full listing, rendered beside a page that
+	// cannot document every term (html.SectionPages; tree.SectionPage); html.DefaultTermsPerPage when 0.
+	TermsPerPage int
 }
 
 // LoadTheme reads a publisher's theme folder ("" for none): its Hugo layouts and static files, for the pages the
@@ -310,7 +313,7 @@ func (p *Pipeline) commitPages(ctx context.Context, index func(*html.Batch) ([]i
 	var remove []string
 	scratch := ""
 	if p.o.HTML != nil && (len(b.jobs) > 0 || index != nil) {
-		hb := &html.Batch{Title: p.o.HTML.Title, Language: p.o.HTML.Language}
+		hb := &html.Batch{Title: p.o.HTML.Title, Language: p.o.HTML.Language, TermsPerPage: p.o.HTML.TermsPerPage}
 		b.names = p.groupNames(ctx)
 		background := p.gz.Load() != nil
 		for i := range b.jobs {
@@ -442,14 +445,56 @@ func (p *Pipeline) addPublication(hb *html.Batch, i int, pp html.PublicationPage
 			return nil, "", fmt.Errorf("in %s: %w", l, err)
 		}
 	}
+	// The full listing of each section, in the hub's language, when the page cannot document every term
+	// (placeVariants finds them in the scratch folder).
+	for _, tp := range html.SectionPages(pp.Vocab, p.o.HTML.TermsPerPage) {
+		ps := pp
+		ps.Terms, ps.Languages = tp, nil
+		if err := hb.Publication(sectionOut(i, tp.Section, tp.N), ps); err != nil {
+			return nil, "", fmt.Errorf("terms %s page %d: %w", tp.Section, tp.N, err)
+		}
+	}
 	return langs, hub, nil
+}
+
+// sectionOut is where addPublication renders page n of section of the i-th page.
+func sectionOut(i int, section string, n int) string {
+	return "s/" + strconv.Itoa(i) + "/" + section + "/" + strconv.Itoa(n)
 }
 
 // placeVariants moves the language variants of the i-th page rendered into scratch (addPublication) into dir
 // beside the page (tree.PageVariant), links the page under the hub language's key when there are variants, and
 // removes the variants the folder had and the page no longer has (a repage after the hub's language or the data's
-// languages changed). The files get the version's time.
+// languages changed). The pages of the sections' full listings (tree.SectionPage) are placed and pruned the same
+// way. The files get the version's time.
 func placeVariants(scratch string, i int, dir string, langs []string, hub string, modified time.Time) error {
+	keepSection := map[string]bool{}
+	from := filepath.Join(scratch, "s", strconv.Itoa(i))
+	sections, err := os.ReadDir(from)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	for _, s := range sections {
+		pages, err := os.ReadDir(filepath.Join(from, s.Name()))
+		if err != nil {
+			return err
+		}
+		for _, pg := range pages {
+			n, err := strconv.Atoi(pg.Name())
+			if err != nil {
+				return err
+			}
+			name := tree.SectionPage(s.Name(), n)
+			to := filepath.Join(dir, name)
+			if err := os.Rename(filepath.Join(from, s.Name(), pg.Name(), tree.PageHTML), to); err != nil {
+				return err
+			}
+			if err := os.Chtimes(to, modified, modified); err != nil {
+				return err
+			}
+			keepSection[name] = true
+		}
+	}
 	keep := map[string]bool{}
 	for _, l := range langs {
 		to := filepath.Join(dir, tree.PageVariant(l))
@@ -478,7 +523,7 @@ func placeVariants(scratch string, i int, dir string, langs []string, hub string
 		return err
 	}
 	for _, e := range ents {
-		if k := tree.VariantKey(e.Name()); k != "" && !keep[k] {
+		if k := tree.VariantKey(e.Name()); k != "" && !keep[k] || tree.IsSectionPage(e.Name()) && !keepSection[e.Name()] {
 			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
 				return err
 			}

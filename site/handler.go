@@ -18,6 +18,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -235,6 +236,20 @@ func (h *Handler) serveLocated(w http.ResponseWriter, r *http.Request, last bool
 	}
 	chosen := false
 	if fo.IsPage(slot) {
+		if sec, n, ok, err := termsQuery(r); err != nil {
+			apierr.Write(w, r, apierr.New(http.StatusBadRequest, err.Error()))
+			return false
+		} else if ok {
+			rp, err := fo.SectionRep(sec, n, t.ext == "")
+			if err != nil {
+				if _, serr := os.Stat(fo.Dir); !last && serr != nil {
+					return true // the folder vanished: a new version replaced it
+				}
+				apierr.Write(w, r, apierr.New(http.StatusNotFound, "no page of terms at "+r.URL.Path+"?"+r.URL.RawQuery))
+				return false
+			}
+			return h.serveRep(w, r, rp, last)
+		}
 		// The page in the reader's language: the one its switch named (?lang=), else Accept-Language's.
 		lang, ok, err := chosenLanguage(r)
 		if err != nil {
@@ -502,6 +517,11 @@ func (h *Handler) serveSlot(w http.ResponseWriter, r *http.Request, t target, sl
 		apierr.Write(w, r, apierr.New(http.StatusNotFound, "no representation at "+r.URL.Path))
 		return false
 	}
+	return h.serveRep(w, r, rp, last)
+}
+
+// serveRep writes a prepared response; again as for serveSlot.
+func (h *Handler) serveRep(w http.ResponseWriter, r *http.Request, rp *filecache.Rep, last bool) (again bool) {
 	if rp.Body == nil {
 		// Too large to keep: opened before any header is set, so that a vanished folder can still be retried.
 		f, err := os.Open(rp.Name)
@@ -531,6 +551,32 @@ func (h *Handler) serveSlot(w http.ResponseWriter, r *http.Request, t target, sl
 	// in a second write.
 	http.ServeContent(writeOnly{w}, r, "", rp.Mod, bytes.NewReader(rp.Body))
 	return false
+}
+
+// termsQuery is the page of a section's full listing a publication or version page's query names
+// (?terms=<section>&page=<n>, tree.SectionPage); ok is false when it names none. A page that cannot exist (0, or
+// a section name that is not a word) is not an error: it is a missing page.
+func termsQuery(r *http.Request) (section string, n int, ok bool, err error) {
+	q := r.URL.Query()
+	ts, ps := q["terms"], q["page"]
+	if ts == nil && ps == nil {
+		return "", 0, false, nil
+	}
+	if len(ts) != 1 || len(ps) != 1 {
+		return "", 0, false, errors.New("a page of terms is named by one terms=<section> and one page=<n>")
+	}
+	if q.Has("lang") {
+		return "", 0, false, errors.New("pages of terms come in the hub's language only: lang does not apply with terms")
+	}
+	n, err = strconv.Atoi(ps[0])
+	if err != nil || len(ps[0]) > 9 {
+		return "", 0, false, errors.New("page must be a page number (1, 2, …)")
+	}
+	section = ts[0]
+	if n < 1 || section == "" || strings.IndexFunc(section, func(c rune) bool { return (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') }) >= 0 {
+		return "-", 0, true, nil // no such file: answered as a missing page
+	}
+	return section, n, true, nil
 }
 
 type writeOnly struct{ http.ResponseWriter }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/textproto"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -269,15 +270,25 @@ func (f *Folder) rep(slot int, negotiated, gz, chosen bool) (*Rep, error) {
 	return r, nil
 }
 
-func (f *Folder) buildRep(slot int, negotiated, gz, chosen bool) (*Rep, error) {
-	name, ctype, location, compressible := f.slotFile(slot)
-	if gz {
-		name += ".gz"
-	}
+// SectionRep returns the response of one page of a section's full listing (tree.SectionPage section, n), whose
+// URL's query is ?terms=<section>&page=<n>: HTML with the page's headers, varying with Accept alone when
+// negotiated, as a page whose language ?lang= chose. It is not kept: a folder may have hundreds of such pages.
+func (f *Folder) SectionRep(section string, n int, negotiated bool) (*Rep, error) {
+	name := filepath.Join(f.Dir, tree.SectionPage(section, n))
 	data, fi, err := f.load(name)
 	if err != nil {
 		return nil, err
 	}
+	location := f.Page.Self + ".html?terms=" + url.QueryEscape(section) + "&page=" + strconv.Itoa(n)
+	r := f.newRep(data, name, fi, "text/html; charset=utf-8", location, f.htmlSlot())
+	if negotiated {
+		r.hdr = append(r.hdr, field{hVary, varyAccept})
+	}
+	return r, nil
+}
+
+// newRep is the response of a file read by load, with the headers every representation carries.
+func (f *Folder) newRep(data []byte, name string, fi os.FileInfo, ctype, location string, slot int) *Rep {
 	r := &Rep{Body: data, Name: name, Mod: fi.ModTime(), clen: one(strconv.FormatInt(fi.Size(), 10))}
 	r.hdr = []field{
 		{hContentType, one(ctype)},
@@ -292,6 +303,19 @@ func (f *Folder) buildRep(slot int, negotiated, gz, chosen bool) (*Rep, error) {
 	if f.links[slot] != nil {
 		r.hdr = append(r.hdr, field{hLink, f.links[slot]})
 	}
+	return r
+}
+
+func (f *Folder) buildRep(slot int, negotiated, gz, chosen bool) (*Rep, error) {
+	name, ctype, location, compressible := f.slotFile(slot)
+	if gz {
+		name += ".gz"
+	}
+	data, fi, err := f.load(name)
+	if err != nil {
+		return nil, err
+	}
+	r := f.newRep(data, name, fi, ctype, location, slot)
 	byLang := f.IsPage(slot) && !chosen
 	switch {
 	case negotiated && compressible:

@@ -23,8 +23,11 @@ import (
 type Batch struct {
 	Title    string // the hub's name; also the last part of every page title
 	Language string // BCP 47 tag of the page texts; "en" when empty
-	pages    []page
-	outs     map[string]bool
+	// TermsPerPage is the number of terms on each page of a section's full listing (SectionPages);
+	// DefaultTermsPerPage when 0.
+	TermsPerPage int
+	pages        []page
+	outs         map[string]bool
 }
 
 // Crumb is one step of a page's breadcrumb trail.
@@ -66,6 +69,8 @@ type PublicationPage struct {
 	// language switch (none: no switch).
 	Language  string
 	Languages []string
+	// Terms, when set, makes this one page of a section's full listing (SectionPages) instead of the page itself.
+	Terms TermsPage
 }
 
 func (b *Batch) add(out string, p page) error {
@@ -171,12 +176,19 @@ func (b *Batch) Publication(out string, pp PublicationPage) error {
 	if pp.Language != "" {
 		prefs, current = []string{pp.Language, b.Language}, pp.Language
 	}
-	view.Doc = docPage(pp.Vocab, p.URI, self, prefs)
+	view.Doc = docPage(pp.Vocab, p.URI, self, prefs, pp.Terms, b.TermsPerPage)
+	if pp.Terms.Section != "" && (view.Doc == nil || len(view.Doc.Sections) == 0) {
+		return fmt.Errorf("html: publication %s: no page %d of section %q", pp.Href, pp.Terms.N, pp.Terms.Section)
+	}
 	if view.Doc != nil && view.Doc.Header != nil && view.Doc.Header.Title.Value != "" {
 		name = view.Doc.Header.Title.Value
 		view.TitleLang = view.Doc.Header.Title.Lang
 	}
-	if len(pp.Languages) > 1 {
+	if pp.Terms.Section != "" {
+		s := view.Doc.Sections[0]
+		name = fmt.Sprintf("%s: %s, page %d of %d", name, s.Title, pp.Terms.N, len(s.Pages))
+	}
+	if len(pp.Languages) > 1 && pp.Terms.Section == "" {
 		view.Languages = switchLinks(self, pp.Languages, current)
 	}
 	title, layout := name, "publication"

@@ -1,6 +1,7 @@
 package html
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"net/url"
@@ -91,6 +92,62 @@ type sectionView struct {
 	Omitted int           `json:"omitted,omitempty"`
 	Terms   []termDocView `json:"terms"`
 	Tree    []treeNode    `json:"tree,omitempty"`
+	// Pages link the section's full listing, when the publication's page cannot document every term.
+	Pages []pageLink `json:"pages,omitempty"`
+}
+
+type pageLink struct {
+	N       int    `json:"n"`
+	Href    string `json:"href"`
+	Current bool   `json:"current,omitempty"`
+}
+
+// DefaultTermsPerPage is the number of terms on each page of a section's full listing.
+const DefaultTermsPerPage = 1000
+
+// TermsPage names page N (from 1) of the full listing of one section (a vocab.Kind) of what a publication
+// defines, at <page>?terms=<Section>&page=<N>.
+type TermsPage struct {
+	Section string
+	N       int
+}
+
+// SectionPages lists the pages of every section's full listing that a publication page documenting d links:
+// none when its page documents every term (at most MaxDocumented), else perPage terms a page (0:
+// DefaultTermsPerPage), so that each term is on exactly one page of each of its sections.
+func SectionPages(d *vocab.Doc, perPage int) []TermsPage {
+	if d.Empty() || !overBudget(d) {
+		return nil
+	}
+	perPage = cmp.Or(perPage, DefaultTermsPerPage)
+	counts := map[vocab.Kind]int{}
+	for _, t := range d.Terms {
+		for _, k := range t.Kinds {
+			counts[k]++
+		}
+	}
+	var out []TermsPage
+	for _, k := range vocab.Kinds {
+		for n := 1; (n-1)*perPage < counts[k]; n++ {
+			out = append(out, TermsPage{Section: string(k), N: n})
+		}
+	}
+	return out
+}
+
+// overBudget says whether d's sections hold more entries than a page documents (a term of two kinds counts
+// twice).
+func overBudget(d *vocab.Doc) bool {
+	n := 0
+	for _, t := range d.Terms {
+		n += len(t.Kinds)
+	}
+	return n > MaxDocumented
+}
+
+// TermsURL is the URL of a page of a section's full listing below the page at self.
+func TermsURL(self string, p TermsPage) string {
+	return self + "?terms=" + url.QueryEscape(p.Section) + "&page=" + strconv.Itoa(p.N)
 }
 
 type agentView struct {
@@ -391,8 +448,9 @@ func (td *TermDocs) termEntry(iri string, ls langs, base, pub string) *termDocVi
 	return &v
 }
 
-// docPage lays d out for the page at self of the publication whose URI is base, in the language order ls.
-func docPage(d *vocab.Doc, base, self string, prefs []string) *docView {
+// docPage lays d out for the page at self of the publication whose URI is base, in the language order ls: the
+// publication's page, or (pg.Section set) one page of a section's full listing, perPage terms a page.
+func docPage(d *vocab.Doc, base, self string, prefs []string, pg TermsPage, perPage int) *docView {
 	if d.Empty() {
 		return nil
 	}
@@ -423,6 +481,8 @@ func docPage(d *vocab.Doc, base, self string, prefs []string) *docView {
 		labels[i] = strings.ToLower(n.label(t.IRI).Value)
 	}
 	budget := MaxDocumented
+	perPage = cmp.Or(perPage, DefaultTermsPerPage)
+	paged := SectionPages(d, perPage) != nil
 	type shown struct {
 		k     vocab.Kind
 		terms []int
@@ -439,12 +499,23 @@ func docPage(d *vocab.Doc, base, self string, prefs []string) *docView {
 			}
 			return d.Terms[ids[a]].IRI < d.Terms[ids[b]].IRI
 		})
+		bySection[k] = ids
+		if pg.Section != "" {
+			if string(k) != pg.Section {
+				continue
+			}
+			from := (pg.N - 1) * perPage
+			if pg.N < 1 || from >= len(ids) {
+				return nil
+			}
+			order = append(order, shown{k, ids[from:min(len(ids), from+perPage)]})
+			continue
+		}
 		keep := min(len(ids), budget)
 		budget -= keep
 		order = append(order, shown{k, ids[:keep]})
 		// Anchors: the publication's own terms first, so that a local name shared with an outside term is the
 		// publication's.
-		bySection[k] = ids
 	}
 	taken := map[string]bool{}
 	claim := func(iri string) {
@@ -471,10 +542,18 @@ func docPage(d *vocab.Doc, base, self string, prefs []string) *docView {
 	}
 	entered := map[int]bool{}
 	for _, s := range order {
-		sec := sectionView{ID: "section-" + string(s.k), Title: kindTitles[s.k], Count: len(bySection[s.k]),
-			Omitted: len(bySection[s.k]) - len(s.terms)}
+		sec := sectionView{ID: "section-" + string(s.k), Title: kindTitles[s.k], Count: len(bySection[s.k])}
+		if pg.Section == "" {
+			sec.Omitted = len(bySection[s.k]) - len(s.terms)
+		}
+		if paged {
+			for n := 1; (n-1)*perPage < sec.Count; n++ {
+				tp := TermsPage{Section: string(s.k), N: n}
+				sec.Pages = append(sec.Pages, pageLink{N: n, Href: TermsURL(self, tp), Current: tp == pg})
+			}
+		}
 		for _, i := range s.terms {
-			if entered[i] {
+			if entered[i] && pg.Section == "" {
 				sec.Terms = append(sec.Terms, termDocView{ID: n.anchors[d.Terms[i].IRI], IRI: d.Terms[i].IRI,
 					Name: compact(d.Terms[i].IRI, n.prefixes), Label: n.label(d.Terms[i].IRI), Also: true})
 				continue
@@ -482,7 +561,9 @@ func docPage(d *vocab.Doc, base, self string, prefs []string) *docView {
 			entered[i] = true
 			sec.Terms = append(sec.Terms, n.term(&d.Terms[i], s.k))
 		}
-		sec.Tree = n.tree(s.k, bySection[s.k])
+		if pg.Section == "" {
+			sec.Tree = n.tree(s.k, bySection[s.k])
+		}
 		v.Sections = append(v.Sections, sec)
 	}
 	if h := d.Ontology; h != nil {

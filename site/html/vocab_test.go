@@ -114,7 +114,7 @@ func TestDocRealVocabularies(t *testing.T) {
 		t.Run(c.file, func(t *testing.T) {
 			d := readVocab(t, c.file)
 			page := renderDoc(t, d, c.uri, "en")
-			v := docPage(d, c.uri, "/g/r/p", []string{"en"})
+			v := docPage(d, c.uri, "/g/r/p", []string{"en"}, TermsPage{}, 0)
 			anchors := map[string]string{}
 			for _, s := range v.Sections {
 				for _, tm := range s.Terms {

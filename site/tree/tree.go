@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -186,6 +187,20 @@ func VariantKey(name string) string {
 		}
 	}
 	return k
+}
+
+// SectionPage is the file, beside PageHTML, of page n (from 1) of the full listing of one section of what a
+// publication defines (section: a content/vocab Kind such as "class"), served at <page>?terms=<section>&page=<n>.
+// A query string, not a path below the publication, so that it can never collide with a term's IRI.
+func SectionPage(section string, n int) string {
+	return sectionPrefix + section + "." + strconv.Itoa(n) + ".html"
+}
+
+const sectionPrefix = "index.terms-"
+
+// IsSectionPage reports whether name is a SectionPage file.
+func IsSectionPage(name string) bool {
+	return strings.HasPrefix(name, sectionPrefix) && strings.HasSuffix(name, ".html")
 }
 
 // Variants lists the language keys of the page variants in the rendered folder dir, in key order.

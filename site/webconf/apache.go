@@ -121,6 +121,7 @@ func ApacheConfig(c ServerConfig) (string, error) {
 
     Header always set Content-Location "%%{LD_SELF}e%%{LD_X}e" "expr=-n reqenv('LD_SELF')"
     Header always set Content-Location "%%{LD_SELF}e%%{LD_X}e?lang=%%{LD_LANG}e" "expr=-n reqenv('LD_LANG')"
+    Header always set Content-Location "%%{LD_SELF}e%%{LD_X}e?terms=%%{LD_TSEC}e&page=%%{LD_TPAGE}e" "expr=-n reqenv('LD_TERMS')"
 %[2]s    Header always set Access-Control-Allow-Origin "*" "expr=-n reqenv('LD_SELF')"
     Header always set X-LDHub-Static 1 "expr=-n reqenv('LD_SELF')"
 %[3]s    Header always set Access-Control-Expose-Headers "%[4]s" "expr=-n reqenv('LD_SELF')"
@@ -182,6 +183,19 @@ func apachePages(b *strings.Builder, hub, up string) {
 	for _, k := range kinds {
 		flags := "L,E=LD_SELF:" + k.self + ",E=LD_X:.html,E=LD_P:1," + k.flags
 		fmt.Fprintf(b, `
+    # %[1]s: a page of a section's full listing (?terms=<section>&page=<n>, in the hub's language), when it
+    # exists; any other terms= or page= is ldhub's.%[4]s
+    RewriteCond %%{DOCUMENT_ROOT}%[2]s/data.rdf -f
+    RewriteCond %%{QUERY_STRING} ^terms=([a-zA-Z]+)&page=([1-9][0-9]{0,8})$
+    RewriteCond %%{DOCUMENT_ROOT}%[2]s/index.terms-%%1.%%2.html -f
+    RewriteRule %[1]s %[2]s/index.terms-%%1.%%2.html [%[3]s,E=LD_TERMS:1,E=LD_TSEC:%%1,E=LD_TPAGE:%%2,E=LD_FIX:1]%[4]s
+    RewriteCond %%{DOCUMENT_ROOT}%[2]s/data.rdf -f
+    RewriteCond %%{QUERY_STRING} ^page=([1-9][0-9]{0,8})&terms=([a-zA-Z]+)$
+    RewriteCond %%{DOCUMENT_ROOT}%[2]s/index.terms-%%2.%%1.html -f
+    RewriteRule %[1]s %[2]s/index.terms-%%2.%%1.html [%[3]s,E=LD_TERMS:1,E=LD_TSEC:%%2,E=LD_TPAGE:%%1,E=LD_FIX:1]%[4]s
+    RewriteCond %%{DOCUMENT_ROOT}%[2]s/data.rdf -f
+    RewriteCond %%{QUERY_STRING} (^|&)(terms|page)=
+    RewriteRule %[1]s %[5]s%%{REQUEST_URI} [P,L]
     # %[1]s: the language ?lang= names, when its page exists; any other ?lang= is ldhub's.%[4]s
     RewriteCond %%{DOCUMENT_ROOT}%[2]s/data.rdf -f
     RewriteCond %%{QUERY_STRING} !(^|&)lang=[^&]*&(.*&)?lang=

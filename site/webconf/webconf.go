@@ -87,6 +87,7 @@ map "$ld_x|$ld_lang" $ld_file {
     default "data$ld_x";
     ".html|" "index.html";
     "~^\.html\|(\.[a-z]+)$" "index$1.html";
+    "~^\.html\|(\.terms-[a-zA-Z]+\.[0-9]+)$" "index$1.html";
     "~^\.html\|" "-";
 }
 # Term pages (tree.TermPages): the file of a URL path below a publication, for each way of splitting it into the
@@ -118,8 +119,14 @@ map "$ld_tvary|$ld_x" $ld_tvaryh {
 # cases: ?lang=<tag>, no Accept-Language, or a first range without a q-value (the reader's first choice) whose page
 # exists; a single range, or a page in one language, without a page of its own gets index.html. "!" marks what only
 # ldhub can decide.
+# A page of a section's full listing (?terms=<section>&page=<n>, tree.SectionPage: index.terms-<section>.<n>.html)
+# is in the hub's language only and is named like a language's page; any other use of terms= or page= (a page
+# that does not exist, another argument beside them) is ldhub's, which answers 400 or 404.
 map $args $ld_lq {
     default "";
+    "~^terms=([a-zA-Z]+)&page=([1-9][0-9]{0,8})$" ".terms-$1.$2";
+    "~^page=([1-9][0-9]{0,8})&terms=([a-zA-Z]+)$" ".terms-$2.$1";
+    "~(?:^|&)(?:terms|page)=" "!";
     "~(?:^|&)lang=[^&]*&(?:.*&)?lang=" "!";
     "~(?:^|&)lang=([a-z]{2,8})(?:-[a-zA-Z0-9]{1,8}){0,6}(?:&|$)" ".$1";
     "~(?:^|&)lang=" "!";
@@ -151,6 +158,7 @@ map "$ld_n|$ld_x|$ld_lq" $ld_vary {
 map $uri $ld_clq {
     default "";
     "~/\.ld/(?:cur|v/[^/]+)/index\.([a-z]{2,8})\.html$" "?lang=$1";
+    "~/\.ld/(?:cur|v/[^/]+)/index\.terms-([a-zA-Z]+)\.([0-9]+)\.html$" "?terms=$1&page=$2";
 }
 upstream ldhub_upstream { server {{.Upstream}}; keepalive 32; }
 server {
