@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
 	"github.com/ldhub/ldhub/site/tree"
@@ -186,5 +187,54 @@ func TestLargeDocumentationLanguagesAfterTheSwitch(t *testing.T) {
 		if a == nil || b == nil || !os.SameFile(a, b) {
 			t.Errorf("%s: index.en.html is not the documented page", dir)
 		}
+	}
+}
+
+// TestPlaceSectionPages: the pages of the sections' full listings rendered into the scratch folder replace the
+// folder's, and the pages the page no longer has (a repage with fewer terms, or none) are removed; the language
+// variants are left as they were.
+func TestPlaceSectionPages(t *testing.T) {
+	dir, scratch := t.TempDir(), t.TempDir()
+	for _, n := range []string{tree.SectionPage("class", 1), tree.SectionPage("class", 3), tree.SectionPage("shape", 1), tree.PageHTML} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{"s/0/class/1", "s/0/class/2", "s/0/concept/1"} {
+		if err := os.MkdirAll(filepath.Join(scratch, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(scratch, p, tree.PageHTML), []byte("new "+p), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mod := time.Unix(1_700_000_000, 0)
+	if err := placeVariants(scratch, 0, dir, nil, "", mod); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{tree.SectionPage("class", 1): "new s/0/class/1", tree.SectionPage("class", 2): "new s/0/class/2",
+		tree.SectionPage("concept", 1): "new s/0/concept/1", tree.PageHTML: "old"}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != len(want) {
+		t.Errorf("%d files, want %d: %v", len(ents), len(want), ents)
+	}
+	for n, body := range want {
+		b, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil || string(b) != body {
+			t.Errorf("%s: %q %v, want %q", n, b, err, body)
+		}
+		if fi, err := os.Stat(filepath.Join(dir, n)); err == nil && n != tree.PageHTML && !fi.ModTime().Equal(mod) {
+			t.Errorf("%s: mtime %v", n, fi.ModTime())
+		}
+	}
+	// A page that no longer needs a listing keeps none.
+	if err := placeVariants(t.TempDir(), 0, dir, nil, "", mod); err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("left: %v", ents)
 	}
 }

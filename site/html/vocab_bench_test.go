@@ -70,11 +70,14 @@ func collect(qs []rdf.Quad) *vocab.Doc {
 // does for a new version: lay-out (docPage) and Hugo together.
 func BenchmarkDocPage(b *testing.B) {
 	for _, c := range []struct {
-		name string
-		doc  func() *vocab.Doc
+		name  string
+		doc   func() *vocab.Doc
+		terms TermsPage // one page of a section's full listing instead of the publication page
 	}{
-		{"schema.org", func() *vocab.Doc { return schemaOrg(b) }},
-		{"thesaurus-100k", func() *vocab.Doc { return collect(thesaurus(100_000)) }},
+		{"schema.org", func() *vocab.Doc { return schemaOrg(b) }, TermsPage{}},
+		{"thesaurus-100k", func() *vocab.Doc { return collect(thesaurus(100_000)) }, TermsPage{}},
+		// One of the 100 pages of 1 000 concepts that list the thesaurus in full.
+		{"thesaurus-100k-section-page", func() *vocab.Doc { return collect(thesaurus(100_000)) }, TermsPage{Section: "concept", N: 50}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			d := c.doc()
@@ -85,7 +88,7 @@ func BenchmarkDocPage(b *testing.B) {
 			for b.Loop() {
 				bt := &Batch{Title: "Hub", Language: "en"}
 				v := Version{Label: "1", Href: "/g/r/p/versions/1", Time: time.Unix(0, 0)}
-				if err := bt.Publication("p", PublicationPage{Href: "/g/r/p", Latest: true, Vocab: d,
+				if err := bt.Publication("p", PublicationPage{Href: "/g/r/p", Latest: true, Vocab: d, Terms: c.terms,
 					Publication: Publication{Name: "p", URI: "http://example.org/g/r/p", Versions: []Version{v}}}); err != nil {
 					b.Fatal(err)
 				}
