@@ -412,6 +412,18 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 		versions[i] = tv
 	}
 	strictlyLater(versions)
+	// A time moved past its commit's can lie a second ahead of the clock. Nothing goes live before it: Apache sends
+	// the request's time for a file modified in the future, and nginx and ldhub the file's, so the same file would
+	// get two validators, and RFC 9110 forbids a Last-Modified later than the answer's Date.
+	if len(versions) > 0 {
+		if d := time.Until(versions[len(versions)-1].Time); d > 0 {
+			select {
+			case <-time.After(d):
+			case <-ctx.Done():
+				return old, false, ctx.Err()
+			}
+		}
+	}
 	base := tree.Page{
 		ID: pub.ID, Name: pub.Name, Description: pub.Description, Owner: pub.Owner, Publisher: pub.Publisher,
 		RepositoryID: repo.ID, RepositoryPath: repoPath, RepositoryName: repo.Name, GroupNames: groups, Private: private,

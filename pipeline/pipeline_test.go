@@ -441,6 +441,9 @@ func TestVersionsOfOneSecondGetDistinctValidators(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if fi.ModTime().After(time.Now()) {
+			t.Errorf("live with a modification time in the future: %v", fi.ModTime())
+		}
 		tag := fi.ModTime().UTC().Format(time.RFC3339) + "-" + strconv.FormatInt(fi.Size(), 10)
 		if old, ok := seen[tag]; ok && old != string(b) {
 			t.Errorf("validator %s names two different dumps:\n%s\n%s", tag, old, b)
