@@ -12,6 +12,7 @@ package site
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -153,6 +154,7 @@ type target struct {
 	ext      string // an extension given in the URL
 	void     bool
 	gone     bool // a retracted version: 410, whatever the representation asked for
+	vanished bool // not located because the folder the latest link named was removed meanwhile (a switch)
 }
 
 var siteMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost}
@@ -188,6 +190,9 @@ func (h *Handler) serveLocated(w http.ResponseWriter, r *http.Request, last bool
 	}
 	t, ok := h.locate(r)
 	if !ok {
+		if t.vanished && !last {
+			return true
+		}
 		if h.servePage(w, r) {
 			return false
 		}
@@ -474,7 +479,8 @@ func (h *Handler) locateFS(r *http.Request) (target, *filecache.Entry, bool, boo
 			}
 			fo, tracked, err := h.files.FolderIn(pe, dir)
 			if err != nil {
-				return target{}, nil, false, false
+				// The latest link read a moment ago may name a folder a switch has since removed.
+				return target{vanished: errors.Is(err, fs.ErrNotExist)}, nil, false, false
 			}
 			if !tracked {
 				pe = nil // not watched: not cached either
