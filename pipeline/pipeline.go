@@ -412,18 +412,6 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 		versions[i] = tv
 	}
 	strictlyLater(versions)
-	// A time moved past its commit's can lie a second ahead of the clock. Nothing goes live before it: Apache sends
-	// the request's time for a file modified in the future, and nginx and ldhub the file's, so the same file would
-	// get two validators, and RFC 9110 forbids a Last-Modified later than the answer's Date.
-	if len(versions) > 0 {
-		if d := time.Until(versions[len(versions)-1].Time); d > 0 {
-			select {
-			case <-time.After(d):
-			case <-ctx.Done():
-				return old, false, ctx.Err()
-			}
-		}
-	}
 	base := tree.Page{
 		ID: pub.ID, Name: pub.Name, Description: pub.Description, Owner: pub.Owner, Publisher: pub.Publisher,
 		RepositoryID: repo.ID, RepositoryPath: repoPath, RepositoryName: repo.Name, GroupNames: groups, Private: private,
@@ -482,6 +470,18 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 		}
 		cur.Retracted = append(cur.Retracted, tv)
 	}
+	// A time moved past its commit's can lie a second or two ahead of the clock; the switch waits for it. Apache
+	// sends the request's time for a file modified in the future, nginx and ldhub the file's, so the same file would
+	// get two validators, and RFC 9110 forbids a Last-Modified later than the answer's Date. The wait is bounded:
+	// a commit dated ahead by its author's clock, or a burst of many commits of one second, is not worth stalling
+	// the pipeline for.
+	if d := time.Until(versions[len(versions)-1].Time); d > 0 && d <= maxClockWait {
+		select {
+		case <-time.After(d):
+		case <-ctx.Done():
+			return old, false, ctx.Err()
+		}
+	}
 	if err := p.switchLatest(ctx, pubDir, latest, cur, versions, key); err != nil {
 		return old, false, err
 	}
@@ -503,6 +503,9 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 	})
 	return pubState{Path: urlPath, Private: private, Key: key, Latest: pub.Version.ID}, true, nil
 }
+
+// maxClockWait bounds the wait for a version whose time strictlyLater moved ahead of the clock.
+const maxClockWait = 2 * time.Second
 
 // strictlyLater moves each version's time, which its files carry as their modification time, one second past its
 // predecessor's when git's one-second commit times do not already order them. Last-Modified and the ETag (mtime
