@@ -164,25 +164,39 @@ func TestPublicationPageLanguagesHubLanguage(t *testing.T) {
 func TestPublicationPageLanguagesNginx(t *testing.T) {
 	bin := needTool(t, "nginx")
 	h, out, version := pageLangTree(t, "")
+	handler, front := nginxInFront(t, bin, h, out)
+	comparePageAnswers(t, "nginx", handler, front, pageLangCases(version), "ETag")
+}
+
+// nginxInFront starts Debian's nginx with the generated configuration over the tree out, in front of h; it returns
+// the handler's URL and nginx's. Both stop with the test.
+func nginxInFront(t *testing.T, bin string, h http.Handler, out string) (handler, front string) {
+	t.Helper()
 	upstream := httptest.NewServer(h)
-	defer upstream.Close()
+	t.Cleanup(upstream.Close)
 	addr := freePort(t)
 	conf, err := webconf.NginxConfig(webconf.ServerConfig{Listen: addr, Dir: out, Upstream: strings.TrimPrefix(upstream.URL, "http://")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer nginxtest.Start(t, bin, conf, addr, nginxtest.Options{})()
-	comparePageAnswers(t, "nginx", upstream.URL, "http://"+addr, pageLangCases(version), "ETag")
+	t.Cleanup(nginxtest.Start(t, bin, conf, addr, nginxtest.Options{}))
+	return upstream.URL, "http://" + addr
+}
+
+// apacheInFront is nginxInFront for the generated Apache configuration.
+func apacheInFront(t *testing.T, h http.Handler, out string) (handler, front string) {
+	t.Helper()
+	bin, modules := needApache(t)
+	upstream := httptest.NewServer(h)
+	t.Cleanup(upstream.Close)
+	return upstream.URL, "http://" + startApache(t, bin, modules, out, strings.TrimPrefix(upstream.URL, "http://"), "")
 }
 
 // TestPublicationPageLanguagesApache is TestPublicationPageLanguagesNginx for the generated Apache configuration.
 func TestPublicationPageLanguagesApache(t *testing.T) {
-	bin, modules := needApache(t)
 	h, out, version := pageLangTree(t, "")
-	upstream := httptest.NewServer(h)
-	defer upstream.Close()
-	addr := startApache(t, bin, modules, out, strings.TrimPrefix(upstream.URL, "http://"), "")
-	comparePageAnswers(t, "Apache", upstream.URL, "http://"+addr, pageLangCases(version))
+	handler, front := apacheInFront(t, h, out)
+	comparePageAnswers(t, "Apache", handler, front, pageLangCases(version))
 }
 
 func getPage(t *testing.T, base string, tc pageLangCase) (*http.Response, string) {

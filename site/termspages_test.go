@@ -10,8 +10,6 @@ import (
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
 	"github.com/ldhub/ldhub/site"
-	"github.com/ldhub/ldhub/site/webconf"
-	"github.com/ldhub/ldhub/site/webconf/nginxtest"
 )
 
 // Sizes of the generated vocabulary of the section-page tests: more terms than a publication page documents
@@ -147,23 +145,13 @@ func sectionPageCases(version string) []pageLangCase {
 func TestSectionPagesNginx(t *testing.T) {
 	bin := needTool(t, "nginx")
 	h, out, version := bigTree(t)
-	upstream := httptest.NewServer(h)
-	defer upstream.Close()
-	addr := freePort(t)
-	conf, err := webconf.NginxConfig(webconf.ServerConfig{Listen: addr, Dir: out, Upstream: strings.TrimPrefix(upstream.URL, "http://")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nginxtest.Start(t, bin, conf, addr, nginxtest.Options{})()
-	comparePageAnswers(t, "nginx", upstream.URL, "http://"+addr, sectionPageCases(version), "ETag")
+	handler, front := nginxInFront(t, bin, h, out)
+	comparePageAnswers(t, "nginx", handler, front, sectionPageCases(version), "ETag")
 }
 
 // TestSectionPagesApache is TestSectionPagesNginx for the generated Apache configuration.
 func TestSectionPagesApache(t *testing.T) {
-	bin, modules := needApache(t)
 	h, out, version := bigTree(t)
-	upstream := httptest.NewServer(h)
-	defer upstream.Close()
-	addr := startApache(t, bin, modules, out, strings.TrimPrefix(upstream.URL, "http://"), "")
-	comparePageAnswers(t, "Apache", upstream.URL, "http://"+addr, sectionPageCases(version))
+	handler, front := apacheInFront(t, h, out)
+	comparePageAnswers(t, "Apache", handler, front, sectionPageCases(version))
 }
