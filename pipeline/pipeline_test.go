@@ -482,3 +482,27 @@ func TestVersionsOfOneSecondGetDistinctValidators(t *testing.T) {
 		}
 	}
 }
+
+// A version dated ahead by its author's clock goes live at once with its own time: the switch waits only for a time
+// that strictlyLater moved a second or two ahead. An unbounded wait would stall every sync of the repository until
+// the author's date came.
+func TestVersionDatedAheadGoesLiveAtOnce(t *testing.T) {
+	ahead := 365 * 24 * time.Hour
+	h := pipelinetest.NewWithClock(t, func() time.Time { return time.Now().Add(ahead) })
+	h.Publish(t, h.Open.ID, "skewed", ".nt", "<http://x/a> <http://x/b> \"1\" .\n")
+	out := t.TempDir()
+	p := newPipeline(t, h, out)
+	// Generous against a loaded machine, and far below the year the version is dated ahead.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := p.BuildAll(ctx, nil); err != nil {
+		t.Fatalf("sync of a version dated a year ahead: %v", err)
+	}
+	fi, err := os.Stat(filepath.Join(tree.PubDir(tree.Root(out, false), "/org/open/skewed"), tree.Current, tree.DataBase+".nt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if until := time.Until(fi.ModTime()); until < ahead/2 {
+		t.Errorf("live dump dated %v ahead, want its commit's time, about %v ahead", until, ahead)
+	}
+}

@@ -5,6 +5,7 @@ package pipelinetest
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/store"
@@ -31,9 +32,16 @@ const Vocab = `@prefix ex: <http://example.org/ns#> .
 // New opens a fresh hub in t's temporary folder.
 func New(t testing.TB) *Hub {
 	t.Helper()
+	return NewWithClock(t, nil)
+}
+
+// NewWithClock is New with the store's clock, which dates its commits, set to now (nil is time.Now): a test can
+// publish what an author with a skewed clock pushes.
+func NewWithClock(t testing.TB, now func() time.Time) *Hub {
+	t.Helper()
 	ctx := context.Background()
 	h := &Hub{Dir: t.TempDir()}
-	s, err := store.Open(ctx, h.Dir, store.Options{Validate: validator.Default(), NoWatch: true, HashCost: 4})
+	s, err := store.Open(ctx, h.Dir, store.Options{Validate: validator.Default(), NoWatch: true, HashCost: 4, Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
