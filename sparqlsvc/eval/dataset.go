@@ -15,6 +15,7 @@ import (
 	"context"
 	"hash/maphash"
 	"strings"
+	"unsafe"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
@@ -52,8 +53,8 @@ type foreign struct {
 }
 
 func (f *foreign) local(t *terms, id ID) ID {
-	if id == 0 {
-		return 0
+	if id == 0 || index.IsInline(id) {
+		return id
 	}
 	if l, ok := f.toLocal[id]; ok {
 		return l
@@ -64,6 +65,9 @@ func (f *foreign) local(t *terms, id ID) ID {
 }
 
 func (f *foreign) query(t *terms, l ID) ID {
+	if index.IsInline(l) {
+		return l
+	}
 	if id, ok := f.toQuery[l]; ok {
 		return id
 	}
@@ -81,7 +85,9 @@ func FromIndex(d *index.Dataset) *Dataset {
 	return ds
 }
 
-// ID is a term id of a query: a dictionary id, or an overlay id above the dictionary's range. 0 is unbound.
+// ID is a term id of a query: a dictionary id, an inline id (a small number or date held in the id, the same in
+// every dictionary; index.IsInline), or an overlay id above the dictionary's range. 0 is unbound. Overlay ids stay
+// below the inline range: the query's memory budget ends it long before 2^30 computed terms.
 type ID = uint32
 
 // terms is the query's id space.
@@ -94,6 +100,9 @@ type terms struct {
 	hash   func([]byte) uint64
 	keyBuf []byte
 	bytes  int64 // what the overlay holds, charged against the query's memory budget
+	// arena holds the lexical forms of the inline ids whose terms the query asked for: one allocation per 64 KiB
+	// instead of one per term. What was written is never changed, so the strings made from it stay valid.
+	arena []byte
 	// scratch holds the values of a SELECT's top-level expressions (see evaluator.markDirect) while their solution
 	// travels to the sink; their ids count down from the top of the id range.
 	scratch []rdf.Term
@@ -125,10 +134,25 @@ func (t *terms) term(id ID) rdf.Term {
 	if n := ID(len(t.scratch)); n > 0 && id > ^ID(0)-n {
 		return t.scratch[^ID(0)-id]
 	}
+	if index.IsInline(id) {
+		return t.inline(id)
+	}
 	if id <= t.base {
 		return t.dict.Term(id)
 	}
 	return t.extra[id-t.base-1]
+}
+
+// inline is the term of an inline id, its lexical form written into the arena.
+func (t *terms) inline(id ID) rdf.Term {
+	if cap(t.arena)-len(t.arena) < 32 { // the longest form, a 9-digit negative integer, is 10 bytes
+		t.arena = make([]byte, 0, 64<<10)
+	}
+	start := len(t.arena)
+	var dt string
+	t.arena, dt = index.AppendInline(t.arena, id)
+	lex := t.arena[start:]
+	return rdf.Term{Kind: rdf.KindLiteral, Value: unsafe.String(&lex[0], len(lex)), Datatype: dt}
 }
 
 // lookup returns the dictionary id of a term, or 0 when the data does not contain it.
@@ -145,6 +169,9 @@ func (t *terms) lookup(x rdf.Term) ID {
 func (t *terms) id(x rdf.Term) ID {
 	if x.IsZero() {
 		return 0
+	}
+	if id, ok := index.InlineID(x); ok {
+		return id
 	}
 	k := t.keyBuf[:0]
 	k = append(k, byte(x.Kind))
@@ -192,5 +219,8 @@ func (t *terms) id(x rdf.Term) ID {
 	return id
 }
 
-// inData reports whether id can occur in the graphs (overlay ids cannot).
-func (t *terms) inData(id ID) bool { return id != 0 && id <= t.base }
+// inData reports whether id can occur in the graphs (overlay and scratch ids cannot).
+func (t *terms) inData(id ID) bool { return id != 0 && (id <= t.base || index.IsInline(id)) }
+
+// isOverlay reports whether id is one the query interned itself.
+func (t *terms) isOverlay(id ID) bool { return id > t.base && id < 1<<31 }

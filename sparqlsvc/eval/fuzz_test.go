@@ -20,6 +20,7 @@ func FuzzQuery(f *testing.F) {
 		`CONSTRUCT { ?o ?p [ <http://ex.org/q> ?s ] } WHERE { ?s ?p ?o BIND(STRLEN(STR(?o)) AS ?l) VALUES ?p { <http://ex.org/p1> UNDEF } }`,
 		`SELECT ?x { { SELECT DISTINCT ?x { ?x !(<http://ex.org/p0>|^<http://ex.org/p1>)* ?y } } FILTER NOT EXISTS { ?x ?p 1 } }`,
 		`DESCRIBE ?s WHERE { GRAPH ?g { ?s ?p ?o } }`,
+		`SELECT ?s (SUM(?o * 2) AS ?t) (MAX(?o) AS ?m) { ?s ?p ?o FILTER(?o >= -2.5 || ?o = 1) BIND(?o - 1 AS ?d) ?x ?q ?d } GROUP BY ?s`,
 		`SELECT (REGEX(?o, "^(a|b)*c", "i") AS ?m) (SUBSTR(?o, 2) AS ?t) (xsd:integer(?o) AS ?i) { ?s ?p ?o }`,
 	} {
 		f.Add(s)
@@ -30,6 +31,9 @@ func FuzzQuery(f *testing.F) {
 		rdf.Triple(ex("a"), ex("p0"), ex("b")), rdf.Triple(ex("b"), ex("p0"), ex("a")), rdf.Triple(ex("b"), ex("p1"), rdf.String("abc")),
 		rdf.Triple(ex("a"), ex("p1"), rdf.Literal("1", rdf.XSDInteger)), rdf.Triple(rdf.Blank("x"), ex("p0"), rdf.LangString("x", "en")),
 		{S: ex("c"), P: ex("p0"), O: ex("a"), G: ex("g1")},
+		// numbers and a date held in their ids beside equal values in the dictionary
+		rdf.Triple(ex("c"), ex("p1"), rdf.Literal("01", rdf.XSDInteger)), rdf.Triple(ex("c"), ex("p2"), rdf.Literal("-2.50", rdf.XSDDecimal)),
+		rdf.Triple(ex("b"), ex("p2"), rdf.Literal("-2.5000", rdf.XSDDecimal)), rdf.Triple(ex("a"), ex("p2"), rdf.Literal("2008-06-20", rdf.XSDNS+"date")),
 	} {
 		if err := b.Add(q); err != nil {
 			f.Fatal(i, err)

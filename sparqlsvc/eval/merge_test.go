@@ -35,8 +35,8 @@ func TestMergedDefaultGraph(t *testing.T) {
 		switch r.IntN(3) {
 		case 0:
 			o = ex("n", r.IntN(40))
-		case 1:
-			o = rdf.Literal(fmt.Sprint(r.IntN(50)), rdf.XSDInteger)
+		case 1: // "7" is held in its id, the same in every index; "07" is in each index's dictionary
+			o = rdf.Literal([]string{"", "0"}[r.IntN(2)]+fmt.Sprint(r.IntN(50)), rdf.XSDInteger)
 		default:
 			o = rdf.LangString(fmt.Sprintf("label %d", r.IntN(30)), []string{"en", "de"}[r.IntN(2)])
 		}

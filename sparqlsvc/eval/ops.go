@@ -214,7 +214,7 @@ func (e *evaluator) exec(op algebra.Op, in []ID, emit emitFn, errp *error) bool 
 			var id ID
 			if direct && row[s] == 0 {
 				id = e.t.scratchID(v)
-			} else if id = e.t.id(v); id > e.t.base {
+			} else if id = e.t.id(v); e.t.isOverlay(id) {
 				// A new overlay term: the loop that produces the rows may not check the budget per row.
 				if err := e.check(); err != nil {
 					*errp = err

@@ -150,6 +150,11 @@ func (b *Builder) intern(t rdf.Term) (ID, error) {
 	case rdf.KindBlank:
 		k = append(append(k, keyBlank), t.Value...)
 	case rdf.KindLiteral:
+		if t.Lang == "" {
+			if id, ok := inlineID(t.Datatype, t.Value); ok {
+				return id, nil
+			}
+		}
 		if len(t.Lang) > 255 {
 			return 0, fmt.Errorf("index: language tag of %d bytes is too long", len(t.Lang))
 		}
@@ -188,8 +193,8 @@ func (b *Builder) internKey(k []byte, h uint64) (ID, error) {
 		}
 		i = (i + 1) & mask
 	}
-	if uint64(b.offsets[len(b.offsets)-1])+uint64(len(k)) > 1<<32-1 || len(b.starts) >= 1<<31 {
-		return 0, fmt.Errorf("index: dictionary over 4 GiB or 2 G terms")
+	if uint64(b.offsets[len(b.offsets)-1])+uint64(len(k)) > 1<<32-1 || len(b.starts) > MaxDictID {
+		return 0, fmt.Errorf("index: dictionary over 4 GiB or 1 G terms")
 	}
 	b.store(k)
 	id := ID(len(b.starts) - 1)

@@ -50,8 +50,11 @@ func (d *Dict) key(id ID) []byte {
 }
 
 // Term returns the term of id. Strings point into the dictionary's memory (no copy), which stays valid as long as
-// the Dataset is open.
+// the Dataset is open; an inline id's are made afresh.
 func (d *Dict) Term(id ID) rdf.Term {
+	if IsInline(id) {
+		return inlineTerm(id)
+	}
 	if id == 0 || int(id) > d.Len() {
 		return rdf.Term{}
 	}
@@ -74,6 +77,9 @@ func (d *Dict) Term(id ID) rdf.Term {
 
 // Lookup returns the id of t, or 0 when the dictionary does not hold it.
 func (d *Dict) Lookup(t rdf.Term) ID {
+	if id, ok := InlineID(t); ok {
+		return id
+	}
 	var buf [128]byte
 	k, ok := d.appendKey(buf[:0], t)
 	if !ok {

@@ -15,10 +15,16 @@ import (
 
 // File layout (little endian, every section 8-byte aligned so it can be used in place after mmap):
 //
-//	magic "LDHIDX01" | u64 heap bytes | u64 terms | u64 table slots | u64 named graphs | u64 default rows
+//	magic "LDHIDX02" | u64 heap bytes | u64 terms | u64 table slots | u64 named graphs | u64 default rows
 //	per named graph: u64 name id | u64 rows
 //	heap | offsets (terms+1 × u32) | table (slots × u32) | default SPO, POS, OSP | each named graph's SPO, POS, OSP
-const magic = "LDHIDX01"
+//
+// Format 02 holds small numbers and dates in their ids (inline.go) where 01 held every term in the dictionary: the
+// ids of the same data differ, so a 01 file is refused (the pipeline and the API build the index again).
+const magic = "LDHIDX02"
+
+// ErrOldFormat is returned by Open for an index file of an earlier format; building the index again replaces it.
+var ErrOldFormat = errors.New("index file of an earlier format (before numbers held in ids): rebuild the index")
 
 // Save writes the dataset to path atomically (atomicfile: a temporary file in the same folder, synced, renamed,
 // then the folder synced), so a reader opens either the old index or the new one, never half of one.
@@ -109,6 +115,9 @@ var errCorrupt = errors.New("corrupt or truncated index file")
 
 func parse(data []byte) (*Dataset, error) {
 	if string(data[:8]) != magic {
+		if string(data[:6]) == magic[:6] && string(data[:8]) < magic {
+			return nil, ErrOldFormat
+		}
 		return nil, errors.New("not an index file (bad magic)")
 	}
 	pos := 8

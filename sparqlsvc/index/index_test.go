@@ -19,6 +19,11 @@ func sampleTerms() []rdf.Term {
 		rdf.IRI(rdf.XSDInteger), rdf.Blank("x1"), rdf.String("plain"), rdf.String(""),
 		rdf.LangString("chat", "fr"), rdf.LangString("chat", "en-GB"), rdf.Literal("42", rdf.XSDInteger),
 		rdf.Literal("42", rdf.XSDDecimal), rdf.String("with \x00 nul and ünïcode"), rdf.Blank("http://ex.org/a"),
+		// numbers and dates held in their ids and their neighbours that are not (other forms of equal values)
+		rdf.Literal("042", rdf.XSDInteger), rdf.Literal("-0", rdf.XSDInteger), rdf.Literal("0", rdf.XSDInteger),
+		rdf.Literal("4.20", rdf.XSDDecimal), rdf.Literal("4.2", rdf.XSDDecimal), rdf.Literal("4.2000", rdf.XSDDecimal),
+		rdf.Literal("-0.5", rdf.XSDDecimal), rdf.Literal("2008-06-20", XSDDate), rdf.Literal("2008-06-20Z", XSDDate),
+		rdf.Literal("99999999999999999999", rdf.XSDInteger), rdf.Literal("4.2", rdf.XSDDouble),
 	}
 }
 
@@ -64,6 +69,9 @@ func randomDataset(r *rand.Rand, n int) []rdf.Quad {
 		case 0:
 			return rdf.IRI("http://ex.org/t" + strconv.Itoa(k))
 		case 1:
+			if k%2 == 0 { // a leading zero keeps it in the dictionary, beside the inline ids of the others
+				return rdf.Literal("0"+strconv.Itoa(k), rdf.XSDInteger)
+			}
 			return rdf.Literal(strconv.Itoa(k), rdf.XSDInteger)
 		}
 		return rdf.Blank("b" + strconv.Itoa(k))
@@ -181,13 +189,18 @@ func TestOpenRejectsDamage(t *testing.T) {
 		"truncated": data[:len(data)/2],
 		"bad magic": append([]byte("NOTANIDX"), data[8:]...),
 		"empty":     {},
+		"format 01": append([]byte("LDHIDX01"), data[8:]...),
 	}
 	for name, bad := range cases {
 		p := filepath.Join(dir, name)
 		_ = os.WriteFile(p, bad, 0o644)
-		if d, err := Open(p); err == nil {
+		d, err := Open(p)
+		if err == nil {
 			d.Close()
 			t.Errorf("%s: Open succeeded", name)
+		}
+		if old := errors.Is(err, ErrOldFormat); old != (name == "format 01") {
+			t.Errorf("%s: %v, ErrOldFormat: %v", name, err, old)
 		}
 	}
 }

@@ -176,6 +176,11 @@ func (b *Builder) internRef(data []byte, ref *rawRef) (ID, error) {
 	k := data[ref.off : ref.off+ref.n]
 	h := ref.h
 	if k[0] == keyLiteral {
+		if ref.dtN > 0 && k[5] == 0 { // typed, no language tag
+			if id, ok := inlineID(data[ref.dtOff+1:ref.dtOff+ref.dtN], k[6:]); ok {
+				return id, nil
+			}
+		}
 		var dt ID
 		if ref.dtN > 0 {
 			var err error

@@ -28,8 +28,9 @@ func nquadsDoc(r *rand.Rand, n int) string {
 		switch k % 6 {
 		case 0:
 			return rdf.IRI("http://ex.org/t" + strconv.Itoa(k))
-		case 1:
-			return rdf.Literal(strconv.Itoa(k), rdf.XSDInteger)
+		case 1: // numbers and dates, in forms held in the id and forms that are not
+			f := numericForms[k/6%len(numericForms)]
+			return rdf.Literal(f[1], f[0])
 		case 2:
 			return rdf.Blank("b" + strconv.Itoa(k))
 		case 3:
