@@ -492,11 +492,11 @@ type probeCursor struct {
 func (e *evaluator) probe(c *probeCursor, g *index.Graph, s, p, o ID) index.Matches {
 	if s != 0 && p != 0 {
 		if c.sub != nil && c.subP == p && c.subG == g {
-			return c.sub.MatchFrom(&c.Cursor, s, p, o)
+			return c.sub.MatchSubject(s, p, o)
 		}
 		if sub := e.subjectIndex(&c.Cursor, g, p); sub != nil {
 			c.sub, c.subG, c.subP = sub, g, p
-			return sub.MatchFrom(&c.Cursor, s, p, o)
+			return sub.MatchSubject(s, p, o)
 		}
 	}
 	return g.MatchFrom(&c.Cursor, s, p, o)
@@ -517,10 +517,11 @@ func (e *evaluator) subjectIndex(c *index.Cursor, g *index.Graph, p ID) *index.G
 		return sub
 	}
 	n := int64(g.Match(0, p, 0).Len())
-	if int64(far) < n/16 || e.bytes+e.t.bytes+12*n > e.opt.MaxMemory {
+	cost := 12*n + index.SubjectTableBytes(int(n))
+	if int64(far) < n/16 || e.bytes+e.t.bytes+cost > e.opt.MaxMemory {
 		return nil
 	}
-	e.bytes += 12 * n
+	e.bytes += cost
 	sub := g.BySubject(p)
 	e.bySubject[k] = sub
 	return sub

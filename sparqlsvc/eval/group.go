@@ -38,11 +38,15 @@ func (e *evaluator) group(x *algebra.Group, in []ID, emit emitFn, errp *error) b
 		}
 		return b
 	}
+	// A key of one id (or none) is looked up by the id, not by a string of it; and the group of the previous
+	// solution is tried first, since solutions often arrive group by group.
+	byID := map[ID]*bucket{}
+	var last *bucket
 	ok := e.exec(x.Op, in, func(row []ID) bool {
 		for i, k := range x.Keys {
 			key[i] = 0
 			if v, ok := k.Expr.(algebra.Var); ok { // the common case needs no term round trip
-				key[i] = row[e.slot(v)]
+				key[i] = row[e.varSlot(v)]
 				continue
 			}
 			if v, err := e.eval(k.Expr, row, errp); err == nil {
@@ -52,8 +56,20 @@ func (e *evaluator) group(x *algebra.Group, in []ID, emit emitFn, errp *error) b
 		if *errp != nil {
 			return false
 		}
-		buf = rowKey(buf, key)
-		b := buckets[string(buf)]
+		var b *bucket
+		var one ID
+		if len(key) == 1 {
+			one = key[0]
+		}
+		switch {
+		case last != nil && slices.Equal(last.key, key):
+			b = last
+		case len(key) <= 1:
+			b = byID[one]
+		default:
+			buf = rowKey(buf, key)
+			b = buckets[string(buf)]
+		}
 		if b == nil {
 			if err := e.hold(1); err != nil {
 				*errp = err
@@ -64,9 +80,14 @@ func (e *evaluator) group(x *algebra.Group, in []ID, emit emitFn, errp *error) b
 				return false
 			}
 			b = newBucket(slices.Clone(key))
-			buckets[string(buf)] = b
+			if len(key) <= 1 {
+				byID[one] = b
+			} else {
+				buckets[string(buf)] = b
+			}
 			order = append(order, b)
 		}
+		last = b
 		for i, a := range x.Aggregates {
 			if err := e.accumulate(&b.aggs[i], a.Aggregate, row, errp); err != nil {
 				*errp = err

@@ -321,8 +321,8 @@ func TestPrefixRangeEdges(t *testing.T) {
 }
 
 // TestBySubject: a predicate's triples sorted by subject answer every pattern with that predicate bound exactly
-// as the whole graph does, probed directly and through one cursor with subjects in random order (present and
-// absent), in every graph of a dataset; a probe far from the previous one is counted.
+// as the whole graph does, probed directly, through its table of subjects and through one cursor with subjects in
+// random order (present and absent), in every graph of a dataset; a probe far from the previous one is counted.
 func TestBySubject(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	quads := randomDataset(r, 5000)
@@ -354,7 +354,8 @@ func TestBySubject(t *testing.T) {
 				for _, k := range [][3]ID{{s, p, 0}, {s, p, o}, {0, p, 0}, {0, p, o}} {
 					want := g.Match(k[0], k[1], k[2])
 					var got []Row
-					for _, m := range []Matches{sub.Match(k[0], k[1], k[2]), sub.MatchFrom(&cur, k[0], k[1], k[2])} {
+					for _, m := range []Matches{sub.Match(k[0], k[1], k[2]), sub.MatchFrom(&cur, k[0], k[1], k[2]),
+						sub.MatchSubject(k[0], k[1], k[2])} {
 						got = got[:0]
 						for j := 0; j < m.Len(); j++ {
 							s, p, o := m.At(j)
@@ -486,6 +487,40 @@ func BenchmarkMatchFromStar(b *testing.B) {
 		}
 		if n != 3*len(ss) {
 			b.Fatal(n)
+		}
+	}
+}
+
+// TestMatchSubjectEverySubject: BySubject's table of subjects finds every subject's rows, and none for the ids that
+// are not its subjects, with subjects at random ids (consecutive ids never share a slot under Fibonacci hashing)
+// so that slots collide and chains run long.
+func TestMatchSubjectEverySubject(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, n := range []int{1, 7, 3000} {
+		var rows []Row
+		for range n {
+			s := 1 + r.Uint32N(1<<16)
+			for j := range 1 + r.IntN(3) {
+				rows = append(rows, Row{s, 5, ID(1 + j*r.IntN(4))})
+			}
+		}
+		slices.SortFunc(rows, cmpRow)
+		rows = dedup(rows)
+		g := &Graph{perms: [3][]Row{SPO: rows}}
+		g.hashSubjects()
+		for s := ID(0); s <= 1<<16+1; s++ {
+			for _, o := range []ID{0, 1, 3} {
+				lo, hi := prefixRange(rows, Row{s, 5, o}, 0)
+				if s == 0 {
+					lo, hi = 0, 0
+				}
+				if got := g.MatchSubject(s, 5, o); s != 0 && !slices.Equal(got.Rows, rows[lo:hi]) {
+					t.Fatalf("n=%d: subject %d, object %d: %v, want %v", n, s, o, got.Rows, rows[lo:hi])
+				}
+			}
+			if got := g.MatchSubject(s, 6, 0); s != 0 && got.Len() != 0 {
+				t.Fatalf("n=%d: subject %d with another predicate: %v", n, s, got.Rows)
+			}
 		}
 	}
 }
