@@ -34,6 +34,7 @@ import (
 	"github.com/ldhub/ldhub/content/store"
 	"github.com/ldhub/ldhub/site/html"
 	"github.com/ldhub/ldhub/site/tree"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
 // Options configure a pipeline.
@@ -420,7 +421,8 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 	key := stateKey(base, versions, pub.Version.ID)
 	if old.Key == key && old.Path == urlPath && old.Private == private {
 		pubDir := tree.PubDir(tree.Root(p.o.Out, private), urlPath)
-		if _, err := os.Stat(filepath.Join(pubDir, tree.Current)); err == nil {
+		// An index an earlier binary wrote in another format renders the publication again (see reindex).
+		if _, err := os.Stat(filepath.Join(pubDir, tree.Current)); err == nil && !index.Stale(filepath.Join(pubDir, tree.Current, tree.Index)) {
 			// The latest version's .gz siblings, if a stop came before they were written.
 			if tv, err := treeVersion(urlPath, pub.Version); err == nil {
 				vdir := filepath.Join(pubDir, tree.Versions, path.Base(tv.URL))
@@ -546,6 +548,9 @@ func (p *Pipeline) ensureVersion(ctx context.Context, pub model.Publication, v m
 	if b, err := os.ReadFile(filepath.Join(dir, tree.PageJSON)); err == nil {
 		var page tree.Page
 		if json.Unmarshal(b, &page) == nil && page.Version.ID == v.ID {
+			if err := p.reindex(ctx, pub, v, base, tv, dir); err != nil {
+				return nil, err
+			}
 			p.queueGzip(dir, unzippedDumps(dir))
 			return &page, p.repage(dir, &page)
 		}
@@ -561,10 +566,7 @@ func (p *Pipeline) ensureVersion(ctx context.Context, pub model.Publication, v m
 	if !ok {
 		return nil, fmt.Errorf("no syntax for %s", at.Version.Path)
 	}
-	docBase := base.URI + "/"
-	if at.UseVersionedBaseURI {
-		docBase = p.o.BaseURL + tv.URL + "/"
-	}
+	docBase := p.docBase(at, base, tv)
 	tmp, err := os.MkdirTemp(filepath.Dir(dir), tmpPrefix)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -504,5 +505,54 @@ func TestVersionDatedAheadGoesLiveAtOnce(t *testing.T) {
 	}
 	if until := time.Until(fi.ModTime()); until < ahead/2 {
 		t.Errorf("live dump dated %v ahead, want its commit's time, about %v ahead", until, ahead)
+	}
+}
+
+// A hub upgraded to a binary whose SPARQL index format changed keeps its rendered folders, which the pipeline
+// otherwise trusts because versions are immutable. Each folder's index must be built again in the new format, the
+// latest folder's too, or every query and term page of the old versions fails until someone deletes the tree.
+func TestIndexOfAnEarlierFormatIsRebuilt(t *testing.T) {
+	h := pipelinetest.New(t)
+	pub := h.Publish(t, h.Open.ID, "old", ".nt", "<http://x/a> <http://x/b> \"1\" .\n")
+	h.Update(t, pub.ID, ".nt", "<http://x/a> <http://x/b> \"2\" .\n")
+	out := t.TempDir()
+	p := newPipeline(t, h, out)
+	ctx := context.Background()
+	if _, err := p.BuildAll(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	pubDir := tree.PubDir(tree.Root(out, false), "/org/open/old")
+	indexes, err := filepath.Glob(filepath.Join(pubDir, tree.Versions, "*", tree.Index))
+	if err != nil || len(indexes) != 2 {
+		t.Fatalf("version indexes %v: %v", indexes, err)
+	}
+	// What an earlier binary left: the magic of format 01, in place, so the latest folder's hard link sees it too.
+	for _, ix := range indexes {
+		f, err := os.OpenFile(ix, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteAt([]byte("LDHIDX01"), 0); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	if _, err := index.Open(filepath.Join(pubDir, tree.Current, tree.Index)); !errors.Is(err, index.ErrOldFormat) {
+		t.Fatalf("the test's old index opens: %v", err)
+	}
+	p = newPipeline(t, h, out)
+	if _, err := p.BuildAll(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, ix := range append(indexes, filepath.Join(pubDir, tree.Current, tree.Index)) {
+		ds, err := index.Open(ix)
+		if err != nil {
+			t.Errorf("after the upgrade: %v", err)
+			continue
+		}
+		if n := ds.Default.Len(); n != 1 {
+			t.Errorf("%s: %d triples", ix, n)
+		}
+		ds.Close()
 	}
 }

@@ -23,6 +23,24 @@ import (
 // ids of the same data differ, so a 01 file is refused (the pipeline and the API build the index again).
 const magic = "LDHIDX02"
 
+// Format names the file format Save writes.
+const Format = magic
+
+// Stale reports whether path holds an index file of an earlier format, which Open refuses: building the index
+// again is then the remedy, where any other error (a missing or damaged file) is the caller's to report.
+func Stale(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var b [len(magic)]byte
+	if _, err := io.ReadFull(f, b[:]); err != nil {
+		return false
+	}
+	return string(b[:6]) == magic[:6] && string(b[:]) < magic
+}
+
 // ErrOldFormat is returned by Open for an index file of an earlier format; building the index again replaces it.
 var ErrOldFormat = errors.New("index file of an earlier format (before numbers held in ids): rebuild the index")
 
@@ -115,7 +133,7 @@ var errCorrupt = errors.New("corrupt or truncated index file")
 
 func parse(data []byte) (*Dataset, error) {
 	if string(data[:8]) != magic {
-		if string(data[:6]) == magic[:6] && string(data[:8]) < magic {
+		if string(data[:6]) == magic[:6] && string(data[:8]) < magic { // as Stale
 			return nil, ErrOldFormat
 		}
 		return nil, errors.New("not an index file (bad magic)")
