@@ -114,8 +114,10 @@ func (o Origins) Preflight(w http.ResponseWriter, r *http.Request, methods, read
 
 // ContentSecurityPolicy lets the hub's pages load only what the default theme uses: its inline stylesheet, its
 // icon (a data: URL), images of its own origin and its script file (/_ldhub/ldhub.js: the term filter; never an
-// inline script); nothing may frame a page, a form (the SPARQL form) posts only to the hub. A dump or a JSON answer opened in a browser is covered by the same rule.
-const ContentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+// inline script), which may fetch from the hub itself (a large publication's labels index); nothing may frame a
+// page, a form (the SPARQL form) posts only to the hub. A dump or a JSON answer opened in a browser is covered by
+// the same rule.
+const ContentSecurityPolicy = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 // SecurityHeaders are set on every answer of the hub, by ldhub itself and by the generated nginx and Apache
 // configurations for the static tree (webconf.NginxConfig, webconf.ApacheConfig).

@@ -131,6 +131,14 @@ func TestLargeDocumentationAfterTheSwitch(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, tree.SectionPage("class", 5))); err == nil {
 			t.Errorf("%s: a fifth page of classes", dir)
 		}
+		// And the labels index of the filter, with its .gz sibling.
+		ix, err := os.ReadFile(filepath.Join(dir, tree.LabelsIndex("")))
+		if err != nil || !strings.Contains(string(ix), `["`+marker+` class 3999",`) {
+			t.Errorf("%s: labels index %v %.200s", dir, err, ix)
+		}
+		if _, err := os.Stat(filepath.Join(dir, tree.LabelsIndex("")+".gz")); err != nil {
+			t.Error(err)
+		}
 	}
 	if page := pageHTML(t, v1); !strings.Contains(page, pg2.Version.URL) {
 		t.Error("the first version's page lost its link to the second: an older render replaced the newer one")
@@ -195,25 +203,32 @@ func TestLargeDocumentationLanguagesAfterTheSwitch(t *testing.T) {
 // variants are left as they were.
 func TestPlaceSectionPages(t *testing.T) {
 	dir, scratch := t.TempDir(), t.TempDir()
-	for _, n := range []string{tree.SectionPage("class", 1), tree.SectionPage("class", 3), tree.SectionPage("shape", 1), tree.PageHTML} {
+	for _, n := range []string{tree.SectionPage("class", 1), tree.SectionPage("class", 3), tree.SectionPage("shape", 1), tree.PageHTML,
+		tree.LabelsIndex("de"), tree.LabelsIndex("de") + ".gz", tree.LabelsIndex("")} {
 		if err := os.WriteFile(filepath.Join(dir, n), []byte("old"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, p := range []string{"s/0/class/1", "s/0/class/2", "s/0/concept/1"} {
-		if err := os.MkdirAll(filepath.Join(scratch, p), 0o755); err != nil {
+	for _, p := range []string{"s/0/class/1/" + tree.PageHTML, "s/0/class/2/" + tree.PageHTML, "s/0/concept/1/" + tree.PageHTML,
+		labelsOut(0, "") + "/labels.json", labelsOut(0, "") + "/labels.json.gz", labelsOut(0, "fr") + "/labels.json",
+		labelsOut(0, "fr") + "/labels.json.gz", "l/0/fr/" + tree.PageHTML} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(scratch, p)), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(scratch, p, tree.PageHTML), []byte("new "+p), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(scratch, p), []byte("new "+p), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	mod := time.Unix(1_700_000_000, 0)
-	if err := placeVariants(scratch, 0, dir, nil, "", mod); err != nil {
+	if err := placeVariants(scratch, 0, dir, []string{"fr"}, "en", mod); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{tree.SectionPage("class", 1): "new s/0/class/1", tree.SectionPage("class", 2): "new s/0/class/2",
-		tree.SectionPage("concept", 1): "new s/0/concept/1", tree.PageHTML: "old"}
+	page := func(p string) string { return "new " + p + "/" + tree.PageHTML }
+	want := map[string]string{tree.SectionPage("class", 1): page("s/0/class/1"), tree.SectionPage("class", 2): page("s/0/class/2"),
+		tree.SectionPage("concept", 1): page("s/0/concept/1"), tree.PageHTML: "old", tree.PageVariant("en"): "old",
+		tree.PageVariant("fr"): page("l/0/fr"),
+		tree.LabelsIndex(""):   "new x/0/-hub/labels.json", tree.LabelsIndex("") + ".gz": "new x/0/-hub/labels.json.gz",
+		tree.LabelsIndex("fr"): "new x/0/fr/labels.json", tree.LabelsIndex("fr") + ".gz": "new x/0/fr/labels.json.gz"}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -226,7 +241,7 @@ func TestPlaceSectionPages(t *testing.T) {
 		if err != nil || string(b) != body {
 			t.Errorf("%s: %q %v, want %q", n, b, err, body)
 		}
-		if fi, err := os.Stat(filepath.Join(dir, n)); err == nil && n != tree.PageHTML && !fi.ModTime().Equal(mod) {
+		if fi, err := os.Stat(filepath.Join(dir, n)); err == nil && body != "old" && !fi.ModTime().Equal(mod) {
 			t.Errorf("%s: mtime %v", n, fi.ModTime())
 		}
 	}

@@ -438,10 +438,18 @@ func (p *Pipeline) addPublication(hb *html.Batch, i int, pp html.PublicationPage
 	if err := hb.Publication("p/"+strconv.Itoa(i), pp); err != nil {
 		return nil, "", err
 	}
+	// The labels index of each language's page, for the filter of a page that leaves terms out (placeVariants
+	// finds them in the scratch folder).
+	if err := hb.LabelsIndex(labelsOut(i, ""), pp); err != nil {
+		return nil, "", err
+	}
 	for _, l := range langs {
 		pl := pp
 		pl.Language = l
 		if err := hb.Publication("l/"+strconv.Itoa(i)+"/"+l, pl); err != nil {
+			return nil, "", fmt.Errorf("in %s: %w", l, err)
+		}
+		if err := hb.LabelsIndex(labelsOut(i, l), pl); err != nil {
 			return nil, "", fmt.Errorf("in %s: %w", l, err)
 		}
 	}
@@ -455,6 +463,12 @@ func (p *Pipeline) addPublication(hb *html.Batch, i int, pp html.PublicationPage
 		}
 	}
 	return langs, hub, nil
+}
+
+// labelsOut is where addPublication writes the labels index of the i-th page in the language of key ("": the
+// hub's).
+func labelsOut(i int, key string) string {
+	return strings.TrimSuffix("x/"+strconv.Itoa(i)+"/"+cmp.Or(key, "-hub"), "/")
 }
 
 // sectionOut is where addPublication renders page n of section of the i-th page.
@@ -495,6 +509,22 @@ func placeVariants(scratch string, i int, dir string, langs []string, hub string
 			keepSection[name] = true
 		}
 	}
+	for _, l := range append([]string{""}, langs...) {
+		for _, gz := range []string{"", ".gz"} {
+			from := filepath.Join(scratch, filepath.FromSlash(labelsOut(i, l)), "labels.json"+gz)
+			name := tree.LabelsIndex(l) + gz
+			to := filepath.Join(dir, name)
+			if err := os.Rename(from, to); errors.Is(err, fs.ErrNotExist) {
+				continue
+			} else if err != nil {
+				return err
+			}
+			if err := os.Chtimes(to, modified, modified); err != nil {
+				return err
+			}
+			keepSection[name] = true
+		}
+	}
 	keep := map[string]bool{}
 	for _, l := range langs {
 		to := filepath.Join(dir, tree.PageVariant(l))
@@ -523,7 +553,8 @@ func placeVariants(scratch string, i int, dir string, langs []string, hub string
 		return err
 	}
 	for _, e := range ents {
-		if k := tree.VariantKey(e.Name()); k != "" && !keep[k] || tree.IsSectionPage(e.Name()) && !keepSection[e.Name()] {
+		if k := tree.VariantKey(e.Name()); k != "" && !keep[k] ||
+			(tree.IsSectionPage(e.Name()) || tree.IsLabelsIndex(e.Name())) && !keepSection[e.Name()] {
 			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
 				return err
 			}

@@ -631,7 +631,7 @@ func (p *Pipeline) switchLatest(ctx context.Context, pubDir string, v *tree.Page
 	}
 	for _, e := range ents {
 		n := e.Name()
-		if n == tree.PageJSON || n == tree.PageHTML || n == tree.Void || tree.VariantKey(n) != "" || tree.IsSectionPage(n) {
+		if n == tree.PageJSON || n == tree.PageHTML || n == tree.Void || tree.VariantKey(n) != "" || tree.IsSectionPage(n) || tree.IsLabelsIndex(n) {
 			continue // the latest folder has pages of its own (they list every version)
 		}
 		if err := os.Link(filepath.Join(vdir, n), filepath.Join(tmp, n)); err != nil {

@@ -218,6 +218,20 @@ func (h *Handler) serveLocated(w http.ResponseWriter, r *http.Request, last bool
 		return false
 	}
 	fo := t.folder
+	if key, ok, err := labelsQuery(r); err != nil {
+		apierr.Write(w, r, apierr.New(http.StatusBadRequest, err.Error()))
+		return false
+	} else if ok && t.resource == "" && !t.void && t.ext == "" {
+		rp, err := fo.LabelsRep(key, h.gzip.accepts(r.Header.Get("Accept-Encoding")))
+		if err != nil {
+			if _, serr := os.Stat(fo.Dir); !last && serr != nil {
+				return true // the folder vanished: a new version replaced it
+			}
+			apierr.Write(w, r, apierr.New(http.StatusNotFound, "no index of term labels at "+r.URL.Path+": the page documents every term"))
+			return false
+		}
+		return h.serveRep(w, r, rp, last)
+	}
 	if t.void {
 		return h.serveSlot(w, r, t, fo.VoidSlot(), false, false, last)
 	}
@@ -583,6 +597,20 @@ func termsQuery(r *http.Request) (section string, n int, ok bool, err error) {
 		return "-", 0, true, nil // no such file: answered as a missing page
 	}
 	return section, n, true, nil
+}
+
+// labelsQuery is the language key of the labels index a publication or version URL's query names
+// (?terms=index, with lang=<tag> for a language's: tree.LabelsIndex); ok is false when it names none.
+func labelsQuery(r *http.Request) (key string, ok bool, err error) {
+	q := r.URL.Query()
+	if ts := q["terms"]; len(ts) != 1 || ts[0] != "index" || q.Has("page") {
+		return "", false, nil
+	}
+	lang, named, err := chosenLanguage(r)
+	if err != nil || !named {
+		return "", err == nil, err
+	}
+	return codec.LanguageKey(lang), true, nil
 }
 
 type writeOnly struct{ http.ResponseWriter }

@@ -287,7 +287,41 @@ func (f *Folder) SectionRep(section string, n int, negotiated bool) (*Rep, error
 	return r, nil
 }
 
-// newRep is the response of a file read by load, with the headers every representation carries.
+// LabelsRep returns the response of the labels index of the folder's page in the language whose key is key (""
+// for the hub's; a key without an index of its own gets the hub's), whose URL's query is ?terms=index (&lang=):
+// JSON, chosen by the query alone (it has one representation whatever Accept says), in its .gz sibling when gz
+// and the sibling exists. It is not kept: a large publication's index is megabytes, loaded once per reader.
+func (f *Folder) LabelsRep(key string, gz bool) (*Rep, error) {
+	name := filepath.Join(f.Dir, tree.LabelsIndex(key))
+	if _, err := os.Stat(name); key != "" && errors.Is(err, os.ErrNotExist) {
+		key, name = "", filepath.Join(f.Dir, tree.LabelsIndex(""))
+	}
+	location := f.Page.Self + "?terms=index"
+	if key != "" {
+		location += "&lang=" + url.QueryEscape(key)
+	}
+	plain := name
+	if gz {
+		name += ".gz"
+	}
+	data, fi, err := f.load(name)
+	if gz && errors.Is(err, os.ErrNotExist) {
+		gz, name = false, plain
+		data, fi, err = f.load(name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r := f.newRep(data, name, fi, "application/json", location, -1)
+	r.hdr = append(r.hdr, field{hVary, varyEncoding})
+	if gz {
+		r.hdr = append(r.hdr, field{hContentEncoding, valGzip})
+	}
+	return r, nil
+}
+
+// newRep is the response of a file read by load, with the headers every representation carries (and the Link
+// of slot's representation; none for a slot < 0).
 func (f *Folder) newRep(data []byte, name string, fi os.FileInfo, ctype, location string, slot int) *Rep {
 	r := &Rep{Body: data, Name: name, Mod: fi.ModTime(), clen: one(strconv.FormatInt(fi.Size(), 10))}
 	r.hdr = []field{
@@ -300,7 +334,7 @@ func (f *Folder) newRep(data []byte, name string, fi os.FileInfo, ctype, locatio
 	if !isZeroTime(r.Mod) {
 		r.hdr = append(r.hdr, field{hLastModified, one(r.Mod.UTC().Format(http.TimeFormat))})
 	}
-	if f.links[slot] != nil {
+	if slot >= 0 && f.links[slot] != nil {
 		r.hdr = append(r.hdr, field{hLink, f.links[slot]})
 	}
 	return r

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -28,6 +29,55 @@ type Batch struct {
 	TermsPerPage int
 	pages        []page
 	outs         map[string]bool
+	files        []batchFile
+	// layouts are the layouts of the documents of the batch's pages, per language order: a large vocabulary's
+	// listing pages and labels index share one.
+	layouts map[layoutKey]*layout
+}
+
+type layoutKey struct {
+	doc   *vocab.Doc
+	order string
+}
+
+// batchFile is a file RenderBatch writes as it is beside the pages: <out>/<name>.
+type batchFile struct {
+	out, name string
+	data      []byte
+}
+
+// layout is d's layout in the language order ls, made once per batch.
+func (b *Batch) layout(d *vocab.Doc, ls langs) *layout {
+	k := layoutKey{d, strings.Join(ls, "\x00")}
+	if lay := b.layouts[k]; lay != nil {
+		return lay
+	}
+	if b.layouts == nil {
+		b.layouts = map[layoutKey]*layout{}
+	}
+	lay := newLayout(d, newDocNamer(d, ls, "", ""))
+	b.layouts[k] = lay
+	return lay
+}
+
+// languageOrder is the order in which the page pp chooses among texts: its language, the batch's, English,
+// untagged text.
+func (b *Batch) languageOrder(pp PublicationPage) langs {
+	if pp.Language != "" {
+		return fallback([]string{pp.Language, b.Language})
+	}
+	return fallback([]string{b.Language})
+}
+
+func (b *Batch) addFile(out, name string, data []byte) error {
+	out = strings.Trim(out, "/")
+	for _, seg := range append(strings.Split(out, "/"), name) {
+		if err := checkSegment("output", seg); err != nil {
+			return err
+		}
+	}
+	b.files = append(b.files, batchFile{out: out, name: name, data: data})
+	return nil
 }
 
 // Crumb is one step of a page's breadcrumb trail.
@@ -171,12 +221,17 @@ func (b *Batch) Publication(out string, pp PublicationPage) error {
 	if !pp.Latest {
 		self = shown.Href
 	}
-	prefs := []string{b.Language}
 	current := codec.LanguageKey(nameOr(b.Language, "en"))
 	if pp.Language != "" {
-		prefs, current = []string{pp.Language, b.Language}, pp.Language
+		current = pp.Language
 	}
-	view.Doc = docPage(pp.Vocab, p.URI, self, prefs, pp.Terms, b.TermsPerPage)
+	if !pp.Vocab.Empty() {
+		ls := b.languageOrder(pp)
+		view.Doc = docPageIn(pp.Vocab, b.layout(pp.Vocab, ls), p.URI, self, ls, pp.Terms, b.TermsPerPage)
+		if view.Doc != nil && SectionPages(pp.Vocab, b.TermsPerPage) != nil {
+			view.Doc.Index = LabelsURL(self, pp.Language)
+		}
+	}
 	if pp.Terms.Section != "" && (view.Doc == nil || len(view.Doc.Sections) == 0) {
 		return fmt.Errorf("html: publication %s: no page %d of section %q", pp.Href, pp.Terms.N, pp.Terms.Section)
 	}
@@ -226,7 +281,19 @@ func RenderBatch(ctx context.Context, b *Batch, outDir string, overrides ...stri
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return renderPages(ctx, b.pages, settings{title: b.Title, language: b.Language, inline: true}, outDir, overrides)
+	if err := renderPages(ctx, b.pages, settings{title: b.Title, language: b.Language, inline: true}, outDir, overrides); err != nil {
+		return err
+	}
+	for _, f := range b.files {
+		dir := filepath.Join(outDir, filepath.FromSlash(f.out))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("html: %w", err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
+			return fmt.Errorf("html: %w", err)
+		}
+	}
+	return nil
 }
 
 // CheckTheme renders one page of every kind with the overrides, so that a broken theme is reported when ldhub

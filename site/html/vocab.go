@@ -181,6 +181,8 @@ type docView struct {
 	Sections  []sectionView `json:"sections"`
 	Count     int           `json:"count"`
 	Truncated bool          `json:"truncated,omitempty"`
+	// Index is the URL of the labels index (LabelsURL) of a page that leaves terms out, for the filter.
+	Index string `json:"index,omitempty"`
 }
 
 var kindTitles = map[vocab.Kind]string{
@@ -386,15 +388,21 @@ var reservedIDs = map[string]bool{"title": true, "main": true, "uri": true, "ver
 
 // newDocNamer names the terms of d for a page at self of the publication whose URI is base.
 func newDocNamer(d *vocab.Doc, ls langs, base, self string) *docNamer {
-	n := &docNamer{doc: d, ls: ls, index: map[string]int{}, anchors: map[string]string{}, base: base, self: self}
+	index := make(map[string]int, len(d.Terms))
+	for i, t := range d.Terms {
+		index[t.IRI] = i
+	}
+	return newDocNamerIndexed(d, ls, base, self, index)
+}
+
+// newDocNamerIndexed is newDocNamer with d's index (IRI -> term) made already, shared read-only.
+func newDocNamerIndexed(d *vocab.Doc, ls langs, base, self string, index map[string]int) *docNamer {
+	n := &docNamer{doc: d, ls: ls, index: index, anchors: map[string]string{}, base: base, self: self}
 	n.prefixes = append(n.prefixes, d.Prefixes...)
 	if h := d.Ontology; h != nil && h.Prefix != "" && h.Namespace != "" {
 		n.prefixes = append([]rdf.Prefix{{Name: h.Prefix, IRI: h.Namespace}}, n.prefixes...)
 	}
 	n.prefixes = append(n.prefixes, wellKnown...)
-	for i, t := range d.Terms {
-		n.index[t.IRI] = i
-	}
 	return n
 }
 
@@ -448,6 +456,54 @@ func (td *TermDocs) termEntry(iri string, ls langs, base, pub string) *termDocVi
 	return &v
 }
 
+// layout is what every page of one document in one language order shares: each term's label (lower case, the
+// sort key) and each section's terms in label order. Laying it out is most of a page's own cost for a large
+// vocabulary, so a batch computes it once for all the pages (listing pages, labels index) of a document and
+// language (Batch.layout).
+type layout struct {
+	labels    []string
+	bySection map[vocab.Kind][]int
+	languages []string
+	index     map[string]int // IRI -> term
+}
+
+func newLayout(d *vocab.Doc, n *docNamer) *layout {
+	lay := &layout{bySection: map[vocab.Kind][]int{}, labels: make([]string, len(d.Terms)), index: n.index}
+	langSet := map[string]bool{}
+	for i, t := range d.Terms {
+		for _, k := range t.Kinds {
+			lay.bySection[k] = append(lay.bySection[k], i)
+		}
+		for _, k := range []string{vocab.Label, vocab.Definition, vocab.Comment} {
+			for _, x := range t.Text[k] {
+				langSet[x.Lang] = true
+			}
+		}
+		lay.labels[i] = strings.ToLower(n.label(t.IRI).Value)
+	}
+	for l := range langSet {
+		if l != "" {
+			lay.languages = append(lay.languages, l)
+		}
+	}
+	sort.Strings(lay.languages)
+	for _, ids := range lay.bySection {
+		sort.SliceStable(ids, func(a, b int) bool {
+			if lay.labels[ids[a]] != lay.labels[ids[b]] {
+				return lay.labels[ids[a]] < lay.labels[ids[b]]
+			}
+			return d.Terms[ids[a]].IRI < d.Terms[ids[b]].IRI
+		})
+	}
+	return lay
+}
+
+// shown is the terms of one section a page documents.
+type shown struct {
+	k     vocab.Kind
+	terms []int
+}
+
 // docPage lays d out for the page at self of the publication whose URI is base, in the language order ls: the
 // publication's page, or (pg.Section set) one page of a section's full listing, perPage terms a page.
 func docPage(d *vocab.Doc, base, self string, prefs []string, pg TermsPage, perPage int) *docView {
@@ -455,51 +511,24 @@ func docPage(d *vocab.Doc, base, self string, prefs []string, pg TermsPage, perP
 		return nil
 	}
 	ls := fallback(prefs)
-	n := newDocNamer(d, ls, base, self)
-	v := &docView{Lang: ls[0], Fallback: ls, Count: len(d.Terms), Truncated: d.Truncated}
+	return docPageIn(d, newLayout(d, newDocNamer(d, ls, base, self)), base, self, ls, pg, perPage)
+}
+
+// docPageIn is docPage over a layout of d in the language order ls.
+func docPageIn(d *vocab.Doc, lay *layout, base, self string, ls langs, pg TermsPage, perPage int) *docView {
+	n := newDocNamerIndexed(d, ls, base, self, lay.index)
+	v := &docView{Lang: ls[0], Fallback: ls, Count: len(d.Terms), Truncated: d.Truncated, Languages: lay.languages}
+	bySection := lay.bySection
 	// Group by section, each in label order; the first MaxDocumented terms over all sections are shown.
-	bySection := map[vocab.Kind][]int{}
-	langSet := map[string]bool{}
-	for i, t := range d.Terms {
-		for _, k := range t.Kinds {
-			bySection[k] = append(bySection[k], i)
-		}
-		for _, k := range []string{vocab.Label, vocab.Definition, vocab.Comment} {
-			for _, x := range t.Text[k] {
-				langSet[x.Lang] = true
-			}
-		}
-	}
-	for l := range langSet {
-		if l != "" {
-			v.Languages = append(v.Languages, l)
-		}
-	}
-	sort.Strings(v.Languages)
-	labels := make([]string, len(d.Terms))
-	for i, t := range d.Terms {
-		labels[i] = strings.ToLower(n.label(t.IRI).Value)
-	}
 	budget := MaxDocumented
 	perPage = cmp.Or(perPage, DefaultTermsPerPage)
 	paged := SectionPages(d, perPage) != nil
-	type shown struct {
-		k     vocab.Kind
-		terms []int
-	}
 	var order []shown
 	for _, k := range vocab.Kinds {
 		ids := bySection[k]
 		if len(ids) == 0 {
 			continue
 		}
-		sort.SliceStable(ids, func(a, b int) bool {
-			if labels[ids[a]] != labels[ids[b]] {
-				return labels[ids[a]] < labels[ids[b]]
-			}
-			return d.Terms[ids[a]].IRI < d.Terms[ids[b]].IRI
-		})
-		bySection[k] = ids
 		if pg.Section != "" {
 			if string(k) != pg.Section {
 				continue
@@ -514,32 +543,8 @@ func docPage(d *vocab.Doc, base, self string, prefs []string, pg TermsPage, perP
 		keep := min(len(ids), budget)
 		budget -= keep
 		order = append(order, shown{k, ids[:keep]})
-		// Anchors: the publication's own terms first, so that a local name shared with an outside term is the
-		// publication's.
 	}
-	taken := map[string]bool{}
-	claim := func(iri string) {
-		if _, ok := n.anchors[iri]; ok {
-			return
-		}
-		a := anchorOf(iri)
-		if a == "" || taken[a] || reservedIDs[a] || strings.HasPrefix(a, "section-") || strings.HasPrefix(a, "term-") {
-			a = "term-" + url.PathEscape(iri)
-		}
-		taken[a] = true
-		n.anchors[iri] = a
-	}
-	for _, own := range []bool{true, false} {
-		for _, s := range order {
-			for _, i := range s.terms {
-				iri := d.Terms[i].IRI
-				if isOwn := base != "" && (strings.HasPrefix(iri, base+"#") || strings.HasPrefix(iri, base+"/")) ||
-					d.Ontology != nil && d.Ontology.Namespace != "" && strings.HasPrefix(iri, d.Ontology.Namespace); isOwn == own {
-					claim(iri)
-				}
-			}
-		}
-	}
+	n.claimAnchors(order, base)
 	entered := map[int]bool{}
 	for _, s := range order {
 		sec := sectionView{ID: "section-" + string(s.k), Title: kindTitles[s.k], Count: len(bySection[s.k])}
@@ -570,6 +575,36 @@ func docPage(d *vocab.Doc, base, self string, prefs []string, pg TermsPage, perP
 		v.Header = n.header(h)
 	}
 	return v
+}
+
+// claimAnchors gives each term of the page (order) its anchor: its local name, unless another term of the page,
+// a layout's element id or a generated anchor's prefix has it, then "term-" and the escaped IRI. The publication's
+// own terms claim first, so that a local name shared with an outside term is the publication's.
+func (n *docNamer) claimAnchors(order []shown, base string) {
+	d := n.doc
+	taken := map[string]bool{}
+	claim := func(iri string) {
+		if _, ok := n.anchors[iri]; ok {
+			return
+		}
+		a := anchorOf(iri)
+		if a == "" || taken[a] || reservedIDs[a] || strings.HasPrefix(a, "section-") || strings.HasPrefix(a, "term-") {
+			a = "term-" + url.PathEscape(iri)
+		}
+		taken[a] = true
+		n.anchors[iri] = a
+	}
+	for _, own := range []bool{true, false} {
+		for _, s := range order {
+			for _, i := range s.terms {
+				iri := d.Terms[i].IRI
+				if isOwn := base != "" && (strings.HasPrefix(iri, base+"#") || strings.HasPrefix(iri, base+"/")) ||
+					d.Ontology != nil && d.Ontology.Namespace != "" && strings.HasPrefix(iri, d.Ontology.Namespace); isOwn == own {
+					claim(iri)
+				}
+			}
+		}
+	}
 }
 
 func (n *docNamer) term(t *vocab.Term, section vocab.Kind) termDocView {

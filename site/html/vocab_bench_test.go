@@ -131,3 +131,55 @@ func BenchmarkCollect(b *testing.B) {
 type counter int
 
 func (c *counter) Write(p []byte) (int, error) { *c += counter(len(p)); return len(p), nil }
+
+// BenchmarkListingLayouts lays out the 100 listing pages of the 100 k-concept thesaurus (1 000 concepts each)
+// without Hugo: "per-page" as each page did before, labelling and sorting the whole vocabulary again (docPage);
+// "per-batch" as a Batch does now, over one layout.
+func BenchmarkListingLayouts(b *testing.B) {
+	d := collect(thesaurus(100_000))
+	pages := SectionPages(d, 0)
+	b.ReportMetric(float64(len(pages)), "pages")
+	ls := fallback([]string{"en"})
+	for _, c := range []struct {
+		name   string
+		shared bool
+	}{{"per-page", false}, {"per-batch", true}} {
+		b.Run(c.name, func(b *testing.B) {
+			cpu0 := conformance.CPUTime()
+			for b.Loop() {
+				var lay *layout
+				for _, tp := range pages {
+					if !c.shared {
+						docPage(d, "http://example.org/g/r/p", "/g/r/p", []string{"en"}, tp, 0)
+						continue
+					}
+					if lay == nil {
+						lay = newLayout(d, newDocNamer(d, ls, "", ""))
+					}
+					docPageIn(d, lay, "http://example.org/g/r/p", "/g/r/p", ls, tp, 0)
+				}
+			}
+			b.ReportMetric(float64(conformance.CPUTime()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
+		})
+	}
+}
+
+// BenchmarkLabelsIndex makes the labels index of the 100 k-concept thesaurus (the filter's JSON, and its .gz).
+func BenchmarkLabelsIndex(b *testing.B) {
+	d := collect(thesaurus(100_000))
+	v := Version{Label: "1", Href: "/g/r/p/versions/1", Time: time.Unix(0, 0)}
+	pp := PublicationPage{Href: "/g/r/p", Latest: true, Vocab: d,
+		Publication: Publication{Name: "p", URI: "http://example.org/g/r/p", Versions: []Version{v}}}
+	var plain, gz int
+	cpu0 := conformance.CPUTime()
+	for b.Loop() {
+		bt := &Batch{Title: "Hub", Language: "en"}
+		if err := bt.LabelsIndex("x", pp); err != nil {
+			b.Fatal(err)
+		}
+		plain, gz = len(bt.files[0].data), len(bt.files[1].data)
+	}
+	b.ReportMetric(float64(conformance.CPUTime()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
+	b.ReportMetric(float64(plain), "json-bytes")
+	b.ReportMetric(float64(gz), "gzip-bytes")
+}

@@ -203,6 +203,23 @@ func IsSectionPage(name string) bool {
 	return strings.HasPrefix(name, sectionPrefix) && strings.HasSuffix(name, ".html")
 }
 
+// LabelsIndex is the file, beside PageHTML, of the labels index of a page whose terms are listed on section pages
+// (html.LabelsIndex), in the language whose key is key ("" for the hub's), served at <page>?terms=index (with
+// &lang=<key>).
+func LabelsIndex(key string) string {
+	if key == "" {
+		return labelsPrefix + "json"
+	}
+	return labelsPrefix + key + ".json"
+}
+
+const labelsPrefix = "index.labels."
+
+// IsLabelsIndex reports whether name is a LabelsIndex file (or its .gz sibling).
+func IsLabelsIndex(name string) bool {
+	return strings.HasPrefix(name, labelsPrefix) && (strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".json.gz"))
+}
+
 // Variants lists the language keys of the page variants in the rendered folder dir, in key order.
 func Variants(dir string) ([]string, error) {
 	ents, err := os.ReadDir(dir)

@@ -41,6 +41,7 @@ func ApacheConfig(c ServerConfig) (string, error) {
     AddType application/trig .trig
     AddType application/n-quads .nq
     AddType "text/html; charset=utf-8" .html
+    AddType application/json .json
     FileETag MTime Size
     ProxyPreserveHost On
     ProxyPass /api/ %[3]s/api/
@@ -68,6 +69,7 @@ func ApacheConfig(c ServerConfig) (string, error) {
 			fmt.Fprintf(&b, "    SetEnvIf Accept \"%s\" LD_NEG=.html\n", re)
 		}
 	}
+	apacheLabels(&b, up)
 	exts := append(append([]struct{ ext, mt string }{}, graphFormats...), struct{ ext, mt string }{".html", "text/html"})
 	for _, f := range graphFormats {
 		file := "data" + f.ext
@@ -122,6 +124,8 @@ func ApacheConfig(c ServerConfig) (string, error) {
     Header always set Content-Location "%%{LD_SELF}e%%{LD_X}e" "expr=-n reqenv('LD_SELF')"
     Header always set Content-Location "%%{LD_SELF}e%%{LD_X}e?lang=%%{LD_LANG}e" "expr=-n reqenv('LD_LANG')"
     Header always set Content-Location "%%{LD_SELF}e%%{LD_X}e?terms=%%{LD_TSEC}e&page=%%{LD_TPAGE}e" "expr=-n reqenv('LD_TERMS')"
+    Header always set Content-Location "%%{LD_SELF}e?terms=index" "expr=-n reqenv('LD_IX') && -z reqenv('LD_IXLANG')"
+    Header always set Content-Location "%%{LD_SELF}e?terms=index&lang=%%{LD_IXLANG}e" "expr=-n reqenv('LD_IXLANG')"
 %[2]s    Header always set Access-Control-Allow-Origin "*" "expr=-n reqenv('LD_SELF')"
     Header always set X-LDHub-Static 1 "expr=-n reqenv('LD_SELF')"
 %[3]s    Header always set Access-Control-Expose-Headers "%[4]s" "expr=-n reqenv('LD_SELF')"
@@ -161,6 +165,34 @@ func apacheLinks() string {
 		fmt.Fprintf(&b, "    Header always set Link \"%s\" \"expr=reqenv('LD_X') == '%s' && -n reqenv('LD_SELF')\"\n", strings.Join(links, ", "), chosen.ext)
 	}
 	return b.String()
+}
+
+// apacheLabels writes the rules that serve a page's labels index (?terms=index, with lang=<key>), as NginxConfig's
+// $ld_ix map does: the language's index, else the hub's; anything else naming terms=index is ldhub's (up).
+func apacheLabels(b *strings.Builder, up string) {
+	const subtags = `(?:-[a-zA-Z0-9]{1,8}){0,6}`
+	const tag = `[a-z]{2,8}` + subtags
+	kinds := []struct{ pattern, dir, self, flags string }{
+		{`^(/.+)/versions/([^/.][^/]*)$`, "$1/.ld/v/$2", "$1/versions/$2", "E=LD_V:1"},
+		{`^(/.+?)/?$`, "$1/.ld/cur", "$1", "E=LD_L:1"},
+	}
+	for _, k := range kinds {
+		flags := "L,E=LD_SELF:" + k.self + ",E=LD_X:.json,E=LD_IX:1," + k.flags
+		fmt.Fprintf(b, `
+    # %[1]s: a labels index (?terms=index, &lang=<key>), whatever Accept says.
+    RewriteCond %%{DOCUMENT_ROOT}%[2]s/data.rdf -f
+    RewriteCond %%{QUERY_STRING} ^(?:terms=index&lang=([a-z]{2,8})%[6]s|lang=([a-z]{2,8})%[6]s&terms=index)$
+    RewriteCond %%{DOCUMENT_ROOT}%[2]s/index.labels.%%1%%2.json -f
+    RewriteRule %[1]s %[2]s/index.labels.%%1%%2.json [%[3]s,E=LD_IXLANG:%%1%%2]
+    RewriteCond %%{DOCUMENT_ROOT}%[2]s/data.rdf -f
+    RewriteCond %%{QUERY_STRING} ^(?:terms=index|terms=index&lang=%[5]s|lang=%[5]s&terms=index)$
+    RewriteCond %%{DOCUMENT_ROOT}%[2]s/index.labels.json -f
+    RewriteRule %[1]s %[2]s/index.labels.json [%[3]s]
+    RewriteCond %%{DOCUMENT_ROOT}%[2]s/data.rdf -f
+    RewriteCond %%{QUERY_STRING} (^|&)terms=index(&|$)
+    RewriteRule %[1]s %[4]s%%{REQUEST_URI} [P,L]
+`, k.pattern, k.dir, flags, up, tag, subtags)
+	}
 }
 
 // apachePages writes the rules that serve publication and version pages in the reader's language, as

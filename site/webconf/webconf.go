@@ -160,6 +160,20 @@ map $uri $ld_clq {
     "~/\.ld/(?:cur|v/[^/]+)/index\.([a-z]{2,8})\.html$" "?lang=$1";
     "~/\.ld/(?:cur|v/[^/]+)/index\.terms-([a-zA-Z]+)\.([0-9]+)\.html$" "?terms=$1&page=$2";
 }
+# The labels index of a page that leaves terms out (?terms=index, and lang=<key> for a language's page:
+# tree.LabelsIndex), JSON whatever Accept says; the hub's index when the language has none. Anything else naming
+# terms=index is ldhub's.
+map $args $ld_ix {
+    default "";
+    "terms=index" "index.labels.json";
+    "~^terms=index&lang=([a-z]{2,8})(?:-[a-zA-Z0-9]{1,8}){0,6}$" "index.labels.$1.json";
+    "~^lang=([a-z]{2,8})(?:-[a-zA-Z0-9]{1,8}){0,6}&terms=index$" "index.labels.$1.json";
+    "~(?:^|&)terms=index(?:&|$)" "!";
+}
+map $uri $ld_ixloc {
+    default "?terms=index";
+    "~/index\.labels\.([a-z]{2,8})\.json$" "?terms=index&lang=$1";
+}
 upstream ldhub_upstream { server {{.Upstream}}; keepalive 32; }
 server {
     listen {{.Listen}};
@@ -172,6 +186,7 @@ server {
         application/trig trig;
         application/n-quads nq;
         text/html html;
+        application/json json;
     }
     default_type application/octet-stream;
     charset utf-8;
@@ -188,6 +203,8 @@ server {
     error_page 418 = @ldhub;
     # 419: not a publication; perhaps a term with a pre-rendered page. Whatever @ldterm cannot serve is 418.
     error_page 419 = @ldterm;
+    # 420: a labels index (?terms=index).
+    error_page 420 = @ldindex;
     recursive_error_pages on;
     set $ld_x "";
     set $ld_self "";
@@ -218,6 +235,16 @@ server {
         add_header Access-Control-Expose-Headers "{{ .Expose }}" always;
         add_header X-LDHub-Static 1;
 {{ .Secure }}        try_files{{range $i, $re := .TermSplits}} $ld_t{{$i}}$ld_x{{end}} =418;
+    }
+    # A labels index; $ld_self, $ld_dir and $ld_cc are set by the location that sent it here.
+    location @ldindex {
+        if ($ld_ix = "!") { return 418; }
+        add_header Content-Location "$ld_self$ld_ixloc" always;
+        add_header Cache-Control $ld_cc;
+        add_header Access-Control-Allow-Origin "*" always;
+        add_header Access-Control-Expose-Headers "{{ .Expose }}" always;
+        add_header X-LDHub-Static 1;
+{{ .Secure }}        try_files $ld_dir/$ld_ix $ld_dir/index.labels.json =418;
     }
     # A page whose language's variant does not exist: the page in the hub's language when that is certain (a
     # single Accept-Language range, or a page that has no variants: no index.{{.HubKey}}.html); else ldhub decides.
@@ -261,12 +288,13 @@ server {
     location ~ "^(?<ld_pub>/.+)/versions/(?<ld_ver>[^/.][^/]*)$" {
         if ($request_method !~ ^(GET|HEAD)$) { return 418; }
         if ($args ~ "(^|&)query=") { return 418; }
-        if ($ld_neg = "") { return 418; }
-        set $ld_x $ld_neg;
         set $ld_self "$ld_pub/versions/$ld_ver";
-        set $ld_n 1;
         set $ld_dir "$ld_pub/.ld/v/$ld_ver";
         set $ld_cc "public, max-age=31536000, immutable";
+        if ($ld_ix != "") { return 420; }
+        if ($ld_neg = "") { return 418; }
+        set $ld_x $ld_neg;
+        set $ld_n 1;
         if (!-f $document_root$ld_pub/.ld/v/$ld_ver/data.rdf) { return 418; }
         add_header Vary $ld_vary;
         add_header Content-Location "$ld_self$ld_x$ld_clq" always;
@@ -299,13 +327,14 @@ server {
     location / {
         if ($request_method !~ ^(GET|HEAD)$) { return 418; }
         if ($args ~ "(^|&)query=") { return 418; }
-        if ($ld_neg = "") { return 418; }
-        set $ld_x $ld_neg;
         set $ld_self $uri;
-        set $ld_tvary Accept;
-        set $ld_n 1;
         set $ld_dir "$uri/.ld/cur";
         set $ld_cc "public, max-age=60, must-revalidate";
+        if ($ld_ix != "") { return 420; }
+        if ($ld_neg = "") { return 418; }
+        set $ld_x $ld_neg;
+        set $ld_tvary Accept;
+        set $ld_n 1;
         if (!-f $document_root$uri/.ld/cur/data.rdf) { return 419; }
         add_header Vary $ld_vary;
         add_header Content-Location "$ld_self$ld_x$ld_clq" always;
