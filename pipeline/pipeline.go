@@ -576,6 +576,9 @@ func (p *Pipeline) ensureVersion(ctx context.Context, pub model.Publication, v m
 	if err != nil {
 		return nil, err
 	}
+	// Nothing the rendering left points into the content (the decoders copy what they keep), so its memory can
+	// hold the next upload instead of new memory (Store.RecycleContent).
+	p.o.Store.RecycleContent(data)
 	for _, e := range r.skipped {
 		p.o.Log.Warn("pipeline: dump left out", "publication", base.Path, "version", v.Label, "err", e)
 	}

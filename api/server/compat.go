@@ -117,7 +117,7 @@ func (s *Server) nsPub(h handlerFunc) handlerFunc {
 // nsUpdate adds a version to the publication of the path: parts `Content` (required) and `meta-data` (optional),
 // as in updatePublication.
 func (s *Server) nsUpdate(w http.ResponseWriter, r *http.Request, c *call) error {
-	parts, err := readParts(r, "Content")
+	parts, err := s.readParts(r, "Content")
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ func (s *Server) getRepositoryFiles(w http.ResponseWriter, r *http.Request, c *c
 }
 
 func (s *Server) addFile(w http.ResponseWriter, r *http.Request, c *call) error {
-	parts, err := readParts(r, "fileInfo", "content")
+	parts, err := s.readParts(r, "fileInfo", "content")
 	if err != nil {
 		return err
 	}
@@ -57,7 +57,7 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request, c *call) error 
 // updateNonVersionFile replaces a file's content; `versionLabel` may come as a query parameter or in an optional
 // `fileInfo` part (needed under CUSTOM).
 func (s *Server) updateNonVersionFile(w http.ResponseWriter, r *http.Request, c *call) error {
-	parts, err := readParts(r, "content")
+	parts, err := s.readParts(r, "content")
 	if err != nil {
 		return err
 	}

@@ -71,7 +71,7 @@ func (s *Server) content(p *part) (store.Content, error) {
 }
 
 func (s *Server) createPublication(w http.ResponseWriter, r *http.Request, c *call) error {
-	parts, err := readParts(r, "metadata", "content")
+	parts, err := s.readParts(r, "metadata", "content")
 	if err != nil {
 		return err
 	}
@@ -96,7 +96,7 @@ func (s *Server) createPublication(w http.ResponseWriter, r *http.Request, c *ca
 
 // updatePublication finds the publication by publicationUri, else by name, and adds a version (decisions.md).
 func (s *Server) updatePublication(w http.ResponseWriter, r *http.Request, c *call) error {
-	parts, err := readParts(r, "meta-data", "Content")
+	parts, err := s.readParts(r, "meta-data", "Content")
 	if err != nil {
 		return err
 	}

@@ -32,7 +32,12 @@ func multipartType(r *http.Request, parts []string) (want string, err error) {
 
 // readParts reads every part of a multipart/form-data body (bounded by the server's upload limit) and checks that
 // the required ones are there, by their exact names.
-func readParts(r *http.Request, required ...string) (map[string]*part, error) {
+func (s *Server) readParts(r *http.Request, required ...string) (map[string]*part, error) {
+	return readPartsInto(r, s.cfg.Store.UploadBuffer, required...)
+}
+
+// readPartsInto is readParts with large parts read into buffers from alloc (readPart).
+func readPartsInto(r *http.Request, alloc func(n int) []byte, required ...string) (map[string]*part, error) {
 	want, err := multipartType(r, required)
 	if err != nil {
 		return nil, err
@@ -59,7 +64,7 @@ func readParts(r *http.Request, required ...string) (map[string]*part, error) {
 			}
 			return nil, &apierr.Error{Status: http.StatusBadRequest, Message: "malformed multipart body: " + err.Error(), Err: err}
 		}
-		data, err := readPart(p, r.ContentLength)
+		data, err := readPart(p, r.ContentLength, alloc)
 		if err != nil {
 			if bodyFailed(err) {
 				return nil, err
@@ -87,9 +92,10 @@ const bodyBuffer = 256 << 10
 // larger bodies are refused by before they are read). io.ReadAll grows by copying into ever larger fresh slices,
 // 2.4 bytes allocated, cleared and faulted in per byte read (BenchmarkReadPart); in a profile of ldhub serve from
 // upload until live, clearing them was a tenth of the server's CPU time. A part that passes readAhead bytes is read
-// into one buffer of the body's length (1.03 bytes per byte); only data that arrives costs that, not a length a
+// into one buffer of the body's length from alloc (1.03 bytes per byte; the store's UploadBuffer hands back the
+// last rendered upload's memory, which is already in place); only data that arrives costs that, not a length a
 // client merely announces.
-func readPart(p io.Reader, hint int64) ([]byte, error) {
+func readPart(p io.Reader, hint int64, alloc func(n int) []byte) ([]byte, error) {
 	const readAhead = 1 << 20
 	buf := new(bytes.Buffer)
 	if _, err := io.CopyN(buf, p, readAhead); err != nil {
@@ -100,7 +106,7 @@ func readPart(p io.Reader, hint int64) ([]byte, error) {
 	}
 	if hint > int64(buf.Len()) {
 		// MinRead: ReadFrom wants that much room at the end, or it grows the buffer once more.
-		b := make([]byte, buf.Len(), hint+bytes.MinRead)
+		b := alloc(int(hint) + bytes.MinRead)[:buf.Len()]
 		copy(b, buf.Bytes())
 		buf = bytes.NewBuffer(b)
 	}

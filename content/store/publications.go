@@ -145,6 +145,16 @@ func (s *Store) TakePublicationContent(ctx context.Context, actor model.Actor, i
 	return s.publicationContent(ctx, actor, id, version, (*gitrepo.Repo).TakeSharedBlob)
 }
 
+// RecycleContent gives back the bytes TakePublicationContent returned, once the caller is done with them and has
+// kept nothing that points into them, to be the buffer of a next large upload (UploadBuffer). Bytes another reader
+// may hold are not reused (gitrepo.RecycleBlob).
+func (s *Store) RecycleContent(data []byte) { gitrepo.RecycleBlob(data) }
+
+// UploadBuffer returns an empty slice with room for n bytes to read a large upload into: the memory of the last
+// rendered upload when it fits, which is already in place, instead of new memory whose pages the system must
+// supply on first touch (about 1 CPU-s for 181 MB on the project's virtual machine).
+func (s *Store) UploadBuffer(n int) []byte { return gitrepo.UploadBuffer(n) }
+
 // item finds a publication or file by id, wherever it lives, for an actor who may read its repository.
 func (s *Store) item(ctx context.Context, actor model.Actor, kind history.Kind, id string) (*handle, *history.Item, error) {
 	notFound := model.NotFoundf("%s %s not found", kind, id)

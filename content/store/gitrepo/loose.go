@@ -10,10 +10,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/klauspost/compress/zlib"
@@ -264,6 +266,22 @@ func (r *Repo) TakeSharedBlob(h plumbing.Hash) ([]byte, error) {
 	return r.Blob(h)
 }
 
+// RecycleBlob gives back bytes that TakeSharedBlob handed over, once their reader is done with them, to be the
+// buffer of the next large upload (UploadBuffer). Bytes that another reader was also given (SharedBlob) are left
+// to the garbage collector, as is anything TakeSharedBlob did not hand over: only a buffer nobody else holds may be
+// written again.
+//
+// Why: a 181 MB upload read into fresh memory spent about 1 CPU-s faulting its pages in (on this project's
+// virtual machine, over four fifths of the time to read the request's body), and the Go runtime returns a
+// finished render's memory to the system within seconds, so every upload paid it again. A buffer that stays in
+// use stays in memory.
+func RecycleBlob(data []byte) { recent.recycle(data) }
+
+// UploadBuffer returns an empty slice with room for at least n bytes: the buffer RecycleBlob kept when it fits
+// (neither smaller than n nor more than twice as large), else a new one with a little room to spare, so that a
+// next version a few bytes longer still fits it.
+func UploadBuffer(n int) []byte { return recent.buffer(n) }
+
 // Recently written large blobs, shared by every Repo of the process and bounded in bytes and age, so that a hub
 // of many repositories holds at most recentBytes however uploads are spread over them.
 const (
@@ -272,7 +290,7 @@ const (
 	recentAge   = 10 * time.Minute
 )
 
-var recent = &blobCache{m: map[blobKey]*blobEntry{}}
+var recent = &blobCache{m: map[blobKey]*blobEntry{}, spareAge: spareAge}
 
 type blobKey struct {
 	dir string
@@ -280,9 +298,10 @@ type blobKey struct {
 }
 
 type blobEntry struct {
-	data []byte
-	sum  uint32 // CRC-32C of data when it was committed
-	gone *time.Timer
+	data   []byte
+	sum    uint32 // CRC-32C of data when it was committed
+	gone   *time.Timer
+	shared bool // get handed the bytes to a reader, who may hold them still
 }
 
 type blobCache struct {
@@ -290,7 +309,28 @@ type blobCache struct {
 	m     map[blobKey]*blobEntry
 	order []blobKey // oldest first
 	size  int
+
+	// handed are the buffers take gave to their only holder (by address and capacity, which do not keep them
+	// alive), the last few: only those may come back through recycle. spare is the one kept for the next upload,
+	// until spareAge passes unused.
+	handed    []handedBuf
+	spare     []byte
+	spareGone *time.Timer
+	spareAge  time.Duration
 }
+
+type handedBuf struct {
+	addr uintptr
+	cap  int
+}
+
+// spareAge is how long a recycled buffer waits for the next upload: a publisher sending versions in a row (the
+// case that pays for fresh memory each time) comes back within it, and an idle server gives the memory back.
+const spareAge = 2 * time.Minute
+
+// maxHanded bounds the buffers remembered as handed over but not (yet) recycled: a reader that never recycles
+// (a failed render) must not make the list grow.
+const maxHanded = 4
 
 // put keeps the caller's slice with its checksum, which get verifies: the bytes (an HTTP request body) are not
 // ours, and a caller that reused them would otherwise hand the pipeline other content under this hash. Copying
@@ -324,7 +364,16 @@ func (c *blobCache) put(dir string, h plumbing.Hash, data []byte) {
 func (c *blobCache) get(dir string, h plumbing.Hash) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	k := blobKey{dir, h}
+	e, ok := c.checkedLocked(blobKey{dir, h})
+	if !ok {
+		return nil, false
+	}
+	e.shared = true
+	return e.data, true
+}
+
+// checkedLocked returns k's entry if its bytes still have their checksum; an entry that lost it is dropped.
+func (c *blobCache) checkedLocked(k blobKey) (*blobEntry, bool) {
 	e, ok := c.m[k]
 	if !ok {
 		return nil, false
@@ -333,18 +382,70 @@ func (c *blobCache) get(dir string, h plumbing.Hash) ([]byte, bool) {
 		c.dropLocked(k)
 		return nil, false
 	}
+	return e, true
+}
+
+// take is get, then forgets the entry. Bytes no get handed out are the taker's alone, which recycle accepts.
+func (c *blobCache) take(dir string, h plumbing.Hash) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := blobKey{dir, h}
+	e, ok := c.checkedLocked(k)
+	if !ok {
+		return nil, false
+	}
+	c.dropLocked(k)
+	if !e.shared {
+		if len(c.handed) == maxHanded {
+			c.handed = c.handed[1:]
+		}
+		c.handed = append(c.handed, handedBuf{bufAddr(e.data), cap(e.data)})
+	}
 	return e.data, true
 }
 
-// take is get, then forgets the entry.
-func (c *blobCache) take(dir string, h plumbing.Hash) ([]byte, bool) {
-	data, ok := c.get(dir, h)
-	if ok {
-		c.mu.Lock()
-		c.dropLocked(blobKey{dir, h})
-		c.mu.Unlock()
+func bufAddr(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
+
+func (c *blobCache) recycle(data []byte) {
+	if cap(data) == 0 {
+		return
 	}
-	return data, ok
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	hb := handedBuf{bufAddr(data), cap(data)}
+	i := slices.Index(c.handed, hb)
+	if i < 0 {
+		return
+	}
+	c.handed = slices.Delete(c.handed, i, i+1)
+	c.dropSpareLocked()
+	c.spare = data[:0]
+	spare := c.spare
+	c.spareGone = time.AfterFunc(c.spareAge, func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if cap(c.spare) > 0 && bufAddr(c.spare) == bufAddr(spare) {
+			c.dropSpareLocked()
+		}
+	})
+}
+
+func (c *blobCache) buffer(n int) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s := c.spare; cap(s) >= n && cap(s) <= 2*n {
+		c.dropSpareLocked()
+		return s
+	}
+	return make([]byte, 0, n+n/32)
+}
+
+func (c *blobCache) dropSpareLocked() {
+	if c.spareGone != nil {
+		c.spareGone.Stop()
+		c.spareGone = nil
+	}
+	c.spare = nil
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli) // in hardware on amd64 and arm64

@@ -367,3 +367,69 @@ func TestTakeSharedBlob(t *testing.T) {
 		t.Error("the second take was served from memory, not from the object")
 	}
 }
+
+// TestRecycledUploadBuffer: bytes that TakeSharedBlob handed to their only reader come back through RecycleBlob as
+// the next upload's buffer; bytes another reader was given, or that were never handed over, do not, and a spare
+// nobody asks for is let go.
+func TestRecycledUploadBuffer(t *testing.T) {
+	c := &blobCache{m: map[blobKey]*blobEntry{}, spareAge: time.Hour}
+	a, b := bigContent("a"), bigContent("b")
+	c.put("r", plumbing.ComputeHash(plumbing.BlobObject, a), a)
+	c.put("r", plumbing.ComputeHash(plumbing.BlobObject, b), b)
+	if _, ok := c.get("r", plumbing.ComputeHash(plumbing.BlobObject, b)); !ok { // another reader holds b
+		t.Fatal("b not kept")
+	}
+	ta, ok := c.take("r", plumbing.ComputeHash(plumbing.BlobObject, a))
+	tb, ok2 := c.take("r", plumbing.ComputeHash(plumbing.BlobObject, b))
+	if !ok || !ok2 {
+		t.Fatal("take missed")
+	}
+	c.recycle(tb)
+	if got := c.buffer(len(b)); cap(got) > 0 && bufAddr(got) == bufAddr(b) {
+		t.Fatal("a buffer another reader was given came back for writing")
+	}
+	c.recycle(bytes.Clone(a)) // never handed over
+	if got := c.buffer(len(a)); bufAddr(got) == bufAddr(a) || cap(c.spare) != 0 {
+		t.Fatal("a buffer take did not hand over was kept")
+	}
+	c.recycle(ta)
+	if got := c.buffer(4 * len(a)); bufAddr(got) == bufAddr(a) {
+		t.Fatal("a spare much smaller than asked was handed out")
+	}
+	if got := c.buffer(len(a) / 4); bufAddr(got) == bufAddr(a) {
+		t.Fatal("a spare over twice the size asked was handed out")
+	}
+	got := c.buffer(len(a))
+	if len(got) != 0 || bufAddr(got) != bufAddr(a) {
+		t.Fatalf("the recycled buffer was not handed out (len %d)", len(got))
+	}
+	if again := c.buffer(len(a)); bufAddr(again) == bufAddr(a) {
+		t.Fatal("the same spare was handed out twice")
+	}
+	c.recycle(ta) // once only: it is no longer listed as handed over
+	if cap(c.spare) != 0 {
+		t.Fatal("a buffer was recycled twice")
+	}
+
+	// A spare nobody asks for goes after spareAge.
+	c.spareAge = 10 * time.Millisecond
+	c.put("r", plumbing.ComputeHash(plumbing.BlobObject, a), a)
+	ta, _ = c.take("r", plumbing.ComputeHash(plumbing.BlobObject, a))
+	c.recycle(ta)
+	if cap(c.spare) == 0 {
+		t.Fatal("not kept")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		c.mu.Lock()
+		gone := c.spare == nil
+		c.mu.Unlock()
+		if gone {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the spare outlived spareAge")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
