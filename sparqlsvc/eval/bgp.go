@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"math"
+
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
@@ -23,21 +25,43 @@ func (e *evaluator) plan(x *algebra.BGP, bound varset) []int {
 		return o
 	}
 	order := e.greedy(x, bound, -1)
+	scan := false
 	if n := len(x.Triples); n >= 3 && n <= 8 && !e.bindsAny(x, bound) {
-		best := e.planCost(x, order, bound)
+		best := e.planCost(x, order, bound, false)
 		for first := range x.Triples {
-			if first == order[0] {
-				continue
+			alt := order
+			if first != order[0] {
+				alt = e.greedy(x, bound, first)
 			}
-			alt := e.greedy(x, bound, first)
-			// A clear margin: the model is coarse, and the greedy order is what every other query was tuned with.
-			if c := e.planCost(x, alt, bound); c < best/2 {
-				order, best = alt, c
+			for _, bySubject := range []bool{false, true} {
+				if (first == order[0] && !bySubject) || (bySubject && !e.canScanBySubject(x.Triples[first], bound)) {
+					continue
+				}
+				// A clear margin: the model is coarse, and the greedy order is what every other query was tuned
+				// with.
+				if c := e.planCost(x, alt, bound, bySubject); c < best/2 {
+					order, best, scan = alt, c, bySubject
+				}
 			}
 		}
 	}
 	e.orders[k] = order
+	if e.scans == nil {
+		e.scans = map[orderKey]bool{}
+	}
+	e.scans[k] = scan
 	return order
+}
+
+// scansBySubject reports whether plan chose, for x with bound, to read its first pattern in subject order.
+func (e *evaluator) scansBySubject(x *algebra.BGP, bound varset) bool {
+	return e.scans[orderKey{x, bound, e.activeName()}]
+}
+
+// canScanBySubject reports whether a pattern starting a join can be read in subject order (subjectScan): "?s p ?o"
+// with p a constant and neither variable bound.
+func (e *evaluator) canScanBySubject(t algebra.Triple, bound varset) bool {
+	return t.S.IsVar() && !t.P.IsVar() && t.O.IsVar() && !bound.has(e.slot(t.S.Var)) && !bound.has(e.slot(t.O.Var))
 }
 
 // greedy is plan's greedy order, starting with pattern first when it is not -1.
@@ -96,7 +120,10 @@ const probeFar = 16
 // so a later probe keyed on that variable ascends; a probe keyed on another variable costs probeFar. A pattern
 // probed with its subject bound gives at most one solution per probe here (the fixed guess, a thousandth of the
 // predicate, says more, which would price every star of patterns on one subject as a product).
-func (e *evaluator) planCost(x *algebra.BGP, order []int, bound varset) float64 {
+//
+// With bySubject, the first pattern ("?s p ?o") is read in subject order (subjectScan): its rows are sorted once,
+// at about a quarter of a probe per row and step of the sort, and then the star of patterns on ?s probes in order.
+func (e *evaluator) planCost(x *algebra.BGP, order []int, bound varset, bySubject bool) float64 {
 	rows, cost, sorted := 1.0, 0.0, -2
 	for k, i := range order {
 		t := x.Triples[i]
@@ -118,6 +145,10 @@ func (e *evaluator) planCost(x *algebra.BGP, order []int, bound varset) float64 
 		if k == 0 {
 			sorted = first // the range is sorted by its first free position after the bound prefix
 			cost += 1
+			if bySubject {
+				sorted = e.slot(t.S.Var)
+				cost += est * math.Log2(max(est, 2)) / 4
+			}
 		} else {
 			if !t.S.IsVar() || bound.has(e.slot(t.S.Var)) {
 				est = min(est, 1)
@@ -304,7 +335,9 @@ func (e *evaluator) filteredBGP(x *algebra.BGP, filters []algebra.Expr, in []ID,
 		}
 		row := make([]ID, len(in))
 		copy(row, in)
-		return e.matchFrom(x.Triples, order, 0, row, e.stateOf(x), checks, emit, errp)
+		st := e.stateOf(x)
+		st.bySubject = e.scansBySubject(x, bound)
+		return e.matchFrom(x.Triples, order, 0, row, st, checks, emit, errp)
 	}
 	for _, f := range late {
 		if !e.test(f, in, errp) {
@@ -348,6 +381,8 @@ func pushable(x algebra.Expr) bool {
 type bgpState struct {
 	cur   []probeCursor
 	nodes [][3]patNode
+	// bySubject: the run in progress reads its first pattern in subject order (plan, subjectScan).
+	bySubject bool
 }
 
 // patNode is a pattern position: a variable's slot, or a constant's id (0 when the data cannot hold it).
@@ -412,7 +447,13 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 			}
 			continue
 		}
-		m := e.probe(&st.cur[order[k]*len(e.active)+gi], gr.g, s, p, o)
+		var m index.Matches
+		if k == 0 && st.bySubject && s == 0 && p != 0 && o == 0 {
+			m = e.subjectScan(gr.g, p)
+		}
+		if m.Rows == nil {
+			m = e.probe(&st.cur[order[k]*len(e.active)+gi], gr.g, s, p, o)
+		}
 		for j := 0; j < m.Len(); j++ {
 			if e.steps++; e.steps&1023 == 0 {
 				if err := e.ctx.Err(); err != nil {
@@ -500,6 +541,26 @@ func (e *evaluator) probe(c *probeCursor, g *index.Graph, s, p, o ID) index.Matc
 		}
 	}
 	return g.MatchFrom(&c.Cursor, s, p, o)
+}
+
+// subjectScan returns p's triples in g in subject order (index.Graph.BySubject), for a join that starts from them
+// and probes a star of patterns on their subjects: each probe then lands just after the previous one (index.Cursor)
+// where the predicate's own order, by object, sent it anywhere in the index. Without room in the budget for the
+// copy, or when p has no triples, the Matches are empty and the pattern is matched as usual.
+func (e *evaluator) subjectScan(g *index.Graph, p ID) index.Matches {
+	k := fanoutKey{g, p}
+	sub, ok := e.bySubject[k]
+	if !ok {
+		n := int64(g.Match(0, p, 0).Len())
+		cost := 12*n + index.SubjectTableBytes(int(n))
+		if n == 0 || e.bytes+e.t.bytes+cost > e.opt.MaxMemory {
+			return index.Matches{}
+		}
+		e.bytes += cost
+		sub = g.BySubject(p)
+		e.bySubject[k] = sub
+	}
+	return index.Matches{Rows: sub.Rows(index.SPO), Perm: index.SPO}
 }
 
 // subjectIndex returns p's triples in g sorted by subject (index.Graph.BySubject) for a pattern "s p ?o" whose

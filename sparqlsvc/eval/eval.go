@@ -82,6 +82,7 @@ type evaluator struct {
 	cache       map[cacheKey][][]ID
 	safeC       map[safeKey]bool
 	orders      map[orderKey][]int
+	scans       map[orderKey]bool // plan's choice to read the first pattern in subject order
 	bgps        map[*algebra.BGP]*bgpState
 	fanout      map[fanoutKey]float64
 	info        map[algebra.Op]*opInfo

@@ -176,3 +176,66 @@ func TestPlanPrefersFilteredPatterns(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanScansStarBySubject: a star of patterns on offers with nothing that lists the offers in order (no type
+// pattern) starts from one predicate read in subject order, so the other probes ascend; the answers are the same
+// as without that reading, with a budget too small for the copy, and every offer's values are its own.
+func TestPlanScansStarBySubject(t *testing.T) {
+	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
+	b := index.NewBuilder()
+	add := func(s, p, o rdf.Term) {
+		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const n = 4000
+	for o := range n {
+		add(ex("offer", o), ex("price", 0), rdf.Literal(fmt.Sprint((o*7919)%n), rdf.XSDInteger)) // objects in no order
+		add(ex("offer", o), ex("days", 0), rdf.Literal(fmt.Sprint((o*104729)%n+n), rdf.XSDInteger))
+		add(ex("offer", o), ex("from", 0), rdf.Literal(fmt.Sprintf("2008-01-%02d", 1+o%28), index.XSDDate))
+	}
+	ds := FromIndex(b.Build())
+	src := `SELECT * WHERE { ?offer <http://ex.org/price0> ?price ; <http://ex.org/days0> ?days ; <http://ex.org/from0> ?from }`
+	q, err := parser.Parse(src, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bgp := firstOp[*algebra.BGP](q.Op)
+	e := newEvaluator(context.Background(), ds, q, Options{})
+	e.plan(bgp, varset{})
+	if !e.scansBySubject(bgp, varset{}) {
+		t.Fatal("the star does not start from a predicate in subject order")
+	}
+	check := func(opt Options) {
+		t.Helper()
+		res, err := Run(context.Background(), ds, q, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Rows) != n {
+			t.Fatalf("%d rows, want %d", len(res.Rows), n)
+		}
+		seen := map[int]bool{}
+		for _, r := range res.Rows {
+			var o, price, days, day int
+			for i, name := range res.Vars {
+				switch name {
+				case "offer":
+					fmt.Sscanf(r[i].Value, "http://ex.org/offer%d", &o)
+				case "price":
+					fmt.Sscan(r[i].Value, &price)
+				case "days":
+					fmt.Sscan(r[i].Value, &days)
+				case "from":
+					fmt.Sscanf(r[i].Value, "2008-01-%d", &day)
+				}
+			}
+			if seen[o] || price != (o*7919)%n || days != (o*104729)%n+n || day != 1+o%28 {
+				t.Fatalf("row %v: offer %d", r, o)
+			}
+			seen[o] = true
+		}
+	}
+	check(Options{})
+	check(Options{MaxMemory: 64 << 10}) // no room for the copy: the patterns are matched as usual
+}
