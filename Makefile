@@ -5,7 +5,7 @@ SHELL     := /bin/bash
 REPORTS   := $(CURDIR)/build/reports
 export LDHUB_REPORT_DIR := $(REPORTS)
 
-.PHONY: all build test conformance vet fmt-check tidy-check bench bench-parse bench-upload bench-sparql bench-sparql-broad bench-sparql-store bench-cluster fuzz soak clean
+.PHONY: all build test conformance vet fmt-check tidy-check bench bench-parse bench-upload bench-sparql bench-sparql-broad bench-sparql-all bench-sparql-store bench-cluster fuzz soak clean
 
 all: build
 
@@ -96,6 +96,10 @@ bench-sparql:
 
 bench-sparql-broad:
 	QUERIES=$(CURDIR)/bench/queries-broad bench/sparql/run.sh
+
+# The 14 shared queries and the 70 broad ones in one run: each engine loads the data once.
+bench-sparql-all:
+	QUERIES=all bench/sparql/run.sh
 
 # ldhub built-in vs ldhub + Virtuoso (external store) vs Virtuoso direct, same data and queries, one run.
 bench-sparql-store:

@@ -60,11 +60,12 @@ func main() {
 	db := flag.String("db", "", "Virtuoso's database folder (-virtuoso; emptied first)")
 	buffers := flag.Int("buffers", 150000, "Virtuoso's NumberOfBuffers (8 KiB pages of cache)")
 	budget := flag.Duration("budget", time.Minute, "a query is not repeated once its runs add up to this (-virtuoso)")
+	timeout := flag.Duration("timeout", 5*time.Minute, "Virtuoso ends a query after this (its anytime-query timeout) and the query is reported as timed out (-virtuoso)")
 	flag.Parse()
 	var err error
 	switch {
 	case *virtuoso != "" && *db != "" && *queries != "":
-		err = runVirtuoso(*virtuoso, *db, *queries, *runs, *warmup, *dump, *only, *buffers, *budget)
+		err = runVirtuoso(*virtuoso, *db, *queries, *runs, *warmup, *dump, *only, *buffers, *budget, *timeout)
 	case *build != "" && *idx != "":
 		if *cpuprofile != "" {
 			f, perr := os.Create(*cpuprofile)

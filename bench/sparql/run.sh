@@ -17,10 +17,14 @@
 #             way (ld_dir + rdf_loader_run + checkpoint, timed with the server's CPU time and peak RSS), then every
 #             query sent to its SPARQL endpoint as an HTTP form POST with the graph as default-graph-uri (JSON
 #             results, N-Triples for CONSTRUCT/DESCRIBE), as its users reach it. CPU time per query is the server
-#             process's. VIRTUOSO_QUERY_BUDGET_MS (default 60000) as for Jena.
+#             process's. VIRTUOSO_QUERY_BUDGET_MS (default 60000) as for Jena. VIRTUOSO_QUERY_TIMEOUT_MS (default
+#             300000, the limit ldhub's runs have) is passed as the endpoint's timeout parameter: a query that
+#             reaches it is reported as timed out and not repeated.
 #
 # QUERIES (default ../shared/bench/queries) is the folder of .rq files; `make bench-sparql-broad` runs
-# bench/queries-broad, our own 70 queries over every SPARQL 1.1 feature and function family.
+# bench/queries-broad, our own 70 queries over every SPARQL 1.1 feature and function family. Several folders
+# separated by ':' run as one set (their files linked into $OUT_DIR/queries; a name in two of them is an error), so
+# every engine loads the data once for all of them; QUERIES=all (`make bench-sparql-all`) is both of the above.
 #
 # PARALLEL=1 runs Oxigraph's process beside ldhub's and Jena's phases instead of before them (a shorter run on a
 # machine other work already saturates; every engine then shares the cores alike). The table gives CPU time beside
@@ -46,6 +50,20 @@ size="${SIZE:-1000000}"
 case "$size" in *000000) tag="$((size / 1000000))m" ;; *000) tag="$((size / 1000))k" ;; *) tag="$size" ;; esac
 data="$data_dir/bsbm-$tag.nt"
 mkdir -p "$out"
+[ "$query_dir" = all ] && query_dir="$shared/queries:$root/bench/queries-broad"
+if [[ "$query_dir" == *:* ]]; then
+  rm -rf "$out/queries"
+  mkdir -p "$out/queries"
+  IFS=: read -ra dirs <<< "$query_dir"
+  for d in "${dirs[@]}"; do
+    for f in "$d"/*.rq; do
+      [ -e "$f" ] || { echo "no .rq files in $d" >&2; exit 1; }
+      [ -e "$out/queries/$(basename "$f")" ] && { echo "$(basename "$f") is in two query folders" >&2; exit 1; }
+      ln -s "$(cd "$(dirname "$f")" && pwd)/$(basename "$f")" "$out/queries/"
+    done
+  done
+  query_dir="$out/queries"
+fi
 rm -rf "$out"/build-*.json "$out"/build-*.time "$out"/oxigraph.json "$out"/jena.json "$out"/jena-load.time \
   "$out"/ours "$out"/oxigraph "$out"/jena \
   "$out"/virtuoso.json "$out"/virtuoso
@@ -89,7 +107,8 @@ if [[ "$anchors" == *" virtuoso "* ]]; then
   vq=("-runs" "$runs" "-warmup" "1" "-dump" "$out/virtuoso")
   [ "$only_build" = 1 ] && vq=("-only" "/") # no query file name contains a slash: the load alone
   "$out/sparql-bench" -virtuoso "$data" -db "$out/virtuoso-db" -queries "$query_dir" "${vq[@]}" \
-    -buffers "${VIRTUOSO_BUFFERS:-150000}" -budget "${VIRTUOSO_QUERY_BUDGET_MS:-60000}ms" > "$out/virtuoso.json"
+    -buffers "${VIRTUOSO_BUFFERS:-150000}" -budget "${VIRTUOSO_QUERY_BUDGET_MS:-60000}ms" \
+    -timeout "${VIRTUOSO_QUERY_TIMEOUT_MS:-300000}ms" > "$out/virtuoso.json" 2> >(tee "$out/virtuoso.log" >&2)
   rm -rf "$out/virtuoso-db"
 fi
 [ -n "$oxpid" ] && wait "$oxpid"
