@@ -220,3 +220,9 @@ func (k *Key) group() int {
 	}
 	return 2
 }
+
+// FixedKey is NewKey(t) for an xsd:integer or xsd:decimal t whose value the caller already holds as v / 10^scale
+// (a number held in its term id): no parse. The caller vouches that the value is t's.
+func FixedKey(t rdf.Term, v int64, scale int) Key {
+	return Key{Term: t, kind: keyFixed, fx: fixed{v: v, scale: scale, dec: t.Datatype == rdf.XSDDecimal}.normal()}
+}

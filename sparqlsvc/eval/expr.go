@@ -8,6 +8,7 @@ import (
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/builtin"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
 func rdfIRI(s string) rdf.Term { return rdf.IRI(s) }
@@ -147,6 +148,31 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 		}
 		return rdf.Term{}, builtin.ErrType
 	}
+	switch c.Func {
+	case "=", "!=", "<", ">", "<=", ">=":
+		// Operands straight to comparison keys: a variable holding a number in its id gives its key without the
+		// lexical form being parsed. Both operands are evaluated before either key is made, since a nested
+		// comparison would reuse the scratch keys.
+		var ts [2]rdf.Term
+		var ids [2]ID
+		for i := range ts {
+			if v, ok := c.Args[i].(algebra.Var); ok {
+				if ids[i] = row[e.varSlot(v)]; ids[i] == 0 {
+					return rdf.Term{}, errUnbound
+				}
+				if _, _, ok := index.InlineNumber(ids[i]); ok {
+					continue
+				}
+			}
+			t, err := e.eval(c.Args[i], row, errp)
+			if err != nil {
+				return rdf.Term{}, err
+			}
+			ts[i], ids[i] = t, 0
+		}
+		a, b := e.operandKey(c, 0, ids[0], ts[0]), e.operandKey(c, 1, ids[1], ts[1])
+		return compareKeys(c.Func, a, b)
+	}
 	args, base, err := e.args(c.Args, row, errp)
 	if err != nil {
 		return rdf.Term{}, err
@@ -159,29 +185,8 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 // apply is a call of an operator or function on its evaluated arguments.
 func (e *evaluator) apply(c *algebra.Call, args []rdf.Term) (rdf.Term, error) {
 	switch c.Func {
-	case "=", "!=":
-		eq, err := builtin.EqualKeys(e.argKey(c, 0, args[0]), e.argKey(c, 1, args[1]))
-		if err != nil {
-			return rdf.Term{}, err
-		}
-		return builtin.Boolean(eq == (c.Func == "=")), nil
-	case "<", ">", "<=", ">=":
-		cmp, err := builtin.CompareKeys(e.argKey(c, 0, args[0]), e.argKey(c, 1, args[1]))
-		if err != nil {
-			return rdf.Term{}, err
-		}
-		var b bool
-		switch c.Func {
-		case "<":
-			b = cmp < 0
-		case ">":
-			b = cmp > 0
-		case "<=":
-			b = cmp <= 0
-		default:
-			b = cmp >= 0
-		}
-		return builtin.Boolean(b), nil
+	case "=", "!=", "<", ">", "<=", ">=":
+		return compareKeys(c.Func, e.argKey(c, 0, args[0]), e.argKey(c, 1, args[1]))
 	case "+", "-":
 		if len(args) == 1 {
 			if c.Func == "-" {
@@ -202,6 +207,43 @@ func (e *evaluator) ebv(x algebra.Expr, row []ID, errp *error) (bool, error) {
 		return false, err
 	}
 	return builtin.EBV(t)
+}
+
+// compareKeys applies comparison operator op to two parsed operands.
+func compareKeys(op string, a, b *builtin.Key) (rdf.Term, error) {
+	if op == "=" || op == "!=" {
+		eq, err := builtin.EqualKeys(a, b)
+		if err != nil {
+			return rdf.Term{}, err
+		}
+		return builtin.Boolean(eq == (op == "=")), nil
+	}
+	cmp, err := builtin.CompareKeys(a, b)
+	if err != nil {
+		return rdf.Term{}, err
+	}
+	var r bool
+	switch op {
+	case "<":
+		r = cmp < 0
+	case ">":
+		r = cmp > 0
+	case "<=":
+		r = cmp <= 0
+	default:
+		r = cmp >= 0
+	}
+	return builtin.Boolean(r), nil
+}
+
+// operandKey is operand i of a comparison as a key: from id when it holds a number (index.IsInline), without
+// parsing a lexical form; otherwise from t, the operand's value (argKey).
+func (e *evaluator) operandKey(c *algebra.Call, i int, id ID, t rdf.Term) *builtin.Key {
+	if n, scale, ok := index.InlineNumber(id); ok {
+		e.scratchKeys[i] = builtin.FixedKey(e.t.term(id), n, scale)
+		return &e.scratchKeys[i]
+	}
+	return e.argKey(c, i, t)
 }
 
 // argKey is argument i of a comparison, parsed for comparing: a constant's key is parsed once per query (a FILTER

@@ -2,11 +2,15 @@ package eval_test
 
 import (
 	"context"
+	"math/rand/v2"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/builtin"
 	"github.com/ldhub/ldhub/sparqlsvc/eval"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 	"github.com/ldhub/ldhub/sparqlsvc/parser"
@@ -65,6 +69,11 @@ func TestInlineNumbersKeepTheirTerms(t *testing.T) {
 		{`SELECT ?t { ?s <http://ex.org/v> ?o . ?t <http://ex.org/w> ?o FILTER(isNumeric(?o) && ?o < 1) }`,
 			"<http://ex.org/ti> | <http://ex.org/tj>"},
 		{`SELECT ?t { ?t <http://ex.org/w> 75.08 }`, "<http://ex.org/tk>"},
+		// a comparison whose operand holds another: both operands are evaluated before either key is made
+		{`SELECT ?s { ?s <http://ex.org/v> ?o FILTER((?o > 1) = (1 < ?o)) }`, "<http://ex.org/sa> | <http://ex.org/sb> | " +
+			"<http://ex.org/sc> | <http://ex.org/sd> | <http://ex.org/se> | <http://ex.org/sf> | <http://ex.org/sg> | " +
+			"<http://ex.org/sh> | <http://ex.org/si> | <http://ex.org/sj> | <http://ex.org/sk> | <http://ex.org/sn>"},
+		{`SELECT ?s { ?s <http://ex.org/v> ?o FILTER(?o > 1.5 && 75.08 >= ?o && ?o != 2.0) }`, "<http://ex.org/sk>"},
 	}
 	for _, c := range cases {
 		for _, d := range []*eval.Dataset{ds, merged} {
@@ -97,5 +106,42 @@ func checkRows(t *testing.T, ds *eval.Dataset, query, want string) {
 	}
 	if g := strings.Join(got, " | "); g != want {
 		t.Errorf("%s (%d extra sources):\n got %s\nwant %s", query, len(ds.Extra), g, want)
+	}
+}
+
+// TestFixedKeyOfInlineIDs: the key a comparison makes from a number held in its id is the key parsing its term
+// gives, for every kind of inline number.
+func TestFixedKeyOfInlineIDs(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	n := 0
+	for range 50000 {
+		var lex, dt string
+		switch r.IntN(3) {
+		case 0:
+			lex, dt = strconv.FormatInt(r.Int64N(1<<28)-1<<27, 10), rdf.XSDInteger
+		case 1:
+			lex, dt = strconv.FormatInt(r.Int64N(1<<26)-1<<25, 10), rdf.XSDDecimal
+			if sc := r.IntN(4); sc > 0 && len(lex) > sc+1 {
+				lex = lex[:len(lex)-sc] + "." + lex[len(lex)-sc:]
+			}
+		default:
+			lex, dt = strconv.Itoa(r.IntN(1000))+"."+[]string{"0", "00", "000", "5", "50", "05"}[r.IntN(6)], rdf.XSDDecimal
+		}
+		tm := rdf.Literal(lex, dt)
+		id, ok := index.InlineID(tm)
+		if !ok {
+			continue
+		}
+		n++
+		v, scale, ok := index.InlineNumber(id)
+		if !ok {
+			t.Fatalf("%v: id %x holds no number", tm, id)
+		}
+		if got, want := builtin.FixedKey(tm, v, scale), builtin.NewKey(tm); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%v: FixedKey %+v, NewKey %+v", tm, got, want)
+		}
+	}
+	if n < 30000 {
+		t.Fatalf("only %d numbers held in ids", n)
 	}
 }

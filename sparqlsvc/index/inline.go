@@ -208,3 +208,19 @@ func InlineID(t rdf.Term) (ID, bool) {
 	}
 	return inlineID(t.Datatype, t.Value)
 }
+
+// InlineNumber returns the value of an inline xsd:integer or xsd:decimal id as v / 10^scale; ok is false for other
+// ids (dates, dictionary ids).
+func InlineNumber(id ID) (v int64, scale int, ok bool) {
+	if !IsInline(id) {
+		return 0, 0, false
+	}
+	p := id &^ (inlineMask | 3<<kindShift)
+	switch id >> kindShift & 3 {
+	case inlineInteger:
+		return int64(p) - intBias, 0, true
+	case inlineDecimal:
+		return int64(p&(1<<decBits-1)) - decBias, int(p >> decBits), true
+	}
+	return 0, 0, false
+}
