@@ -204,14 +204,14 @@ func TestLargeDocumentationLanguagesAfterTheSwitch(t *testing.T) {
 func TestPlaceSectionPages(t *testing.T) {
 	dir, scratch := t.TempDir(), t.TempDir()
 	for _, n := range []string{tree.SectionPage("class", 1), tree.SectionPage("class", 3), tree.SectionPage("shape", 1), tree.PageHTML,
-		tree.LabelsIndex("de"), tree.LabelsIndex("de") + ".gz", tree.LabelsIndex("")} {
+		tree.LabelsIndex("de"), tree.LabelsIndex("de") + ".gz", tree.LabelsIndex(""), tree.SectionPageIn("class", 1, "de")} {
 		if err := os.WriteFile(filepath.Join(dir, n), []byte("old"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, p := range []string{"s/0/class/1/" + tree.PageHTML, "s/0/class/2/" + tree.PageHTML, "s/0/concept/1/" + tree.PageHTML,
 		labelsOut(0, "") + "/labels.json", labelsOut(0, "") + "/labels.json.gz", labelsOut(0, "fr") + "/labels.json",
-		labelsOut(0, "fr") + "/labels.json.gz", "l/0/fr/" + tree.PageHTML} {
+		labelsOut(0, "fr") + "/labels.json.gz", "l/0/fr/" + tree.PageHTML, "r/0/fr/class/2/" + tree.PageHTML} {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(scratch, p)), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -226,8 +226,8 @@ func TestPlaceSectionPages(t *testing.T) {
 	page := func(p string) string { return "new " + p + "/" + tree.PageHTML }
 	want := map[string]string{tree.SectionPage("class", 1): page("s/0/class/1"), tree.SectionPage("class", 2): page("s/0/class/2"),
 		tree.SectionPage("concept", 1): page("s/0/concept/1"), tree.PageHTML: "old", tree.PageVariant("en"): "old",
-		tree.PageVariant("fr"): page("l/0/fr"),
-		tree.LabelsIndex(""):   "new x/0/-hub/labels.json", tree.LabelsIndex("") + ".gz": "new x/0/-hub/labels.json.gz",
+		tree.PageVariant("fr"): page("l/0/fr"), tree.SectionPageIn("class", 2, "fr"): page("r/0/fr/class/2"),
+		tree.LabelsIndex(""): "new x/0/-hub/labels.json", tree.LabelsIndex("") + ".gz": "new x/0/-hub/labels.json.gz",
 		tree.LabelsIndex("fr"): "new x/0/fr/labels.json", tree.LabelsIndex("fr") + ".gz": "new x/0/fr/labels.json.gz"}
 	ents, err := os.ReadDir(dir)
 	if err != nil {

@@ -453,13 +453,15 @@ func (p *Pipeline) addPublication(hb *html.Batch, i int, pp html.PublicationPage
 			return nil, "", fmt.Errorf("in %s: %w", l, err)
 		}
 	}
-	// The full listing of each section, in the hub's language, when the page cannot document every term
+	// The full listing of each section, in each language of the page, when the page cannot document every term
 	// (placeVariants finds them in the scratch folder).
 	for _, tp := range html.SectionPages(pp.Vocab, p.o.HTML.TermsPerPage) {
-		ps := pp
-		ps.Terms, ps.Languages = tp, nil
-		if err := hb.Publication(sectionOut(i, tp.Section, tp.N), ps); err != nil {
-			return nil, "", fmt.Errorf("terms %s page %d: %w", tp.Section, tp.N, err)
+		for _, l := range append([]string{""}, langs...) {
+			ps := pp
+			ps.Terms, ps.Language = tp, l
+			if err := hb.Publication(sectionOut(i, l, tp.Section, tp.N), ps); err != nil {
+				return nil, "", fmt.Errorf("terms %s page %d %s: %w", tp.Section, tp.N, l, err)
+			}
 		}
 	}
 	return langs, hub, nil
@@ -471,42 +473,48 @@ func labelsOut(i int, key string) string {
 	return strings.TrimSuffix("x/"+strconv.Itoa(i)+"/"+cmp.Or(key, "-hub"), "/")
 }
 
-// sectionOut is where addPublication renders page n of section of the i-th page.
-func sectionOut(i int, section string, n int) string {
-	return "s/" + strconv.Itoa(i) + "/" + section + "/" + strconv.Itoa(n)
+// sectionOut is where addPublication renders page n of section of the i-th page in the language of key ("": the
+// hub's).
+func sectionOut(i int, key, section string, n int) string {
+	if key == "" {
+		return "s/" + strconv.Itoa(i) + "/" + section + "/" + strconv.Itoa(n)
+	}
+	return "r/" + strconv.Itoa(i) + "/" + key + "/" + section + "/" + strconv.Itoa(n)
 }
 
 // placeVariants moves the language variants of the i-th page rendered into scratch (addPublication) into dir
 // beside the page (tree.PageVariant), links the page under the hub language's key when there are variants, and
 // removes the variants the folder had and the page no longer has (a repage after the hub's language or the data's
-// languages changed). The pages of the sections' full listings (tree.SectionPage) are placed and pruned the same
-// way. The files get the version's time.
+// languages changed). The pages of the sections' full listings (tree.SectionPageIn, in each language) and the
+// labels indexes (tree.LabelsIndex) are placed and pruned the same way. The files get the version's time.
 func placeVariants(scratch string, i int, dir string, langs []string, hub string, modified time.Time) error {
 	keepSection := map[string]bool{}
-	from := filepath.Join(scratch, "s", strconv.Itoa(i))
-	sections, err := os.ReadDir(from)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	for _, s := range sections {
-		pages, err := os.ReadDir(filepath.Join(from, s.Name()))
-		if err != nil {
+	for _, l := range append([]string{""}, langs...) {
+		from := filepath.Dir(filepath.Dir(filepath.Join(scratch, filepath.FromSlash(sectionOut(i, l, "s", 1)))))
+		sections, err := os.ReadDir(from)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		for _, pg := range pages {
-			n, err := strconv.Atoi(pg.Name())
+		for _, s := range sections {
+			pages, err := os.ReadDir(filepath.Join(from, s.Name()))
 			if err != nil {
 				return err
 			}
-			name := tree.SectionPage(s.Name(), n)
-			to := filepath.Join(dir, name)
-			if err := os.Rename(filepath.Join(from, s.Name(), pg.Name(), tree.PageHTML), to); err != nil {
-				return err
+			for _, pg := range pages {
+				n, err := strconv.Atoi(pg.Name())
+				if err != nil {
+					return err
+				}
+				name := tree.SectionPageIn(s.Name(), n, l)
+				to := filepath.Join(dir, name)
+				if err := os.Rename(filepath.Join(from, s.Name(), pg.Name(), tree.PageHTML), to); err != nil {
+					return err
+				}
+				if err := os.Chtimes(to, modified, modified); err != nil {
+					return err
+				}
+				keepSection[name] = true
 			}
-			if err := os.Chtimes(to, modified, modified); err != nil {
-				return err
-			}
-			keepSection[name] = true
 		}
 	}
 	for _, l := range append([]string{""}, langs...) {

@@ -255,11 +255,11 @@ func (h *Handler) serveLocated(w http.ResponseWriter, r *http.Request, last bool
 	}
 	chosen := false
 	if fo.IsPage(slot) {
-		if sec, n, ok, err := termsQuery(r); err != nil {
+		if sec, n, lang, ok, err := termsQuery(r); err != nil {
 			apierr.Write(w, r, apierr.New(http.StatusBadRequest, err.Error()))
 			return false
 		} else if ok {
-			rp, err := fo.SectionRep(sec, n, t.ext == "")
+			rp, err := fo.SectionRep(sec, n, lang, t.ext == "")
 			if err != nil {
 				if _, serr := os.Stat(fo.Dir); !last && serr != nil {
 					return true // the folder vanished: a new version replaced it
@@ -574,29 +574,34 @@ func (h *Handler) serveRep(w http.ResponseWriter, r *http.Request, rp *filecache
 }
 
 // termsQuery is the page of a section's full listing a publication or version page's query names
-// (?terms=<section>&page=<n>, tree.SectionPage); ok is false when it names none. A page that cannot exist (0, or
+// (?terms=<section>&page=<n>, and lang=<tag> for the page in that language: tree.SectionPageIn, lang its key);
+// ok is false when it names none. A page that cannot exist (0, or
 // a section name that is not a word) is not an error: it is a missing page.
-func termsQuery(r *http.Request) (section string, n int, ok bool, err error) {
+func termsQuery(r *http.Request) (section string, n int, lang string, ok bool, err error) {
 	q := r.URL.Query()
 	ts, ps := q["terms"], q["page"]
 	if ts == nil && ps == nil {
-		return "", 0, false, nil
+		return "", 0, "", false, nil
 	}
 	if len(ts) != 1 || len(ps) != 1 {
-		return "", 0, false, errors.New("a page of terms is named by one terms=<section> and one page=<n>")
+		return "", 0, "", false, errors.New("a page of terms is named by one terms=<section> and one page=<n>")
 	}
-	if q.Has("lang") {
-		return "", 0, false, errors.New("pages of terms come in the hub's language only: lang does not apply with terms")
+	tag, named, err := chosenLanguage(r)
+	if err != nil {
+		return "", 0, "", false, err
+	}
+	if named {
+		lang = codec.LanguageKey(tag)
 	}
 	n, err = strconv.Atoi(ps[0])
 	if err != nil || len(ps[0]) > 9 {
-		return "", 0, false, errors.New("page must be a page number (1, 2, …)")
+		return "", 0, "", false, errors.New("page must be a page number (1, 2, …)")
 	}
 	section = ts[0]
 	if n < 1 || section == "" || strings.IndexFunc(section, func(c rune) bool { return (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') }) >= 0 {
-		return "-", 0, true, nil // no such file: answered as a missing page
+		return "-", 0, "", true, nil // no such file: answered as a missing page
 	}
-	return section, n, true, nil
+	return section, n, lang, true, nil
 }
 
 // labelsQuery is the language key of the labels index a publication or version URL's query names

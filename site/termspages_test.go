@@ -28,14 +28,16 @@ const (
 	termsPerPage = 500
 )
 
-// bigTree renders, with pages listed termsPerPage a page, a generated SKOS thesaurus of bigConcepts concepts and
-// bigClasses classes (and a small vocabulary, small), and returns a handler over the tree, the tree and the publication's first version's path.
+// bigTree renders, with pages listed termsPerPage a page, a generated SKOS thesaurus of bigConcepts concepts
+// (labelled in English and French) and bigClasses classes (and a small vocabulary, small), and returns a handler over the tree, the tree and the publication's first version's path.
 func bigTree(t *testing.T) (*site.Handler, string, string) {
 	t.Helper()
 	var nt strings.Builder
 	for i := range bigConcepts {
 		fmt.Fprintf(&nt, "<http://example.org/thes/c%d> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/2004/02/skos/core#Concept> .\n", i)
 		fmt.Fprintf(&nt, "<http://example.org/thes/c%d> <http://www.w3.org/2004/02/skos/core#prefLabel> \"Concept %05d\"@en .\n", i, i)
+		// French labels in the reverse order, so that the French listing pages hold other concepts than the English.
+		fmt.Fprintf(&nt, "<http://example.org/thes/c%d> <http://www.w3.org/2004/02/skos/core#prefLabel> \"Notion %05d\"@fr .\n", i, bigConcepts-1-i)
 	}
 	for i := range bigClasses {
 		fmt.Fprintf(&nt, "<http://example.org/thes/K%d> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/2002/07/owl#Class> .\n", i)
@@ -47,7 +49,7 @@ func bigTree(t *testing.T) (*site.Handler, string, string) {
 	return h, out, "/org/open/big/versions/" + pub.Versions[0].Label
 }
 
-var pageHref = regexp.MustCompile(`href="([^"]*\?terms=[a-zA-Z]+&amp;page=[0-9]+)"`)
+var pageHref = regexp.MustCompile(`href="([^"]*[?;]terms=[a-zA-Z]+&amp;page=[0-9]+)"`)
 
 // termIRIs are the IRIs of the terms a page documents in full (the title of each entry's IRI link).
 func termIRIs(body string) []string {
@@ -65,8 +67,12 @@ func TestSectionPages(t *testing.T) {
 	h, _, version := bigTree(t)
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	for _, self := range []string{"/org/open/big", version} {
-		_, body := getPage(t, srv.URL, pageLangCase{path: self, accept: browserAccept})
+	for _, pl := range []struct{ self, lang string }{{"/org/open/big", ""}, {version, ""}, {"/org/open/big", "fr"}, {version, "fr"}} {
+		self, query := pl.self, "?"
+		if pl.lang != "" {
+			query = "?lang=" + pl.lang + "&"
+		}
+		_, body := getPage(t, srv.URL, pageLangCase{path: self + strings.TrimSuffix(query, "&"), accept: browserAccept})
 		if n := len(termIRIs(body)); n == 0 || n > 3000 {
 			t.Fatalf("%s documents %d terms", self, n)
 		}
@@ -81,9 +87,13 @@ func TestSectionPages(t *testing.T) {
 			t.Fatalf("%s links %d pages, want %d: %v", self, len(links), want, links)
 		}
 		seen := map[string]int{}
+		first := ""
 		for link := range links {
-			if !strings.HasPrefix(link, self+"?") {
-				t.Errorf("%s links %s", self, link)
+			if !strings.HasPrefix(link, self+query+"terms=") {
+				t.Errorf("%s%s links %s", self, query, link)
+			}
+			if strings.HasSuffix(link, "terms=concept&page=1") {
+				first = link
 			}
 			resp, body := getPage(t, srv.URL, pageLangCase{path: link, accept: browserAccept})
 			if resp.StatusCode != 200 {
@@ -100,6 +110,11 @@ func TestSectionPages(t *testing.T) {
 			if loc, want := resp.Header.Get("Content-Location"), strings.Replace(link, "?", ".html?", 1); loc != want {
 				t.Errorf("%s: Content-Location %q, want %q", link, loc, want)
 			}
+			// The listing page's language switch opens the same listing page in each language.
+			other := map[string]string{"": "fr", "fr": "en"}[pl.lang]
+			if want := `href="` + self + "?lang=" + other + "&amp;" + strings.ReplaceAll(strings.TrimPrefix(link, self+query), "&", "&amp;"); !strings.Contains(body, want) {
+				t.Errorf("%s: no switch link %s", link, want)
+			}
 			if v := varyOf(resp.Header); len(v) != 1 || v[0] != "Accept" {
 				t.Errorf("%s: Vary %q", link, v)
 			}
@@ -111,6 +126,14 @@ func TestSectionPages(t *testing.T) {
 			if n != 1 {
 				t.Errorf("%s: %s is on %d pages", self, iri, n)
 			}
+		}
+		// Each language's listing is in its own label order: the first French page opens with the concept whose
+		// English label is last.
+		_, body = getPage(t, srv.URL, pageLangCase{path: first, accept: browserAccept})
+		want := map[string]string{"": `<span lang="en">Concept 00000</span>`, "fr": `<span lang="fr">Notion 00000</span>`}[pl.lang]
+		if iris := termIRIs(body); len(iris) == 0 || !strings.Contains(body, want) ||
+			iris[0] != map[string]string{"": "http://example.org/thes/c0", "fr": fmt.Sprintf("http://example.org/thes/c%d", bigConcepts-1)}[pl.lang] {
+			t.Errorf("%s: first entry %v, want %s", first, iris[:min(1, len(iris))], want)
 		}
 	}
 	for _, tc := range sectionPageCases(version) {
@@ -125,6 +148,7 @@ func sectionPageCases(version string) []pageLangCase {
 	last := fmt.Sprint(bigConcepts / termsPerPage)
 	after := fmt.Sprint(bigConcepts/termsPerPage + 1)
 	first := `<h1 id="title">big: Concepts, page 1 of ` + last + `</h1>`
+	firstFR := `<span lang="fr">Notion 00000</span>` // the first French page opens with it
 	return []pageLangCase{
 		{"/org/open/big?terms=concept&page=1", browserAccept, "", 200, first, "/org/open/big.html?terms=concept&page=1", []string{"Accept"}, true},
 		{"/org/open/big?page=1&terms=concept", browserAccept, "fr", 200, first, "/org/open/big.html?terms=concept&page=1", []string{"Accept"}, true},
@@ -143,7 +167,20 @@ func sectionPageCases(version string) []pageLangCase {
 		{"/org/open/big?terms=concept&page=x", browserAccept, "", 400, "", "", nil, false},
 		{"/org/open/big?terms=concept", browserAccept, "", 400, "", "", nil, false},
 		{"/org/open/big?terms=concept&page=1&page=2", browserAccept, "", 400, "", "", nil, false},
-		{"/org/open/big?terms=concept&page=1&lang=fr", browserAccept, "", 400, "", "", nil, false},
+		{"/org/open/big?terms=concept&page=1&lang=1", browserAccept, "", 400, "", "", nil, false},
+		{"/org/open/big?terms=concept&page=1&lang=fr&lang=fr", browserAccept, "", 400, "", "", nil, false},
+		// In French, in any order of the three arguments; a language without pages of its own gets the hub's.
+		{"/org/open/big?lang=fr&terms=concept&page=1", browserAccept, "", 200, firstFR, "/org/open/big.html?lang=fr&terms=concept&page=1", []string{"Accept"}, true},
+		{"/org/open/big?terms=concept&page=1&lang=fr-CA", browserAccept, "de", 200, firstFR, "/org/open/big.html?lang=fr&terms=concept&page=1", []string{"Accept"}, true},
+		{"/org/open/big?page=1&lang=fr&terms=concept", browserAccept, "", 200, firstFR, "/org/open/big.html?lang=fr&terms=concept&page=1", []string{"Accept"}, true},
+		{"/org/open/big?terms=concept&lang=fr&page=1", browserAccept, "", 200, firstFR, "/org/open/big.html?lang=fr&terms=concept&page=1", []string{"Accept"}, true},
+		{"/org/open/big?lang=fr&page=1&terms=concept", browserAccept, "", 200, firstFR, "/org/open/big.html?lang=fr&terms=concept&page=1", []string{"Accept"}, true},
+		{"/org/open/big?page=1&terms=concept&lang=fr", browserAccept, "", 200, firstFR, "/org/open/big.html?lang=fr&terms=concept&page=1", []string{"Accept"}, true},
+		{"/org/open/big.html?lang=fr&terms=concept&page=" + last, "", "", 200, "page " + last + " of " + last, "/org/open/big.html?lang=fr&terms=concept&page=" + last, nil, true},
+		{version + "?lang=fr&terms=concept&page=2", browserAccept, "", 200, "Concepts, page 2 of " + last, version + ".html?lang=fr&terms=concept&page=2", []string{"Accept"}, true},
+		{"/org/open/big?lang=en&terms=concept&page=1", browserAccept, "", 200, first, "/org/open/big.html?terms=concept&page=1", []string{"Accept"}, false},
+		{"/org/open/big?lang=de&terms=concept&page=1", browserAccept, "", 200, first, "/org/open/big.html?terms=concept&page=1", []string{"Accept"}, false},
+		{"/org/open/big?lang=fr&terms=concept&page=" + after, browserAccept, "", 404, "", "", nil, false},
 		// RDF ignores the query, as it does ?lang=.
 		{"/org/open/big.ttl?terms=concept&page=1", "", "", 200, "", "/org/open/big.ttl", nil, true},
 	}
@@ -210,15 +247,19 @@ func TestLabelsIndex(t *testing.T) {
 	h, _, version := bigTree(t)
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	for _, self := range []string{"/org/open/big", version} {
-		_, page := getPage(t, srv.URL, pageLangCase{path: self, accept: browserAccept})
-		if want := `data-index="` + self + `?terms=index"`; !strings.Contains(page, want) {
-			t.Fatalf("%s does not name its labels index (%s)", self, want)
+	for _, pl := range []struct{ self, lang string }{{"/org/open/big", ""}, {version, ""}, {"/org/open/big", "fr"}, {version, "fr"}} {
+		self, pageURL, ixURL, listing := pl.self, pl.self, pl.self+"?terms=index", pl.self+"?terms="
+		if pl.lang != "" {
+			pageURL, ixURL, listing = self+"?lang="+pl.lang, ixURL+"&lang="+pl.lang, self+"?lang="+pl.lang+"&terms="
 		}
-		resp, body := getPage(t, srv.URL, pageLangCase{path: self + "?terms=index", accept: "text/turtle"})
+		_, page := getPage(t, srv.URL, pageLangCase{path: pageURL, accept: browserAccept})
+		if want := `data-index="` + strings.ReplaceAll(ixURL, "&", "&amp;") + `"`; !strings.Contains(page, want) {
+			t.Fatalf("%s does not name its labels index (%s)", pageURL, want)
+		}
+		resp, body := getPage(t, srv.URL, pageLangCase{path: ixURL, accept: "text/turtle"})
 		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json" ||
-			resp.Header.Get("Content-Location") != self+"?terms=index" || !slices.Equal(resp.Header.Values("Vary"), []string{"Accept-Encoding"}) {
-			t.Fatalf("%s?terms=index: %d %q %q %q", self, resp.StatusCode, resp.Header.Get("Content-Type"),
+			resp.Header.Get("Content-Location") != ixURL || !slices.Equal(resp.Header.Values("Vary"), []string{"Accept-Encoding"}) {
+			t.Fatalf("%s: %d %q %q %q", ixURL, resp.StatusCode, resp.Header.Get("Content-Type"),
 				resp.Header.Get("Content-Location"), resp.Header.Values("Vary"))
 		}
 		var ix labelsIndex
@@ -229,7 +270,7 @@ func TestLabelsIndex(t *testing.T) {
 			t.Fatalf("%s: index v%d of %d terms, %d entries", self, ix.V, ix.Count, len(ix.Terms))
 		}
 		// Gzipped, the same bytes.
-		req, _ := http.NewRequest("GET", srv.URL+self+"?terms=index", nil)
+		req, _ := http.NewRequest("GET", srv.URL+ixURL, nil)
 		req.Header.Set("Accept-Encoding", "gzip")
 		zresp, err := (&http.Client{Transport: &http.Transport{DisableCompression: true}}).Do(req)
 		if err != nil {
@@ -237,14 +278,14 @@ func TestLabelsIndex(t *testing.T) {
 		}
 		zr, err := gzip.NewReader(zresp.Body)
 		if err != nil {
-			t.Fatalf("%s?terms=index gzipped: %v (Content-Encoding %q)", self, err, zresp.Header.Get("Content-Encoding"))
+			t.Fatalf("%s gzipped: %v (Content-Encoding %q)", ixURL, err, zresp.Header.Get("Content-Encoding"))
 		}
 		unz, err := io.ReadAll(zr)
 		zresp.Body.Close()
 		if err != nil || string(unz) != body || zresp.Header.Get("Content-Encoding") != "gzip" {
-			t.Errorf("%s?terms=index gzipped: %v, %d bytes for %d", self, err, len(unz), len(body))
+			t.Errorf("%s gzipped: %v, %d bytes for %d", ixURL, err, len(unz), len(body))
 		}
-		t.Logf("%s: labels index of %d terms: %d bytes, %d gzipped", self, ix.Count, len(body), zresp.ContentLength)
+		t.Logf("%s: labels index of %d terms: %d bytes, %d gzipped", ixURL, ix.Count, len(body), zresp.ContentLength)
 		pages := map[string]string{}
 		seen := map[string]bool{}
 		for _, e := range ix.Terms {
@@ -254,7 +295,7 @@ func TestLabelsIndex(t *testing.T) {
 				anchor = e[4].(string)
 			}
 			link := ix.Sections[s].Href + fmt.Sprint(n)
-			if !strings.HasPrefix(link, self+"?terms=") {
+			if !strings.HasPrefix(link, listing) {
 				t.Fatalf("%s: %s links %s", self, name, link)
 			}
 			body, ok := pages[link]
@@ -287,9 +328,10 @@ func labelsCases(version string) []pageLangCase {
 	return []pageLangCase{
 		{"/org/open/big?terms=index", "", "", 200, "", "/org/open/big?terms=index", nil, true},
 		{"/org/open/big?terms=index", browserAccept, "fr", 200, "", "/org/open/big?terms=index", nil, true},
-		// No labels in French: the hub's index.
-		{"/org/open/big?terms=index&lang=fr", "text/turtle", "", 200, "", "/org/open/big?terms=index", nil, true},
-		{"/org/open/big?lang=fr-CA&terms=index", "", "", 200, "", "/org/open/big?terms=index", nil, true},
+		{"/org/open/big?terms=index&lang=fr", "text/turtle", "", 200, "", "/org/open/big?terms=index&lang=fr", nil, true},
+		{"/org/open/big?lang=fr-CA&terms=index", "", "", 200, "", "/org/open/big?terms=index&lang=fr", nil, true},
+		// No labels in German: the hub's index.
+		{"/org/open/big?lang=de&terms=index", "", "", 200, "", "/org/open/big?terms=index", nil, true},
 		{version + "?terms=index", "application/json", "", 200, "", version + "?terms=index", nil, true},
 		// ldhub's: a malformed language, a page of a section named index, the .html URL (400), RDF (the query is ignored).
 		{"/org/open/big?terms=index&lang=1", "", "", 400, "", "", nil, false},

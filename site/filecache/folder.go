@@ -270,16 +270,23 @@ func (f *Folder) rep(slot int, negotiated, gz, chosen bool) (*Rep, error) {
 	return r, nil
 }
 
-// SectionRep returns the response of one page of a section's full listing (tree.SectionPage section, n), whose
-// URL's query is ?terms=<section>&page=<n>: HTML with the page's headers, varying with Accept alone when
-// negotiated, as a page whose language ?lang= chose. It is not kept: a folder may have hundreds of such pages.
-func (f *Folder) SectionRep(section string, n int, negotiated bool) (*Rep, error) {
-	name := filepath.Join(f.Dir, tree.SectionPage(section, n))
+// SectionRep returns the response of one page of a section's full listing (tree.SectionPageIn section, n, key),
+// whose URL's query is ?terms=<section>&page=<n> (with lang=<key>; the hub's page when that language has none):
+// HTML with the page's headers, varying with Accept alone when negotiated, as a page whose language ?lang= chose. It is not kept: a folder may have hundreds of such pages.
+func (f *Folder) SectionRep(section string, n int, key string, negotiated bool) (*Rep, error) {
+	name := filepath.Join(f.Dir, tree.SectionPageIn(section, n, key))
 	data, fi, err := f.load(name)
+	if key != "" && errors.Is(err, os.ErrNotExist) {
+		key, name = "", filepath.Join(f.Dir, tree.SectionPage(section, n))
+		data, fi, err = f.load(name)
+	}
 	if err != nil {
 		return nil, err
 	}
 	location := f.Page.Self + ".html?terms=" + url.QueryEscape(section) + "&page=" + strconv.Itoa(n)
+	if key != "" {
+		location = f.Page.Self + ".html?lang=" + url.QueryEscape(key) + "&terms=" + url.QueryEscape(section) + "&page=" + strconv.Itoa(n)
+	}
 	r := f.newRep(data, name, fi, "text/html; charset=utf-8", location, f.htmlSlot())
 	if negotiated {
 		r.hdr = append(r.hdr, field{hVary, varyAccept})

@@ -227,7 +227,7 @@ func (b *Batch) Publication(out string, pp PublicationPage) error {
 	}
 	if !pp.Vocab.Empty() {
 		ls := b.languageOrder(pp)
-		view.Doc = docPageIn(pp.Vocab, b.layout(pp.Vocab, ls), p.URI, self, ls, pp.Terms, b.TermsPerPage)
+		view.Doc = docPageIn(pp.Vocab, b.layout(pp.Vocab, ls), p.URI, self, pp.Language, ls, pp.Terms, b.TermsPerPage)
 		if view.Doc != nil && SectionPages(pp.Vocab, b.TermsPerPage) != nil {
 			view.Doc.Index = LabelsURL(self, pp.Language)
 		}
@@ -243,8 +243,8 @@ func (b *Batch) Publication(out string, pp PublicationPage) error {
 		s := view.Doc.Sections[0]
 		name = fmt.Sprintf("%s: %s, page %d of %d", name, s.Title, pp.Terms.N, len(s.Pages))
 	}
-	if len(pp.Languages) > 1 && pp.Terms.Section == "" {
-		view.Languages = switchLinks(self, pp.Languages, current)
+	if len(pp.Languages) > 1 {
+		view.Languages = switchLinks(self, pp.Languages, current, pp.Terms)
 	}
 	title, layout := name, "publication"
 	if pp.Latest {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/ldhub/ldhub/content/vocab"
@@ -38,9 +39,12 @@ func LabelsURL(self, lang string) string {
 }
 
 // ListingURL is the URL of a page of a section's full listing below the page at self, in the language whose key
-// is lang ("": the hub's).
+// is lang ("": the hub's): <self>?lang=<key>&terms=<section>&page=<n>.
 func ListingURL(self, lang string, p TermsPage) string {
-	return TermsURL(self, p)
+	if lang == "" {
+		return TermsURL(self, p)
+	}
+	return self + "?lang=" + url.QueryEscape(lang) + "&terms=" + url.QueryEscape(p.Section) + "&page=" + strconv.Itoa(p.N)
 }
 
 // DefaultAnchor is the anchor a labels index leaves out: name after its last '#', '/' or ':'.

@@ -67,11 +67,15 @@ func PageLanguages(d *vocab.Doc, hub string) []string {
 }
 
 // switchLinks is a page's language switch: one link per language key (the hub's and the variants', in key order)
-// to self?lang=<key>, the current one marked.
-func switchLinks(self string, keys []string, current string) []langLink {
+// to self?lang=<key> (for a listing page, terms, the same listing page in that language), the current one marked.
+func switchLinks(self string, keys []string, current string, terms TermsPage) []langLink {
 	out := make([]langLink, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, langLink{Tag: k, Href: self + "?lang=" + k, Current: k == current})
+		href := self + "?lang=" + k
+		if terms.Section != "" {
+			href = ListingURL(self, k, terms)
+		}
+		out = append(out, langLink{Tag: k, Href: href, Current: k == current})
 	}
 	return out
 }

@@ -511,11 +511,12 @@ func docPage(d *vocab.Doc, base, self string, prefs []string, pg TermsPage, perP
 		return nil
 	}
 	ls := fallback(prefs)
-	return docPageIn(d, newLayout(d, newDocNamer(d, ls, base, self)), base, self, ls, pg, perPage)
+	return docPageIn(d, newLayout(d, newDocNamer(d, ls, base, self)), base, self, "", ls, pg, perPage)
 }
 
-// docPageIn is docPage over a layout of d in the language order ls.
-func docPageIn(d *vocab.Doc, lay *layout, base, self string, ls langs, pg TermsPage, perPage int) *docView {
+// docPageIn is docPage over a layout of d in the language order ls, for the variant of the page in the language
+// whose key is lang ("": the hub's), whose listing pages it links.
+func docPageIn(d *vocab.Doc, lay *layout, base, self, lang string, ls langs, pg TermsPage, perPage int) *docView {
 	n := newDocNamerIndexed(d, ls, base, self, lay.index)
 	v := &docView{Lang: ls[0], Fallback: ls, Count: len(d.Terms), Truncated: d.Truncated, Languages: lay.languages}
 	bySection := lay.bySection
@@ -554,7 +555,7 @@ func docPageIn(d *vocab.Doc, lay *layout, base, self string, ls langs, pg TermsP
 		if paged {
 			for n := 1; (n-1)*perPage < sec.Count; n++ {
 				tp := TermsPage{Section: string(s.k), N: n}
-				sec.Pages = append(sec.Pages, pageLink{N: n, Href: TermsURL(self, tp), Current: tp == pg})
+				sec.Pages = append(sec.Pages, pageLink{N: n, Href: ListingURL(self, lang, tp), Current: tp == pg})
 			}
 		}
 		for _, i := range s.terms {

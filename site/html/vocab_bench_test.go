@@ -156,7 +156,7 @@ func BenchmarkListingLayouts(b *testing.B) {
 					if lay == nil {
 						lay = newLayout(d, newDocNamer(d, ls, "", ""))
 					}
-					docPageIn(d, lay, "http://example.org/g/r/p", "/g/r/p", ls, tp, 0)
+					docPageIn(d, lay, "http://example.org/g/r/p", "/g/r/p", "", ls, tp, 0)
 				}
 			}
 			b.ReportMetric(float64(conformance.CPUTime()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")

@@ -198,6 +198,15 @@ func SectionPage(section string, n int) string {
 
 const sectionPrefix = "index.terms-"
 
+// SectionPageIn is SectionPage in the language whose key is key (a page variant's, tree.PageVariant), served at
+// <page>?lang=<key>&terms=<section>&page=<n>; SectionPage itself for "" (the hub's language).
+func SectionPageIn(section string, n int, key string) string {
+	if key == "" {
+		return SectionPage(section, n)
+	}
+	return sectionPrefix + section + "." + strconv.Itoa(n) + "." + key + ".html"
+}
+
 // IsSectionPage reports whether name is a SectionPage file.
 func IsSectionPage(name string) bool {
 	return strings.HasPrefix(name, sectionPrefix) && strings.HasSuffix(name, ".html")

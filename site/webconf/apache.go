@@ -124,6 +124,7 @@ func ApacheConfig(c ServerConfig) (string, error) {
     Header always set Content-Location "%%{LD_SELF}e%%{LD_X}e" "expr=-n reqenv('LD_SELF')"
     Header always set Content-Location "%%{LD_SELF}e%%{LD_X}e?lang=%%{LD_LANG}e" "expr=-n reqenv('LD_LANG')"
     Header always set Content-Location "%%{LD_SELF}e%%{LD_X}e?terms=%%{LD_TSEC}e&page=%%{LD_TPAGE}e" "expr=-n reqenv('LD_TERMS')"
+    Header always set Content-Location "%%{LD_SELF}e%%{LD_X}e?lang=%%{LD_TKEY}e&terms=%%{LD_TSEC}e&page=%%{LD_TPAGE}e" "expr=-n reqenv('LD_TKEY')"
     Header always set Content-Location "%%{LD_SELF}e?terms=index" "expr=-n reqenv('LD_IX') && -z reqenv('LD_IXLANG')"
     Header always set Content-Location "%%{LD_SELF}e?terms=index&lang=%%{LD_IXLANG}e" "expr=-n reqenv('LD_IXLANG')"
 %[2]s    Header always set Access-Control-Allow-Origin "*" "expr=-n reqenv('LD_SELF')"
@@ -215,8 +216,8 @@ func apachePages(b *strings.Builder, hub, up string) {
 	for _, k := range kinds {
 		flags := "L,E=LD_SELF:" + k.self + ",E=LD_X:.html,E=LD_P:1," + k.flags
 		fmt.Fprintf(b, `
-    # %[1]s: a page of a section's full listing (?terms=<section>&page=<n>, in the hub's language), when it
-    # exists; any other terms= or page= is ldhub's.%[4]s
+    # %[1]s: a page of a section's full listing (?terms=<section>&page=<n>, in the hub's language; with lang=, in
+    # that language), when it exists; any other terms= or page= is ldhub's.%[4]s
     RewriteCond %%{DOCUMENT_ROOT}%[2]s/data.rdf -f
     RewriteCond %%{QUERY_STRING} ^terms=([a-zA-Z]+)&page=([1-9][0-9]{0,8})$
     RewriteCond %%{DOCUMENT_ROOT}%[2]s/index.terms-%%1.%%2.html -f
@@ -225,7 +226,7 @@ func apachePages(b *strings.Builder, hub, up string) {
     RewriteCond %%{QUERY_STRING} ^page=([1-9][0-9]{0,8})&terms=([a-zA-Z]+)$
     RewriteCond %%{DOCUMENT_ROOT}%[2]s/index.terms-%%2.%%1.html -f
     RewriteRule %[1]s %[2]s/index.terms-%%2.%%1.html [%[3]s,E=LD_TERMS:1,E=LD_TSEC:%%2,E=LD_TPAGE:%%1,E=LD_FIX:1]%[4]s
-    RewriteCond %%{DOCUMENT_ROOT}%[2]s/data.rdf -f
+%[7]s    RewriteCond %%{DOCUMENT_ROOT}%[2]s/data.rdf -f
     RewriteCond %%{QUERY_STRING} (^|&)(terms|page)=
     RewriteRule %[1]s %[5]s%%{REQUEST_URI} [P,L]
     # %[1]s: the language ?lang= names, when its page exists; any other ?lang= is ldhub's.%[4]s
@@ -249,6 +250,21 @@ func apachePages(b *strings.Builder, hub, up string) {
     RewriteRule %[1]s %[2]s/index.html [%[3]s]%[4]s
     RewriteCond %%{DOCUMENT_ROOT}%[2]s/data.rdf -f
     RewriteRule %[1]s %[5]s%%{REQUEST_URI} [P,L]
-`, k.pattern, k.dir, flags, k.cond, up, hub)
+`, k.pattern, k.dir, flags, k.cond, up, hub, apacheTermsLang(k.pattern, k.dir, flags, k.cond))
 	}
+}
+
+// apacheTermsLang writes the rules of one kind of page (apachePages) that serve a page of a section's full listing
+// in a language (?lang=<tag>&terms=<section>&page=<n>, in any order), when the language has one.
+func apacheTermsLang(pattern, dir, flags, cond string) string {
+	var b strings.Builder
+	for _, f := range termsLangForms() {
+		file := fmt.Sprintf("index.terms-%%%d.%%%d.%%%d.html", f.Sec, f.Page, f.Lang)
+		fmt.Fprintf(&b, `    RewriteCond %%{DOCUMENT_ROOT}%[2]s/data.rdf -f
+    RewriteCond %%{QUERY_STRING} ^%[5]s$
+    RewriteCond %%{DOCUMENT_ROOT}%[2]s/%[6]s -f
+    RewriteRule %[1]s %[2]s/%[6]s [%[3]s,E=LD_TERMS:1,E=LD_TSEC:%%%[7]d,E=LD_TPAGE:%%%[8]d,E=LD_TKEY:%%%[9]d,E=LD_FIX:1]%[4]s
+`, pattern, dir, flags, cond, f.Re, file, f.Sec, f.Page, f.Lang)
+	}
+	return b.String()
 }

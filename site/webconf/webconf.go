@@ -88,6 +88,7 @@ map "$ld_x|$ld_lang" $ld_file {
     ".html|" "index.html";
     "~^\.html\|(\.[a-z]+)$" "index$1.html";
     "~^\.html\|(\.terms-[a-zA-Z]+\.[0-9]+)$" "index$1.html";
+    "~^\.html\|(\.terms-[a-zA-Z]+\.[0-9]+\.[a-z]{2,8})$" "index$1.html";
     "~^\.html\|" "-";
 }
 # Term pages (tree.TermPages): the file of a URL path below a publication, for each way of splitting it into the
@@ -119,13 +120,17 @@ map "$ld_tvary|$ld_x" $ld_tvaryh {
 # cases: ?lang=<tag>, no Accept-Language, or a first range without a q-value (the reader's first choice) whose page
 # exists; a single range, or a page in one language, without a page of its own gets index.html. "!" marks what only
 # ldhub can decide.
-# A page of a section's full listing (?terms=<section>&page=<n>, tree.SectionPage: index.terms-<section>.<n>.html)
-# is in the hub's language only and is named like a language's page; any other use of terms= or page= (a page
-# that does not exist, another argument beside them) is ldhub's, which answers 400 or 404.
+# A page of a section's full listing (?terms=<section>&page=<n>, tree.SectionPage: index.terms-<section>.<n>.html;
+# with lang=<tag> in any order, tree.SectionPageIn: index.terms-<section>.<n>.<key>.html) is named like a
+# language's page; any other use of terms= or page= (a page that does not exist, a language without pages of its
+# own, another argument beside them) is ldhub's, which answers it, 400 or 404.
 map $args $ld_lq {
     default "";
     "~^terms=([a-zA-Z]+)&page=([1-9][0-9]{0,8})$" ".terms-$1.$2";
     "~^page=([1-9][0-9]{0,8})&terms=([a-zA-Z]+)$" ".terms-$2.$1";
+{{- range .TermsLang}}
+    "~^{{.Re}}$" ".terms-${{.Sec}}.${{.Page}}.${{.Lang}}";
+{{- end}}
     "~(?:^|&)(?:terms|page)=" "!";
     "~(?:^|&)lang=[^&]*&(?:.*&)?lang=" "!";
     "~(?:^|&)lang=([a-z]{2,8})(?:-[a-zA-Z0-9]{1,8}){0,6}(?:&|$)" ".$1";
@@ -159,6 +164,7 @@ map $uri $ld_clq {
     default "";
     "~/\.ld/(?:cur|v/[^/]+)/index\.([a-z]{2,8})\.html$" "?lang=$1";
     "~/\.ld/(?:cur|v/[^/]+)/index\.terms-([a-zA-Z]+)\.([0-9]+)\.html$" "?terms=$1&page=$2";
+    "~/\.ld/(?:cur|v/[^/]+)/index\.terms-([a-zA-Z]+)\.([0-9]+)\.([a-z]{2,8})\.html$" "?lang=$3&terms=$1&page=$2";
 }
 # The labels index of a page that leaves terms out (?terms=index, and lang=<key> for a language's page:
 # tree.LabelsIndex), JSON whatever Accept says; the hub's index when the language has none. Anything else naming
@@ -358,6 +364,28 @@ func nginxSecure() string {
 	return b.String()
 }
 
+// termsForm is a query string naming a page of a section's full listing in a language: terms=, page= and lang= in
+// one order, nothing else; Sec, Page and Lang are the regular expression's groups of the section, the page number
+// and the language's key (its primary subtag).
+type termsForm struct {
+	Re              string
+	Sec, Page, Lang int
+}
+
+// termsLangForms are the six orders of terms=, page= and lang=.
+func termsLangForms() []termsForm {
+	parts := []string{`terms=([a-zA-Z]+)`, `page=([1-9][0-9]{0,8})`, `lang=([a-z]{2,8})(?:-[a-zA-Z0-9]{1,8}){0,6}`}
+	var out []termsForm
+	for _, o := range [][3]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}} {
+		var group [3]int // of each part
+		for g, part := range o {
+			group[part] = g + 1
+		}
+		out = append(out, termsForm{Re: parts[o[0]] + "&" + parts[o[1]] + "&" + parts[o[2]], Sec: group[0], Page: group[1], Lang: group[2]})
+	}
+	return out
+}
+
 // termSegment is one segment of a pre-rendered term's name (tree.TermPageName).
 const termSegment = `[A-Za-z0-9_~-][A-Za-z0-9._~-]*`
 
@@ -391,7 +419,7 @@ func NginxConfig(c ServerConfig) (string, error) {
 		"Accepts": accepts, "Links": linkMap(), "Secure": nginxSecure(),
 		"Exts": strings.ReplaceAll(strings.Join(model.RepresentationExts, "|"), ".", ""), "Expose": httpx.ExposeHeaders,
 		"TermSplits": termSplits(), "Depth": tree.MaxTermDepth, "Lang": regexp.QuoteMeta(strings.ToLower(lang)),
-		"HubKey": codec.LanguageKey(lang),
+		"HubKey": codec.LanguageKey(lang), "TermsLang": termsLangForms(),
 	})
 	return b.String(), err
 }
