@@ -82,7 +82,8 @@ type evaluator struct {
 	cache       map[cacheKey][][]ID
 	safeC       map[safeKey]bool
 	orders      map[orderKey][]int
-	scans       map[orderKey]bool // plan's choice to read the first pattern in subject order
+	scans       map[orderKey]bool              // plan's choice to read the first pattern in subject order
+	pushed      map[*algebra.Filter]algebra.Op // FILTERs with conjuncts moved below the BINDs under them (belowBinds)
 	bgps        map[*algebra.BGP]*bgpState
 	fanout      map[fanoutKey]float64
 	info        map[algebra.Op]*opInfo

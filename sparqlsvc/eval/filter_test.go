@@ -16,8 +16,8 @@ import (
 
 // TestFilterPushdownMatchesReference: a FILTER over a BGP tests each conjunct as soon as its variables are bound
 // (filteredBGP); the answers must be those of the BGP's finished solutions filtered afterwards (the reference),
-// for conjuncts on every step of the join, ones that raise errors, EXISTS, RAND, constants, and values of every
-// kind.
+// for conjuncts on every step of the join, ones that raise errors, EXISTS, RAND, constants, values of every
+// kind, and conjuncts under BINDs, some reading the BINDs' variables (belowBinds).
 func TestFilterPushdownMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
 	vals := aggregateValues()
@@ -45,14 +45,21 @@ func TestFilterPushdownMatchesReference(t *testing.T) {
 		`true && ?s != ?o`,
 		`1 = 2`,
 		`UCASE(STR(?w)) = STR(?w) && YEAR(?v) > 2000`,
+		`BIND(?v * 2 AS ?x) BIND(STR(?w) AS ?y) FILTER(?v > 5 && ?x < 100 && STRLEN(?y) > 1 && ?w != ?v)`,
+		`BIND(?v + 1 AS ?x) FILTER(?x > 3 || ?w < 2) FILTER(isNumeric(?w))`,
+		`BIND(?nope AS ?x) FILTER(!BOUND(?x) && ?v != 0 && NOT EXISTS { ?o <http://ex.org/link0> ?s })`,
+		`BIND(STRLEN(STR(?o)) AS ?x) FILTER(?x < 20 && ?v < ?w && RAND() < 2)`,
 	} {
 		src := `SELECT * { ` + bgp + ` FILTER(` + f + `) }`
+		if strings.HasPrefix(f, "BIND") { // BINDs and a FILTER: conjuncts not reading them move below (belowBinds)
+			src = `SELECT * { ` + bgp + ` ` + f + ` }`
+		}
 		q, err := parser.Parse(src, parser.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
 		filter := firstOp[*algebra.Filter](q.Op)
-		if _, ok := filter.Op.(*algebra.BGP); !ok {
+		if _, ok := filter.Op.(*algebra.BGP); !ok && !strings.Contains(src, "BIND") {
 			t.Fatalf("%s: the filter is over %T", src, filter.Op)
 		}
 		run := func(ref bool) []string {

@@ -136,6 +136,9 @@ func (e *evaluator) exec(op algebra.Op, in []ID, emit emitFn, errp *error) bool 
 	case *algebra.Union:
 		return e.exec(x.Left, in, emit, errp) && e.exec(x.Right, in, emit, errp)
 	case *algebra.Filter:
+		if op := e.belowBinds(x); op != nil {
+			return e.exec(op, in, emit, errp)
+		}
 		if b, ok := x.Op.(*algebra.BGP); ok && (e.subst > 0 || e.safe(b, e.boundSet(in))) {
 			return e.filteredBGP(b, x.Exprs, in, emit, errp)
 		}
@@ -594,4 +597,65 @@ func (e *evaluator) service(x *algebra.Service, in []ID, emit emitFn, errp *erro
 		}
 	}
 	return true
+}
+
+// belowBinds moves a FILTER's conjuncts that do not read any variable of the BINDs right under it (Extends) below
+// them, onto the pattern the BINDs extend: FILTER(xsd:float(?price) > 9990) over three BINDs of every offer then
+// drops an offer before its BINDs are computed, and over a BGP it is tested within the join (filteredBGP). A BIND
+// only adds its own variable to a solution, so such a conjunct has the same value below it; conjuncts with EXISTS or
+// RAND-like functions (pushable) stay where they were. It returns the rewritten operator, made once per query (the
+// BINDs copied, with their marks from markDirect), or nil when nothing moves.
+func (e *evaluator) belowBinds(x *algebra.Filter) algebra.Op {
+	if op, ok := e.pushed[x]; ok {
+		return op
+	}
+	if e.pushed == nil {
+		e.pushed = map[*algebra.Filter]algebra.Op{}
+	}
+	e.pushed[x] = nil
+	var chain []*algebra.Extend
+	inner := x.Op
+	var bound varset
+	for {
+		ext, ok := inner.(*algebra.Extend)
+		if !ok {
+			break
+		}
+		chain = append(chain, ext)
+		bound = bound.with(e.slot(ext.Var))
+		inner = ext.Op
+	}
+	if len(chain) == 0 {
+		return nil
+	}
+	var below, above []algebra.Expr
+	for _, f := range x.Exprs {
+		for _, c := range appendConjuncts(nil, f) {
+			if pushable(c) && e.varsOfExpr(c).inter(bound).empty() && !bound.over {
+				below = append(below, c)
+			} else {
+				above = append(above, c)
+			}
+		}
+	}
+	if len(below) == 0 {
+		return nil
+	}
+	var op algebra.Op = &algebra.Filter{Exprs: below, Op: inner}
+	for i := len(chain) - 1; i >= 0; i-- {
+		c := *chain[i]
+		c.Op = op
+		if e.direct[chain[i]] {
+			e.direct[&c] = true
+		}
+		if e.lowest == chain[i] {
+			e.lowest = &c
+		}
+		op = &c
+	}
+	if len(above) > 0 {
+		op = &algebra.Filter{Exprs: above, Op: op}
+	}
+	e.pushed[x] = op
+	return op
 }
