@@ -31,6 +31,9 @@ func parseDateTime(t rdf.Term) (dateTime, bool) {
 // parseDateTimeLex reads the lexical form without allocating: ORDER BY, MIN/MAX and FILTERs on dates parse
 // every row's value (TestParseDateTimeMatchesReference holds it to the reading it replaced).
 func parseDateTimeLex(s string, isDate bool) (dateTime, bool) {
+	if d, ok := parseCommonDateTime(s, isDate); ok {
+		return d, true
+	}
 	var d dateTime
 	d.isDate = isDate
 	neg := strings.HasPrefix(s, "-")
@@ -122,6 +125,57 @@ func parseDateTimeLex(s string, isDate bool) (dateTime, bool) {
 	if d.hasTZ {
 		d.t = tm.Add(-time.Duration(d.tzMin) * time.Minute)
 	}
+	return d, true
+}
+
+// parseCommonDateTime reads the forms nearly all data uses, "YYYY-MM-DDThh:mm:ssZ" and a date "YYYY-MM-DD",
+// digit by digit: the general reading cut and converted each field through strings.Cut and strconv.Atoi, a third of
+// a FILTER over every offer's validFrom. ok is false for anything else, which the general reading then takes
+// (invalid forms included, so both agree on what is valid).
+func parseCommonDateTime(s string, isDate bool) (dateTime, bool) {
+	n := 10
+	if !isDate {
+		n = 20
+	}
+	if len(s) != n || s[4] != '-' || s[7] != '-' {
+		return dateTime{}, false
+	}
+	num := func(i, w int) (int, bool) {
+		v := 0
+		for _, c := range []byte(s[i : i+w]) {
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v, true
+	}
+	year, ok1 := num(0, 4)
+	month, ok2 := num(5, 2)
+	day, ok3 := num(8, 2)
+	if !ok1 || !ok2 || !ok3 || month < 1 || month > 12 || day < 1 || day > 31 {
+		return dateTime{}, false
+	}
+	d := dateTime{isDate: isDate}
+	hour, min := 0, 0
+	if !isDate {
+		if s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != 'Z' {
+			return dateTime{}, false
+		}
+		var ok4, ok5, ok6 bool
+		hour, ok4 = num(11, 2)
+		min, ok5 = num(14, 2)
+		d.sec, ok6 = num(17, 2)
+		if !ok4 || !ok5 || !ok6 || hour > 23 || min > 59 || d.sec > 59 {
+			return dateTime{}, false
+		}
+		d.hasTZ = true
+	}
+	tm := time.Date(year, time.Month(month), day, hour, min, d.sec, 0, time.UTC)
+	if tm.Day() != day {
+		return dateTime{}, false
+	}
+	d.t = tm
 	return d, true
 }
 
