@@ -128,14 +128,18 @@ func parseDateTimeLex(s string, isDate bool) (dateTime, bool) {
 	return d, true
 }
 
-// parseCommonDateTime reads the forms nearly all data uses, "YYYY-MM-DDThh:mm:ssZ" and a date "YYYY-MM-DD",
+// parseCommonDateTime reads the forms nearly all data uses, "YYYY-MM-DDThh:mm:ss" with or without "Z", and a date
+// "YYYY-MM-DD",
 // digit by digit: the general reading cut and converted each field through strings.Cut and strconv.Atoi, a third of
 // a FILTER over every offer's validFrom. ok is false for anything else, which the general reading then takes
 // (invalid forms included, so both agree on what is valid).
 func parseCommonDateTime(s string, isDate bool) (dateTime, bool) {
 	n := 10
 	if !isDate {
-		n = 20
+		n = 19
+		if len(s) == 20 && s[19] == 'Z' {
+			n = 20
+		}
 	}
 	if len(s) != n || s[4] != '-' || s[7] != '-' {
 		return dateTime{}, false
@@ -159,7 +163,7 @@ func parseCommonDateTime(s string, isDate bool) (dateTime, bool) {
 	d := dateTime{isDate: isDate}
 	hour, min := 0, 0
 	if !isDate {
-		if s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != 'Z' {
+		if s[10] != 'T' || s[13] != ':' || s[16] != ':' {
 			return dateTime{}, false
 		}
 		var ok4, ok5, ok6 bool
@@ -169,7 +173,7 @@ func parseCommonDateTime(s string, isDate bool) (dateTime, bool) {
 		if !ok4 || !ok5 || !ok6 || hour > 23 || min > 59 || d.sec > 59 {
 			return dateTime{}, false
 		}
-		d.hasTZ = true
+		d.hasTZ = n == 20
 	}
 	tm := time.Date(year, time.Month(month), day, hour, min, d.sec, 0, time.UTC)
 	if tm.Day() != day {

@@ -100,6 +100,10 @@ type terms struct {
 	hash   func([]byte) uint64
 	keyBuf []byte
 	bytes  int64 // what the overlay holds, charged against the query's memory budget
+	// lastID's term was the last one read from the dictionary or an inline id: a solution's value is often read
+	// several times in a row (YEAR(?d), MONTH(?d), MIN(?d), MAX(?d)).
+	lastID   ID
+	lastTerm rdf.Term
 	// arena holds the lexical forms of the inline ids whose terms the query asked for: one allocation per 64 KiB
 	// instead of one per term. What was written is never changed, so the strings made from it stay valid.
 	arena []byte
@@ -134,13 +138,20 @@ func (t *terms) term(id ID) rdf.Term {
 	if n := ID(len(t.scratch)); n > 0 && id > ^ID(0)-n {
 		return t.scratch[^ID(0)-id]
 	}
-	if index.IsInline(id) {
-		return t.inline(id)
+	if id == t.lastID {
+		return t.lastTerm
 	}
-	if id <= t.base {
-		return t.dict.Term(id)
+	var x rdf.Term
+	switch {
+	case index.IsInline(id):
+		x = t.inline(id)
+	case id <= t.base:
+		x = t.dict.Term(id)
+	default:
+		return t.extra[id-t.base-1]
 	}
-	return t.extra[id-t.base-1]
+	t.lastID, t.lastTerm = id, x
+	return x
 }
 
 // inline is the term of an inline id, its lexical form written into the arena.
