@@ -127,7 +127,9 @@ if os.path.exists(os.path.join(out, "ours.json")) and any(a["queries"] for a in 
         for a in cpu_anchors:
             c = a["queries"].get(name, {}).get("cpu_ms")
             res = a.get("cpu_res", 0)  # /proc counts a server's CPU in 10 ms ticks: no ratio below two of them
-            if c is not None and res and c < 2 * res:
+            if a["queries"].get(name, {}).get("error"):
+                line += " n/a | |"  # no answer (an error or a time-out), so no CPU time to compare
+            elif c is not None and res and c < 2 * res:
                 line += f" <{2 * res} | |"
             elif c is not None and mc is not None:
                 cpu_ratios[a["name"]].append(max(mc, 0.1) / max(c, 0.1))  # getrusage ticks are coarse
@@ -142,6 +144,9 @@ if os.path.exists(os.path.join(out, "ours.json")) and any(a["queries"] for a in 
         rs = ratios[a["name"]]
         print(f"geometric mean of ratios vs {a['name']}: {gmean(rs):.3f} over {len(rs)} queries; "
               f"slower than {a['name']}: {sum(r > 1 for r in rs)}")
+        failed = [q["query"] for q in ours["queries"] if a["queries"].get(q["query"], {}).get("error")]
+        if failed:
+            print(f"  no answer from {a['name']} (left out of the means): {', '.join(failed)}")
         if a["name"] in cpu_ratios:
             cr = cpu_ratios[a["name"]]
             print(f"  in CPU time: {gmean(cr):.3f}; more CPU than {a['name']}: {sum(r > 1 for r in cr)}")
