@@ -2,6 +2,7 @@ package eval
 
 import (
 	"math"
+	"sort"
 
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
@@ -451,22 +452,29 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 		if k == 0 && st.bySubject && s == 0 && p != 0 && o == 0 {
 			m = e.subjectScan(gr.g, p)
 		}
+		parts := [1]index.Matches{m}
+		ranges := parts[:]
 		if m.Rows == nil {
-			m = e.probe(&st.cur[order[k]*len(e.active)+gi], gr.g, s, p, o)
+			parts[0] = e.probe(&st.cur[order[k]*len(e.active)+gi], gr.g, s, p, o)
+			if k == 0 && s == 0 && p != 0 && o == 0 && checks != nil && parts[0].Perm == index.POS {
+				ranges = e.valueRanges(parts[0], os, checks[0], row, errp)
+			}
 		}
-		for j := 0; j < m.Len(); j++ {
-			if e.steps++; e.steps&1023 == 0 {
-				if err := e.ctx.Err(); err != nil {
-					*errp = err
+		for _, m := range ranges {
+			for j := 0; j < m.Len(); j++ {
+				if e.steps++; e.steps&1023 == 0 {
+					if err := e.ctx.Err(); err != nil {
+						*errp = err
+						return false
+					}
+				}
+				ms, mp, mo := m.At(j)
+				if gi > 0 && e.inEarlierGraph(gi, ms, mp, mo) {
+					continue // the default graph is a set: a triple in two merged graphs counts once
+				}
+				if !e.bindAndMatch(ts, order, k, row, st, checks, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, [3]ID{ms, mp, mo}, emit, errp) {
 					return false
 				}
-			}
-			ms, mp, mo := m.At(j)
-			if gi > 0 && e.inEarlierGraph(gi, ms, mp, mo) {
-				continue // the default graph is a set: a triple in two merged graphs counts once
-			}
-			if !e.bindAndMatch(ts, order, k, row, st, checks, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, [3]ID{ms, mp, mo}, emit, errp) {
-				return false
 			}
 		}
 	}
@@ -586,4 +594,79 @@ func (e *evaluator) subjectIndex(c *index.Cursor, g *index.Graph, p ID) *index.G
 	sub := g.BySubject(p)
 	e.bySubject[k] = sub
 	return sub
+}
+
+// inlineBlocks bounds the ids of the numbers and dates held in their ids (index.IsInline) by kind and decimal
+// scale: within each block, ids ascend with the values.
+var inlineBlocks = func() []ID {
+	b := []ID{0x80000000}
+	for scale := ID(0); scale <= 4; scale++ {
+		b = append(b, 0x90000000+scale<<26)
+	}
+	return append(b, 0xb0000000)
+}()
+
+// valueRanges narrows the rows of "?s p ?o" (POS, so ordered by ?o's id) to those that can pass the filter
+// conjuncts tested right after the pattern, using the order of inline ids: in each block of numbers of one kind
+// and scale (or of dates) the ids ascend with the values, so a comparison of ?o with a constant holds on a prefix,
+// a suffix, all or none of the block, found by binary search with the conjunct itself. FILTER(?p < 0) over every
+// offer's price then reads no row at all. Rows whose objects are in the dictionary (other literals, IRIs, numbers
+// in other forms) are all kept; every kept row is still tested as before, so this only skips rows that fail.
+func (e *evaluator) valueRanges(m index.Matches, oslot int, conj []algebra.Expr, row []ID, errp *error) []index.Matches {
+	rows := m.Rows
+	var tests []algebra.Expr
+	for _, c := range conj {
+		call, ok := c.(*algebra.Call)
+		if !ok || len(call.Args) != 2 {
+			continue
+		}
+		switch call.Func {
+		case "<", "<=", ">", ">=":
+		default:
+			continue
+		}
+		v0, isVar0 := call.Args[0].(algebra.Var)
+		v1, isVar1 := call.Args[1].(algebra.Var)
+		_, isConst0 := call.Args[0].(algebra.Constant)
+		_, isConst1 := call.Args[1].(algebra.Constant)
+		if (isVar0 && isConst1 && e.slot(v0) == oslot) || (isConst0 && isVar1 && e.slot(v1) == oslot) {
+			tests = append(tests, c)
+		}
+	}
+	if len(tests) == 0 || len(rows) < 64 {
+		return []index.Matches{m}
+	}
+	// POS rows are (p, o, s).
+	find := func(id ID) int { return sort.Search(len(rows), func(i int) bool { return rows[i][1] >= id }) }
+	pass := func(c algebra.Expr, i int) bool {
+		row[oslot] = rows[i][1]
+		ok := e.test(c, row, errp)
+		row[oslot] = 0
+		return ok
+	}
+	out := []index.Matches{{Rows: rows[:find(inlineBlocks[0])], Perm: m.Perm}}
+blocks:
+	for b := 0; b+1 < len(inlineBlocks); b++ {
+		lo, hi := find(inlineBlocks[b]), find(inlineBlocks[b+1])
+		// Each comparison holds on a prefix or a suffix of the block; together they hold on an interval.
+		for _, c := range tests {
+			if lo == hi {
+				continue blocks
+			}
+			first, last := pass(c, lo), pass(c, hi-1)
+			switch {
+			case first && last:
+			case first: // a prefix passes: the first row that fails ends it
+				hi = lo + sort.Search(hi-lo, func(i int) bool { return !pass(c, lo+i) })
+			case last: // a suffix passes
+				lo += sort.Search(hi-lo, func(i int) bool { return pass(c, lo+i) })
+			default:
+				continue blocks // neither end passes, so no row between does
+			}
+		}
+		if lo < hi {
+			out = append(out, index.Matches{Rows: rows[lo:hi], Perm: m.Perm})
+		}
+	}
+	return append(out, index.Matches{Rows: rows[find(inlineBlocks[len(inlineBlocks)-1]):], Perm: m.Perm})
 }
