@@ -253,3 +253,43 @@ func TestPlaceSectionPages(t *testing.T) {
 		t.Errorf("left: %v", ents)
 	}
 }
+
+// TestLinkInPlace: an unchanged term's files are linked straight into a new folder with the version's time; a
+// folder that has one of them already (a resumed job) gets none, and a source that lost a file gives way to the
+// next.
+func TestLinkInPlace(t *testing.T) {
+	exts := []string{".html", ".ttl"}
+	lost, full, out := t.TempDir(), t.TempDir(), t.TempDir()
+	for _, f := range []string{filepath.Join(lost, "A.html"), filepath.Join(full, "A.html"), filepath.Join(full, "A.ttl")} {
+		if err := os.WriteFile(f, []byte(f), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sources := []termSource{{lost, map[string]string{"A": "s1"}}, {full, map[string]string{"A": "s1"}}}
+	mod := time.Unix(1_700_000_000, 0)
+	if ok, err := linkInPlace(sources, out, "A", "s2", exts, mod); ok || err != nil {
+		t.Fatalf("another fingerprint: %v %v", ok, err)
+	}
+	if ok, err := linkInPlace(sources, out, "A", "s1", exts, mod); !ok || err != nil {
+		t.Fatalf("linked: %v %v", ok, err)
+	}
+	for _, ext := range exts {
+		fi, err := os.Stat(filepath.Join(out, "A"+ext))
+		if err != nil || !fi.ModTime().Equal(mod) {
+			t.Fatalf("A%s: %v %v", ext, fi, err)
+		}
+		if b, _ := os.ReadFile(filepath.Join(out, "A"+ext)); string(b) != filepath.Join(full, "A"+ext) {
+			t.Errorf("A%s is %q", ext, b)
+		}
+	}
+	resumed := t.TempDir()
+	if err := os.WriteFile(filepath.Join(resumed, "A.ttl"), []byte("half"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := linkInPlace(sources, resumed, "A", "s1", exts, mod); ok || err != nil {
+		t.Fatalf("resumed: %v %v", ok, err)
+	}
+	if ents, _ := os.ReadDir(resumed); len(ents) != 1 {
+		t.Errorf("resumed folder holds %v", ents)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -417,14 +418,10 @@ func (p *Pipeline) writeTermPages(ctx context.Context, j *termJob) (TermPageStat
 		return st, done(nil)
 	}
 	own := readTermSums(out) // a resumed job's pages in place
-	type source struct {
-		dir  string
-		sums map[string]string
-	}
-	var sources []source
+	var sources []termSource
 	for _, s := range j.sources {
 		if s != dir {
-			sources = append(sources, source{filepath.Join(s, tree.TermPages), readTermSums(filepath.Join(s, tree.TermPages))})
+			sources = append(sources, termSource{filepath.Join(s, tree.TermPages), readTermSums(filepath.Join(s, tree.TermPages))})
 		}
 	}
 	var docs *html.TermDocs
@@ -501,7 +498,9 @@ func (p *Pipeline) writeTermPages(ctx context.Context, j *termJob) (TermPageStat
 	}
 	flush := func() error {
 		if scratch == "" {
-			return nil
+			_, err := part.WriteString(strings.Join(lines, ""))
+			lines = lines[:0]
+			return err
 		}
 		defer func() { os.RemoveAll(scratch); scratch = "" }()
 		if hb.Len() > 0 {
@@ -565,22 +564,25 @@ func (p *Pipeline) writeTermPages(ctx context.Context, j *termJob) (TermPageStat
 		if err != nil {
 			return st, err
 		}
+		// The fingerprint covers the page's data and the description's statements themselves, not their encodings:
+		// encoding four syntaxes was most of what finding the few changed pages of a new version cost, and the
+		// files are a function of the statements (termSumScheme names the encoders' generation).
 		h := sha256.New()
-		fmt.Fprintf(h, "%s\x00%s\x00", j.stamp, fp)
-		rdfs := make([][]byte, len(syns))
-		for i, syn := range syns {
-			buf.Reset()
-			if err := describe.Encode(&buf, syn, d); err != nil {
-				return st, fmt.Errorf("term %s: %s: %w", name, syn.Name, err)
-			}
-			rdfs[i] = bytes.Clone(buf.Bytes())
-			h.Write(rdfs[i])
-		}
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00", termSumScheme, j.stamp, fp)
+		hashQuads(h, d.Out)
+		hashQuads(h, d.In)
 		sum := hex.EncodeToString(h.Sum(nil)[:16])
 		line := sum + " " + name + "\n"
 		sums = append(sums, line)
 		if own[name] == sum && termInPlace(out, name, exts) {
 			st.Kept++
+			continue
+		}
+		if kept, err := linkInPlace(sources, out, name, sum, exts, pg.Modified); err != nil {
+			return st, err
+		} else if kept {
+			st.Kept++
+			lines = append(lines, line)
 			continue
 		}
 		if err := stage(); err != nil {
@@ -604,8 +606,12 @@ func (p *Pipeline) writeTermPages(ctx context.Context, j *termJob) (TermPageStat
 			continue
 		}
 		for i, f := range pg.Formats {
+			buf.Reset()
+			if err := describe.Encode(&buf, syns[i], d); err != nil {
+				return st, fmt.Errorf("term %s: %s: %w", name, syns[i].Name, err)
+			}
 			file := "r" + strconv.Itoa(len(staged))
-			if err := os.WriteFile(filepath.Join(scratch, file), rdfs[i], 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(scratch, file), buf.Bytes(), 0o644); err != nil {
 				return st, err
 			}
 			staged = append(staged, stagedFile{file, name, f.Ext})
@@ -677,6 +683,66 @@ func termInPlace(out, name string, exts []string) bool {
 		}
 	}
 	return true
+}
+
+// termSumScheme names how a term page's fingerprint (tree.TermSums) is made: a change of it, or of what the RDF
+// encoders write for the same statements, must change it, so that every page is written again.
+const termSumScheme = "q1"
+
+// hashQuads writes the statements to a fingerprint, each term's fields ended by a NUL byte.
+func hashQuads(h io.Writer, qs []rdf.Quad) {
+	var b []byte
+	for _, q := range qs {
+		b = b[:0]
+		for _, t := range [4]rdf.Term{q.S, q.P, q.O, q.G} {
+			b = append(b, byte('0'+t.Kind))
+			b = append(b, t.Value...)
+			b = append(b, 0)
+			b = append(b, t.Datatype...)
+			b = append(b, 0)
+			b = append(b, t.Lang...)
+			b = append(b, 0)
+		}
+		h.Write(b)
+	}
+}
+
+// linkInPlace puts an unchanged term's files in place when the folder has none of them yet (a new latest
+// folder): each a hard link made straight at its name, which appears whole, as a rename would make it, with the
+// version's time. It reports false, having linked nothing, when no source has the term with this fingerprint or
+// the folder has some of its files (a resumed job: then the staged way replaces them).
+func linkInPlace(sources []termSource, out, name, sum string, exts []string, mod time.Time) (bool, error) {
+sources:
+	for _, s := range sources {
+		if s.sums[name] != sum {
+			continue
+		}
+		for i, ext := range exts {
+			to := filepath.Join(out, name+ext)
+			if err := os.Link(filepath.Join(s.dir, name+ext), to); err != nil {
+				for _, e := range exts[:i] {
+					_ = os.Remove(filepath.Join(out, name+e))
+				}
+				if errors.Is(err, fs.ErrExist) {
+					return false, nil
+				}
+				continue sources // this source lost the file: the next, or a render
+			}
+			// The link shares the source's inode, whose time the source's version gave it; a file of this
+			// folder carries this version's time (as the staged way gives it, on the same inode).
+			if err := os.Chtimes(to, mod, mod); err != nil {
+				return false, err
+			}
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// termSource is a term pages folder whose unchanged pages a new one links, with their fingerprints.
+type termSource struct {
+	dir  string
+	sums map[string]string
 }
 
 // stagedFile is a term's file written into the staging folder, to be renamed into place.
