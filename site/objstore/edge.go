@@ -24,13 +24,14 @@ type edgeTable struct {
 	VoidFile           string              `json:"voidFile"`
 	VersionsSegment    string              `json:"versionsSegment"`
 	OffersFile         string              `json:"offersFile"`
+	PagesFolder        string              `json:"pagesFolder"`
 	SecurityHeaders    [][2]string         `json:"securityHeaders"`
 	ExposeHeaders      string              `json:"exposeHeaders"`
 }
 
 func newEdgeTable(reg *codec.Registry) edgeTable {
 	t := edgeTable{Aliases: map[string][]string{}, VoidFile: tree.Void, VersionsSegment: model.VersionsSegment, OffersFile: OffersFile,
-		SecurityHeaders: httpx.SecurityHeaders, ExposeHeaders: httpx.ExposeHeaders}
+		PagesFolder: PagesFolder, SecurityHeaders: httpx.SecurityHeaders, ExposeHeaders: httpx.ExposeHeaders}
 	for _, s := range reg.Syntaxes() {
 		for _, mt := range s.MediaTypes {
 			for _, other := range s.MediaTypes {

@@ -5,11 +5,13 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -174,19 +176,7 @@ func TestWorkerServesAsHandler(t *testing.T) {
 	}
 	h.Publish(t, h.Open.ID, "data", ".trig", "<g> { <s> <p> <o> . }\n<a> <b> <c> .\n")
 	h.build(t)
-	pub, err := objstore.New(objstore.Options{Target: objstore.Target{Endpoint: s3.Endpoint, Bucket: bucket, Prefix: prefix},
-		AccessKey: s3.AdminKey, SecretKey: s3.AdminSecret})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := pub.Sync(context.Background(), h.out); err != nil {
-		t.Fatal(err)
-	}
-	handler, err := site.NewHandler(site.Options{Dir: h.out, Pages: pipeline.PagesDir(h.out), Theme: html.NewResources(html.ResourceOptions{})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer handler.Close()
+	handler := publishAndServe(t, h, s3, bucket, prefix)
 
 	var version string
 	plan, err := objstore.Plan(h.out, nil)
@@ -210,63 +200,13 @@ func TestWorkerServesAsHandler(t *testing.T) {
 	accepts := []string{"", "*/*", "text/turtle", "application/x-turtle", "text/html",
 		"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "application/ld+json;q=0.9, text/turtle;q=0.8",
 		"application/n-quads", "image/png", "text/*;q=0.5, application/*", "application/rdf+xml;q=0.5, text/html;q=0.5"}
-	type answer struct {
-		Status          int    `json:"status"`
-		ContentType     string `json:"contentType"`
-		ContentLocation string `json:"contentLocation"`
-		Vary            bool   `json:"vary"`
-		MD5             string `json:"md5"`
-	}
-	type request struct {
-		Path   string `json:"path"`
-		Accept string `json:"accept"`
-	}
-	var reqs []request
-	var want []answer
+	var reqs []edgeRequest
 	for _, p := range paths {
 		for _, a := range accepts {
-			reqs = append(reqs, request{p, a})
-			r := httptest.NewRequest(http.MethodGet, p, nil)
-			if a != "" {
-				r.Header.Set("Accept", a)
-			}
-			w := httptest.NewRecorder()
-			handler.ServeHTTP(w, r)
-			ans := answer{Status: w.Code}
-			if w.Code == http.StatusGone {
-				ans.ContentType = w.Header().Get("Content-Type")
-			}
-			if w.Code == http.StatusOK {
-				sum := md5.Sum(w.Body.Bytes())
-				ans = answer{Status: w.Code, ContentType: w.Header().Get("Content-Type"), ContentLocation: w.Header().Get("Content-Location"),
-					Vary: variesOnAccept(w.Header().Values("Vary")), MD5: hex.EncodeToString(sum[:])}
-			}
-			want = append(want, ans)
+			reqs = append(reqs, edgeRequest{Path: p, Accept: a})
 		}
 	}
-	var got []answer
-	runWorker(t, `import worker from "./worker.mjs";
-import { createHash } from "node:crypto";
-`+readStdin+`const out = [];
-for (const r of input.requests) {
-  const headers = r.accept === "" ? {} : { Accept: r.accept };
-  const res = await worker.fetch(new Request("https://edge.example" + r.path, { headers }), { ORIGIN: input.origin });
-  const body = Buffer.from(await res.arrayBuffer());
-  const a = { status: res.status, contentType: "", contentLocation: "", vary: false, md5: "" };
-  if (res.status === 410) a.contentType = res.headers.get("Content-Type") || "";
-  if (res.status === 200) {
-    a.contentType = res.headers.get("Content-Type") || "";
-    a.contentLocation = res.headers.get("Content-Location") || "";
-    a.vary = (res.headers.get("Vary") || "").split(",").some((v) => v.trim().toLowerCase() === "accept");
-    a.md5 = createHash("md5").update(body).digest("hex");
-  }
-  out.push(a);
-}
-process.stdout.write(JSON.stringify(out));
-`, map[string]any{"origin": "http://" + s3.Endpoint + "/" + bucket + "/" + strings.TrimSuffix(prefix, "/"), "requests": reqs}, &got)
-	if len(got) != len(want) {
-		t.Fatalf("node answered %d requests of %d", len(got), len(want))
-	}
+	want, got := edgeAnswers(t, handler, s3, bucket, prefix, reqs)
 	ok, gone := 0, 0
 	for i, r := range reqs {
 		if got[i] != want[i] {
@@ -288,6 +228,107 @@ process.stdout.write(JSON.stringify(out));
 	}
 }
 
+// publishAndServe publishes h's rendered tree to the bucket and returns ldhub's handler over the same tree.
+func publishAndServe(t *testing.T, h *hub, s3 *s3test.Server, bucket, prefix string) *site.Handler {
+	t.Helper()
+	pub, err := objstore.New(objstore.Options{Target: objstore.Target{Endpoint: s3.Endpoint, Bucket: bucket, Prefix: prefix},
+		AccessKey: s3.AdminKey, SecretKey: s3.AdminSecret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pub.Sync(context.Background(), h.out); err != nil {
+		t.Fatal(err)
+	}
+	handler, err := site.NewHandler(site.Options{Dir: h.out, Pages: pipeline.PagesDir(h.out), Theme: html.NewResources(html.ResourceOptions{})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { handler.Close() })
+	return handler
+}
+
+type edgeRequest struct {
+	Path           string `json:"path"`
+	Accept         string `json:"accept"`
+	AcceptLanguage string `json:"acceptLanguage"`
+}
+
+type edgeAnswer struct {
+	Status          int    `json:"status"`
+	ContentType     string `json:"contentType"`
+	ContentLocation string `json:"contentLocation"`
+	Vary            string `json:"vary"` // the fields named, sorted, without Accept-Encoding
+	MD5             string `json:"md5"`
+}
+
+// edgeAnswers asks ldhub's handler and the generated worker (in node, against the bucket the tree was published
+// to) the same requests, and returns their answers: status, and for 200 Content-Type, Content-Location, Vary and
+// the body's MD5 (for 410 the Content-Type).
+func edgeAnswers(t *testing.T, handler http.Handler, s3 *s3test.Server, bucket, prefix string, reqs []edgeRequest) (want, got []edgeAnswer) {
+	t.Helper()
+	for _, q := range reqs {
+		r := httptest.NewRequest(http.MethodGet, q.Path, nil)
+		if q.Accept != "" {
+			r.Header.Set("Accept", q.Accept)
+		}
+		if q.AcceptLanguage != "" {
+			r.Header.Set("Accept-Language", q.AcceptLanguage)
+		}
+		w := httptest.NewRecorder()
+		handler.ServeHTTP(w, r)
+		ans := edgeAnswer{Status: w.Code}
+		if w.Code == http.StatusGone {
+			ans.ContentType = w.Header().Get("Content-Type")
+		}
+		if w.Code == http.StatusOK {
+			sum := md5.Sum(w.Body.Bytes())
+			ans = edgeAnswer{Status: w.Code, ContentType: w.Header().Get("Content-Type"), ContentLocation: w.Header().Get("Content-Location"),
+				Vary: varyFields(w.Header().Values("Vary")), MD5: hex.EncodeToString(sum[:])}
+		}
+		want = append(want, ans)
+	}
+	runWorker(t, `import worker from "./worker.mjs";
+import { createHash } from "node:crypto";
+`+readStdin+`const out = [];
+for (const r of input.requests) {
+  const headers = {};
+  if (r.accept !== "") headers.Accept = r.accept;
+  if (r.acceptLanguage !== "") headers["Accept-Language"] = r.acceptLanguage;
+  const res = await worker.fetch(new Request("https://edge.example" + r.path, { headers }), { ORIGIN: input.origin });
+  const body = Buffer.from(await res.arrayBuffer());
+  const a = { status: res.status, contentType: "", contentLocation: "", vary: "", md5: "" };
+  if (res.status === 410) a.contentType = res.headers.get("Content-Type") || "";
+  if (res.status === 200) {
+    a.contentType = res.headers.get("Content-Type") || "";
+    a.contentLocation = res.headers.get("Content-Location") || "";
+    a.vary = (res.headers.get("Vary") || "").split(",").map((v) => v.trim()).filter((v) => v !== "" && v.toLowerCase() !== "accept-encoding").sort().join(", ");
+    a.md5 = createHash("md5").update(body).digest("hex");
+  }
+  out.push(a);
+}
+process.stdout.write(JSON.stringify(out));
+`, map[string]any{"origin": "http://" + s3.Endpoint + "/" + bucket + "/" + strings.TrimSuffix(prefix, "/"), "requests": reqs}, &got)
+	if len(got) != len(want) {
+		t.Fatalf("node answered %d requests of %d", len(got), len(want))
+	}
+	return want, got
+}
+
+// varyFields is the fields a Vary header names, sorted, without Accept-Encoding (the worker leaves compression to
+// the CDN).
+func varyFields(vary []string) string {
+	var out []string
+	for _, v := range vary {
+		for _, f := range strings.Split(v, ",") {
+			if f = strings.TrimSpace(f); f != "" && !strings.EqualFold(f, "Accept-Encoding") {
+				out = append(out, f)
+			}
+		}
+	}
+	slices.Sort(out)
+	return strings.Join(out, ", ")
+}
+
 // variesOnAccept reports whether Vary names Accept itself (Accept-Encoding is another header).
 func variesOnAccept(vary []string) bool {
 	for _, v := range vary {
@@ -298,4 +339,63 @@ func variesOnAccept(vary []string) bool {
 		}
 	}
 	return false
+}
+
+// TestWorkerServesPagesAsHandler publishes a large bilingual vocabulary (its page leaves terms out) and asks the
+// worker and the handler for its pages in each language, the pages listing every term (in each language) and the
+// labels indexes, by query, Accept and Accept-Language: the answers must agree.
+func TestWorkerServesPagesAsHandler(t *testing.T) {
+	const bucket, prefix = "pages", "site/"
+	nodeBinary(t)
+	s3 := s3test.Start(t, bucket, false)
+	h := &hub{Hub: pipelinetest.New(t), out: t.TempDir()}
+	p, err := pipeline.New(pipeline.Options{Store: h.Store, Out: h.out, BaseURL: "https://data.example.org",
+		HTML: &pipeline.HTML{TermsPerPage: 1000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.pipe = p
+	var nt strings.Builder
+	for i := range 3100 {
+		fmt.Fprintf(&nt, "<http://example.org/thes/c%d> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/2004/02/skos/core#Concept> .\n", i)
+		fmt.Fprintf(&nt, "<http://example.org/thes/c%d> <http://www.w3.org/2004/02/skos/core#prefLabel> \"Concept %05d\"@en .\n", i, i)
+		fmt.Fprintf(&nt, "<http://example.org/thes/c%d> <http://www.w3.org/2004/02/skos/core#prefLabel> \"Notion %05d\"@fr .\n", i, 3099-i)
+	}
+	big := h.Publish(t, h.Open.ID, "big", ".nt", nt.String())
+	h.Publish(t, h.Open.ID, "core", ".ttl", pipelinetest.Vocab)
+	h.build(t)
+	handler := publishAndServe(t, h, s3, bucket, prefix)
+	version := "/org/open/big/versions/" + big.Versions[0].Label
+	var reqs []edgeRequest
+	for _, self := range []string{"/org/open/big", version} {
+		for _, q := range []string{"", "?lang=fr", "?lang=en", "?lang=de", "?lang=fr-CA", "?lang=1", "?lang=fr&lang=en",
+			"?terms=concept&page=1", "?page=4&terms=concept", "?terms=concept&page=5", "?terms=concept&page=0",
+			"?terms=concept&page=x", "?terms=concept", "?terms=nothing&page=1",
+			"?lang=fr&terms=concept&page=2", "?terms=concept&page=2&lang=fr", "?lang=en&terms=concept&page=1",
+			"?lang=de&terms=concept&page=3", "?lang=1&terms=concept&page=1",
+			"?terms=index", "?terms=index&lang=fr", "?lang=de&terms=index", "?terms=index&lang=1", "?terms=index&page=1"} {
+			for _, ext := range []string{"", ".html", ".ttl"} {
+				for _, a := range []struct{ accept, al string }{{"", ""}, {"text/html", ""}, {"text/html", "fr-CH, fr;q=0.9, en;q=0.8"},
+					{"text/html", "de;q=0.9, en;q=0.5"}, {"image/png", ""}, {"text/turtle", "fr"}} {
+					reqs = append(reqs, edgeRequest{Path: self + ext + q, Accept: a.accept, AcceptLanguage: a.al})
+				}
+			}
+		}
+	}
+	for _, a := range []string{"", "fr", "text/html"} {
+		reqs = append(reqs, edgeRequest{Path: "/org/open/core?terms=index", Accept: a}, edgeRequest{Path: "/org/open/core?lang=fr", Accept: "text/html", AcceptLanguage: a})
+	}
+	want, got := edgeAnswers(t, handler, s3, bucket, prefix, reqs)
+	statuses := map[int]int{}
+	for i, r := range reqs {
+		if got[i] != want[i] {
+			t.Errorf("GET %s Accept %q Accept-Language %q:\n worker  %+v\n handler %+v", r.Path, r.Accept, r.AcceptLanguage, got[i], want[i])
+			continue
+		}
+		statuses[want[i].Status]++
+	}
+	t.Logf("%d requests, both answered %v", len(reqs), statuses)
+	if statuses[http.StatusOK] < len(reqs)/2 || statuses[http.StatusBadRequest] == 0 || statuses[http.StatusNotFound] == 0 {
+		t.Errorf("statuses %v: the comparison proves little", statuses)
+	}
 }

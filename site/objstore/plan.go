@@ -11,6 +11,8 @@
 //	<pub>[/versions/<label>]/.ld/offers.json     the representations of that URL, for the edge's negotiation
 //	<pub>/<term>.html, .ttl …                    the latest version's term pages (tree.TermPages), each term
 //	<pub>/<term>/.ld/offers.json                 with its offers; only the files written so far
+//	<pub>[/versions/<label>]/.ld/index.<lang>.html, index.terms-<section>.<n>[.<lang>].html,
+//	  index.labels[.<lang>].json                 its page in other languages, its listing pages, labels indexes
 //	<pub>/versions/<retracted>/.ld/offers.json   "gone": the edge answers 410 for that version, as the hub does
 //	<group or repository>/index.html, index.html the hub's pages
 //	_ldhub/ldhub.js                              the theme's script the pages link
@@ -53,11 +55,20 @@ const (
 // a request.
 const OffersFile = ".ld/offers.json"
 
+// PagesFolder is the folder, below a publication's or version's key, of its page's other files (language variants,
+// listing pages, labels indexes: PageVariant, SectionPageIn and LabelsIndex names), which the edge chooses among by
+// the request's query and Accept-Language as the handler does.
+const PagesFolder = ".ld/"
+
 // Offers is the content of an OffersFile: the dumps of one rendered folder in the handler's order, then its page.
 type Offers struct {
 	Self    string  `json:"self"` // URL path the folder answers
 	Formats []Offer `json:"formats"`
 	HTML    bool    `json:"html"` // the page exists (.html)
+	// Doc marks a publication's or version's folder, whose page answers ?lang= and ?terms= (its other pages are
+	// objects below PagesDir); Langs are the language keys of its page's variants (tree.Variants).
+	Doc   bool     `json:"doc,omitempty"`
+	Langs []string `json:"langs,omitempty"`
 	// Gone marks a version retracted through the API: its URLs answer 410 Gone, not 404, at the edge as at the hub,
 	// so that caches and crawlers drop them. Latest is then the publication's URL path.
 	Gone   bool   `json:"gone,omitempty"`
@@ -254,6 +265,31 @@ func planFolder(dir, cache string) ([]Object, *tree.Page, error) {
 	if _, err := os.Stat(filepath.Join(dir, tree.PageHTML)); err == nil {
 		offers.HTML = true
 		if err := add(tree.PageHTML, key+".html", "text/html; charset=utf-8", ""); err != nil {
+			return nil, nil, err
+		}
+	}
+	// The page's other files, under the names they have in the folder: its language variants, the pages listing
+	// every term (in each language) and the labels indexes (the .gz siblings are not needed: the CDN compresses).
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, errVanished
+	}
+	offers.Doc = true
+	for _, e := range ents {
+		n := e.Name()
+		switch {
+		case tree.VariantKey(n) != "":
+			offers.Langs = append(offers.Langs, tree.VariantKey(n))
+		case tree.IsSectionPage(n):
+		case tree.IsLabelsIndex(n) && strings.HasSuffix(n, ".json"):
+			if err := add(n, key+"/"+PagesFolder+n, "application/json", ""); err != nil {
+				return nil, nil, err
+			}
+			continue
+		default:
+			continue
+		}
+		if err := add(n, key+"/"+PagesFolder+n, "text/html; charset=utf-8", ""); err != nil {
 			return nil, nil, err
 		}
 	}

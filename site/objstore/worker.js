@@ -136,6 +136,96 @@ export function pick(accept, offers) {
   return slots[accepted.indexOf(accepted[n])];
 }
 
+// --- Queries of a publication's or version's page (?lang=, ?terms=): the same rules as the site handler's. ---
+
+// queryValues is Go's url.Values of a query string: every value of each name, in order.
+function queryValues(search) {
+  const m = new Map();
+  for (const [k, v] of new URLSearchParams(search)) {
+    if (!m.has(k)) m.set(k, []);
+    m.get(k).push(v);
+  }
+  return m;
+}
+
+// isLanguageTag is content/codec.IsLanguageTag.
+export function isLanguageTag(s) {
+  if (s === "" || s.length > 64) return false;
+  return s.split("-").every((sub, i) => sub.length > 0 && sub.length <= 8 && (i === 0 ? /^[A-Za-z]+$/ : /^[A-Za-z0-9]+$/).test(sub));
+}
+
+// languageKey is content/codec.LanguageKey.
+export function languageKey(tag) {
+  const p = tag.split("-")[0];
+  if (p.length < 2 || p.length > 8 || !/^[A-Za-z]+$/.test(p)) return "";
+  return p.toLowerCase();
+}
+
+// acceptLanguages is content/codec.AcceptLanguages: the ranges, best first, lower case, without "*" and q=0.
+export function acceptLanguages(al) {
+  const rs = [];
+  let rest = al;
+  while (rest !== "" && rs.length < 16) {
+    const i = rest.indexOf(",");
+    const part = i < 0 ? rest : rest.slice(0, i);
+    rest = i < 0 ? "" : rest.slice(i + 1);
+    const fields = part.split(";");
+    const tag = trim(fields[0]).toLowerCase();
+    let q = 1, valid = isLanguageTag(tag);
+    for (const f of fields.slice(1)) {
+      const eq = f.indexOf("=");
+      const k = eq < 0 ? f : f.slice(0, eq);
+      if (trim(k).toLowerCase() === "q") {
+        const p = parseQ(trim(eq < 0 ? "" : f.slice(eq + 1)));
+        valid = valid && p !== null;
+        q = p === null ? 0 : p;
+        break;
+      }
+    }
+    if (valid && q > 0) rs.push({ tag, q });
+  }
+  const sorted = rs.map((r, i) => ({ ...r, i })).sort((a, b) => b.q - a.q || a.i - b.i);
+  const out = [];
+  for (const r of sorted) if (!out.includes(r.tag)) out.push(r.tag);
+  return out;
+}
+
+const LANG_ERROR = "lang must be one language tag (such as en or pt-BR)";
+
+// chosenLanguage is the tag ?lang= names: {named: false}, {named: true, tag} or {error}.
+function chosenLanguage(q) {
+  const v = q.get("lang");
+  if (v === undefined) return { named: false };
+  if (v.length !== 1 || !isLanguageTag(v[0])) return { error: LANG_ERROR };
+  return { named: true, tag: v[0] };
+}
+
+// labelsQuery is the language key of the labels index the query names (?terms=index), null when none.
+function labelsQuery(q) {
+  const ts = q.get("terms");
+  if (ts === undefined || ts.length !== 1 || ts[0] !== "index" || q.has("page")) return null;
+  const c = chosenLanguage(q);
+  if (c.error) return { error: c.error };
+  return { key: c.named ? languageKey(c.tag) : "" };
+}
+
+// termsQuery is the page of a section's full listing the query names (?terms=<section>&page=<n>, lang=), null
+// when none; section "-" for one that cannot exist.
+function termsQuery(q) {
+  const ts = q.get("terms"), ps = q.get("page");
+  if (ts === undefined && ps === undefined) return null;
+  if (ts === undefined || ps === undefined || ts.length !== 1 || ps.length !== 1) {
+    return { error: "a page of terms is named by one terms=<section> and one page=<n>" };
+  }
+  const c = chosenLanguage(q);
+  if (c.error) return { error: c.error };
+  const lang = c.named ? languageKey(c.tag) : "";
+  if (!/^[+-]?[0-9]+$/.test(ps[0]) || ps[0].length > 9) return { error: "page must be a page number (1, 2, …)" };
+  const n = parseInt(ps[0], 10), section = ts[0];
+  if (n < 1 || !/^[A-Za-z]+$/.test(section)) return { section: "-", n: 0, lang: "" };
+  return { section, n, lang };
+}
+
 // --- Routing: URL path to object key. ---
 
 const JSON_TYPE = "application/json";
@@ -144,8 +234,8 @@ const JSON_TYPE = "application/json";
 // parsed offers object below keyPath, or null when there is none; hasPage(key) reports whether a hub page exists.
 // The result is {key, self, ext, offers} for an object, {status} for an error, or {fallback: true} for what the
 // bucket cannot answer.
-export async function route(path, accept, getOffers, hasPage) {
-  const r = await locate(path, accept, getOffers, hasPage);
+export async function route(path, accept, getOffers, hasPage, search = "", acceptLanguage = "") {
+  const r = await locate(path, accept, getOffers, hasPage, queryValues(search), acceptLanguage);
   if (!r.fallback) return r;
   // Below a version retracted through the API (a resource of it, say), the hub answers 410 too.
   const segs = path.replace(/^\/+/, "").split("/");
@@ -163,7 +253,44 @@ function gone(path, offers) {
   return { status: 410, message: path + " was deleted (a retracted version); the publication's latest version is at " + offers.latest };
 }
 
-async function locate(path, accept, getOffers, hasPage) {
+// pageQuery chooses, for a publication's or version's page (r: its .html, negotiated or not; offers.doc), the
+// object the query and Accept-Language name, as the handler does: a page of a section's full listing, else the
+// page in the language ?lang= names or Accept-Language prefers. keys are the candidates in order (a language's
+// file, else the hub's); location the Content-Location of each; vary what the answer varies with.
+function pageQuery(r, base, q, acceptLanguage) {
+  const folder = base + "/" + TABLE.pagesFolder, self = r.offers.self;
+  const t = termsQuery(q);
+  if (t !== null) {
+    if (t.error) return { status: 400, message: t.error };
+    const plain = "index.terms-" + t.section + "." + t.n + ".html";
+    const q0 = "?terms=" + encodeURIComponent(t.section) + "&page=" + t.n;
+    r.keys = [folder + plain];
+    r.locations = [self + ".html" + q0];
+    if (t.lang !== "") {
+      r.keys.unshift(folder + "index.terms-" + t.section + "." + t.n + "." + t.lang + ".html");
+      r.locations.unshift(self + ".html?lang=" + encodeURIComponent(t.lang) + "&terms=" + encodeURIComponent(t.section) + "&page=" + t.n);
+    }
+    r.missing = "no page of terms at " + r.path;
+    r.vary = r.negotiated ? ["Accept"] : [];
+    return r;
+  }
+  const c = chosenLanguage(q);
+  if (c.error) return { status: 400, message: c.error };
+  const langs = r.offers.langs || [];
+  let i = -1;
+  if (langs.length > 0) {
+    if (c.named) i = langs.indexOf(languageKey(c.tag));
+    else for (const l of acceptLanguages(acceptLanguage)) if ((i = langs.indexOf(languageKey(l))) >= 0) break;
+  }
+  if (i >= 0) {
+    r.keys = [folder + "index." + langs[i] + ".html"];
+    r.locations = [self + ".html?lang=" + langs[i]];
+  }
+  r.vary = c.named ? (r.negotiated ? ["Accept"] : []) : (r.negotiated ? ["Accept", "Accept-Language"] : ["Accept-Language"]);
+  return r;
+}
+
+async function locate(path, accept, getOffers, hasPage, q = new Map(), acceptLanguage = "") {
   const segs = path.split("/");
   if (segs.some((s) => s.startsWith("."))) return { fallback: true };
   const rel = path.replace(/^\/+/, "");
@@ -178,21 +305,41 @@ async function locate(path, accept, getOffers, hasPage) {
       const offers = await getOffers(rel.slice(0, -ext.length));
       if (offers === null) return { fallback: true };
       if (offers.gone) return gone(path, offers);
+      const lab = offers.doc ? labelsQuery(q) : null;
+      if (lab !== null && lab.error) return { status: 400, message: lab.error };
       const has = ext === ".html" ? offers.html : offers.formats.some((f) => f.ext === ext);
       if (!has) return { status: 404, message: "no " + ext + " representation of " + path };
-      return { key: rel, self, ext, offers };
+      const r = { key: rel, self, ext, offers, path };
+      if (ext === ".html" && !offers.doc) r.vary = ["Accept-Language"]; // a term's page: in the hub's language
+      return ext === ".html" && offers.doc ? pageQuery(r, rel.slice(0, -ext.length), q, acceptLanguage) : r;
     }
   }
   const base = rel.replace(/\/+$/, "");
   const offers = base === "" ? null : await getOffers(base);
   if (offers !== null && offers.gone) return gone(path, offers);
   if (offers !== null) {
+    const lab = offers.doc ? labelsQuery(q) : null;
+    if (lab !== null && lab.error) return { status: 400, message: lab.error };
+    if (lab !== null) {
+      // The labels index, whatever Accept says: the language's, else the hub's.
+      const folder = base + "/" + TABLE.pagesFolder, r = { labels: true, offers, keys: [], locations: [], vary: ["Accept-Encoding"] };
+      if (lab.key !== "") {
+        r.keys.push(folder + "index.labels." + lab.key + ".json");
+        r.locations.push(offers.self + "?terms=index&lang=" + encodeURIComponent(lab.key));
+      }
+      r.keys.push(folder + "index.labels.json");
+      r.locations.push(offers.self + "?terms=index");
+      r.missing = "no index of term labels at " + path + ": the page documents every term";
+      return r;
+    }
     const types = offers.formats.map((f) => f.mediaType);
     if (offers.html) types.push("text/html");
     const slot = pick(accept, types);
     if (slot < 0) return { status: 406, vary: true, message: "none of the available media types is acceptable: " + types.join(", ") };
     const ext = slot < offers.formats.length ? offers.formats[slot].ext : ".html";
-    return { key: base + ext, self: "/" + base, ext, offers, negotiated: true };
+    const r = { key: base + ext, self: "/" + base, ext, offers, negotiated: true, path };
+    if (ext === ".html" && !offers.doc) r.vary = ["Accept", "Accept-Language"]; // a term's page: in the hub's language
+    return ext === ".html" && offers.doc ? pageQuery(r, base, q, acceptLanguage) : r;
   }
   const page = (base === "" ? "" : base + "/") + "index.html";
   if (await hasPage(page)) {
@@ -204,7 +351,7 @@ async function locate(path, accept, getOffers, hasPage) {
 
 // links is the Link header the handler sends with a representation: the other dumps, and the page.
 export function links(r) {
-  if (!r.offers || r.void) return "";
+  if (!r.offers || r.void || r.labels) return "";
   const out = [];
   for (const f of r.offers.formats) {
     if (f.ext !== r.ext) out.push("<" + r.offers.self + f.ext + '>; rel="alternate"; type="' + f.mediaType + '"');
@@ -251,7 +398,8 @@ export default {
       return offersCache.get(keyPath);
     };
     const hasPage = async (key) => (await fetch(objectURL(env, key), { method: "HEAD" })).ok;
-    const r = await route(path, request.headers.get("Accept") || "", getOffers, hasPage);
+    const r = await route(path, request.headers.get("Accept") || "", getOffers, hasPage, url.search,
+      request.headers.get("Accept-Language") || "");
     if (r.fallback) return fallback();
     if (r.status) return problem(r.status, r.message, r.vary);
     const fwd = new Headers();
@@ -259,16 +407,34 @@ export default {
       const v = request.headers.get(k);
       if (v !== null) fwd.set(k, v);
     }
-    const obj = await fetch(objectURL(env, r.key), { method: request.method, headers: fwd });
-    if (obj.status === 404 || obj.status === 403) return fallback();
+    let obj, location = null;
+    if (r.keys) {
+      // A file the query chose, with the candidate after it (the hub's) when the bucket has not got it; the
+      // query's answer never falls back to the hub (it would answer the same from the same files).
+      for (let i = 0; i < r.keys.length; i++) {
+        obj = await fetch(objectURL(env, r.keys[i]), { method: request.method, headers: fwd });
+        location = r.locations[i];
+        if (obj.status !== 404 && obj.status !== 403) break;
+      }
+      if (obj.status === 404 || obj.status === 403) {
+        if (!r.missing) return fallback();
+        return problem(404, r.missing);
+      }
+    } else {
+      obj = await fetch(objectURL(env, r.key), { method: request.method, headers: fwd });
+      if (obj.status === 404 || obj.status === 403) return fallback();
+    }
     const h = new Headers();
     for (const k of ["Content-Type", "Content-Length", "Content-Range", "Cache-Control", "ETag", "Last-Modified", "Accept-Ranges"]) {
       const v = obj.headers.get(k);
       if (v !== null) h.set(k, v);
     }
     commonHeaders(h);
-    if (r.negotiated) h.set("Vary", "Accept");
-    if (r.offers) h.set("Content-Location", r.void ? r.offers.self + "/" + TABLE.voidFile : r.offers.self + r.ext);
+    if (r.vary) {
+      if (r.vary.length > 0) h.set("Vary", r.vary.join(", "));
+    } else if (r.negotiated) h.set("Vary", "Accept");
+    if (location !== null) h.set("Content-Location", location);
+    else if (r.offers) h.set("Content-Location", r.void ? r.offers.self + "/" + TABLE.voidFile : r.offers.self + r.ext);
     const l = links(r);
     if (l !== "") h.set("Link", l);
     h.set("X-LDHub-Edge", "1");
