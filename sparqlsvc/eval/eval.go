@@ -101,6 +101,8 @@ type evaluator struct {
 	bySubject   map[fanoutKey]*index.Graph          // predicates sorted by subject (subjectIndex)
 	constKeys   map[*algebra.Call]*[2]*builtin.Key  // comparisons' constant operands, parsed (argKey)
 	scratchKeys [2]builtin.Key
+	keyMemoID   ID // the variable value whose MIN/MAX key keyMemo is (accumulate)
+	keyMemo     builtin.Key
 	varRefs     []varRef                  // varSlot
 	filterVars  map[*algebra.BGP][]varset // the variables of the pushable FILTER conjuncts over a BGP (greedy)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/builtin"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
 // group evaluates GROUP BY with its aggregates (§18.5 Group, Aggregation). Each group keeps one running state per
@@ -214,7 +215,22 @@ func (e *evaluator) accumulate(s *aggState, a *algebra.Aggregate, row []ID, errp
 			s.sumErr = s.sum.Add(v)
 		}
 	case "MIN", "MAX":
-		k := builtin.NewKey(v)
+		// A variable's key is made once per solution (MIN(?d) and MAX(?d) read the same value), and a number
+		// held in its id is not parsed.
+		var k builtin.Key
+		switch {
+		case isVar && id == e.keyMemoID:
+			k = e.keyMemo
+		case isVar && (id < 1<<31 || index.IsInline(id)): // not a scratch id, which a later solution reuses
+			if n, scale, ok := index.InlineNumber(id); ok {
+				k = builtin.FixedKey(v, n, scale)
+			} else {
+				k = builtin.NewKey(v)
+			}
+			e.keyMemoID, e.keyMemo = id, k
+		default:
+			k = builtin.NewKey(v)
+		}
 		if s.best == nil {
 			s.best = new(builtin.Key)
 			*s.best = k
