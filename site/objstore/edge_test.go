@@ -194,6 +194,14 @@ func TestWorkerServesAsHandler(t *testing.T) {
 		// Term pages: from the bucket by the edge, from their files by the handler. (A term the bucket has not got
 		// goes to LDHUB_URL, which this test does not set.)
 		"/org/open/core/Thing", "/org/open/core/Thing.ttl", "/org/open/core/Other.html", "/org/open/core/size.jsonld"}
+	// A term with a query is the hub's (the next page of its references, another language): without LDHUB_URL
+	// the edge answers 404, never the bucket's first page in the hub's language.
+	for _, p := range []string{"/org/open/core/Thing?page=2", "/org/open/core/Thing.html?lang=fr"} {
+		out := edgeOnly(t, s3, bucket, prefix, p)
+		if out != http.StatusNotFound {
+			t.Errorf("edge GET %s: %d, want 404 (handed to LDHUB_URL, unset)", p, out)
+		}
+	}
 	retracted := "/org/open/core/versions/" + mid.Label
 	paths = append(paths, retracted, retracted+".ttl", retracted+".html", retracted+"/void.ttl", retracted+"/Thing",
 		"/org/open/core/versions/no-such-label")
@@ -245,6 +253,17 @@ func publishAndServe(t *testing.T, h *hub, s3 *s3test.Server, bucket, prefix str
 	}
 	t.Cleanup(func() { handler.Close() })
 	return handler
+}
+
+// edgeOnly is the worker's status for a GET of path without LDHUB_URL.
+func edgeOnly(t *testing.T, s3 *s3test.Server, bucket, prefix, path string) int {
+	t.Helper()
+	var status int
+	runWorker(t, `import worker from "./worker.mjs";
+`+readStdin+`const res = await worker.fetch(new Request("https://edge.example" + input.path), { ORIGIN: input.origin });
+process.stdout.write(JSON.stringify(res.status));
+`, map[string]any{"origin": "http://" + s3.Endpoint + "/" + bucket + "/" + strings.TrimSuffix(prefix, "/"), "path": path}, &status)
+	return status
 }
 
 type edgeRequest struct {

@@ -309,6 +309,8 @@ async function locate(path, accept, getOffers, hasPage, q = new Map(), acceptLan
       if (lab !== null && lab.error) return { status: 400, message: lab.error };
       const has = ext === ".html" ? offers.html : offers.formats.some((f) => f.ext === ext);
       if (!has) return { status: 404, message: "no " + ext + " representation of " + path };
+      // A term's files answer its URL without a query only (?page=, ?lang= are the hub's to render).
+      if (!offers.doc && q.size > 0) return { fallback: true };
       const r = { key: rel, self, ext, offers, path };
       if (ext === ".html" && !offers.doc) r.vary = ["Accept-Language"]; // a term's page: in the hub's language
       return ext === ".html" && offers.doc ? pageQuery(r, rel.slice(0, -ext.length), q, acceptLanguage) : r;
@@ -318,6 +320,7 @@ async function locate(path, accept, getOffers, hasPage, q = new Map(), acceptLan
   const offers = base === "" ? null : await getOffers(base);
   if (offers !== null && offers.gone) return gone(path, offers);
   if (offers !== null) {
+    if (!offers.doc && q.size > 0) return { fallback: true }; // a term with a query: the hub's
     const lab = offers.doc ? labelsQuery(q) : null;
     if (lab !== null && lab.error) return { status: 400, message: lab.error };
     if (lab !== null) {
