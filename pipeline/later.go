@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/ldhub/ldhub/site/html"
@@ -76,27 +75,37 @@ func (p *Pipeline) startLater(pages []laterPage) {
 // lock).
 func (p *Pipeline) laterPending(repo string) bool { return p.laterRepos[repo] > 0 }
 
-// renderLater renders the pages with their documentation in one Hugo build and puts each in place unless its folder
-// is gone or a later sync rendered its page meanwhile.
+// renderLater renders the pages with their documentation and puts each in place unless its folder is gone or a
+// later sync rendered its page meanwhile. Each page is one Hugo build of its own: a large vocabulary's page comes
+// with its listing pages and labels index in every language of its labels (BSBM's five languages made about 60
+// pages of up to 5 MB for one folder), and one build of every queued folder at once held all of them in memory,
+// over 2.4 GiB for a 1 M-triple version with its latest folder and neighbour. The builds run one after another,
+// so at most one folder's pages are held.
 func (p *Pipeline) renderLater(ctx context.Context, pages []laterPage) {
-	hb := &html.Batch{Title: p.o.HTML.Title, Language: p.o.HTML.Language, TermsPerPage: p.o.HTML.TermsPerPage}
 	var err error
 	langs := make([][]string, len(pages))
-	hub := ""
+	hubs := make([]string, len(pages))
+	scratches := make([]string, len(pages))
+	defer func() {
+		for _, s := range scratches {
+			if s != "" {
+				os.RemoveAll(s)
+			}
+		}
+	}()
 	for i, j := range pages {
+		hb := &html.Batch{Title: p.o.HTML.Title, Language: p.o.HTML.Language, TermsPerPage: p.o.HTML.TermsPerPage}
 		pp := j.pp
 		pp.Vocab = readTerms(j.dir)
-		if langs[i], hub, err = p.addPublication(hb, i, pp); err != nil {
+		if langs[i], hubs[i], err = p.addPublication(hb, 0, pp); err != nil {
 			break
 		}
-	}
-	scratch := ""
-	if err == nil {
-		scratch, err = os.MkdirTemp(p.o.Out, tmpPrefix+"html-")
-	}
-	if err == nil {
-		defer os.RemoveAll(scratch)
-		err = html.RenderBatch(ctx, hb, scratch, p.o.HTML.Themes...)
+		if scratches[i], err = os.MkdirTemp(p.o.Out, tmpPrefix+"html-"); err != nil {
+			break
+		}
+		if err = html.RenderBatch(ctx, hb, scratches[i], p.o.HTML.Themes...); err != nil {
+			break
+		}
 	}
 	if err != nil && ctx.Err() == nil {
 		p.o.Log.Error("pipeline: documented pages", "err", err)
@@ -118,14 +127,14 @@ func (p *Pipeline) renderLater(ctx context.Context, pages []laterPage) {
 			continue // the folder is gone (a newer latest folder, a removed version)
 		}
 		to := filepath.Join(j.dir, tree.PageHTML)
-		if rerr := os.Rename(filepath.Join(scratch, "p", strconv.Itoa(i), tree.PageHTML), to); rerr != nil {
+		if rerr := os.Rename(filepath.Join(scratches[i], "p", "0", tree.PageHTML), to); rerr != nil {
 			if !errors.Is(rerr, fs.ErrNotExist) {
 				p.o.Log.Error("pipeline: documented page", "folder", j.dir, "err", rerr)
 			}
 			continue
 		}
 		_ = os.Chtimes(to, j.modified, j.modified)
-		if verr := placeVariants(scratch, i, j.dir, langs[i], hub, j.modified); verr != nil {
+		if verr := placeVariants(scratches[i], 0, j.dir, langs[i], hubs[i], j.modified); verr != nil {
 			p.o.Log.Error("pipeline: documented page's languages", "folder", j.dir, "err", verr)
 		}
 	}
