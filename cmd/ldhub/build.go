@@ -105,7 +105,7 @@ func writeServerConfigs(out string, c webconf.ServerConfig) error {
 	if err != nil {
 		return err
 	}
-	for name, body := range map[string]string{"nginx.conf": nginx, "apache.conf": apache, "cloudflare-worker.js": objstore.CloudflareWorker()} {
+	for name, body := range map[string]string{"nginx.conf": nginx, "apache.conf": apache, "cloudflare-worker.js": objstore.CloudflareWorker(c.Language)} {
 		if err := os.WriteFile(filepath.Join(out, name), []byte(body), 0o644); err != nil {
 			return err
 		}

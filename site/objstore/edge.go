@@ -1,6 +1,7 @@
 package objstore
 
 import (
+	"cmp"
 	_ "embed"
 	"encoding/json"
 	"sort"
@@ -27,6 +28,8 @@ type edgeTable struct {
 	PagesFolder        string              `json:"pagesFolder"`
 	SecurityHeaders    [][2]string         `json:"securityHeaders"`
 	ExposeHeaders      string              `json:"exposeHeaders"`
+	// Language is the hub's language in lower case, the one the pre-rendered term pages are in.
+	Language string `json:"language"`
 }
 
 func newEdgeTable(reg *codec.Registry) edgeTable {
@@ -52,8 +55,14 @@ func newEdgeTable(reg *codec.Registry) edgeTable {
 // bucket (the ORIGIN variable) and answers with the headers ldhub's own handler sends (Vary, Content-Location,
 // Link, CORS, security headers). A CDN whose cache ignores Vary (Cloudflare's) then caches each representation
 // under its own object URL instead of serving one client's Turtle to the next client's browser.
-func CloudflareWorker() string {
-	b, err := json.MarshalIndent(newEdgeTable(codec.Default()), "", "  ")
+//
+// language is the hub's language ("en" when empty), the one the pre-rendered term pages are in: with LDHUB_URL set,
+// a reader whose Accept-Language asks for another gets the term's page from the hub, as the generated nginx and
+// Apache configurations decide.
+func CloudflareWorker(language string) string {
+	t := newEdgeTable(codec.Default())
+	t.Language = strings.ToLower(cmp.Or(language, "en"))
+	b, err := json.MarshalIndent(t, "", "  ")
 	if err != nil {
 		panic("objstore: edge table: " + err.Error()) // only fixed types: cannot happen
 	}

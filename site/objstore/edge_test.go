@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -91,7 +92,7 @@ func runWorker(t *testing.T, driver string, input, out any) {
 	t.Helper()
 	node := nodeBinary(t)
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "worker.mjs"), []byte(objstore.CloudflareWorker()), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "worker.mjs"), []byte(objstore.CloudflareWorker("en")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "driver.mjs"), []byte(driver), 0o644); err != nil {
@@ -202,6 +203,25 @@ func TestWorkerServesAsHandler(t *testing.T) {
 			t.Errorf("edge GET %s: %d, want 404 (handed to LDHUB_URL, unset)", p, out)
 		}
 	}
+	// A term's page in the bucket is in the hub's language: a reader asking for another gets it from LDHUB_URL, as
+	// nginx and Apache hand it to ldhub; RDF and readers of the hub's language get the bucket's.
+	for _, c := range []struct {
+		path, accept, lang string
+		hub                bool
+	}{
+		{"/org/open/core/Thing", "text/html", "fr", true},
+		{"/org/open/core/Thing.html", "", "nl, en;q=0.5", true},
+		{"/org/open/core/Thing.html", "", "en, fr;q=0.5", true},
+		{"/org/open/core/Thing", "text/html", "", false},
+		{"/org/open/core/Thing", "text/html", "en", false},
+		{"/org/open/core/Thing.html", "", "EN;q=0.8 , en", false},
+		{"/org/open/core/Thing.ttl", "", "fr", false},
+		{"/org/open/core/Thing", "text/turtle", "fr", false},
+	} {
+		if got := edgeWithHub(t, s3, bucket, prefix, c.path, c.accept, c.lang); got != c.hub {
+			t.Errorf("edge GET %s (Accept %q, Accept-Language %q): from the hub %v, want %v", c.path, c.accept, c.lang, got, c.hub)
+		}
+	}
 	retracted := "/org/open/core/versions/" + mid.Label
 	paths = append(paths, retracted, retracted+".ttl", retracted+".html", retracted+"/void.ttl", retracted+"/Thing",
 		"/org/open/core/versions/no-such-label")
@@ -264,6 +284,27 @@ func edgeOnly(t *testing.T, s3 *s3test.Server, bucket, prefix, path string) int 
 process.stdout.write(JSON.stringify(res.status));
 `, map[string]any{"origin": "http://" + s3.Endpoint + "/" + bucket + "/" + strings.TrimSuffix(prefix, "/"), "path": path}, &status)
 	return status
+}
+
+// edgeWithHub says whether the worker, with LDHUB_URL set, answers a GET of path from the hub rather than the bucket.
+func edgeWithHub(t *testing.T, s3 *s3test.Server, bucket, prefix, path, accept, lang string) bool {
+	t.Helper()
+	hub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, "from the hub")
+	}))
+	defer hub.Close()
+	var body string
+	runWorker(t, `import worker from "./worker.mjs";
+`+readStdin+`const headers = {};
+if (input.accept !== "") headers["Accept"] = input.accept;
+if (input.lang !== "") headers["Accept-Language"] = input.lang;
+const res = await worker.fetch(new Request("https://edge.example" + input.path, { headers }), { ORIGIN: input.origin, LDHUB_URL: input.hub });
+if (res.status !== 200) throw new Error("status " + res.status);
+process.stdout.write(JSON.stringify(await res.text()));
+`, map[string]any{"origin": "http://" + s3.Endpoint + "/" + bucket + "/" + strings.TrimSuffix(prefix, "/"), "path": path,
+		"accept": accept, "lang": lang, "hub": hub.URL}, &body)
+	return body == "from the hub"
 }
 
 type edgeRequest struct {

@@ -312,7 +312,10 @@ async function locate(path, accept, getOffers, hasPage, q = new Map(), acceptLan
       // A term's files answer its URL without a query only (?page=, ?lang= are the hub's to render).
       if (!offers.doc && q.size > 0) return { fallback: true };
       const r = { key: rel, self, ext, offers, path };
-      if (ext === ".html" && !offers.doc) r.vary = ["Accept-Language"]; // a term's page: in the hub's language
+      if (ext === ".html" && !offers.doc) { // a term's page: in the hub's language
+        r.vary = ["Accept-Language"];
+        r.termPage = true;
+      }
       return ext === ".html" && offers.doc ? pageQuery(r, rel.slice(0, -ext.length), q, acceptLanguage) : r;
     }
   }
@@ -341,7 +344,10 @@ async function locate(path, accept, getOffers, hasPage, q = new Map(), acceptLan
     if (slot < 0) return { status: 406, vary: true, message: "none of the available media types is acceptable: " + types.join(", ") };
     const ext = slot < offers.formats.length ? offers.formats[slot].ext : ".html";
     const r = { key: base + ext, self: "/" + base, ext, offers, negotiated: true, path };
-    if (ext === ".html" && !offers.doc) r.vary = ["Accept", "Accept-Language"]; // a term's page: in the hub's language
+    if (ext === ".html" && !offers.doc) { // a term's page: in the hub's language
+      r.vary = ["Accept", "Accept-Language"];
+      r.termPage = true;
+    }
     return ext === ".html" && offers.doc ? pageQuery(r, base, q, acceptLanguage) : r;
   }
   const page = (base === "" ? "" : base + "/") + "index.html";
@@ -382,6 +388,15 @@ function objectURL(env, key) {
   return env.ORIGIN.replace(/\/+$/, "") + "/" + key.split("/").map(encodeURIComponent).join("/");
 }
 
+// hubLanguageOnly says whether a term's pre-rendered page, which is in the hub's language, answers a reader with this
+// Accept-Language: none, or only ranges of the hub's language (with any q-value). The generated nginx and Apache
+// configurations decide the same way; every other header is the hub's to negotiate.
+export function hubLanguageOnly(acceptLanguage, lang = TABLE.language) {
+  if (acceptLanguage === "") return true;
+  const range = "\\s*" + lang.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "(\\s*;\\s*q=[01](\\.[0-9]{0,3})?)?";
+  return new RegExp("^" + range + "(\\s*," + range + ")*\\s*$", "i").test(acceptLanguage);
+}
+
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
@@ -404,6 +419,8 @@ export default {
     const r = await route(path, request.headers.get("Accept") || "", getOffers, hasPage, url.search,
       request.headers.get("Accept-Language") || "");
     if (r.fallback) return fallback();
+    // Without LDHUB_URL the edge serves the hub's page rather than nothing.
+    if (r.termPage && env.LDHUB_URL && !hubLanguageOnly(request.headers.get("Accept-Language") || "")) return fallback();
     if (r.status) return problem(r.status, r.message, r.vary);
     const fwd = new Headers();
     for (const k of ["If-None-Match", "If-Modified-Since", "Range", "If-Range"]) {
