@@ -62,30 +62,8 @@ func TestFilterPushdownMatchesReference(t *testing.T) {
 		if _, ok := filter.Op.(*algebra.BGP); !ok && !strings.Contains(src, "BIND") {
 			t.Fatalf("%s: the filter is over %T", src, filter.Op)
 		}
-		run := func(ref bool) []string {
-			e := newEvaluator(context.Background(), ds, q, Options{})
-			var out []string
-			collect := e.collectRows(&out)
-			var err error
-			if ref {
-				e.exec(filter.Op, e.newRow(), func(row []ID) bool {
-					for _, f := range filter.Exprs {
-						if !e.test(f, row, &err) {
-							return err == nil
-						}
-					}
-					return collect(row)
-				}, &err)
-			} else {
-				e.exec(filter, e.newRow(), collect, &err)
-			}
-			if err != nil {
-				t.Fatalf("%s: %v", src, err)
-			}
-			slices.Sort(out)
-			return out
-		}
-		got, want := run(false), run(true)
+		got, _ := runFilter(t, ds, q, filter, src, false)
+		want, _ := runFilter(t, ds, q, filter, src, true)
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("%s: %d solutions, reference %d", src, len(got), len(want))
 		}
@@ -140,31 +118,8 @@ func TestValueRangesMatchReference(t *testing.T) {
 			t.Fatalf("%s: %v", src, err)
 		}
 		filter := firstOp[*algebra.Filter](q.Op)
-		run := func(ref bool) ([]string, int64) {
-			e := newEvaluator(context.Background(), ds, q, Options{})
-			var out []string
-			collect := e.collectRows(&out)
-			var err error
-			if ref {
-				e.exec(filter.Op, e.newRow(), func(row []ID) bool {
-					for _, f := range filter.Exprs {
-						if !e.test(f, row, &err) {
-							return err == nil
-						}
-					}
-					return collect(row)
-				}, &err)
-			} else {
-				e.exec(filter, e.newRow(), collect, &err)
-			}
-			if err != nil {
-				t.Fatalf("%s: %v", src, err)
-			}
-			slices.Sort(out)
-			return out, int64(e.steps)
-		}
-		got, steps := run(false)
-		want, all := run(true)
+		got, steps := runFilter(t, ds, q, filter, src, false)
+		want, all := runFilter(t, ds, q, filter, src, true)
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("%s: %d solutions, reference %d", f, len(got), len(want))
 		}
@@ -172,4 +127,32 @@ func TestValueRangesMatchReference(t *testing.T) {
 			t.Errorf("%s: read %d rows, as many as the whole range (%d)", f, steps, all)
 		}
 	}
+}
+
+// runFilter evaluates filter, a FILTER of q, and returns its solutions sorted and the rows the evaluator read. The
+// reference (ref) evaluates the filter's input and tests each solution against its expressions one by one, with
+// none of the pushdowns or value ranges the evaluator applies to a FILTER.
+func runFilter(t *testing.T, ds *Dataset, q *algebra.Query, filter *algebra.Filter, src string, ref bool) ([]string, int64) {
+	t.Helper()
+	e := newEvaluator(context.Background(), ds, q, Options{})
+	var out []string
+	collect := e.collectRows(&out)
+	var err error
+	if ref {
+		e.exec(filter.Op, e.newRow(), func(row []ID) bool {
+			for _, f := range filter.Exprs {
+				if !e.test(f, row, &err) {
+					return err == nil
+				}
+			}
+			return collect(row)
+		}, &err)
+	} else {
+		e.exec(filter, e.newRow(), collect, &err)
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	slices.Sort(out)
+	return out, int64(e.steps)
 }

@@ -38,8 +38,11 @@ func Stale(path string) bool {
 	if _, err := io.ReadFull(f, b[:]); err != nil {
 		return false
 	}
-	return string(b[:6]) == magic[:6] && string(b[:]) < magic
+	return olderMagic(b[:])
 }
+
+// olderMagic says whether m, a file's first 8 bytes, is the magic of an earlier index format.
+func olderMagic(m []byte) bool { return string(m[:6]) == magic[:6] && string(m[:8]) < magic }
 
 // ErrOldFormat is returned by Open for an index file of an earlier format; building the index again replaces it.
 var ErrOldFormat = errors.New("index file of an earlier format (before numbers held in ids): rebuild the index")
@@ -135,7 +138,7 @@ var errCorrupt = errors.New("corrupt or truncated index file")
 
 func parse(data []byte) (*Dataset, error) {
 	if string(data[:8]) != magic {
-		if string(data[:6]) == magic[:6] && string(data[:8]) < magic { // as Stale
+		if olderMagic(data) {
 			return nil, ErrOldFormat
 		}
 		return nil, errors.New("not an index file (bad magic)")
