@@ -173,7 +173,15 @@ func (e *evaluator) safe(op algebra.Op, bound varset) bool {
 		return true
 	}
 	k := safeKey{op, bound}
+	// exec asks once per input row, mostly the same few questions in turn: a glance at the latest answers saves
+	// hashing the key.
+	for i := range e.safeRecent {
+		if r := &e.safeRecent[i]; r.k == k {
+			return r.v
+		}
+	}
 	if v, ok := e.safeC[k]; ok {
+		e.rememberSafe(k, v)
 		return v
 	}
 	var ok bool
@@ -215,7 +223,19 @@ func (e *evaluator) safe(op algebra.Op, bound varset) bool {
 		ok = e.infoOf(op).mentioned.inter(bound).empty()
 	}
 	e.safeC[k] = ok
+	e.rememberSafe(k, ok)
 	return ok
+}
+
+// safeAnswer is one of the latest answers of safe.
+type safeAnswer struct {
+	k safeKey
+	v bool
+}
+
+func (e *evaluator) rememberSafe(k safeKey, v bool) {
+	e.safeRecent[e.safeNext%len(e.safeRecent)] = safeAnswer{k, v}
+	e.safeNext++
 }
 
 func (e *evaluator) boundSet(row []ID) varset {

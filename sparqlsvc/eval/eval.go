@@ -81,6 +81,8 @@ type evaluator struct {
 	sent        int   // solutions or triples delivered to the sink
 	cache       map[cacheKey][][]ID
 	safeC       map[safeKey]bool
+	safeRecent  [4]safeAnswer // the latest answers of safe, checked before safeC
+	safeNext    int
 	orders      map[orderKey][]int
 	scans       map[orderKey]bool              // plan's choice to read the first pattern in subject order
 	pushed      map[*algebra.Filter]algebra.Op // FILTERs with conjuncts moved below the BINDs under them (belowBinds)
@@ -98,6 +100,7 @@ type evaluator struct {
 	topK        map[*algebra.OrderBy]int64          // ORDER BYs under a LIMIT: how many first solutions the slice can use
 	argStack    []rdf.Term                          // the evaluated arguments of the calls being evaluated (args)
 	pathCursors map[*algebra.PathLink][]probeCursor // per link of a property path (linkCursors)
+	pathSites   map[*algebra.PathPattern]*pathSite  // per property path pattern (pathPattern)
 	bySubject   map[fanoutKey]*index.Graph          // predicates sorted by subject (subjectIndex)
 	constKeys   map[*algebra.Call]*[2]*builtin.Key  // comparisons' constant operands, parsed (argKey)
 	scratchKeys [2]builtin.Key
@@ -188,7 +191,7 @@ func newEvaluator(ctx context.Context, ds *Dataset, q *algebra.Query, opt Option
 		slots: map[algebra.Var]int{}, cache: map[cacheKey][][]ID{}, safeC: map[safeKey]bool{},
 		orders: map[orderKey][]int{}, info: map[algebra.Op]*opInfo{}, bgps: map[*algebra.BGP]*bgpState{},
 		fanout: map[fanoutKey]float64{}, topK: map[*algebra.OrderBy]int64{},
-		pathCursors: map[*algebra.PathLink][]probeCursor{}, bySubject: map[fanoutKey]*index.Graph{},
+		pathCursors: map[*algebra.PathLink][]probeCursor{}, pathSites: map[*algebra.PathPattern]*pathSite{}, bySubject: map[fanoutKey]*index.Graph{},
 		constKeys: map[*algebra.Call]*[2]*builtin.Key{}, filterVars: map[*algebra.BGP][]varset{},
 		consts: map[rdf.Term]ID{}, reach: map[reachKey][]ID{},
 	}

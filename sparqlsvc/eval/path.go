@@ -18,23 +18,127 @@ func (e *evaluator) pathPattern(x *algebra.PathPattern, in []ID, emit emitFn, er
 	}
 	s, ss := end(x.S)
 	o, os := end(x.O)
-	if x.S.IsVar() && x.O.IsVar() && ((s != 0 && !e.isNode(s)) || (o != 0 && !e.isNode(o))) {
-		return true // see safe(): between two variables only graph nodes can match
+	site := e.pathSites[x]
+	if site == nil {
+		site = &pathSite{memo: map[pathEnds][]ID{}}
+		e.pathSites[x] = site
 	}
-	row := slices.Clone(in)
-	return e.path(x.Path, s, o, func(ms, mo ID) bool {
-		if ss >= 0 && ss == os && s == 0 && ms != mo {
+	var row []ID
+	if site.busy { // a nested evaluation of the same pattern keeps its own row
+		row = slices.Clone(in)
+	} else {
+		if len(site.row) != len(in) {
+			site.row = make([]ID, len(in))
+		}
+		row = site.row
+		site.busy = true
+		defer site.done()
+	}
+	// A pattern whose two ends are one variable matches only the pairs whose ends agree.
+	same := ss >= 0 && ss == os && s == 0
+	k := pathEnds{s, o, e.activeName()}
+	if pairs, ok := site.lookup(k); ok {
+		for i := 0; i < len(pairs); i += 2 {
+			if same && pairs[i] != pairs[i+1] {
+				continue
+			}
+			if !emit(setEnds(row, in, ss, os, pairs[i], pairs[i+1])) {
+				return false
+			}
+		}
+		return true
+	}
+	out := func(ms, mo ID) bool {
+		if same && ms != mo {
 			return true
 		}
-		copy(row, in)
-		if ss >= 0 {
-			row[ss] = ms
+		return emit(setEnds(row, in, ss, os, ms, mo))
+	}
+	if x.S.IsVar() && x.O.IsVar() && ((s != 0 && !e.isNode(s)) || (o != 0 && !e.isNode(o))) {
+		site.store(e, k, nil) // see safe(): between two variables only graph nodes can match
+		return true
+	}
+	var pairs []ID
+	keep := true
+	ok := e.path(x.Path, s, o, func(ms, mo ID) bool {
+		if keep {
+			if len(pairs) < 2*maxMemoPairs {
+				pairs = append(pairs, ms, mo)
+			} else {
+				keep, pairs = false, nil
+			}
 		}
-		if os >= 0 {
-			row[os] = mo
-		}
-		return emit(row)
+		return out(ms, mo)
 	}, errp)
+	if ok && keep {
+		if err := site.store(e, k, pairs); err != nil {
+			*errp = err
+			return false
+		}
+	}
+	return ok
+}
+
+// setEnds fills row with in and the ends of a path's pair in their slots (-1: a constant end).
+func setEnds(row, in []ID, ss, os int, ms, mo ID) []ID {
+	copy(row, in)
+	if ss >= 0 {
+		row[ss] = ms
+	}
+	if os >= 0 {
+		row[os] = mo
+	}
+	return row
+}
+
+// maxMemoPairs is the most pairs a path pattern remembers for one pair of ends; longer answers are computed
+// again (a closure's reachable set is memoised on its own, in reachable).
+const maxMemoPairs = 256
+
+// maxMemoIDs bounds what one path pattern remembers in all: past it, only the latest ends are kept.
+const maxMemoIDs = 1 << 16
+
+// pathEnds is what a path's answer depends on: its two ends (0 when free) and the active graph.
+type pathEnds struct{ s, o, graph ID }
+
+// pathSite is one path pattern's state for the query. A join runs the pattern once per solution of the patterns
+// before it, often with the same ends again and again (every product of a type starts the same walk up the class
+// hierarchy), so the pairs found for each pair of ends are remembered, and the row is reused.
+type pathSite struct {
+	row      []ID
+	busy     bool
+	last     pathEnds
+	lastOK   bool
+	lastPair []ID
+	memo     map[pathEnds][]ID
+	ids      int // ids held in memo
+}
+
+func (p *pathSite) done() { p.busy = false }
+
+func (p *pathSite) lookup(k pathEnds) ([]ID, bool) {
+	if p.lastOK && p.last == k {
+		return p.lastPair, true
+	}
+	pairs, ok := p.memo[k]
+	if ok {
+		p.last, p.lastPair, p.lastOK = k, pairs, true
+	}
+	return pairs, ok
+}
+
+// store remembers pairs for k, counting them against the query's memory budget.
+func (p *pathSite) store(e *evaluator, k pathEnds, pairs []ID) error {
+	p.last, p.lastPair, p.lastOK = k, pairs, true
+	if p.ids+len(pairs)+4 > maxMemoIDs {
+		return nil
+	}
+	if err := e.holdBytes(int64(4*len(pairs)) + 64); err != nil {
+		return err
+	}
+	p.ids += len(pairs) + 4
+	p.memo[k] = pairs
+	return nil
 }
 
 // path enumerates the (subject, object) pairs connected by p; 0 leaves an end free.
