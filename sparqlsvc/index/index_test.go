@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"testing"
 
@@ -566,4 +567,99 @@ func BenchmarkSortBySubject(b *testing.B) {
 	for b.Loop() {
 		sortBySubject(pos)
 	}
+}
+
+// TestFencedSearchMatchesPlain: a search with and without fence rows finds the range a plain binary search does
+// (wide ranges start over from the whole permutation), for keys of one to three positions present and absent, with hints before, at and after the range and either gallop limit;
+// and a graph's far probes build the fences once they number 1/(16·fenceStride) of its rows, after which Match and
+// MatchFrom answer as before.
+func TestFencedSearchMatchesPlain(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	rows := make([]Row, 3*fenceMin)
+	for i := range rows {
+		rows[i] = Row{ID(r.IntN(40) + 1), ID(r.IntN(3000) + 1), ID(r.IntN(50) + 1)}
+	}
+	slices.SortFunc(rows, func(a, b Row) int { return slices.Compare(a[:], b[:]) })
+	rows = slices.Compact(rows)
+	var fence []Row
+	for i := 0; i < len(rows); i += fenceStride {
+		fence = append(fence, rows[i])
+	}
+	for range 20000 {
+		k := rows[r.IntN(len(rows))]
+		if r.IntN(4) == 0 {
+			k = Row{ID(r.IntN(42)), ID(r.IntN(3002)), ID(r.IntN(52))}
+		}
+		switch r.IntN(3) {
+		case 0:
+			k[1], k[2] = 0, 0
+		case 1:
+			k[2] = 0
+		}
+		if k[0] == 0 {
+			k[0] = 1
+		}
+		from := 0
+		if r.IntN(2) == 0 {
+			from = r.IntN(len(rows) + 1)
+		}
+		limit := []int{gallopLimit, shortGallop}[r.IntN(2)]
+		n := 3
+		for k[n-1] == 0 {
+			n--
+		}
+		cmpKey := func(r Row) int { return slices.Compare(r[:n], k[:n]) }
+		wlo := sort.Search(len(rows), func(i int) bool { return cmpKey(rows[i]) >= 0 })
+		whi := sort.Search(len(rows), func(i int) bool { return cmpKey(rows[i]) > 0 })
+		for _, f := range [][]Row{fence, nil} {
+			if lo, hi := prefixRangeFenced(rows, k, from, limit, f); lo != wlo || hi != whi {
+				t.Fatalf("key %v from %d limit %d fences %d: [%d, %d), want [%d, %d)", k, from, limit, len(f), lo, hi, wlo, whi)
+			}
+		}
+	}
+	// narrow on its own, with search bounds that need not hold the key (a search over [base, top) answers the
+	// first row there not less than the key, or top).
+	search := func(k Row, base, top int) int {
+		for base < top {
+			mid := (base + top) / 2
+			if slices.Compare(rows[mid][:], k[:]) < 0 {
+				base = mid + 1
+			} else {
+				top = mid
+			}
+		}
+		return base
+	}
+	for range 5000 {
+		k := rows[r.IntN(len(rows))]
+		base := r.IntN(len(rows))
+		top := base + r.IntN(len(rows)-base+1)
+		nb, nt := narrow(fence, func(x Row) bool { return slices.Compare(x[:], k[:]) < 0 }, base, top, len(rows))
+		if got, want := search(k, nb, nt), search(k, base, top); got != want {
+			t.Fatalf("key %v in [%d, %d): narrowed to [%d, %d) gives %d, want %d", k, base, top, nb, nt, got, want)
+		}
+	}
+	g := &Graph{perms: [3][]Row{SPO: rows}}
+	var c Cursor
+	probe := func() {
+		for range 500 {
+			k := rows[r.IntN(len(rows))]
+			lo, hi := prefixRange(rows, Row{k[0], k[1], 0}, 0)
+			want := rows[lo:hi]
+			if got := g.MatchFrom(&c, k[0], k[1], 0).Rows; !slices.Equal(got, want) {
+				t.Fatalf("MatchFrom %v: %d rows, want %d", k, len(got), len(want))
+			}
+			if got := g.Match(k[0], k[1], 0).Rows; !slices.Equal(got, want) {
+				t.Fatalf("Match %v: %d rows, want %d", k, len(got), len(want))
+			}
+		}
+	}
+	probe()
+	for g.fence(SPO) == nil && g.farCount[SPO].Load() < int64(len(rows)) {
+		probe()
+	}
+	if f := g.fence(SPO); len(f) != (len(rows)+fenceStride-1)/fenceStride {
+		t.Fatalf("after %d far probes: %d fence rows, want %d", g.farCount[SPO].Load(), len(f), len(rows)/fenceStride+1)
+	}
+	probe()
 }
