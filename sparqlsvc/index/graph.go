@@ -41,16 +41,20 @@ const fenceStride = 64
 // fenceMin is the fewest rows a permutation has for fences, and the narrowest range a search narrows with them.
 const fenceMin = 1 << 16
 
-// noteFar counts a probe of perm that searched far from any hint. Once such probes number 1/(16·fenceStride) of
+// farBatch is how many far probes a cursor counts before it adds them to its graph's shared count (noteFar): an
+// atomic addition per probe waited for the search's cache misses.
+const farBatch = 64
+
+// noteFar counts n probes of perm that searched far from any hint. Once such probes number 1/(16·fenceStride) of
 // the permutation's rows (over every query of the graph: the fences stay), the probe builds the fences. The build
 // reads every fenceStride-th row, a cache miss each, about what a sixteenth as many far searches of ~16 misses
 // each cost (10 000 probes, 16 ms, for a permutation of 10 M triples).
-func (g *Graph) noteFar(perm Perm) {
+func (g *Graph) noteFar(perm Perm, n int) {
 	rows := g.perms[perm]
 	if len(rows) < fenceMin || g.fences[perm].Load() != nil {
 		return
 	}
-	if g.farCount[perm].Add(1) < int64(len(rows)/(16*fenceStride)) || !g.building[perm].CompareAndSwap(false, true) {
+	if g.farCount[perm].Add(int64(n)) < int64(len(rows)/(16*fenceStride)) || !g.building[perm].CompareAndSwap(false, true) {
 		return
 	}
 	f := make([]Row, 0, len(rows)/fenceStride+1)
@@ -155,8 +159,9 @@ func (g *Graph) MatchFrom(c *Cursor, s, p, o ID) Matches {
 	lo, hi := prefixRangeFenced(rows, key, from, limit, g.fence(perm))
 	far := from == 0 || lo < from-1 || lo > from+gallopLimit
 	if far {
-		g.noteFar(perm)
-		c.far++
+		if c.far++; c.far%farBatch == 0 {
+			g.noteFar(perm, farBatch)
+		}
 		c.streak++
 	} else {
 		c.streak = 0
