@@ -211,12 +211,54 @@ func (a dateTime) local() time.Time {
 	return a.t.Add(time.Duration(a.tzMin) * time.Minute)
 }
 
+// DateValue is what the SPARQL index keeps of a valid xsd:dateTime or xsd:date literal in the dictionary (see
+// DateValueOf): its value order, and the fields YEAR to MINUTES return, so that neither needs the lexical form.
+type DateValue struct {
+	// Class separates the values comparison does not order against each other in one pass: dateTimes and dates
+	// (never comparable), and values with and without a timezone (comparable only outside XPath's ±14 hour
+	// window). Within a class, two values compare as (Sec, Nsec) do.
+	Class DateClass
+	Sec   int64 // seconds since 1970-01-01T00:00:00Z of the instant, or of the wall-clock reading as if in UTC
+	Nsec  int32
+	// Year … Minute are YEAR(), MONTH(), DAY(), HOURS() and MINUTES() of the value.
+	Year                     int32
+	Month, Day, Hour, Minute uint8
+}
+
+// DateClass is DateValue.Class: bit 0 a timezone, bit 1 an xsd:date.
+type DateClass uint8
+
+// DateYearLimit bounds the years DateValueOf accepts, so that Sec is exact and a year fits the index's column.
+const DateYearLimit = 1 << 20
+
+// DateValueOf reads the lexical form of an xsd:dateTime (isDate false) or xsd:date; ok is false for an invalid
+// form and for years beyond ±DateYearLimit. It is the reading Compare, OrderCompare and the date functions use.
+func DateValueOf(lex string, isDate bool) (DateValue, bool) {
+	d, ok := parseDateTimeLex(lex, isDate)
+	if !ok {
+		return DateValue{}, false
+	}
+	l := d.local()
+	if y := l.Year(); y <= -DateYearLimit || y >= DateYearLimit || d.t.Year() <= -DateYearLimit || d.t.Year() >= DateYearLimit {
+		return DateValue{}, false
+	}
+	v := DateValue{Sec: d.t.Unix(), Nsec: int32(d.t.Nanosecond()), Year: int32(l.Year()), Month: uint8(l.Month()),
+		Day: uint8(l.Day()), Hour: uint8(l.Hour()), Minute: uint8(l.Minute())}
+	if d.hasTZ {
+		v.Class |= 1
+	}
+	if isDate {
+		v.Class |= 2
+	}
+	return v, true
+}
+
 func dateField(name string, t rdf.Term) (rdf.Term, error) {
 	d, ok := parseDateTime(t)
 	if !ok {
 		return rdf.Term{}, ErrType
 	}
-	l := d.local()
+	l := d.local() // DateValueOf reads the same fields
 	switch name {
 	case "YEAR":
 		return Integer(int64(l.Year())), nil
@@ -251,6 +293,23 @@ func dateField(name string, t rdf.Term) (rdf.Term, error) {
 		return rdf.String(fmt.Sprintf("%c%02d:%02d", sign, m/60, m%60)), nil
 	}
 	return rdf.Term{}, ErrType
+}
+
+// Field returns YEAR, MONTH, DAY, HOURS or MINUTES of v (0 for another name).
+func (v DateValue) Field(name string) int32 {
+	switch name {
+	case "YEAR":
+		return v.Year
+	case "MONTH":
+		return int32(v.Month)
+	case "DAY":
+		return int32(v.Day)
+	case "HOURS":
+		return int32(v.Hour)
+	case "MINUTES":
+		return int32(v.Minute)
+	}
+	return 0
 }
 
 func dayTimeDuration(min int) string {

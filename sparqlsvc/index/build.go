@@ -64,6 +64,15 @@ type Builder struct {
 	lastS   rdf.Term
 	lastSID ID
 	preds   [64]predicateSlot
+	// xsd:dateTime and xsd:date literals not held in ids, by provisional id (datetime.go): their keys, whether
+	// each is a date, and the bytes of all.
+	dateChunks [][]byte
+	dateStarts []uint64
+	dateLens   []uint32
+	dateIsDate []bool
+	dateBytes  uint64
+	dateFrom   ID  // the first final id of a dateTime
+	heapChunks int // once the dateTimes are numbered: the chunks that hold the other terms' keys (Dict.heapChunks)
 }
 
 // predicateSlot is an entry of Builder.preds, a cache indexed by the address of the predicate's string.
@@ -144,6 +153,7 @@ func (b *Builder) internPredicate(t rdf.Term) (ID, error) {
 
 func (b *Builder) intern(t rdf.Term) (ID, error) {
 	k := b.buf[:0]
+	date := 0
 	switch t.Kind {
 	case rdf.KindIRI:
 		k = append(append(k, keyIRI), t.Value...)
@@ -157,6 +167,12 @@ func (b *Builder) intern(t rdf.Term) (ID, error) {
 		}
 		if len(t.Lang) > 255 {
 			return 0, fmt.Errorf("index: language tag of %d bytes is too long", len(t.Lang))
+		}
+		if t.Lang == "" && isDateType(t.Datatype) {
+			date = 1
+			if t.Datatype == XSDDate {
+				date = 2
+			}
 		}
 		var dt ID
 		if t.Datatype != "" {
@@ -175,11 +191,12 @@ func (b *Builder) intern(t rdf.Term) (ID, error) {
 		return 0, fmt.Errorf("index: empty term in a triple position")
 	}
 	b.buf = k
-	return b.internKey(k, hashKey(k))
+	return b.internKey(k, hashKey(k), date)
 }
 
-// internKey returns the id of key k with hash h, assigning the next id to a new key.
-func (b *Builder) internKey(k []byte, h uint64) (ID, error) {
+// internKey returns the id of key k with hash h, assigning the next id to a new key; date is 1 for an xsd:dateTime
+// literal and 2 for an xsd:date, which get a provisional id (datetime.go).
+func (b *Builder) internKey(k []byte, h uint64, date int) (ID, error) {
 	mask := uint64(len(b.table) - 1)
 	tag := h & 0xffffffff
 	i := h & mask
@@ -193,13 +210,19 @@ func (b *Builder) internKey(k []byte, h uint64) (ID, error) {
 		}
 		i = (i + 1) & mask
 	}
-	if uint64(b.offsets[len(b.offsets)-1])+uint64(len(k)) > 1<<32-1 || len(b.starts) > MaxDictID {
+	if uint64(b.offsets[len(b.offsets)-1])+b.dateBytes+uint64(len(k)) > 1<<32-1 ||
+		len(b.starts)+len(b.dateStarts) > MaxDictID {
 		return 0, fmt.Errorf("index: dictionary over 4 GiB or 1 G terms")
 	}
-	b.store(k)
-	id := ID(len(b.starts) - 1)
+	var id ID
+	if date > 0 {
+		id = b.storeDate(k, date == 2)
+	} else {
+		b.store(k)
+		id = ID(len(b.starts) - 1)
+	}
 	b.table[i] = tag<<32 | uint64(id)
-	if 2*int(id) > len(b.table) { // keep the load factor under 1/2 so probes stay short
+	if 2*(len(b.starts)+len(b.dateStarts)) > len(b.table) { // keep the load factor under 1/2 so probes stay short
 		b.grow()
 	}
 	return id, nil
@@ -232,6 +255,9 @@ func (b *Builder) store(k []byte) {
 }
 
 func (b *Builder) keyOf(id ID) []byte {
+	if id >= provisional {
+		return b.dateKeyOf(id)
+	}
 	st := b.starts[id]
 	c, p := st>>32, st&0xffffffff
 	return b.chunks[c][p : p+uint64(b.offsets[id]-b.offsets[id-1])]
@@ -256,13 +282,15 @@ func (b *Builder) grow() {
 
 // Build sorts and deduplicates every graph and returns the dataset. The builder must not be used afterwards.
 func (b *Builder) Build() *Dataset {
+	blocks, fields := b.finishDates()
 	table := make([]uint32, len(b.table))
 	adviseHuge(u32Bytes(table))
 	for i, e := range b.table {
 		table[i] = uint32(e)
 	}
 	d := &Dataset{
-		Dict:    &Dict{chunks: b.chunks, starts: b.starts, offsets: b.offsets, table: table},
+		Dict: &Dict{chunks: b.chunks, starts: b.starts, offsets: b.offsets, table: table, dateBlocks: blocks,
+			dateFields: fields, heapChunks: b.heapChunks, dateFrom: b.dateFrom},
 		Default: buildGraph(&b.deflt, b.maxCol),
 		named:   make(map[ID]*Graph, len(b.named)),
 	}
@@ -501,7 +529,7 @@ func (b *Builder) internDatatype(k []byte) (ID, error) {
 	if len(b.lastDTKey) > 0 && string(k) == string(b.lastDTKey) {
 		return b.lastDTID, nil
 	}
-	id, err := b.internKey(k, hashKey(k))
+	id, err := b.internKey(k, hashKey(k), 0)
 	if err != nil {
 		return 0, err
 	}

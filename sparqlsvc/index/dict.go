@@ -26,6 +26,15 @@ type Dict struct {
 	// (Save writes them in order); starts[id] is chunk<<32 | position of id's key.
 	chunks [][]byte
 	starts []uint64
+	// heapChunks, when the dictionary has dateTimes in value order (datetime.go), is how many of the chunks hold
+	// the keys of the ids before them, in id order; the dateTimes' keys are in the chunks after, in the order they
+	// were read, and Save writes them one by one in id order.
+	heapChunks int
+	dateFrom   ID // the first of those ids
+	// dateBlocks are the ids of xsd:dateTime and xsd:date literals in value order, and dateFields each one's
+	// YEAR … MINUTES (packFields), from dateBlocks[0].Lo on (datetime.go).
+	dateBlocks []DateBlock
+	dateFields []uint64
 }
 
 // Term key layout: kind byte, then for IRIs and blank nodes the value; for literals the datatype id (4 bytes,

@@ -11,17 +11,21 @@ import (
 	"unsafe"
 
 	"github.com/ldhub/ldhub/atomicfile"
+	"github.com/ldhub/ldhub/sparqlsvc/builtin"
 )
 
 // File layout (little endian, every section 8-byte aligned so it can be used in place after mmap):
 //
 //	magic "LDHIDX02" | u64 heap bytes | u64 terms | u64 table slots | u64 named graphs | u64 default rows
 //	per named graph: u64 name id | u64 rows
-//	heap | offsets (terms+1 × u32) | table (slots × u32) | default SPO, POS, OSP | each named graph's SPO, POS, OSP
+//	heap | offsets (terms+1 × u32) | table (slots × u32)
+//	u64 date blocks | per block: u64 first id | u64 last id | u64 class | date fields (one u64 per block id)
+//	default SPO, POS, OSP | each named graph's SPO, POS, OSP
 //
-// Format 02 holds small numbers and dates in their ids (inline.go) where 01 held every term in the dictionary: the
-// ids of the same data differ, so a 01 file is refused (the pipeline and the API build the index again).
-const magic = "LDHIDX02"
+// Format 02 holds small numbers and dates in their ids (inline.go) where 01 held every term in the dictionary, and
+// 03 numbers dateTimes in value order with a column of their fields (datetime.go): the ids of the same data differ,
+// so a file of an earlier format is refused (the pipeline and the API build the index again).
+const magic = "LDHIDX03"
 
 // Format names the file format Save writes.
 const Format = magic
@@ -45,7 +49,7 @@ func Stale(path string) bool {
 func olderMagic(m []byte) bool { return string(m[:6]) == magic[:6] && string(m[:8]) < magic }
 
 // ErrOldFormat is returned by Open for an index file of an earlier format; building the index again replaces it.
-var ErrOldFormat = errors.New("index file of an earlier format (before numbers held in ids): rebuild the index")
+var ErrOldFormat = errors.New("index file of an earlier format (before numbers held in ids, or dateTimes in value order): rebuild the index")
 
 // Save writes the dataset to path atomically (atomicfile: a temporary file in the same folder, synced, renamed,
 // then the folder synced), so a reader opens either the old index or the new one, never half of one. It goes to
@@ -81,14 +85,30 @@ func (d *Dataset) write(out io.Writer) (err error) {
 		u64(uint64(d.named[n].Len()))
 	}
 	put(d.Dict.heap)
-	for _, c := range d.Dict.chunks {
-		put(c)
+	if d.Dict.heapChunks == 0 {
+		for _, c := range d.Dict.chunks {
+			put(c)
+		}
+	} else {
+		for _, c := range d.Dict.chunks[:d.Dict.heapChunks] {
+			put(c)
+		}
+		for id := d.Dict.dateFrom; id <= ID(d.Dict.Len()); id++ {
+			put(d.Dict.key(id))
+		}
 	}
 	pad()
 	put(u32Bytes(d.Dict.offsets))
 	pad()
 	put(u32Bytes(d.Dict.table))
 	pad()
+	u64(uint64(len(d.Dict.dateBlocks)))
+	for _, b := range d.Dict.dateBlocks {
+		u64(uint64(b.Lo))
+		u64(uint64(b.Hi))
+		u64(uint64(b.Class))
+	}
+	put(u64Bytes(d.Dict.dateFields))
 	graphs := append([]*Graph{d.Default}, make([]*Graph, 0, len(d.names))...)
 	for _, n := range d.names {
 		graphs = append(graphs, d.named[n])
@@ -204,6 +224,9 @@ func parse(data []byte) (*Dataset, error) {
 	if dict.offsets[0] != 0 || uint64(dict.offsets[nTerms]) != heapLen {
 		return nil, errCorrupt
 	}
+	if err := parseDates(dict, nTerms, u64, take); err != nil {
+		return nil, err
+	}
 	d := &Dataset{Dict: dict, named: make(map[ID]*Graph, nNamed)}
 	for i, inf := range infos {
 		g := &Graph{}
@@ -222,6 +245,37 @@ func parse(data []byte) (*Dataset, error) {
 		d.names = append(d.names, ID(inf.name))
 	}
 	return d, nil
+}
+
+// parseDates reads the date blocks and their column (see datetime.go) into dict, checking that the blocks are
+// contiguous ids of the dictionary in ascending order, so DateValue's index stays in its column.
+func parseDates(dict *Dict, nTerms uint64, u64 func() (uint64, bool), take func(uint64) ([]byte, bool)) error {
+	n, ok := u64()
+	if !ok || n > 4 {
+		return errCorrupt
+	}
+	var ids uint64
+	for i := uint64(0); i < n; i++ {
+		lo, ok1 := u64()
+		hi, ok2 := u64()
+		class, ok3 := u64()
+		if !ok1 || !ok2 || !ok3 || lo == 0 || lo > hi || hi > nTerms || class > 3 {
+			return errCorrupt
+		}
+		if i > 0 {
+			if prev := dict.dateBlocks[i-1]; uint64(prev.Hi)+1 != lo || uint64(prev.Class) >= class {
+				return errCorrupt
+			}
+		}
+		dict.dateBlocks = append(dict.dateBlocks, DateBlock{Lo: ID(lo), Hi: ID(hi), Class: builtin.DateClass(class)})
+		ids += hi - lo + 1
+	}
+	col, ok := take(ids * 8)
+	if !ok {
+		return errCorrupt
+	}
+	dict.dateFields = bytesU64(col)
+	return nil
 }
 
 func u32Bytes(v []uint32) []byte {

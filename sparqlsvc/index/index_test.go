@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
@@ -98,15 +99,7 @@ func TestMatchAgainstBruteForce(t *testing.T) {
 		}
 	}
 	built := b.Build()
-	path := filepath.Join(t.TempDir(), "x.idx")
-	if err := built.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	opened, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer opened.Close()
+	opened := saveAndOpen(t, built)
 	for name, d := range map[string]*Dataset{"built": built, "opened": opened} {
 		t.Run(name, func(t *testing.T) {
 			want := map[string]map[[3]string]bool{} // graph -> set of triples
@@ -191,6 +184,7 @@ func TestOpenRejectsDamage(t *testing.T) {
 		"bad magic": append([]byte("NOTANIDX"), data[8:]...),
 		"empty":     {},
 		"format 01": append([]byte("LDHIDX01"), data[8:]...),
+		"format 02": append([]byte("LDHIDX02"), data[8:]...),
 	}
 	for name, bad := range cases {
 		p := filepath.Join(dir, name)
@@ -200,7 +194,7 @@ func TestOpenRejectsDamage(t *testing.T) {
 			d.Close()
 			t.Errorf("%s: Open succeeded", name)
 		}
-		if old := errors.Is(err, ErrOldFormat); old != (name == "format 01") {
+		if old := errors.Is(err, ErrOldFormat); old != strings.HasPrefix(name, "format") {
 			t.Errorf("%s: %v, ErrOldFormat: %v", name, err, old)
 		}
 	}
@@ -662,4 +656,19 @@ func TestFencedSearchMatchesPlain(t *testing.T) {
 		t.Fatalf("after %d far probes: %d fence rows, want %d", g.farCount[SPO].Load(), len(f), len(rows)/fenceStride+1)
 	}
 	probe()
+}
+
+// saveAndOpen saves d to a file of the test's and opens it; it is closed when the test ends.
+func saveAndOpen(t *testing.T, d *Dataset) *Dataset {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "x.idx")
+	if err := d.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	opened, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { opened.Close() })
+	return opened
 }

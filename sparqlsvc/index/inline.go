@@ -224,3 +224,11 @@ func InlineNumber(id ID) (v int64, scale int, ok bool) {
 	}
 	return 0, 0, false
 }
+
+// IntegerID returns the inline id of the xsd:integer v, when v fits one.
+func IntegerID(v int64) (ID, bool) {
+	if v < -intBias || v >= intBias {
+		return 0, false
+	}
+	return inlineTag | inlineInteger<<kindShift | ID(v+intBias), true
+}

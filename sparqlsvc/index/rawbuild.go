@@ -175,10 +175,18 @@ func (rb *rawBatch) add(t *ntriples.RawTerm) error {
 func (b *Builder) internRef(data []byte, ref *rawRef) (ID, error) {
 	k := data[ref.off : ref.off+ref.n]
 	h := ref.h
+	date := 0
 	if k[0] == keyLiteral {
 		if ref.dtN > 0 && k[5] == 0 { // typed, no language tag
-			if id, ok := inlineID(data[ref.dtOff+1:ref.dtOff+ref.dtN], k[6:]); ok {
+			dt := data[ref.dtOff+1 : ref.dtOff+ref.dtN]
+			if id, ok := inlineID(dt, k[6:]); ok {
 				return id, nil
+			}
+			if isDateType(dt) {
+				date = 1
+				if string(dt) == XSDDate {
+					date = 2
+				}
 			}
 		}
 		var dt ID
@@ -191,5 +199,5 @@ func (b *Builder) internRef(data []byte, ref *rawRef) (ID, error) {
 		setLiteralDatatype(k, dt)
 		h = hashKey(k)
 	}
-	return b.internKey(k, h)
+	return b.internKey(k, h, date)
 }

@@ -28,7 +28,11 @@ func nquadsDoc(r *rand.Rand, n int) string {
 		switch k % 6 {
 		case 0:
 			return rdf.IRI("http://ex.org/t" + strconv.Itoa(k))
-		case 1: // numbers and dates, in forms held in the id and forms that are not
+		case 1: // numbers and dates, in forms held in the id and forms that are not, and dateTimes
+			if k/6%3 == 0 {
+				f := dateForms[k/18%len(dateForms)]
+				return rdf.Literal(f[1], f[0])
+			}
 			f := numericForms[k/6%len(numericForms)]
 			return rdf.Literal(f[1], f[0])
 		case 2:
