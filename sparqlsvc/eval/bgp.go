@@ -80,6 +80,7 @@ func (e *evaluator) greedy(x *algebra.BGP, bound varset, first int) []int {
 					continue
 				}
 				cost, conn := e.estimate(t, bound)
+				cost *= e.rangeShare(x, i, bound)
 				// A filter conjunct the pattern completes is tested right after it (filteredBGP) and keeps, by the
 				// usual guess, a third of the solutions: patterns that let the filter drop solutions early go
 				// first among their like.
@@ -297,6 +298,14 @@ func (e *evaluator) filteredBGP(x *algebra.BGP, filters []algebra.Expr, in []ID,
 				}
 			}
 			e.filterVars[x] = vs
+			if e.filterConj == nil {
+				e.filterConj = map[*algebra.BGP][]algebra.Expr{}
+			}
+			for _, c := range conj {
+				if pushable(c) {
+					e.filterConj[x] = append(e.filterConj[x], c)
+				}
+			}
 		}
 		order := e.plan(x, bound)
 		var levels []varset // what is bound after each step
@@ -607,8 +616,9 @@ var inlineBlocks = func() []ID {
 }()
 
 // valueRanges narrows the rows of "?s p ?o" (POS, so ordered by ?o's id) to those that can pass the filter
-// conjuncts tested right after the pattern, using the order of inline ids: in each block of numbers of one kind
-// and scale (or of dates) the ids ascend with the values, so a comparison of ?o with a constant holds on a prefix,
+// conjuncts tested right after the pattern, using the order of inline ids and of the dictionary's dateTimes
+// (valueBlocks): in each block of numbers of one kind and scale, of dates, or of dateTimes of one class, the ids
+// ascend with the values, so a comparison of ?o with a constant holds on a prefix,
 // a suffix, all or none of the block, found by binary search with the conjunct itself. FILTER(?p < 0) over every
 // offer's price then reads no row at all. Rows whose objects are in the dictionary (other literals, IRIs, numbers
 // in other forms) are all kept; every kept row is still tested as before, so this only skips rows that fail.
@@ -644,10 +654,15 @@ func (e *evaluator) valueRanges(m index.Matches, oslot int, conj []algebra.Expr,
 		row[oslot] = 0
 		return ok
 	}
-	out := []index.Matches{{Rows: rows[:find(inlineBlocks[0])], Perm: m.Perm}}
+	var out []index.Matches
+	prev := 0 // rows before a block, and after the last, are kept
 blocks:
-	for b := 0; b+1 < len(inlineBlocks); b++ {
-		lo, hi := find(inlineBlocks[b]), find(inlineBlocks[b+1])
+	for _, b := range e.valueBlocks() {
+		lo, hi := find(b[0]), find(b[1])
+		if prev < lo {
+			out = append(out, index.Matches{Rows: rows[prev:lo], Perm: m.Perm})
+		}
+		prev = hi
 		// Each comparison holds on a prefix or a suffix of the block; together they hold on an interval.
 		for _, c := range tests {
 			if lo == hi {
@@ -668,5 +683,8 @@ blocks:
 			out = append(out, index.Matches{Rows: rows[lo:hi], Perm: m.Perm})
 		}
 	}
-	return append(out, index.Matches{Rows: rows[find(inlineBlocks[len(inlineBlocks)-1]):], Perm: m.Perm})
+	if prev < len(rows) {
+		out = append(out, index.Matches{Rows: rows[prev:], Perm: m.Perm})
+	}
+	return out
 }

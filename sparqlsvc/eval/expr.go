@@ -152,7 +152,11 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 	case "=", "!=", "<", ">", "<=", ">=":
 		// Operands straight to comparison keys: a variable holding a number in its id gives its key without the
 		// lexical form being parsed. Both operands are evaluated before either key is made, since a nested
-		// comparison would reuse the scratch keys.
+		// comparison would reuse the scratch keys. A dateTime numbered in value order against a constant is
+		// compared by its id (dateCompare).
+		if r, ok := e.dateCompare(c, row); ok {
+			return builtin.Boolean(r), nil
+		}
 		var ts [2]rdf.Term
 		var ids [2]ID
 		for i := range ts {
@@ -172,6 +176,9 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 		}
 		a, b := e.operandKey(c, 0, ids[0], ts[0]), e.operandKey(c, 1, ids[1], ts[1])
 		return compareKeys(c.Func, a, b)
+	}
+	if id, ok := e.dateFieldID(c, row); ok { // YEAR(?d) and the like from the dictionary's column
+		return e.t.term(id), nil
 	}
 	args, base, err := e.args(c.Args, row, errp)
 	if err != nil {

@@ -50,6 +50,10 @@ func (e *evaluator) group(x *algebra.Group, in []ID, emit emitFn, errp *error) b
 				key[i] = row[e.varSlot(v)]
 				continue
 			}
+			if id, ok := e.dateFieldID(k.Expr, row); ok { // YEAR(?date) and the like: no term either
+				key[i] = id
+				continue
+			}
 			if v, err := e.eval(k.Expr, row, errp); err == nil {
 				key[i] = e.t.id(v)
 			}
@@ -133,6 +137,7 @@ type aggState struct {
 	sum    builtin.Sum     // SUM, AVG
 	sumErr error           // SUM, AVG: a value that is not a number
 	best   *builtin.Key    // MIN, MAX: the value so far, parsed once
+	bestID ID              // MIN, MAX: instead of best, the value so far as an id of a date block (minMaxByID)
 	sample rdf.Term        // SAMPLE: the first value
 	parts  []string        // GROUP_CONCAT
 	size   int64           // GROUP_CONCAT: the bytes of parts and separators, charged to the query
@@ -183,6 +188,10 @@ func (e *evaluator) accumulate(s *aggState, a *algebra.Aggregate, row []ID, errp
 			return nil
 		}
 	}
+	if isVar && !a.Distinct && (a.Name == "MIN" || a.Name == "MAX") && e.minMaxByID(s, a.Name == "MIN", id) {
+		s.n++
+		return nil
+	}
 	var t rdf.Term
 	if !isVar || a.Name != "COUNT" {
 		var err error
@@ -217,6 +226,10 @@ func (e *evaluator) accumulate(s *aggState, a *algebra.Aggregate, row []ID, errp
 	case "MIN", "MAX":
 		// A variable's key is made once per solution (MIN(?d) and MAX(?d) read the same value), and a number
 		// held in its id is not parsed.
+		if s.bestID != 0 { // the best so far is an id of a date block: its key now (minMaxByID)
+			k := builtin.NewKey(e.t.term(s.bestID))
+			s.best, s.bestID = &k, 0
+		}
 		var k builtin.Key
 		switch {
 		case isVar && id == e.keyMemoID:
@@ -277,6 +290,9 @@ func (e *evaluator) aggregateValue(s *aggState, a *algebra.Aggregate) (rdf.Term,
 		}
 		return s.sum.Average()
 	case "MIN", "MAX":
+		if s.bestID != 0 {
+			return e.t.term(s.bestID), nil
+		}
 		if s.best == nil {
 			return rdf.Term{}, builtin.ErrType
 		}

@@ -1,0 +1,222 @@
+package eval
+
+import (
+	"sort"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+	"github.com/ldhub/ldhub/sparqlsvc/builtin"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
+)
+
+// The dictionary numbers dateTimes in value order, in blocks (index.DateBlock), with a column of their fields: the
+// evaluator answers YEAR … MINUTES, comparisons with a constant, MIN and MAX of such ids without the terms.
+
+// dateValue returns the fields of the dateTime or date held by id, from the dictionary's column or an inline id.
+func (e *evaluator) dateValue(id ID) (builtin.DateValue, bool) {
+	if e.t.dict == nil || id == 0 {
+		return builtin.DateValue{}, false
+	}
+	return e.t.dict.DateValue(id)
+}
+
+// dateBlock returns the index of the dictionary's date block holding id, or -1.
+func (e *evaluator) dateBlock(id ID) int {
+	if e.t.dict == nil || id == 0 || id > e.t.base {
+		return -1
+	}
+	return e.t.dict.DateBlockOf(id)
+}
+
+// dateFieldID is YEAR, MONTH, DAY, HOURS or MINUTES of a variable holding a date or dateTime the column knows, as
+// the id of the integer; ok is false for any other call or value, which takes the general path.
+func (e *evaluator) dateFieldID(x algebra.Expr, row []ID) (ID, bool) {
+	c, ok := x.(*algebra.Call)
+	if !ok || len(c.Args) != 1 {
+		return 0, false
+	}
+	switch c.Func {
+	case "YEAR", "MONTH", "DAY", "HOURS", "MINUTES":
+	default:
+		return 0, false
+	}
+	v, ok := c.Args[0].(algebra.Var)
+	if !ok {
+		return 0, false
+	}
+	dv, ok := e.dateValue(row[e.varSlot(v)])
+	if !ok || (dv.Class&2 != 0 && c.Func != "YEAR" && c.Func != "MONTH" && c.Func != "DAY") {
+		return 0, false // HOURS and MINUTES of a date: whatever the general path says
+	}
+	return index.IntegerID(int64(dv.Field(c.Func)))
+}
+
+// dateCut splits a date block for one comparison with a constant: ids below lt compare less than the constant,
+// ids from gt on compare greater, and those between are equal to it or not comparable (the general path decides).
+type dateCut struct {
+	lt, gt ID
+	done   bool
+}
+
+// dateCompare is a comparison of a variable holding an id of a date block with a constant date or dateTime,
+// answered by comparing the id with the block's cut for that constant; ok is false where the general path must
+// decide. Within a block the ids ascend with the values, so the comparison with a constant is "less" on a prefix and
+// "greater" on a suffix (a value without a timezone is not comparable with one that has one within 14 hours, which
+// only widens the middle); the cut is found once per block by binary search with the comparison itself.
+func (e *evaluator) dateCompare(c *algebra.Call, row []ID) (result, ok bool) {
+	vi := 0
+	v, isVar := c.Args[0].(algebra.Var)
+	k, isConst := c.Args[1].(algebra.Constant)
+	if !isVar || !isConst {
+		vi = 1
+		v, isVar = c.Args[1].(algebra.Var)
+		k, isConst = c.Args[0].(algebra.Constant)
+	}
+	if !isVar || !isConst || k.Term.Kind != rdf.KindLiteral || (k.Term.Datatype != index.XSDDateTime && k.Term.Datatype != index.XSDDate) {
+		return false, false
+	}
+	id := row[e.varSlot(v)]
+	bi := e.dateBlock(id)
+	if bi < 0 {
+		return false, false
+	}
+	if e.dateCuts == nil {
+		e.dateCuts = map[*algebra.Call]*[4]dateCut{}
+	}
+	cuts := e.dateCuts[c]
+	if cuts == nil {
+		cuts = new([4]dateCut)
+		e.dateCuts[c] = cuts
+	}
+	if bi >= len(cuts) {
+		return false, false
+	}
+	cut := &cuts[bi]
+	if !cut.done {
+		b := e.t.dict.DateBlocks()[bi]
+		ck := builtin.NewKey(k.Term)
+		n := int(b.Hi-b.Lo) + 1
+		cmpAt := func(i int) (int, error) {
+			vk := builtin.NewKey(e.t.dict.Term(b.Lo + ID(i)))
+			return builtin.CompareKeys(&vk, &ck)
+		}
+		lt := sort.Search(n, func(i int) bool { r, err := cmpAt(i); return err != nil || r >= 0 })
+		gt := lt + sort.Search(n-lt, func(i int) bool { r, err := cmpAt(lt + i); return err == nil && r > 0 })
+		*cut = dateCut{lt: b.Lo + ID(lt), gt: b.Lo + ID(gt), done: true}
+	}
+	var r int // the variable's value against the constant
+	switch {
+	case id < cut.lt:
+		r = -1
+	case id >= cut.gt:
+		r = 1
+	default:
+		return false, false
+	}
+	if vi == 1 {
+		r = -r
+	}
+	switch c.Func {
+	case "<":
+		return r < 0, true
+	case "<=":
+		return r < 0, true
+	case ">":
+		return r > 0, true
+	case ">=":
+		return r > 0, true
+	case "=":
+		return false, true
+	case "!=":
+		return true, true
+	}
+	return false, false
+}
+
+// valueBlocks are the id ranges [lo, hi) within which ids ascend with their values: the dictionary's date blocks,
+// then the inline numbers and dates by kind and scale (inlineBlocks).
+func (e *evaluator) valueBlocks() [][2]ID {
+	if e.blocks != nil {
+		return e.blocks
+	}
+	var bs [][2]ID
+	if e.t.dict != nil {
+		for _, b := range e.t.dict.DateBlocks() {
+			bs = append(bs, [2]ID{b.Lo, b.Hi + 1})
+		}
+	}
+	for i := 0; i+1 < len(inlineBlocks); i++ {
+		bs = append(bs, [2]ID{inlineBlocks[i], inlineBlocks[i+1]})
+	}
+	e.blocks = bs
+	return bs
+}
+
+// rangeShare is the share of the triples of pattern t (of BGP x) left by the FILTER conjuncts over x that compare
+// its object with a constant, when t starts the join as "?s p ?o" and valueRanges can narrow it: the planner's
+// estimate of a pattern such as "?offer validTo ?to" under FILTER(?to < …), which may leave nothing to join.
+func (e *evaluator) rangeShare(x *algebra.BGP, i int, bound varset) float64 {
+	t := x.Triples[i]
+	conj := e.filterConj[x]
+	if len(conj) == 0 || !t.S.IsVar() || t.P.IsVar() || !t.O.IsVar() || bound.has(e.slot(t.S.Var)) ||
+		bound.has(e.slot(t.O.Var)) || t.S.Var == t.O.Var {
+		return 1
+	}
+	key := shareKey{x, i, e.activeName()}
+	if s, ok := e.shares[key]; ok {
+		return s
+	}
+	share := 1.0
+	if p := e.constID(t.P.Term); p != 0 {
+		row := make([]ID, e.nvars)
+		var err error
+		total, kept := 0, 0
+		for _, gr := range e.active {
+			if gr.f != nil {
+				total = 0
+				break
+			}
+			m := gr.g.Match(0, p, 0)
+			total += m.Len()
+			for _, r := range e.valueRanges(m, e.slot(t.O.Var), conj, row, &err) {
+				kept += r.Len()
+			}
+		}
+		if err == nil && total > 0 {
+			share = float64(kept) / float64(total)
+		}
+	}
+	if e.shares == nil {
+		e.shares = map[shareKey]float64{}
+	}
+	e.shares[key] = share
+	return share
+}
+
+// shareKey names a pattern of a BGP in the graphs active when it was planned.
+type shareKey struct {
+	x     *algebra.BGP
+	i     int
+	graph ID
+}
+
+// minMaxByID adds id to a MIN (min) or MAX aggregate's state without its term when id and the best value so far
+// are in one date block: there ids ascend as OrderCompare orders their terms, ties included (index.DateBlock), so
+// comparing ids is comparing the terms. It reports false when the general path must take the value.
+func (e *evaluator) minMaxByID(s *aggState, min bool, id ID) bool {
+	bi := e.dateBlock(id)
+	if bi < 0 {
+		return false
+	}
+	switch {
+	case s.best == nil && s.bestID == 0:
+		s.bestID = id
+	case s.bestID != 0 && e.dateBlock(s.bestID) == bi:
+		if (min && id < s.bestID) || (!min && id > s.bestID) {
+			s.bestID = id
+		}
+	default:
+		return false
+	}
+	return true
+}
