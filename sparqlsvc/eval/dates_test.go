@@ -278,3 +278,91 @@ func runQuery(t *testing.T, ds *Dataset, src string) ([]string, int64) {
 	slices.Sort(out)
 	return out, int64(e.steps)
 }
+
+// TestOrderByDatesMatchesReference: ORDER BY a variable holding dateTimes (compared by id within a block,
+// sortItems.compareKey), ascending and descending, whole and under LIMIT/OFFSET, gives the order a stable sort by
+// OrderCompare gives, with ties broken by the next key; the values mix both timezone classes (years apart, so
+// OrderCompare is a total order on them), repeated values, and numbers and strings whose keys are made when met.
+func TestOrderByDatesMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	xsd := rdf.XSDNS
+	b := index.NewBuilder()
+	type pair struct{ s, v rdf.Term }
+	pairs := map[string][]pair{} // v: dateTimes only; w: with numbers and strings
+	for i := range 2400 {
+		pred := []string{"v", "w"}[i%2]
+		var v rdf.Term
+		switch k := r.IntN(10); {
+		case k == 0 && pred == "w":
+			v = rdf.Literal(fmt.Sprint(r.IntN(50)), rdf.XSDInteger)
+		case k == 1 && pred == "w":
+			v = rdf.String(fmt.Sprint(r.IntN(50)))
+		case k < 6:
+			v = rdf.Literal(fmt.Sprintf("2007-%02d-%02dT%02d:00:00", 1+r.IntN(12), 1+r.IntN(28), r.IntN(24)), xsd+"dateTime")
+		default:
+			v = rdf.Literal(fmt.Sprintf("2009-%02d-%02dT%02d:00:00%s", 1+r.IntN(12), 1+r.IntN(28), r.IntN(24),
+				[]string{"Z", "+01:00", "-05:00"}[r.IntN(3)]), xsd+"dateTime")
+		}
+		p := pair{rdf.IRI(fmt.Sprintf("http://ex.org/s%04d", i)), v}
+		if err := b.Add(rdf.Triple(p.s, rdf.IRI("http://ex.org/"+pred), p.v)); err != nil {
+			t.Fatal(err)
+		}
+		pairs[pred] = append(pairs[pred], p)
+	}
+	ds := FromIndex(b.Build())
+	for _, c := range []struct {
+		pred string
+		desc bool
+	}{{"v", false}, {"v", true}, {"w", false}, {"w", true}} {
+		desc := c.desc
+		ref := slices.Clone(pairs[c.pred])
+		slices.SortStableFunc(ref, func(a, c pair) int {
+			x := builtin.OrderCompare(a.v, c.v)
+			if desc {
+				x = -x
+			}
+			if x != 0 {
+				return x
+			}
+			return builtin.OrderCompare(a.s, c.s)
+		})
+		var want []string
+		for _, p := range ref {
+			want = append(want, p.s.String()+" "+p.v.String())
+		}
+		order := "?v"
+		if desc {
+			order = "DESC(?v)"
+		}
+		for _, slice := range [][2]int{{0, 0}, {50, 0}, {20, 700}, {1, 1199}, {30, 1190}} {
+			src := `SELECT ?s ?v { ?s <http://ex.org/` + c.pred + `> ?v } ORDER BY ` + order + ` ?s`
+			lo, hi := 0, len(want)
+			if slice[0] > 0 {
+				src += fmt.Sprintf(" LIMIT %d OFFSET %d", slice[0], slice[1])
+				lo, hi = slice[1], min(slice[1]+slice[0], len(want))
+			}
+			got := runOrdered(t, ds, src)
+			if strings.Join(got, "\n") != strings.Join(want[lo:hi], "\n") {
+				t.Fatalf("%s: the order differs from OrderCompare's", src)
+			}
+		}
+	}
+}
+
+// runOrdered evaluates src and returns its solutions in their order, each as its terms.
+func runOrdered(t *testing.T, ds *Dataset, src string) []string {
+	t.Helper()
+	q, err := parser.Parse(src, parser.Options{})
+	if err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	res, err := Run(context.Background(), ds, q, Options{})
+	if err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	var out []string
+	for _, row := range res.Rows {
+		out = append(out, row[0].String()+" "+row[1].String())
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"container/heap"
 	"slices"
 	"strings"
@@ -322,12 +323,20 @@ func (e *evaluator) aggregateValue(s *aggState, a *algebra.Aggregate) (rdf.Term,
 // stable sort gives.
 func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *error) bool {
 	limit := e.topK[x]
-	h := &sortItems{conds: x.Conds}
-	cost := int64(len(x.Conds)) * int64(unsafe.Sizeof(builtin.Key{}))
-	next := sortItem{keys: make([]builtin.Key, len(x.Conds))}
+	h := &sortItems{conds: x.Conds, e: e}
+	cost := int64(len(x.Conds)) * int64(unsafe.Sizeof(builtin.Key{})+4)
+	next := sortItem{keys: make([]builtin.Key, len(x.Conds)), ids: make([]ID, len(x.Conds))}
 	seq := 0
 	keyAt := func(i int, row []ID) {
-		next.keys[i] = builtin.Key{}
+		next.keys[i], next.ids[i] = builtin.Key{}, 0
+		if v, ok := x.Conds[i].Expr.(algebra.Var); ok {
+			// Not a scratch id, which a later solution reuses: the key is made when a comparison needs it
+			// (sortItems.compareKey), if ever.
+			if id := row[e.varSlot(v)]; id != 0 && (id < 1<<31 || index.IsInline(id)) {
+				next.ids[i] = id
+				return
+			}
+		}
 		if v, err := e.eval(x.Conds[i].Expr, row, errp); err == nil {
 			next.keys[i] = builtin.NewKey(v)
 		}
@@ -343,7 +352,7 @@ func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *erro
 			i, r := 0, 0
 			for ; i < len(x.Conds) && r == 0; i++ {
 				keyAt(i, row)
-				r = builtin.OrderKeys(&next.keys[i], &h.items[0].keys[i])
+				r = h.compareKey(&next, &h.items[0], i)
 				if x.Conds[i].Desc {
 					r = -r
 				}
@@ -363,6 +372,7 @@ func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *erro
 			top := &h.items[0]
 			copy(top.row, row)
 			top.keys, next.keys = next.keys, top.keys
+			top.ids, next.ids = next.ids, top.ids
 			top.seq = next.seq
 			heap.Fix(h, 0)
 			return true
@@ -381,8 +391,8 @@ func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *erro
 			*errp = err
 			return false
 		}
-		it := sortItem{row: slices.Clone(row), keys: next.keys, seq: next.seq}
-		next.keys = make([]builtin.Key, len(x.Conds))
+		it := sortItem{row: slices.Clone(row), keys: next.keys, ids: next.ids, seq: next.seq}
+		next.keys, next.ids = make([]builtin.Key, len(x.Conds)), make([]ID, len(x.Conds))
 		if limit > 0 {
 			heap.Push(h, it)
 		} else {
@@ -403,10 +413,12 @@ func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *erro
 	return true
 }
 
-// sortItem is a solution with its parsed order keys and its arrival number.
+// sortItem is a solution with its parsed order keys and its arrival number. ids[i], when not 0, is key i's value
+// as an id (a variable's), and keys[i] is made from it only when a comparison needs it (sortItems.compareKey).
 type sortItem struct {
 	row  []ID
 	keys []builtin.Key
+	ids  []ID
 	seq  int
 }
 
@@ -414,11 +426,39 @@ type sortItem struct {
 type sortItems struct {
 	items []sortItem
 	conds []algebra.OrderCond
+	e     *evaluator
+}
+
+// compareKey is OrderKeys of key i of a and b. Two ids of one date block compare as their terms do (their order
+// is OrderCompare's, index.DateBlock), and equal ids are equal terms: neither needs a term. Other keys are made
+// from their ids when first compared, so a later key is read only for solutions whose earlier keys tie: reading
+// review dates in value order (POS) under ORDER BY DESC(?date) ?review LIMIT made every solution a new first,
+// and cost the date's term and the review's each.
+func (h *sortItems) compareKey(a, b *sortItem, i int) int {
+	if x, y := a.ids[i], b.ids[i]; x != 0 && y != 0 {
+		if x == y {
+			return 0
+		}
+		if bx := h.e.dateBlock(x); bx >= 0 && bx == h.e.dateBlock(y) {
+			return cmp.Compare(x, y)
+		}
+	}
+	h.key(a, i)
+	h.key(b, i)
+	return builtin.OrderKeys(&a.keys[i], &b.keys[i])
+}
+
+// key makes key i of a from its id, if not made yet (a bound value's key has a term); the slices are shared by
+// the item's copies.
+func (h *sortItems) key(a *sortItem, i int) {
+	if id := a.ids[i]; id != 0 && a.keys[i].Term.IsZero() {
+		a.keys[i] = builtin.NewKey(h.e.t.term(id))
+	}
 }
 
 func (h *sortItems) compare(a, b *sortItem) int {
 	for i, c := range h.conds {
-		r := builtin.OrderKeys(&a.keys[i], &b.keys[i])
+		r := h.compareKey(a, b, i)
 		if c.Desc {
 			r = -r
 		}
