@@ -64,6 +64,11 @@ type dateCut struct {
 // "greater" on a suffix (a value without a timezone is not comparable with one that has one within 14 hours, which
 // only widens the middle); the cut is found once per block by binary search with the comparison itself.
 func (e *evaluator) dateCompare(c *algebra.Call, row []ID) (result, ok bool) {
+	if a, isVar := c.Args[0].(algebra.Var); isVar {
+		if b, isVar := c.Args[1].(algebra.Var); isVar {
+			return e.dateCompareVars(c.Func, row[e.varSlot(a)], row[e.varSlot(b)])
+		}
+	}
 	vi := 0
 	v, isVar := c.Args[0].(algebra.Var)
 	k, isConst := c.Args[1].(algebra.Constant)
@@ -116,19 +121,41 @@ func (e *evaluator) dateCompare(c *algebra.Call, row []ID) (result, ok bool) {
 	if vi == 1 {
 		r = -r
 	}
-	switch c.Func {
+	return opResult(c.Func, r)
+}
+
+// dateCompareVars compares two variables' values by their ids when both are in one date block whose values are
+// distinct (index.DateBlock.Distinct): there the id order is the value order, strictly, and values of one class
+// always compare. ok is false otherwise.
+func (e *evaluator) dateCompareVars(op string, x, y ID) (result, ok bool) {
+	bi := e.dateBlock(x)
+	if bi < 0 || bi != e.dateBlock(y) || !e.t.dict.DateBlocks()[bi].Distinct {
+		return false, false
+	}
+	switch {
+	case x < y:
+		return opResult(op, -1)
+	case x > y:
+		return opResult(op, 1)
+	}
+	return opResult(op, 0)
+}
+
+// opResult is a comparison operator's answer when its left operand compares r (-1, 0, 1) with its right one.
+func opResult(op string, r int) (result, ok bool) {
+	switch op {
 	case "<":
 		return r < 0, true
 	case "<=":
-		return r < 0, true
+		return r <= 0, true
 	case ">":
 		return r > 0, true
 	case ">=":
-		return r > 0, true
+		return r >= 0, true
 	case "=":
-		return false, true
+		return r == 0, true
 	case "!=":
-		return true, true
+		return r != 0, true
 	}
 	return false, false
 }

@@ -27,10 +27,12 @@ import (
 // provisional is the first provisional id: above every dictionary id, below the inline ids.
 const provisional = MaxDictID + 1
 
-// DateBlock is the ids of one class of dateTimes: Lo … Hi ascending in value order.
+// DateBlock is the ids of one class of dateTimes: Lo … Hi ascending in value order. Distinct says that no two of
+// them have the same value (no instant written two ways), so that comparing two ids is comparing their values.
 type DateBlock struct {
-	Lo, Hi ID
-	Class  builtin.DateClass
+	Lo, Hi   ID
+	Class    builtin.DateClass
+	Distinct bool
 }
 
 // XSDDateTime is the datatype IRI of xsd:dateTime.
@@ -160,7 +162,9 @@ func (b *Builder) finishDates() ([]DateBlock, []uint64) {
 		b.offsets = appendDoubling(b.offsets, b.offsets[len(b.offsets)-1]+b.dateLens[k.j])
 		if class := builtin.DateClass(k.hi >> 56); class != dateInvalid {
 			if len(blocks) == 0 || blocks[len(blocks)-1].Class != class {
-				blocks = append(blocks, DateBlock{Lo: id, Class: class})
+				blocks = append(blocks, DateBlock{Lo: id, Class: class, Distinct: true})
+			} else if prev := keys[r-1]; prev.hi == k.hi && prev.lo == k.lo {
+				blocks[len(blocks)-1].Distinct = false
 			}
 			blocks[len(blocks)-1].Hi = id
 			fields = append(fields, packed[k.j])

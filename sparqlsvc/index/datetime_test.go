@@ -120,8 +120,22 @@ func TestDateBlocksInValueOrder(t *testing.T) {
 		if inBlock < len(terms)/2 {
 			t.Fatalf("%s: only %d of %d terms in blocks", name, inBlock, len(terms))
 		}
-		// Within a block, ids ascend as OrderCompare orders the terms (all pairs of a sample).
+		// Within a block, ids ascend as OrderCompare orders the terms (all pairs of a sample), and Distinct says
+		// whether two neighbours have the same value.
+		distinct := 0
 		for _, bl := range blocks {
+			same := false
+			for id := bl.Lo; id < bl.Hi; id++ {
+				if c, err := builtin.Compare(d.Dict.Term(id), d.Dict.Term(id+1)); err == nil && c == 0 {
+					same = true
+				}
+			}
+			if bl.Distinct == same {
+				t.Fatalf("%s: block %v: Distinct %v, but neighbours of the same value: %v", name, bl, bl.Distinct, same)
+			}
+			if bl.Distinct {
+				distinct++
+			}
 			var ids []ID
 			for id := bl.Lo; id <= bl.Hi; id++ {
 				ids = append(ids, id)
@@ -138,6 +152,9 @@ func TestDateBlocksInValueOrder(t *testing.T) {
 					t.Fatalf("%s: ids %d, %d against OrderCompare %d", name, ids[i], k, cmp)
 				}
 			}
+		}
+		if distinct == len(blocks) || distinct == 0 {
+			t.Fatalf("%s: %d of %d blocks distinct; the data writes some instants two ways, not all", name, distinct, len(blocks))
 		}
 	}
 }

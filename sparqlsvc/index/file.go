@@ -19,7 +19,8 @@ import (
 //	magic "LDHIDX02" | u64 heap bytes | u64 terms | u64 table slots | u64 named graphs | u64 default rows
 //	per named graph: u64 name id | u64 rows
 //	heap | offsets (terms+1 × u32) | table (slots × u32)
-//	u64 date blocks | per block: u64 first id | u64 last id | u64 class | date fields (one u64 per block id)
+//	u64 date blocks | per block: u64 first id | u64 last id | u64 class (| 1<<8 if distinct) | date fields (one u64
+//	per block id)
 //	default SPO, POS, OSP | each named graph's SPO, POS, OSP
 //
 // Format 02 holds small numbers and dates in their ids (inline.go) where 01 held every term in the dictionary, and
@@ -106,7 +107,11 @@ func (d *Dataset) write(out io.Writer) (err error) {
 	for _, b := range d.Dict.dateBlocks {
 		u64(uint64(b.Lo))
 		u64(uint64(b.Hi))
-		u64(uint64(b.Class))
+		flags := uint64(b.Class)
+		if b.Distinct {
+			flags |= 1 << 8
+		}
+		u64(flags)
 	}
 	put(u64Bytes(d.Dict.dateFields))
 	graphs := append([]*Graph{d.Default}, make([]*Graph, 0, len(d.names))...)
@@ -258,8 +263,9 @@ func parseDates(dict *Dict, nTerms uint64, u64 func() (uint64, bool), take func(
 	for i := uint64(0); i < n; i++ {
 		lo, ok1 := u64()
 		hi, ok2 := u64()
-		class, ok3 := u64()
-		if !ok1 || !ok2 || !ok3 || lo == 0 || lo > hi || hi > nTerms || class > 3 {
+		flags, ok3 := u64()
+		class := flags & 0xff
+		if !ok1 || !ok2 || !ok3 || lo == 0 || lo > hi || hi > nTerms || class > 3 || flags>>8 > 1 {
 			return errCorrupt
 		}
 		if i > 0 {
@@ -267,7 +273,8 @@ func parseDates(dict *Dict, nTerms uint64, u64 func() (uint64, bool), take func(
 				return errCorrupt
 			}
 		}
-		dict.dateBlocks = append(dict.dateBlocks, DateBlock{Lo: ID(lo), Hi: ID(hi), Class: builtin.DateClass(class)})
+		dict.dateBlocks = append(dict.dateBlocks, DateBlock{Lo: ID(lo), Hi: ID(hi), Class: builtin.DateClass(class),
+			Distinct: flags>>8 == 1})
 		ids += hi - lo + 1
 	}
 	col, ok := take(ids * 8)
