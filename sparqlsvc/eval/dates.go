@@ -28,6 +28,20 @@ func (e *evaluator) dateBlock(id ID) int {
 	return e.t.dict.DateBlockOf(id)
 }
 
+// inlineDates is orderBlock's number for the xsd:dates held in their ids, after the dictionary's (at most 4) blocks.
+const inlineDates = 4
+
+// orderBlock is dateBlock, or inlineDates for an xsd:date held in its id: those are YYYY-MM-DD forms whose ids
+// ascend with (year, month, day), which is both their value order and their lexical order, so OrderCompare orders
+// them as their ids even when a form is no date (31 February compares by its lexical form). Only ordering (ORDER
+// BY, MIN, MAX) may use it; a comparison operator raises an error on such a form.
+func (e *evaluator) orderBlock(id ID) int {
+	if index.IsInlineDate(id) {
+		return inlineDates
+	}
+	return e.dateBlock(id)
+}
+
 // dateFieldID is YEAR, MONTH, DAY, HOURS or MINUTES of a variable holding a date or dateTime the column knows, as
 // the id of the integer; ok is false for any other call or value, which takes the general path.
 func (e *evaluator) dateFieldID(x algebra.Expr, row []ID) (ID, bool) {
@@ -231,14 +245,14 @@ type shareKey struct {
 // are in one date block: there ids ascend as OrderCompare orders their terms, ties included (index.DateBlock), so
 // comparing ids is comparing the terms. It reports false when the general path must take the value.
 func (e *evaluator) minMaxByID(s *aggState, min bool, id ID) bool {
-	bi := e.dateBlock(id)
+	bi := e.orderBlock(id)
 	if bi < 0 {
 		return false
 	}
 	switch {
 	case s.best == nil && s.bestID == 0:
 		s.bestID = id
-	case s.bestID != 0 && e.dateBlock(s.bestID) == bi:
+	case s.bestID != 0 && e.orderBlock(s.bestID) == bi:
 		if (min && id < s.bestID) || (!min && id > s.bestID) {
 			s.bestID = id
 		}

@@ -297,6 +297,8 @@ func TestOrderByDatesMatchesReference(t *testing.T) {
 			v = rdf.Literal(fmt.Sprint(r.IntN(50)), rdf.XSDInteger)
 		case k == 1 && pred == "w":
 			v = rdf.String(fmt.Sprint(r.IntN(50)))
+		case k == 2 && pred == "w": // held in the id, 30 and 31 February included (no dates: ordered as written)
+			v = rdf.Literal(fmt.Sprintf("2008-%02d-%02d", 1+r.IntN(3), 1+r.IntN(31)), xsd+"date")
 		case k < 6:
 			v = rdf.Literal(fmt.Sprintf("2007-%02d-%02dT%02d:00:00", 1+r.IntN(12), 1+r.IntN(28), r.IntN(24)), xsd+"dateTime")
 		default:
@@ -309,11 +311,19 @@ func TestOrderByDatesMatchesReference(t *testing.T) {
 		}
 		pairs[pred] = append(pairs[pred], p)
 	}
+	for i := range 400 { // xsd:dates alone, all held in their ids
+		p := pair{rdf.IRI(fmt.Sprintf("http://ex.org/d%04d", i)),
+			rdf.Literal(fmt.Sprintf("%d-%02d-%02d", 2000+r.IntN(3), 1+r.IntN(3), 1+r.IntN(31)), xsd+"date")}
+		if err := b.Add(rdf.Triple(p.s, rdf.IRI("http://ex.org/u"), p.v)); err != nil {
+			t.Fatal(err)
+		}
+		pairs["u"] = append(pairs["u"], p)
+	}
 	ds := FromIndex(b.Build())
 	for _, c := range []struct {
 		pred string
 		desc bool
-	}{{"v", false}, {"v", true}, {"w", false}, {"w", true}} {
+	}{{"v", false}, {"v", true}, {"w", false}, {"w", true}, {"u", false}, {"u", true}} {
 		desc := c.desc
 		ref := slices.Clone(pairs[c.pred])
 		slices.SortStableFunc(ref, func(a, c pair) int {
@@ -334,7 +344,7 @@ func TestOrderByDatesMatchesReference(t *testing.T) {
 		if desc {
 			order = "DESC(?v)"
 		}
-		for _, slice := range [][2]int{{0, 0}, {50, 0}, {20, 700}, {1, 1199}, {30, 1190}} {
+		for _, slice := range [][2]int{{0, 0}, {50, 0}, {20, 300}, {1, 399}, {30, 390}} {
 			src := `SELECT ?s ?v { ?s <http://ex.org/` + c.pred + `> ?v } ORDER BY ` + order + ` ?s`
 			lo, hi := 0, len(want)
 			if slice[0] > 0 {

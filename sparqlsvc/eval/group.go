@@ -439,7 +439,7 @@ func (h *sortItems) compareKey(a, b *sortItem, i int) int {
 		if x == y {
 			return 0
 		}
-		if bx := h.e.dateBlock(x); bx >= 0 && bx == h.e.dateBlock(y) {
+		if bx := h.e.orderBlock(x); bx >= 0 && bx == h.e.orderBlock(y) {
 			return cmp.Compare(x, y)
 		}
 	}

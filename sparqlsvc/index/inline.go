@@ -232,3 +232,6 @@ func IntegerID(v int64) (ID, bool) {
 	}
 	return inlineTag | inlineInteger<<kindShift | ID(v+intBias), true
 }
+
+// IsInlineDate reports whether id holds an xsd:date (YYYY-MM-DD) itself.
+func IsInlineDate(id ID) bool { return IsInline(id) && id>>kindShift&3 == inlineDate }
