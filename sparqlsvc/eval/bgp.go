@@ -544,6 +544,9 @@ type probeCursor struct {
 	sub  *index.Graph // subP's triples of subG (the same pattern runs in each graph of GRAPH ?g)
 	subG *index.Graph
 	subP ID
+	obj  *index.ObjectTable // objP's objects in objG (objectIndex)
+	objG *index.Graph
+	objP ID
 }
 
 // probe matches a pattern in g through c, in p's triples sorted by subject (subjectIndex) when c has earned them.
@@ -557,7 +560,54 @@ func (e *evaluator) probe(c *probeCursor, g *index.Graph, s, p, o ID) index.Matc
 			return sub.MatchSubject(s, p, o)
 		}
 	}
+	if s == 0 && p != 0 && o != 0 {
+		if c.obj != nil && c.objP == p && c.objG == g {
+			return c.obj.Match(o)
+		}
+		if t := e.objectIndex(&c.Cursor, g, p); t != nil {
+			c.obj, c.objG, c.objP = t, g, p
+			return t.Match(o)
+		}
+	}
 	return g.MatchFrom(&c.Cursor, s, p, o)
+}
+
+// doubled reports whether c's far probes number 256 or more and have just doubled: when subjectIndex and
+// objectIndex look again.
+func doubled(c *index.Cursor) bool {
+	far := c.Far()
+	return far >= 256 && far&(far-1) == 0
+}
+
+// earned reports whether the far probes through c number 1/per of a predicate's n triples and the query's budget
+// has room for cost more bytes, and then charges them.
+func (e *evaluator) earned(c *index.Cursor, n, per, cost int64) bool {
+	if int64(c.Far()) < n/per || e.bytes+e.t.bytes+cost > e.opt.MaxMemory {
+		return false
+	}
+	e.bytes += cost
+	return true
+}
+
+// objectIndex returns p's table of objects in g (index.Graph.ObjectTable) for a pattern "?s p o" whose probes
+// through c have mostly been far from each other, or nil. The table costs a pass over p's rows and two slots per
+// object, about what a far search costs per 256 rows, so it is built once the far probes number 1/256 of p's
+// rows; it is charged to the query's budget.
+func (e *evaluator) objectIndex(c *index.Cursor, g *index.Graph, p ID) *index.ObjectTable {
+	if !doubled(c) {
+		return nil
+	}
+	k := fanoutKey{g, p}
+	if t, ok := e.byObject[k]; ok {
+		return t
+	}
+	n := int64(g.Match(0, p, 0).Len())
+	if !e.earned(c, n, 256, index.ObjectTableBytes(int(n))) {
+		return nil
+	}
+	t := g.ObjectTable(p)
+	e.byObject[k] = t
+	return t
 }
 
 // subjectScan returns p's triples in g in subject order (index.Graph.BySubject), for a join that starts from them
@@ -586,8 +636,7 @@ func (e *evaluator) subjectScan(g *index.Graph, p ID) index.Matches {
 // they number a sixteenth of p's triples, about what sorting p's triples costs, the rest search p's rows only.
 // The copy is charged to the query's budget; without room the probes go on as before.
 func (e *evaluator) subjectIndex(c *index.Cursor, g *index.Graph, p ID) *index.Graph {
-	far := c.Far()
-	if far < 256 || far&(far-1) != 0 { // look when the count doubles
+	if !doubled(c) {
 		return nil
 	}
 	k := fanoutKey{g, p}
@@ -595,11 +644,9 @@ func (e *evaluator) subjectIndex(c *index.Cursor, g *index.Graph, p ID) *index.G
 		return sub
 	}
 	n := int64(g.Match(0, p, 0).Len())
-	cost := 12*n + index.SubjectTableBytes(int(n))
-	if int64(far) < n/16 || e.bytes+e.t.bytes+cost > e.opt.MaxMemory {
+	if !e.earned(c, n, 16, 12*n+index.SubjectTableBytes(int(n))) {
 		return nil
 	}
-	e.bytes += cost
 	sub := g.BySubject(p)
 	e.bySubject[k] = sub
 	return sub

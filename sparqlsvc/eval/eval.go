@@ -102,6 +102,7 @@ type evaluator struct {
 	pathCursors map[*algebra.PathLink][]probeCursor // per link of a property path (linkCursors)
 	pathSites   map[*algebra.PathPattern]*pathSite  // per property path pattern (pathPattern)
 	bySubject   map[fanoutKey]*index.Graph          // predicates sorted by subject (subjectIndex)
+	byObject    map[fanoutKey]*index.ObjectTable    // predicates' tables of objects (objectIndex)
 	constKeys   map[*algebra.Call]*[2]*builtin.Key  // comparisons' constant operands, parsed (argKey)
 	scratchKeys [2]builtin.Key
 	keyMemoID   ID // the variable value whose MIN/MAX key keyMemo is (accumulate)
@@ -196,6 +197,7 @@ func newEvaluator(ctx context.Context, ds *Dataset, q *algebra.Query, opt Option
 		orders: map[orderKey][]int{}, info: map[algebra.Op]*opInfo{}, bgps: map[*algebra.BGP]*bgpState{},
 		fanout: map[fanoutKey]float64{}, topK: map[*algebra.OrderBy]int64{},
 		pathCursors: map[*algebra.PathLink][]probeCursor{}, pathSites: map[*algebra.PathPattern]*pathSite{}, bySubject: map[fanoutKey]*index.Graph{},
+		byObject:  map[fanoutKey]*index.ObjectTable{},
 		constKeys: map[*algebra.Call]*[2]*builtin.Key{}, filterVars: map[*algebra.BGP][]varset{},
 		consts: map[rdf.Term]ID{}, reach: map[reachKey][]ID{},
 	}

@@ -287,6 +287,71 @@ func narrow(fence []Row, less func(Row) bool, base, top, n int) (int, int) {
 	return max(base, fl), min(top, fh)
 }
 
+// ObjectTable finds the rows of one predicate with a given object in a graph's POS permutation by one probe of a
+// hash table instead of a search, for patterns "?s p o" probed with objects in no order (each reviewer's
+// reviews, for reviewers in the order of their names), which otherwise search the whole permutation each. It
+// refers to the graph's own rows (POS is already grouped by object): only the table is built, in one pass over p's
+// rows, two slots per distinct object.
+type ObjectTable struct {
+	rows  []Row // p's rows of POS
+	slots []uint32
+	shift uint
+}
+
+// ObjectTable builds p's table of objects.
+func (g *Graph) ObjectTable(p ID) *ObjectTable {
+	rows := g.Match(0, p, 0).Rows
+	distinct := 0
+	for i, r := range rows {
+		if i == 0 || rows[i-1][1] != r[1] {
+			distinct++
+		}
+	}
+	bits := subjectTableBits(distinct)
+	t := &ObjectTable{rows: rows, slots: make([]uint32, 1<<bits), shift: 32 - bits}
+	mask := uint32(len(t.slots) - 1)
+	for i, r := range rows {
+		if i > 0 && rows[i-1][1] == r[1] {
+			continue
+		}
+		j := (r[1] * 0x9e3779b1) >> t.shift
+		for t.slots[j] != 0 {
+			j = (j + 1) & mask
+		}
+		t.slots[j] = uint32(i + 1)
+	}
+	return t
+}
+
+// ObjectTableBytes is what ObjectTable holds for a predicate of n triples at most (its rows are the graph's).
+func ObjectTableBytes(n int) int64 { return 4 << subjectTableBits(n) }
+
+// Match returns the rows of "?s p o" (POS) for the table's predicate p; o must be bound.
+func (t *ObjectTable) Match(o ID) Matches {
+	if len(t.slots) == 0 {
+		return Matches{Perm: POS}
+	}
+	mask := uint32(len(t.slots) - 1)
+	for j := (o * 0x9e3779b1) >> t.shift; ; j = (j + 1) & mask {
+		r := t.slots[j]
+		if r == 0 {
+			return Matches{Perm: POS}
+		}
+		lo := int(r - 1)
+		if t.rows[lo][1] != o {
+			continue
+		}
+		// The end by galloping: most objects have a few rows, in the cache lines lo brought in.
+		end, step := lo+1, 1
+		for end+step <= len(t.rows) && t.rows[end+step-1][1] == o {
+			end += step
+			step *= 2
+		}
+		hi := end + sort.Search(min(step, len(t.rows)-end), func(i int) bool { return t.rows[end+i][1] != o })
+		return Matches{Rows: t.rows[lo:hi], Perm: POS}
+	}
+}
+
 // hashSubjects fills g.subjects from g's SPO rows, which must be sorted by subject.
 func (g *Graph) hashSubjects() {
 	rows := g.perms[SPO]

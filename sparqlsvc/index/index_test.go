@@ -89,6 +89,24 @@ func randomDataset(r *rand.Rand, n int) []rdf.Quad {
 	return qs
 }
 
+// buildRandom indexes n random quads (randomDataset) and returns them, the dataset and its graphs, the default first.
+func buildRandom(t *testing.T, r *rand.Rand, n int) ([]rdf.Quad, *Dataset, []*Graph) {
+	t.Helper()
+	quads := randomDataset(r, n)
+	b := NewBuilder()
+	for _, q := range quads {
+		if err := b.Add(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := b.Build()
+	graphs := []*Graph{d.Default}
+	for _, id := range d.GraphNames() {
+		graphs = append(graphs, d.Graph(id))
+	}
+	return quads, d, graphs
+}
+
 func TestMatchAgainstBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	quads := randomDataset(r, 5000)
@@ -320,18 +338,7 @@ func TestPrefixRangeEdges(t *testing.T) {
 // random order (present and absent), in every graph of a dataset; a probe far from the previous one is counted.
 func TestBySubject(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	quads := randomDataset(r, 5000)
-	b := NewBuilder()
-	for _, q := range quads {
-		if err := b.Add(q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	d := b.Build()
-	graphs := []*Graph{d.Default}
-	for _, id := range d.GraphNames() {
-		graphs = append(graphs, d.Graph(id))
-	}
+	quads, d, graphs := buildRandom(t, r, 5000)
 	for _, g := range graphs {
 		for pi := range 5 {
 			p := d.Dict.Lookup(rdf.IRI("http://ex.org/p" + strconv.Itoa(pi)))
@@ -671,4 +678,37 @@ func saveAndOpen(t *testing.T, d *Dataset) *Dataset {
 	}
 	t.Cleanup(func() { opened.Close() })
 	return opened
+}
+
+// TestObjectTableMatchesMatch: a predicate's table of objects gives every object's rows exactly as Match does, in
+// every graph, and none for objects without them (absent ids, and objects of other predicates only).
+func TestObjectTableMatchesMatch(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	quads, d, graphs := buildRandom(t, r, 5000)
+	checked := 0
+	for _, g := range graphs {
+		var objects []ID // every dictionary id, two past it, and the inline ids of the data's numbers
+		for o := ID(1); o <= ID(d.Dict.Len())+2; o++ {
+			objects = append(objects, o)
+		}
+		for _, q := range quads {
+			if o := d.Dict.Lookup(q.O); IsInline(o) {
+				objects = append(objects, o)
+			}
+		}
+		for pi := range 5 {
+			p := d.Dict.Lookup(rdf.IRI("http://ex.org/p" + strconv.Itoa(pi)))
+			tab := g.ObjectTable(p)
+			for _, o := range objects {
+				got, want := tab.Match(o), g.Match(0, p, o)
+				if !slices.Equal(got.Rows, want.Rows) || got.Perm != want.Perm {
+					t.Fatalf("p%d o%d: %d rows, want %d", pi, o, got.Len(), want.Len())
+				}
+				checked += want.Len()
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no object had rows")
+	}
 }

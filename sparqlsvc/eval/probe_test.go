@@ -1,0 +1,84 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
+	"github.com/ldhub/ldhub/sparqlsvc/parser"
+)
+
+// TestObjectIndexMatchesBruteForce probes "?r reviewer ?p" with the people in the order of their ages, which is no
+// order of their ids, so the probes land far apart and the pattern moves to a table of objects (objectIndex); the
+// answers of a join and of a NOT EXISTS with a FILTER inside are compared with ones worked out by brute force.
+func TestObjectIndexMatchesBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	ex := func(f string, a ...any) rdf.Term { return rdf.IRI("http://ex.org/" + fmt.Sprintf(f, a...)) }
+	b := index.NewBuilder()
+	add := func(s, p, o rdf.Term) {
+		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const people, reviews = 5000, 20000
+	// Ages are numbers held in their ids, which ascend with the values: "?p age ?age" gives the people in the
+	// order of their ages, no order of their ids.
+	for i := range people {
+		add(ex("p%d", i), ex("age"), rdf.Literal(fmt.Sprint(r.IntN(1e6)), rdf.XSDInteger))
+	}
+	reviewer := map[int][]int{} // person -> ratings of their reviews
+	for i := range reviews {
+		p, rating := r.IntN(people+50), r.IntN(10) // some reviewers have no name
+		add(ex("r%d", i), ex("reviewer"), ex("p%d", p))
+		add(ex("r%d", i), ex("rating"), rdf.Literal(fmt.Sprint(rating), rdf.XSDInteger))
+		reviewer[p] = append(reviewer[p], rating)
+	}
+	ds := FromIndex(b.Build())
+	run := func(src string) ([]string, *evaluator) {
+		q, err := parser.Parse(src, parser.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := newEvaluator(context.Background(), ds, q, Options{})
+		var out []string
+		if err := e.run(q.Op, e.newRow(), func(row []ID) bool {
+			out = append(out, e.t.term(row[e.slot("p")]).String())
+			return true
+		}); err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(out)
+		return out, e
+	}
+	var wantJoin, wantNone []string
+	for p := range people {
+		who := ex("p%d", p).String()
+		for range reviewer[p] {
+			wantJoin = append(wantJoin, who)
+		}
+		if !slices.ContainsFunc(reviewer[p], func(x int) bool { return x < 3 }) {
+			wantNone = append(wantNone, who)
+		}
+	}
+	slices.Sort(wantJoin)
+	slices.Sort(wantNone)
+	for _, c := range []struct {
+		src  string
+		want []string
+	}{
+		{`SELECT ?p { ?p <http://ex.org/age> ?age . ?r <http://ex.org/reviewer> ?p }`, wantJoin},
+		{`SELECT ?p { ?p <http://ex.org/age> ?age FILTER NOT EXISTS { ?r <http://ex.org/reviewer> ?p ; <http://ex.org/rating> ?x FILTER(?x < 3) } }`, wantNone},
+	} {
+		got, e := run(c.src)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%.60s: %d rows, want %d", c.src, len(got), len(c.want))
+		}
+		if len(e.byObject) == 0 {
+			t.Errorf("%.60s: no table of objects was built", c.src)
+		}
+	}
+}
