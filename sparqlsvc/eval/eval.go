@@ -103,6 +103,7 @@ type evaluator struct {
 	pathSites   map[*algebra.PathPattern]*pathSite  // per property path pattern (pathPattern)
 	bySubject   map[fanoutKey]*index.Graph          // predicates sorted by subject (subjectIndex)
 	byObject    map[fanoutKey]*index.ObjectTable    // predicates' tables of objects (objectIndex)
+	existsMemos map[*algebra.Exists]*existsMemo     // EXISTS answers by the values the pattern sees
 	constKeys   map[*algebra.Call]*[2]*builtin.Key  // comparisons' constant operands, parsed (argKey)
 	scratchKeys [2]builtin.Key
 	keyMemoID   ID // the variable value whose MIN/MAX key keyMemo is (accumulate)
@@ -298,12 +299,31 @@ func (e *evaluator) slot(v algebra.Var) int {
 
 // collectVars gives every variable of the query, including those of sub-queries and EXISTS patterns, a slot.
 func (e *evaluator) collectVars(q *algebra.Query) {
+	walkVars(q.Op, func(v algebra.Var) { e.slot(v) }, func(x *algebra.Extend) { e.bindVs = e.bindVs.with(e.slot(x.Var)) })
+	node := func(n algebra.Node) {
+		if n.IsVar() {
+			e.slot(n.Var)
+		}
+	}
+	for _, t := range q.Template {
+		node(t.S)
+		node(t.P)
+		node(t.O)
+	}
+	for _, n := range q.Describe {
+		node(n)
+	}
+}
+
+// walkVars calls onVar for every variable op mentions, in its patterns, expressions, sub-queries and EXISTS
+// patterns (repeats included), and onExtend (when not nil) for every BIND or SELECT expression.
+func walkVars(op algebra.Op, onVar func(algebra.Var), onExtend func(*algebra.Extend)) {
 	var walk func(op algebra.Op)
 	walkExpr := func(x algebra.Expr) {
 		algebra.WalkExpr(x, func(x algebra.Expr) bool {
 			switch v := x.(type) {
 			case algebra.Var:
-				e.slot(v)
+				onVar(v)
 			case *algebra.Exists:
 				if v.Pattern != nil {
 					walk(v.Pattern)
@@ -314,7 +334,7 @@ func (e *evaluator) collectVars(q *algebra.Query) {
 	}
 	node := func(n algebra.Node) {
 		if n.IsVar() {
-			e.slot(n.Var)
+			onVar(n.Var)
 		}
 	}
 	walk = func(op algebra.Op) {
@@ -342,21 +362,24 @@ func (e *evaluator) collectVars(q *algebra.Query) {
 			case *algebra.Service:
 				node(x.Name)
 			case *algebra.Extend:
-				e.bindVs = e.bindVs.with(e.slot(x.Var))
+				onVar(x.Var)
+				if onExtend != nil {
+					onExtend(x)
+				}
 				walkExpr(x.Expr)
 			case *algebra.Table:
 				for _, v := range x.Vars {
-					e.slot(v)
+					onVar(v)
 				}
 			case *algebra.Group:
 				for _, k := range x.Keys {
 					if k.Var != "" {
-						e.slot(k.Var)
+						onVar(k.Var)
 					}
 					walkExpr(k.Expr)
 				}
 				for _, a := range x.Aggregates {
-					e.slot(a.Var)
+					onVar(a.Var)
 					if a.Aggregate.Expr != nil {
 						walkExpr(a.Aggregate.Expr)
 					}
@@ -367,21 +390,13 @@ func (e *evaluator) collectVars(q *algebra.Query) {
 				}
 			case *algebra.Project:
 				for _, v := range x.Vars {
-					e.slot(v)
+					onVar(v)
 				}
 			}
 			return true
 		})
 	}
-	walk(q.Op)
-	for _, t := range q.Template {
-		node(t.S)
-		node(t.P)
-		node(t.O)
-	}
-	for _, n := range q.Describe {
-		node(n)
-	}
+	walk(op)
 }
 
 // projection returns the variables of the outermost projection of op.

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"encoding/binary"
 	"errors"
 	"strings"
 	"unsafe"
@@ -64,6 +65,15 @@ func (e *evaluator) eval(x algebra.Expr, row []ID, errp *error) (rdf.Term, error
 		}
 		return builtin.Boolean(v.Not), nil
 	case *algebra.Exists:
+		m := e.existsMemoOf(v)
+		key, memo := m.key(e, row)
+		if found, ok := m.seen[string(key)]; memo && ok {
+			m.hits++
+			return builtin.Boolean(found != v.Not), nil
+		}
+		if memo && len(m.seen) >= memoTrial && m.hits == 0 { // the values do not repeat: stop remembering them
+			m.ok, m.seen, memo = false, nil, false
+		}
 		found := false
 		var err error
 		// EXISTS is defined by substitution (§18.6), not by a join: every operand sees the row's bindings.
@@ -76,6 +86,13 @@ func (e *evaluator) eval(x algebra.Expr, row []ID, errp *error) (rdf.Term, error
 		if err != nil {
 			*errp = err
 			return rdf.Term{}, err
+		}
+		if memo && len(m.seen) < maxExistsMemo {
+			if err := e.holdBytes(int64(len(key)) + 48); err != nil {
+				*errp = err
+				return rdf.Term{}, err
+			}
+			m.seen[string(key)] = found
 		}
 		return builtin.Boolean(found != v.Not), nil
 	}
@@ -295,4 +312,110 @@ func (e *evaluator) varSlot(v algebra.Var) int {
 		e.varRefs = append(e.varRefs, varRef{p, len(v), s})
 	}
 	return s
+}
+
+// maxExistsMemo is the most answers one EXISTS remembers (existsMemo).
+const maxExistsMemo = 1 << 16
+
+// existsMemo remembers one EXISTS's answers by the values of the variables its pattern mentions. Under
+// substitution those values are all the pattern sees of the row, so equal values give the same answer: a NOT
+// EXISTS over each product's offers, tested once per (product, feature) solution, walks each product's offers
+// once. Patterns whose answer may differ between calls (RAND, BNODE, UUID, SERVICE) remember nothing.
+type existsMemo struct {
+	slots []int
+	ok    bool
+	seen  map[string]bool
+	hits  int
+	buf   []byte
+}
+
+// memoTrial is how many answers an EXISTS remembers before it gives up if none was asked for again.
+const memoTrial = 1024
+
+func (e *evaluator) existsMemoOf(x *algebra.Exists) *existsMemo {
+	if m := e.existsMemos[x]; m != nil {
+		return m
+	}
+	if e.existsMemos == nil {
+		e.existsMemos = map[*algebra.Exists]*existsMemo{}
+	}
+	m := &existsMemo{ok: true, seen: map[string]bool{}}
+	seen := map[int]bool{}
+	walkVars(x.Pattern, func(v algebra.Var) {
+		if s := e.slot(v); !seen[s] {
+			seen[s] = true
+			m.slots = append(m.slots, s)
+		}
+	}, nil)
+	m.ok = !volatileOp(x.Pattern)
+	e.existsMemos[x] = m
+	return m
+}
+
+// key returns the memo's key for row: the ids in the pattern's slots and the active graph. memo is false when the
+// answer must not be remembered: the pattern is volatile, or a value is a scratch id (valid for one solution).
+func (m *existsMemo) key(e *evaluator, row []ID) ([]byte, bool) {
+	if !m.ok {
+		return nil, false
+	}
+	m.buf = binary.LittleEndian.AppendUint32(m.buf[:0], e.activeName())
+	for _, s := range m.slots {
+		id := row[s]
+		if id&0xc0000000 == 0xc0000000 {
+			return nil, false
+		}
+		m.buf = binary.LittleEndian.AppendUint32(m.buf, id)
+	}
+	return m.buf, true
+}
+
+// volatileOp reports whether op's answer may differ between two evaluations with the same bindings: it calls RAND,
+// BNODE, UUID or STRUUID somewhere (EXISTS patterns included), or asks a SERVICE.
+func volatileOp(op algebra.Op) bool {
+	v := false
+	expr := func(x algebra.Expr) {
+		algebra.WalkExpr(x, func(x algebra.Expr) bool {
+			switch c := x.(type) {
+			case *algebra.Call:
+				switch c.Func {
+				case "RAND", "BNODE", "UUID", "STRUUID":
+					v = true
+				}
+			case *algebra.Exists:
+				v = v || volatileOp(c.Pattern)
+			}
+			return !v
+		})
+	}
+	algebra.Walk(op, func(op algebra.Op) bool {
+		switch o := op.(type) {
+		case *algebra.Service:
+			v = true
+		case *algebra.Filter:
+			for _, f := range o.Exprs {
+				expr(f)
+			}
+		case *algebra.Extend:
+			expr(o.Expr)
+		case *algebra.LeftJoin:
+			if o.Expr != nil {
+				expr(o.Expr)
+			}
+		case *algebra.Group:
+			for _, k := range o.Keys {
+				expr(k.Expr)
+			}
+			for _, a := range o.Aggregates {
+				if a.Aggregate.Expr != nil {
+					expr(a.Aggregate.Expr)
+				}
+			}
+		case *algebra.OrderBy:
+			for _, c := range o.Conds {
+				expr(c.Expr)
+			}
+		}
+		return !v
+	})
+	return v
 }

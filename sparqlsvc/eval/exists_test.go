@@ -1,0 +1,143 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
+	"github.com/ldhub/ldhub/sparqlsvc/parser"
+)
+
+// TestExistsMemoMatchesBruteForce tests NOT EXISTS and EXISTS once per (product, feature) solution, so each
+// product's answer is asked again and again (existsMemo), against answers worked out by brute force: in the
+// default graph and in each named graph (where the same product has other offers), with the outer variable and a
+// second one from BIND in the pattern. Patterns that call RAND, BNODE or a SERVICE remember nothing.
+func TestExistsMemoMatchesBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	ex := func(f string, a ...any) rdf.Term { return rdf.IRI("http://ex.org/" + fmt.Sprintf(f, a...)) }
+	b := index.NewBuilder()
+	days := map[string]map[int][]int{} // graph -> product -> days of its offers
+	for _, g := range []string{"", "g1", "g2"} {
+		days[g] = map[int][]int{}
+		for i := range 600 {
+			p, d := r.IntN(150), r.IntN(20)
+			q1 := rdf.Triple(ex("o%s_%d", g, i), ex("product"), ex("p%d", p))
+			q2 := rdf.Triple(ex("o%s_%d", g, i), ex("days"), rdf.Literal(fmt.Sprint(d), rdf.XSDInteger))
+			if g != "" {
+				q1.G, q2.G = rdf.IRI("http://ex.org/"+g), rdf.IRI("http://ex.org/"+g)
+			}
+			for _, q := range []rdf.Quad{q1, q2} {
+				if err := b.Add(q); err != nil {
+					t.Fatal(err)
+				}
+			}
+			days[g][p] = append(days[g][p], d)
+		}
+		for p := range 150 {
+			for f := range 1 + p%4 {
+				q := rdf.Triple(ex("p%d", p), ex("feature"), ex("f%d", f))
+				if g != "" {
+					q.G = rdf.IRI("http://ex.org/" + g)
+				}
+				if err := b.Add(q); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	ds := FromIndex(b.Build())
+	want := func(g string, limit int, not bool) []string {
+		var out []string
+		for p := range 150 {
+			any := slices.ContainsFunc(days[g][p], func(d int) bool { return d < limit })
+			if any != not {
+				for f := range 1 + p%4 {
+					row := fmt.Sprintf("<http://ex.org/p%d> <http://ex.org/f%d>", p, f)
+					if g != "" {
+						row = "<http://ex.org/" + g + "> " + row
+					}
+					out = append(out, row)
+				}
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	run := func(src string) []string {
+		q, err := parser.Parse(src, parser.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(context.Background(), ds, q, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, row := range res.Rows {
+			var s string
+			for i, v := range row {
+				if i > 0 {
+					s += " "
+				}
+				s += v.String()
+			}
+			out = append(out, s)
+		}
+		slices.Sort(out)
+		return out
+	}
+	const pre = `PREFIX : <http://ex.org/> `
+	cases := []struct {
+		src  string
+		want []string
+	}{
+		{pre + `SELECT ?p ?f { ?p :feature ?f FILTER NOT EXISTS { ?o :product ?p ; :days ?d FILTER(?d < 2) } }`, want("", 2, true)},
+		{pre + `SELECT ?p ?f { ?p :feature ?f FILTER EXISTS { ?o :product ?p ; :days ?d FILTER(?d < 2) } }`, want("", 2, false)},
+		{pre + `SELECT ?p ?f { ?p :feature ?f BIND(3 AS ?lim) FILTER NOT EXISTS { ?o :product ?p ; :days ?d FILTER(?d < ?lim) } }`, want("", 3, true)},
+		{pre + `SELECT ?g ?p ?f { GRAPH ?g { ?p :feature ?f FILTER NOT EXISTS { ?o :product ?p ; :days ?d FILTER(?d < 2) } } }`,
+			append(want("g1", 2, true), want("g2", 2, true)...)},
+	}
+	for _, c := range cases {
+		slices.Sort(c.want)
+		if len(c.want) == 0 {
+			t.Fatalf("%s: the brute force found nothing", c.src)
+		}
+		if got := run(c.src); !slices.Equal(got, c.want) {
+			t.Errorf("%s: %d rows, want %d", c.src, len(got), len(c.want))
+		}
+	}
+	for _, src := range []string{
+		`ASK { ?s ?p ?o FILTER EXISTS { ?s ?p ?x FILTER(RAND() < 0.5) } }`,
+		`ASK { ?s ?p ?o FILTER EXISTS { ?s ?p ?x BIND(BNODE() AS ?b) } }`,
+		`ASK { ?s ?p ?o FILTER EXISTS { ?s ?p ?x FILTER EXISTS { SERVICE <http://ex.org/sparql> { ?x ?q ?y } } } }`,
+	} {
+		q, err := parser.Parse(src, parser.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := newEvaluator(context.Background(), ds, q, Options{})
+		var x *algebra.Exists
+		algebra.Walk(q.Op, func(op algebra.Op) bool {
+			if f, ok := op.(*algebra.Filter); ok && x == nil {
+				algebra.WalkExpr(f.Exprs[0], func(ex algebra.Expr) bool {
+					if v, ok := ex.(*algebra.Exists); ok && x == nil {
+						x = v
+					}
+					return x == nil
+				})
+			}
+			return x == nil
+		})
+		if x == nil {
+			t.Fatalf("%s: no EXISTS", src)
+		}
+		if e.existsMemoOf(x).ok {
+			t.Errorf("%s: the answers of a volatile pattern are remembered", src)
+		}
+	}
+}
