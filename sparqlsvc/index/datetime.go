@@ -203,7 +203,9 @@ func (b *Builder) storeDate(k []byte, isDate bool) ID {
 		if n > 0 {
 			size = min(chunkSize, 4*cap(b.dateChunks[n-1]))
 		}
-		b.dateChunks = append(b.dateChunks, make([]byte, 0, max(size, len(k))))
+		c := make([]byte, 0, max(size, len(k)))
+		adviseHuge(c[:cap(c)])
+		b.dateChunks = append(b.dateChunks, c)
 		n++
 	}
 	c := b.dateChunks[n-1]
