@@ -117,7 +117,7 @@ const (
 )
 
 // finishDates gives the provisional dateTimes their final ids after the other terms, in blocks of value order,
-// renumbers the table and the rows' objects, and returns the blocks and the column of fields. The keys stay where
+// renumbers the table and the rows, and returns the blocks and the column of fields. The keys stay where
 // they are: the Dict reaches them through starts, and Save writes them in their final order (heapChunks).
 func (b *Builder) finishDates() ([]DateBlock, []uint64) {
 	n := len(b.dateStarts)
@@ -176,21 +176,32 @@ func (b *Builder) finishDates() ([]DateBlock, []uint64) {
 			b.table[i] = e&^0xffffffff | uint64(final[id-provisional])
 		}
 	}
-	b.maxCol[2] = 0
+	// Literals are objects in RDF, but the Builder takes any term anywhere (generalized RDF): every position and
+	// the graph names are renumbered.
+	b.maxCol = [3]ID{}
 	renumber := func(rb *rowBlocks) {
 		for _, blk := range rb.blocks {
 			for i := range blk {
-				if o := blk[i][2]; o >= provisional && o < inlineTag {
-					blk[i][2] = final[o-provisional]
+				for c, v := range blk[i] {
+					if v >= provisional && v < inlineTag {
+						v = final[v-provisional]
+						blk[i][c] = v
+					}
+					b.maxCol[c] = max(b.maxCol[c], v)
 				}
-				b.maxCol[2] = max(b.maxCol[2], blk[i][2])
 			}
 		}
 	}
 	renumber(&b.deflt)
-	for _, rb := range b.named {
+	named := make(map[ID]*rowBlocks, len(b.named))
+	for g, rb := range b.named {
 		renumber(rb)
+		if g >= provisional && g < inlineTag {
+			g = final[g-provisional]
+		}
+		named[g] = rb
 	}
+	b.named, b.lastG, b.lastRows = named, 0, nil
 	b.dateChunks, b.dateStarts, b.dateLens, b.dateIsDate = nil, nil, nil, nil
 	return blocks, fields
 }

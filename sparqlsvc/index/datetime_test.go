@@ -172,4 +172,36 @@ func TestOnlyInvalidDates(t *testing.T) {
 	}
 }
 
+// TestDatesInEveryPosition: a dateTime as subject, predicate or graph name (generalized RDF, which the Builder
+// takes) is renumbered there too, and a dictionary of dateTimes only saves and opens.
+func TestDatesInEveryPosition(t *testing.T) {
+	dt := func(s string) rdf.Term { return rdf.Literal(s, XSDDateTime) }
+	quads := []rdf.Quad{
+		{S: dt("2009-01-01T00:00:00Z"), P: dt("2008-01-01T00:00:00Z"), O: dt("2007-01-01T00:00:00Z"), G: dt("2006-01-01T00:00:00")},
+		{S: dt("2005-01-01T00:00:00Z"), P: dt("2008-01-01T00:00:00Z"), O: dt("2004-01-01T00:00:00Z")},
+	}
+	b := NewBuilder()
+	for _, q := range quads {
+		if err := b.Add(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	built := b.Build()
+	for name, d := range map[string]*Dataset{"built": built, "opened": saveAndOpen(t, built)} {
+		for _, q := range quads {
+			g := d.Default
+			if !q.G.IsZero() {
+				g = d.Graph(d.Dict.Lookup(q.G))
+			}
+			s, p, o := d.Dict.Lookup(q.S), d.Dict.Lookup(q.P), d.Dict.Lookup(q.O)
+			if g == nil || s == 0 || p == 0 || o == 0 || g.Match(s, p, o).Len() != 1 || g.Match(0, 0, o).Len() != 1 {
+				t.Fatalf("%s: %v is lost", name, q)
+			}
+		}
+		if bl := d.Dict.DateBlocks(); len(bl) != 2 || bl[1].Hi-bl[1].Lo != 4 {
+			t.Fatalf("%s: blocks %v", name, bl)
+		}
+	}
+}
+
 func rdf0(d *Dataset, iri string) ID { return d.Dict.Lookup(rdf.IRI(iri)) }

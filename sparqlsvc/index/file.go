@@ -86,7 +86,7 @@ func (d *Dataset) write(out io.Writer) (err error) {
 		u64(uint64(d.named[n].Len()))
 	}
 	put(d.Dict.heap)
-	if d.Dict.heapChunks == 0 {
+	if d.Dict.dateFrom == 0 {
 		for _, c := range d.Dict.chunks {
 			put(c)
 		}
