@@ -16,8 +16,10 @@ import (
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/ntriples"
 	"github.com/ldhub/ldhub/content/store"
+	"github.com/ldhub/ldhub/content/vocab"
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/pipeline/pipelinetest"
+	"github.com/ldhub/ldhub/pipeline/stream"
 )
 
 // benchData is the publication of the upload benchmark (LDHUB_BENCH_NT overrides; 1 M BSBM triples by default).
@@ -99,6 +101,35 @@ func BenchmarkReferenceGzip(b *testing.B) {
 		}
 		if err := zw.Close(); err != nil {
 			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(conformance.CPUTime()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
+}
+
+// BenchmarkCollectTerms is the render's vocabulary reader alone (content/vocab's Collector and Doc) over the
+// statements as the fan-out hands them (stream.RawQuads, parsed once before the timing).
+func BenchmarkCollectTerms(b *testing.B) {
+	data := benchData(b)
+	raw := stream.NewRawQuads(ntriples.NewDecoder(bytes.NewReader(data), rdf.DecodeOptions{}))
+	var qs []rdf.Quad
+	for {
+		var q rdf.Quad
+		if err := raw.Read(&q); err == io.EOF {
+			break
+		} else if err != nil {
+			b.Fatal(err)
+		}
+		qs = append(qs, q)
+	}
+	b.ResetTimer()
+	cpu0 := conformance.CPUTime()
+	for b.Loop() {
+		c := vocab.NewCollector()
+		for _, q := range qs {
+			c.Add(q)
+		}
+		if d := c.Doc(nil); len(d.Terms) == 0 {
+			b.Fatal("no terms")
 		}
 	}
 	b.ReportMetric(float64(conformance.CPUTime()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")

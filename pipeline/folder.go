@@ -142,7 +142,7 @@ func (f *Folder) renderFile(ctx context.Context, urlPath, file string) (bool, er
 		return false, err
 	}
 	defer f.p.batch.drop(tmp) // unless staged
-	r, err := renderVersion(ctx, f.p.o.Codecs, tmp, source{data: data, syntax: syn, base: base.URI + "/"}, v.Time)
+	r, err := renderVersion(ctx, f.p.o.Codecs, tmp, source{data: data, syntax: syn, base: base.URI + "/"}, v.Time, false)
 	if err != nil {
 		return false, err
 	}

@@ -30,10 +30,11 @@ type gzipJob struct {
 	files []string
 }
 
-// gzipQueue holds the work Run's background worker does after the switch: documented pages (later.go) first,
-// then .gz siblings.
+// gzipQueue holds the work Run's background worker does after the switch: the terms of large versions (terms.go)
+// first, then documented pages (later.go), then .gz siblings.
 type gzipQueue struct {
 	mu    sync.Mutex
+	terms []termsJob // terms.json of large versions (terms.go), before the pages that read them
 	pages []laterPage
 	jobs  []gzipJob
 	wake  chan struct{}
@@ -54,6 +55,25 @@ func (q *gzipQueue) add(jobs []gzipJob) {
 	q.jobs = append(q.jobs, jobs...)
 }
 
+func (q *gzipQueue) addTerms(jobs []termsJob) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.busyLocked()
+	q.terms = append(q.terms, jobs...)
+}
+
+// takeTerms takes every queued terms job.
+func (q *gzipQueue) takeTerms() []termsJob {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	ts := q.terms
+	q.terms = nil
+	if len(ts) > 0 {
+		q.busy = true
+	}
+	return ts
+}
+
 func (q *gzipQueue) addPages(pages []laterPage) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -63,7 +83,7 @@ func (q *gzipQueue) addPages(pages []laterPage) {
 
 // busyLocked marks the queue not idle and wakes the worker.
 func (q *gzipQueue) busyLocked() {
-	if len(q.jobs) == 0 && len(q.pages) == 0 && !q.busy {
+	if len(q.jobs) == 0 && len(q.pages) == 0 && len(q.terms) == 0 && !q.busy {
 		q.idle = make(chan struct{})
 	}
 	select {
@@ -88,8 +108,8 @@ func (q *gzipQueue) takePages() []laterPage {
 func (q *gzipQueue) next() (j gzipJob, ok bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if len(q.pages) > 0 {
-		return gzipJob{}, true // pages came meanwhile: the worker takes them first
+	if len(q.pages) > 0 || len(q.terms) > 0 {
+		return gzipJob{}, true // terms or pages came meanwhile: the worker takes them first
 	}
 	if len(q.jobs) == 0 {
 		if q.busy {
@@ -159,6 +179,13 @@ func (p *Pipeline) runGzip(ctx context.Context, q *gzipQueue) {
 		}
 		did := false
 		for ctx.Err() == nil {
+			for _, j := range q.takeTerms() {
+				ok, err := p.writeLaterTerms(ctx, j, true)
+				if err != nil {
+					p.o.Log.Warn("pipeline: terms.json not written", "folder", j.dir, "err", err)
+				}
+				did = did || ok
+			}
 			if ps := q.takePages(); len(ps) > 0 {
 				p.renderLater(ctx, ps)
 				did = true

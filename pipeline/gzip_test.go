@@ -124,6 +124,17 @@ func TestLargeVersionGoesLiveBeforeItsGzip(t *testing.T) {
 	if n := len(q.jobs); n < 2 || q.jobs[0].dir != v1 || q.jobs[n-1].dir != v2 {
 		t.Fatalf("queued %+v, want the first version's folder, then the second's", q.jobs)
 	}
+	// The worker's order: the terms of both versions (terms.go) first, then the siblings. The first version's is
+	// queued again by the second sync, like its siblings.
+	if ts := q.takeTerms(); len(ts) < 2 || ts[0].dir != v1 || ts[len(ts)-1].dir != v2 {
+		t.Fatalf("terms jobs %+v, want both versions'", ts)
+	} else {
+		for _, j := range ts {
+			if _, err := p.writeLaterTerms(ctx, j, true); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	for {
 		j, ok := q.next()
 		if !ok {

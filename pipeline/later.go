@@ -26,8 +26,12 @@ import (
 // terms) is 2.4 MB; a small ontology's a few kB.
 const heavyAbove = 512 << 10
 
-// heavyDoc says whether the folder's documentation is large enough to be rendered after the switch.
+// heavyDoc says whether the folder's documentation is rendered after the switch: it is large, or not collected yet
+// (terms.go).
 func heavyDoc(dir string) bool {
+	if termsPending(dir) {
+		return true
+	}
 	fi, err := os.Stat(filepath.Join(dir, tree.Terms))
 	return err == nil && fi.Size() > heavyAbove
 }

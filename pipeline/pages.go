@@ -94,6 +94,7 @@ type pageBatch struct {
 	repage  bool              // the repository's pages were rendered with another theme: render them all again
 	gzip    []gzipJob         // .gz siblings to write once the folders are in place (gzip.go)
 	later   []laterPage       // pages to render with their documentation once the folders are in place (later.go)
+	terms   []termsJob        // terms.json to write once the folders are in place, before the later pages (terms.go)
 	final   map[string]string // staged folder -> the folder it becomes
 }
 
@@ -382,6 +383,8 @@ func (p *Pipeline) commitPages(ctx context.Context, index func(*html.Batch) ([]i
 	if len(errs) > 0 {
 		return fmt.Errorf("pipeline: commit: %w", errors.Join(errs...))
 	}
+	p.startTerms(ctx, b.terms)
+	b.terms = nil
 	p.startLater(b.later)
 	b.later = nil
 	p.startGzip(ctx, b.gzip)

@@ -427,6 +427,7 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 			if tv, err := treeVersion(urlPath, pub.Version); err == nil {
 				vdir := filepath.Join(pubDir, tree.Versions, path.Base(tv.URL))
 				p.queueGzip(vdir, unzippedDumps(vdir))
+				p.resumeTerms(ctx, vdir)
 			}
 			p.resumeTermPages(pubDir, false)
 			return old, false, nil
@@ -552,6 +553,7 @@ func (p *Pipeline) ensureVersion(ctx context.Context, pub model.Publication, v m
 				return nil, err
 			}
 			p.queueGzip(dir, unzippedDumps(dir))
+			p.resumeTerms(ctx, dir)
 			return &page, p.repage(dir, &page)
 		}
 		if err := os.RemoveAll(dir); err != nil {
@@ -572,7 +574,9 @@ func (p *Pipeline) ensureVersion(ctx context.Context, pub model.Publication, v m
 		return nil, err
 	}
 	defer p.batch.drop(tmp) // unless staged
-	r, err := renderVersion(ctx, p.o.Codecs, tmp, source{data: data, syntax: syn, base: docBase}, tv.Time)
+	// Under Run, a large version's terms.json is written after it went live (terms.go).
+	termsLater := p.gz.Load() != nil && len(data) > codec.StreamAbove
+	r, err := renderVersion(ctx, p.o.Codecs, tmp, source{data: data, syntax: syn, base: docBase}, tv.Time, termsLater)
 	if err != nil {
 		return nil, err
 	}
@@ -597,6 +601,9 @@ func (p *Pipeline) ensureVersion(ctx context.Context, pub model.Publication, v m
 	}
 	p.batch.rename(tmp, dir)
 	p.queueGzip(dir, r.unzipped)
+	if r.termsLater {
+		p.queueTerms(dir)
+	}
 	return &page, nil
 }
 

@@ -56,6 +56,8 @@ type rendering struct {
 	// unzipped are the dumps written without their .gz sibling (those of a large version), by file name: the
 	// sibling is written after the version is live (gzip.go).
 	unzipped []string
+	// termsLater: terms.json is written after the version is live (terms.go); the folder has its marker instead.
+	termsLater bool
 }
 
 // renderVersion writes the dumps, the SPARQL index and the statistics of one version into dir, which must exist
@@ -66,10 +68,18 @@ type rendering struct {
 // not: compressing every dump was about a fifth of the CPU between a 1 M-triple upload's answer and its version
 // being live (1.9 of ~10 CPU-s), and a dump is served uncompressed, from the same version, until its sibling is
 // there. The names are in rendering.unzipped; gzip.go writes the siblings after the switch.
-func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src source, mtime time.Time) (rendering, error) {
+//
+// With termsLater, what the version defines (terms.json) is not collected here but after the switch, from the
+// N-Triples or N-Quads dump (terms.go): the folder gets its marker, with the prefixes the collection needs.
+func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src source, mtime time.Time, termsLater bool) (rendering, error) {
 	prefixes, dataset, err := scan(src)
 	if err != nil {
 		return rendering{}, err
+	}
+	if termsLater {
+		if err := writeTermsMarker(dir, prefixes); err != nil {
+			return rendering{}, err
+		}
 	}
 	names := graphSyntaxes
 	if dataset {
@@ -90,7 +100,11 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	readers := fanOut(ctx, src.decoder(), len(names)+2)
+	nReaders := len(names) + 2
+	if termsLater {
+		nReaders--
+	}
+	readers := fanOut(ctx, src.decoder(), nReaders)
 	zipNow := len(src.data) <= codec.StreamAbove
 	// Statements of an N-Triples or N-Quads upload can be written back without the encoder's checks.
 	fromNTriples := src.syntax.Name == "n-triples" || src.syntax.Name == "n-quads"
@@ -123,14 +137,16 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 			sizes[i] = n
 		}()
 	}
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		if err := writeTerms(filepath.Join(dir, tree.Terms), readers[len(names)+1], prefixes); err != nil {
-			cancel()
-			fail(fmt.Errorf("documentation: %w", err))
-		}
-	}()
+	if !termsLater {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := writeTerms(filepath.Join(dir, tree.Terms), readers[len(names)+1], prefixes); err != nil {
+				cancel()
+				fail(fmt.Errorf("documentation: %w", err))
+			}
+		}()
+	}
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -166,6 +182,7 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 			out.unzipped = append(out.unzipped, f.File())
 		}
 	}
+	out.termsLater = termsLater
 	return out, touchAll(dir, mtime)
 }
 
@@ -187,6 +204,11 @@ func writeTerms(file string, dec rdf.Decoder, prefixes []rdf.Prefix) error {
 	if err != nil {
 		return err
 	}
+	return encodeTerms(f, c, prefixes)
+}
+
+// encodeTerms writes the collected documentation into f and closes it.
+func encodeTerms(f *os.File, c *vocab.Collector, prefixes []rdf.Prefix) error {
 	w := bufio.NewWriterSize(f, 1<<16)
 	if err := c.Doc(prefixes).Encode(w); err != nil {
 		f.Close()

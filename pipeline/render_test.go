@@ -81,7 +81,7 @@ func TestLargeVersionDumpsReadBack(t *testing.T) {
 	var dirs []string
 	for range 2 {
 		dir := t.TempDir()
-		r, err := renderVersion(context.Background(), reg, dir, src, mtime)
+		r, err := renderVersion(context.Background(), reg, dir, src, mtime, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,7 +158,7 @@ func TestNTriplesDumpsGetPrefixes(t *testing.T) {
 	}
 	src := source{data: []byte(b.String()), syntax: nt, base: "http://hub.example/org/open/roads/"}
 	dir := t.TempDir()
-	if _, err := renderVersion(context.Background(), reg, dir, src, time.Now()); err != nil {
+	if _, err := renderVersion(context.Background(), reg, dir, src, time.Now(), false); err != nil {
 		t.Fatal(err)
 	}
 	ttl, err := os.ReadFile(filepath.Join(dir, tree.DataBase+".ttl"))

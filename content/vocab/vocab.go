@@ -302,6 +302,62 @@ type Collector struct {
 	blanks    map[string]*subject // blank nodes: SHACL property shapes, agents
 	nBlank    int
 	truncated bool
+	// Statements come grouped by subject and with few predicates (a decoder shares one string per predicate, so
+	// the comparisons below are mostly of equal pointers): the last subject and the recent predicates' roles save
+	// the map lookups that were most of the collector's work on a large data set.
+	lastKey string
+	lastBlk bool
+	last    *subject
+	roles   [64]predRole
+}
+
+// predRole is what Add does with a predicate's statements.
+type predRole struct {
+	p    string
+	kind uint8
+	key  string // the text or link field
+}
+
+const (
+	roleUnset uint8 = iota // an empty slot of the cache
+	roleNone               // nothing to collect
+	roleType
+	roleText
+	roleLink
+	roleDeprecated
+	roleStatus
+	roleShapeProp
+	roleMisc
+)
+
+// role classifies p, through a small cache of the predicates seen last.
+func (c *Collector) role(p string) *predRole {
+	h := len(p)
+	if h > 0 {
+		h += int(p[h-1]) + int(p[h/2])<<1
+	}
+	r := &c.roles[h%len(c.roles)]
+	if r.kind != roleUnset && r.p == p {
+		return r
+	}
+	*r = predRole{p: p, kind: roleNone}
+	switch {
+	case p == rdf.RDFType:
+		r.kind = roleType
+	case textOf[p] != "":
+		r.kind, r.key = roleText, textOf[p]
+	case linkOf[p] != "":
+		r.kind, r.key = roleLink, linkOf[p]
+	case p == owlNS+"deprecated":
+		r.kind = roleDeprecated
+	case p == vsNS+"term_status":
+		r.kind = roleStatus
+	case p == shNS+"property":
+		r.kind = roleShapeProp
+	case miscPreds[p]:
+		r.kind = roleMisc
+	}
+	return r
 }
 
 // NewCollector returns an empty collector.
@@ -310,6 +366,17 @@ func NewCollector() *Collector {
 }
 
 func (c *Collector) subject(t rdf.Term) *subject {
+	if c.last != nil && c.lastBlk == t.IsBlank() && c.lastKey == t.Value {
+		return c.last
+	}
+	s := c.lookup(t)
+	if s != nil {
+		c.last, c.lastKey, c.lastBlk = s, t.Value, t.IsBlank()
+	}
+	return s
+}
+
+func (c *Collector) lookup(t rdf.Term) *subject {
 	m := c.subjects
 	if t.IsBlank() {
 		m = c.blanks
@@ -354,7 +421,7 @@ func (c *Collector) Add(q rdf.Quad) {
 	if !q.S.IsIRI() && !q.S.IsBlank() {
 		return
 	}
-	p := q.P.Value
+	r := c.role(q.P.Value)
 	var s *subject
 	get := func() *subject {
 		if s == nil {
@@ -362,14 +429,14 @@ func (c *Collector) Add(q rdf.Quad) {
 		}
 		return s
 	}
-	switch {
-	case p == rdf.RDFType:
+	switch r.kind {
+	case roleType:
 		if q.O.IsIRI() && get() != nil && len(s.types) < MaxValues && !slices.Contains(s.types, q.O.Value) {
 			s.types = append(s.types, q.O.Value)
 		}
-	case textOf[p] != "":
+	case roleText:
 		if q.O.IsLiteral() && get() != nil {
-			k := textOf[p]
+			k := r.key
 			if s.text == nil {
 				s.text = map[string][]Text{}
 			}
@@ -377,9 +444,9 @@ func (c *Collector) Add(q rdf.Quad) {
 				s.text[k] = append(s.text[k], Text{Value: clip(q.O.Value), Lang: strings.ToLower(q.O.Lang)})
 			}
 		}
-	case linkOf[p] != "":
+	case roleLink:
 		if q.O.IsIRI() && get() != nil {
-			k := linkOf[p]
+			k := r.key
 			if s.links == nil {
 				s.links = map[string][]string{}
 			}
@@ -387,19 +454,20 @@ func (c *Collector) Add(q rdf.Quad) {
 				s.links[k] = append(s.links[k], q.O.Value)
 			}
 		}
-	case p == owlNS+"deprecated":
+	case roleDeprecated:
 		if q.O.IsLiteral() && (q.O.Value == "true" || q.O.Value == "1") && get() != nil {
 			s.dep = true
 		}
-	case p == vsNS+"term_status":
+	case roleStatus:
 		if q.O.IsLiteral() && get() != nil {
 			s.stat = clip(q.O.Value)
 		}
-	case p == shNS+"property":
+	case roleShapeProp:
 		if (q.O.IsBlank() || q.O.IsIRI()) && get() != nil && len(s.props) < MaxValues {
 			s.props = append(s.props, q.O)
 		}
-	case miscPreds[p]:
+	case roleMisc:
+		p := q.P.Value
 		if get() != nil && len(s.misc[p]) < MaxValues {
 			if s.misc == nil {
 				s.misc = map[string][]rdf.Term{}

@@ -1,6 +1,7 @@
 package vocab
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"slices"
@@ -157,5 +158,58 @@ func TestLimits(t *testing.T) {
 	d := c.Doc(nil)
 	if got := len(d.Terms[0].Text[Label][0].Value); got > MaxText+4 {
 		t.Errorf("label kept %d bytes", got)
+	}
+}
+
+// TestCollectorCachesRoles: the collector remembers the last subject and the recent predicates' roles. Every text
+// and link predicate, in turn on one class and in both orders (more predicates than the cache has slots, so some
+// share one), puts its value in its own field; and a blank node with the same label as the last IRI subject is
+// another subject.
+func TestCollectorCachesRoles(t *testing.T) {
+	const s = "http://example.org/C"
+	iri := func(v string) rdf.Term { return rdf.Term{Kind: rdf.KindIRI, Value: v} }
+	var preds []string
+	for p := range textOf {
+		preds = append(preds, p)
+	}
+	for p := range linkOf {
+		preds = append(preds, p)
+	}
+	slices.Sort(preds)
+	c := NewCollector()
+	c.Add(rdf.Quad{S: iri(s), P: iri(rdf.RDFType), O: iri(owlNS + "Class")})
+	for round := range 4 {
+		for i := range preds {
+			p := preds[i]
+			if round%2 == 1 {
+				p = preds[len(preds)-1-i]
+			}
+			if textOf[p] != "" {
+				c.Add(rdf.Quad{S: iri(s), P: iri(p), O: rdf.Term{Kind: rdf.KindLiteral, Value: fmt.Sprintf("%s %d", p, round)}})
+			} else {
+				c.Add(rdf.Quad{S: iri(s), P: iri(p), O: iri(fmt.Sprintf("%s/o%d", p, round))})
+			}
+			// A blank node of the subject's label, between two statements of the subject.
+			c.Add(rdf.Quad{S: rdf.Term{Kind: rdf.KindBlank, Value: s}, P: iri(rdf.RDFType), O: iri(owlNS + "ObjectProperty")})
+		}
+	}
+	d := c.Doc(nil)
+	if len(d.Terms) != 1 {
+		t.Fatalf("terms %+v, want the class alone", d.Terms)
+	}
+	tm := d.Terms[0]
+	if !slices.Contains(tm.Kinds, Class) || slices.Contains(tm.Kinds, ObjectProperty) {
+		t.Errorf("kinds %v: the blank node's type went to the IRI", tm.Kinds)
+	}
+	for _, p := range preds {
+		for round := range 4 {
+			if k := textOf[p]; k != "" {
+				if !slices.ContainsFunc(tm.Text[k], func(x Text) bool { return x.Value == fmt.Sprintf("%s %d", p, round) }) {
+					t.Errorf("%s: value of round %d not in %s", p, round, k)
+				}
+			} else if k := linkOf[p]; !slices.Contains(tm.Links[k], fmt.Sprintf("%s/o%d", p, round)) {
+				t.Errorf("%s: link of round %d not in %s", p, round, k)
+			}
+		}
 	}
 }
