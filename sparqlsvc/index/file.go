@@ -16,7 +16,7 @@ import (
 
 // File layout (little endian, every section 8-byte aligned so it can be used in place after mmap):
 //
-//	magic "LDHIDX02" | u64 heap bytes | u64 terms | u64 table slots | u64 named graphs | u64 default rows
+//	magic "LDHIDX03" | u64 heap bytes | u64 terms | u64 table slots | u64 named graphs | u64 default rows
 //	per named graph: u64 name id | u64 rows
 //	heap | offsets (terms+1 × u32) | table (slots × u32)
 //	u64 date blocks | per block: u64 first id | u64 last id | u64 class (| 1<<8 if distinct) | date fields (one u64
