@@ -65,6 +65,43 @@ func (e *evaluator) dateFieldID(x algebra.Expr, row []ID) (ID, bool) {
 	return index.IntegerID(int64(dv.Field(c.Func)))
 }
 
+// fieldCompare is a comparison of YEAR … MINUTES of a date or dateTime the column knows (dateFieldID) with an
+// integer constant held in its id: two integers compared, without the field's term being made and parsed again
+// (FILTER(YEAR(?d) = 2008) over every offer). ok is false for any other operands, which take the general path.
+func (e *evaluator) fieldCompare(c *algebra.Call, row []ID) (result, ok bool) {
+	for i := 0; i < 2; i++ {
+		k, isConst := c.Args[1-i].(algebra.Constant)
+		if !isConst {
+			continue
+		}
+		kn, scale, isNum := index.InlineNumber(e.constID(k.Term))
+		if !isNum || scale != 0 {
+			return false, false
+		}
+		id, isField := e.dateFieldID(c.Args[i], row)
+		if !isField {
+			return false, false
+		}
+		n, _, _ := index.InlineNumber(id)
+		r := cmpInt(n, kn)
+		if i == 1 { // the constant is the left operand
+			r = -r
+		}
+		return opResult(c.Func, r)
+	}
+	return false, false
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
 // dateCut splits a date block for one comparison with a constant: ids below lt compare less than the constant,
 // ids from gt on compare greater, and those between are equal to it or not comparable (the general path decides).
 type dateCut struct {

@@ -174,6 +174,9 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 		if r, ok := e.dateCompare(c, row); ok {
 			return builtin.Boolean(r), nil
 		}
+		if r, ok := e.fieldCompare(c, row); ok {
+			return builtin.Boolean(r), nil
+		}
 		var ts [2]rdf.Term
 		var ids [2]ID
 		for i := range ts {

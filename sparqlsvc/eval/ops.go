@@ -207,15 +207,16 @@ func (e *evaluator) exec(op algebra.Op, in []ID, emit emitFn, errp *error) bool 
 				e.t.scratch = e.t.scratch[:0]
 			}
 			e.curRow = row
-			v, err := e.eval(x.Expr, row, errp)
-			if *errp != nil {
-				return false
-			}
-			if err != nil {
-				return emit(row)
-			}
 			var id ID
-			if direct && row[s] == 0 {
+			if fid, ok := e.dateFieldID(x.Expr, row); ok {
+				// YEAR(?d) and the like from the dictionary's column: the integer's id, without its term made
+				// and parsed back.
+				id = fid
+			} else if v, err := e.eval(x.Expr, row, errp); *errp != nil {
+				return false
+			} else if err != nil {
+				return emit(row)
+			} else if direct && row[s] == 0 {
 				id = e.t.scratchID(v)
 			} else if id = e.t.id(v); e.t.isOverlay(id) {
 				// A new overlay term: the loop that produces the rows may not check the budget per row.
