@@ -145,8 +145,10 @@ func TestConcurrentHTTPWritersAndReaders(t *testing.T) {
 				if err == nil {
 					break
 				}
-				// Uploads moved main since the last fetch: the client's own refusal, fetch and rebase as a user would.
-				if (strings.Contains(out, "(fetch first)") || strings.Contains(out, "(non-fast-forward)")) && try < conflictTrys {
+				// Uploads moved main since the last fetch: fetch and rebase as a user would. The refusal is the
+				// client's own ("(fetch first)", "(non-fast-forward)"), or the server's when an upload moved main
+				// between the ref advertisement and the push ("refs/heads/main is at …, not …; fetch first").
+				if (strings.Contains(out, "fetch first)") || strings.Contains(out, "(non-fast-forward)")) && try < conflictTrys {
 					if _, err := gitCmd(wt, "pull", "-q", "--rebase", "origin", "main"); err != nil {
 						fail("push: %v", err)
 						return
