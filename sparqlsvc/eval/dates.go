@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"sort"
 
 	"github.com/ldhub/ldhub/content/rdf"
@@ -83,23 +84,13 @@ func (e *evaluator) fieldCompare(c *algebra.Call, row []ID) (result, ok bool) {
 			return false, false
 		}
 		n, _, _ := index.InlineNumber(id)
-		r := cmpInt(n, kn)
+		r := cmp.Compare(n, kn)
 		if i == 1 { // the constant is the left operand
 			r = -r
 		}
 		return opResult(c.Func, r)
 	}
 	return false, false
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // dateCut splits a date block for one comparison with a constant: ids below lt compare less than the constant,
