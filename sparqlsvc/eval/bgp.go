@@ -678,7 +678,7 @@ func (e *evaluator) valueRanges(m index.Matches, oslot int, conj []algebra.Expr,
 			continue
 		}
 		switch call.Func {
-		case "<", "<=", ">", ">=":
+		case "<", "<=", ">", ">=", "=":
 		default:
 			continue
 		}
@@ -687,10 +687,18 @@ func (e *evaluator) valueRanges(m index.Matches, oslot int, conj []algebra.Expr,
 		_, isConst0 := call.Args[0].(algebra.Constant)
 		_, isConst1 := call.Args[1].(algebra.Constant)
 		if (isVar0 && isConst1 && e.slot(v0) == oslot) || (isConst0 && isVar1 && e.slot(v1) == oslot) {
+			if call.Func == "=" {
+				// Equal values compare as equal (a value block holds numbers or dates, never a term equal
+				// only by its form), so the rows that pass lie where both ">=" and "<=" hold: an interval.
+				halves := e.equalHalves(call)
+				tests = append(tests, halves[0], halves[1])
+				continue
+			}
 			tests = append(tests, c)
 		}
 	}
-	if len(tests) == 0 || len(rows) < 64 {
+	win, hasWin := e.fieldWindowOf(oslot, conj)
+	if (len(tests) == 0 && !hasWin) || len(rows) < 64 {
 		return []index.Matches{m}
 	}
 	// POS rows are (p, o, s).
@@ -710,6 +718,9 @@ blocks:
 			out = append(out, index.Matches{Rows: rows[prev:lo], Perm: m.Perm})
 		}
 		prev = hi
+		if hasWin {
+			lo, hi = e.windowRows(rows, lo, hi, b, win)
+		}
 		// Each comparison holds on a prefix or a suffix of the block; together they hold on an interval.
 		for _, c := range tests {
 			if lo == hi {

@@ -2,7 +2,9 @@ package eval
 
 import (
 	"cmp"
+	"slices"
 	"sort"
+	"time"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
@@ -288,4 +290,135 @@ func (e *evaluator) minMaxByID(s *aggState, min bool, id ID) bool {
 		return false
 	}
 	return true
+}
+
+// equalHalves is ">=" and "<=" with the operands of the comparison c, made once per query: where a block's ids
+// ascend with values that equal only when they compare equal, c holds on the interval where both do (valueRanges).
+func (e *evaluator) equalHalves(c *algebra.Call) *[2]*algebra.Call {
+	if h := e.eqHalves[c]; h != nil {
+		return h
+	}
+	if e.eqHalves == nil {
+		e.eqHalves = map[*algebra.Call]*[2]*algebra.Call{}
+	}
+	h := &[2]*algebra.Call{{Func: ">=", Args: c.Args}, {Func: "<=", Args: c.Args}}
+	e.eqHalves[c] = h
+	return h
+}
+
+// fieldWindow is the box of local (year, month, day, hour, minute) readings that FILTER conjuncts comparing
+// YEAR … MINUTES of one variable with integer constants leave, each field an inclusive range.
+type fieldWindow struct{ lo, hi [5]int64 }
+
+var (
+	fieldFuncs  = [5]string{"YEAR", "MONTH", "DAY", "HOURS", "MINUTES"}
+	fieldDomain = [5][2]int64{{-builtin.DateYearLimit, builtin.DateYearLimit}, {1, 12}, {1, 31}, {0, 23}, {0, 59}}
+	// flippedOp is a comparison operator with its operands swapped.
+	flippedOp = map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+)
+
+// fieldWindowOf collects the conjuncts "FIELD(?o) op n" (either operand order, n an integer held in its id) over
+// the variable in slot oslot; ok is false when there are none. Every value they let pass has a field reading in
+// the window; values of any other kind fail them all (YEAR of a number is an error).
+func (e *evaluator) fieldWindowOf(oslot int, conj []algebra.Expr) (w fieldWindow, ok bool) {
+	for f := range w.lo {
+		w.lo[f], w.hi[f] = fieldDomain[f][0], fieldDomain[f][1]
+	}
+	for _, c := range conj {
+		call, isCall := c.(*algebra.Call)
+		if !isCall || len(call.Args) != 2 {
+			continue
+		}
+		op, fx, kx := call.Func, call.Args[0], call.Args[1]
+		if _, isConst := fx.(algebra.Constant); isConst {
+			op, fx, kx = flippedOp[op], kx, fx
+		}
+		fc, isCall := fx.(*algebra.Call)
+		k, isConst := kx.(algebra.Constant)
+		if !isCall || !isConst || len(fc.Args) != 1 {
+			continue
+		}
+		v, isVar := fc.Args[0].(algebra.Var)
+		f := slices.Index(fieldFuncs[:], fc.Func)
+		if !isVar || f < 0 || e.slot(v) != oslot {
+			continue
+		}
+		n, scale, isNum := index.InlineNumber(e.constID(k.Term))
+		if !isNum || scale != 0 {
+			continue
+		}
+		switch op {
+		case "=":
+			w.lo[f], w.hi[f] = max(w.lo[f], n), min(w.hi[f], n)
+		case "<":
+			w.hi[f] = min(w.hi[f], n-1)
+		case "<=":
+			w.hi[f] = min(w.hi[f], n)
+		case ">":
+			w.lo[f] = max(w.lo[f], n+1)
+		case ">=":
+			w.lo[f] = max(w.lo[f], n)
+		default:
+			continue
+		}
+		ok = true
+	}
+	return w, ok
+}
+
+// bounds is the window as wall-clock seconds (as if in UTC): from its lowest reading, the tuple of the fields' lower
+// bounds, to the end of the minute of its highest. A day past its month's end moves into the next month
+// (time.Date), which widens the end and keeps the start below every reading of the window, whose day is as late.
+func (w *fieldWindow) bounds() (from, to int64, ok bool) {
+	date := func(t [5]int64) time.Time {
+		return time.Date(int(t[0]), time.Month(t[1]), int(t[2]), int(t[3]), int(t[4]), 0, 0, time.UTC)
+	}
+	from, to = date(w.lo).Unix(), date(w.hi).Unix()+60
+	return from, to, from < to
+}
+
+// tzSlack bounds how far a value's wall clock is from its instant: the largest offset a timezone may have (the
+// reading accepts up to ±14:59).
+const tzSlack = 15 * 3600
+
+// windowRows narrows rows[lo:hi], the rows of value block b (valueBlocks) ordered by id, to those whose value can
+// have field readings in w. In a dictionary block ids ascend with the instant (Sec), which is the wall clock for
+// values without a timezone and within tzSlack of it for the others; inline dates' ids ascend with (year, month,
+// day). Numbers have no fields: none of their rows can pass.
+func (e *evaluator) windowRows(rows [][3]ID, lo, hi int, b [2]ID, w fieldWindow) (int, int) {
+	for f := range w.lo {
+		if w.lo[f] > w.hi[f] { // no reading has such a field
+			return lo, lo
+		}
+	}
+	switch {
+	case index.IsInlineDate(b[0]):
+		if w.hi[0] < 0 || w.lo[0] > 9999 {
+			return lo, lo
+		}
+		from := index.InlineDateBound(max(w.lo[0], 0), w.lo[1], w.lo[2])
+		to := index.InlineDateBound(min(w.hi[0], 9999), w.hi[1], w.hi[2]) + 1
+		a := lo + sort.Search(hi-lo, func(i int) bool { return rows[lo+i][1] >= from })
+		return a, a + sort.Search(hi-a, func(i int) bool { return rows[a+i][1] >= to })
+	case index.IsInline(b[0]):
+		return lo, lo
+	}
+	bi := e.dateBlock(b[0])
+	if bi < 0 {
+		return lo, hi
+	}
+	class := e.t.dict.DateBlocks()[bi].Class
+	from, to, ok := w.bounds() // a date reads 00:00, which the window's hours and minutes allow or not
+	if !ok {
+		return lo, lo
+	}
+	if class&1 != 0 {
+		from, to = from-tzSlack, to+tzSlack
+	}
+	sec := func(i int) int64 {
+		v, _ := builtin.DateValueOf(e.t.term(rows[i][1]).Value, class&2 != 0)
+		return v.Sec
+	}
+	a := lo + sort.Search(hi-lo, func(i int) bool { return sec(lo+i) >= from })
+	return a, a + sort.Search(hi-a, func(i int) bool { return sec(a+i) >= to })
 }

@@ -487,3 +487,149 @@ func TestFieldComparisonsMatchReference(t *testing.T) {
 		t.Fatalf("only %d comparisons had solutions", checked)
 	}
 }
+
+// windowTerm is a date or dateTime over three years, at any hour, in timezones up to the largest offsets the
+// reading accepts (so that a wall clock and its instant fall in different days, months or years), or a date
+// held in its id (31 February among them), a number or a string.
+func windowTerm(r *rand.Rand) rdf.Term {
+	xsd := rdf.XSDNS
+	day := fmt.Sprintf("%d-%02d-%02d", 2007+r.IntN(3), 1+r.IntN(12), 1+r.IntN(31))
+	tz := []string{"", "", "Z", "+14:00", "-14:00", "+14:59", "-14:59", "+05:30", "-09:30"}[r.IntN(9)]
+	switch r.IntN(10) {
+	case 0:
+		return rdf.Literal(day, xsd+"date") // inline
+	case 1:
+		return rdf.Literal(day+tz, xsd+"date")
+	case 2:
+		return rdf.Literal(fmt.Sprint(2000+r.IntN(20)), rdf.XSDInteger)
+	case 3:
+		return rdf.String(day)
+	}
+	h := []int{0, 1, 12, 22, 23}[r.IntN(5)]
+	return rdf.Literal(fmt.Sprintf("%sT%02d:%02d:%02d%s", day, h, r.IntN(60), r.IntN(60), tz), xsd+"dateTime")
+}
+
+// TestFieldWindowsMatchReference: conjunctions of YEAR … MINUTES compared with integers narrow the pattern's rows
+// to a window of each value block (fieldWindowOf, windowRows) and must give the subjects the builtin functions
+// give on every term; "=" with a date or dateTime narrows to the rows between ">=" and "<=" (equalHalves). Both
+// must read fewer rows than the whole predicate when the window is narrow.
+func TestFieldWindowsMatchReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	b := index.NewBuilder()
+	var triples [][3]rdf.Term
+	for i := range 3000 {
+		tr := [3]rdf.Term{rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i)), rdf.IRI("http://ex.org/v0"), windowTerm(r)}
+		if err := b.Add(rdf.Triple(tr[0], tr[1], tr[2])); err != nil {
+			t.Fatal(err)
+		}
+		triples = append(triples, tr)
+	}
+	// Readings at the ends of the windows checked below, in the timezones furthest from their instants.
+	for i, v := range []string{"2008-06-15T12:29:59.5", "2008-06-15T12:29:59.5+14:59", "2008-06-15T12:29:59.5-14:59",
+		"2008-02-29T23:59:59Z", "2007-12-31T23:59:30-14:00", "2009-01-01T00:00:00+14:59", "2008-03-31T23:59:59-14:59",
+		"2008-03-01T00:00:00+14:59", "2009-01-02T23:59:00-14:00"} {
+		tr := [3]rdf.Term{rdf.IRI(fmt.Sprintf("http://ex.org/e%d", i)), rdf.IRI("http://ex.org/v0"), rdf.Literal(v, rdf.XSDNS+"dateTime")}
+		if err := b.Add(rdf.Triple(tr[0], tr[1], tr[2])); err != nil {
+			t.Fatal(err)
+		}
+		triples = append(triples, tr)
+	}
+	ds := FromIndex(b.Build())
+	fn := builtin.NewContext(time.Now(), "")
+	type conj struct {
+		field, op string
+		k         int
+	}
+	pass := func(v rdf.Term, cs []conj) bool {
+		for _, c := range cs {
+			f, err := fn.Call(c.field, []rdf.Term{v})
+			if err != nil || !refTest(c.op, f, rdf.Literal(fmt.Sprint(c.k), rdf.XSDInteger)) {
+				return false
+			}
+		}
+		return true
+	}
+	check := func(cs []conj, narrow bool) {
+		t.Helper()
+		var parts []string
+		for i, c := range cs {
+			if i%2 == 0 {
+				parts = append(parts, fmt.Sprintf("%s(?v) %s %d", c.field, c.op, c.k))
+			} else { // the constant first
+				parts = append(parts, fmt.Sprintf("%d %s %s(?v)", c.k, flippedOp[c.op], c.field))
+			}
+		}
+		src := `SELECT ?s { ?s <http://ex.org/v0> ?v FILTER(` + strings.Join(parts, " && ") + `) }`
+		var want []string
+		for _, tr := range triples {
+			if pass(tr[2], cs) {
+				want = append(want, tr[0].String())
+			}
+		}
+		got, steps := runQuery(t, ds, src)
+		if !slices.Equal(got, sorted(want)) {
+			t.Fatalf("%s: %d solutions, reference %d", src, len(got), len(want))
+		}
+		if narrow && steps > int64(len(triples)/2) { // a year is a third of the dates; strings stay
+			t.Errorf("%s: read %d of %d rows", src, steps, len(triples))
+		}
+	}
+	// The edges: a year, a month, a day, an hour, a minute, and days past a month's end.
+	check([]conj{{"YEAR", "=", 2008}}, true)
+	check([]conj{{"YEAR", "=", 2008}, {"MONTH", "=", 3}}, true)
+	check([]conj{{"YEAR", "=", 2009}, {"MONTH", "=", 1}, {"DAY", "<=", 2}}, true)
+	check([]conj{{"YEAR", "=", 2007}, {"MONTH", "=", 12}, {"DAY", "=", 31}, {"HOURS", ">=", 22}}, true)
+	check([]conj{{"YEAR", "=", 2008}, {"MONTH", "=", 2}, {"DAY", ">=", 29}}, true)
+	check([]conj{{"YEAR", "=", 2008}, {"MONTH", "=", 2}, {"DAY", ">", 29}}, true)
+	check([]conj{{"YEAR", "=", 2007}, {"MONTH", "=", 2}, {"DAY", ">=", 29}}, true)
+	check([]conj{{"YEAR", "<", 2008}}, false)
+	check([]conj{{"YEAR", ">=", 2009}, {"HOURS", "<", 1}}, true)
+	check([]conj{{"YEAR", "=", 2008}, {"MONTH", "=", 6}, {"DAY", "=", 15}, {"HOURS", "=", 12}, {"MINUTES", "<", 30}}, true)
+	check([]conj{{"YEAR", "=", 2008}, {"HOURS", "=", 25}}, true)
+	check([]conj{{"YEAR", "=", 2008}, {"YEAR", "=", 2009}}, true)
+	check([]conj{{"MONTH", "=", 3}}, false) // no year: no window, every row read
+	fields := []string{"YEAR", "MONTH", "DAY", "HOURS", "MINUTES"}
+	for range 150 {
+		var cs []conj
+		for range 1 + r.IntN(4) {
+			f := r.IntN(5)
+			k := []int{2008 + r.IntN(3) - 1, 1 + r.IntN(12), 1 + r.IntN(31), r.IntN(24), r.IntN(60)}[f]
+			cs = append(cs, conj{fields[f], []string{"=", "<", "<=", ">", ">="}[r.IntN(5)], k})
+		}
+		check(cs, false)
+	}
+	// Equality with a date or dateTime: the instant in another timezone, a value of the data, one it lacks.
+	xsd := rdf.XSDNS
+	var consts []rdf.Term
+	for _, tr := range triples {
+		if tr[2].Datatype == xsd+"dateTime" && len(consts) < 6 {
+			consts = append(consts, tr[2])
+		}
+	}
+	for _, tr := range triples {
+		if strings.HasSuffix(tr[2].Value, "Z") && tr[2].Datatype == xsd+"dateTime" {
+			// The same instant written two hours east.
+			v, _ := time.Parse(time.RFC3339, tr[2].Value)
+			consts = append(consts, rdf.Literal(v.In(time.FixedZone("", 7200)).Format("2006-01-02T15:04:05-07:00"), xsd+"dateTime"))
+			break
+		}
+	}
+	consts = append(consts, rdf.Literal("2008-05-05T10:00:00+02:00", xsd+"dateTime"), rdf.Literal("2008-05-05", xsd+"date"),
+		rdf.Literal("2008-05-05Z", xsd+"date"), rdf.Literal("2008", rdf.XSDInteger))
+	for _, k := range consts {
+		src := `SELECT ?s { ?s <http://ex.org/v0> ?v FILTER(?v = ` + k.String() + `) }`
+		var want []string
+		for _, tr := range triples {
+			if refTest("=", tr[2], k) {
+				want = append(want, tr[0].String())
+			}
+		}
+		got, steps := runQuery(t, ds, src)
+		if !slices.Equal(got, sorted(want)) {
+			t.Fatalf("%s: %d solutions, reference %d", src, len(got), len(want))
+		}
+		if steps > int64(len(triples)/3) {
+			t.Errorf("%s: read %d of %d rows", src, steps, len(triples))
+		}
+	}
+}

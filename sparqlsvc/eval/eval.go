@@ -108,12 +108,13 @@ type evaluator struct {
 	scratchKeys [2]builtin.Key
 	keyMemoID   ID // the variable value whose MIN/MAX key keyMemo is (accumulate)
 	keyMemo     builtin.Key
-	varRefs     []varRef                        // varSlot
-	filterVars  map[*algebra.BGP][]varset       // the variables of the pushable FILTER conjuncts over a BGP (greedy)
-	filterConj  map[*algebra.BGP][]algebra.Expr // those conjuncts (rangeShare)
-	shares      map[shareKey]float64            // rangeShare's answers
-	dateCuts    map[*algebra.Call]*[4]dateCut   // dateCompare's cuts of each date block
-	blocks      [][2]ID                         // valueBlocks
+	varRefs     []varRef                            // varSlot
+	filterVars  map[*algebra.BGP][]varset           // the variables of the pushable FILTER conjuncts over a BGP (greedy)
+	filterConj  map[*algebra.BGP][]algebra.Expr     // those conjuncts (rangeShare)
+	shares      map[shareKey]float64                // rangeShare's answers
+	dateCuts    map[*algebra.Call]*[4]dateCut       // dateCompare's cuts of each date block
+	eqHalves    map[*algebra.Call]*[2]*algebra.Call // "=" as ">=" and "<=" (valueRanges)
+	blocks      [][2]ID                             // valueBlocks
 }
 
 // Sink receives a query's answer as it is produced, so nothing but the operators that must hold rows keeps it in

@@ -235,3 +235,10 @@ func IntegerID(v int64) (ID, bool) {
 
 // IsInlineDate reports whether id holds an xsd:date (YYYY-MM-DD) itself.
 func IsInlineDate(id ID) bool { return IsInline(id) && id>>kindShift&3 == inlineDate }
+
+// InlineDateBound is the id an inline xsd:date of year y, month m and day d would have (0 ≤ y ≤ 9999, 1 ≤ m ≤ 12,
+// 1 ≤ d ≤ 31), whether or not that day exists: a bound for the rows of a range of dates, whose ids ascend with
+// (year, month, day).
+func InlineDateBound(y, m, d int64) ID {
+	return inlineTag | inlineDate<<kindShift | ID(y<<9|m<<5|d)
+}
