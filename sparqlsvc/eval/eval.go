@@ -86,6 +86,7 @@ type evaluator struct {
 	orders      map[orderKey][]int
 	scans       map[orderKey]bool              // plan's choice to read the first pattern in subject order
 	pushed      map[*algebra.Filter]algebra.Op // FILTERs with conjuncts moved below the BINDs under them (belowBinds)
+	substVars   map[*algebra.Filter]varset     // the BINDs' variables belowBinds replaced by their expressions
 	bgps        map[*algebra.BGP]*bgpState
 	fanout      map[fanoutKey]float64
 	info        map[algebra.Op]*opInfo

@@ -136,7 +136,9 @@ func (e *evaluator) exec(op algebra.Op, in []ID, emit emitFn, errp *error) bool 
 	case *algebra.Union:
 		return e.exec(x.Left, in, emit, errp) && e.exec(x.Right, in, emit, errp)
 	case *algebra.Filter:
-		if op := e.belowBinds(x); op != nil {
+		// A solution coming in with a BIND's variable already bound keeps it where the expression has an error:
+		// the substituted copies (belowBinds) would not see that value.
+		if op := e.belowBinds(x); op != nil && e.boundSet(in).inter(e.substVars[x]).empty() {
 			return e.exec(op, in, emit, errp)
 		}
 		if b, ok := x.Op.(*algebra.BGP); ok && (e.subst > 0 || e.safe(b, e.boundSet(in))) {
@@ -630,10 +632,27 @@ func (e *evaluator) belowBinds(x *algebra.Filter) algebra.Op {
 		return nil
 	}
 	var below, above []algebra.Expr
+	var substituted varset
 	for _, f := range x.Exprs {
 		for _, c := range appendConjuncts(nil, f) {
-			if pushable(c) && e.varsOfExpr(c).inter(bound).empty() && !bound.over {
+			if !pushable(c) || bound.over {
+				above = append(above, c)
+				continue
+			}
+			reads := e.varsOfExpr(c).inter(bound)
+			if reads.empty() {
 				below = append(below, c)
+				continue
+			}
+			// A conjunct over BINDs of cheap expressions is tested below them with the expressions in place of
+			// their variables (FILTER(?y < 2010) after BIND(YEAR(?t) AS ?y) as FILTER(YEAR(?t) < 2010)), where
+			// it can narrow the pattern's rows. It has the same value there: the variable holds the
+			// expression's value, and where the expression has an error the variable stays unbound, and
+			// reading it is an error too. BOUND, which tells the two apart, is not substituted (substExpr);
+			// nor is anything when the solution coming in binds the variable already (exec).
+			if sub, ok := e.substExpr(c, chain); ok && e.varsOfExpr(sub).inter(bound).empty() {
+				below = append(below, sub)
+				substituted = substituted.union(reads)
 			} else {
 				above = append(above, c)
 			}
@@ -641,6 +660,12 @@ func (e *evaluator) belowBinds(x *algebra.Filter) algebra.Op {
 	}
 	if len(below) == 0 {
 		return nil
+	}
+	if !substituted.empty() {
+		if e.substVars == nil {
+			e.substVars = map[*algebra.Filter]varset{}
+		}
+		e.substVars[x] = substituted
 	}
 	var op algebra.Op = &algebra.Filter{Exprs: below, Op: inner}
 	for i := len(chain) - 1; i >= 0; i-- {
@@ -655,8 +680,91 @@ func (e *evaluator) belowBinds(x *algebra.Filter) algebra.Op {
 		op = &c
 	}
 	if len(above) > 0 {
-		op = &algebra.Filter{Exprs: above, Op: op}
+		top := &algebra.Filter{Exprs: above, Op: op}
+		e.pushed[top] = nil // its conjuncts have moved (or been copied) below already
+		op = top
 	}
 	e.pushed[x] = op
 	return op
+}
+
+// substExpr is x with the variables of the BINDs in chain replaced by their expressions, when each of those is
+// cheap (a variable, a constant, or YEAR … MINUTES of a variable, which the dictionary's column answers), so
+// that testing the copy as well as x costs little; ok is false when a replaced variable is under BOUND, or x holds
+// an EXISTS or an aggregate.
+func (e *evaluator) substExpr(x algebra.Expr, chain []*algebra.Extend) (algebra.Expr, bool) {
+	switch v := x.(type) {
+	case algebra.Var:
+		for _, ext := range chain {
+			if ext.Var == v {
+				if !cheapExpr(ext.Expr) {
+					return nil, false
+				}
+				return ext.Expr, true
+			}
+		}
+		return v, true
+	case algebra.Constant:
+		return v, true
+	case *algebra.Call:
+		if v.Func == "BOUND" {
+			return v, e.varsOfExpr(v).inter(e.chainVars(chain)).empty()
+		}
+		c := &algebra.Call{Func: v.Func, Args: make([]algebra.Expr, len(v.Args))}
+		for i, a := range v.Args {
+			var ok bool
+			if c.Args[i], ok = e.substExpr(a, chain); !ok {
+				return nil, false
+			}
+		}
+		return c, true
+	case *algebra.FunctionCall:
+		c := *v
+		c.Args = make([]algebra.Expr, len(v.Args))
+		for i, a := range v.Args {
+			var ok bool
+			if c.Args[i], ok = e.substExpr(a, chain); !ok {
+				return nil, false
+			}
+		}
+		return &c, true
+	case *algebra.In:
+		in := &algebra.In{Not: v.Not, List: make([]algebra.Expr, len(v.List))}
+		var ok bool
+		if in.Expr, ok = e.substExpr(v.Expr, chain); !ok {
+			return nil, false
+		}
+		for i, a := range v.List {
+			if in.List[i], ok = e.substExpr(a, chain); !ok {
+				return nil, false
+			}
+		}
+		return in, true
+	}
+	return nil, false
+}
+
+// chainVars is the variables the BINDs of chain bind.
+func (e *evaluator) chainVars(chain []*algebra.Extend) varset {
+	var s varset
+	for _, ext := range chain {
+		s = s.with(e.slot(ext.Var))
+	}
+	return s
+}
+
+// cheapExpr reports whether x costs about what reading a variable does: a variable, a constant, or YEAR … MINUTES
+// of a variable (from the dictionary's column for the dates it numbers).
+func cheapExpr(x algebra.Expr) bool {
+	switch v := x.(type) {
+	case algebra.Var, algebra.Constant:
+		return true
+	case *algebra.Call:
+		if len(v.Args) != 1 || !slices.Contains(fieldFuncs[:], v.Func) {
+			return false
+		}
+		_, isVar := v.Args[0].(algebra.Var)
+		return isVar
+	}
+	return false
 }
