@@ -68,31 +68,112 @@ func (e *evaluator) dateFieldID(x algebra.Expr, row []ID) (ID, bool) {
 	return index.IntegerID(int64(dv.Field(c.Func)))
 }
 
-// fieldCompare is a comparison of YEAR … MINUTES of a date or dateTime the column knows (dateFieldID) with an
-// integer constant held in its id: two integers compared, without the field's term being made and parsed again
-// (FILTER(YEAR(?d) = 2008) over every offer). ok is false for any other operands, which take the general path.
-func (e *evaluator) fieldCompare(c *algebra.Call, row []ID) (result, ok bool) {
+// cmpSite is what one comparison operator in the query is, found once: a variable against a constant date or
+// dateTime (dateCompare), two variables (dateCompareVars), YEAR … MINUTES of a variable against an integer
+// (fieldCompare), or anything else (the general path). A FILTER over every offer then neither tells its
+// operands apart nor looks its constant up by its term per row.
+type cmpSite struct {
+	call  *algebra.Call
+	kind  uint8
+	slots [2]int // the variables' slots: the compared variable first
+	flip  bool   // the constant (or the second variable) is the left operand
+	field string // siteField: YEAR … MINUTES
+	n     int64  // siteField: the integer
+	konst rdf.Term
+	cuts  [4]dateCut // siteDate: per date block
+}
+
+const (
+	siteGeneral  uint8 = iota
+	siteDate           // a variable against a constant date or dateTime
+	siteDateVars       // two variables
+	siteField          // YEAR … MINUTES of a variable against an integer held in its id
+)
+
+// cmpSiteOf returns c's site: from the four met last, else from the map, else made.
+func (e *evaluator) cmpSiteOf(c *algebra.Call) *cmpSite {
+	for _, s := range e.recentSites {
+		if s != nil && s.call == c {
+			return s
+		}
+	}
+	s := e.cmpSites[c]
+	if s == nil {
+		s = e.newCmpSite(c)
+		if e.cmpSites == nil {
+			e.cmpSites = map[*algebra.Call]*cmpSite{}
+		}
+		e.cmpSites[c] = s
+	}
+	e.recentSites[e.nextSite&3] = s
+	e.nextSite++
+	return s
+}
+
+func (e *evaluator) newCmpSite(c *algebra.Call) *cmpSite {
+	s := &cmpSite{call: c}
+	if len(c.Args) != 2 {
+		return s
+	}
+	a, aVar := c.Args[0].(algebra.Var)
+	b, bVar := c.Args[1].(algebra.Var)
+	if aVar && bVar {
+		s.kind, s.slots = siteDateVars, [2]int{e.slot(a), e.slot(b)}
+		return s
+	}
 	for i := 0; i < 2; i++ {
 		k, isConst := c.Args[1-i].(algebra.Constant)
 		if !isConst {
 			continue
 		}
-		kn, scale, isNum := index.InlineNumber(e.constID(k.Term))
-		if !isNum || scale != 0 {
-			return false, false
+		s.flip = i == 1
+		if v, isVar := c.Args[i].(algebra.Var); isVar {
+			if k.Term.Kind == rdf.KindLiteral && (k.Term.Datatype == index.XSDDateTime || k.Term.Datatype == index.XSDDate) {
+				s.kind, s.slots[0], s.konst = siteDate, e.slot(v), k.Term
+			}
+			return s
 		}
-		id, isField := e.dateFieldID(c.Args[i], row)
-		if !isField {
-			return false, false
+		n, scale, isNum := index.InlineNumber(e.constID(k.Term))
+		f, isCall := c.Args[i].(*algebra.Call)
+		if !isNum || scale != 0 || !isCall || len(f.Args) != 1 || !slices.Contains(fieldFuncs[:], f.Func) {
+			return s
 		}
-		n, _, _ := index.InlineNumber(id)
-		r := cmp.Compare(n, kn)
-		if i == 1 { // the constant is the left operand
-			r = -r
+		if v, isVar := f.Args[0].(algebra.Var); isVar {
+			s.kind, s.slots[0], s.field, s.n = siteField, e.slot(v), f.Func, n
 		}
-		return opResult(c.Func, r)
+		return s
+	}
+	return s
+}
+
+// siteCompare answers a comparison operator from its site without the operands' terms where it can; ok is false
+// where the general path must decide.
+func (e *evaluator) siteCompare(c *algebra.Call, row []ID) (result, ok bool) {
+	s := e.cmpSiteOf(c)
+	switch s.kind {
+	case siteDate:
+		return e.dateCompare(s, row)
+	case siteDateVars:
+		return e.dateCompareVars(c.Func, row[s.slots[0]], row[s.slots[1]])
+	case siteField:
+		return e.fieldCompare(s, row)
 	}
 	return false, false
+}
+
+// fieldCompare is a comparison of YEAR … MINUTES of a date or dateTime the column knows (as dateFieldID reads it)
+// with an integer constant held in its id: two integers compared, without the field's term being made and parsed
+// again (FILTER(YEAR(?d) = 2008) over every offer). ok is false for any other value, which takes the general path.
+func (e *evaluator) fieldCompare(s *cmpSite, row []ID) (result, ok bool) {
+	dv, ok := e.dateValue(row[s.slots[0]])
+	if !ok || (dv.Class&2 != 0 && (s.field == "HOURS" || s.field == "MINUTES")) {
+		return false, false // HOURS and MINUTES of a date: whatever the general path says
+	}
+	r := cmp.Compare(int64(dv.Field(s.field)), s.n)
+	if s.flip { // the constant is the left operand
+		r = -r
+	}
+	return opResult(s.call.Func, r)
 }
 
 // dateCut splits a date block for one comparison with a constant: ids below lt compare less than the constant,
@@ -107,43 +188,16 @@ type dateCut struct {
 // decide. Within a block the ids ascend with the values, so the comparison with a constant is "less" on a prefix and
 // "greater" on a suffix (a value without a timezone is not comparable with one that has one within 14 hours, which
 // only widens the middle); the cut is found once per block by binary search with the comparison itself.
-func (e *evaluator) dateCompare(c *algebra.Call, row []ID) (result, ok bool) {
-	if a, isVar := c.Args[0].(algebra.Var); isVar {
-		if b, isVar := c.Args[1].(algebra.Var); isVar {
-			return e.dateCompareVars(c.Func, row[e.varSlot(a)], row[e.varSlot(b)])
-		}
-	}
-	vi := 0
-	v, isVar := c.Args[0].(algebra.Var)
-	k, isConst := c.Args[1].(algebra.Constant)
-	if !isVar || !isConst {
-		vi = 1
-		v, isVar = c.Args[1].(algebra.Var)
-		k, isConst = c.Args[0].(algebra.Constant)
-	}
-	if !isVar || !isConst || k.Term.Kind != rdf.KindLiteral || (k.Term.Datatype != index.XSDDateTime && k.Term.Datatype != index.XSDDate) {
-		return false, false
-	}
-	id := row[e.varSlot(v)]
+func (e *evaluator) dateCompare(s *cmpSite, row []ID) (result, ok bool) {
+	id := row[s.slots[0]]
 	bi := e.dateBlock(id)
-	if bi < 0 {
+	if bi < 0 || bi >= len(s.cuts) {
 		return false, false
 	}
-	if e.dateCuts == nil {
-		e.dateCuts = map[*algebra.Call]*[4]dateCut{}
-	}
-	cuts := e.dateCuts[c]
-	if cuts == nil {
-		cuts = new([4]dateCut)
-		e.dateCuts[c] = cuts
-	}
-	if bi >= len(cuts) {
-		return false, false
-	}
-	cut := &cuts[bi]
+	cut := &s.cuts[bi]
 	if !cut.done {
 		b := e.t.dict.DateBlocks()[bi]
-		ck := builtin.NewKey(k.Term)
+		ck := builtin.NewKey(s.konst)
 		n := int(b.Hi-b.Lo) + 1
 		cmpAt := func(i int) (int, error) {
 			vk := builtin.NewKey(e.t.dict.Term(b.Lo + ID(i)))
@@ -162,10 +216,10 @@ func (e *evaluator) dateCompare(c *algebra.Call, row []ID) (result, ok bool) {
 	default:
 		return false, false
 	}
-	if vi == 1 {
+	if s.flip {
 		r = -r
 	}
-	return opResult(c.Func, r)
+	return opResult(s.call.Func, r)
 }
 
 // dateCompareVars compares two variables' values by their ids when both are in one date block whose values are

@@ -109,11 +109,13 @@ type evaluator struct {
 	scratchKeys [2]builtin.Key
 	keyMemoID   ID // the variable value whose MIN/MAX key keyMemo is (accumulate)
 	keyMemo     builtin.Key
-	varRefs     []varRef                            // varSlot
-	filterVars  map[*algebra.BGP][]varset           // the variables of the pushable FILTER conjuncts over a BGP (greedy)
-	filterConj  map[*algebra.BGP][]algebra.Expr     // those conjuncts (rangeShare)
-	shares      map[shareKey]float64                // rangeShare's answers
-	dateCuts    map[*algebra.Call]*[4]dateCut       // dateCompare's cuts of each date block
+	varRefs     []varRef                        // varSlot
+	filterVars  map[*algebra.BGP][]varset       // the variables of the pushable FILTER conjuncts over a BGP (greedy)
+	filterConj  map[*algebra.BGP][]algebra.Expr // those conjuncts (rangeShare)
+	shares      map[shareKey]float64            // rangeShare's answers
+	cmpSites    map[*algebra.Call]*cmpSite      // what each comparison operator is (cmpSiteOf)
+	recentSites [4]*cmpSite                     // the sites met last, looked at before the map
+	nextSite    int
 	eqHalves    map[*algebra.Call]*[2]*algebra.Call // "=" as ">=" and "<=" (valueRanges)
 	blocks      [][2]ID                             // valueBlocks
 }

@@ -170,11 +170,8 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 		// Operands straight to comparison keys: a variable holding a number in its id gives its key without the
 		// lexical form being parsed. Both operands are evaluated before either key is made, since a nested
 		// comparison would reuse the scratch keys. A dateTime numbered in value order against a constant is
-		// compared by its id (dateCompare).
-		if r, ok := e.dateCompare(c, row); ok {
-			return builtin.Boolean(r), nil
-		}
-		if r, ok := e.fieldCompare(c, row); ok {
+		// compared by its id (siteCompare).
+		if r, ok := e.siteCompare(c, row); ok {
 			return builtin.Boolean(r), nil
 		}
 		var ts [2]rdf.Term
