@@ -469,10 +469,22 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 				ranges = e.valueRanges(parts[0], os, checks[0], row, errp)
 			}
 		}
+		// The outermost loop of a trial evaluation tells it how far it has got (trialWatch).
+		var watch *trialWatch
+		if k == 0 && gi == 0 && e.trial != nil && e.trial.st == nil {
+			watch = e.trial
+			watch.st = st
+			for _, m := range ranges {
+				watch.total += m.Len()
+			}
+		}
 		for _, m := range ranges {
 			for j := 0; j < m.Len(); j++ {
-				if e.steps++; e.steps&1023 == 0 {
-					if err := e.ctx.Err(); err != nil {
+				if watch != nil {
+					watch.done++
+				}
+				if e.steps++; e.steps >= e.nextCheck {
+					if err := e.interrupted(); err != nil {
 						*errp = err
 						return false
 					}

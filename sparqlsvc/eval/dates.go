@@ -81,6 +81,9 @@ type cmpSite struct {
 	n     int64  // siteField: the integer
 	konst rdf.Term
 	cuts  [4]dateCut // siteDate: per date block
+	// nums holds the constant operands that are numbers held in ids (numberCompare), once numsDone.
+	nums     [2]ID
+	numsDone bool
 }
 
 const (
@@ -154,11 +157,13 @@ func (e *evaluator) siteCompare(c *algebra.Call, row []ID) (result, ok bool) {
 	case siteDate:
 		return e.dateCompare(s, row)
 	case siteDateVars:
-		return e.dateCompareVars(c.Func, row[s.slots[0]], row[s.slots[1]])
+		if r, ok := e.dateCompareVars(c.Func, row[s.slots[0]], row[s.slots[1]]); ok {
+			return r, ok
+		}
 	case siteField:
 		return e.fieldCompare(s, row)
 	}
-	return false, false
+	return e.numberCompare(s, row)
 }
 
 // fieldCompare is a comparison of YEAR … MINUTES of a date or dateTime the column knows (as dateFieldID reads it)

@@ -32,6 +32,9 @@ type Options struct {
 	Now time.Time
 	// Service, when set, evaluates SERVICE patterns; nil makes them an error (no outbound calls by default).
 	Service ServiceClient
+	// semiJoin, for tests, makes every EXISTS that may be answered from a set of its pattern's solutions
+	// (existsBySet) build it at its first row (> 0), or none do (< 0); 0 decides by the estimates.
+	semiJoin int
 }
 
 // ServiceClient runs a SERVICE pattern at a remote endpoint and returns its solutions.
@@ -76,9 +79,14 @@ type evaluator struct {
 	nvars       int
 	active      []graphRef // graphs BGPs match against
 	steps       int
-	held        int   // rows held in memory by materialising operators
-	bytes       int64 // bytes held by materialising operators (the terms overlay counts its own)
-	sent        int   // solutions or triples delivered to the sink
+	outerNoted  map[algebra.Op]bool // FILTERs and BINDs whose EXISTS know their operand (noteOuter)
+	semiSets    int                 // sets built by existsBySet
+	trial       *trialWatch         // the trial evaluation in progress (trialSet), or nil
+	nextCheck   int                 // the steps at which loops next call interrupted
+	stopAt      time.Time           // when not zero, the time at which a trial evaluation ends with errTrialOver (trialSet)
+	held        int                 // rows held in memory by materialising operators
+	bytes       int64               // bytes held by materialising operators (the terms overlay counts its own)
+	sent        int                 // solutions or triples delivered to the sink
 	cache       map[cacheKey][][]ID
 	safeC       map[safeKey]bool
 	safeRecent  [4]safeAnswer // the latest answers of safe, checked before safeC
@@ -204,7 +212,7 @@ func newEvaluator(ctx context.Context, ds *Dataset, q *algebra.Query, opt Option
 		pathCursors: map[*algebra.PathLink][]probeCursor{}, pathSites: map[*algebra.PathPattern]*pathSite{}, bySubject: map[fanoutKey]*index.Graph{},
 		byObject:  map[fanoutKey]*index.ObjectTable{},
 		constKeys: map[*algebra.Call]*[2]*builtin.Key{}, filterVars: map[*algebra.BGP][]varset{},
-		consts: map[rdf.Term]ID{}, reach: map[reachKey][]ID{},
+		consts: map[rdf.Term]ID{}, reach: map[reachKey][]ID{}, outerNoted: map[algebra.Op]bool{},
 	}
 	e.active = e.defaultGraphs()
 	// BNODE(label) gives one blank node per label within a solution (§17.4.2.9). A solution is identified by its
@@ -246,14 +254,28 @@ func (e *evaluator) wrapErr(err error) error {
 // check is called in every loop that produces rows: it notices cancellation and time-outs without a syscall per
 // row, and terms computed since the last check (the overlay grows with every new value a query binds).
 func (e *evaluator) check() error {
-	e.steps++
-	if e.steps&1023 == 0 {
-		if err := e.ctx.Err(); err != nil {
+	if e.steps++; e.steps >= e.nextCheck {
+		if err := e.interrupted(); err != nil {
 			return err
 		}
 	}
 	if e.bytes+e.t.bytes > e.opt.MaxMemory {
 		return ErrTooLarge
+	}
+	return nil
+}
+
+// interrupted notices cancellation, time-outs and the end of a trial evaluation's time (trialSet); loops call it
+// once their steps pass nextCheck, which it moves 1024 steps on.
+func (e *evaluator) interrupted() error {
+	e.nextCheck = e.steps + 1024
+	if err := e.ctx.Err(); err != nil {
+		return err
+	}
+	if !e.stopAt.IsZero() {
+		if now := time.Now(); now.After(e.stopAt) || e.trial.overdue(now) {
+			return errTrialOver
+		}
 	}
 	return nil
 }

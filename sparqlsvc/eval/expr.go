@@ -1,9 +1,11 @@
 package eval
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/ldhub/ldhub/content/rdf"
@@ -66,6 +68,12 @@ func (e *evaluator) eval(x algebra.Expr, row []ID, errp *error) (rdf.Term, error
 		return builtin.Boolean(v.Not), nil
 	case *algebra.Exists:
 		m := e.existsMemoOf(v)
+		if found, ok := e.existsBySet(m, v, row, errp); ok || *errp != nil {
+			if *errp != nil {
+				return rdf.Term{}, *errp
+			}
+			return builtin.Boolean(found != v.Not), nil
+		}
 		key, memo := m.key(e, row)
 		if found, ok := m.seen[string(key)]; memo && ok {
 			m.hits++
@@ -79,10 +87,13 @@ func (e *evaluator) eval(x algebra.Expr, row []ID, errp *error) (rdf.Term, error
 		// EXISTS is defined by substitution (§18.6), not by a join: every operand sees the row's bindings.
 		e.subst++
 		defer func() { e.subst-- }()
+		start := time.Now()
 		e.exec(v.Pattern, row, func([]ID) bool {
 			found = true
 			return false
 		}, &err)
+		m.join.work += time.Since(start)
+		m.join.calls++
 		if err != nil {
 			*errp = err
 			return rdf.Term{}, err
@@ -290,6 +301,43 @@ func (e *evaluator) argKey(c *algebra.Call, i int, v rdf.Term) *builtin.Key {
 	return &e.scratchKeys[i]
 }
 
+// numberCompare is a comparison of two numbers held in their ids (a variable's value or a constant, both
+// xsd:integer or xsd:decimal small enough to be inlined): their values v / 10^scale are compared exactly as
+// integers at the larger scale, which is the numeric comparison of XPath for these types, without a term or a key
+// made. ok is false for any other operands, which take the general path.
+func (e *evaluator) numberCompare(s *cmpSite, row []ID) (result, ok bool) {
+	c := s.call
+	if !s.numsDone {
+		for i, a := range c.Args {
+			if k, isConst := a.(algebra.Constant); isConst {
+				if id, ok := index.InlineID(k.Term); ok {
+					s.nums[i] = id
+				}
+			}
+		}
+		s.numsDone = true
+	}
+	var vs [2]int64
+	var ss [2]int
+	for i := range vs {
+		id := s.nums[i]
+		if v, isVar := c.Args[i].(algebra.Var); isVar {
+			id = row[e.varSlot(v)]
+		}
+		if vs[i], ss[i], ok = index.InlineNumber(id); !ok {
+			return false, false
+		}
+	}
+	// |v| < 2^27 and scale <= 3: scaled to the larger scale, the values fit an int64 easily.
+	for ; ss[0] < ss[1]; ss[0]++ {
+		vs[0] *= 10
+	}
+	for ; ss[1] < ss[0]; ss[1]++ {
+		vs[1] *= 10
+	}
+	return opResult(c.Func, cmp.Compare(vs[0], vs[1]))
+}
+
 // varRef is a variable's slot by the address and length of its name.
 type varRef struct {
 	p    *byte
@@ -327,6 +375,9 @@ type existsMemo struct {
 	seen  map[string]bool
 	hits  int
 	buf   []byte
+	join  existsJoin // the semi-join's state (existsBySet)
+	// volatile: the pattern's answer may differ between evaluations with the same values (volatileOp).
+	volatile bool
 }
 
 // memoTrial is how many answers an EXISTS remembers before it gives up if none was asked for again.
@@ -347,7 +398,8 @@ func (e *evaluator) existsMemoOf(x *algebra.Exists) *existsMemo {
 			m.slots = append(m.slots, s)
 		}
 	}, nil)
-	m.ok = !volatileOp(x.Pattern)
+	m.volatile = volatileOp(x.Pattern)
+	m.ok = !m.volatile
 	e.existsMemos[x] = m
 	return m
 }

@@ -141,6 +141,10 @@ func (e *evaluator) exec(op algebra.Op, in []ID, emit emitFn, errp *error) bool 
 		if op := e.belowBinds(x); op != nil && e.boundSet(in).inter(e.substVars[x]).empty() {
 			return e.exec(op, in, emit, errp)
 		}
+		if !e.outerNoted[x] {
+			e.noteOuter(x.Exprs, x.Op, in)
+			e.outerNoted[x] = true
+		}
 		if b, ok := x.Op.(*algebra.BGP); ok && (e.subst > 0 || e.safe(b, e.boundSet(in))) {
 			return e.filteredBGP(b, x.Exprs, in, emit, errp)
 		}
@@ -202,6 +206,10 @@ func (e *evaluator) exec(op algebra.Op, in []ID, emit emitFn, errp *error) bool 
 	case *algebra.Service:
 		return e.service(x, in, emit, errp)
 	case *algebra.Extend:
+		if !e.outerNoted[x] {
+			e.noteOuter([]algebra.Expr{x.Expr}, x.Op, in)
+			e.outerNoted[x] = true
+		}
 		s := e.slot(x.Var)
 		direct, lowest := e.direct[x], e.lowest == x
 		return e.exec(x.Op, in, func(row []ID) bool {

@@ -32,6 +32,12 @@ type Graph struct {
 	fences   [3]atomic.Pointer[[]Row]
 	farCount [3]atomic.Int64
 	building [3]atomic.Bool
+	// starts maps each subject s in the dictionary's range to its first SPO row: s's rows are
+	// starts[s]:starts[s+1]. It is built with SPO's fences (noteFar), when the subjects are dense enough
+	// (subjectStarts), and then answers a probe by a subject other than the previous one's with two reads of it
+	// and a search within the subject's few rows, where a search of the permutation missed the cache a dozen
+	// times.
+	starts atomic.Pointer[[]uint32]
 }
 
 // fenceStride is the distance between fence rows: the fences hold 1/fenceStride of the permutation (12 bytes per
@@ -62,6 +68,45 @@ func (g *Graph) noteFar(perm Perm, n int) {
 		f = append(f, rows[i])
 	}
 	g.fences[perm].Store(&f)
+	if perm == SPO {
+		if st := subjectStarts(rows); st != nil {
+			g.starts.Store(&st)
+		}
+	}
+}
+
+// subjectStarts returns the starts of SPO rows' subjects (Graph.starts), or nil when the largest subject id in the
+// dictionary's range is more than twice the number of rows (4 bytes per id would then be more than 8 per triple;
+// such a graph is a small part of a large dictionary). Subjects above the dictionary's range (literals as
+// subjects, which generalized RDF allows) have no start and are searched as before.
+func subjectStarts(rows []Row) []uint32 {
+	n := sort.Search(len(rows), func(i int) bool { return rows[i][0] > MaxDictID })
+	if n == 0 || int64(rows[n-1][0]) > 2*int64(len(rows)) || len(rows) >= 1<<32-1 {
+		return nil
+	}
+	maxS := rows[n-1][0]
+	st := make([]uint32, int(maxS)+2)
+	s := ID(0)
+	for i := 0; i < n; i++ {
+		for r := rows[i][0]; s < r; {
+			s++
+			st[s] = uint32(i)
+		}
+	}
+	for s <= maxS {
+		s++
+		st[s] = uint32(n)
+	}
+	return st
+}
+
+// subjectRange returns the bounds of subject s's SPO rows from the starts, when they are built and hold s.
+func (g *Graph) subjectRange(s ID) (lo, hi int, ok bool) {
+	st := g.starts.Load()
+	if st == nil || int(s)+1 >= len(*st) {
+		return 0, 0, false
+	}
+	return int((*st)[s]), int((*st)[s+1]), true
 }
 
 // fence returns perm's fence rows, or nil.
@@ -105,8 +150,23 @@ func (m Matches) At(i int) (s, p, o ID) {
 func (g *Graph) Match(s, p, o ID) Matches {
 	perm, key := route(s, p, o)
 	rows := g.perms[perm]
+	if perm == SPO && s != 0 {
+		if lo, hi, ok := g.subjectRange(s); ok {
+			lo, hi = within(rows, lo, hi, key)
+			return Matches{Rows: rows[lo:hi], Perm: SPO}
+		}
+	}
 	lo, hi := prefixRangeFenced(rows, key, 0, gallopLimit, g.fence(perm))
 	return Matches{Rows: rows[lo:hi], Perm: perm}
+}
+
+// within returns the bounds of the rows of rows[lo:hi], one subject's SPO rows, that match key.
+func within(rows []Row, lo, hi int, key Row) (int, int) {
+	if key[1] == 0 {
+		return lo, hi
+	}
+	a, b := prefixRange(rows[lo:hi], key, 0)
+	return lo + a, lo + b
 }
 
 // Cursor remembers where the previous probe of one triple pattern landed. A bind join probes an inner pattern once
@@ -120,7 +180,12 @@ type Cursor struct {
 	miss int // consecutive far probes of a fully bound pattern in perm (see MatchFrom)
 	// streak counts consecutive far probes; from farStreak on, a probe gallops shortGallop rows at most.
 	streak int
+	costly int // near probes of SPO that galloped past costlyGallop rows
 }
+
+// costlyGallop is the distance in rows past which a near probe of SPO counts towards building the subjects'
+// starts (noteFar): a gallop that far reads about six rows on cache lines of their own.
+const costlyGallop = 64
 
 const (
 	farStreak   = 4
@@ -150,6 +215,15 @@ func (g *Graph) MatchFrom(c *Cursor, s, p, o ID) Matches {
 		from = c.at
 	}
 	rows := g.perms[perm]
+	if perm == SPO && s != 0 && !(c.perm == SPO && c.at > 0 && c.at <= len(rows) && rows[c.at-1][0] == s) {
+		// Another subject than the previous probe's: its rows from the starts, a probe as cheap as a near one.
+		if lo, hi, ok := g.subjectRange(s); ok {
+			lo, hi = within(rows, lo, hi, key)
+			c.streak, c.miss = 0, 0
+			c.perm, c.at = SPO, lo+1
+			return Matches{Rows: rows[lo:hi], Perm: SPO}
+		}
+	}
 	limit := gallopLimit
 	if c.streak >= farStreak {
 		// The probes have been landing anywhere: galloping far from the hint would mostly add a dozen cache
@@ -165,6 +239,13 @@ func (g *Graph) MatchFrom(c *Cursor, s, p, o ID) Matches {
 		c.streak++
 	} else {
 		c.streak = 0
+		if perm == SPO && lo-from > costlyGallop {
+			// Galloping this far from the hint missed the cache several times: the starts would answer it in two
+			// reads, so it counts towards building them.
+			if c.costly++; c.costly%farBatch == 0 {
+				g.noteFar(perm, farBatch)
+			}
+		}
 	}
 	c.perm, c.at = perm, lo+1 // an empty range's lo is still where the key would be
 	if full {

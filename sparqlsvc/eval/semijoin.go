@@ -1,0 +1,280 @@
+package eval
+
+import (
+	"encoding/binary"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+)
+
+// An EXISTS is defined per solution, by substitution (§18.6), and evaluated so: its pattern runs once per row that
+// tests it, with the row's values in place of its variables. When many rows test it and the pattern on its own is
+// cheap (FILTER EXISTS { ?review reviewFor ?product ; rating2 ?r FILTER(?r = 10) } over 29 000 products: 20 000
+// reviews rate 10, while each product walks all of its reviews), evaluating the pattern once, keeping the values
+// its solutions give the row's variables in a set, and looking each row up is far less work: a semi-join (an
+// anti-join for NOT EXISTS).
+//
+// When it is the same answer: the pattern's variables bound in the row (the key) must be bound in every solution
+// of the pattern (opInfo.certain), so a row is compatible with a solution exactly when their key values are equal;
+// and substituting them must give what evaluating the pattern on its own and joining gives (safe): a FILTER
+// inside that reads a variable of the row which the pattern does not bind, an OPTIONAL or a sub-query that mentions
+// one, or a key variable of a nested EXISTS, each make it differ, and such rows are evaluated by substitution as
+// before. The set is built per active graph (GRAPH ?g evaluates the pattern in each graph) and per set of key
+// variables (a row with another variable unbound has another key). Patterns whose answers may differ per
+// evaluation (RAND, BNODE, UUID, STRUUID, SERVICE: volatileOp) are never decorrelated, nor rows holding a scratch
+// id (a value valid for one solution only).
+//
+// When it is worth it is decided by the planner's estimate of the rows that will test the EXISTS (the rows of the
+// FILTER's operand: a BGP's plan, priced as planCost prices it) and by the time the rows so far have taken. After
+// trialAfter of that time and trialCalls rows, the rows still to come are expected to take R = time per row × rows left; the pattern is
+// then evaluated on its own for at most R/2 (a trial). If it finishes, the set answers every later row; if not, or
+// if its progress through its first pattern's rows shows it would not finish in time (trialWatch), the trial is
+// dropped and the rows go on being evaluated one by one. The planner's estimate of the pattern on its own is not
+// used: it prices every probe of a join by a value that is not its range's first as far from the previous one,
+// and was a hundred times too high for the pattern above, whose reviews come in runs of ascending ids. The set is
+// charged to the query's memory budget; a set that would take more than an eighth of the budget ends the trial.
+
+// trialAfter is how long the evaluations per row run before a trial is considered: long enough to measure their
+// cost, short enough to leave most rows to the set.
+const trialAfter = time.Millisecond
+
+// trialCalls is the fewest evaluations per row measured before a trial: the first ones may pay for what the
+// rest reuse (a table of objects, a predicate sorted by subject).
+const trialCalls = 64
+
+// errTrialOver ends a trial evaluation that has used its steps (evaluator.stopAt).
+var errTrialOver = errors.New("sparql: trial evaluation over its steps")
+
+// existsSet holds the key values of an EXISTS pattern's solutions in one active graph.
+type existsSet struct {
+	graph ID
+	bound varset // the key variables
+	slots []int  // the same, ascending
+	one   map[ID]struct{}
+	many  map[string]struct{}
+	any   bool // no key variable: whether the pattern has a solution
+	bytes int64
+	buf   []byte
+}
+
+// has reports whether a solution of the pattern agrees with row on the key; ok is false when row holds a
+// scratch id there.
+func (s *existsSet) has(row []ID) (found, ok bool) {
+	switch len(s.slots) {
+	case 0:
+		return s.any, true
+	case 1:
+		id := row[s.slots[0]]
+		if scratchID(id) {
+			return false, false
+		}
+		_, found = s.one[id]
+		return found, true
+	}
+	s.buf = s.buf[:0]
+	for _, sl := range s.slots {
+		id := row[sl]
+		if scratchID(id) {
+			return false, false
+		}
+		s.buf = binary.LittleEndian.AppendUint32(s.buf, id)
+	}
+	_, found = s.many[string(s.buf)]
+	return found, true
+}
+
+// scratchID reports whether id is a scratch id, which names a value for one solution only (terms.scratchID).
+func scratchID(id ID) bool { return id&0xc0000000 == 0xc0000000 }
+
+// existsJoin is an EXISTS's state for deciding and keeping its semi-join.
+type existsJoin struct {
+	work  time.Duration // the time evaluations per row have taken
+	calls int           // and their number
+	// outer is the operator whose rows test the EXISTS (a FILTER's operand), with the variables bound when it
+	// ran, noted by noteOuter; rows is the planner's estimate of its rows (0: unknown), once asked.
+	outer      algebra.Op
+	outerBound varset
+	rows       float64
+	asked      bool
+	tried      bool
+	sets       []*existsSet
+}
+
+// noteOuter notes, for each EXISTS in exprs, the operator op whose rows test it and what was bound when it ran.
+func (e *evaluator) noteOuter(exprs []algebra.Expr, op algebra.Op, in []ID) {
+	for _, x := range exprs {
+		algebra.WalkExpr(x, func(x algebra.Expr) bool {
+			if v, ok := x.(*algebra.Exists); ok {
+				if m := e.existsMemoOf(v); m.join.outer == nil {
+					m.join.outer, m.join.outerBound = op, e.boundSet(in)
+				}
+				return false // a nested EXISTS is tested by its pattern's rows
+			}
+			return true
+		})
+	}
+}
+
+// rowsEstimate is the planner's estimate of the solutions of op with bound variables bound: a BGP's plan, step by
+// step as planCost counts them, through FILTERs (which only drop solutions); 0 for other operators.
+func (e *evaluator) rowsEstimate(op algebra.Op, bound varset) float64 {
+	switch x := op.(type) {
+	case *algebra.Filter:
+		return e.rowsEstimate(x.Op, bound)
+	case *algebra.BGP:
+		rows := 1.0
+		for _, i := range e.plan(x, bound) {
+			t := x.Triples[i]
+			est, _ := e.estimate(t, bound)
+			if !t.S.IsVar() || bound.has(e.slot(t.S.Var)) {
+				est = min(est, 1)
+			}
+			rows *= max(est, 1e-3)
+			bound = bound.union(e.nodeVars(t.S, t.P, t.O))
+		}
+		return rows
+	}
+	return 0
+}
+
+// existsBySet answers the EXISTS x for row from a set of its pattern's solutions when there is one for row's key
+// and active graph, or when the time the rows have taken earns a trial and the trial finishes (see above). ok is
+// false when row must be evaluated by substitution; *errp is set on a fatal error.
+func (e *evaluator) existsBySet(m *existsMemo, x *algebra.Exists, row []ID, errp *error) (found, ok bool) {
+	j := &m.join
+	if m.volatile || (j.tried && len(j.sets) == 0) || e.opt.semiJoin < 0 {
+		return false, false
+	}
+	var bound varset
+	for _, s := range m.slots {
+		if row[s] != 0 {
+			bound = bound.with(s)
+		}
+	}
+	g := e.activeName()
+	for _, s := range j.sets {
+		if s.graph == g && s.bound == bound {
+			return s.has(row)
+		}
+	}
+	always := e.opt.semiJoin > 0
+	if j.tried || (!always && (j.work < trialAfter || j.calls < trialCalls || j.outer == nil)) {
+		return false, false
+	}
+	if bound.over || !bound.subsetOf(e.infoOf(x.Pattern).certain) || !e.safe(x.Pattern, bound) {
+		return false, false // rows with other key variables may still try
+	}
+	j.tried = true
+	budget := time.Hour
+	if !always {
+		left := e.rowsEstimate(j.outer, j.outerBound) - float64(j.calls)
+		if budget = time.Duration(float64(j.work) / float64(j.calls) * left / 2); budget < trialAfter {
+			return false, false
+		}
+	}
+	s, done := e.trialSet(m, x, bound, budget, errp)
+	if !done {
+		return false, false
+	}
+	j.sets = append(j.sets, s)
+	e.semiSets++
+	return s.has(row)
+}
+
+// trialWatch follows a trial evaluation's progress through the rows of its first pattern (the outermost loop of
+// its joins): once an eighth of its time has passed, a trial whose progress shows it would not finish in time
+// ends then (interrupted) rather than at its end.
+type trialWatch struct {
+	st          *bgpState // the BGP whose first pattern's rows are the outermost loop (the first to claim it)
+	done, total int
+	start       time.Time
+	budget      time.Duration
+}
+
+// overdue reports whether the watched trial would not finish within its budget at the pace it has gone so far.
+func (w *trialWatch) overdue(now time.Time) bool {
+	el := now.Sub(w.start)
+	return el > w.budget/8 && w.done > 0 && float64(el)*float64(w.total)/float64(w.done) > float64(w.budget)
+}
+
+// trialSet evaluates x's pattern on its own in the active graph, for at most budget, and collects its
+// solutions' values of the key variables in bound. done is false when the trial ran out of steps or memory (the
+// latter refuses further trials) or a fatal error was set in *errp.
+func (e *evaluator) trialSet(m *existsMemo, x *algebra.Exists, bound varset, budget time.Duration, errp *error) (s *existsSet, done bool) {
+	s = &existsSet{graph: e.activeName(), bound: bound}
+	for _, sl := range m.slots {
+		if bound.has(sl) {
+			s.slots = append(s.slots, sl)
+		}
+	}
+	slices.Sort(s.slots)
+	switch len(s.slots) {
+	case 0:
+	case 1:
+		s.one = map[ID]struct{}{}
+	default:
+		s.many = map[string]struct{}{}
+	}
+	limit := e.opt.MaxMemory / 8
+	// The pattern is evaluated on its own (a join, not a substitution), even within another EXISTS's pattern.
+	savedSubst, savedStop, savedWatch := e.subst, e.stopAt, e.trial
+	now := time.Now()
+	e.subst = 0
+	e.stopAt = now.Add(budget)
+	if !savedStop.IsZero() && savedStop.Before(e.stopAt) {
+		e.stopAt = savedStop
+	}
+	e.trial = &trialWatch{start: now, budget: budget}
+	tooBig := false
+	var err error
+	e.exec(x.Pattern, e.newRow(), func(r []ID) bool {
+		var cost int64
+		switch len(s.slots) {
+		case 0:
+			s.any = true
+			return false
+		case 1:
+			id := r[s.slots[0]]
+			if scratchID(id) {
+				tooBig = true
+				return false
+			}
+			if _, dup := s.one[id]; !dup {
+				s.one[id] = struct{}{}
+				cost = 24
+			}
+		default:
+			s.buf = s.buf[:0]
+			for _, sl := range s.slots {
+				if scratchID(r[sl]) {
+					tooBig = true
+					return false
+				}
+				s.buf = binary.LittleEndian.AppendUint32(s.buf, r[sl])
+			}
+			if _, dup := s.many[string(s.buf)]; !dup {
+				s.many[string(s.buf)] = struct{}{}
+				cost = int64(len(s.buf)) + 40
+			}
+		}
+		s.bytes += cost
+		e.bytes += cost
+		if s.bytes > limit || e.bytes+e.t.bytes > e.opt.MaxMemory {
+			tooBig = true
+			return false
+		}
+		return true
+	}, &err)
+	e.subst, e.stopAt, e.trial = savedSubst, savedStop, savedWatch
+	switch {
+	case err == nil && !tooBig:
+		return s, true
+	case err != nil && !errors.Is(err, errTrialOver) && !errors.Is(err, ErrTooLarge):
+		*errp = err
+	case tooBig || errors.Is(err, ErrTooLarge):
+	}
+	e.bytes -= s.bytes
+	return nil, false
+}

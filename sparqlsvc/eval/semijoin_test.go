@@ -1,0 +1,250 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+	"github.com/ldhub/ldhub/sparqlsvc/builtin"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
+	"github.com/ldhub/ldhub/sparqlsvc/parser"
+)
+
+// TestExistsSemiJoinMatchesBruteForce answers EXISTS and NOT EXISTS from a set of the pattern's solutions
+// (existsBySet, forced at the first row) and by substitution per row (the set forbidden), and compares both with
+// answers worked out by brute force: in the default graph and per named graph (GRAPH ?g), with a filter inside the
+// pattern, a filter that reads an outer variable the pattern does not bind (which must not use the set), an outer
+// variable left unbound by OPTIONAL (another key), two key variables, a UNION whose branches bind different
+// variables (not every solution binds the key), and an EXISTS nested in the pattern. It also checks which queries
+// used a set, so a semi-join that is silently never used fails too.
+func TestExistsSemiJoinMatchesBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	ex := func(f string, a ...any) rdf.Term { return rdf.IRI("http://ex.org/" + fmt.Sprintf(f, a...)) }
+	type review struct{ product, rating, reviewer int } // rating 0: none
+	const products, users = 120, 15
+	graphs := []string{"", "g1", "g2"}
+	reviews := map[string][]review{}
+	owner := map[string]map[int]int{} // product -> its owner, for some products
+	limit := map[int]int{}
+	b := index.NewBuilder()
+	add := func(g string, s, p, o rdf.Term) {
+		q := rdf.Triple(s, p, o)
+		if g != "" {
+			q.G = rdf.IRI("http://ex.org/" + g)
+		}
+		if err := b.Add(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p := range products {
+		limit[p] = 1 + r.IntN(10)
+	}
+	for _, g := range graphs {
+		owner[g] = map[int]int{}
+		for p := range products {
+			add(g, ex("p%d", p), ex("type"), ex("Product"))
+			add(g, ex("p%d", p), ex("limit"), rdf.Literal(fmt.Sprint(limit[p]), rdf.XSDInteger))
+			if r.IntN(2) == 0 {
+				owner[g][p] = r.IntN(users)
+				add(g, ex("p%d", p), ex("owner"), ex("u%d", owner[g][p]))
+			}
+		}
+		for i := range 400 {
+			rv := review{product: r.IntN(products), reviewer: r.IntN(users)}
+			if r.IntN(5) > 0 {
+				rv.rating = 1 + r.IntN(10)
+			}
+			reviews[g] = append(reviews[g], rv)
+			id := ex("r%s_%d", g, i)
+			add(g, id, ex("reviewFor"), ex("p%d", rv.product))
+			add(g, id, ex("reviewer"), ex("u%d", rv.reviewer))
+			if rv.rating > 0 {
+				add(g, id, ex("rating"), rdf.Literal(fmt.Sprint(rv.rating), rdf.XSDInteger))
+			}
+		}
+	}
+	ds := FromIndex(b.Build())
+
+	// want lists "<g> <p>" (or "<p>" in the default graph) for the products of g for which some review of theirs
+	// satisfies ok, or none does (not), with the owner's IRI added when withOwner (an empty column when unbound).
+	want := func(gs []string, not, withOwner bool, ok func(g string, p int, rv review) bool) []string {
+		var out []string
+		for _, g := range gs {
+			for p := range products {
+				found := slices.ContainsFunc(reviews[g], func(rv review) bool { return rv.product == p && ok(g, p, rv) })
+				if found == not {
+					continue
+				}
+				row := fmt.Sprintf("<http://ex.org/p%d>", p)
+				if withOwner {
+					if u, has := owner[g][p]; has {
+						row += fmt.Sprintf(" <http://ex.org/u%d>", u)
+					} else {
+						row += " -"
+					}
+				}
+				if g != "" {
+					row = "<http://ex.org/" + g + "> " + row
+				}
+				out = append(out, row)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	run := func(src string, semiJoin int) ([]string, int) {
+		q, err := parser.Parse(src, parser.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := newEvaluator(context.Background(), ds, q, Options{semiJoin: semiJoin})
+		c := &collector{res: &Result{}}
+		if err := e.selectQuery(q, c); err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		var out []string
+		for _, row := range c.res.Rows {
+			var cols []string
+			for _, v := range row {
+				if v.IsZero() {
+					cols = append(cols, "-")
+				} else {
+					cols = append(cols, v.String())
+				}
+			}
+			out = append(out, strings.Join(cols, " "))
+		}
+		slices.Sort(out)
+		return out, e.semiSets
+	}
+	def := []string{""}
+	named := []string{"g1", "g2"}
+	rated := func(min int) func(string, int, review) bool {
+		return func(_ string, _ int, rv review) bool { return rv.rating >= min }
+	}
+	const pre = `PREFIX : <http://ex.org/> `
+	cases := []struct {
+		src  string
+		want []string
+		sets bool // whether the forced run must answer from a set
+	}{
+		{pre + `SELECT ?p { ?p :type :Product FILTER EXISTS { ?r :reviewFor ?p ; :rating ?x FILTER(?x >= 9) } }`,
+			want(def, false, false, rated(9)), true},
+		{pre + `SELECT ?p { ?p :type :Product FILTER NOT EXISTS { ?r :reviewFor ?p ; :rating ?x FILTER(?x = 10) } }`,
+			want(def, true, false, func(_ string, _ int, rv review) bool { return rv.rating == 10 }), true},
+		// The filter reads ?lim, which the pattern does not bind: substitution gives it the row's value, a join
+		// would not, so no set may be used.
+		{pre + `SELECT ?p { ?p :type :Product ; :limit ?lim FILTER EXISTS { ?r :reviewFor ?p ; :rating ?x FILTER(?x > ?lim) } }`,
+			want(def, false, false, func(_ string, p int, rv review) bool { return rv.rating > limit[p] }), false},
+		// ?u is unbound where the product has no owner: those rows have ?p alone as their key.
+		{pre + `SELECT ?p ?u { ?p :type :Product OPTIONAL { ?p :owner ?u } FILTER NOT EXISTS { ?r :reviewFor ?p ; :reviewer ?u } }`,
+			want(def, true, true, func(g string, p int, rv review) bool {
+				u, has := owner[g][p]
+				return !has || rv.reviewer == u
+			}), true},
+		{pre + `SELECT ?p ?u { ?p :type :Product ; :owner ?u FILTER EXISTS { ?r :reviewFor ?p ; :reviewer ?u ; :rating ?x } }`,
+			wantOwned(want(def, false, true, func(g string, p int, rv review) bool {
+				u, has := owner[g][p]
+				return has && rv.reviewer == u && rv.rating > 0
+			})), true},
+		// Not every solution of a UNION binds ?u: a row's key (?p, ?u) cannot be looked up in the set.
+		{pre + `SELECT ?p ?u { ?p :type :Product ; :owner ?u FILTER EXISTS { { ?r :reviewFor ?p ; :rating 10 } UNION { ?r :reviewFor ?p ; :reviewer ?u } } }`,
+			wantOwned(want(def, false, true, func(g string, p int, rv review) bool {
+				u, has := owner[g][p]
+				return has && (rv.rating == 10 || rv.reviewer == u)
+			})), false},
+		// A review without a rating, by way of a nested NOT EXISTS keyed on the review.
+		{pre + `SELECT ?p { ?p :type :Product FILTER EXISTS { ?r :reviewFor ?p FILTER NOT EXISTS { ?r :rating ?x } } }`,
+			want(def, false, false, func(_ string, _ int, rv review) bool { return rv.rating == 0 }), true},
+		{pre + `SELECT ?g ?p { GRAPH ?g { ?p :type :Product FILTER EXISTS { ?r :reviewFor ?p ; :rating ?x FILTER(?x >= 8) } } }`,
+			want(named, false, false, rated(8)), true},
+		{pre + `SELECT ?g ?p { GRAPH ?g { ?p :type :Product FILTER NOT EXISTS { ?r :reviewFor ?p ; :rating ?x FILTER(?x <= 2) } } }`,
+			want(named, true, false, func(_ string, _ int, rv review) bool { return rv.rating > 0 && rv.rating <= 2 }), true},
+	}
+	for _, c := range cases {
+		if len(c.want) == 0 {
+			t.Fatalf("%s: the brute force found nothing", c.src)
+		}
+		for _, mode := range []int{1, -1} {
+			got, sets := run(c.src, mode)
+			if !slices.Equal(got, c.want) {
+				t.Errorf("%s (semiJoin %d): %d rows, want %d\n got %q\nwant %q", c.src, mode, len(got), len(c.want), got, c.want)
+			}
+			if mode > 0 && (sets > 0) != c.sets {
+				t.Errorf("%s: %d sets built, want them: %v", c.src, sets, c.sets)
+			}
+			if mode < 0 && sets > 0 {
+				t.Errorf("%s: sets built where they were forbidden", c.src)
+			}
+		}
+	}
+}
+
+// wantOwned keeps the rows of products with an owner (a query that requires ?u).
+func wantOwned(rows []string) []string {
+	var out []string
+	for _, r := range rows {
+		if !strings.HasSuffix(r, " -") {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// TestNumberCompareMatchesKeys compares numberCompare, which compares two numbers held in their ids as integers at
+// the larger scale, with the general comparison of their parsed keys, for integers and decimals of every inline
+// scale, each operator, and a variable or a constant on either side.
+func TestNumberCompareMatchesKeys(t *testing.T) {
+	r := rand.New(rand.NewPCG(43, 44))
+	lit := func() rdf.Term {
+		v := r.IntN(2001) - 1000
+		switch r.IntN(3) {
+		case 0:
+			return rdf.Literal(fmt.Sprint(v/10), rdf.XSDInteger)
+		case 1:
+			return rdf.Literal(fmt.Sprint(v/10), rdf.XSDDecimal)
+		}
+		return rdf.Literal(fmt.Sprintf("%.*f", 1+r.IntN(3), float64(v)/100), rdf.XSDDecimal)
+	}
+	q, err := parser.Parse(`SELECT * { ?a ?b ?c }`, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEvaluator(context.Background(), FromIndex(index.NewBuilder().Build()), q, Options{})
+	row := e.newRow()
+	checked := 0
+	for range 20000 {
+		a, b := lit(), lit()
+		ia, okA := index.InlineID(a)
+		ib, okB := index.InlineID(b)
+		if !okA || !okB {
+			continue
+		}
+		for _, op := range []string{"=", "!=", "<", "<=", ">", ">="} {
+			ka, kb := builtinKey(a), builtinKey(b)
+			want, werr := compareKeys(op, &ka, &kb)
+			if werr != nil {
+				t.Fatalf("%v %s %v: %v", a, op, b, werr)
+			}
+			row[e.slot("a")], row[e.slot("c")] = ia, ib
+			for _, args := range [][2]algebra.Expr{{algebra.Var("a"), algebra.Var("c")}, {algebra.Var("a"), algebra.Constant{Term: b}}, {algebra.Constant{Term: a}, algebra.Var("c")}} {
+				c := &algebra.Call{Func: op, Args: args[:]}
+				got, ok := e.numberCompare(e.cmpSiteOf(c), row)
+				if !ok || builtin.Boolean(got) != want {
+					t.Fatalf("%v %s %v (%v): %v %v, want %v", a, op, b, args, got, ok, want)
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 10000 {
+		t.Fatalf("only %d comparisons checked", checked)
+	}
+}
+
+func builtinKey(t rdf.Term) builtin.Key { return builtin.NewKey(t) }
