@@ -68,6 +68,7 @@ type Pipeline struct {
 	// waits for (later.go). Both under work.
 	pageGen    map[string]uint64
 	laterRepos map[string]int
+	pre        prerenders // large uploads rendered while they are committed (prerender.go)
 }
 
 // Result says what one sync did, by publication id.
@@ -147,6 +148,7 @@ func (p *Pipeline) Run(ctx context.Context) error {
 	go func() { defer close(gzDone); p.runGzip(gzCtx, q) }()
 	p.gz.Store(q)
 	defer func() { p.gz.Store(nil); stopGzip(); <-gzDone }()
+	defer p.watchUploads(ctx)()
 	if n, err := p.sweep(); err != nil {
 		p.o.Log.Warn("pipeline: removing what killed renders left", "err", err)
 	} else if n > 0 {
@@ -284,6 +286,10 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 	defer p.work.Unlock()
 	p.beginPages()
 	defer p.endPages()
+	// A rendering made ahead of a commit this sync sees is taken by it or not wanted (prerender.go).
+	if pr := p.settledPrerender(repoID); pr != nil {
+		defer p.dropPrerender(pr)
+	}
 	repo, err := p.o.Store.Repository(ctx, model.SystemActor, repoID)
 	if errors.Is(err, model.ErrNotFound) {
 		old := p.loadState(repoID).Path
@@ -569,16 +575,22 @@ func (p *Pipeline) ensureVersion(ctx context.Context, pub model.Publication, v m
 		return nil, fmt.Errorf("no syntax for %s", at.Version.Path)
 	}
 	docBase := p.docBase(at, base, tv)
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), tmpPrefix)
-	if err != nil {
-		return nil, err
-	}
-	defer p.batch.drop(tmp) // unless staged
 	// Under Run, a large version's terms.json is written after it went live (terms.go).
 	termsLater := p.gz.Load() != nil && len(data) > codec.StreamAbove
-	r, err := renderVersion(ctx, p.o.Codecs, tmp, source{data: data, syntax: syn, base: docBase}, tv.Time, termsLater)
-	if err != nil {
-		return nil, err
+	var r rendering
+	var tmp string
+	if pr := p.claimPrerender(ctx, pub.ID, at.Version, data, syn.Name, docBase, termsLater, filepath.Dir(dir)); pr != nil {
+		// Rendered while the upload was committed (prerender.go).
+		tmp, r = pr.dir, pr.r
+		defer p.batch.drop(tmp) // unless staged
+	} else {
+		if tmp, err = os.MkdirTemp(filepath.Dir(dir), tmpPrefix); err != nil {
+			return nil, err
+		}
+		defer p.batch.drop(tmp) // unless staged
+		if r, err = renderVersion(ctx, p.o.Codecs, tmp, source{data: data, syntax: syn, base: docBase}, tv.Time, termsLater); err != nil {
+			return nil, err
+		}
 	}
 	// Nothing the rendering left points into the content (the decoders copy what they keep), so its memory can
 	// hold the next upload instead of new memory (Store.RecycleContent).

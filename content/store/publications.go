@@ -486,7 +486,7 @@ func checkLabel(mode model.VersioningMode, label string, it *history.Item) error
 
 // UpdatePublication changes a publication (PUBLISHER): new content (nil Data keeps it) makes a new version,
 // patched meta-data alone does not. Either way it is one commit.
-func (s *Store) UpdatePublication(ctx context.Context, actor model.Actor, id string, patch PublicationPatch, c *Content) (model.Publication, error) {
+func (s *Store) UpdatePublication(ctx context.Context, actor model.Actor, id string, patch PublicationPatch, c *Content) (_ model.Publication, err error) {
 	h, err := s.writableItem(ctx, actor, history.Publication, id)
 	if err != nil {
 		return model.Publication{}, err
@@ -508,12 +508,16 @@ func (s *Store) UpdatePublication(ctx context.Context, actor model.Actor, id str
 	// A publication's name never changes, so the path checked here is the path written below.
 	validated := ""
 	var sb *gitrepo.StagedBlob
+	// The announced upload's outcome is told once: at the commit, or with the error of an earlier return.
+	outcome := func(string, error) {}
+	defer func() { outcome("", err) }()
 	if c != nil {
 		snap, err := s.snapshot(ctx, h)
 		if err != nil {
 			return model.Publication{}, err
 		}
 		if it, ok := snap.Item(id); ok {
+			outcome = s.announce(Upload{RepositoryID: repoID, PublicationID: id, Path: it.Name + ext, Data: c.Data})
 			if sb, err = s.checkAndStage(ctx, h, it.Name+ext, c.Data); err != nil {
 				return model.Publication{}, err
 			}
@@ -603,6 +607,12 @@ func (s *Store) UpdatePublication(ctx context.Context, actor model.Actor, id str
 		}
 		return msg, putJSON(tx, history.MetaPath(history.Publication, it.Name), m)
 	})
+	blob := ""
+	if err == nil && c != nil && sb != nil { // c is nil when the bytes were the latest version's already
+		blob = sb.Hash().String()
+	}
+	outcome(blob, err)
+	outcome = func(string, error) {}
 	if err != nil {
 		return model.Publication{}, err
 	}

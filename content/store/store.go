@@ -56,6 +56,7 @@ type Store struct {
 	where map[string]string
 
 	events  *broker
+	uploads uploadWatchers
 	watcher *fsnotify.Watcher
 	// watched maps a watched directory to the repository id it belongs to ("" for the hub repository).
 	watched map[string]string
