@@ -61,6 +61,7 @@ func main() {
 	buffers := flag.Int("buffers", 150000, "Virtuoso's NumberOfBuffers (8 KiB pages of cache)")
 	budget := flag.Duration("budget", time.Minute, "a query is not repeated once its runs add up to this (-virtuoso)")
 	timeout := flag.Duration("timeout", 5*time.Minute, "Virtuoso ends a query after this (its anytime-query timeout) and the query is reported as timed out (-virtuoso)")
+	cores := flag.Int("cores", runtime.GOMAXPROCS(0), "core tokens of the query pool, as a server has one per core (eval.Cores); 1: every query on one goroutine")
 	flag.Parse()
 	var err error
 	switch {
@@ -83,7 +84,7 @@ func main() {
 				defer pprof.StopCPUProfile()
 			}
 		}
-		err = runQueries(*idx, *queries, *runs, *warmup, *dump, *only)
+		err = runQueries(*idx, *queries, *runs, *warmup, *dump, *only, eval.NewCores(*cores))
 	default:
 		flag.Usage()
 		os.Exit(2)
@@ -120,7 +121,7 @@ func runBuild(data, out string) error {
 	})
 }
 
-func runQueries(idxPath, dir string, runs, warmup int, dump, only string) error {
+func runQueries(idxPath, dir string, runs, warmup int, dump, only string, cores *eval.Cores) error {
 	start := time.Now()
 	d, err := index.Open(idxPath)
 	if err != nil {
@@ -137,7 +138,7 @@ func runQueries(idxPath, dir string, runs, warmup int, dump, only string) error 
 			if err != nil {
 				return nil, err
 			}
-			return eval.Run(context.Background(), ds, q, eval.Options{Timeout: 5 * time.Minute})
+			return eval.Run(context.Background(), ds, q, eval.Options{Timeout: 5 * time.Minute, Cores: cores})
 		})
 		out = append(out, qr)
 		fmt.Fprintf(os.Stderr, "%-32s %7d results  median %.3f ms\n", name, qr.Results, qr.MedianMS)
@@ -148,7 +149,7 @@ func runQueries(idxPath, dir string, runs, warmup int, dump, only string) error 
 	runtime.GC()
 	debug.FreeOSMemory()
 	return json.NewEncoder(os.Stdout).Encode(map[string]any{
-		"open_ms": ms(openTime), "rss_mib": rssMiB("VmRSS"), "peak_rss_mib": rssMiB("VmHWM"), "queries": out,
+		"open_ms": ms(openTime), "rss_mib": rssMiB("VmRSS"), "peak_rss_mib": rssMiB("VmHWM"), "cores": cores.Size(), "queries": out,
 	})
 }
 

@@ -469,6 +469,11 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 				ranges = e.valueRanges(parts[0], os, checks[0], row, errp)
 			}
 		}
+		if k == 0 && e.fork != nil {
+			if done, cont := e.forkScan(ts, ranges, order, row, st, checks, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, emit, errp); done {
+				return cont
+			}
+		}
 		// The outermost loop of a trial evaluation tells it how far it has got (trialWatch).
 		var watch *trialWatch
 		if k == 0 && gi == 0 && e.trial != nil && e.trial.st == nil {
@@ -606,7 +611,7 @@ func (e *evaluator) earned(c *index.Cursor, n, per, cost int64) bool {
 // object, about what a far search costs per 256 rows, so it is built once the far probes number 1/256 of p's
 // rows; it is charged to the query's budget.
 func (e *evaluator) objectIndex(c *index.Cursor, g *index.Graph, p ID) *index.ObjectTable {
-	if !doubled(c) {
+	if !doubled(c) && !e.adoptDue(c) {
 		return nil
 	}
 	k := fanoutKey{g, p}
@@ -614,11 +619,20 @@ func (e *evaluator) objectIndex(c *index.Cursor, g *index.Graph, p ID) *index.Ob
 		return t
 	}
 	n := int64(g.Match(0, p, 0).Len())
+	if _, t := e.sharedCopy(k); t != nil {
+		e.bytes += index.ObjectTableBytes(int(n)) // each goroutine that reads it answers for it
+		e.byObject[k] = t
+		return t
+	}
+	if !doubled(c) {
+		return nil
+	}
 	if !e.earned(c, n, 256, index.ObjectTableBytes(int(n))) {
 		return nil
 	}
 	t := g.ObjectTable(p)
 	e.byObject[k] = t
+	e.shareCopy(k, nil, t)
 	return t
 }
 
@@ -648,7 +662,7 @@ func (e *evaluator) subjectScan(g *index.Graph, p ID) index.Matches {
 // they number a sixteenth of p's triples, about what sorting p's triples costs, the rest search p's rows only.
 // The copy is charged to the query's budget; without room the probes go on as before.
 func (e *evaluator) subjectIndex(c *index.Cursor, g *index.Graph, p ID) *index.Graph {
-	if !doubled(c) {
+	if !doubled(c) && !e.adoptDue(c) {
 		return nil
 	}
 	k := fanoutKey{g, p}
@@ -656,11 +670,20 @@ func (e *evaluator) subjectIndex(c *index.Cursor, g *index.Graph, p ID) *index.G
 		return sub
 	}
 	n := int64(g.Match(0, p, 0).Len())
+	if sub, _ := e.sharedCopy(k); sub != nil {
+		e.bytes += 12*n + index.SubjectTableBytes(int(n)) // each goroutine that reads it answers for it
+		e.bySubject[k] = sub
+		return sub
+	}
+	if !doubled(c) {
+		return nil
+	}
 	if !e.earned(c, n, 16, 12*n+index.SubjectTableBytes(int(n))) {
 		return nil
 	}
 	sub := g.BySubject(p)
 	e.bySubject[k] = sub
+	e.shareCopy(k, sub, nil)
 	return sub
 }
 

@@ -35,6 +35,13 @@ type Options struct {
 	// semiJoin, for tests, makes every EXISTS that may be answered from a set of its pattern's solutions
 	// (existsBySet) build it at its first row (> 0), or none do (< 0); 0 decides by the estimates.
 	semiJoin int
+	// Cores, when set, is the server's pool of core tokens (parallel.go): the query holds one while it runs and
+	// may evaluate a large scan on more cores while the pool has free ones. nil: one goroutine.
+	Cores *Cores
+	// forkMin and forkChunk, when positive, replace minForkRows and forkChunkRows (tests: many small chunks on
+	// small data); onChunk, when set, is called as a worker starts a chunk (tests: a worker's panic).
+	forkMin, forkChunk int
+	onChunk            func()
 }
 
 // ServiceClient runs a SERVICE pattern at a remote endpoint and returns its solutions.
@@ -126,6 +133,12 @@ type evaluator struct {
 	nextSite    int
 	eqHalves    map[*algebra.Call]*[2]*algebra.Call // "=" as ">=" and "<=" (valueRanges)
 	blocks      [][2]ID                             // valueBlocks
+	top         algebra.Op                          // the query's pattern
+	askForm     bool                                // ASK: evaluation stops at the first solution
+	fork        *forkSite                           // the chain whose first pattern may be shared with workers (parallel.go)
+	par         *forkRun                            // the parallel evaluation in progress in this goroutine
+	work        *worker                             // set in a worker's evaluator
+	limited     map[*algebra.BGP]bool               // BGPs under a LIMIT (limitedLeaf)
 }
 
 // Sink receives a query's answer as it is produced, so nothing but the operators that must hold rows keeps it in
@@ -168,7 +181,12 @@ func Stream(ctx context.Context, ds *Dataset, q *algebra.Query, opt Options, sin
 		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
 		defer cancel()
 	}
+	if opt.Cores != nil {
+		opt.Cores.hold()
+		defer opt.Cores.drop()
+	}
 	e := newEvaluator(ctx, ds, q, opt)
+	e.top, e.askForm = q.Op, q.Form == algebra.Ask
 	var err error
 	switch q.Form {
 	case algebra.Select:
@@ -295,6 +313,9 @@ func (e *evaluator) hold(n int) error {
 // holdBytes charges n bytes of held state (sets, strings, memoised closures) against the budget.
 func (e *evaluator) holdBytes(n int64) error {
 	e.bytes += n
+	if e.par != nil {
+		e.checkLent()
+	}
 	if e.bytes+e.t.bytes > e.opt.MaxMemory {
 		return ErrTooLarge
 	}

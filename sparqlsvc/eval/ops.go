@@ -120,6 +120,19 @@ func (e *evaluator) exec(op algebra.Op, in []ID, emit emitFn, errp *error) bool 
 	if e.subst == 0 && !e.safe(op, e.boundSet(in)) {
 		return e.independent(op, in, emit, errp)
 	}
+	if e.opt.Cores != nil {
+		if site := e.forkRoot(op, in, emit); site != nil {
+			if e.work != nil && e.work.top == nil {
+				e.work.top = site
+			}
+			return e.execFork(site, op, in, emit, errp)
+		}
+	}
+	return e.execOp(op, in, emit, errp)
+}
+
+// execOp is exec's evaluation of op itself.
+func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) bool {
 	switch x := op.(type) {
 	case *algebra.BGP:
 		return e.bgp(x, in, emit, errp)

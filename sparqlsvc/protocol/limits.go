@@ -3,9 +3,12 @@ package protocol
 import (
 	"net"
 	"net/http"
+	"runtime"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/ldhub/ldhub/sparqlsvc/eval"
 )
 
 // Limits bound every query an endpoint runs. Zero fields take the defaults below, which suit an anonymous caller
@@ -62,6 +65,17 @@ type Gate struct {
 	mu             sync.Mutex
 	running        int
 	byClient       map[string]int
+	// cores is the server's pool of core tokens (eval.Cores): a query admitted here may evaluate a large scan on a
+	// second core only while one is idle, so parallel queries never take more cores than the machine has.
+	cores *eval.Cores
+}
+
+// Cores is the pool of core tokens the gate's queries share (nil for a nil gate: every query on one goroutine).
+func (g *Gate) Cores() *eval.Cores {
+	if g == nil {
+		return nil
+	}
+	return g.cores
 }
 
 // Defaults of NewGate: a query mostly uses one core, so a few per core keep lookups answering quickly.
@@ -83,7 +97,7 @@ func NewGate(max, perClient int, client func(*http.Request) string) *Gate {
 	if perClient <= 0 {
 		perClient = DefaultPerClient
 	}
-	return &Gate{max: max, perClient: perClient, client: client, byClient: map[string]int{}}
+	return &Gate{max: max, perClient: perClient, client: client, byClient: map[string]int{}, cores: eval.NewCores(runtime.GOMAXPROCS(0))}
 }
 
 // enter admits a query from r's client, returning the function that ends it, or false when the server or the

@@ -113,7 +113,7 @@ func (h *Handler) gather(w http.ResponseWriter, r *http.Request, query string, p
 	if max <= 0 {
 		max = MaxPageResults
 	}
-	err = ds.Stream(r.Context(), q, eval.Options{Timeout: lim.Timeout, MaxRows: lim.MaxRows, MaxMemory: lim.MaxMemory, MaxResults: max}, pageSink{a})
+	err = ds.Stream(r.Context(), q, eval.Options{Timeout: lim.Timeout, MaxRows: lim.MaxRows, MaxMemory: lim.MaxMemory, MaxResults: max, Cores: h.Gate.Cores()}, pageSink{a})
 	switch {
 	case err == nil:
 	case errors.Is(err, eval.ErrTruncated):

@@ -240,7 +240,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, p
 	// still gets a proper error status; after that, a cut answer says so in its body and in the trailer.
 	hd.Set("Trailer", TruncatedHeader)
 	out.w = &commitWriter{w: w}
-	err = ds.Stream(r.Context(), q, eval.Options{Timeout: lim.Timeout, MaxRows: lim.MaxRows, MaxMemory: lim.MaxMemory, MaxResults: lim.MaxResults}, &out)
+	err = ds.Stream(r.Context(), q, eval.Options{Timeout: lim.Timeout, MaxRows: lim.MaxRows, MaxMemory: lim.MaxMemory, MaxResults: lim.MaxResults, Cores: h.Gate.Cores()}, &out)
 	var reason string
 	switch {
 	case err == nil:

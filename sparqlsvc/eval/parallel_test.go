@@ -1,0 +1,300 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
+	"github.com/ldhub/ldhub/sparqlsvc/parser"
+)
+
+// parallelData is a random graph for the parallel tests: subjects with a number (p0), a tagged or plain string
+// (p1), links to other subjects (p2), an optional value (p3) and a type.
+func parallelData(t testing.TB, n int, seed uint64) *Dataset {
+	r := rand.New(rand.NewPCG(seed, 1))
+	b := index.NewBuilder()
+	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
+	add := func(s, p, o rdf.Term) {
+		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	langs := []string{"en", "de", "fr"}
+	for i := range n {
+		s := ex("s", i)
+		add(s, ex("p", 0), rdf.Literal(fmt.Sprint(r.IntN(60)-10), rdf.XSDInteger))
+		for range r.IntN(3) {
+			if r.IntN(2) == 0 {
+				add(s, ex("p", 1), rdf.LangString(fmt.Sprintf("näme %d", r.IntN(40)), langs[r.IntN(3)]))
+			} else {
+				add(s, ex("p", 1), rdf.String(fmt.Sprintf("Größe %d", r.IntN(40))))
+			}
+		}
+		for range r.IntN(3) {
+			add(s, ex("p", 2), ex("s", r.IntN(n)))
+		}
+		if r.IntN(3) == 0 {
+			add(s, ex("p", 3), rdf.Literal(fmt.Sprintf("%d.%d", r.IntN(9), r.IntN(99)), rdf.XSDDecimal))
+		}
+		add(s, rdf.IRI(rdf.RDFNS+"type"), ex("C", r.IntN(4)))
+	}
+	return FromIndex(b.Build())
+}
+
+// parallelQueries are chains of every kind forkLeaf accepts (a BGP, FILTER, joins with a BGP and a path, OPTIONAL,
+// MINUS), read by every kind of consumer: the answer as it streams, GROUP BY with order-dependent aggregates
+// (GROUP_CONCAT, SAMPLE), ORDER BY with ties (kept in arrival order), DISTINCT, a sub-query, BIND, CONSTRUCT.
+var parallelQueries = []string{
+	`SELECT * { ?s <http://ex.org/p0> ?v ; <http://ex.org/p1> ?w }`,
+	`SELECT ?s ?v ?x { ?s <http://ex.org/p0> ?v ; <http://ex.org/p2> ?o . ?o <http://ex.org/p0> ?x FILTER(?x > ?v) }`,
+	`SELECT * { ?s <http://ex.org/p0> ?v OPTIONAL { ?s <http://ex.org/p3> ?z } }`,
+	`SELECT * { ?s <http://ex.org/p0> ?v OPTIONAL { ?s <http://ex.org/p3> ?z FILTER(?z > 3) } }`,
+	`SELECT * { ?s <http://ex.org/p0> ?v MINUS { ?s <http://ex.org/p3> ?z } }`,
+	`SELECT ?s ?o { ?s <http://ex.org/p0> ?v . ?s <http://ex.org/p2>+ ?o FILTER(?v < 20) }`,
+	`SELECT ?s ?o { ?s a ?c . ?s (<http://ex.org/p2>/<http://ex.org/p2>)? ?o }`,
+	`SELECT ?v (GROUP_CONCAT(STR(?w); SEPARATOR="|") AS ?g) (SAMPLE(?w) AS ?sa) (COUNT(*) AS ?n) (SUM(?v) AS ?sum)
+		{ ?s <http://ex.org/p0> ?v ; <http://ex.org/p1> ?w } GROUP BY ?v`,
+	`SELECT ?c (GROUP_CONCAT(DISTINCT ?w) AS ?g) (AVG(?z) AS ?a) (MIN(?w) AS ?mn)
+		{ ?s a ?c ; <http://ex.org/p1> ?w OPTIONAL { ?s <http://ex.org/p3> ?z } } GROUP BY ?c`,
+	`SELECT ?s ?v ?w { ?s <http://ex.org/p0> ?v ; <http://ex.org/p1> ?w } ORDER BY ?v`,
+	`SELECT ?s ?v { ?s <http://ex.org/p0> ?v ; <http://ex.org/p1> ?w } ORDER BY DESC(?v) LIMIT 7`,
+	`SELECT DISTINCT ?v ?w { ?s <http://ex.org/p0> ?v ; <http://ex.org/p1> ?w }`,
+	`SELECT ?s ?x { ?s <http://ex.org/p0> ?v ; <http://ex.org/p1> ?w BIND(CONCAT(STR(?v * 2), LANG(?w)) AS ?x) }`,
+	`SELECT ?s ?w ?m { { SELECT ?s (MIN(?v) AS ?m) { ?s <http://ex.org/p2> ?o . ?o <http://ex.org/p0> ?v } GROUP BY ?s ORDER BY ?m LIMIT 30 }
+		?s <http://ex.org/p1> ?w }`,
+	`CONSTRUCT { ?s <http://ex.org/q> ?v . ?s <http://ex.org/b> [ <http://ex.org/w> ?w ] } { ?s <http://ex.org/p0> ?v ; <http://ex.org/p1> ?w FILTER(?v > 5) }`,
+	`SELECT ?s { ?s <http://ex.org/p0> ?v FILTER(LANGMATCHES(LANG(?v), "*") || ?v >= 0) }`,
+	`ASK { ?s <http://ex.org/p0> ?v ; <http://ex.org/p2> ?o . ?o <http://ex.org/p0> 49 }`,
+}
+
+// forkOptions evaluate with small chunks on small data, so each query of parallelQueries is cut in many chunks.
+func forkOptions(c *Cores) Options {
+	return Options{Cores: c, forkMin: 16, forkChunk: 3}
+}
+
+func runText(t testing.TB, ds *Dataset, src string, opt Options) (*Result, error) {
+	t.Helper()
+	q, err := parser.Parse(src, parser.Options{})
+	if err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	return Run(context.Background(), ds, q, opt)
+}
+
+func sameResult(a, b *Result) bool {
+	return a.Form == b.Form && a.Boolean == b.Boolean && slices.Equal(a.Vars, b.Vars) &&
+		slices.EqualFunc(a.Rows, b.Rows, func(x, y []rdf.Term) bool { return slices.Equal(x, y) }) &&
+		slices.Equal(a.Triples, b.Triples)
+}
+
+// TestParallelMatchesOneGoroutine compares, row by row and in order, each query evaluated with workers (four core
+// tokens, chunks of three rows) against the same query on one goroutine, on random data, several times (the
+// chunks workers take differ from run to run). It fails when the chunks' solutions are put back out of order, a
+// chunk is lost or read twice, or a worker shares a cursor or cache with the query's goroutine.
+func TestParallelMatchesOneGoroutine(t *testing.T) {
+	ds := parallelData(t, 700, 3)
+	cores := NewCores(4)
+	for _, src := range parallelQueries {
+		want, err := runText(t, ds, src, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if len(want.Rows)+len(want.Triples) == 0 && !want.Boolean {
+			t.Fatalf("%s: no answer; the test data does not exercise it", src)
+		}
+		before := cores.Chunks()
+		for range 4 {
+			got, err := runText(t, ds, src, forkOptions(cores))
+			if err != nil {
+				t.Fatalf("%s with workers: %v", src, err)
+			}
+			if !sameResult(want, got) {
+				t.Fatalf("%s: with workers the answer differs (%d rows, %d triples; one goroutine %d, %d)",
+					src, len(got.Rows), len(got.Triples), len(want.Rows), len(want.Triples))
+			}
+		}
+		t.Logf("%d chunks from workers: %s", cores.Chunks()-before, src)
+	}
+	if cores.Chunks() == 0 {
+		t.Fatal("no worker delivered a chunk: the test compared one goroutine with itself")
+	}
+	if n := cores.redone.Load(); n > 0 {
+		t.Fatalf("%d chunks failed in a worker and were done again: a worker meets state it does not have", n)
+	}
+	if n := cores.busy.Load(); n != 0 {
+		t.Fatalf("%d core tokens still out after every query ended", n)
+	}
+}
+
+// TestParallelWithinBudget runs a query with the least budget it needs on one goroutine: its workers' buffers
+// outgrow their share, so they stop and the query's goroutine evaluates their chunks again, and the answer is the
+// one-goroutine answer, not ErrTooLarge. Under that budget both fail with ErrTooLarge.
+func TestParallelWithinBudget(t *testing.T) {
+	ds := parallelData(t, 3000, 5)
+	src := `SELECT ?v (GROUP_CONCAT(STR(?w); SEPARATOR="|") AS ?g) { ?s <http://ex.org/p0> ?v ; <http://ex.org/p2> ?o . ?o <http://ex.org/p1> ?w } GROUP BY ?v`
+	lo, hi := int64(1<<10), int64(64<<20) // fails, succeeds
+	for hi-lo > hi/64 {
+		mid := (lo + hi) / 2
+		if _, err := runText(t, ds, src, Options{MaxMemory: mid}); err == nil {
+			hi = mid
+		} else if errors.Is(err, ErrTooLarge) {
+			lo = mid
+		} else {
+			t.Fatal(err)
+		}
+	}
+	want, err := runText(t, ds, src, Options{MaxMemory: hi})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cores := NewCores(3)
+	popt := forkOptions(cores)
+	popt.MaxMemory = hi
+	for range 5 {
+		got, err := runText(t, ds, src, popt)
+		if err != nil {
+			t.Fatalf("with workers and a budget of %d bytes: %v", hi, err)
+		}
+		if !sameResult(want, got) {
+			t.Fatal("with workers under a tight budget the answer differs")
+		}
+	}
+	if cores.redone.Load() == 0 {
+		t.Fatal("no worker outgrew its share: the budget did not test the workers")
+	}
+	popt.MaxMemory = lo
+	if _, err := runText(t, ds, src, popt); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("over the budget with workers: %v; want ErrTooLarge", err)
+	}
+}
+
+// TestCoresNeverExceeded runs queries with workers from many goroutines at once on a pool of two tokens: the
+// tokens out when a worker got one never passed two, and a query running while another holds the second token
+// gets no worker.
+func TestCoresNeverExceeded(t *testing.T) {
+	c := NewCores(2)
+	c.hold()
+	c.hold()
+	if c.tryExtra() {
+		t.Fatal("a worker got a token while two queries held both")
+	}
+	c.drop()
+	if !c.tryExtra() {
+		t.Fatal("no worker token with one query running on two cores")
+	}
+	if c.tryExtra() {
+		t.Fatal("a second worker token on two cores")
+	}
+	c.drop()
+	c.drop()
+
+	ds := parallelData(t, 700, 9)
+	var wg sync.WaitGroup
+	for g := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 6 {
+				if _, err := runText(t, ds, parallelQueries[(g+i)%len(parallelQueries)], forkOptions(c)); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	// Tokens taken and given back directly, racing with the queries.
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 2000 {
+				if c.tryExtra() {
+					c.drop()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if p := c.Peak(); p > 2 {
+		t.Fatalf("%d tokens out at once after a worker's was granted, on 2 cores", p)
+	}
+	if n := c.busy.Load(); n != 0 {
+		t.Fatalf("%d tokens still out", n)
+	}
+}
+
+// cancelSink cancels its query's context at the first solution.
+type cancelSink struct {
+	collector
+	cancel context.CancelFunc
+	rows   int
+}
+
+func (s *cancelSink) Row(v []rdf.Term) error {
+	s.rows++
+	s.cancel()
+	return nil
+}
+
+// TestParallelCancelAndPanic: a query cancelled while workers run returns the context's error, and every worker
+// has ended and given its token back by then; a time limit ends it with ErrTimeout; a worker that panics neither
+// ends the process nor changes the answer (its chunk is done again by the query's goroutine).
+func TestParallelCancelAndPanic(t *testing.T) {
+	ds := parallelData(t, 3000, 11)
+	src := `SELECT ?s ?o { ?s <http://ex.org/p0> ?v . ?s <http://ex.org/p2>* ?o }`
+	q, err := parser.Parse(src, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cores := NewCores(4)
+	before := runtime.NumGoroutine()
+	for range 5 {
+		ctx, cancel := context.WithCancel(context.Background())
+		sink := &cancelSink{collector: collector{res: &Result{}}, cancel: cancel}
+		err := Stream(ctx, ds, q, forkOptions(cores), sink)
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled query: %v after %d rows; want context.Canceled", err, sink.rows)
+		}
+		if n := cores.busy.Load(); n != 0 {
+			t.Fatalf("%d tokens out after the cancelled query returned", n)
+		}
+	}
+	opt := forkOptions(cores)
+	opt.Timeout = time.Nanosecond
+	if err := Stream(context.Background(), ds, q, opt, &collector{res: &Result{}}); !errors.Is(err, ErrTimeout) {
+		t.Fatalf("timed-out query: %v", err)
+	}
+
+	want, err := Run(context.Background(), ds, q, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt = forkOptions(cores)
+	opt.onChunk = func() { panic("worker panic (test)") }
+	redone := cores.redone.Load()
+	got, err := Run(context.Background(), ds, q, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameResult(want, got) {
+		t.Fatal("with panicking workers the answer differs")
+	}
+	if cores.redone.Load() == redone {
+		t.Fatal("no worker panicked: the test did not reach a worker")
+	}
+	if n := cores.busy.Load(); n != 0 {
+		t.Fatalf("%d tokens out after workers panicked", n)
+	}
+	time.Sleep(10 * time.Millisecond)
+	if n := runtime.NumGoroutine(); n > before+2 {
+		t.Fatalf("%d goroutines after the queries, %d before: workers outlived their queries", n, before)
+	}
+}
