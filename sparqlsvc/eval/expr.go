@@ -317,25 +317,36 @@ func (e *evaluator) numberCompare(s *cmpSite, row []ID) (result, ok bool) {
 		}
 		s.numsDone = true
 	}
-	var vs [2]int64
-	var ss [2]int
-	for i := range vs {
-		id := s.nums[i]
+	var ids [2]ID
+	for i := range ids {
+		ids[i] = s.nums[i]
 		if v, isVar := c.Args[i].(algebra.Var); isVar {
-			id = row[e.varSlot(v)]
+			ids[i] = row[e.varSlot(v)]
 		}
-		if vs[i], ss[i], ok = index.InlineNumber(id); !ok {
-			return false, false
-		}
+	}
+	r, ok := compareNumbers(ids[0], ids[1])
+	if !ok {
+		return false, false
+	}
+	return opResult(c.Func, r)
+}
+
+// compareNumbers compares the values of two numbers held in their ids (xsd:integer or xsd:decimal, index.IsInline):
+// v / 10^scale each, as integers at the larger scale. ok is false unless both ids hold such numbers.
+func compareNumbers(a, b ID) (r int, ok bool) {
+	va, sa, okA := index.InlineNumber(a)
+	vb, sb, okB := index.InlineNumber(b)
+	if !okA || !okB {
+		return 0, false
 	}
 	// |v| < 2^27 and scale <= 3: scaled to the larger scale, the values fit an int64 easily.
-	for ; ss[0] < ss[1]; ss[0]++ {
-		vs[0] *= 10
+	for ; sa < sb; sa++ {
+		va *= 10
 	}
-	for ; ss[1] < ss[0]; ss[1]++ {
-		vs[1] *= 10
+	for ; sb < sa; sb++ {
+		vb *= 10
 	}
-	return opResult(c.Func, cmp.Compare(vs[0], vs[1]))
+	return cmp.Compare(va, vb), true
 }
 
 // varRef is a variable's slot by the address and length of its name.

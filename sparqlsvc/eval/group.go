@@ -138,11 +138,13 @@ type aggState struct {
 	sum    builtin.Sum     // SUM, AVG
 	sumErr error           // SUM, AVG: a value that is not a number
 	best   *builtin.Key    // MIN, MAX: the value so far, parsed once
-	bestID ID              // MIN, MAX: instead of best, the value so far as an id of a date block (minMaxByID)
-	sample rdf.Term        // SAMPLE: the first value
-	parts  []string        // GROUP_CONCAT
-	size   int64           // GROUP_CONCAT: the bytes of parts and separators, charged to the query
-	badCat bool            // GROUP_CONCAT: a value that is not a literal
+	// MIN, MAX: instead of best, the value so far as an id of a date block (minMaxByID) or of a number held in its
+	// id (minMaxNumber)
+	bestID ID
+	sample rdf.Term // SAMPLE: the first value
+	parts  []string // GROUP_CONCAT
+	size   int64    // GROUP_CONCAT: the bytes of parts and separators, charged to the query
+	badCat bool     // GROUP_CONCAT: a value that is not a literal
 }
 
 func (s *aggState) init(a *algebra.Aggregate) {
@@ -189,7 +191,8 @@ func (e *evaluator) accumulate(s *aggState, a *algebra.Aggregate, row []ID, errp
 			return nil
 		}
 	}
-	if isVar && !a.Distinct && (a.Name == "MIN" || a.Name == "MAX") && e.minMaxByID(s, a.Name == "MIN", id) {
+	if isVar && !a.Distinct && (a.Name == "MIN" || a.Name == "MAX") &&
+		(e.minMaxByID(s, a.Name == "MIN", id) || minMaxNumber(s, a.Name == "MIN", id)) {
 		s.n++
 		return nil
 	}
@@ -477,4 +480,28 @@ func (h *sortItems) Pop() any {
 	it := h.items[len(h.items)-1]
 	h.items = h.items[:len(h.items)-1]
 	return it
+}
+
+// minMaxNumber is minMaxByID for numbers held in their ids: MIN(?price) over every offer compares the ids' values
+// (compareNumbers) and keeps the best as an id, without a term made per solution. Two forms of one value (10 and
+// 10.0) are left to the general path, whose order of terms decides between them.
+func minMaxNumber(s *aggState, min bool, id ID) bool {
+	switch {
+	case s.best == nil && s.bestID == 0:
+		if _, _, ok := index.InlineNumber(id); !ok {
+			return false
+		}
+		s.bestID = id
+	case s.bestID != 0:
+		c, ok := compareNumbers(id, s.bestID)
+		if !ok || (c == 0 && id != s.bestID) {
+			return false
+		}
+		if (min && c < 0) || (!min && c > 0) {
+			s.bestID = id
+		}
+	default:
+		return false
+	}
+	return true
 }

@@ -60,6 +60,19 @@ func TestGroupMatchesReference(t *testing.T) {
 			}
 		}
 	}
+	// Numbers held in their ids only (minMaxNumber), of every inline scale, two forms of some values among them.
+	r2 := rand.New(rand.NewPCG(9, 10))
+	inline := []rdf.Term{rdf.Literal("2", rdf.XSDInteger), rdf.Literal("2.0", rdf.XSDDecimal), rdf.Literal("2", rdf.XSDDecimal)}
+	for range 60 {
+		v := r2.IntN(4001) - 2000
+		inline = append(inline, rdf.Literal(fmt.Sprint(v), rdf.XSDInteger),
+			rdf.Literal(fmt.Sprintf("%.*f", r2.IntN(4), float64(v)/float64(1+r2.IntN(999))), rdf.XSDDecimal))
+	}
+	for i := range 400 {
+		if err := b.Add(rdf.Triple(ex("s", i), ex("w", 0), inline[r2.IntN(len(inline))])); err != nil {
+			t.Fatal(err)
+		}
+	}
 	ds := FromIndex(b.Build())
 	aggs := `(COUNT(*) AS ?c) (COUNT(DISTINCT *) AS ?cd) (COUNT(?v) AS ?cv) (COUNT(DISTINCT ?v) AS ?cdv)
 		(SUM(?v) AS ?sum) (AVG(?v) AS ?avg) (MIN(?v) AS ?mn) (MAX(?v) AS ?mx) (SAMPLE(?v) AS ?sa)
@@ -73,6 +86,8 @@ func TestGroupMatchesReference(t *testing.T) {
 		`SELECT ?k ?dt ` + aggs + ` ` + where + ` GROUP BY ?k (DATATYPE(?v) AS ?dt)`,
 		`SELECT ` + aggs + ` ` + where,
 		`SELECT ` + aggs + ` { ?s <http://ex.org/none> ?v }`,
+		`SELECT ?k (MIN(?w) AS ?mn) (MAX(?w) AS ?mx) (COUNT(?w) AS ?n) { ?s <http://ex.org/k0> ?k ; <http://ex.org/w0> ?w } GROUP BY ?k`,
+		`SELECT (MIN(?w) AS ?mn) (MAX(?w) AS ?mx) { ?s <http://ex.org/w0> ?w }`,
 		`SELECT ?y ?m (COUNT(*) AS ?n) (MIN(?v) AS ?first) (MAX(?v) AS ?last) ` + where +
 			` GROUP BY (YEAR(?v) AS ?y) (MONTH(?v) AS ?m)`,
 		// Computed values (some equal to terms the data holds) counted by id: COUNT(DISTINCT ?w) must meet each
