@@ -92,8 +92,7 @@ func (e *evaluator) eval(x algebra.Expr, row []ID, errp *error) (rdf.Term, error
 			found = true
 			return false
 		}, &err)
-		m.join.work += time.Since(start)
-		m.join.calls++
+		m.join.measure(time.Since(start))
 		if err != nil {
 			*errp = err
 			return rdf.Term{}, err

@@ -28,8 +28,9 @@ import (
 //
 // When it is worth it is decided by the planner's estimate of the rows that will test the EXISTS (the rows of the
 // FILTER's operand: a BGP's plan, priced as planCost prices it) and by the time the rows so far have taken. After
-// trialAfter of that time and trialCalls rows, the rows still to come are expected to take R = time per row × rows left; the pattern is
-// then evaluated on its own for at most R/2 (a trial). If it finishes, the set answers every later row; if not, or
+// trialAfter of that time and trialCalls rows (not counting the first trialCalls), the rows still to come are
+// expected to take R = time per row × rows left; the pattern is then evaluated on its own for at most R/2 (a
+// trial). If it finishes, the set answers every later row; if not, or
 // if its progress through its first pattern's rows shows it would not finish in time (trialWatch), the trial is
 // dropped and the rows go on being evaluated one by one. The planner's estimate of the pattern on its own is not
 // used: it prices every probe of a join by a value that is not its range's first as far from the previous one,
@@ -40,8 +41,9 @@ import (
 // cost, short enough to leave most rows to the set.
 const trialAfter = time.Millisecond
 
-// trialCalls is the fewest evaluations per row measured before a trial: the first ones may pay for what the
-// rest reuse (a table of objects, a predicate sorted by subject).
+// trialCalls is how many evaluations per row are left out of the measure, and then how many are measured at
+// least, before a trial: the first ones pay for what the rest reuse (a table of objects, a predicate sorted by
+// subject), and counting them made a pattern that costs 8 µs per row look like 80 µs.
 const trialCalls = 64
 
 // errTrialOver ends a trial evaluation that has used its steps (evaluator.stopAt).
@@ -90,8 +92,9 @@ func scratchID(id ID) bool { return id&0xc0000000 == 0xc0000000 }
 
 // existsJoin is an EXISTS's state for deciding and keeping its semi-join.
 type existsJoin struct {
-	work  time.Duration // the time evaluations per row have taken
-	calls int           // and their number
+	calls int           // evaluations per row
+	work  time.Duration // the time those after the first trialCalls have taken
+	timed int           // and their number
 	// outer is the operator whose rows test the EXISTS (a FILTER's operand), with the variables bound when it
 	// ran, noted by noteOuter; rows is the planner's estimate of its rows (0: unknown), once asked.
 	outer      algebra.Op
@@ -100,6 +103,14 @@ type existsJoin struct {
 	asked      bool
 	tried      bool
 	sets       []*existsSet
+}
+
+// measure counts an evaluation per row that took d.
+func (j *existsJoin) measure(d time.Duration) {
+	if j.calls++; j.calls > trialCalls {
+		j.work += d
+		j.timed++
+	}
 }
 
 // noteOuter notes, for each EXISTS in exprs, the operator op whose rows test it and what was bound when it ran.
@@ -160,7 +171,7 @@ func (e *evaluator) existsBySet(m *existsMemo, x *algebra.Exists, row []ID, errp
 		}
 	}
 	always := e.opt.semiJoin > 0
-	if j.tried || (!always && (j.work < trialAfter || j.calls < trialCalls || j.outer == nil)) {
+	if j.tried || (!always && (j.work < trialAfter || j.timed < trialCalls || j.outer == nil)) {
 		return false, false
 	}
 	if bound.over || !bound.subsetOf(e.infoOf(x.Pattern).certain) || !e.safe(x.Pattern, bound) {
@@ -170,7 +181,7 @@ func (e *evaluator) existsBySet(m *existsMemo, x *algebra.Exists, row []ID, errp
 	budget := time.Hour
 	if !always {
 		left := e.rowsEstimate(j.outer, j.outerBound) - float64(j.calls)
-		if budget = time.Duration(float64(j.work) / float64(j.calls) * left / 2); budget < trialAfter {
+		if budget = time.Duration(float64(j.work) / float64(j.timed) * left / 2); budget < trialAfter {
 			return false, false
 		}
 	}
@@ -184,8 +195,9 @@ func (e *evaluator) existsBySet(m *existsMemo, x *algebra.Exists, row []ID, errp
 }
 
 // trialWatch follows a trial evaluation's progress through the rows of its first pattern (the outermost loop of
-// its joins): once an eighth of its time has passed, a trial whose progress shows it would not finish in time
-// ends then (interrupted) rather than at its end.
+// its joins): once a quarter of its time has passed, a trial whose progress shows it would take more than half as
+// long again ends then (interrupted) rather than at its end. The first rows are the slowest (the caches are cold,
+// and the probes may still build what later ones reuse), so the projection is only trusted when clearly over.
 type trialWatch struct {
 	st          *bgpState // the BGP whose first pattern's rows are the outermost loop (the first to claim it)
 	done, total int
@@ -196,7 +208,7 @@ type trialWatch struct {
 // overdue reports whether the watched trial would not finish within its budget at the pace it has gone so far.
 func (w *trialWatch) overdue(now time.Time) bool {
 	el := now.Sub(w.start)
-	return el > w.budget/8 && w.done > 0 && float64(el)*float64(w.total)/float64(w.done) > float64(w.budget)
+	return el > w.budget/4 && w.done > 0 && float64(el)*float64(w.total)/float64(w.done) > 1.5*float64(w.budget)
 }
 
 // trialSet evaluates x's pattern on its own in the active graph, for at most budget, and collects its

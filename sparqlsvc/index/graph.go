@@ -26,10 +26,6 @@ type Graph struct {
 	// open addressing, Fibonacci hashing by the top bits): MatchSubject's one probe instead of a search.
 	subjects  []uint32
 	slotShift uint
-	// unhashed: a graph from BySubject whose subjects are hashed at its first MatchSubject, not before: a join
-	// that only reads its rows in order (a subject scan) never needs them. Such a graph belongs to one query, so
-	// this first use is not guarded against another goroutine.
-	unhashed bool
 	// fences holds, per permutation, every fenceStride-th row, built once far probes of the permutation have
 	// cost about what building it does (noteFar); nil until then. A probe that must search a wide range first
 	// searches these rows, which stay in the cache, and then one stretch of fenceStride rows.
@@ -272,7 +268,7 @@ func (g *Graph) MatchFrom(c *Cursor, s, p, o ID) Matches {
 func (g *Graph) BySubject(p ID) *Graph {
 	pos := g.Match(0, p, 0).Rows
 	sub := &Graph{perms: [3][]Row{SPO: sortBySubject(pos), POS: pos}}
-	sub.unhashed = true
+	sub.hashSubjects()
 	return sub
 }
 
@@ -477,10 +473,6 @@ func SubjectTableBytes(n int) int64 { return 4 << subjectTableBits(n) }
 // was a search of ~30 steps each. Other graphs and patterns go to Match.
 func (g *Graph) MatchSubject(s, p, o ID) Matches {
 	rows := g.perms[SPO]
-	if g.unhashed {
-		g.hashSubjects()
-		g.unhashed = false
-	}
 	if g.subjects == nil || s == 0 || p == 0 {
 		return g.Match(s, p, o)
 	}
