@@ -599,7 +599,7 @@ func doubled(c *index.Cursor) bool {
 // earned reports whether the far probes through c number 1/per of a predicate's n triples and the query's budget
 // has room for cost more bytes, and then charges them.
 func (e *evaluator) earned(c *index.Cursor, n, per, cost int64) bool {
-	if int64(c.Far()) < n/per || e.bytes+e.t.bytes+cost > e.opt.MaxMemory {
+	if int64(c.Far())*e.ways() < n/per || e.bytes+e.t.bytes+cost > e.opt.MaxMemory {
 		return false
 	}
 	e.bytes += cost

@@ -139,6 +139,7 @@ type evaluator struct {
 	par         *forkRun                            // the parallel evaluation in progress in this goroutine
 	work        *worker                             // set in a worker's evaluator
 	limited     map[*algebra.BGP]bool               // BGPs under a LIMIT (limitedLeaf)
+	minusBy     map[*algebra.Minus]minusBuilt       // MINUS's index of its right side, kept for workers (minusIndexOf)
 }
 
 // Sink receives a query's answer as it is produced, so nothing but the operators that must hold rows keeps it in

@@ -192,7 +192,7 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 		if !ok {
 			return false
 		}
-		slot, by := e.minusIndex(right, e.infoOf(x.Left).mentioned)
+		slot, by := e.minusIndexOf(x, right)
 		if err := e.holdBytes(int64(len(by))*48 + int64(len(right))*4); err != nil {
 			*errp = err
 			return false

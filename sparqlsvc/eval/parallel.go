@@ -107,6 +107,7 @@ type forkRun struct {
 	budget int64        // bytes workers may hold together
 	maxRow int64        // rows they may hold together
 	nvars  int
+	ways   int64 // goroutines taking part: the query's and its workers
 	// copies are the predicates' sorted copies and tables of objects that the query's goroutine or a worker built
 	// during the run (subjectIndex, objectIndex): built once, by whoever earned it first, and read by all.
 	mu   sync.Mutex
@@ -315,12 +316,15 @@ func (e *evaluator) parallelScan(site *forkSite, ranges []index.Matches, total i
 	started := 0
 	for started < e.opt.Cores.Size()-1 && started < len(chunks)/2 && e.opt.Cores.tryExtra() {
 		started++
-		run.wg.Add(1)
-		go e.child(run).startWorker() // the child is made here: it copies this goroutine's state
 	}
 	if started == 0 {
 		run.cancel()
 		return false, false
+	}
+	run.ways = int64(started + 1)
+	for range started {
+		run.wg.Add(1)
+		go e.child(run).startWorker() // the child is made here: it copies this goroutine's state
 	}
 	e.par = run
 	defer e.endRun(run)
@@ -548,7 +552,7 @@ func (e *evaluator) child(run *forkRun) *evaluator {
 		bySubject: maps.Clone(e.bySubject), byObject: maps.Clone(e.byObject),
 		constKeys:  map[*algebra.Call]*[2]*builtin.Key{},
 		filterVars: maps.Clone(e.filterVars), filterConj: maps.Clone(e.filterConj), shares: maps.Clone(e.shares),
-		limited: maps.Clone(e.limited), outerNoted: map[algebra.Op]bool{}, substVars: maps.Clone(e.substVars),
+		limited: maps.Clone(e.limited), minusBy: maps.Clone(e.minusBy), outerNoted: map[algebra.Op]bool{}, substVars: maps.Clone(e.substVars),
 		work: &worker{run: run},
 	}
 	return w
@@ -560,6 +564,16 @@ func (e *evaluator) shared() *forkRun {
 		return e.work.run
 	}
 	return e.par
+}
+
+// ways is how many goroutines share the scan this evaluator takes part in. Each counts the far probes of its own
+// cursors, about 1/ways of them, so a copy is earned (evaluator.earned) after as many far probes in all as on one
+// goroutine.
+func (e *evaluator) ways() int64 {
+	if run := e.shared(); run != nil && run.ways > 0 {
+		return run.ways
+	}
+	return 1
 }
 
 // adoptDue reports whether a cursor's probes should look for a copy another goroutine of the run built: every 64
@@ -600,4 +614,28 @@ func (e *evaluator) shareCopy(k fanoutKey, sub *index.Graph, obj *index.ObjectTa
 		}
 		run.objs[k] = obj
 	}
+}
+
+// minusBuilt is a MINUS's index of its right side's rows (minusIndex).
+type minusBuilt struct {
+	right [][]ID
+	slot  int
+	by    map[ID][]int32
+}
+
+// minusIndexOf is minusIndex of x's right side, kept when the query may use workers: a worker evaluating a chain
+// with a MINUS in it reads the index the query's goroutine built instead of building its own.
+func (e *evaluator) minusIndexOf(x *algebra.Minus, right [][]ID) (int, map[ID][]int32) {
+	if e.opt.Cores == nil {
+		return e.minusIndex(right, e.infoOf(x.Left).mentioned)
+	}
+	if b, ok := e.minusBy[x]; ok && len(b.right) == len(right) && (len(right) == 0 || &b.right[0] == &right[0]) {
+		return b.slot, b.by
+	}
+	slot, by := e.minusIndex(right, e.infoOf(x.Left).mentioned)
+	if e.minusBy == nil {
+		e.minusBy = map[*algebra.Minus]minusBuilt{}
+	}
+	e.minusBy[x] = minusBuilt{right, slot, by}
+	return slot, by
 }
