@@ -2,6 +2,7 @@ package eval
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
@@ -463,10 +464,16 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 		}
 		parts := [1]index.Matches{m}
 		ranges := parts[:]
+		var proven []bool               // ranges whose rows pass the comparisons valueRanges used
+		var restChecks [][]algebra.Expr // checks without those comparisons
 		if m.Rows == nil {
 			parts[0] = e.probe(&st.cur[order[k]*len(e.active)+gi], gr.g, s, p, o)
 			if k == 0 && s == 0 && p != 0 && o == 0 && checks != nil && parts[0].Perm == index.POS {
-				ranges = e.valueRanges(parts[0], os, checks[0], row, errp)
+				var rest []algebra.Expr
+				ranges, proven, rest = e.valueRanges(parts[0], os, checks[0], row, errp)
+				if proven != nil {
+					restChecks = append([][]algebra.Expr{rest}, checks[1:]...)
+				}
 			}
 		}
 		if k == 0 && e.fork != nil {
@@ -483,7 +490,11 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 				watch.total += m.Len()
 			}
 		}
-		for _, m := range ranges {
+		for ri, m := range ranges {
+			ch := checks
+			if proven != nil && proven[ri] {
+				ch = restChecks
+			}
 			for j := 0; j < m.Len(); j++ {
 				if watch != nil {
 					watch.done++
@@ -498,7 +509,7 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 				if gi > 0 && e.inEarlierGraph(gi, ms, mp, mo) {
 					continue // the default graph is a set: a triple in two merged graphs counts once
 				}
-				if !e.bindAndMatch(ts, order, k, row, st, checks, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, [3]ID{ms, mp, mo}, emit, errp) {
+				if !e.bindAndMatch(ts, order, k, row, st, ch, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, [3]ID{ms, mp, mo}, emit, errp) {
 					return false
 				}
 			}
@@ -703,10 +714,13 @@ var inlineBlocks = func() []ID {
 // ascend with the values, so a comparison of ?o with a constant holds on a prefix,
 // a suffix, all or none of the block, found by binary search with the conjunct itself. FILTER(?p < 0) over every
 // offer's price then reads no row at all. Rows whose objects are in the dictionary (other literals, IRIs, numbers
-// in other forms) are all kept; every kept row is still tested as before, so this only skips rows that fail.
-func (e *evaluator) valueRanges(m index.Matches, oslot int, conj []algebra.Expr, row []ID, errp *error) []index.Matches {
+// in other forms) are all kept. Rows of a block of numbers or dateTimes that binary search kept pass each of those
+// comparisons, so they need testing only against rest, the other conjuncts: proven says which ranges those are.
+// Inline dates are not: a form such as 31 February has an id among them and passes no comparison.
+func (e *evaluator) valueRanges(m index.Matches, oslot int, conj []algebra.Expr, row []ID, errp *error) (out []index.Matches, proven []bool, rest []algebra.Expr) {
 	rows := m.Rows
 	var tests []algebra.Expr
+	rest = conj
 	for _, c := range conj {
 		call, ok := c.(*algebra.Call)
 		if !ok || len(call.Args) != 2 {
@@ -730,11 +744,21 @@ func (e *evaluator) valueRanges(m index.Matches, oslot int, conj []algebra.Expr,
 				continue
 			}
 			tests = append(tests, c)
+			if len(rest) == len(conj) {
+				rest = nil
+				for _, x := range conj {
+					if x != c {
+						rest = append(rest, x)
+					}
+				}
+			} else {
+				rest = slices.DeleteFunc(rest, func(x algebra.Expr) bool { return x == c })
+			}
 		}
 	}
 	win, hasWin := e.fieldWindowOf(oslot, conj)
 	if (len(tests) == 0 && !hasWin) || len(rows) < 64 {
-		return []index.Matches{m}
+		return []index.Matches{m}, nil, conj
 	}
 	// POS rows are (p, o, s).
 	find := func(id ID) int { return sort.Search(len(rows), func(i int) bool { return rows[i][1] >= id }) }
@@ -744,13 +768,13 @@ func (e *evaluator) valueRanges(m index.Matches, oslot int, conj []algebra.Expr,
 		row[oslot] = 0
 		return ok
 	}
-	var out []index.Matches
 	prev := 0 // rows before a block, and after the last, are kept
 blocks:
 	for _, b := range e.valueBlocks() {
 		lo, hi := find(b[0]), find(b[1])
 		if prev < lo {
 			out = append(out, index.Matches{Rows: rows[prev:lo], Perm: m.Perm})
+			proven = append(proven, false)
 		}
 		prev = hi
 		if hasWin {
@@ -774,10 +798,12 @@ blocks:
 		}
 		if lo < hi {
 			out = append(out, index.Matches{Rows: rows[lo:hi], Perm: m.Perm})
+			proven = append(proven, !index.IsInlineDate(b[0]))
 		}
 	}
 	if prev < len(rows) {
 		out = append(out, index.Matches{Rows: rows[prev:], Perm: m.Perm})
+		proven = append(proven, false)
 	}
-	return out
+	return out, proven, rest
 }

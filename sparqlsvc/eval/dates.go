@@ -308,7 +308,8 @@ func (e *evaluator) rangeShare(x *algebra.BGP, i int, bound varset) float64 {
 			}
 			m := gr.g.Match(0, p, 0)
 			total += m.Len()
-			for _, r := range e.valueRanges(m, e.slot(t.O.Var), conj, row, &err) {
+			ranges, _, _ := e.valueRanges(m, e.slot(t.O.Var), conj, row, &err)
+			for _, r := range ranges {
 				kept += r.Len()
 			}
 		}
