@@ -30,6 +30,10 @@
 # machine other work already saturates; every engine then shares the cores alike). The table gives CPU time beside
 # wall time for the tools that record it (ldhub, Jena).
 #
+# CORES (default: the machine's, runtime.GOMAXPROCS) is the size of ldhub's pool of core tokens, as a server has
+# one per core (eval.Cores): a query may scan on a second core while one is free. CORES=1 runs every query on one
+# goroutine (the single-core comparison in docs/performance.md, session 10c).
+#
 # OX_RUNS (default RUNS) counts Oxigraph's runs apart: its WASM build is the slowest engine by far on the broad set.
 #
 # BUILDS (default 3) fresh processes build the index; the table uses their median, since one process on the shared
@@ -88,7 +92,7 @@ if [[ "$anchors" == *" oxigraph "* ]]; then
 fi
 for i in $(seq $(( half + 1 )) "$builds"); do build "$i"; done
 if [ "$only_build" != 1 ]; then
-  "$out/sparql-bench" -index "$out/bsbm.idx" -queries "$query_dir" -runs "$runs" -warmup 1 -dump "$out/ours" > "$out/ours.json"
+  "$out/sparql-bench" -index "$out/bsbm.idx" -queries "$query_dir" -runs "$runs" -warmup 1 ${CORES:+-cores "$CORES"} -dump "$out/ours" > "$out/ours.json"
 fi
 if [[ "$anchors" == *" jena "* ]]; then
   cp="$("$here/jena/classpath.sh" "$out/jena-overlay")"

@@ -159,7 +159,9 @@ func (e *evaluator) forkLeaf(op algebra.Op) *algebra.BGP {
 		}
 		return e.forkLeaf(x.Left)
 	case *algebra.Minus:
-		return e.forkLeaf(x.Left)
+		// Not split: b54 (MINUS with a FILTER over it) took 20–60 % more CPU and more wall time with a worker at
+		// 10 M, for a reason not yet found; MINUS's operands still run on one goroutine.
+		return nil
 	}
 	return nil
 }
