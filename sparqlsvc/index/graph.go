@@ -219,6 +219,12 @@ func (g *Graph) MatchFrom(c *Cursor, s, p, o ID) Matches {
 		// Another subject than the previous probe's: its rows from the starts, a probe as cheap as a near one.
 		if lo, hi, ok := g.subjectRange(s); ok {
 			lo, hi = within(rows, lo, hi, key)
+			if from == 0 || lo < from-1 || lo > from+gallopLimit {
+				// Still a far probe for Far: the starts spare it the search, not the cache misses of reading
+				// the subject's rows among all of SPO's, which the evaluator's copy of the predicate (subjectIndex)
+				// keeps together.
+				c.far++
+			}
 			c.streak, c.miss = 0, 0
 			c.perm, c.at = SPO, lo+1
 			return Matches{Rows: rows[lo:hi], Perm: SPO}
