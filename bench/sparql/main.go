@@ -45,6 +45,10 @@ type queryResult struct {
 	CPUMS    float64   `json:"cpu_ms"` // median CPU time (user+sys) of the process per run: on a shared machine wall time measures the neighbours
 	Hash     string    `json:"hash"`
 	Error    string    `json:"error,omitempty"`
+	// WorkerChunks and ChunksRedone count, over all runs, the chunks of split scans whose solutions a worker
+	// delivered and those a worker failed and the query's goroutine evaluated again (eval.Cores).
+	WorkerChunks int64 `json:"worker_chunks,omitempty"`
+	ChunksRedone int64 `json:"chunks_redone,omitempty"`
 }
 
 func main() {
@@ -132,6 +136,7 @@ func runQueries(idxPath, dir string, runs, warmup int, dump, only string, cores 
 	ds := eval.FromIndex(d)
 	var out []queryResult
 	err = eachQuery(dir, only, func(name string, src []byte) {
+		chunks, redone := cores.Chunks(), cores.Redone()
 		qr := timeQuery(name, warmup, runs, 0, conformance.CPUTime, dump, func() (*eval.Result, error) {
 			// Parsing is part of answering a query, as it is for Oxigraph's query() call.
 			q, err := parser.Parse(string(src), parser.Options{})
@@ -140,6 +145,7 @@ func runQueries(idxPath, dir string, runs, warmup int, dump, only string, cores 
 			}
 			return eval.Run(context.Background(), ds, q, eval.Options{Timeout: 5 * time.Minute, Cores: cores})
 		})
+		qr.WorkerChunks, qr.ChunksRedone = cores.Chunks()-chunks, cores.Redone()-redone
 		out = append(out, qr)
 		fmt.Fprintf(os.Stderr, "%-32s %7d results  median %.3f ms\n", name, qr.Results, qr.MedianMS)
 	})

@@ -35,6 +35,9 @@ type Cores struct {
 // Chunks is how many chunks of a scan workers have evaluated and the queries used.
 func (c *Cores) Chunks() int64 { return c.chunks.Load() }
 
+// Redone is how many chunks a worker claimed and the query's goroutine evaluated again.
+func (c *Cores) Redone() int64 { return c.redone.Load() }
+
 // NewCores returns a pool of n tokens (n < 1 is 1: no query ever gets a worker).
 func NewCores(n int) *Cores {
 	return &Cores{n: int64(max(n, 1))}
@@ -90,6 +93,9 @@ type forkSite struct {
 	x    *algebra.BGP // the leftmost BGP
 	emit emitFn       // the consumer of root's solutions
 	used bool         // x's first pattern was reached
+	// buf, when set, takes root's solutions instead of emit: the query's goroutine evaluating a chunk ahead of
+	// those it has delivered (parallelScan).
+	buf *chunkResult
 }
 
 // forkRun is one parallel evaluation of a forkSite's chain.
@@ -124,6 +130,7 @@ type chunkResult struct {
 	rows   []ID          // the solutions, nvars ids each
 	bytes  int64         // what rows cost against the budget
 	failed bool          // no complete answer (an error, the budget, a panic): the query's goroutine does it again
+	mine   bool          // evaluated ahead by the query's goroutine, not by a worker
 }
 
 // errWorkerStop ends a worker's evaluation without an answer for its chunk.
@@ -240,7 +247,16 @@ func (e *evaluator) execFork(site *forkSite, op algebra.Op, in []ID, emit emitFn
 	prev := e.fork
 	e.fork = site
 	defer func() { e.fork = prev }()
-	return e.execOp(op, in, emit, errp)
+	return e.execOp(op, in, func(row []ID) bool {
+		if b := site.buf; b != nil {
+			b.rows = append(b.rows, row...)
+			if len(b.rows)&1023 == 0 {
+				e.checkLent()
+			}
+			return true
+		}
+		return emit(row)
+	}, errp)
 }
 
 // forkScan is matchFrom's first step over the leftmost BGP of a registered chain. In the query's goroutine it
@@ -360,7 +376,9 @@ func (e *evaluator) parallelScan(site *forkSite, ranges []index.Matches, total i
 			e.opt.Cores.redone.Add(1)
 			return inline(c)
 		}
-		e.opt.Cores.chunks.Add(1)
+		if !r.mine {
+			e.opt.Cores.chunks.Add(1)
+		}
 		// The rows are the query goroutine's from here: off the workers' account.
 		rows := r.rows
 		r.rows = nil
@@ -387,25 +405,66 @@ func (e *evaluator) parallelScan(site *forkSite, ranges []index.Matches, total i
 		}
 		return true
 	}
-	emitted := 0
-	for {
-		c := int(run.next.Add(1) - 1)
-		if c >= len(chunks) {
-			break
+	ready := func(c int) bool {
+		select {
+		case <-run.res[c].ready:
+			return true
+		default:
+			return false
 		}
-		for ; emitted < c; emitted++ {
+	}
+	// ahead evaluates chunk c on this goroutine into its result, as a worker would: a worker's chunk before it is
+	// still running, and waiting for it would leave this core idle.
+	ahead := func(c int) bool {
+		r := &run.res[c]
+		r.mine = true
+		select {
+		case r.rows = <-run.free:
+		default:
+		}
+		site.buf = r
+		ok := inline(c)
+		site.buf = nil
+		if ok {
+			r.bytes = int64(cap(r.rows)) * 4
+			run.rows.Add(int64(len(r.rows) / run.nvars))
+			run.used.Add(r.bytes)
+		}
+		close(r.ready)
+		return ok
+	}
+	// Chunks are delivered in order. The next one is evaluated straight into the consumer when it is this
+	// goroutine's to claim; a worker's is replayed once ready, and while it is not, this goroutine evaluates the
+	// next unclaimed chunk ahead.
+	emitted := 0
+	for emitted < len(chunks) {
+		if emitted < int(run.next.Load()) {
+			if !ready(emitted) {
+				if c := int(run.next.Add(1) - 1); c < len(chunks) {
+					if !ahead(c) {
+						return true, false
+					}
+					continue
+				}
+			}
 			if !replay(emitted) {
 				return true, false
 			}
+			emitted++
+			continue
 		}
-		if !inline(c) {
-			return true, false
-		}
-		emitted = c + 1
-	}
-	for ; emitted < len(chunks); emitted++ {
-		if !replay(emitted) {
-			return true, false
+		c := int(run.next.Add(1) - 1)
+		switch {
+		case c >= len(chunks):
+		case c == emitted:
+			if !inline(c) {
+				return true, false
+			}
+			emitted++
+		default:
+			if !ahead(c) {
+				return true, false
+			}
 		}
 	}
 	return true, true
