@@ -28,20 +28,34 @@ func (e *evaluator) plan(x *algebra.BGP, bound varset) []int {
 	}
 	order := e.greedy(x, bound, -1)
 	scan := false
-	if n := len(x.Triples); n >= 3 && n <= 8 && !e.bindsAny(x, bound) {
-		best := e.planCost(x, order, bound, false)
+	// Two patterns are tried in other orders only as a star on one subject (what a subject scan serves): a
+	// chain keeps the greedy order, for which its probes were tuned (objectIndex, b17's far probes by vendor).
+	n := len(x.Triples)
+	star := n == 2 && x.Triples[0].S.IsVar() && x.Triples[0].S == x.Triples[1].S
+	if (star || n >= 3) && n <= 8 && !e.bindsAny(x, bound) {
+		key := e.groupedBy(x)
+		// Under a LIMIT that may stop early the join need not run to its end, but a subject scan sorts all of its
+		// first predicate's rows before the first solution.
+		limited := e.limitedLeaf(x)
+		best := e.planCost(x, order, bound, false, false, key)
 		for first := range x.Triples {
 			alt := order
 			if first != order[0] {
 				alt = e.greedy(x, bound, first)
 			}
 			for _, bySubject := range []bool{false, true} {
-				if (first == order[0] && !bySubject) || (bySubject && !e.canScanBySubject(x.Triples[first], bound)) {
+				if (first == order[0] && !bySubject) || (bySubject && (limited || !e.canScanBySubject(x.Triples[first], bound))) {
 					continue
 				}
 				// A clear margin: the model is coarse, and the greedy order is what every other query was tuned
-				// with.
-				if c := e.planCost(x, alt, bound, bySubject); c < best/2 {
+				// with. A scan of two patterns must also beat the order chosen so far with its first pattern
+				// narrowed by the filter's ranges, which the scan cannot use (longer stars keep the rule they
+				// were tuned with: d05 took 30 % more CPU with it).
+				c := e.planCost(x, alt, bound, bySubject, false, key)
+				if star && bySubject && c >= e.planCost(x, order, bound, scan, true, key)/2 {
+					continue
+				}
+				if c < best/2 {
 					order, best, scan = alt, c, bySubject
 				}
 			}
@@ -126,7 +140,15 @@ const probeFar = 16
 //
 // With bySubject, the first pattern ("?s p ?o") is read in subject order (subjectScan): its rows are sorted once,
 // at about a quarter of a probe per row and step of the sort, and then the star of patterns on ?s probes in order.
-func (e *evaluator) planCost(x *algebra.BGP, order []int, bound varset, bySubject bool) float64 {
+//
+// key is the slot of the variable a GROUP BY above groups the solutions by (groupedBy), or -1. The solutions come
+// in the order of the variable the first pattern's range is sorted by, so when that is key each group's solutions
+// arrive together and group finds each one's group as the previous one's; otherwise every solution looks its group
+// up in a table, which costs nothing much while the groups stay in the cache and a few misses per solution once
+// they do not (groupMiss).
+//
+// With narrowed, the first pattern's rows are only those its filter conjuncts' ranges keep (rangeShare).
+func (e *evaluator) planCost(x *algebra.BGP, order []int, bound varset, bySubject, narrowed bool, key int) float64 {
 	rows, cost, sorted := 1.0, 0.0, -2
 	for k, i := range order {
 		t := x.Triples[i]
@@ -148,6 +170,11 @@ func (e *evaluator) planCost(x *algebra.BGP, order []int, bound varset, bySubjec
 		if k == 0 {
 			sorted = first // the range is sorted by its first free position after the bound prefix
 			cost += 1
+			if narrowed && !bySubject {
+				// Filter conjuncts on the pattern's object narrow its range (valueRanges); a subject scan reads
+				// all of its rows.
+				est *= e.rangeShare(x, i, bound)
+			}
 			if bySubject {
 				sorted = e.slot(t.S.Var)
 				cost += est * math.Log2(max(est, 2)) / 4
@@ -166,7 +193,86 @@ func (e *evaluator) planCost(x *algebra.BGP, order []int, bound varset, bySubjec
 		cost += rows
 		bound = bound.union(e.nodeVars(t.S, t.P, t.O))
 	}
+	if key >= 0 && key != sorted && e.groupCount(x, key) > groupsInCache {
+		cost += rows * groupMiss
+	}
 	return cost
+}
+
+// groupsInCache is how many groups of a GROUP BY stay in a core's cache: at a few hundred bytes each (the key, the
+// table's slot and the aggregates' states, see group), about a megabyte.
+const groupsInCache = 1 << 12
+
+// groupMiss is what planCost charges a solution that looks up its group among more than groupsInCache of them:
+// the table's slot and the group's states, a few cache misses, a quarter of a far probe's.
+const groupMiss = probeFar / 4
+
+// groupCount estimates how many values key, a variable of x, takes: for "?s p ?key" the number of p's objects
+// (its triples over their measured fan-out per object, objectFanout); otherwise as many as the largest pattern with
+// key has triples, which is never fewer.
+func (e *evaluator) groupCount(x *algebra.BGP, key int) float64 {
+	most := 0.0
+	for _, t := range x.Triples {
+		if !t.O.IsVar() || e.slot(t.O.Var) != key || t.P.IsVar() || !t.S.IsVar() || e.slot(t.S.Var) == key {
+			if e.nodeVars(t.S, t.P, t.O).has(key) {
+				est, _ := e.estimate(t, varset{})
+				most = max(most, est)
+			}
+			continue
+		}
+		p := e.constID(t.P.Term)
+		if p == 0 {
+			return 0
+		}
+		n := 0.0
+		for _, g := range e.active {
+			if f := e.objectFanout(g, p); f > 0 {
+				n += float64(e.count(g, 0, p, 0)) / f
+			}
+		}
+		return n
+	}
+	return most
+}
+
+// groupedBy returns the slot of the variable of a GROUP BY with one key, a plain variable, that x's solutions feed
+// through FILTERs and BINDs only (which keep their order), or -1: planCost's key.
+func (e *evaluator) groupedBy(x *algebra.BGP) int {
+	if e.groupKeys == nil {
+		e.groupKeys = map[*algebra.BGP]int{}
+		algebra.Walk(e.top, func(o algebra.Op) bool {
+			g, ok := o.(*algebra.Group)
+			if !ok || len(g.Keys) != 1 {
+				return true
+			}
+			v, ok := g.Keys[0].Expr.(algebra.Var)
+			if !ok {
+				return true
+			}
+			for op := g.Op; ; {
+				switch y := op.(type) {
+				case *algebra.Filter:
+					op = y.Op
+					continue
+				case *algebra.Extend:
+					if y.Var == v {
+						return true
+					}
+					op = y.Op
+					continue
+				case *algebra.BGP:
+					if slot, ok := e.slots[v]; ok {
+						e.groupKeys[y] = slot
+					}
+				}
+				return true
+			}
+		})
+	}
+	if k, ok := e.groupKeys[x]; ok {
+		return k
+	}
+	return -1
 }
 
 // routeKeys returns a pattern's positions in the order of the permutation index.route picks for what is bound

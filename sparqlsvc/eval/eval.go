@@ -139,6 +139,7 @@ type evaluator struct {
 	par         *forkRun                            // the parallel evaluation in progress in this goroutine
 	work        *worker                             // set in a worker's evaluator
 	limited     map[*algebra.BGP]bool               // BGPs under a LIMIT (limitedLeaf)
+	groupKeys   map[*algebra.BGP]int                // BGPs under a GROUP BY of one variable: its slot (groupedBy)
 	minusBy     map[*algebra.Minus]minusBuilt       // MINUS's index of its right side, kept for workers (minusIndexOf)
 }
 
@@ -187,7 +188,6 @@ func Stream(ctx context.Context, ds *Dataset, q *algebra.Query, opt Options, sin
 		defer opt.Cores.drop()
 	}
 	e := newEvaluator(ctx, ds, q, opt)
-	e.top, e.askForm = q.Op, q.Form == algebra.Ask
 	var err error
 	switch q.Form {
 	case algebra.Select:
@@ -233,6 +233,7 @@ func newEvaluator(ctx context.Context, ds *Dataset, q *algebra.Query, opt Option
 		constKeys: map[*algebra.Call]*[2]*builtin.Key{}, filterVars: map[*algebra.BGP][]varset{},
 		consts: map[rdf.Term]ID{}, reach: map[reachKey][]ID{}, outerNoted: map[algebra.Op]bool{},
 	}
+	e.top, e.askForm = q.Op, q.Form == algebra.Ask
 	e.active = e.defaultGraphs()
 	// BNODE(label) gives one blank node per label within a solution (§17.4.2.9). A solution is identified by its
 	// bindings other than those expressions add, so (BNODE(?a) AS ?x) (BNODE(?a) AS ?y) agree.

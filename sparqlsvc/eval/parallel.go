@@ -613,7 +613,7 @@ func (e *evaluator) child(run *forkRun) *evaluator {
 		bySubject: maps.Clone(e.bySubject), byObject: maps.Clone(e.byObject),
 		constKeys:  map[*algebra.Call]*[2]*builtin.Key{},
 		filterVars: maps.Clone(e.filterVars), filterConj: maps.Clone(e.filterConj), shares: maps.Clone(e.shares),
-		limited: maps.Clone(e.limited), minusBy: maps.Clone(e.minusBy), outerNoted: map[algebra.Op]bool{}, substVars: maps.Clone(e.substVars),
+		limited: maps.Clone(e.limited), groupKeys: maps.Clone(e.groupKeys), minusBy: maps.Clone(e.minusBy), outerNoted: map[algebra.Op]bool{}, substVars: maps.Clone(e.substVars),
 		work: &worker{run: run},
 	}
 	return w

@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
@@ -238,4 +239,65 @@ func TestPlanScansStarBySubject(t *testing.T) {
 	}
 	check(Options{})
 	check(Options{MaxMemory: 64 << 10}) // no room for the copy: the patterns are matched as usual
+}
+
+// TestPlanKeepsGroupOrder: a star of two patterns is read in subject order (subjectScan) when that saves its
+// probes, unless the order it gives up is worth more to the operator above: a GROUP BY on the first pattern's
+// object with more groups than stay in the cache (each solution's group is then the previous one's), or a LIMIT
+// that may stop the join early (the scan sorts every row first). The answers, whichever the plan, must be the brute
+// force ones.
+func TestPlanKeepsGroupOrder(t *testing.T) {
+	const n = 20000
+	for _, tc := range []struct {
+		groups int
+		query  string
+		scan   bool
+	}{
+		{10, "SELECT ?g (COUNT(*) AS ?n) (MIN(?x) AS ?m) WHERE { ?o <http://ex.org/in> ?g ; <http://ex.org/x> ?x } GROUP BY ?g", true},
+		{5000, "SELECT ?g (COUNT(*) AS ?n) (MIN(?x) AS ?m) WHERE { ?o <http://ex.org/in> ?g ; <http://ex.org/x> ?x } GROUP BY ?g", false},
+		{10, "SELECT ?g (COUNT(*) AS ?n) (MIN(?x) AS ?m) WHERE { { SELECT ?o ?g ?x WHERE { ?o <http://ex.org/in> ?g ; <http://ex.org/x> ?x } LIMIT 30000 } } GROUP BY ?g", false},
+	} {
+		r := rand.New(rand.NewPCG(uint64(tc.groups), 3))
+		b := index.NewBuilder()
+		add := func(s, p, o rdf.Term) {
+			if err := b.Add(rdf.Triple(s, p, o)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		count, least := map[string]int{}, map[string]int{}
+		for o := range n {
+			g := rdf.IRI(fmt.Sprintf("http://ex.org/g%d", r.IntN(tc.groups)))
+			x := r.IntN(1000000)
+			add(rdf.IRI(fmt.Sprintf("http://ex.org/o%d", (o*7919)%n)), rdf.IRI("http://ex.org/in"), g)
+			add(rdf.IRI(fmt.Sprintf("http://ex.org/o%d", (o*7919)%n)), rdf.IRI("http://ex.org/x"), rdf.Literal(fmt.Sprint(x), rdf.XSDInteger))
+			if m, ok := least[g.Value]; !ok || x < m {
+				least[g.Value] = x
+			}
+			count[g.Value]++
+		}
+		ds := FromIndex(b.Build())
+		q, err := parser.Parse(tc.query, parser.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bgp := firstOp[*algebra.BGP](q.Op)
+		e := newEvaluator(context.Background(), ds, q, Options{})
+		e.plan(bgp, varset{})
+		if got := e.scansBySubject(bgp, varset{}); got != tc.scan {
+			t.Errorf("%d groups, %s: scan by subject %v, want %v", tc.groups, tc.query, got, tc.scan)
+		}
+		res, err := Run(context.Background(), ds, q, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Rows) != len(count) {
+			t.Fatalf("%s: %d groups, want %d", tc.query, len(res.Rows), len(count))
+		}
+		for _, row := range res.Rows {
+			g := row[0].Value
+			if row[1].Value != fmt.Sprint(count[g]) || row[2].Value != fmt.Sprint(least[g]) {
+				t.Fatalf("%s: group %s: %v, want %d and %d", tc.query, g, row, count[g], least[g])
+			}
+		}
+	}
 }
