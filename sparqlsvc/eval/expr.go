@@ -423,7 +423,7 @@ func (m *existsMemo) key(e *evaluator, row []ID) ([]byte, bool) {
 	m.buf = binary.LittleEndian.AppendUint32(m.buf[:0], e.activeName())
 	for _, s := range m.slots {
 		id := row[s]
-		if id&0xc0000000 == 0xc0000000 {
+		if isScratch(id) {
 			return nil, false
 		}
 		m.buf = binary.LittleEndian.AppendUint32(m.buf, id)

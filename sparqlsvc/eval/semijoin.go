@@ -69,7 +69,7 @@ func (s *existsSet) has(row []ID) (found, ok bool) {
 		return s.any, true
 	case 1:
 		id := row[s.slots[0]]
-		if scratchID(id) {
+		if isScratch(id) {
 			return false, false
 		}
 		_, found = s.one[id]
@@ -78,7 +78,7 @@ func (s *existsSet) has(row []ID) (found, ok bool) {
 	s.buf = s.buf[:0]
 	for _, sl := range s.slots {
 		id := row[sl]
-		if scratchID(id) {
+		if isScratch(id) {
 			return false, false
 		}
 		s.buf = binary.LittleEndian.AppendUint32(s.buf, id)
@@ -87,8 +87,8 @@ func (s *existsSet) has(row []ID) (found, ok bool) {
 	return found, true
 }
 
-// scratchID reports whether id is a scratch id, which names a value for one solution only (terms.scratchID).
-func scratchID(id ID) bool { return id&0xc0000000 == 0xc0000000 }
+// isScratch reports whether id is a scratch id, which names a value for one solution only (terms.scratchID).
+func isScratch(id ID) bool { return id&0xc0000000 == 0xc0000000 }
 
 // existsJoin is an EXISTS's state for deciding and keeping its semi-join.
 type existsJoin struct {
@@ -249,7 +249,7 @@ func (e *evaluator) trialSet(m *existsMemo, x *algebra.Exists, bound varset, bud
 			return false
 		case 1:
 			id := r[s.slots[0]]
-			if scratchID(id) {
+			if isScratch(id) {
 				tooBig = true
 				return false
 			}
@@ -260,7 +260,7 @@ func (e *evaluator) trialSet(m *existsMemo, x *algebra.Exists, bound varset, bud
 		default:
 			s.buf = s.buf[:0]
 			for _, sl := range s.slots {
-				if scratchID(r[sl]) {
+				if isScratch(r[sl]) {
 					tooBig = true
 					return false
 				}

@@ -156,7 +156,7 @@ func inlineDateID[S string | []byte](lex S) (ID, bool) {
 	if !ok1 || !ok2 || !ok3 || m < 1 || m > 12 || d < 1 || d > 31 {
 		return 0, false
 	}
-	return inlineTag | inlineDate<<kindShift | ID(y<<9|m<<5|d), true
+	return InlineDateBound(int64(y), int64(m), int64(d)), true
 }
 
 // AppendInline appends the lexical form of an inline id to b and returns it with the term's datatype IRI.
