@@ -2,6 +2,8 @@ package builtin
 
 import (
 	"errors"
+	"fmt"
+	"math/big"
 	"testing"
 	"time"
 
@@ -267,6 +269,34 @@ func TestFormatDouble(t *testing.T) {
 		0: "0", 1e21: "1.0E21", 1.5e-7: "1.5E-7", 2e300: "2.0E300"} {
 		if got := formatDouble(f, 64); got != want {
 			t.Errorf("formatDouble(%v) = %q, want %q", f, got, want)
+		}
+	}
+}
+
+// TestSecondsLexMatchesReference: SECONDS' decimal written straight from the digits (secondsLex) and read in place
+// (ValidDateSeconds) equals the decimal big.Rat makes of "sec.frac0", for fractions with trailing zeros, of up to
+// DecimalPlaces digits and beyond (where the rounding applies).
+func TestSecondsLexMatchesReference(t *testing.T) {
+	fracs := []string{"", "0", "000", "5", "50", "25", "0001", "00010", "123456789012", "999999999999999999",
+		"9999999999999999999", "1234567890123456785", "00000000000000000001", "100000000000000000000"}
+	for sec := 0; sec < 60; sec += 7 {
+		for _, frac := range fracs {
+			r, _ := new(big.Rat).SetString(fmt.Sprintf("%d.%s0", sec, frac))
+			want := formatDecimal(r)
+			if got := secondsLex(sec, frac); got != want {
+				t.Errorf("secondsLex(%d, %q) = %s, want %s", sec, frac, got, want)
+			}
+			lex := fmt.Sprintf("2008-01-02T03:04:%02d", sec)
+			if frac != "" {
+				lex += "." + frac
+			}
+			for _, tz := range []string{"", "Z", "-05:30"} {
+				s, f := ValidDateSeconds(lex + tz)
+				ws, wf, ok := DateSeconds(lex+tz, false)
+				if !ok || s != ws || f != wf || secondsLex(s, f) != want {
+					t.Errorf("ValidDateSeconds(%s) = %d %q, DateSeconds %d %q %v", lex+tz, s, f, ws, wf, ok)
+				}
+			}
 		}
 	}
 }

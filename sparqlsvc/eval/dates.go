@@ -78,7 +78,8 @@ type cmpSite struct {
 	slots [2]int // the variables' slots: the compared variable first
 	flip  bool   // the constant (or the second variable) is the left operand
 	field string // siteField: YEAR … MINUTES
-	n     int64  // siteField: the integer
+	n     int64  // siteField: the number, n / 10^scale
+	scale int
 	konst rdf.Term
 	cuts  [4]dateCut // siteDate: per date block
 	// nums holds the constant operands that are numbers held in ids (numberCompare), once numsDone.
@@ -138,11 +139,15 @@ func (e *evaluator) newCmpSite(c *algebra.Call) *cmpSite {
 		}
 		n, scale, isNum := index.InlineNumber(e.constID(k.Term))
 		f, isCall := c.Args[i].(*algebra.Call)
-		if !isNum || scale != 0 || !isCall || len(f.Args) != 1 || !slices.Contains(fieldFuncs[:], f.Func) {
+		if !isNum || !isCall || len(f.Args) != 1 {
+			return s
+		}
+		// SECONDS is a decimal, compared with integers and decimals held in ids; the other fields with integers.
+		if (scale != 0 || !slices.Contains(fieldFuncs[:], f.Func)) && f.Func != "SECONDS" {
 			return s
 		}
 		if v, isVar := f.Args[0].(algebra.Var); isVar {
-			s.kind, s.slots[0], s.field, s.n = siteField, e.slot(v), f.Func, n
+			s.kind, s.slots[0], s.field, s.n, s.scale = siteField, e.slot(v), f.Func, n, scale
 		}
 		return s
 	}
@@ -170,6 +175,9 @@ func (e *evaluator) siteCompare(c *algebra.Call, row []ID) (result, ok bool) {
 // with an integer constant held in its id: two integers compared, without the field's term being made and parsed
 // again (FILTER(YEAR(?d) = 2008) over every offer). ok is false for any other value, which takes the general path.
 func (e *evaluator) fieldCompare(s *cmpSite, row []ID) (result, ok bool) {
+	if s.field == "SECONDS" {
+		return e.secondsCompare(s, row)
+	}
 	dv, ok := e.dateValue(row[s.slots[0]])
 	if !ok || (dv.Class&2 != 0 && (s.field == "HOURS" || s.field == "MINUTES")) {
 		return false, false // HOURS and MINUTES of a date: whatever the general path says
@@ -179,6 +187,39 @@ func (e *evaluator) fieldCompare(s *cmpSite, row []ID) (result, ok bool) {
 		r = -r
 	}
 	return opResult(s.call.Func, r)
+}
+
+// secondsCompare is fieldCompare for SECONDS of a dateTime in the dictionary's date blocks (the column has no
+// seconds): its lexical form is read in place and its seconds compared exactly, digit by digit, with the number
+// n / 10^scale, without the decimal term SECONDS would make and parse. ok is false for anything else.
+func (e *evaluator) secondsCompare(s *cmpSite, row []ID) (result, ok bool) {
+	id := row[s.slots[0]]
+	bi := e.dateBlock(id)
+	if bi < 0 || e.t.dict.DateBlocks()[bi].Class&2 != 0 {
+		return false, false
+	}
+	sec, frac := builtin.ValidDateSeconds(e.t.dict.Term(id).Value)
+	r := compareScaled(int64(sec), frac, s.n, s.scale)
+	if s.flip {
+		r = -r
+	}
+	return opResult(s.call.Func, r)
+}
+
+// compareScaled compares the non-negative decimal whole.frac (frac: digits without trailing zeros) with
+// n / 10^scale (scale <= 4).
+func compareScaled(whole int64, frac string, n int64, scale int) int {
+	v := whole
+	for i := 0; i < scale; i++ {
+		v *= 10
+		if i < len(frac) {
+			v += int64(frac[i] - '0')
+		}
+	}
+	if r := cmp.Compare(v, n); r != 0 || len(frac) <= scale {
+		return r
+	}
+	return 1 // equal in the first scale digits, and a non-zero digit follows
 }
 
 // dateCut splits a date block for one comparison with a constant: ids below lt compare less than the constant,

@@ -720,3 +720,105 @@ func TestBindFilterSubstitutionMatchesReference(t *testing.T) {
 		t.Fatalf("%s: %d solutions, reference %d", src, len(got), len(want))
 	}
 }
+
+// secondsTerm is a dateTime whose seconds run over 0 … 59 with fractions of up to twelve digits (trailing zeros
+// among them), the end of a day written 24:00:00, in any timezone; or a date (SECONDS 0), a number or a string.
+func secondsTerm(r *rand.Rand) rdf.Term {
+	xsd := rdf.XSDNS
+	day := fmt.Sprintf("2008-%02d-%02d", 1+r.IntN(12), 1+r.IntN(28))
+	tz := []string{"", "", "Z", "+05:30", "-14:00"}[r.IntN(5)]
+	switch r.IntN(12) {
+	case 0:
+		return rdf.Literal(day, xsd+"date")
+	case 1:
+		return rdf.Literal(day+"Z", xsd+"date")
+	case 2:
+		return rdf.Literal(fmt.Sprint(r.IntN(60)), rdf.XSDInteger)
+	case 3:
+		return rdf.String(day + "T00:00:10")
+	case 4:
+		return rdf.Literal(day+"T24:00:00"+tz, xsd+"dateTime")
+	}
+	sec := []int{0, 9, 10, 29, 30, 59, r.IntN(60), r.IntN(60)}[r.IntN(8)]
+	frac := []string{"", "", ".0", ".5", ".25", ".250", ".0001", ".00010", ".123456789012", ".999"}[r.IntN(10)]
+	return rdf.Literal(fmt.Sprintf("%sT%02d:%02d:%02d%s%s", day, r.IntN(24), r.IntN(60), sec, frac, tz), xsd+"dateTime")
+}
+
+// TestSecondsMatchReference: SECONDS compared with a number (secondsCompare, reading the seconds where they stand
+// in the lexical form) and bound by BIND then compared, grouped or selected, gives exactly what the builtin
+// SECONDS and comparison of the terms give: every operator, both operand orders, integers and decimals held in
+// ids, a double, a string, fractions longer than the constant's scale.
+func TestSecondsMatchReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	b := index.NewBuilder()
+	var objs []rdf.Term
+	for i := range 1500 {
+		o := secondsTerm(r)
+		if err := b.Add(rdf.Triple(rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i)), rdf.IRI("http://ex.org/v0"), o)); err != nil {
+			t.Fatal(err)
+		}
+		objs = append(objs, o)
+	}
+	ds := FromIndex(b.Build())
+	fn := builtin.NewContext(time.Now(), "")
+	xsd := rdf.XSDNS
+	consts := []rdf.Term{
+		rdf.Literal("10", rdf.XSDInteger), rdf.Literal("0", rdf.XSDInteger), rdf.Literal("59", rdf.XSDInteger),
+		rdf.Literal("-1", rdf.XSDInteger), rdf.Literal("30.25", xsd+"decimal"), rdf.Literal("0.0001", xsd+"decimal"),
+		rdf.Literal("9.5", xsd+"decimal"), rdf.Literal("10.0", xsd+"decimal"), rdf.Literal("1.0e1", xsd+"double"),
+		rdf.String("10"),
+	}
+	checked := 0
+	for _, k := range consts {
+		for _, op := range []string{"=", "!=", "<", "<=", ">", ">="} {
+			var want []string
+			for i, o := range objs {
+				f, err := fn.Call("SECONDS", []rdf.Term{o})
+				if err == nil && refTest(op, f, k) {
+					want = append(want, fmt.Sprintf("<http://ex.org/s%d>", i))
+				}
+			}
+			slices.Sort(want)
+			flip := map[string]string{"=": "=", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
+			for _, src := range []string{
+				`SELECT ?s { ?s <http://ex.org/v0> ?v FILTER(SECONDS(?v) ` + op + ` ` + k.String() + `) }`,
+				`SELECT ?s { ?s <http://ex.org/v0> ?v FILTER(` + k.String() + ` ` + flip + ` SECONDS(?v)) }`,
+				`SELECT ?s { ?s <http://ex.org/v0> ?v BIND(SECONDS(?v) AS ?f) FILTER(?f ` + op + ` ` + k.String() + `) }`,
+			} {
+				got, _ := runQuery(t, ds, src)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s: %d solutions, reference %d", src, len(got), len(want))
+				}
+			}
+			if len(want) > 0 && len(want) < len(objs) {
+				checked++
+			}
+		}
+	}
+	if checked < 40 {
+		t.Fatalf("only %d comparisons split the rows", checked)
+	}
+	// The values themselves, grouped: SECONDS' decimal as the builtin writes it from the term.
+	counts := map[string]int{}
+	for _, o := range objs {
+		if f, err := fn.Call("SECONDS", []rdf.Term{o}); err == nil {
+			counts[f.String()]++
+		} else {
+			counts["-"]++ // the group of the unbound key
+		}
+	}
+	var want []string
+	for f, n := range counts {
+		want = append(want, f+" "+rdf.Literal(fmt.Sprint(n), rdf.XSDInteger).String())
+	}
+	slices.Sort(want)
+	got, _ := runQuery(t, ds, `SELECT ?f (COUNT(*) AS ?n) { ?s <http://ex.org/v0> ?v } GROUP BY (SECONDS(?v) AS ?f)`)
+	if !slices.Equal(got, want) {
+		for i := range min(len(got), len(want)) {
+			if got[i] != want[i] {
+				t.Fatalf("GROUP BY SECONDS: %d groups, reference %d; %q against %q", len(got), len(want), got[i], want[i])
+			}
+		}
+		t.Fatalf("GROUP BY SECONDS: %d groups, reference %d", len(got), len(want))
+	}
+}

@@ -236,11 +236,26 @@ func (e *evaluator) apply(c *algebra.Call, args []rdf.Term) (rdf.Term, error) {
 }
 
 func (e *evaluator) ebv(x algebra.Expr, row []ID, errp *error) (bool, error) {
+	// A comparison its site answers needs no boolean term made and read back (a FILTER over every row).
+	if c, ok := x.(*algebra.Call); ok && len(c.Args) == 2 && isComparison(c.Func) {
+		if r, ok := e.siteCompare(c, row); ok {
+			return r, nil
+		}
+	}
 	t, err := e.eval(x, row, errp)
 	if err != nil {
 		return false, err
 	}
 	return builtin.EBV(t)
+}
+
+// isComparison reports whether op is one of the six comparison operators.
+func isComparison(op string) bool {
+	switch op {
+	case "=", "!=", "<", ">", "<=", ">=":
+		return true
+	}
+	return false
 }
 
 // compareKeys applies comparison operator op to two parsed operands.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
-	"github.com/ldhub/ldhub/sparqlsvc/builtin"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
@@ -555,12 +554,8 @@ func (e *evaluator) graph(x *algebra.Graph, in []ID, emit emitFn, errp *error) b
 
 // test evaluates a filter expression to its effective boolean value; errors count as false.
 func (e *evaluator) test(x algebra.Expr, row []ID, errp *error) bool {
-	v, err := e.eval(x, row, errp)
-	if err != nil || *errp != nil {
-		return false
-	}
-	b, err := builtin.EBV(v)
-	return err == nil && b
+	b, err := e.ebv(x, row, errp)
+	return err == nil && *errp == nil && b
 }
 
 // service evaluates a SERVICE pattern through the configured client and joins its solutions with in; without a
