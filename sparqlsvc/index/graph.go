@@ -219,14 +219,20 @@ func (g *Graph) MatchFrom(c *Cursor, s, p, o ID) Matches {
 		// Another subject than the previous probe's: its rows from the starts, a probe as cheap as a near one.
 		if lo, hi, ok := g.subjectRange(s); ok {
 			lo, hi = within(rows, lo, hi, key)
-			if from == 0 || lo < from-1 || lo > from+gallopLimit {
+			far := from == 0 || lo < from-1 || lo > from+gallopLimit
+			if far {
 				// Still a far probe for Far: the starts spare it the search, not the cache misses of reading
 				// the subject's rows among all of SPO's, which the evaluator's copy of the predicate (subjectIndex)
 				// keeps together.
 				c.far++
 			}
-			c.streak, c.miss = 0, 0
+			c.streak = 0
 			c.perm, c.at = SPO, lo+1
+			if full {
+				// A membership test far from the previous one may ascend in POS: it tries it as a searched probe
+				// does (the starts answer SPO's probes, not which permutation the join ascends in).
+				c.switchIfFar(far)
+			}
 			return Matches{Rows: rows[lo:hi], Perm: SPO}
 		}
 	}
@@ -255,14 +261,20 @@ func (g *Graph) MatchFrom(c *Cursor, s, p, o ID) Matches {
 	}
 	c.perm, c.at = perm, lo+1 // an empty range's lo is still where the key would be
 	if full {
-		if c.miss++; !far {
-			c.miss = 0
-		} else if c.miss >= 2 {
-			c.miss = 0
-			c.perm, c.at = POS+SPO-perm, 0 // the other of SPO and POS, with no hint yet
-		}
+		c.switchIfFar(far)
 	}
 	return Matches{Rows: rows[lo:hi], Perm: perm}
+}
+
+// switchIfFar moves a cursor of a fully bound pattern, after two far probes in a row, to the other of SPO and POS
+// with no hint yet (MatchFrom).
+func (c *Cursor) switchIfFar(far bool) {
+	if c.miss++; !far {
+		c.miss = 0
+	} else if c.miss >= 2 {
+		c.miss = 0
+		c.perm, c.at = POS+SPO-c.perm, 0
+	}
 }
 
 // BySubject returns the triples of predicate p as a graph of their own, sorted by subject: for patterns "s p ?o"

@@ -729,21 +729,7 @@ func TestSubjectStartsMatchSearch(t *testing.T) {
 	}
 	slices.SortFunc(rows, func(a, b Row) int { return slices.Compare(a[:], b[:]) })
 	rows = slices.Compact(rows)
-	perms := [3][]Row{SPO: rows}
-	for _, r := range rows {
-		perms[POS] = append(perms[POS], Row{r[1], r[2], r[0]})
-		perms[OSP] = append(perms[OSP], Row{r[2], r[0], r[1]})
-	}
-	for _, p := range []Perm{POS, OSP} {
-		slices.SortFunc(perms[p], func(a, b Row) int { return slices.Compare(a[:], b[:]) })
-	}
-	g := &Graph{perms: perms}
-	st := subjectStarts(rows)
-	if st == nil {
-		t.Fatal("no starts for dense subjects")
-	}
-	g.starts.Store(&st)
-	plain := &Graph{perms: perms}
+	g, plain := withStarts(t, rows)
 	var c1, c2 Cursor
 	for range 50000 {
 		k := rows[r.IntN(len(rows))]
@@ -787,4 +773,65 @@ func TestSubjectStartsMatchSearch(t *testing.T) {
 	if subjectStarts(sparse) != nil {
 		t.Error("starts for sparse subjects")
 	}
+}
+
+// TestMembershipProbesSwitchWithStarts: fully bound probes ("?s p o" with ?s from a join) that ascend in POS but
+// jump about SPO — each 4 800 rows after the previous one — move to POS after two far probes whether SPO's starts
+// answer them or a search does, so Far (and with it the evaluator's copy by subject) counts the same few probes.
+// Before the starts path kept this rule, every such probe stayed in SPO and counted as far.
+func TestMembershipProbesSwitchWithStarts(t *testing.T) {
+	const subjects, perSubject, every = 1000, 60, 80
+	var rows []Row
+	for s := ID(1); s <= subjects; s++ {
+		rows = append(rows, Row{s, 1, 1000 + s%every})
+		for o := ID(1); o < perSubject; o++ {
+			rows = append(rows, Row{s, 2, o})
+		}
+	}
+	g, plain := withStarts(t, rows)
+	var c1, c2 Cursor
+	probes := 0
+	for o := ID(1000); o < 1000+every; o++ {
+		for _, m := range g.Match(0, 1, o).Rows { // POS: (1, o, s), subjects ascending
+			s := m[2]
+			want := Row{s, 1, o}
+			for i, c := range []*Cursor{&c1, &c2} {
+				got := []*Graph{g, plain}[i].MatchFrom(c, s, 1, o)
+				if got.Len() != 1 {
+					t.Fatalf("probe %v: %d rows", want, got.Len())
+				}
+				if gs, gp, gob := got.At(0); (Row{gs, gp, gob}) != want {
+					t.Fatalf("probe %v: got %v", want, Row{gs, gp, gob})
+				}
+			}
+			probes++
+		}
+	}
+	if probes != subjects {
+		t.Fatalf("%d probes, want %d", probes, subjects)
+	}
+	if c1.Far() != c2.Far() || c2.Far() > 4 {
+		t.Errorf("far probes with the starts: %d, by search: %d (of %d)", c1.Far(), c2.Far(), probes)
+	}
+}
+
+// withStarts returns a graph of rows, which are sorted SPO rows with dense subjects, with its subjects' starts, and
+// the same graph without them.
+func withStarts(t *testing.T, rows []Row) (g, plain *Graph) {
+	t.Helper()
+	perms := [3][]Row{SPO: rows}
+	for _, r := range rows {
+		perms[POS] = append(perms[POS], Row{r[1], r[2], r[0]})
+		perms[OSP] = append(perms[OSP], Row{r[2], r[0], r[1]})
+	}
+	for _, p := range []Perm{POS, OSP} {
+		slices.SortFunc(perms[p], func(a, b Row) int { return slices.Compare(a[:], b[:]) })
+	}
+	g = &Graph{perms: perms}
+	st := subjectStarts(rows)
+	if st == nil {
+		t.Fatal("no starts for dense subjects")
+	}
+	g.starts.Store(&st)
+	return g, &Graph{perms: perms}
 }
