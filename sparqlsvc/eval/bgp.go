@@ -814,6 +814,25 @@ var inlineBlocks = func() []ID {
 	return append(b, 0xb0000000)
 }()
 
+// narrowTo is the part of [lo, hi) where c passes, for a comparison holding on a prefix or a suffix of it (all
+// or none included): found from its ends and by binary search.
+func narrowTo(c algebra.Expr, lo, hi int, pass func(algebra.Expr, int) bool) (int, int) {
+	if lo == hi {
+		return lo, hi
+	}
+	first, last := pass(c, lo), pass(c, hi-1)
+	switch {
+	case first && last:
+	case first: // a prefix passes: the first row that fails ends it
+		hi = lo + sort.Search(hi-lo, func(i int) bool { return !pass(c, lo+i) })
+	case last: // a suffix passes
+		lo += sort.Search(hi-lo, func(i int) bool { return pass(c, lo+i) })
+	default: // neither end passes, so no row between does
+		return lo, lo
+	}
+	return lo, hi
+}
+
 // valueRanges narrows the rows of "?s p ?o" (POS, so ordered by ?o's id) to those that can pass the filter
 // conjuncts tested right after the pattern, using the order of inline ids and of the dictionary's dateTimes
 // (valueBlocks): in each block of numbers of one kind and scale, of dates, or of dateTimes of one class, the ids
@@ -826,6 +845,7 @@ var inlineBlocks = func() []ID {
 func (e *evaluator) valueRanges(m index.Matches, oslot int, conj []algebra.Expr, row []ID, errp *error) (out []index.Matches, proven []bool, rest []algebra.Expr) {
 	rows := m.Rows
 	var tests []algebra.Expr
+	var ne *algebra.Call // one "!=" with a constant: it fails on an interval of each block, and holds around it
 	rest = conj
 	for _, c := range conj {
 		call, ok := c.(*algebra.Call)
@@ -834,6 +854,10 @@ func (e *evaluator) valueRanges(m index.Matches, oslot int, conj []algebra.Expr,
 		}
 		switch call.Func {
 		case "<", "<=", ">", ">=", "=":
+		case "!=":
+			if ne != nil {
+				continue
+			}
 		default:
 			continue
 		}
@@ -849,7 +873,11 @@ func (e *evaluator) valueRanges(m index.Matches, oslot int, conj []algebra.Expr,
 				tests = append(tests, halves[0], halves[1])
 				continue
 			}
-			tests = append(tests, c)
+			if call.Func == "!=" {
+				ne = call
+			} else {
+				tests = append(tests, c)
+			}
 			if len(rest) == len(conj) {
 				rest = nil
 				for _, x := range conj {
@@ -863,7 +891,7 @@ func (e *evaluator) valueRanges(m index.Matches, oslot int, conj []algebra.Expr,
 		}
 	}
 	win, hasWin := e.fieldWindowOf(oslot, conj)
-	if (len(tests) == 0 && !hasWin) || len(rows) < 64 {
+	if (len(tests) == 0 && !hasWin && ne == nil) || len(rows) < 64 {
 		return []index.Matches{m}, nil, conj
 	}
 	// POS rows are (p, o, s).
@@ -891,16 +919,47 @@ blocks:
 			if lo == hi {
 				continue blocks
 			}
-			first, last := pass(c, lo), pass(c, hi-1)
-			switch {
-			case first && last:
-			case first: // a prefix passes: the first row that fails ends it
-				hi = lo + sort.Search(hi-lo, func(i int) bool { return !pass(c, lo+i) })
-			case last: // a suffix passes
-				lo += sort.Search(hi-lo, func(i int) bool { return pass(c, lo+i) })
-			default:
-				continue blocks // neither end passes, so no row between does
+			lo, hi = narrowTo(c, lo, hi, pass)
+		}
+		if ne != nil && lo < hi {
+			// "!=" holds where "<" or ">" does (where the values differ and compare), an end of the interval each,
+			// and fails between them (equal, or not comparable within the timezone window). A constant for which
+			// it means something else (an IRI, NaN) shows at the ends of those parts: then the rows stay tested.
+			h := e.equalHalves(ne)
+			pre, suf, ok := lo, hi, true // the rows from lo to pre, and from suf to hi, pass
+			for _, c := range h {
+				switch a, z := narrowTo(c, lo, hi, pass); {
+				case a == z:
+				case a == lo:
+					pre = max(pre, z)
+				case z == hi:
+					suf = min(suf, a)
+				default:
+					ok = false
+				}
 			}
+			ok = ok && pre <= suf
+			if ok && lo < pre {
+				ok = pass(ne, lo) && pass(ne, pre-1)
+			}
+			if ok && suf < hi {
+				ok = pass(ne, suf) && pass(ne, hi-1)
+			}
+			if ok && pre < suf {
+				ok = !pass(ne, pre) && !pass(ne, suf-1)
+			}
+			if !ok {
+				out = append(out, index.Matches{Rows: rows[lo:hi], Perm: m.Perm})
+				proven = append(proven, false)
+				continue
+			}
+			for _, part := range [2][2]int{{lo, pre}, {suf, hi}} {
+				if part[0] < part[1] {
+					out = append(out, index.Matches{Rows: rows[part[0]:part[1]], Perm: m.Perm})
+					proven = append(proven, !index.IsInlineDate(b[0]))
+				}
+			}
+			continue
 		}
 		if lo < hi {
 			out = append(out, index.Matches{Rows: rows[lo:hi], Perm: m.Perm})

@@ -393,8 +393,9 @@ func (e *evaluator) minMaxByID(s *aggState, min bool, id ID) bool {
 	return true
 }
 
-// equalHalves is ">=" and "<=" with the operands of the comparison c, made once per query: where a block's ids
-// ascend with values that equal only when they compare equal, c holds on the interval where both do (valueRanges).
+// equalHalves is ">=" and "<=" with the operands of the comparison c ("="), made once per query: where a block's
+// ids ascend with values that equal only when they compare equal, c holds on the interval where both do
+// (valueRanges). For "!=" they are "<" and ">", each holding at one end of a block, c where either does.
 func (e *evaluator) equalHalves(c *algebra.Call) *[2]*algebra.Call {
 	if h := e.eqHalves[c]; h != nil {
 		return h
@@ -403,6 +404,9 @@ func (e *evaluator) equalHalves(c *algebra.Call) *[2]*algebra.Call {
 		e.eqHalves = map[*algebra.Call]*[2]*algebra.Call{}
 	}
 	h := &[2]*algebra.Call{{Func: ">=", Args: c.Args}, {Func: "<=", Args: c.Args}}
+	if c.Func == "!=" {
+		h = &[2]*algebra.Call{{Func: "<", Args: c.Args}, {Func: ">", Args: c.Args}}
+	}
 	e.eqHalves[c] = h
 	return h
 }
