@@ -387,19 +387,19 @@ func substr(args []rdf.Term) (rdf.Term, error) {
 	if !isString(s) {
 		return rdf.Term{}, ErrType
 	}
-	start, ok := toNum(args[1])
+	start, ok := numFloat(args[1])
 	if !ok {
 		return rdf.Term{}, ErrType
 	}
 	// fn:substring: characters at positions p with round(start) <= p < round(start) + round(len).
-	st := xpathRound(start.float())
+	st := xpathRound(start)
 	end := math.Inf(1)
 	if len(args) == 3 {
-		l, ok := toNum(args[2])
+		l, ok := numFloat(args[2])
 		if !ok {
 			return rdf.Term{}, ErrType
 		}
-		end = st + xpathRound(l.float())
+		end = st + xpathRound(l)
 	}
 	// The characters kept are one run of the string: slice it, walking only as far as its end (SUBSTR of the first
 	// characters of a long text read the whole text as runes before). Invalid UTF-8 becomes U+FFFD, as a
@@ -429,6 +429,21 @@ func substr(args []rdf.Term) (rdf.Term, error) {
 	}
 	s.Value = sub
 	return s, nil
+}
+
+// numFloat is a numeric argument as the nearest double: integers and decimals that fit an int64 without big
+// numbers (SUBSTR(?s, 1, 4) per row parsed both into big.Rat), others through toNum.
+func numFloat(t rdf.Term) (float64, bool) {
+	if f, ok := toFixed(t); ok {
+		if x, ok := f.float(); ok {
+			return x, true
+		}
+	}
+	n, ok := toNum(t)
+	if !ok {
+		return 0, false
+	}
+	return n.float(), true
 }
 
 func xpathRound(f float64) float64 { return math.Floor(f + 0.5) }

@@ -190,7 +190,10 @@ func TestMapCaseMatchesCases(t *testing.T) {
 func TestSubstrMatchesReference(t *testing.T) {
 	texts := []string{"", "a", "Größe Bildschirm", "日本語のテキスト", "e\u0301t\u00e9", "ab\xffcd\xfe\xfe", "ß"}
 	bounds := []rdf.Term{i("1"), i("0"), i("-1"), i("3"), i("100"), dec("1.5"), dec("2.49"), dec("-0.5"), dbl("INF"),
-		dbl("-INF"), dbl("NaN"), dbl("2.5"), flt("1.5")}
+		dbl("-INF"), dbl("NaN"), dbl("2.5"), flt("1.5"),
+		// Read without big numbers (numFloat), at the edges of rounding and of int64, and invalid forms.
+		i("+2"), i("-0"), i("99999999999999999999"), dec("0.49999999999999999"), dec("1.49999999999999999999"),
+		dec("2.5000000000000001"), dec("+.5"), dec("3."), i("1.5"), i("2 "), dec("1.5.1"), i("")}
 	for _, s := range texts {
 		for _, lang := range []string{"", "de"} {
 			x := str(s)

@@ -85,6 +85,10 @@ type cmpSite struct {
 	// nums holds the constant operands that are numbers held in ids (numberCompare), once numsDone.
 	nums     [2]ID
 	numsDone bool
+	// memoSlot is 1 + the slot of the variable compared with a constant (0: not that form); memo its answers for
+	// overlay ids (memoCompare).
+	memoSlot int
+	memo     *cmpMemo
 }
 
 const (
@@ -121,6 +125,14 @@ func (e *evaluator) newCmpSite(c *algebra.Call) *cmpSite {
 	}
 	a, aVar := c.Args[0].(algebra.Var)
 	b, bVar := c.Args[1].(algebra.Var)
+	_, aConst := c.Args[0].(algebra.Constant)
+	_, bConst := c.Args[1].(algebra.Constant)
+	switch {
+	case aVar && bConst:
+		s.memoSlot = e.slot(a) + 1
+	case bVar && aConst:
+		s.memoSlot = e.slot(b) + 1
+	}
 	if aVar && bVar {
 		s.kind, s.slots = siteDateVars, [2]int{e.slot(a), e.slot(b)}
 		return s

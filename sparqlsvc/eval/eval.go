@@ -129,6 +129,8 @@ type evaluator struct {
 	filterConj  map[*algebra.BGP][]algebra.Expr // those conjuncts (rangeShare)
 	shares      map[shareKey]float64            // rangeShare's answers
 	cmpSites    map[*algebra.Call]*cmpSite      // what each comparison operator is (cmpSiteOf)
+	bindMemos   map[*algebra.Extend]*bindMemo   // BIND values by their one input (bindMemoOf); nil: not memoised
+	noMemo      bool                            // tests: neither memo (the reference they are held to)
 	recentSites [4]*cmpSite                     // the sites met last, looked at before the map
 	nextSite    int
 	eqHalves    map[*algebra.Call]*[2]*algebra.Call // "=" as ">=" and "<=" (valueRanges)

@@ -184,6 +184,26 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 		if r, ok := e.siteCompare(c, row); ok {
 			return builtin.Boolean(r), nil
 		}
+		if s := e.cmpSiteOf(c); s.memoSlot > 0 && e.t.isOverlay(row[s.memoSlot-1]) && (s.memo == nil || !s.memo.off) && !e.noMemo {
+			return e.memoCompare(s, row, errp)
+		}
+		return e.compareTerms(c, row, errp)
+	}
+	if id, ok := e.dateFieldID(c, row); ok { // YEAR(?d) and the like from the dictionary's column
+		return e.t.term(id), nil
+	}
+	args, base, err := e.args(c.Args, row, errp)
+	if err != nil {
+		return rdf.Term{}, err
+	}
+	v, err := e.apply(c, args)
+	e.argStack = e.argStack[:base]
+	return v, err
+}
+
+// compareTerms is a comparison operator on its operands' keys.
+func (e *evaluator) compareTerms(c *algebra.Call, row []ID, errp *error) (rdf.Term, error) {
+	{
 		var ts [2]rdf.Term
 		var ids [2]ID
 		for i := range ts {
@@ -204,16 +224,38 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 		a, b := e.operandKey(c, 0, ids[0], ts[0]), e.operandKey(c, 1, ids[1], ts[1])
 		return compareKeys(c.Func, a, b)
 	}
-	if id, ok := e.dateFieldID(c, row); ok { // YEAR(?d) and the like from the dictionary's column
-		return e.t.term(id), nil
+}
+
+// memoCompare is compareTerms for a variable holding an overlay id against a constant, answered from the site's
+// memo when the id was met before.
+func (e *evaluator) memoCompare(s *cmpSite, row []ID, errp *error) (rdf.Term, error) {
+	if s.memo == nil {
+		s.memo = &cmpMemo{vals: map[ID]cmpOutcome{}}
 	}
-	args, base, err := e.args(c.Args, row, errp)
-	if err != nil {
-		return rdf.Term{}, err
+	id := row[s.memoSlot-1]
+	o, hit := s.memo.vals[id]
+	s.memo.count(hit)
+	if hit {
+		if o.err != nil {
+			return rdf.Term{}, o.err
+		}
+		return builtin.Boolean(o.r), nil
 	}
-	v, err := e.apply(c, args)
-	e.argStack = e.argStack[:base]
-	return v, err
+	t, err := e.compareTerms(s.call, row, errp)
+	if *errp != nil {
+		return t, err
+	}
+	o = cmpOutcome{err: err}
+	if err == nil {
+		if o.r, err = builtin.EBV(t); err != nil {
+			return t, nil // not a boolean: not memoised
+		}
+	}
+	if len(s.memo.vals) < memoEntries {
+		s.memo.vals[id] = o
+		e.t.bytes += 32
+	}
+	return t, o.err
 }
 
 // apply is a call of an operator or function on its evaluated arguments.

@@ -230,10 +230,35 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 			}
 			e.curRow = row
 			var id ID
-			if fid, ok := e.dateFieldID(x.Expr, row); ok {
+			fid, isField := e.dateFieldID(x.Expr, row)
+			var memo *bindValue
+			if m := e.bindMemoOf(x); m != nil && !isField {
+				memo, _ = m.value(e, x.Expr, row, errp)
+				if *errp != nil {
+					return false
+				}
+			}
+			if isField {
 				// YEAR(?d) and the like from the dictionary's column: the integer's id, without its term made
 				// and parsed back.
 				id = fid
+			} else if memo != nil { // the value met for this input before (bindMemo)
+				switch {
+				case memo.err:
+					return emit(row)
+				case direct && row[s] == 0:
+					id = e.t.scratchID(memo.t)
+				default:
+					if memo.id == 0 {
+						if memo.id = e.t.id(memo.t); e.t.isOverlay(memo.id) {
+							if err := e.check(); err != nil {
+								*errp = err
+								return false
+							}
+						}
+					}
+					id = memo.id
+				}
 			} else if v, err := e.eval(x.Expr, row, errp); *errp != nil {
 				return false
 			} else if err != nil {
