@@ -301,3 +301,72 @@ func TestPlanKeepsGroupOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanScanYieldsToNarrowRange: a star of three patterns on offers, nothing listing them in order, with a filter
+// on one predicate's values. When the filter keeps few of them (valueRanges reads only those), starting from that
+// range and probing the others out of order is far less work than reading a whole predicate in subject order
+// (subjectScan), which cannot use the range; when it keeps nearly all, the scan is still the plan. The answers are
+// the brute force ones either way.
+func TestPlanScanYieldsToNarrowRange(t *testing.T) {
+	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
+	b := index.NewBuilder()
+	add := func(s, p, o rdf.Term) {
+		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const n = 8000
+	price := func(o int) int { return (o * 7919) % n } // objects in no order of the subjects
+	days := func(o int) int { return (o*104729)%n + n }
+	for o := range n {
+		add(ex("offer", o), ex("price", 0), rdf.Literal(fmt.Sprint(price(o)), rdf.XSDInteger))
+		add(ex("offer", o), ex("days", 0), rdf.Literal(fmt.Sprint(days(o)), rdf.XSDInteger))
+		add(ex("offer", o), ex("vendor", 0), ex("vendor", o%40))
+	}
+	ds := FromIndex(b.Build())
+	for _, tc := range []struct {
+		filter string
+		keep   func(o int) bool
+		scan   bool
+	}{
+		{fmt.Sprintf("?days < %d && ?price < %d", n+n/50, n/2), func(o int) bool { return days(o) < n+n/50 && price(o) < n/2 }, false},
+		{fmt.Sprintf("?days = %d", n+77), func(o int) bool { return days(o) == n+77 }, false},
+		{fmt.Sprintf("?days >= %d", n+n/50), func(o int) bool { return days(o) >= n+n/50 }, true},
+	} {
+		src := `SELECT ?offer ?vendor WHERE { ?offer <http://ex.org/price0> ?price ; <http://ex.org/days0> ?days ;
+			<http://ex.org/vendor0> ?vendor FILTER(` + tc.filter + `) }`
+		q, err := parser.Parse(src, parser.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := newEvaluator(context.Background(), ds, q, Options{})
+		var rows []string
+		var ferr error
+		e.exec(firstOp[*algebra.Filter](q.Op), e.newRow(), e.collectRows(&rows), &ferr)
+		if ferr != nil {
+			t.Fatal(ferr)
+		}
+		bgp := firstOp[*algebra.BGP](q.Op)
+		if got := e.scansBySubject(bgp, varset{}); got != tc.scan {
+			t.Errorf("FILTER(%s): scan by subject %v, want %v", tc.filter, got, tc.scan)
+		}
+		res, err := Run(context.Background(), ds, q, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]bool{}
+		for o := range n {
+			if tc.keep(o) {
+				want[fmt.Sprintf("%s %s", ex("offer", o).Value, ex("vendor", o%40).Value)] = true
+			}
+		}
+		if len(res.Rows) != len(want) {
+			t.Fatalf("FILTER(%s): %d rows, want %d", tc.filter, len(res.Rows), len(want))
+		}
+		for _, r := range res.Rows {
+			if k := r[0].Value + " " + r[1].Value; !want[k] {
+				t.Fatalf("FILTER(%s): unexpected row %s", tc.filter, k)
+			}
+		}
+	}
+}
