@@ -152,17 +152,7 @@ func TestPlanPrefersFilteredPatterns(t *testing.T) {
 	} {
 		src := `SELECT * WHERE { ?offer <http://ex.org/type0> <http://ex.org/Offer0> ; <http://ex.org/vendor0> ?vendor ;
 			<http://ex.org/days0> ?days FILTER(` + c.filter + `) }`
-		q, err := parser.Parse(src, parser.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		e := newEvaluator(context.Background(), ds, q, Options{})
-		var rows []string
-		var ferr error
-		e.exec(firstOp[*algebra.Filter](q.Op), e.newRow(), e.collectRows(&rows), &ferr)
-		if ferr != nil {
-			t.Fatal(ferr)
-		}
+		e, q, rows := planFiltered(t, ds, src)
 		bgp := firstOp[*algebra.BGP](q.Op)
 		order := e.plan(bgp, varset{})
 		if got := bgp.Triples[order[1]].P.Term.Value; got != c.first {
@@ -176,6 +166,24 @@ func TestPlanPrefersFilteredPatterns(t *testing.T) {
 			t.Errorf("FILTER(%s): %d solutions, want %d", c.filter, len(rows), want)
 		}
 	}
+}
+
+// planFiltered parses src and evaluates its first FILTER, which plans the BGP under it with the filter's conjuncts
+// known (filteredBGP), and returns the evaluator that holds the plan and the solutions.
+func planFiltered(t *testing.T, ds *Dataset, src string) (*evaluator, *algebra.Query, []string) {
+	t.Helper()
+	q, err := parser.Parse(src, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEvaluator(context.Background(), ds, q, Options{})
+	var rows []string
+	var ferr error
+	e.exec(firstOp[*algebra.Filter](q.Op), e.newRow(), e.collectRows(&rows), &ferr)
+	if ferr != nil {
+		t.Fatal(ferr)
+	}
+	return e, q, rows
 }
 
 // TestPlanScansStarBySubject: a star of patterns on offers with nothing that lists the offers in order (no type
@@ -335,17 +343,7 @@ func TestPlanScanYieldsToNarrowRange(t *testing.T) {
 	} {
 		src := `SELECT ?offer ?vendor WHERE { ?offer <http://ex.org/price0> ?price ; <http://ex.org/days0> ?days ;
 			<http://ex.org/vendor0> ?vendor FILTER(` + tc.filter + `) }`
-		q, err := parser.Parse(src, parser.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		e := newEvaluator(context.Background(), ds, q, Options{})
-		var rows []string
-		var ferr error
-		e.exec(firstOp[*algebra.Filter](q.Op), e.newRow(), e.collectRows(&rows), &ferr)
-		if ferr != nil {
-			t.Fatal(ferr)
-		}
+		e, q, _ := planFiltered(t, ds, src)
 		bgp := firstOp[*algebra.BGP](q.Op)
 		if got := e.scansBySubject(bgp, varset{}); got != tc.scan {
 			t.Errorf("FILTER(%s): scan by subject %v, want %v", tc.filter, got, tc.scan)
