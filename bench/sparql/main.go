@@ -49,6 +49,12 @@ type queryResult struct {
 	// delivered and those a worker failed and the query's goroutine evaluated again (eval.Cores).
 	WorkerChunks int64 `json:"worker_chunks,omitempty"`
 	ChunksRedone int64 `json:"chunks_redone,omitempty"`
+	// SplitsStarted, SplitsKept and SplitsStopped count, over all runs, the scans that started workers, those
+	// timed and kept on one goroutine (their chain too cheap against its consumer), and the runs whose workers
+	// stopped part-way because their chunks turned out cheap (eval.Cores.Splits).
+	SplitsStarted int64 `json:"splits_started,omitempty"`
+	SplitsKept    int64 `json:"splits_kept,omitempty"`
+	SplitsStopped int64 `json:"splits_stopped,omitempty"`
 }
 
 func main() {
@@ -137,6 +143,7 @@ func runQueries(idxPath, dir string, runs, warmup int, dump, only string, cores 
 	var out []queryResult
 	err = eachQuery(dir, only, func(name string, src []byte) {
 		chunks, redone := cores.Chunks(), cores.Redone()
+		forks, kept, stopped := cores.Splits()
 		qr := timeQuery(name, warmup, runs, 0, conformance.CPUTime, dump, func() (*eval.Result, error) {
 			// Parsing is part of answering a query, as it is for Oxigraph's query() call.
 			q, err := parser.Parse(string(src), parser.Options{})
@@ -146,6 +153,8 @@ func runQueries(idxPath, dir string, runs, warmup int, dump, only string, cores 
 			return eval.Run(context.Background(), ds, q, eval.Options{Timeout: 5 * time.Minute, Cores: cores})
 		})
 		qr.WorkerChunks, qr.ChunksRedone = cores.Chunks()-chunks, cores.Redone()-redone
+		f, k, s := cores.Splits()
+		qr.SplitsStarted, qr.SplitsKept, qr.SplitsStopped = f-forks, k-kept, s-stopped
 		out = append(out, qr)
 		fmt.Fprintf(os.Stderr, "%-32s %7d results  median %.3f ms\n", name, qr.Results, qr.MedianMS)
 	})

@@ -605,7 +605,7 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 			}
 		}
 		if k == 0 && e.fork != nil {
-			if done, cont := e.forkScan(ts, ranges, order, row, st, checks, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, emit, errp); done {
+			if done, cont := e.forkScan(ts, ranges, proven, order, row, st, checks, restChecks, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, emit, errp); done {
 				return cont
 			}
 		}

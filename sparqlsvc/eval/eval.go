@@ -42,6 +42,13 @@ type Options struct {
 	// small data); onChunk, when set, is called as a worker starts a chunk (tests: a worker's panic).
 	forkMin, forkChunk int
 	onChunk            func()
+	// onOwnChunk, when set, is called as the query's goroutine starts a chunk while workers run (tests: it leaves
+	// workers time to take part on tiny data).
+	onOwnChunk func()
+	// forkCosts, when set, replaces the measured times of a scan's chunks (their chain's and their consumer's,
+	// measured where: costTimed, costWorker, costReplay) on which the split is decided (tests: a decision that
+	// does not depend on the machine's speed or load).
+	forkCosts func(where int, chain, consumer time.Duration) (time.Duration, time.Duration)
 }
 
 // ServiceClient runs a SERVICE pattern at a remote endpoint and returns its solutions.

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/builtin"
@@ -30,6 +31,9 @@ type Cores struct {
 	// redone counts the chunks a worker claimed but the query's goroutine evaluated again (a worker's error,
 	// budget or panic, or the budget taken back).
 	redone atomic.Int64
+	// forks counts the scans that started workers; kept the scans measured and kept on one goroutine (forkPays);
+	// stopped the runs whose workers were stopped because their chunks turned out cheap.
+	forks, kept, stopped atomic.Int64
 }
 
 // Chunks is how many chunks of a scan workers have evaluated and the queries used.
@@ -37,6 +41,12 @@ func (c *Cores) Chunks() int64 { return c.chunks.Load() }
 
 // Redone is how many chunks a worker claimed and the query's goroutine evaluated again.
 func (c *Cores) Redone() int64 { return c.redone.Load() }
+
+// Splits is how many scans started workers, how many were timed and kept on one goroutine because the chain was
+// too cheap against its consumer, and how many runs stopped their workers part-way for the same reason.
+func (c *Cores) Splits() (forks, kept, stopped int64) {
+	return c.forks.Load(), c.kept.Load(), c.stopped.Load()
+}
 
 // NewCores returns a pool of n tokens (n < 1 is 1: no query ever gets a worker).
 func NewCores(n int) *Cores {
@@ -71,8 +81,8 @@ func (c *Cores) tryExtra() bool {
 	}
 }
 
-// minForkRows is the fewest rows of a join's first pattern worth a worker: below it, starting one costs about
-// what it saves.
+// minForkRows is the fewest rows of a join's first pattern worth measuring for a split: below it, starting a
+// worker costs about what it could save.
 const minForkRows = 1 << 15
 
 // forkChunkRows is the least rows in one chunk of the first pattern's range; the range is cut in at most
@@ -81,6 +91,52 @@ const (
 	forkChunkRows = 1024
 	maxForkChunks = 256
 )
+
+// The split is chosen from the chain's measured cost, not its row count (forkPays). A worker takes over the
+// chain's evaluation of a chunk (the chain's share of its cost); what stays on the query's goroutine is the
+// consumer (GROUP BY, ORDER BY, the sink…) of every solution, plus copying each solution out of the worker's
+// buffer. When the consumer's share is the larger, the query's goroutine is the bottleneck either way and a worker
+// only adds the copying: b13, d03, d04 and d12 (one date pattern under a GROUP BY, ~100 ns a row, nearly all of it
+// the consumer's) took 1.5–3× the wall time and up to twice the CPU with a worker at 10 M in session 10.
+const (
+	// forkRatio: a worker is started only when a chunk's chain costs at least forkRatio times its consumer. At 1,
+	// one goroutine's wall time would at best halve, but the hand-over, the worker's cold caches and two threads
+	// sharing the memory bus take much of that (d04, at about 1, took twice the CPU for no gain at 10 M).
+	forkRatio = 2
+	// stopRatio: workers stop claiming chunks when their chain time per chunk falls under stopRatio times the
+	// consumer's (measured on the chunks they delivered): the chunks turned out cheap.
+	stopRatio = 1
+	// forkMinWork is the least chain time the remaining chunks must add up to, as measured: below it a worker's
+	// start, its own cold caches and the hand-over cost about what it saves.
+	forkMinWork = 2 * time.Millisecond
+	// measureWork is how much of the scan the query's goroutine times before deciding (at least four chunks, at
+	// most a sixteenth; the first may pay for caches later chunks reuse, so it is left out of the estimate when
+	// others were timed).
+	measureWork = time.Millisecond
+	// spillIDs is how many ids a chunk being timed holds before they go to the consumer: the buffer stays small
+	// however many solutions one chunk has.
+	spillIDs = 1 << 14
+)
+
+// forkPays reports whether a worker should evaluate some of the left chunks of a scan, given the time the
+// query's goroutine measured in timed chunks for the chain (up to the buffer) and for the consumer (from the
+// buffer). The chain must cost at least forkRatio times the consumer per chunk, and the chain work left must reach
+// forkMinWork.
+func forkPays(chain, consumer time.Duration, timed, left int) bool {
+	if timed <= 0 || left < 2 {
+		return false
+	}
+	a, b := chain/time.Duration(timed), consumer/time.Duration(timed)
+	return a > 0 && float64(a) >= forkRatio*float64(b) && a*time.Duration(left) >= forkMinWork
+}
+
+// forkChunk is one chunk of the first pattern's rows.
+type forkChunk struct {
+	index.Matches
+	// rest: the chunk's rows pass the comparisons valueRanges used, so they are checked with the other conjuncts
+	// only (as matchFrom does on one goroutine).
+	rest bool
+}
 
 // forkSite is a chain of streaming operators whose solutions come out in the order of the rows of its leftmost
 // BGP's first pattern, each row's solutions together: a BGP, FILTER, a join evaluated as nested loops from its
@@ -94,14 +150,17 @@ type forkSite struct {
 	emit emitFn       // the consumer of root's solutions
 	used bool         // x's first pattern was reached
 	// buf, when set, takes root's solutions instead of emit: the query's goroutine evaluating a chunk ahead of
-	// those it has delivered (parallelScan).
+	// those it has delivered, or timing a chunk's chain apart from its consumer (parallelScan).
 	buf *chunkResult
+	// spill, when set, hands buf's solutions to the consumer once it holds spillIDs ids (a chunk being timed).
+	spill func() bool
+	pool  chan []ID // blocks for buf (forkRun.pool)
 }
 
 // forkRun is one parallel evaluation of a forkSite's chain.
 type forkRun struct {
 	site   *forkSite
-	chunks []index.Matches
+	chunks []forkChunk
 	next   atomic.Int64 // the next chunk to claim
 	res    []chunkResult
 	ctx    context.Context
@@ -114,23 +173,83 @@ type forkRun struct {
 	maxRow int64        // rows they may hold together
 	nvars  int
 	ways   int64 // goroutines taking part: the query's and its workers
+	// stop: workers claim no more chunks (their chunks turned out cheap against the consumer's); workNs and
+	// workN are the chain time of the chunks workers finished, and how many; consumer is the consumer's time per
+	// chunk (ns), as timed before the run and then on the workers' chunks the query's goroutine replays.
+	stop     atomic.Bool
+	workNs   atomic.Int64
+	workN    atomic.Int64
+	consumer atomic.Int64
 	// copies are the predicates' sorted copies and tables of objects that the query's goroutine or a worker built
 	// during the run (subjectIndex, objectIndex): built once, by whoever earned it first, and read by all.
 	mu   sync.Mutex
 	subs map[fanoutKey]*index.Graph
 	objs map[fanoutKey]*index.ObjectTable
-	// free holds chunk buffers the query's goroutine has replayed, for workers to fill again: no allocation and
-	// no garbage per chunk.
-	free chan []ID
+	// pool holds the blocks of chunks the query's goroutine has replayed, for the next chunks: no allocation
+	// and no garbage per chunk.
+	pool chan []ID
 }
 
 // chunkResult is one chunk's solutions, as a worker left them.
 type chunkResult struct {
 	ready  chan struct{} // closed when the worker is done with the chunk
-	rows   []ID          // the solutions, nvars ids each
+	rows   idBuf         // the solutions, nvars ids each
 	bytes  int64         // what rows cost against the budget
 	failed bool          // no complete answer (an error, the budget, a panic): the query's goroutine does it again
 	mine   bool          // evaluated ahead by the query's goroutine, not by a worker
+}
+
+// idBuf holds solutions, nvars ids each, in blocks of a fixed size: growing it never copies what it holds (a
+// growing slice copied each chunk's rows about twice more, 18 % of b28's CPU with a worker), and its blocks go
+// back to a pool once replayed.
+type idBuf struct {
+	blocks [][]ID
+	n      int // ids held
+}
+
+// blockIDs is the size of idBuf's blocks (16 KiB), or that of 16 solutions when they are larger.
+const blockIDs = 1 << 12
+
+// poolBlocks is how many replayed blocks a scan keeps for reuse (1 MiB).
+const poolBlocks = 64
+
+func (b *idBuf) add(row []ID, pool chan []ID) {
+	k := len(b.blocks) - 1
+	if k < 0 || len(b.blocks[k])+len(row) > cap(b.blocks[k]) {
+		var blk []ID
+		select {
+		case blk = <-pool:
+		default:
+		}
+		if cap(blk) < len(row) {
+			blk = make([]ID, 0, max(blockIDs, 16*len(row)))
+		}
+		b.blocks = append(b.blocks, blk)
+		k++
+	}
+	b.blocks[k] = append(b.blocks[k], row...)
+	b.n += len(row)
+}
+
+// bytes is what the blocks cost against the budget.
+func (b *idBuf) bytes() int64 {
+	n := 0
+	for _, blk := range b.blocks {
+		n += cap(blk)
+	}
+	return int64(n) * 4
+}
+
+// release gives b's blocks to pool (those it has room for) and empties b.
+func (b *idBuf) release(pool chan []ID) {
+	for i, blk := range b.blocks {
+		select {
+		case pool <- blk[:0]:
+		default:
+		}
+		b.blocks[i] = nil
+	}
+	b.blocks, b.n = b.blocks[:0], 0
 }
 
 // errWorkerStop ends a worker's evaluation without an answer for its chunk.
@@ -249,9 +368,13 @@ func (e *evaluator) execFork(site *forkSite, op algebra.Op, in []ID, emit emitFn
 	defer func() { e.fork = prev }()
 	return e.execOp(op, in, func(row []ID) bool {
 		if b := site.buf; b != nil {
-			b.rows = append(b.rows, row...)
-			if len(b.rows)&1023 == 0 {
+			n := b.rows.n
+			b.rows.add(row, site.pool)
+			if n>>10 != b.rows.n>>10 {
 				e.checkLent()
+				if site.spill != nil && b.rows.n >= spillIDs {
+					return site.spill()
+				}
 			}
 			return true
 		}
@@ -260,9 +383,10 @@ func (e *evaluator) execFork(site *forkSite, op algebra.Op, in []ID, emit emitFn
 }
 
 // forkScan is matchFrom's first step over the leftmost BGP of a registered chain. In the query's goroutine it
-// starts workers when the range is large and the pool has free cores; in a worker it evaluates the chunks the
-// worker claims. done false: go on as usual.
-func (e *evaluator) forkScan(ts []algebra.Triple, ranges []index.Matches, order []int, row []ID, st *bgpState, checks [][]algebra.Expr, slots [3]int, free [3]bool, emit emitFn, errp *error) (done, cont bool) {
+// times the first chunks and starts workers when the chain pays for them (forkPays) and the pool has free cores;
+// in a worker it evaluates the chunks the worker claims. proven and rest are valueRanges' (matchFrom): ranges whose
+// rows are checked with rest instead of checks. done false: go on as usual.
+func (e *evaluator) forkScan(ts []algebra.Triple, ranges []index.Matches, proven []bool, order []int, row []ID, st *bgpState, checks, rest [][]algebra.Expr, slots [3]int, free [3]bool, emit emitFn, errp *error) (done, cont bool) {
 	for _, id := range row {
 		if id != 0 {
 			return false, false
@@ -278,13 +402,14 @@ func (e *evaluator) forkScan(ts []algebra.Triple, ranges []index.Matches, order 
 		return false, false
 	}
 	site.used = true
+	sc := scan{ts: ts, order: order, row: row, st: st, checks: checks, rest: rest, slots: slots, free: free, emit: emit, errp: errp}
 	if w := e.work; w != nil {
 		if site != w.top {
 			return false, false // a chain inside the worker's own (a materialised operand): evaluated as usual
 		}
-		return true, e.workChunks(w.run, ts, order, row, st, checks, slots, free, emit, errp)
+		return true, e.workChunks(w.run, &sc)
 	}
-	if e.par != nil {
+	if e.par != nil || e.opt.Cores.Size() < 2 {
 		return false, false // one parallel evaluation at a time per query
 	}
 	total := 0
@@ -294,7 +419,42 @@ func (e *evaluator) forkScan(ts []algebra.Triple, ranges []index.Matches, order 
 	if total < cmp.Or(e.opt.forkMin, minForkRows) {
 		return false, false
 	}
-	return e.parallelScan(site, ranges, total, ts, order, row, st, checks, slots, free, emit, errp)
+	return e.parallelScan(site, ranges, proven, total, &sc)
+}
+
+// scan is what evaluating the rows of a chunk needs of matchFrom's call over the chain's first pattern.
+type scan struct {
+	ts           []algebra.Triple
+	order        []int
+	row          []ID
+	st           *bgpState
+	checks, rest [][]algebra.Expr
+	slots        [3]int
+	free         [3]bool
+	emit         emitFn
+	errp         *error
+}
+
+// chunk evaluates the chain for each row of m (the first pattern bound to it) into sc.emit.
+func (e *evaluator) chunk(sc *scan, m forkChunk) bool {
+	ch := sc.checks
+	if m.rest && sc.rest != nil {
+		ch = sc.rest
+	}
+	for j := 0; j < m.Len(); j++ {
+		if e.steps++; e.steps >= e.nextCheck {
+			if err := e.interrupted(); err != nil {
+				*sc.errp = err
+				return false
+			}
+			e.checkLent()
+		}
+		ms, mp, mo := m.At(j)
+		if !e.bindAndMatch(sc.ts, sc.order, 0, sc.row, sc.st, ch, sc.slots, sc.free, [3]ID{ms, mp, mo}, sc.emit, sc.errp) {
+			return false
+		}
+	}
+	return true
 }
 
 // worker is what a worker's evaluator knows of its run.
@@ -306,39 +466,159 @@ type worker struct {
 	published int64
 }
 
-// chunkOf cuts ranges into chunks of about size rows.
-func chunkOf(ranges []index.Matches, total, least int) []index.Matches {
+// chunkOf cuts ranges into chunks of about size rows; a chunk of a proven range (valueRanges) is marked rest.
+func chunkOf(ranges []index.Matches, proven []bool, total, least int) []forkChunk {
 	size := max(least, (total+maxForkChunks-1)/maxForkChunks)
-	var out []index.Matches
-	for _, m := range ranges {
+	var out []forkChunk
+	for i, m := range ranges {
 		for lo := 0; lo < len(m.Rows); lo += size {
-			out = append(out, index.Matches{Rows: m.Rows[lo:min(lo+size, len(m.Rows))], Perm: m.Perm})
+			out = append(out, forkChunk{index.Matches{Rows: m.Rows[lo:min(lo+size, len(m.Rows))], Perm: m.Perm},
+				proven != nil && proven[i]})
 		}
 	}
 	return out
 }
 
-func (e *evaluator) parallelScan(site *forkSite, ranges []index.Matches, total int, ts []algebra.Triple, order []int, row []ID, st *bgpState, checks [][]algebra.Expr, slots [3]int, free [3]bool, emit emitFn, errp *error) (done, cont bool) {
-	chunks := chunkOf(ranges, total, cmp.Or(e.opt.forkChunk, forkChunkRows))
-	room := e.opt.MaxMemory - e.bytes - e.t.bytes
-	if len(chunks) < 2 || room <= 0 || e.nvars == 0 {
+// stopwatch times a stretch of one goroutine's work: the thread's CPU time (threadCPU) when it can be read and
+// is plausible, else the wall time. A goroutine moved to another thread between the two readings gives a CPU time
+// outside [0, wall]; the wall time is taken then.
+type stopwatch struct {
+	wall time.Time
+	cpu  time.Duration
+}
+
+func startWatch() stopwatch { return stopwatch{time.Now(), threadCPU()} }
+
+func (s stopwatch) elapsed() time.Duration {
+	w := time.Since(s.wall)
+	if s.cpu >= 0 {
+		if c := threadCPU() - s.cpu; c >= 0 && c <= w {
+			return c
+		}
+	}
+	return w
+}
+
+// Where a time is measured (Options.forkCosts).
+const (
+	costTimed  = iota // a chunk timed by the query's goroutine before the decision: its chain and its consumer
+	costWorker        // a chunk a worker evaluated: its chain
+	costReplay        // a worker's chunk the query's goroutine replayed: its consumer
+)
+
+// costs is what was measured (Options.forkCosts replaces it in tests).
+func (e *evaluator) costs(where int, chain, consumer time.Duration) (time.Duration, time.Duration) {
+	if f := e.opt.forkCosts; f != nil {
+		return f(where, chain, consumer)
+	}
+	return chain, consumer
+}
+
+// parallelScan evaluates a registered chain's first pattern over ranges (done true). It times the first chunks,
+// their chain apart from their consumer, and goes on alone unless forkPays; otherwise workers claim chunks in
+// turn with this goroutine, which delivers every chunk's solutions in chunk order.
+func (e *evaluator) parallelScan(site *forkSite, ranges []index.Matches, proven []bool, total int, sc *scan) (done, cont bool) {
+	chunks := chunkOf(ranges, proven, total, cmp.Or(e.opt.forkChunk, forkChunkRows))
+	if len(chunks) < 2 || e.nvars == 0 || e.opt.MaxMemory-e.bytes-e.t.bytes <= 0 {
 		return false, false
 	}
-	run := &forkRun{site: site, chunks: chunks, res: make([]chunkResult, len(chunks)), budget: room / 2,
+	errp := sc.errp
+	inline := func(c int) bool { return e.chunk(sc, chunks[c]) }
+	scratch := make([]ID, e.nvars)
+	emitRows := func(buf *idBuf) bool {
+		n := 0
+		for _, rows := range buf.blocks {
+			for i := 0; i+e.nvars <= len(rows); i += e.nvars {
+				if err := e.check(); err != nil {
+					*errp = err
+					return false
+				}
+				if n++; n&1023 == 0 {
+					e.checkLent()
+				}
+				copy(scratch, rows[i:i+e.nvars])
+				if !site.emit(scratch) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	site.pool = make(chan []ID, poolBlocks)
+
+	// Time the first chunks: the chain into a small buffer, then the consumer from it, chunk by chunk, so the
+	// solutions still arrive in order.
+	var chain, consumer, first [2]time.Duration
+	timed := 0
+	probe := &chunkResult{}
+	measure := func(c int) bool {
+		var cons time.Duration
+		site.buf = probe
+		site.spill = func() bool {
+			t := startWatch()
+			ok := emitRows(&probe.rows)
+			probe.rows.release(site.pool)
+			cons += t.elapsed()
+			return ok
+		}
+		t0 := startWatch()
+		ok := inline(c)
+		site.buf, site.spill = nil, nil
+		if ok {
+			t := startWatch()
+			ok = emitRows(&probe.rows)
+			cons += t.elapsed()
+		}
+		probe.rows.release(site.pool)
+		a, b := e.costs(costTimed, max(t0.elapsed()-cons, 0), cons)
+		if c == 0 {
+			first = [2]time.Duration{a, b}
+		} else {
+			chain[0] += a
+			consumer[0] += b
+		}
+		timed++
+		return ok
+	}
+	c := 0
+	for c < len(chunks) && (c < 4 || (chain[0]+consumer[0] < measureWork && c < len(chunks)/16)) {
+		if !measure(c) {
+			return true, false
+		}
+		c++
+	}
+	chain[1], consumer[1] = chain[0], consumer[0]
+	if timed > 1 {
+		timed-- // the first chunk's cost is left out: it may have paid for caches the others reuse
+	} else {
+		chain[1], consumer[1] = first[0], first[1]
+	}
+	started := 0
+	if forkPays(chain[1], consumer[1], timed, len(chunks)-c) {
+		for started < e.opt.Cores.Size()-1 && started < (len(chunks)-c)/2 && e.opt.Cores.tryExtra() {
+			started++
+		}
+	} else {
+		e.opt.Cores.kept.Add(1)
+	}
+	if started == 0 {
+		for ; c < len(chunks); c++ {
+			if !inline(c) {
+				return true, false
+			}
+		}
+		return true, true
+	}
+	e.opt.Cores.forks.Add(1)
+	room := e.opt.MaxMemory - e.bytes - e.t.bytes
+	run := &forkRun{site: site, chunks: chunks, res: make([]chunkResult, len(chunks)), budget: max(room/2, 0),
 		maxRow: int64(e.opt.MaxRows-e.held) / 2, nvars: e.nvars}
 	for i := range run.res {
 		run.res[i].ready = make(chan struct{})
 	}
 	run.ctx, run.cancel = context.WithCancel(e.ctx)
-	run.free = make(chan []ID, 4)
-	started := 0
-	for started < e.opt.Cores.Size()-1 && started < len(chunks)/2 && e.opt.Cores.tryExtra() {
-		started++
-	}
-	if started == 0 {
-		run.cancel()
-		return false, false
-	}
+	run.pool = site.pool
+	run.next.Store(int64(c))
 	run.ways = int64(started + 1)
 	for range started {
 		run.wg.Add(1)
@@ -346,24 +626,18 @@ func (e *evaluator) parallelScan(site *forkSite, ranges []index.Matches, total i
 	}
 	e.par = run
 	defer e.endRun(run)
-	inline := func(c int) bool {
-		m := chunks[c]
-		for j := 0; j < m.Len(); j++ {
-			if e.steps++; e.steps >= e.nextCheck {
-				if err := e.interrupted(); err != nil {
-					*errp = err
-					return false
-				}
-				e.checkLent()
-			}
-			ms, mp, mo := m.At(j)
-			if !e.bindAndMatch(ts, order, 0, row, st, checks, slots, free, [3]ID{ms, mp, mo}, emit, errp) {
-				return false
-			}
+	if f := e.opt.onOwnChunk; f != nil {
+		inner := inline
+		inline = func(c int) bool {
+			f()
+			return inner(c)
 		}
-		return true
 	}
-	scratch := make([]ID, e.nvars)
+	// The consumer's time per replayed chunk, against the workers' chain time per chunk: when the workers' chunks
+	// turn out cheap (the consumer is the bottleneck), they stop claiming.
+	var replayNs time.Duration
+	replayN := 0
+	run.consumer.Store(int64(consumer[1]) / int64(timed))
 	replay := func(c int) bool {
 		r := &run.res[c]
 		select {
@@ -380,28 +654,19 @@ func (e *evaluator) parallelScan(site *forkSite, ranges []index.Matches, total i
 			e.opt.Cores.chunks.Add(1)
 		}
 		// The rows are the query goroutine's from here: off the workers' account.
-		rows := r.rows
-		r.rows = nil
 		run.used.Add(-r.bytes)
-		run.rows.Add(-int64(len(rows) / run.nvars))
-		defer func() {
-			select {
-			case run.free <- rows[:0]:
-			default:
-			}
-		}()
-		for i, n := 0, 0; i+run.nvars <= len(rows); i, n = i+run.nvars, n+1 {
-			if err := e.check(); err != nil {
-				*errp = err
-				return false
-			}
-			if n&1023 == 0 {
-				e.checkLent()
-			}
-			copy(scratch, rows[i:i+run.nvars])
-			if !site.emit(scratch) {
-				return false
-			}
+		run.rows.Add(-int64(r.rows.n / run.nvars))
+		defer r.rows.release(run.pool)
+		t := startWatch()
+		if !emitRows(&r.rows) {
+			return false
+		}
+		if !r.mine && !run.stop.Load() {
+			_, d := e.costs(costReplay, 0, t.elapsed())
+			replayNs += d
+			replayN++
+			run.consumer.Store(int64(replayNs) / int64(replayN))
+			run.cheap(e.opt.Cores)
 		}
 		return true
 	}
@@ -418,28 +683,48 @@ func (e *evaluator) parallelScan(site *forkSite, ranges []index.Matches, total i
 	ahead := func(c int) bool {
 		r := &run.res[c]
 		r.mine = true
-		select {
-		case r.rows = <-run.free:
-		default:
-		}
 		site.buf = r
 		ok := inline(c)
 		site.buf = nil
 		if ok {
-			r.bytes = int64(cap(r.rows)) * 4
-			run.rows.Add(int64(len(r.rows) / run.nvars))
+			r.bytes = r.rows.bytes()
+			run.rows.Add(int64(r.rows.n / run.nvars))
 			run.used.Add(r.bytes)
 		}
 		close(r.ready)
 		return ok
 	}
+	// arrives waits for a worker's chunk c for about the time a chunk's chain takes, and reports whether it is
+	// ready. Evaluating a chunk ahead costs buffering and copying its solutions, which waiting for a worker that
+	// keeps pace does not; a chunk later than that is from a worker that is slow or not scheduled.
+	patience := min(max(chain[1]/time.Duration(timed), 20*time.Microsecond), 2*time.Millisecond)
+	var timer *time.Timer
+	arrives := func(c int) bool {
+		if ready(c) {
+			return true
+		}
+		if timer == nil {
+			timer = time.NewTimer(patience)
+		} else {
+			timer.Reset(patience)
+		}
+		select {
+		case <-run.res[c].ready:
+			timer.Stop()
+			return true
+		case <-timer.C:
+			return false
+		case <-e.ctx.Done():
+			return true // replay returns the context's error
+		}
+	}
 	// Chunks are delivered in order. The next one is evaluated straight into the consumer when it is this
-	// goroutine's to claim; a worker's is replayed once ready, and while it is not, this goroutine evaluates the
-	// next unclaimed chunk ahead.
-	emitted := 0
+	// goroutine's to claim; a worker's is replayed once ready, and while it is late, this goroutine evaluates
+	// the next unclaimed chunk ahead.
+	emitted := c
 	for emitted < len(chunks) {
 		if emitted < int(run.next.Load()) {
-			if !ready(emitted) {
+			if !arrives(emitted) {
 				if c := int(run.next.Add(1) - 1); c < len(chunks) {
 					if !ahead(c) {
 						return true, false
@@ -470,6 +755,16 @@ func (e *evaluator) parallelScan(site *forkSite, ranges []index.Matches, total i
 	return true, true
 }
 
+// cheap stops the run's workers when, over at least four chunks, their chain time per chunk has fallen under
+// stopRatio times the consumer's: the query's goroutine is the bottleneck, and the workers only add the copying.
+func (run *forkRun) cheap(cores *Cores) {
+	n := run.workN.Load()
+	if n >= 4 && float64(run.workNs.Load())/float64(n) < stopRatio*float64(run.consumer.Load()) &&
+		run.stop.CompareAndSwap(false, true) {
+		cores.stopped.Add(1)
+	}
+}
+
 // endRun stops a run's workers, waits for them to end (none outlives the query) and forgets the run.
 func (e *evaluator) endRun(run *forkRun) {
 	run.void.Store(true)
@@ -491,7 +786,7 @@ func (e *evaluator) checkLent() {
 		run.cancel()
 		run.wg.Wait()
 		for i := range run.res {
-			run.res[i].rows = nil
+			run.res[i].rows = idBuf{}
 		}
 		run.used.Store(0)
 		run.rows.Store(0)
@@ -528,10 +823,11 @@ func (e *evaluator) startWorker() {
 				return false // a value of the worker's own: the chunk is done again by the query's goroutine
 			}
 		}
-		c.rows = append(c.rows, row...)
-		if len(c.rows)&1023 == 0 {
-			if run.used.Load()+int64(cap(c.rows))*4+w.bytes+w.t.bytes-w.work.published > run.budget ||
-				run.rows.Load()+int64(len(c.rows)/max(run.nvars, 1)) > run.maxRow {
+		n := c.rows.n
+		c.rows.add(row, run.pool)
+		if n>>10 != c.rows.n>>10 {
+			if run.used.Load()+c.rows.bytes()+w.bytes+w.t.bytes-w.work.published > run.budget ||
+				run.rows.Load()+int64(c.rows.n/max(run.nvars, 1)) > run.maxRow {
 				return false
 			}
 		}
@@ -540,9 +836,13 @@ func (e *evaluator) startWorker() {
 }
 
 // workChunks is a worker's first step over the chain's leftmost BGP: it claims chunks in turn and evaluates each
-// one's rows through the rest of the chain into the chunk's result.
-func (e *evaluator) workChunks(run *forkRun, ts []algebra.Triple, order []int, row []ID, st *bgpState, checks [][]algebra.Expr, slots [3]int, free [3]bool, emit emitFn, errp *error) bool {
+// one's rows through the rest of the chain into the chunk's result, until none is left or the run stops it.
+func (e *evaluator) workChunks(run *forkRun, sc *scan) bool {
+	errp := sc.errp
 	for {
+		if run.stop.Load() {
+			return true
+		}
 		c := int(run.next.Add(1) - 1)
 		if c >= len(run.chunks) {
 			return true
@@ -557,34 +857,24 @@ func (e *evaluator) workChunks(run *forkRun, ts []algebra.Triple, order []int, r
 		if e.opt.onChunk != nil {
 			e.opt.onChunk()
 		}
-		select {
-		case r.rows = <-run.free:
-		default:
-		}
-		m := run.chunks[c]
-		ok := true
-		for j := 0; j < m.Len() && ok; j++ {
-			if e.steps++; e.steps >= e.nextCheck {
-				if err := e.interrupted(); err != nil {
-					*errp = err
-					ok = false
-					break
-				}
-			}
-			ms, mp, mo := m.At(j)
-			ok = e.bindAndMatch(ts, order, 0, row, st, checks, slots, free, [3]ID{ms, mp, mo}, emit, errp)
-		}
+		t := startWatch()
+		ok := e.chunk(sc, run.chunks[c])
 		e.work.cur = nil
 		if !ok || *errp != nil {
-			r.failed, r.rows = true, nil
+			r.failed = true
+			r.rows.release(run.pool)
 			close(r.ready)
 			if *errp == nil {
 				*errp = errWorkerStop
 			}
 			return false
 		}
-		r.bytes = int64(cap(r.rows)) * 4
-		run.rows.Add(int64(len(r.rows) / run.nvars))
+		d, _ := e.costs(costWorker, t.elapsed(), 0)
+		run.workNs.Add(int64(d))
+		run.workN.Add(1)
+		run.cheap(e.opt.Cores)
+		r.bytes = r.rows.bytes()
+		run.rows.Add(int64(r.rows.n / run.nvars))
 		// The worker's own state (terms, copies it built) is on the run's account too, as it grows.
 		own := e.bytes + e.t.bytes
 		run.used.Add(r.bytes + own - e.work.published)

@@ -74,9 +74,15 @@ var parallelQueries = []string{
 	`ASK { ?s <http://ex.org/p0> ?v ; <http://ex.org/p2> ?o . ?o <http://ex.org/p0> 49 }`,
 }
 
-// forkOptions evaluate with small chunks on small data, so each query of parallelQueries is cut in many chunks.
+// forkOptions evaluate with small chunks on small data, so each query of parallelQueries is cut in many chunks,
+// and every chain is measured as expensive against its consumer, so workers start wherever the pool lets them.
 func forkOptions(c *Cores) Options {
-	return Options{Cores: c, forkMin: 16, forkChunk: 3}
+	return Options{Cores: c, forkMin: 16, forkChunk: 3, forkCosts: fixedCosts(time.Millisecond, time.Microsecond)}
+}
+
+// fixedCosts measures every chunk's chain and consumer at chain and consumer, wherever they are timed.
+func fixedCosts(chain, consumer time.Duration) func(int, time.Duration, time.Duration) (time.Duration, time.Duration) {
+	return func(int, time.Duration, time.Duration) (time.Duration, time.Duration) { return chain, consumer }
 }
 
 func runText(t testing.TB, ds *Dataset, src string, opt Options) (*Result, error) {
@@ -234,11 +240,14 @@ type cancelSink struct {
 	collector
 	cancel context.CancelFunc
 	rows   int
+	when   func() bool // cancels at the first row when it is true
 }
 
 func (s *cancelSink) Row(v []rdf.Term) error {
 	s.rows++
-	s.cancel()
+	if s.when() {
+		s.cancel()
+	}
 	return nil
 }
 
@@ -256,7 +265,12 @@ func TestParallelCancelAndPanic(t *testing.T) {
 	cores := NewCores(4)
 	for range 5 {
 		ctx, cancel := context.WithCancel(context.Background())
-		sink := &cancelSink{collector: collector{res: &Result{}}, cancel: cancel}
+		// Cancelled at the first row after the timed chunks, while workers run.
+		forks, _, _ := cores.Splits()
+		sink := &cancelSink{collector: collector{res: &Result{}}, cancel: cancel, when: func() bool {
+			f, _, _ := cores.Splits()
+			return f > forks
+		}}
 		err := Stream(ctx, ds, q, forkOptions(cores), sink)
 		cancel()
 		if !errors.Is(err, context.Canceled) {
@@ -265,6 +279,9 @@ func TestParallelCancelAndPanic(t *testing.T) {
 		if n := cores.busy.Load(); n != 0 {
 			t.Fatalf("%d tokens out after the cancelled query returned", n)
 		}
+	}
+	if forks, _, _ := cores.Splits(); forks == 0 {
+		t.Fatal("no cancelled query had started workers: the test did not reach them")
 	}
 	opt := forkOptions(cores)
 	opt.Timeout = time.Nanosecond
@@ -291,5 +308,79 @@ func TestParallelCancelAndPanic(t *testing.T) {
 	}
 	if n := cores.busy.Load(); n != 0 {
 		t.Fatalf("%d tokens out after workers panicked", n)
+	}
+}
+
+// TestForkFromMeasuredCost: a scan is split only when its chain, as the query's goroutine measured it on its first
+// chunks, costs more than the chain's consumer and adds up to enough work, and workers whose chunks turn out
+// cheap against the consumer stop claiming. The measured times are injected, so the decisions do not depend on
+// the machine. It fails when the comparison is inverted or ignored, or when workers never stop.
+func TestForkFromMeasuredCost(t *testing.T) {
+	ms, us := time.Millisecond, time.Microsecond
+	for _, c := range []struct {
+		chain, consumer time.Duration
+		timed, left     int
+		want            bool
+	}{
+		{ms, us, 2, 100, true},             // an expensive chain under a cheap consumer
+		{us, 10 * us, 2, 100_000, false},   // a cheap chain under a costlier consumer (b13: a GROUP BY over one pattern)
+		{20 * us, 10 * us, 1, 1000, true},  // twice its consumer's cost, 20 ms of chain left
+		{15 * us, 10 * us, 1, 1000, false}, // 1.5 times: the hand-over and the second thread would take the gain
+		{20 * us, 10 * us, 1, 10, false},   // twice, with 0.2 ms left: not worth a worker
+		{ms, us, 2, 1, false},              // one chunk left
+		{0, 0, 2, 100, false},              // nothing measured
+	} {
+		if got := forkPays(c.chain, c.consumer, c.timed, c.left); got != c.want {
+			t.Errorf("forkPays(chain %v, consumer %v, %d timed, %d left) = %v", c.chain, c.consumer, c.timed, c.left, got)
+		}
+	}
+
+	ds := parallelData(t, 700, 13)
+	src := `SELECT ?v (GROUP_CONCAT(STR(?w); SEPARATOR="|") AS ?g) { ?s <http://ex.org/p0> ?v ; <http://ex.org/p1> ?w } GROUP BY ?v`
+	want, err := runText(t, ds, src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(costs func(int, time.Duration, time.Duration) (time.Duration, time.Duration)) (forks, kept, stopped, chunks int64) {
+		t.Helper()
+		cores := NewCores(2)
+		opt := forkOptions(cores)
+		opt.forkCosts = costs
+		// Tiny chunks: this goroutine would otherwise finish the scan before a worker is scheduled.
+		opt.onOwnChunk = func() { time.Sleep(100 * time.Microsecond) }
+		got, err := runText(t, ds, src, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameResult(want, got) {
+			t.Fatal("the answer differs from one goroutine's")
+		}
+		forks, kept, stopped = cores.Splits()
+		return forks, kept, stopped, cores.Chunks()
+	}
+	if forks, kept, _, chunks := run(fixedCosts(us, 10*us)); forks != 0 || kept != 1 || chunks != 0 {
+		t.Errorf("a cheap chain: %d forks, %d kept, %d worker chunks; want 0, 1, 0", forks, kept, chunks)
+	}
+	if forks, kept, stopped, chunks := run(fixedCosts(ms, us)); forks != 1 || kept != 0 || stopped != 0 || chunks == 0 {
+		t.Errorf("an expensive chain: %d forks, %d kept, %d stopped, %d worker chunks; want 1, 0, 0, some",
+			forks, kept, stopped, chunks)
+	}
+	// Timed as expensive first, then the workers' chunks turn out cheap against their replay.
+	turns := func(where int, _, _ time.Duration) (time.Duration, time.Duration) {
+		switch where {
+		case costWorker:
+			return 10 * us, 0
+		case costReplay:
+			return 0, 100 * us
+		}
+		return ms, 100 * us
+	}
+	forks, _, stopped, chunks := run(turns)
+	if forks != 1 || stopped != 1 {
+		t.Errorf("workers whose chunks turn out cheap: %d forks, %d stopped; want 1, 1", forks, stopped)
+	}
+	// The scan has ~230 chunks; the worker stops after its fourth.
+	if chunks > 6 {
+		t.Errorf("workers delivered %d chunks after they should have stopped", chunks)
 	}
 }
