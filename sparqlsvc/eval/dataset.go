@@ -184,6 +184,11 @@ func (t *terms) id(x rdf.Term) ID {
 	if id, ok := index.InlineID(x); ok {
 		return id
 	}
+	// A computed value is often the term just read (xsd:dateTime(xsd:string(?t)), a cast to the type it has):
+	// that term's id, without a key, a hash or the dictionary's probes.
+	if y := t.lastTerm; t.lastID != 0 && x.Value == y.Value && x.Kind == y.Kind && x.Datatype == y.Datatype && x.Lang == y.Lang {
+		return t.lastID
+	}
 	k := t.keyBuf[:0]
 	k = append(k, byte(x.Kind))
 	k = append(k, x.Value...)

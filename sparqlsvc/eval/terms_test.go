@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
 // TestOverlayIDs: one id per term (language tags compared case-insensitively), distinct terms distinct ids, and
@@ -40,6 +41,35 @@ func TestOverlayIDs(t *testing.T) {
 		}
 		if a, b := ts.id(rdf.LangString("x", "EN")), ts.id(rdf.LangString("x", "en")); a != b {
 			t.Errorf("collide=%v: language tags are case-insensitive: %d, %d", collide, a, b)
+		}
+	}
+}
+
+// TestIDOfTheTermJustRead: a computed term equal to the one read last gets that term's id without a lookup; one
+// that differs only in its datatype, language tag or kind gets what a fresh id space gives it.
+func TestIDOfTheTermJustRead(t *testing.T) {
+	b := index.NewBuilder()
+	data := []rdf.Term{rdf.Literal("2008-01-02T03:04:05", rdf.XSDNS+"dateTime"), rdf.String("http://x/a"),
+		rdf.LangString("chat", "fr"), rdf.IRI("http://x/a"), rdf.Literal("12345678901234567890", rdf.XSDInteger),
+		rdf.Blank("b1")}
+	for i, o := range data {
+		if err := b.Add(rdf.Triple(rdf.IRI(fmt.Sprintf("http://x/s%d", i)), rdf.IRI("http://x/p"), o)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := b.Build()
+	ts := newTerms(d.Dict)
+	for _, o := range data {
+		id := d.Dict.Lookup(o)
+		for _, x := range []rdf.Term{o, rdf.String(o.Value), rdf.Literal(o.Value, rdf.XSDNS+"dateTime"),
+			rdf.LangString(o.Value, "fr"), rdf.LangString(o.Value, "en"), rdf.IRI(o.Value), rdf.Literal(o.Value, rdf.XSDInteger), rdf.Blank(o.Value)} {
+			ts.term(id) // the term read last
+			got := ts.id(x)
+			ts.lastID, ts.lastTerm = 0, rdf.Term{}
+			want := ts.id(x) // the general path: the dictionary, else the overlay id got was given
+			if got != want {
+				t.Fatalf("%v just after reading %v (id %d): id %d, want %d", x, o, id, got, want)
+			}
 		}
 	}
 }
