@@ -37,7 +37,7 @@ var childCarry = map[string]int{
 	"top": carryShare, "askForm": carryShare, "fork": carryZero, "par": carryZero, "work": carryOwn,
 	"limited": carryClone, "groupKeys": carryClone, "minusBy": carryClone,
 	// A worker's overlay ids are its own, so the memos keyed by them start empty; noMemo is for tests on one goroutine.
-	"bindMemos": carryZero, "noMemo": carryZero,
+	"bindMemos": carryZero, "noMemo": carryZero, "lastDate": carryZero,
 }
 
 // TestChildCarriesEveryField fills every map, pointer, slice and number of a query's evaluator, makes a worker's

@@ -20,7 +20,13 @@ func (e *evaluator) dateValue(id ID) (builtin.DateValue, bool) {
 	if e.t.dict == nil || id == 0 {
 		return builtin.DateValue{}, false
 	}
-	return e.t.dict.DateValue(id)
+	// A row's date is often read twice or more (GROUP BY HOURS(?d) with MINUTES(?d) in an aggregate).
+	if id == e.lastDate.id {
+		return e.lastDate.v, e.lastDate.ok
+	}
+	v, ok := e.t.dict.DateValue(id)
+	e.lastDate.id, e.lastDate.v, e.lastDate.ok = id, v, ok
+	return v, ok
 }
 
 // dateBlock returns the index of the dictionary's date block holding id, or -1.

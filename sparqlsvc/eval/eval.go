@@ -138,7 +138,12 @@ type evaluator struct {
 	cmpSites    map[*algebra.Call]*cmpSite      // what each comparison operator is (cmpSiteOf)
 	bindMemos   map[*algebra.Extend]*bindMemo   // BIND values by their one input (bindMemoOf); nil: not memoised
 	noMemo      bool                            // tests: neither memo (the reference they are held to)
-	recentSites [4]*cmpSite                     // the sites met last, looked at before the map
+	lastDate    struct {                        // the date value read last (dateValue)
+		id ID
+		v  builtin.DateValue
+		ok bool
+	}
+	recentSites [4]*cmpSite // the sites met last, looked at before the map
 	nextSite    int
 	eqHalves    map[*algebra.Call]*[2]*algebra.Call // "=" as ">=" and "<=" (valueRanges)
 	blocks      [][2]ID                             // valueBlocks
