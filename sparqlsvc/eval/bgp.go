@@ -924,6 +924,39 @@ func (e *evaluator) valueRanges(m index.Matches, oslot int, conj []algebra.Expr,
 		row[oslot] = 0
 		return ok
 	}
+	// keep adds the rows lo … hi of a block as proven. Among inline dates, forms such as 31 February have ids but
+	// pass no comparison: the runs between them are proven and they are dropped, unless the dates span too many
+	// months to cut (then all stay tested), or only a window narrowed them (its conjuncts are tested anyway).
+	keep := func(lo, hi int, dates bool) {
+		if lo >= hi {
+			return
+		}
+		if !dates {
+			out = append(out, index.Matches{Rows: rows[lo:hi], Perm: m.Perm})
+			proven = append(proven, true)
+			return
+		}
+		cut := len(tests) > 0 || ne != nil
+		start, cur := lo, lo
+		for months := 0; cut && cur < hi && months < 4096; months++ {
+			lastDay, day31 := index.InlineDateMonth(rows[cur][1])
+			a := cur + sort.Search(hi-cur, func(i int) bool { return rows[cur+i][1] > lastDay })
+			if a == hi || rows[a][1] > day31 {
+				cur = a // no form past the month's last day: on to the next month
+				continue
+			}
+			if start < a {
+				out = append(out, index.Matches{Rows: rows[start:a], Perm: m.Perm})
+				proven = append(proven, true)
+			}
+			start = a + sort.Search(hi-a, func(i int) bool { return rows[a+i][1] > day31 })
+			cur = start
+		}
+		if start < hi {
+			out = append(out, index.Matches{Rows: rows[start:hi], Perm: m.Perm})
+			proven = append(proven, cut && cur >= hi)
+		}
+	}
 	prev := 0 // rows before a block, and after the last, are kept
 blocks:
 	for _, b := range e.valueBlocks() {
@@ -976,17 +1009,11 @@ blocks:
 				continue
 			}
 			for _, part := range [2][2]int{{lo, pre}, {suf, hi}} {
-				if part[0] < part[1] {
-					out = append(out, index.Matches{Rows: rows[part[0]:part[1]], Perm: m.Perm})
-					proven = append(proven, !index.IsInlineDate(b[0]))
-				}
+				keep(part[0], part[1], index.IsInlineDate(b[0]))
 			}
 			continue
 		}
-		if lo < hi {
-			out = append(out, index.Matches{Rows: rows[lo:hi], Perm: m.Perm})
-			proven = append(proven, !index.IsInlineDate(b[0]))
-		}
+		keep(lo, hi, index.IsInlineDate(b[0]))
 	}
 	if prev < len(rows) {
 		out = append(out, index.Matches{Rows: rows[prev:], Perm: m.Perm})

@@ -236,6 +236,14 @@ func IntegerID(v int64) (ID, bool) {
 // IsInlineDate reports whether id holds an xsd:date (YYYY-MM-DD) itself.
 func IsInlineDate(id ID) bool { return IsInline(id) && id>>kindShift&3 == inlineDate }
 
+// InlineDateMonth returns, for an inline xsd:date's id, the id of the last day its month has and the id of day 31
+// of that month: the ids between (31 February and the like) are forms held as written that are no dates.
+func InlineDateMonth(id ID) (lastDay, day31 ID) {
+	p := id &^ (inlineMask | 3<<kindShift)
+	y, m := int64(p>>9), int64(p>>5&15)
+	return InlineDateBound(y, m, int64(daysIn(int32(y), uint8(m)))), InlineDateBound(y, m, 31)
+}
+
 // InlineDateBound is the id an inline xsd:date of year y, month m and day d would have (0 ≤ y ≤ 9999, 1 ≤ m ≤ 12,
 // 1 ≤ d ≤ 31), whether or not that day exists: a bound for the rows of a range of dates, whose ids ascend with
 // (year, month, day).
