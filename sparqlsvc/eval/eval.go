@@ -125,6 +125,7 @@ type evaluator struct {
 	pathCursors map[*algebra.PathLink][]probeCursor // per link of a property path (linkCursors)
 	pathSites   map[*algebra.PathPattern]*pathSite  // per property path pattern (pathPattern)
 	bySubject   map[fanoutKey]*index.Graph          // predicates sorted by subject (subjectIndex)
+	scanRows    map[fanoutKey][]index.Row           // predicates' rows in subject order, for reading only (subjectScan)
 	byObject    map[fanoutKey]*index.ObjectTable    // predicates' tables of objects (objectIndex)
 	existsMemos map[*algebra.Exists]*existsMemo     // EXISTS answers by the values the pattern sees
 	constKeys   map[*algebra.Call]*[2]*builtin.Key  // comparisons' constant operands, parsed (argKey)

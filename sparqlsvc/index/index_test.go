@@ -527,6 +527,27 @@ func TestMatchSubjectEverySubject(t *testing.T) {
 	}
 }
 
+// TestSubjectRows: a predicate's rows for a subject scan are its triples in SPO form and (s, o) order, in every graph
+// of a dataset: those of the whole graph's SPO permutation with that predicate.
+func TestSubjectRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	_, d, graphs := buildRandom(t, r, 5000)
+	for _, g := range graphs {
+		for pi := range 5 {
+			p := d.Dict.Lookup(rdf.IRI("http://ex.org/p" + strconv.Itoa(pi)))
+			var want []Row
+			for _, row := range g.perms[SPO] {
+				if row[1] == p {
+					want = append(want, row)
+				}
+			}
+			if got := g.SubjectRows(p); !slices.Equal(got, want) {
+				t.Fatalf("p%d: %d rows differ from SPO's %d", pi, len(got), len(want))
+			}
+		}
+	}
+}
+
 // TestSortBySubjectMatchesSort: the radix sort of a predicate's rows by subject gives the order of a comparison
 // sort by subject then object, for sizes on both sides of radixMin and subjects that differ in the low 16 bits
 // only, the high 16 bits only, both, or neither.
