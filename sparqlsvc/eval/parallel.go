@@ -98,14 +98,20 @@ const (
 // buffer. When the consumer's share is the larger, the query's goroutine is the bottleneck either way and a worker
 // only adds the copying: b13, d03, d04 and d12 (one date pattern under a GROUP BY, ~100 ns a row, nearly all of it
 // the consumer's) took 1.5–3× the wall time and up to twice the CPU with a worker at 10 M in session 10.
+//
+// What a worker saves per chunk is the chain's time less the hand-over of its solutions (appending them to its
+// buffer, copying them out, one more call each, their cache lines moving between cores): handoff per solution, an
+// estimate from b13's profile (29 % memmove at ~100 ns a row with a worker) and d04's timed chunks (24 ns a row
+// for the chain into the buffer, 28 ns for the consumer from it). The chain time measured includes the appending.
 const (
-	// forkRatio: a worker is started only when a chunk's chain costs at least forkRatio times its consumer. At 1,
-	// one goroutine's wall time would at best halve, but the hand-over, the worker's cold caches and two threads
-	// sharing the memory bus take much of that (d04, at about 1, took twice the CPU for no gain at 10 M).
-	forkRatio = 2
-	// stopRatio: workers stop claiming chunks when their chain time per chunk falls under stopRatio times the
-	// consumer's (measured on the chunks they delivered): the chunks turned out cheap.
-	stopRatio = 1
+	handoff = 40 * time.Nanosecond
+	// forkGain: a worker is started only when what it would save per chunk is at least forkGain of what the chunk
+	// costs one goroutine (chain and consumer). Below that, the second thread's cold caches and the shared memory
+	// bus take the rest (d04 and b13 with gains near zero took twice the CPU at 10 M).
+	forkGain = 0.25
+	// stopGain: workers stop claiming chunks when, measured on their own chunks, what they save falls under
+	// stopGain of a chunk's cost (the chunks turned out cheap against the consumer's).
+	stopGain = forkGain / 2
 	// forkMinWork is the least chain time the remaining chunks must add up to, as measured: below it a worker's
 	// start, its own cold caches and the hand-over cost about what it saves.
 	forkMinWork = 2 * time.Millisecond
@@ -118,16 +124,28 @@ const (
 	spillIDs = 1 << 14
 )
 
-// forkPays reports whether a worker should evaluate some of the left chunks of a scan, given the time the
-// query's goroutine measured in timed chunks for the chain (up to the buffer) and for the consumer (from the
-// buffer). The chain must cost at least forkRatio times the consumer per chunk, and the chain work left must reach
-// forkMinWork.
-func forkPays(chain, consumer time.Duration, timed, left int) bool {
+// chunkCost is what chunks cost, as timed: their chain (into a buffer), their consumer (from it), and how many
+// solutions they had.
+type chunkCost struct {
+	chain, consumer time.Duration
+	sols            int64
+}
+
+// saving is what a worker would save per chunk of cost c (summed over n chunks): the chain's time less the
+// hand-over of its solutions; and what a chunk costs one goroutine.
+func (c chunkCost) saving(n int) (save, whole time.Duration) {
+	a, b := c.chain/time.Duration(n), c.consumer/time.Duration(n)
+	return a - handoff*time.Duration(c.sols/int64(n)), a + b
+}
+
+// forkPays reports whether a worker should evaluate some of the left chunks of a scan, given what timed chunks
+// cost: a worker must save at least forkGain of a chunk's cost, and forkMinWork over the chunks left.
+func forkPays(c chunkCost, timed, left int) bool {
 	if timed <= 0 || left < 2 {
 		return false
 	}
-	a, b := chain/time.Duration(timed), consumer/time.Duration(timed)
-	return a > 0 && float64(a) >= forkRatio*float64(b) && a*time.Duration(left) >= forkMinWork
+	save, whole := c.saving(timed)
+	return save > 0 && float64(save) >= forkGain*float64(whole) && save*time.Duration(left) >= forkMinWork
 }
 
 // forkChunk is one chunk of the first pattern's rows.
@@ -173,11 +191,13 @@ type forkRun struct {
 	maxRow int64        // rows they may hold together
 	nvars  int
 	ways   int64 // goroutines taking part: the query's and its workers
-	// stop: workers claim no more chunks (their chunks turned out cheap against the consumer's); workNs and
-	// workN are the chain time of the chunks workers finished, and how many; consumer is the consumer's time per
-	// chunk (ns), as timed before the run and then on the workers' chunks the query's goroutine replays.
+	// stop: workers claim no more chunks (their chunks turned out cheap against the consumer's); workNs,
+	// workSols and workN are the chain time and the solutions of the chunks workers finished, and how many;
+	// consumer is the consumer's time per chunk (ns), as timed before the run and then on the workers' chunks the
+	// query's goroutine replays.
 	stop     atomic.Bool
 	workNs   atomic.Int64
+	workSols atomic.Int64
 	workN    atomic.Int64
 	consumer atomic.Int64
 	// copies are the predicates' sorted copies and tables of objects that the query's goroutine or a worker built
@@ -548,15 +568,17 @@ func (e *evaluator) parallelScan(site *forkSite, ranges []index.Matches, proven 
 
 	// Time the first chunks: the chain into a small buffer, then the consumer from it, chunk by chunk, so the
 	// solutions still arrive in order.
-	var chain, consumer, first [2]time.Duration
+	var sum, first chunkCost
 	timed := 0
 	probe := &chunkResult{}
 	measure := func(c int) bool {
 		var cons time.Duration
+		var sols int64
 		site.buf = probe
 		site.spill = func() bool {
 			t := startWatch()
 			ok := emitRows(&probe.rows)
+			sols += int64(probe.rows.n / e.nvars)
 			probe.rows.release(site.pool)
 			cons += t.elapsed()
 			return ok
@@ -569,32 +591,33 @@ func (e *evaluator) parallelScan(site *forkSite, ranges []index.Matches, proven 
 			ok = emitRows(&probe.rows)
 			cons += t.elapsed()
 		}
+		sols += int64(probe.rows.n / e.nvars)
 		probe.rows.release(site.pool)
 		a, b := e.costs(costTimed, max(t0.elapsed()-cons, 0), cons)
 		if c == 0 {
-			first = [2]time.Duration{a, b}
+			first = chunkCost{a, b, sols}
 		} else {
-			chain[0] += a
-			consumer[0] += b
+			sum.chain += a
+			sum.consumer += b
+			sum.sols += sols
 		}
 		timed++
 		return ok
 	}
 	c := 0
-	for c < len(chunks) && (c < 4 || (chain[0]+consumer[0] < measureWork && c < len(chunks)/16)) {
+	for c < len(chunks) && (c < 4 || (sum.chain+sum.consumer < measureWork && c < len(chunks)/16)) {
 		if !measure(c) {
 			return true, false
 		}
 		c++
 	}
-	chain[1], consumer[1] = chain[0], consumer[0]
 	if timed > 1 {
 		timed-- // the first chunk's cost is left out: it may have paid for caches the others reuse
 	} else {
-		chain[1], consumer[1] = first[0], first[1]
+		sum = first
 	}
 	started := 0
-	if forkPays(chain[1], consumer[1], timed, len(chunks)-c) {
+	if forkPays(sum, timed, len(chunks)-c) {
 		for started < e.opt.Cores.Size()-1 && started < (len(chunks)-c)/2 && e.opt.Cores.tryExtra() {
 			started++
 		}
@@ -637,7 +660,7 @@ func (e *evaluator) parallelScan(site *forkSite, ranges []index.Matches, proven 
 	// turn out cheap (the consumer is the bottleneck), they stop claiming.
 	var replayNs time.Duration
 	replayN := 0
-	run.consumer.Store(int64(consumer[1]) / int64(timed))
+	run.consumer.Store(int64(sum.consumer) / int64(timed))
 	replay := func(c int) bool {
 		r := &run.res[c]
 		select {
@@ -697,7 +720,7 @@ func (e *evaluator) parallelScan(site *forkSite, ranges []index.Matches, proven 
 	// arrives waits for a worker's chunk c for about the time a chunk's chain takes, and reports whether it is
 	// ready. Evaluating a chunk ahead costs buffering and copying its solutions, which waiting for a worker that
 	// keeps pace does not; a chunk later than that is from a worker that is slow or not scheduled.
-	patience := min(max(chain[1]/time.Duration(timed), 20*time.Microsecond), 2*time.Millisecond)
+	patience := min(max(sum.chain/time.Duration(timed), 20*time.Microsecond), 2*time.Millisecond)
 	var timer *time.Timer
 	arrives := func(c int) bool {
 		if ready(c) {
@@ -755,12 +778,15 @@ func (e *evaluator) parallelScan(site *forkSite, ranges []index.Matches, proven 
 	return true, true
 }
 
-// cheap stops the run's workers when, over at least four chunks, their chain time per chunk has fallen under
-// stopRatio times the consumer's: the query's goroutine is the bottleneck, and the workers only add the copying.
+// cheap stops the run's workers when, over at least four chunks, what they save (their chain time less the
+// hand-over) has fallen under stopGain of a chunk's cost: the chunks turned out cheap against the consumer's.
 func (run *forkRun) cheap(cores *Cores) {
 	n := run.workN.Load()
-	if n >= 4 && float64(run.workNs.Load())/float64(n) < stopRatio*float64(run.consumer.Load()) &&
-		run.stop.CompareAndSwap(false, true) {
+	if n < 4 {
+		return
+	}
+	c := chunkCost{time.Duration(run.workNs.Load()), time.Duration(run.consumer.Load() * n), run.workSols.Load()}
+	if save, whole := c.saving(int(n)); float64(save) < stopGain*float64(whole) && run.stop.CompareAndSwap(false, true) {
 		cores.stopped.Add(1)
 	}
 }
@@ -871,6 +897,7 @@ func (e *evaluator) workChunks(run *forkRun, sc *scan) bool {
 		}
 		d, _ := e.costs(costWorker, t.elapsed(), 0)
 		run.workNs.Add(int64(d))
+		run.workSols.Add(int64(r.rows.n / run.nvars))
 		run.workN.Add(1)
 		run.cheap(e.opt.Cores)
 		r.bytes = r.rows.bytes()

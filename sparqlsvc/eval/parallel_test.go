@@ -319,19 +319,24 @@ func TestForkFromMeasuredCost(t *testing.T) {
 	ms, us := time.Millisecond, time.Microsecond
 	for _, c := range []struct {
 		chain, consumer time.Duration
+		sols            int64
 		timed, left     int
 		want            bool
 	}{
-		{ms, us, 2, 100, true},             // an expensive chain under a cheap consumer
-		{us, 10 * us, 2, 100_000, false},   // a cheap chain under a costlier consumer (b13: a GROUP BY over one pattern)
-		{20 * us, 10 * us, 1, 1000, true},  // twice its consumer's cost, 20 ms of chain left
-		{15 * us, 10 * us, 1, 1000, false}, // 1.5 times: the hand-over and the second thread would take the gain
-		{20 * us, 10 * us, 1, 10, false},   // twice, with 0.2 ms left: not worth a worker
-		{ms, us, 2, 1, false},              // one chunk left
-		{0, 0, 2, 100, false},              // nothing measured
+		{ms, us, 20, 2, 100, true},              // an expensive chain under a cheap consumer
+		{us, 10 * us, 0, 2, 100_000, false},     // a cheap chain under a costlier consumer
+		{55 * us, 65 * us, 2275, 1, 250, false}, // d04's timed chunk: the hand-over takes what the chain costs
+		{33 * us, 70 * us, 2000, 1, 250, false}, // b13's
+		{ms, 2 * ms, 2000, 1, 250, true},        // a third of the chunk saved, 230 ms of it left
+		{ms, 4 * ms, 2000, 1, 250, false},       // a sixth: not enough
+		{20 * us, 10 * us, 10, 1, 1000, true},   // two thirds, 20 ms left
+		{20 * us, 10 * us, 10, 1, 10, false},    // the same with 0.2 ms left: not worth a worker
+		{ms, us, 20, 2, 1, false},               // one chunk left
+		{0, 0, 0, 2, 100, false},                // nothing measured
 	} {
-		if got := forkPays(c.chain, c.consumer, c.timed, c.left); got != c.want {
-			t.Errorf("forkPays(chain %v, consumer %v, %d timed, %d left) = %v", c.chain, c.consumer, c.timed, c.left, got)
+		if got := forkPays(chunkCost{c.chain, c.consumer, c.sols}, c.timed, c.left); got != c.want {
+			t.Errorf("forkPays(chain %v, consumer %v, %d solutions, %d timed, %d left) = %v",
+				c.chain, c.consumer, c.sols, c.timed, c.left, got)
 		}
 	}
 
