@@ -136,6 +136,7 @@ type evaluator struct {
 	filterVars  map[*algebra.BGP][]varset       // the variables of the pushable FILTER conjuncts over a BGP (greedy)
 	filterConj  map[*algebra.BGP][]algebra.Expr // those conjuncts (rangeShare)
 	shares      map[shareKey]float64            // rangeShare's answers
+	conjShares  map[conjKey]conjShare           // conjunctShare's answers
 	cmpSites    map[*algebra.Call]*cmpSite      // what each comparison operator is (cmpSiteOf)
 	bindMemos   map[*algebra.Extend]*bindMemo   // BIND values by their one input (bindMemoOf); nil: not memoised
 	noMemo      bool                            // tests: neither memo (the reference they are held to)
