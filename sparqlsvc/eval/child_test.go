@@ -38,8 +38,8 @@ var childCarry = map[string]int{
 	"limited": carryClone, "groupKeys": carryClone, "minusBy": carryClone,
 	// A worker's overlay ids are its own, so the memos keyed by them start empty; noMemo is for tests on one goroutine.
 	"bindMemos": carryZero, "noMemo": carryZero, "lastDate": carryZero,
-	// Planning answers, made again on demand (a worker's plans are cloned in orders and scans).
-	"conjShares": carryZero, "scanRows": carryZero,
+	// conjunctShare's answers are made again on demand (a worker's plans are cloned in orders and scans).
+	"conjShares": carryZero,
 }
 
 // TestChildCarriesEveryField fills every map, pointer, slice and number of a query's evaluator, makes a worker's
