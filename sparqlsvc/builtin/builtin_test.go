@@ -300,3 +300,25 @@ func TestSecondsLexMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// TestValidDateZoneMatchesReference: TZ and TIMEZONE read from a valid form's suffix equal dateField's, for dates
+// and dateTimes without a timezone, with Z, with +00:00 and -00:00, and with offsets east and west.
+func TestValidDateZoneMatchesReference(t *testing.T) {
+	for _, tz := range []string{"", "Z", "+00:00", "-00:00", "+05:30", "-09:45", "+14:00", "-14:00", "+00:01"} {
+		for _, lex := range []string{"2008-01-02T03:04:05", "2008-01-02T03:04:05.250", "-0044-03-15T12:00:00",
+			"2008-01-02", "12008-12-31T24:00:00"} {
+			dt := xsdDT
+			if len(lex) == 10 {
+				dt = xsdDate
+			}
+			term := rdf.Literal(lex+tz, dt)
+			for _, name := range []string{"TZ", "TIMEZONE"} {
+				want, werr := dateField(name, term)
+				got, gerr := ValidDateZone(name, term.Value)
+				if got != want || (werr == nil) != (gerr == nil) {
+					t.Errorf("%s(%v) = %v %v, dateField %v %v", name, term, got, gerr, want, werr)
+				}
+			}
+		}
+	}
+}

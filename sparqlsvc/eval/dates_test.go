@@ -822,3 +822,30 @@ func TestSecondsMatchReference(t *testing.T) {
 		t.Fatalf("GROUP BY SECONDS: %d groups, reference %d", len(got), len(want))
 	}
 }
+
+// TestDateZonesMatchReference: TZ and TIMEZONE of dates and dateTimes read from the end of their forms (the ids of
+// the date blocks and valid inline dates) give what the builtin functions give on the terms: values with and
+// without a timezone, 31 February (an error), numbers and strings (errors).
+func TestDateZonesMatchReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(61, 62))
+	ds, triples := dateData(t, r, 1500)
+	fn := builtin.NewContext(time.Now(), "")
+	for _, name := range []string{"TZ", "TIMEZONE"} {
+		var want []string
+		for _, tr := range triples {
+			if tr[1].Value != "http://ex.org/v0" {
+				continue
+			}
+			z := "-"
+			if v, err := fn.Call(name, []rdf.Term{tr[2]}); err == nil {
+				z = v.String()
+			}
+			want = append(want, tr[0].String()+" "+z)
+		}
+		slices.Sort(want)
+		src := `SELECT ?s ?z { ?s <http://ex.org/v0> ?v BIND(` + name + `(?v) AS ?z) }`
+		if got, _ := runQuery(t, ds, src); !slices.Equal(got, want) {
+			t.Fatalf("%s: %d solutions, reference %d", src, len(got), len(want))
+		}
+	}
+}

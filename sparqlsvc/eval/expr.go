@@ -192,6 +192,17 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 	if id, ok := e.dateFieldID(c, row); ok { // YEAR(?d) and the like from the dictionary's column
 		return e.t.term(id), nil
 	}
+	if (c.Func == "TZ" || c.Func == "TIMEZONE") && len(c.Args) == 1 {
+		// A valid date's timezone from the end of its lexical form (the ids of the date blocks and the inline
+		// dates DateValue reads are valid forms).
+		if v, ok := c.Args[0].(algebra.Var); ok {
+			if id := row[e.varSlot(v)]; id != 0 && !isScratch(id) && e.t.inData(id) {
+				if _, ok := e.dateValue(id); ok {
+					return builtin.ValidDateZone(c.Func, e.t.term(id).Value)
+				}
+			}
+		}
+	}
 	args, base, err := e.args(c.Args, row, errp)
 	if err != nil {
 		return rdf.Term{}, err
