@@ -216,7 +216,7 @@ func (e *evaluator) secondsCompare(s *cmpSite, row []ID) (result, ok bool) {
 	if bi < 0 || e.t.dict.DateBlocks()[bi].Class&2 != 0 {
 		return false, false
 	}
-	sec, frac := builtin.ValidDateSeconds(e.t.dict.Term(id).Value)
+	sec, frac := builtin.ValidDateSeconds(e.t.dict.Lexical(id))
 	r := compareScaled(int64(sec), frac, s.n, s.scale)
 	if s.flip {
 		r = -r

@@ -84,6 +84,19 @@ func (d *Dict) Term(id ID) rdf.Term {
 	}
 }
 
+// Lexical returns the lexical form of the literal of id (a dictionary id), without resolving its datatype as Term
+// does: a date block's forms read per row (SECONDS). It is "" for other terms.
+func (d *Dict) Lexical(id ID) string {
+	if IsInline(id) || id == 0 || int(id) > d.Len() {
+		return ""
+	}
+	k := d.key(id)
+	if k[0] != keyLiteral {
+		return ""
+	}
+	return bytesString(k[6+int(k[5]):])
+}
+
 // Lookup returns the id of t, or 0 when the dictionary does not hold it.
 func (d *Dict) Lookup(t rdf.Term) ID {
 	if id, ok := InlineID(t); ok {

@@ -51,6 +51,14 @@ func TestDictRoundTrip(t *testing.T) {
 		if got := d.Dict.Term(id); !got.Equal(tm) {
 			t.Errorf("Term(Lookup(%v)) = %v", tm, got)
 		}
+		// Lexical: the literal's form without its datatype resolved; nothing for an IRI or a blank node.
+		want := tm.Value
+		if tm.Kind != rdf.KindLiteral || IsInline(id) {
+			want = ""
+		}
+		if got := d.Dict.Lexical(id); got != want {
+			t.Errorf("Lexical(Lookup(%v)) = %q, want %q", tm, got, want)
+		}
 	}
 	// Language tags are case-insensitive in RDF 1.1.
 	if d.Dict.Lookup(rdf.LangString("chat", "EN-gb")) != d.Dict.Lookup(rdf.LangString("chat", "en-GB")) {
