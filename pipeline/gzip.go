@@ -30,10 +30,11 @@ type gzipJob struct {
 	files []string
 }
 
-// gzipQueue holds the work Run's background worker does after the switch: the terms of large versions (terms.go)
-// first, then documented pages (later.go), then .gz siblings.
+// gzipQueue holds the work Run's background worker does after the switch: the late dumps of large versions
+// (dumps.go) first, then their terms (terms.go), then documented pages (later.go), then .gz siblings.
 type gzipQueue struct {
 	mu    sync.Mutex
+	dumps []string   // version folders whose late dumps are still to be written (dumps.go), before anything else
 	terms []termsJob // terms.json of large versions (terms.go), before the pages that read them
 	pages []laterPage
 	jobs  []gzipJob
@@ -62,6 +63,25 @@ func (q *gzipQueue) addTerms(jobs []termsJob) {
 	q.terms = append(q.terms, jobs...)
 }
 
+func (q *gzipQueue) addDumps(dirs []string) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.busyLocked()
+	q.dumps = append(q.dumps, dirs...)
+}
+
+// takeDumps takes every queued late-dumps job.
+func (q *gzipQueue) takeDumps() []string {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	ds := q.dumps
+	q.dumps = nil
+	if len(ds) > 0 {
+		q.busy = true
+	}
+	return ds
+}
+
 // takeTerms takes every queued terms job.
 func (q *gzipQueue) takeTerms() []termsJob {
 	q.mu.Lock()
@@ -83,7 +103,7 @@ func (q *gzipQueue) addPages(pages []laterPage) {
 
 // busyLocked marks the queue not idle and wakes the worker.
 func (q *gzipQueue) busyLocked() {
-	if len(q.jobs) == 0 && len(q.pages) == 0 && len(q.terms) == 0 && !q.busy {
+	if len(q.jobs) == 0 && len(q.pages) == 0 && len(q.terms) == 0 && len(q.dumps) == 0 && !q.busy {
 		q.idle = make(chan struct{})
 	}
 	select {
@@ -108,8 +128,8 @@ func (q *gzipQueue) takePages() []laterPage {
 func (q *gzipQueue) next() (j gzipJob, ok bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if len(q.pages) > 0 || len(q.terms) > 0 {
-		return gzipJob{}, true // terms or pages came meanwhile: the worker takes them first
+	if len(q.pages) > 0 || len(q.terms) > 0 || len(q.dumps) > 0 {
+		return gzipJob{}, true // dumps, terms or pages came meanwhile: the worker takes them first
 	}
 	if len(q.jobs) == 0 {
 		if q.busy {
@@ -179,6 +199,9 @@ func (p *Pipeline) runGzip(ctx context.Context, q *gzipQueue) {
 		}
 		did := false
 		for ctx.Err() == nil {
+			for _, d := range q.takeDumps() {
+				did = p.writeLateDumps(ctx, d, true) || did
+			}
 			for _, j := range q.takeTerms() {
 				ok, err := p.writeLaterTerms(ctx, j, true)
 				if err != nil {

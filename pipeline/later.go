@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/ldhub/ldhub/site/html"
@@ -101,6 +102,7 @@ func (p *Pipeline) renderLater(ctx context.Context, pages []laterPage) {
 		hb := &html.Batch{Title: p.o.HTML.Title, Language: p.o.HTML.Language, TermsPerPage: p.o.HTML.TermsPerPage}
 		pp := j.pp
 		pp.Vocab = readTerms(j.dir)
+		lateSizes(&pp, j.dir)
 		if langs[i], hubs[i], err = p.addPublication(hb, 0, pp); err != nil {
 			break
 		}
@@ -159,4 +161,24 @@ func (p *Pipeline) renderLater(ctx context.Context, pages []laterPage) {
 			}
 		}
 	}
+}
+
+// lateSizes gives the shown version's dumps that were written after the switch (dumps.go; listed with size 0)
+// the size of their file, when it is there.
+func lateSizes(pp *html.PublicationPage, dir string) {
+	vs := pp.Publication.Versions
+	if pp.Shown < 0 || pp.Shown >= len(vs) {
+		return
+	}
+	dumps := slices.Clone(vs[pp.Shown].Dumps)
+	for i, d := range dumps {
+		if d.Size == 0 {
+			if fi, err := os.Stat(filepath.Join(dir, tree.DataBase+d.Ext)); err == nil {
+				dumps[i].Size = fi.Size()
+			}
+		}
+	}
+	vs = slices.Clone(vs)
+	vs[pp.Shown].Dumps = dumps
+	pp.Publication.Versions = vs
 }

@@ -95,6 +95,7 @@ type pageBatch struct {
 	gzip    []gzipJob         // .gz siblings to write once the folders are in place (gzip.go)
 	later   []laterPage       // pages to render with their documentation once the folders are in place (later.go)
 	terms   []termsJob        // terms.json to write once the folders are in place, before the later pages (terms.go)
+	dumps   []string          // version folders whose late dumps are written once the folders are in place (dumps.go)
 	final   map[string]string // staged folder -> the folder it becomes
 }
 
@@ -383,6 +384,8 @@ func (p *Pipeline) commitPages(ctx context.Context, index func(*html.Batch) ([]i
 	if len(errs) > 0 {
 		return fmt.Errorf("pipeline: commit: %w", errors.Join(errs...))
 	}
+	p.startDumps(ctx, b.dumps)
+	b.dumps = nil
 	p.startTerms(ctx, b.terms)
 	b.terms = nil
 	p.startLater(b.later)

@@ -432,6 +432,7 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 			// The latest version's .gz siblings, if a stop came before they were written.
 			if tv, err := treeVersion(urlPath, pub.Version); err == nil {
 				vdir := filepath.Join(pubDir, tree.Versions, path.Base(tv.URL))
+				p.resumeDumps(ctx, vdir)
 				p.queueGzip(vdir, unzippedDumps(vdir))
 				p.resumeTerms(ctx, vdir)
 			}
@@ -558,6 +559,7 @@ func (p *Pipeline) ensureVersion(ctx context.Context, pub model.Publication, v m
 			if err := p.reindex(ctx, pub, v, base, tv, dir); err != nil {
 				return nil, err
 			}
+			p.resumeDumps(ctx, dir)
 			p.queueGzip(dir, unzippedDumps(dir))
 			p.resumeTerms(ctx, dir)
 			return &page, p.repage(dir, &page)
@@ -613,6 +615,9 @@ func (p *Pipeline) ensureVersion(ctx context.Context, pub model.Publication, v m
 	}
 	p.batch.rename(tmp, dir)
 	p.queueGzip(dir, r.unzipped)
+	if len(r.late) > 0 {
+		p.queueDumps(dir)
+	}
 	if r.termsLater {
 		p.queueTerms(dir)
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -58,6 +59,9 @@ type rendering struct {
 	unzipped []string
 	// termsLater: terms.json is written after the version is live (terms.go); the folder has its marker instead.
 	termsLater bool
+	// late are the dumps written after the version is live (dumps.go), by syntax name, in the order they are
+	// written; the folder has their marker (tree.LateDumps) instead, and formats lists them with size 0.
+	late []string
 }
 
 // renderVersion writes the dumps, the SPARQL index and the statistics of one version into dir, which must exist
@@ -85,6 +89,15 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 	if dataset {
 		names = datasetSyntaxes
 	}
+	// Statements of an N-Triples or N-Quads upload can be written back without the encoder's checks.
+	fromNTriples := src.syntax.Name == "n-triples" || src.syntax.Name == "n-quads"
+	var late []string
+	if termsLater && fromNTriples {
+		if late, err = writeLateMarker(dir, names, prefixes); err != nil {
+			return rendering{}, err
+		}
+	}
+	isLate := func(name string) bool { return slices.Contains(late, name) }
 	var (
 		wg      sync.WaitGroup
 		mu      sync.Mutex
@@ -100,30 +113,36 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	nReaders := len(names) + 2
+	// Readers: one per dump written now, then the index's, then the collector's (unless termsLater). A dump
+	// written later has none.
+	nReaders := len(names) - len(late) + 2
 	if termsLater {
 		nReaders--
 	}
 	readers := fanOut(ctx, src.decoder(), nReaders)
 	zipNow := len(src.data) <= codec.StreamAbove
-	// Statements of an N-Triples or N-Quads upload can be written back without the encoder's checks.
-	fromNTriples := src.syntax.Name == "n-triples" || src.syntax.Name == "n-quads"
+	next := 0
 	for i, name := range names {
 		syn, ok := reg.ByName(name)
 		if !ok || !syn.CanEncode() {
 			return rendering{}, fmt.Errorf("pipeline: no encoder for %s", name)
 		}
+		if isLate(name) {
+			continue
+		}
+		rd := readers[next]
+		next++
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			file := filepath.Join(dir, tree.DataBase+syn.Extensions[0])
-			n, err := writeDump(ctx, file, syn, readers[i], len(src.data), prefixes, fromNTriples, zipNow)
+			n, err := writeDump(ctx, file, syn, rd, len(src.data), prefixes, fromNTriples, zipNow)
 			if err != nil {
 				// Some data cannot be written in some syntaxes (RDF/XML needs predicates that split into a
 				// QName). If the source itself read fine (the index says so), the version goes live without this
 				// dump rather than not at all; keep reading so the other readers are not held up.
 				for {
-					if _, derr := readers[i].Next(); derr != nil {
+					if _, derr := rd.Next(); derr != nil {
 						break
 					}
 				}
@@ -141,7 +160,7 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := writeTerms(filepath.Join(dir, tree.Terms), readers[len(names)+1], prefixes); err != nil {
+			if err := writeTerms(filepath.Join(dir, tree.Terms), readers[next+1], prefixes); err != nil {
 				cancel()
 				fail(fmt.Errorf("documentation: %w", err))
 			}
@@ -150,7 +169,7 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		ds, err := index.BuildFrom(ctx, readers[len(names)])
+		ds, err := index.BuildFrom(ctx, readers[next])
 		if err != nil {
 			cancel()
 			fail(fmt.Errorf("SPARQL index: %w", err))
@@ -178,11 +197,12 @@ func renderVersion(ctx context.Context, reg *codec.Registry, dir string, src sou
 		syn, _ := reg.ByName(name)
 		f := tree.Format{Ext: syn.Extensions[0], MediaType: syn.MediaTypes[0], Name: displayNames[name], Size: sizes[i]}
 		out.formats = append(out.formats, f)
-		if !zipNow {
+		if !zipNow && !isLate(name) {
 			out.unzipped = append(out.unzipped, f.File())
 		}
 	}
 	out.termsLater = termsLater
+	out.late = late
 	return out, touchAll(dir, mtime)
 }
 

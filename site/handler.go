@@ -10,8 +10,10 @@
 package site
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -87,6 +89,7 @@ type Handler struct {
 	gzip   gzipCache
 	routes *cache.Cache[string, *route]
 	terms  *cache.Cache[string, *html.TermDocs] // rendered folder + commit -> what its version defines
+	late   chan struct{}                        // one conversion of a dump not written yet at a time (serveLate)
 }
 
 // NewHandler returns the direct-URL handler over a rendered tree.
@@ -115,7 +118,7 @@ func NewHandler(o Options) (*Handler, error) {
 	if o.Indexes == nil {
 		o.Indexes = describe.NewIndexes(32)
 	}
-	return &Handler{o: o, files: filecache.New(filecache.Options{Log: o.Log}), terms: newTermsCache(),
+	return &Handler{o: o, files: filecache.New(filecache.Options{Log: o.Log}), terms: newTermsCache(), late: make(chan struct{}, 1),
 		routes: cache.New(cache.Options[string, *route]{MaxCost: maxRoutes})}, nil
 }
 
@@ -531,6 +534,11 @@ func (h *Handler) serveSlot(w http.ResponseWriter, r *http.Request, t target, sl
 		rp, err = t.folder.Rep(slot, negotiated, gz)
 	}
 	if err != nil {
+		if errors.Is(err, os.ErrNotExist) && slot < len(t.page.Formats) && !chosen {
+			if served, again := h.serveLate(w, r, t, slot, negotiated, last); served || again {
+				return again
+			}
+		}
 		if !last && errors.Is(err, os.ErrNotExist) {
 			return true
 		}
@@ -538,6 +546,85 @@ func (h *Handler) serveSlot(w http.ResponseWriter, r *http.Request, t target, sl
 		return false
 	}
 	return h.serveRep(w, r, rp, last)
+}
+
+// serveLate answers a dump that is written after its version went live (tree.LateDumps: a large version's RDF/XML
+// and JSON-LD) and is not there yet, by converting the folder's N-Triples or N-Quads dump as the pipeline then
+// writes it (codec.Redump) into a temporary file: the same bytes, so the same ETag and Last-Modified as the dump
+// once written. One conversion runs at a time (they take a core for a second per million statements, and the
+// dump is written within seconds anyway); a request that waited and finds the dump written is answered from it.
+// served is false, having written nothing, when the folder has no such dump to come.
+func (h *Handler) serveLate(w http.ResponseWriter, r *http.Request, t target, slot int, negotiated, last bool) (served, again bool) {
+	m, ok, err := tree.ReadLateDumps(t.folder.Dir)
+	if err != nil || !ok {
+		return false, false
+	}
+	dst, ok := h.o.Codecs.ByExtension(t.page.Formats[slot].Ext)
+	if !ok || dst.NewStreamEncoder == nil {
+		return false, false
+	}
+	select {
+	case h.late <- struct{}{}:
+		defer func() { <-h.late }()
+	case <-r.Context().Done():
+		return true, false // the client is gone
+	}
+	if rp, err := t.folder.Rep(slot, negotiated, false); err == nil {
+		return true, h.serveRep(w, r, rp, last) // written while this request waited
+	}
+	for _, name := range []string{"n-triples", "n-quads"} {
+		src, ok := h.o.Codecs.ByName(name)
+		if !ok {
+			continue
+		}
+		in, err := os.Open(filepath.Join(t.folder.Dir, tree.DataBase+src.Extensions[0]))
+		if err != nil {
+			continue
+		}
+		defer in.Close()
+		if err := h.convertLate(w, r, t, slot, negotiated, in, src, dst, m); err != nil {
+			h.o.Log.Error("site: converting a dump not written yet", "folder", t.folder.Dir, "syntax", dst.Name, "err", err)
+			apierr.Write(w, r, apierr.New(http.StatusInternalServerError, "the "+dst.Name+" representation of "+r.URL.Path+" could not be made"))
+		}
+		return true, false
+	}
+	return false, false
+}
+
+// convertLate converts in (the folder's N-Triples or N-Quads dump) into a temporary file and answers it.
+func (h *Handler) convertLate(w http.ResponseWriter, r *http.Request, t target, slot int, negotiated bool, in *os.File, src, dst codec.Syntax, m tree.LateDumpsMarker) error {
+	fi, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp("", "ldhub-late-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	bw := bufio.NewWriterSize(tmp, 1<<16)
+	if err := codec.Redump(r.Context(), src, dst, bufio.NewReaderSize(in, 1<<20), bw, m.Blanks, m.Prefixes); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	// The dump's time, which the pipeline gives the written file too (it is the version's).
+	if err := os.Chtimes(tmp.Name(), fi.ModTime(), fi.ModTime()); err != nil {
+		return err
+	}
+	out, err := tmp.Stat()
+	if err != nil {
+		return err
+	}
+	rp := t.folder.FileRep(slot, negotiated, tmp.Name(), out)
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	rp.SetHeader(w.Header())
+	http.ServeContent(w, r, "", rp.Mod, tmp)
+	return nil
 }
 
 // serveRep writes a prepared response; again as for serveSlot.

@@ -347,8 +347,17 @@ func (f *Folder) newRep(data []byte, name string, fi os.FileInfo, ctype, locatio
 	return r
 }
 
+// FileRep is the response of a dump's slot (slot < len(Page.Formats)), uncompressed, served from the file name
+// whose state is fi instead of the slot's own file: the headers are those the slot's file gets once it holds the
+// same bytes with the same time (the ETag is made of both). The direct-URL handler answers a dump written after
+// its version went live (tree.LateDumps) from such a file until the dump is there. It is not kept.
+func (f *Folder) FileRep(slot int, negotiated bool, name string, fi os.FileInfo) *Rep {
+	_, ctype, location, _ := f.slotFile(slot)
+	return f.dumpRep(nil, name, fi, ctype, location, slot, negotiated, false, false)
+}
+
 func (f *Folder) buildRep(slot int, negotiated, gz, chosen bool) (*Rep, error) {
-	name, ctype, location, compressible := f.slotFile(slot)
+	name, ctype, location, _ := f.slotFile(slot)
 	if gz {
 		name += ".gz"
 	}
@@ -356,6 +365,11 @@ func (f *Folder) buildRep(slot int, negotiated, gz, chosen bool) (*Rep, error) {
 	if err != nil {
 		return nil, err
 	}
+	return f.dumpRep(data, name, fi, ctype, location, slot, negotiated, gz, chosen), nil
+}
+
+func (f *Folder) dumpRep(data []byte, name string, fi os.FileInfo, ctype, location string, slot int, negotiated, gz, chosen bool) *Rep {
+	compressible := slot < len(f.Page.Formats)
 	r := f.newRep(data, name, fi, ctype, location, slot)
 	byLang := f.IsPage(slot) && !chosen
 	switch {
@@ -373,7 +387,7 @@ func (f *Folder) buildRep(slot int, negotiated, gz, chosen bool) (*Rep, error) {
 	if gz {
 		r.hdr = append(r.hdr, field{hContentEncoding, valGzip})
 	}
-	return r, nil
+	return r
 }
 
 // isZeroTime is http.ServeContent's test for a modification time not worth announcing.

@@ -109,10 +109,10 @@ func (o Object) open() (io.ReadCloser, error) {
 // may be deleted on its strength; planning again finds the new folder.
 var errVanished = errors.New("objstore: a rendered folder was replaced while it was read")
 
-// errGzipPending marks a plan made before the pipeline wrote the .gz siblings of a large version, which it does
-// after the version went live: the bucket keeps the version it has until the new one is complete, and the pipeline
-// tells the publisher again once the siblings are there.
-var errGzipPending = errors.New("objstore: a version's .gz siblings are still being written")
+// errGzipPending marks a plan made before the pipeline wrote the .gz siblings of a large version, or its RDF/XML
+// and JSON-LD dumps (tree.LateDumps), which it does after the version went live: the bucket keeps the version it
+// has until the new one is complete, and the pipeline tells the publisher again once they are there.
+var errGzipPending = errors.New("objstore: a version's late dumps or .gz siblings are still being written")
 
 // Plan lists the objects for the rendered tree at out (the pipeline's output folder). script is the theme's script
 // (html.Script), published at html.ScriptPath; nil publishes none.
@@ -250,6 +250,9 @@ func planFolder(dir, cache string) ([]Object, *tree.Page, error) {
 	offers := Offers{Self: page.Self}
 	for _, f := range page.Formats {
 		if err := add(f.File(), key+f.Ext, f.MediaType, ""); err != nil {
+			if _, serr := os.Stat(filepath.Join(dir, tree.LateDumps)); errors.Is(err, errVanished) && serr == nil {
+				return nil, nil, errGzipPending // a dump written after the version went live (tree.LateDumps)
+			}
 			return nil, nil, err
 		}
 		if err := add(f.File()+".gz", key+f.Ext+".gz", f.MediaType, "gzip"); err != nil {

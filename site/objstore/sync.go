@@ -366,7 +366,7 @@ func (p *Publisher) Follow(ctx context.Context, out string, kick <-chan struct{}
 		var retry *time.Timer
 		var again <-chan time.Time
 		if _, err := p.Sync(ctx, out); errors.Is(err, errGzipPending) {
-			p.o.Log.Info("objstore: waiting for the pipeline's .gz siblings before publishing")
+			p.o.Log.Info("objstore: waiting for the pipeline's late dumps or .gz siblings before publishing")
 		} else if err != nil && ctx.Err() == nil {
 			p.o.Log.Error("objstore: publish failed; trying again", "err", err, "retry_in", pause)
 			retry = time.NewTimer(pause)

@@ -12,7 +12,9 @@ package tree
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -21,6 +23,7 @@ import (
 	"time"
 
 	"github.com/ldhub/ldhub/content/model"
+	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/rdf/prefixes"
 )
 
@@ -46,7 +49,35 @@ const (
 	Void     = model.VoIDFile
 	Terms    = "terms.json" // what the version defines (content/vocab), for the documentation pages
 	DataBase = "data"       // dumps are data.<ext>, with data.<ext>.gz beside them
+	// LateDumps marks a folder whose page lists dumps that are written after the version went live (those of a
+	// large version read from N-Triples or N-Quads: RDF/XML and JSON-LD). It holds a LateDumpsMarker. Until a
+	// listed dump's file is there, its representation is converted on request from the folder's N-Triples or
+	// N-Quads dump, which is what the file will hold, byte for byte.
+	LateDumps = "dumps.pending"
 )
+
+// LateDumpsMarker is what a folder's LateDumps file says: how the late dumps are written from the folder's
+// N-Triples or N-Quads dump (content/codec.Redump).
+type LateDumpsMarker struct {
+	Prefixes []rdf.Prefix `json:"prefixes"`
+	// Blanks is the prefix of the blank-node labels the dumps were read with (rdf.NewBlankNodes).
+	Blanks string `json:"blanks"`
+}
+
+// ReadLateDumps reads the LateDumps marker of dir; ok is false when there is none (every dump is written).
+func ReadLateDumps(dir string) (m LateDumpsMarker, ok bool, err error) {
+	b, err := os.ReadFile(filepath.Join(dir, LateDumps))
+	if errors.Is(err, fs.ErrNotExist) {
+		return m, false, nil
+	}
+	if err != nil {
+		return m, false, err
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, false, fmt.Errorf("%s: %w", filepath.Join(dir, LateDumps), err)
+	}
+	return m, true, nil
+}
 
 // Format is one dump of a version.
 type Format struct {
