@@ -76,8 +76,9 @@ map $http_accept $ld_neg {
 {{- end}}
 }
 # Link alternates of a graph publication, by the extension served. Only publications with all four graph dumps
-# (data.rdf is the one that can be missing) are served from files; datasets and the rest go to ldhub, whose Link
-# names what each one has.
+# (data.rdf is the one that can be missing: data that RDF/XML cannot hold, or a large version's RDF/XML, written
+# last, after it went live) are served from files; datasets and the rest go to ldhub, whose Link names what each
+# one has.
 map $ld_x $ld_link {
     default "";
 {{.Links}}}
