@@ -291,7 +291,9 @@ func (p *Pipeline) installLate(dir, dump, file string, fi os.FileInfo, lock bool
 }
 
 // fillLateSizes gives the formats of dir's page.json that were listed before their dump was written (size 0) the
-// size of their file, replacing page.json whole with its time kept. A folder with the late dumps' marker has one.
+// size of their file, and drops those whose dump could not be written (RDF/XML cannot hold every graph: the render
+// leaves such a dump out too), replacing page.json whole with its time kept. It is called once every late dump
+// was tried.
 func fillLateSizes(dir string) error {
 	name := filepath.Join(dir, tree.PageJSON)
 	fi, err := os.Stat(name)
@@ -306,15 +308,22 @@ func fillLateSizes(dir string) error {
 		return err
 	}
 	changed := false
-	for i, f := range page.Formats {
-		if f.Size != 0 {
-			continue
+	kept := page.Formats[:0]
+	for _, f := range page.Formats {
+		if f.Size == 0 {
+			dfi, err := os.Stat(filepath.Join(dir, f.File()))
+			if errors.Is(err, fs.ErrNotExist) {
+				changed = true
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			f.Size, changed = dfi.Size(), changed || dfi.Size() != 0
 		}
-		if dfi, err := os.Stat(filepath.Join(dir, f.File())); err == nil {
-			page.Formats[i].Size = dfi.Size()
-			changed = true
-		}
+		kept = append(kept, f)
 	}
+	page.Formats = kept
 	if !changed {
 		return nil
 	}

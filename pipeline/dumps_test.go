@@ -256,3 +256,71 @@ func startNginx(t *testing.T, out, upstream string) string {
 	t.Cleanup(nginxtest.Start(t, bin, conf, addr, nginxtest.Options{}))
 	return "http://" + addr
 }
+
+// TestLateDumpThatCannotBeWritten: a large version whose data RDF/XML cannot hold (a predicate that does not split
+// into a QName) goes live with RDF/XML listed; until the worker has tried, the direct URL answers RDF/XML with 406
+// and the reason, and JSON-LD with the converted dump; once it has, the page no longer lists RDF/XML, as a render
+// that writes every dump at once leaves it out, and the marker is gone.
+func TestLateDumpThatCannotBeWritten(t *testing.T) {
+	ctx := context.Background()
+	h := pipelinetest.New(t)
+	h.Publish(t, h.Open.ID, "odd", ".nt", largeVocabNT("odd")+"<http://example.org/s> <http://example.org/p/123> \"x\" .\n")
+	ref := t.TempDir()
+	p0, err := New(Options{Store: h.Store, Out: ref, BaseURL: "http://hub.example", HTML: &HTML{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p0.SyncRepository(ctx, h.Open.ID); err != nil {
+		t.Fatal(err)
+	}
+	refPage := readPage(t, filepath.Join(tree.PubDir(tree.Root(ref, false), "/org/open/odd"), tree.Current))
+	if len(refPage.Formats) != len(graphSyntaxes)-1 {
+		t.Fatalf("a render at once lists %v; RDF/XML should be left out", refPage.Formats)
+	}
+
+	p, q, out := laterPipeline(t, h)
+	if _, err := p.SyncRepository(ctx, h.Open.ID); err != nil {
+		t.Fatal(err)
+	}
+	cur := filepath.Join(tree.PubDir(tree.Root(out, false), "/org/open/odd"), tree.Current)
+	if n := len(readPage(t, cur).Formats); n != len(graphSyntaxes) {
+		t.Fatalf("live with %d formats listed", n)
+	}
+	hd, err := site.NewHandler(site.Options{Dir: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hd.Close()
+	srv := httptest.NewServer(hd)
+	defer srv.Close()
+	if a := getAs(t, srv.URL+"/org/open/odd", "application/rdf+xml", ""); a.status != http.StatusNotAcceptable || !bytes.Contains(a.body, []byte("RDF/XML")) && !bytes.Contains(a.body, []byte("rdf")) {
+		t.Errorf("RDF/XML before the worker: %d %s", a.status, a.body)
+	}
+	if a := getAs(t, srv.URL+"/org/open/odd", "application/ld+json", ""); a.status != http.StatusOK {
+		t.Errorf("JSON-LD before the worker: %d %.200s", a.status, a.body)
+	}
+
+	wctx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); p.runGzip(wctx, q) }()
+	if err := p.WaitBackground(ctx); err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	<-done
+	got := readPage(t, cur).Formats
+	if len(got) != len(refPage.Formats) {
+		t.Fatalf("after the worker the page lists %v; a render at once lists %v", got, refPage.Formats)
+	}
+	for i := range got {
+		if got[i] != refPage.Formats[i] {
+			t.Errorf("format %d: %+v, a render at once: %+v", i, got[i], refPage.Formats[i])
+		}
+	}
+	if latePending(cur) {
+		t.Error("marker left")
+	}
+	if a := getAs(t, srv.URL+"/org/open/odd", "application/rdf+xml", ""); a.status != http.StatusNotAcceptable {
+		t.Errorf("RDF/XML after the worker: %d", a.status)
+	}
+}

@@ -164,19 +164,24 @@ func (p *Pipeline) renderLater(ctx context.Context, pages []laterPage) {
 }
 
 // lateSizes gives the shown version's dumps that were written after the switch (dumps.go; listed with size 0)
-// the size of their file, when it is there.
+// the size of their file, and leaves out those that could not be written.
 func lateSizes(pp *html.PublicationPage, dir string) {
 	vs := pp.Publication.Versions
-	if pp.Shown < 0 || pp.Shown >= len(vs) {
+	if pp.Shown < 0 || pp.Shown >= len(vs) || latePending(dir) {
 		return
 	}
-	dumps := slices.Clone(vs[pp.Shown].Dumps)
-	for i, d := range dumps {
+	var dumps []html.Dump
+	for _, d := range vs[pp.Shown].Dumps {
 		if d.Size == 0 {
-			if fi, err := os.Stat(filepath.Join(dir, tree.DataBase+d.Ext)); err == nil {
-				dumps[i].Size = fi.Size()
+			fi, err := os.Stat(filepath.Join(dir, tree.DataBase+d.Ext))
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err == nil {
+				d.Size = fi.Size()
 			}
 		}
+		dumps = append(dumps, d)
 	}
 	vs = slices.Clone(vs)
 	vs[pp.Shown].Dumps = dumps

@@ -582,9 +582,19 @@ func (h *Handler) serveLate(w http.ResponseWriter, r *http.Request, t target, sl
 			continue
 		}
 		defer in.Close()
-		if err := h.convertLate(w, r, t, slot, negotiated, in, src, dst, m); err != nil {
-			h.o.Log.Error("site: converting a dump not written yet", "folder", t.folder.Dir, "syntax", dst.Name, "err", err)
-			apierr.Write(w, r, apierr.New(http.StatusInternalServerError, "the "+dst.Name+" representation of "+r.URL.Path+" could not be made"))
+		if err := h.convertLate(w, r, t, slot, negotiated, in, src, dst, m); err != nil && r.Context().Err() == nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				h.o.Log.Error("site: converting a dump not written yet", "folder", t.folder.Dir, "syntax", dst.Name, "err", err)
+				apierr.Write(w, r, apierr.New(http.StatusInternalServerError, "the "+dst.Name+" representation of "+r.URL.Path+" could not be made"))
+				return true, false
+			}
+			// The data itself (RDF/XML cannot hold every graph): the pipeline leaves this dump out too, and the
+			// page stops offering it once the worker has tried.
+			if negotiated {
+				w.Header().Add("Vary", "Accept")
+			}
+			apierr.Write(w, r, apierr.New(http.StatusNotAcceptable, "this version cannot be written as "+dst.Name+": "+err.Error()))
 		}
 		return true, false
 	}
