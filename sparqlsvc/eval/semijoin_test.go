@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
@@ -248,3 +249,25 @@ func TestNumberCompareMatchesKeys(t *testing.T) {
 }
 
 func builtinKey(t rdf.Term) builtin.Key { return builtin.NewKey(t) }
+
+// TestTrialWatchStretch: a trial on pace to finish within trialStretch times its budget goes on past the budget
+// until its deadline; one whose pace projects more is overdue once a quarter of its budget has passed.
+func TestTrialWatchStretch(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	w := &trialWatch{start: t0, budget: 100 * time.Millisecond, total: 100}
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	w.done = 90 // 110 ms for 90 of 100 rows: 122 ms projected
+	if now := at(110); w.overdue(now) || !now.Before(w.deadline()) {
+		t.Fatalf("a trial 90 %% done after 110 ms of a 100 ms budget was stopped (overdue %v, deadline %v)", w.overdue(now), w.deadline().Sub(t0))
+	}
+	if now := at(151); now.Before(w.deadline()) {
+		t.Fatalf("deadline %v, want 150 ms", w.deadline().Sub(t0))
+	}
+	w.done = 10 // 30 ms for 10 of 100 rows: 300 ms projected
+	if !w.overdue(at(30)) {
+		t.Fatal("a trial 10 % done after 30 ms of a 100 ms budget is not overdue")
+	}
+	if w.overdue(at(20)) {
+		t.Fatal("a trial is judged before a quarter of its budget")
+	}
+}
