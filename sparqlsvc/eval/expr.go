@@ -262,7 +262,7 @@ func (e *evaluator) memoCompare(s *cmpSite, row []ID, errp *error) (rdf.Term, er
 			return t, nil // not a boolean: not memoised
 		}
 	}
-	if len(s.memo.vals) < memoEntries {
+	if len(s.memo.vals) < memoEntries && e.bytes+e.t.bytes+32 < e.opt.MaxMemory/2 {
 		s.memo.vals[id] = o
 		e.t.bytes += 32
 	}

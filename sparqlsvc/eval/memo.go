@@ -89,9 +89,12 @@ func (m *bindMemo) value(e *evaluator, x algebra.Expr, row []ID, errp *error) (v
 		return nil, false
 	}
 	v = &bindValue{t: t, err: err != nil}
-	if len(m.vals) < memoEntries {
+	// Kept while the query holds less than half its budget: a memo of long values stops growing rather than
+	// ending a query that ran without it.
+	if size := int64(len(t.Value)+len(t.Datatype)+len(t.Lang)) + 96; len(m.vals) < memoEntries &&
+		e.bytes+e.t.bytes+size < e.opt.MaxMemory/2 {
 		m.vals[in] = v
-		e.t.bytes += int64(len(t.Value)+len(t.Datatype)+len(t.Lang)) + 96
+		e.t.bytes += size
 	}
 	return v, true
 }

@@ -105,3 +105,40 @@ func TestMemosMatchReference(t *testing.T) {
 		t.Fatalf("%s: %d solutions, reference %d", src, len(got), len(want))
 	}
 }
+
+// TestBindMemoWithinBudget: a memo of long values stops growing at half the query's budget, rather than ending a
+// query that runs without it, and the query answers as without the memo.
+func TestBindMemoWithinBudget(t *testing.T) {
+	b := index.NewBuilder()
+	for i := range 400 {
+		if err := b.Add(rdf.Triple(rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i)), rdf.IRI("http://ex.org/v"),
+			rdf.String(fmt.Sprint(i%200)))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds := FromIndex(b.Build())
+	// 200 values of 20 000 characters: 4 MB, over half of a 1 MB budget.
+	src := `SELECT ?s ?c { ?s <http://ex.org/v> ?v BIND(CONCAT(STR(?v), "` + strings.Repeat("x", 20000) + `") AS ?c) }`
+	q, err := parser.Parse(src, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [2]int
+	for i, noMemo := range []bool{true, false} {
+		e := newEvaluator(context.Background(), ds, q, Options{MaxMemory: 1 << 20})
+		e.noMemo = noMemo
+		c := &collector{res: &Result{}}
+		if err := e.selectQuery(q, c); err != nil {
+			t.Fatalf("noMemo=%v: %v", noMemo, err)
+		}
+		rows[i] = len(c.res.Rows)
+		for _, m := range e.bindMemos {
+			if m != nil && int64(len(m.vals))*20000 > e.opt.MaxMemory/2 {
+				t.Fatalf("the memo holds %d values of 20 000 characters, over half the budget", len(m.vals))
+			}
+		}
+	}
+	if rows[0] != 400 || rows[1] != 400 {
+		t.Fatalf("solutions without and with the memo: %v", rows)
+	}
+}
