@@ -112,9 +112,10 @@ const (
 	// stopGain: workers stop claiming chunks when, measured on their own chunks, what they save falls under
 	// stopGain of a chunk's cost (the chunks turned out cheap against the consumer's).
 	stopGain = forkGain / 2
-	// forkMinWork is the least chain time the remaining chunks must add up to, as measured: below it a worker's
-	// start, its own cold caches and the hand-over cost about what it saves.
-	forkMinWork = 2 * time.Millisecond
+	// forkMinWork is the least a worker must save over the chunks left, as measured: below it a worker's start
+	// (its evaluator's copied maps) and its own cold caches cost about what it saves (d16, 19 ms of CPU on one
+	// goroutine, took 36 with a worker expected to save 2–10 ms at 10 M).
+	forkMinWork = 20 * time.Millisecond
 	// measureWork is how much of the scan the query's goroutine times before deciding (at least four chunks, at
 	// most a sixteenth; the first may pay for caches later chunks reuse, so it is left out of the estimate when
 	// others were timed).
@@ -642,6 +643,7 @@ func (e *evaluator) parallelScan(site *forkSite, ranges []index.Matches, proven 
 	run.ctx, run.cancel = context.WithCancel(e.ctx)
 	run.pool = site.pool
 	run.next.Store(int64(c))
+	run.consumer.Store(int64(sum.consumer) / int64(timed)) // before any worker compares its chunks with it
 	run.ways = int64(started + 1)
 	for range started {
 		run.wg.Add(1)
@@ -660,7 +662,6 @@ func (e *evaluator) parallelScan(site *forkSite, ranges []index.Matches, proven 
 	// turn out cheap (the consumer is the bottleneck), they stop claiming.
 	var replayNs time.Duration
 	replayN := 0
-	run.consumer.Store(int64(sum.consumer) / int64(timed))
 	replay := func(c int) bool {
 		r := &run.res[c]
 		select {

@@ -329,8 +329,8 @@ func TestForkFromMeasuredCost(t *testing.T) {
 		{33 * us, 70 * us, 2000, 1, 250, false}, // b13's
 		{ms, 2 * ms, 2000, 1, 250, true},        // a third of the chunk saved, 230 ms of it left
 		{ms, 4 * ms, 2000, 1, 250, false},       // a sixth: not enough
-		{20 * us, 10 * us, 10, 1, 1000, true},   // two thirds, 20 ms left
-		{20 * us, 10 * us, 10, 1, 10, false},    // the same with 0.2 ms left: not worth a worker
+		{20 * us, 10 * us, 10, 1, 2000, true},   // two thirds, 39 ms saved over the chunks left
+		{20 * us, 10 * us, 10, 1, 500, false},   // the same with 10 ms saved: not worth a worker
 		{ms, us, 20, 2, 1, false},               // one chunk left
 		{0, 0, 0, 2, 100, false},                // nothing measured
 	} {
