@@ -195,33 +195,20 @@ func (p *Pipeline) lateDump(ctx context.Context, dir, dump, file string, src, ds
 	if err != nil {
 		return false, err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(dir), tmpPrefix+"dump-")
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return false, nil
+	tmp, err := writeBeside(dir, "dump-", fi, func(f *os.File) error {
+		w := bufio.NewWriterSize(f, 1<<16)
+		if err := codec.Redump(ctx, src, dst, bufio.NewReaderSize(ctxReader{ctx, in}, 1<<20), w, m.Blanks, m.Prefixes); err != nil {
+			return err
 		}
+		return w.Flush()
+	})
+	if tmp != "" {
+		defer os.Remove(tmp) // unless renamed
+	}
+	if err != nil || tmp == "" {
 		return false, err
 	}
-	defer os.Remove(tmp.Name()) // unless renamed
-	w := bufio.NewWriterSize(tmp, 1<<16)
-	err = codec.Redump(ctx, src, dst, bufio.NewReaderSize(ctxReader{ctx, in}, 1<<20), w, m.Blanks, m.Prefixes)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		// Last-Modified is the version's time, as for every file of the folder.
-		err = os.Chtimes(tmp.Name(), fi.ModTime(), fi.ModTime())
-	}
-	if err != nil {
-		return false, err
-	}
-	return true, p.installLate(dir, dump, file, fi, lock, tmp.Name())
+	return true, p.installLate(dir, dump, file, fi, lock, tmp)
 }
 
 // installLate renames tmp (written from dump, fi: its state when it was read) to dir/file and links it into every

@@ -280,25 +280,16 @@ func (p *Pipeline) gzipDump(ctx context.Context, dir, name string, lock bool) (b
 	if _, err := os.Lstat(plain + ".gz"); err == nil {
 		return false, nil
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(dir), tmpPrefix+"gz-")
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return false, nil
+	tmp, err := writeBeside(dir, "gz-", fi, func(f *os.File) error {
+		zw := newGzipWriter(f)
+		_, err := io.Copy(zw.zw, ctxReader{ctx, src})
+		if cerr := zw.close(); err == nil {
+			err = cerr
 		}
-		return false, err
-	}
-	defer os.Remove(tmp.Name()) // unless renamed
-	zw := newGzipWriter(tmp)
-	_, err = io.Copy(zw.zw, ctxReader{ctx, src})
-	if cerr := zw.close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		// Last-Modified is the version's time, as for every file of the folder.
-		err = os.Chtimes(tmp.Name(), fi.ModTime(), fi.ModTime())
+		return err
+	})
+	if tmp != "" {
+		defer os.Remove(tmp) // unless renamed
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -306,12 +297,41 @@ func (p *Pipeline) gzipDump(ctx context.Context, dir, name string, lock bool) (b
 		}
 		return false, err
 	}
+	if tmp == "" {
+		return false, nil
+	}
 	if lock {
 		p.work.Lock()
 		defer p.work.Unlock()
 	}
-	err = installGzip(plain, fi, tmp.Name())
+	err = installGzip(plain, fi, tmp)
 	return err == nil, err
+}
+
+// writeBeside writes a file derived from a version folder's file (fi: its state when it was read) with write, under
+// a temporary name beside the folder dir, readable by all and with the source's time (Last-Modified is the
+// version's, as for every file of the folder). It returns the temporary name, to rename into place or remove, or
+// "" with no error when the folder's parent is gone (a publication deleted meanwhile).
+func writeBeside(dir, kind string, fi os.FileInfo, write func(*os.File) error) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(dir), tmpPrefix+kind)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", nil
+		}
+		return "", err
+	}
+	err = write(f)
+	// write may close f itself (a gzip sibling's writer does).
+	if cerr := f.Close(); err == nil && !errors.Is(cerr, os.ErrClosed) {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Chtimes(f.Name(), fi.ModTime(), fi.ModTime())
+	}
+	return f.Name(), err
 }
 
 // installGzip renames the compressed copy of plain (fi: its state when it was read) into place beside it, and links
