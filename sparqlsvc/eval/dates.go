@@ -52,20 +52,24 @@ func (e *evaluator) orderBlock(id ID) int {
 }
 
 // dateFieldID is YEAR, MONTH, DAY, HOURS or MINUTES of a variable holding a date or dateTime the column knows, as
-// the id of the integer; ok is false for any other call or value, which takes the general path.
+// the id of the integer, or SECONDS of a dateTime of the dictionary's date blocks as the id of its decimal; ok is
+// false for any other call or value, which takes the general path.
 func (e *evaluator) dateFieldID(x algebra.Expr, row []ID) (ID, bool) {
 	c, ok := x.(*algebra.Call)
 	if !ok || len(c.Args) != 1 {
 		return 0, false
 	}
 	switch c.Func {
-	case "YEAR", "MONTH", "DAY", "HOURS", "MINUTES":
+	case "YEAR", "MONTH", "DAY", "HOURS", "MINUTES", "SECONDS":
 	default:
 		return 0, false
 	}
 	v, ok := c.Args[0].(algebra.Var)
 	if !ok {
 		return 0, false
+	}
+	if c.Func == "SECONDS" {
+		return e.secondsID(row[e.varSlot(v)])
 	}
 	dv, ok := e.dateValue(row[e.varSlot(v)])
 	if !ok || (dv.Class&2 != 0 && c.Func != "YEAR" && c.Func != "MONTH" && c.Func != "DAY") {
@@ -222,6 +226,23 @@ func (e *evaluator) secondsCompare(s *cmpSite, row []ID) (result, ok bool) {
 		r = -r
 	}
 	return opResult(s.call.Func, r)
+}
+
+// secondsID is SECONDS of id when it is a dateTime of the dictionary's date blocks, as the id of the decimal the
+// builtin writes (whole seconds, then the fraction without trailing zeros), read from the lexical form where it
+// stands (secondsCompare): GROUP BY SECONDS(?d) over every offer parsed each dateTime and interned its decimal by
+// its term. ok is false for other ids and for fractions of more digits than an id holds.
+func (e *evaluator) secondsID(id ID) (ID, bool) {
+	bi := e.dateBlock(id)
+	if bi < 0 || e.t.dict.DateBlocks()[bi].Class&2 != 0 {
+		return 0, false
+	}
+	sec, frac := builtin.ValidDateSeconds(e.t.dict.Lexical(id))
+	m := int64(sec)
+	for i := 0; i < len(frac) && i < 4; i++ {
+		m = m*10 + int64(frac[i]-'0')
+	}
+	return index.DecimalID(m, len(frac)) // refuses a scale above 3
 }
 
 // compareScaled compares the non-negative decimal whole.frac (frac: digits without trailing zeros) with

@@ -233,6 +233,15 @@ func IntegerID(v int64) (ID, bool) {
 	return inlineTag | inlineInteger<<kindShift | ID(v+intBias), true
 }
 
+// DecimalID returns the inline id of the xsd:decimal m / 10^scale written with exactly scale fractional digits
+// (scale 0: no '.'), as InlineID gives for that lexical form, when it fits one.
+func DecimalID(m int64, scale int) (ID, bool) {
+	if scale < 0 || scale > maxScale || m <= -decBias || m >= decBias {
+		return 0, false
+	}
+	return inlineTag | inlineDecimal<<kindShift | ID(scale)<<decBits | ID(m+decBias), true
+}
+
 // IsInlineDate reports whether id holds an xsd:date (YYYY-MM-DD) itself.
 func IsInlineDate(id ID) bool { return IsInline(id) && id>>kindShift&3 == inlineDate }
 

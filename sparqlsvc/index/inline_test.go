@@ -111,6 +111,35 @@ func TestInlineRandomForms(t *testing.T) {
 	}
 }
 
+// TestDecimalID: the id made from a mantissa and a scale is the one the decimal written with that many
+// fractional digits is held in, and none is made where that form is not inlined.
+func TestDecimalID(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := range 20000 {
+		m, scale := r.Int64N(1<<27)-1<<26, r.IntN(5)
+		if i < 8 {
+			m, scale = []int64{0, 5, -5, 1<<25 - 1, -(1<<25 - 1), 1 << 25, 0, -1}[i], []int{0, 1, 3, 2, 1, 0, 3, 3}[i]
+		}
+		lex := strconv.FormatInt(m, 10)
+		if scale > 0 {
+			neg := m < 0
+			digits := strconv.FormatInt(max(m, -m), 10)
+			for len(digits) <= scale {
+				digits = "0" + digits
+			}
+			lex = digits[:len(digits)-scale] + "." + digits[len(digits)-scale:]
+			if neg {
+				lex = "-" + lex
+			}
+		}
+		want, wantOK := inlineID(rdf.XSDDecimal, lex)
+		got, ok := DecimalID(m, scale)
+		if ok != wantOK || got != want {
+			t.Fatalf("DecimalID(%d, %d) = %x %v; %q has %x %v", m, scale, got, ok, lex, want, wantOK)
+		}
+	}
+}
+
 // TestInlineLookupWithoutData: an inline id needs no dictionary entry, so Lookup finds a number the data never
 // mentions, and a dictionary entry never shadows it.
 func TestInlineLookupWithoutData(t *testing.T) {
