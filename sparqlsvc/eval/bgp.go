@@ -544,12 +544,7 @@ func (e *evaluator) filteredBGP(x *algebra.BGP, filters []algebra.Expr, in []ID,
 		}
 		return emit(in)
 	}
-	st := e.stateOf(x)
-	p := st.prep
-	if !p.ok || p.bound != bound || p.graph != e.activeName() || p.filters != unsafe.SliceData(filters) || p.nf != len(filters) {
-		p = e.prepareBGP(x, filters, bound)
-		st.prep = p
-	}
+	st, p := e.preparedBGP(x, filters, bound)
 	if len(p.late) > 0 {
 		inner, late := emit, p.late
 		emit = func(row []ID) bool {
@@ -581,6 +576,17 @@ type bgpPrep struct {
 	checks  [][]algebra.Expr
 	late    []algebra.Expr
 	scan    bool // plan reads the first pattern in subject order
+}
+
+// preparedBGP returns x's state with its preparation for filters and bound, the last one if it still holds.
+func (e *evaluator) preparedBGP(x *algebra.BGP, filters []algebra.Expr, bound varset) (*bgpState, bgpPrep) {
+	st := e.stateOf(x)
+	p := st.prep
+	if !p.ok || p.bound != bound || p.graph != e.activeName() || p.filters != unsafe.SliceData(filters) || p.nf != len(filters) {
+		p = e.prepareBGP(x, filters, bound)
+		st.prep = p
+	}
+	return st, p
 }
 
 // prepareBGP works out filteredBGP's bgpPrep for x under filters with bound bound.

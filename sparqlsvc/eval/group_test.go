@@ -97,27 +97,8 @@ func TestGroupMatchesReference(t *testing.T) {
 			`BIND(IF(isNumeric(?v), ?v + 0, STR(?v)) AS ?w) } GROUP BY ?k`,
 	}
 	for _, src := range queries {
-		q, err := parser.Parse(src, parser.Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		g := firstOp[*algebra.Group](q.Op)
-		run := func(ref bool) []string {
-			e := newEvaluator(context.Background(), ds, q, Options{})
-			var out []string
-			var err error
-			collect := e.collectRows(&out)
-			if ref {
-				e.refGroup(g, e.newRow(), collect, &err)
-			} else {
-				e.group(g, e.newRow(), collect, &err)
-			}
-			if err != nil {
-				t.Fatalf("%s: %v", src, err)
-			}
-			return out
-		}
-		got, want := run(false), run(true)
+		got, _ := runGroup(t, ds, src, false)
+		want, _ := runGroup(t, ds, src, true)
 		if len(want) == 0 {
 			t.Fatalf("%s: no groups", src)
 		}
@@ -133,6 +114,29 @@ func TestGroupMatchesReference(t *testing.T) {
 	if _, err := Run(context.Background(), ds, q, Options{MaxRows: 50}); err != nil {
 		t.Errorf("GROUP BY within 50 rows: %v", err)
 	}
+}
+
+// runGroup evaluates the first GROUP BY of src with group, or with refGroup when ref, and returns its groups and
+// the evaluator's steps.
+func runGroup(t *testing.T, ds *Dataset, src string, ref bool) ([]string, int) {
+	t.Helper()
+	q, err := parser.Parse(src, parser.Options{})
+	if err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	g := firstOp[*algebra.Group](q.Op)
+	e := newEvaluator(context.Background(), ds, q, Options{})
+	var out []string
+	collect := e.collectRows(&out)
+	if ref {
+		e.refGroup(g, e.newRow(), collect, &err)
+	} else {
+		e.group(g, e.newRow(), collect, &err)
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	return out, e.steps
 }
 
 // firstOp returns the first operator of type T in op (pre-order), or T's zero value.

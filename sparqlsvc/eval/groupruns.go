@@ -1,0 +1,166 @@
+package eval
+
+import (
+	"slices"
+
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
+)
+
+// A GROUP BY over one triple pattern (?s <p> ?o, with FILTERs on it) reads the pattern's rows in the index's order:
+// by object, so the rows of one object value are adjacent. When the keys, the aggregates and the filters read the
+// object and not the subject, every row of such a run gives the same key, passes or fails the filters together and
+// adds the same value to each aggregate: groupRuns hands the group one solution per run with its length, and
+// accumulateN counts it n times. GROUP BY ?date over 936 000 reviews of 3 000 dates then does 3 000 steps instead
+// of passing each review through the join and the group; when nothing is read (COUNT(*) over a range a FILTER
+// narrowed) a whole range is one step. Where the subject is read, each row is its own run, still without the
+// join's per-row calls.
+
+// groupRuns evaluates x's operand from in when it is such a pattern and hands add each run; handled is false when
+// x is not of that form (the caller evaluates it as usual), ok is false when evaluation must stop.
+func (e *evaluator) groupRuns(x *algebra.Group, in []ID, add func(row []ID, n int64) bool, errp *error) (handled, ok bool) {
+	b, filters := runOperand(x.Op)
+	if b == nil || e.subst > 0 || e.trial != nil || e.multi || len(e.active) != 1 || e.active[0].f != nil {
+		return false, false
+	}
+	if f, isFilter := x.Op.(*algebra.Filter); isFilter && e.belowBinds(f) != nil {
+		return false, false
+	}
+	t := b.Triples[0]
+	if !t.S.IsVar() || t.P.IsVar() || !t.O.IsVar() || t.S.Var == t.O.Var {
+		return false, false
+	}
+	ss, os := e.slot(t.S.Var), e.slot(t.O.Var)
+	if in[ss] != 0 || in[os] != 0 {
+		return false, false
+	}
+	st, prep := e.preparedBGP(b, filters, e.boundSet(in))
+	if len(prep.late) > 0 {
+		return false, false
+	}
+	if err := e.check(); err != nil {
+		*errp = err
+		return true, false
+	}
+	p := st.nodes[0][1].id
+	if p == 0 { // the predicate is not in the data: no solutions
+		return true, true
+	}
+	var conds []algebra.Expr
+	if prep.checks != nil {
+		conds = prep.checks[0]
+	}
+	reads := e.groupReads(x)
+	for _, c := range conds {
+		reads = reads.union(e.varsOfExpr(c))
+	}
+	bySubject, byObject := reads.has(ss), reads.has(os)
+
+	g := e.active[0].g
+	var m index.Matches
+	if prep.scan {
+		m = e.subjectScan(g, p)
+	}
+	parts := [1]index.Matches{m}
+	ranges := parts[:]
+	var proven []bool
+	var rest []algebra.Expr
+	row := slices.Clone(in)
+	if m.Rows == nil {
+		parts[0] = e.probe(&st.cur[0], g, 0, p, 0)
+		if conds != nil && parts[0].Perm == index.POS {
+			ranges, proven, rest = e.valueRanges(parts[0], os, conds, row, errp)
+			if *errp != nil {
+				return true, false
+			}
+		}
+	}
+	for ri, m := range ranges {
+		ch := conds
+		if proven != nil && proven[ri] {
+			ch = rest
+		}
+		for j, n := 0, m.Len(); j < n; {
+			if e.steps++; e.steps >= e.nextCheck {
+				if err := e.interrupted(); err != nil {
+					*errp = err
+					return true, false
+				}
+			}
+			ms, _, mo := m.At(j)
+			run := 1
+			switch {
+			case bySubject:
+			case byObject && m.Perm == index.POS:
+				for j+run < n && m.Rows[j+run][1] == mo {
+					run++
+				}
+			case byObject:
+				for j+run < n {
+					if _, _, o := m.At(j + run); o != mo {
+						break
+					}
+					run++
+				}
+			default: // nothing read varies within the range
+				run = n - j
+			}
+			row[ss], row[os] = ms, mo
+			pass := true
+			for _, c := range ch {
+				if !e.test(c, row, errp) {
+					pass = false
+					break
+				}
+			}
+			if *errp != nil || (pass && !add(row, int64(run))) {
+				return true, false
+			}
+			j += run
+		}
+	}
+	return true, true
+}
+
+// runOperand returns the BGP of one pattern that op is, alone or under a FILTER of expressions that may be tested
+// as soon as their variables are bound (pushable), with the filter's expressions; nil otherwise.
+func runOperand(op algebra.Op) (*algebra.BGP, []algebra.Expr) {
+	var filters []algebra.Expr
+	if f, ok := op.(*algebra.Filter); ok {
+		for _, x := range f.Exprs {
+			if !pushable(x) {
+				return nil, nil
+			}
+		}
+		op, filters = f.Op, f.Exprs
+	}
+	if b, ok := op.(*algebra.BGP); ok && len(b.Triples) == 1 {
+		return b, filters
+	}
+	return nil, nil
+}
+
+// groupReads is the set of variables x's keys and aggregates read; an expression that may differ per call (RAND,
+// EXISTS …) and COUNT(DISTINCT *) read every variable.
+func (e *evaluator) groupReads(x *algebra.Group) varset {
+	all := varset{bits: ^uint64(0), over: true}
+	var r varset
+	for _, k := range x.Keys {
+		if !pushable(k.Expr) {
+			return all
+		}
+		r = r.union(e.varsOfExpr(k.Expr))
+	}
+	for _, a := range x.Aggregates {
+		switch {
+		case a.Aggregate.Expr == nil && a.Aggregate.Distinct:
+			return all
+		case a.Aggregate.Expr == nil:
+		case !pushable(a.Aggregate.Expr):
+			return all
+		default:
+			r = r.union(e.varsOfExpr(a.Aggregate.Expr))
+		}
+	}
+	return r
+}

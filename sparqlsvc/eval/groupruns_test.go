@@ -1,0 +1,72 @@
+package eval
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
+)
+
+// TestGroupRunsMatchReference: GROUP BY over one pattern read in runs of equal objects (groupRuns, accumulateN)
+// gives what refGroup gives from every solution: runs of numbers, dates and strings, keys of the object, of an
+// expression of it and of the subject, every aggregate with and without DISTINCT (SUM, AVG and GROUP_CONCAT add a
+// run's value once per row), FILTERs narrowed by value and tested per run, COUNT(*) over whole ranges, and a
+// predicate the data lacks. The runs must be taken: GROUP BY the object makes fewer steps than there are rows.
+func TestGroupRunsMatchReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(71, 72))
+	vals := aggregateValues()
+	b := index.NewBuilder()
+	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
+	for i := range 3000 {
+		// p0: few values, long runs; p1: numbers of a few values and dates; p2: mostly distinct dateTimes.
+		adds := [][2]rdf.Term{
+			{ex("p", 0), vals[r.IntN(len(vals))]},
+			{ex("p", 1), rdf.Literal(fmt.Sprint(r.IntN(7)-3), rdf.XSDInteger)},
+			{ex("p", 1), rdf.Literal(fmt.Sprintf("2008-%02d-%02d", 1+r.IntN(2), 1+r.IntN(28)), index.XSDDate)},
+			{ex("p", 2), rdf.Literal(fmt.Sprintf("2008-03-%02dT%02d:%02d:%02d.%dZ", 1+r.IntN(28), r.IntN(24), r.IntN(60), r.IntN(60), r.IntN(10)), rdf.XSDNS+"dateTime")},
+		}
+		for _, a := range adds[:1+r.IntN(4)] {
+			if err := b.Add(rdf.Triple(ex("s", i), a[0], a[1])); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	ds := FromIndex(b.Build())
+	aggs := `(COUNT(*) AS ?c) (COUNT(?o) AS ?co) (COUNT(DISTINCT ?o) AS ?cdo) (COUNT(DISTINCT *) AS ?cd)
+		(SUM(?o) AS ?sum) (AVG(?o) AS ?avg) (MIN(?o) AS ?mn) (MAX(?o) AS ?mx) (SAMPLE(?o) AS ?sa)
+		(GROUP_CONCAT(STR(?o); SEPARATOR="|") AS ?g) (SUM(DISTINCT ?o) AS ?sd) (SUM(IF(isNumeric(?o), ?o, 1)) AS ?sn)
+		(COUNT(?s) AS ?cs) (MAX(STR(?s)) AS ?ms)`
+	objAggs := `(COUNT(*) AS ?c) (COUNT(?o) AS ?co) (COUNT(STR(?o)) AS ?cso) (SUM(?o) AS ?sum) (AVG(?o) AS ?avg) (MIN(?o) AS ?mn) (SAMPLE(?o) AS ?sa)
+		(GROUP_CONCAT(STR(?o); SEPARATOR="|") AS ?g) (SUM(IF(isNumeric(?o), ?o, 1)) AS ?sn) (COUNT(DISTINCT ?o) AS ?cdo)`
+	queries := []string{
+		`SELECT ?o ` + objAggs + ` { ?s <http://ex.org/p0> ?o } GROUP BY ?o`,
+		`SELECT ?o ` + objAggs + ` { ?s <http://ex.org/p1> ?o } GROUP BY ?o`,
+		`SELECT ?dt ` + objAggs + ` { ?s <http://ex.org/p0> ?o } GROUP BY (DATATYPE(?o) AS ?dt)`,
+		`SELECT ?y ` + objAggs + ` { ?s <http://ex.org/p1> ?o } GROUP BY (YEAR(?o) AS ?y)`,
+		`SELECT ?sec (COUNT(*) AS ?n) { ?s <http://ex.org/p2> ?o } GROUP BY (SECONDS(?o) AS ?sec)`,
+		`SELECT ` + objAggs + ` { ?s <http://ex.org/p1> ?o }`,
+		`SELECT ` + objAggs + ` { ?s <http://ex.org/p1> ?o FILTER(?o > 0 && ?o != 2) }`,
+		`SELECT (COUNT(*) AS ?n) { ?s <http://ex.org/p1> ?o FILTER(?o != 2) }`,
+		`SELECT (COUNT(*) AS ?n) { ?s <http://ex.org/p2> ?o FILTER(?o < "2008-03-10T00:00:00Z"^^<http://www.w3.org/2001/XMLSchema#dateTime>) }`,
+		`SELECT ?o (COUNT(*) AS ?n) { ?s <http://ex.org/p1> ?o FILTER(STRLEN(STR(?o)) > 1) } GROUP BY ?o`,
+		`SELECT ?o ` + aggs + ` { ?s <http://ex.org/p0> ?o } GROUP BY ?o`,
+		`SELECT ?s (COUNT(*) AS ?n) (SUM(?o) AS ?sum) { ?s <http://ex.org/p1> ?o } GROUP BY ?s`,
+		`SELECT ?o (COUNT(*) AS ?n) { ?s <http://ex.org/p1> ?o FILTER(STRLEN(STR(?s)) > 20) } GROUP BY ?o`,
+		`SELECT ` + aggs + ` { ?s <http://ex.org/p0> ?o }`,
+		`SELECT ` + aggs + ` { ?s <http://ex.org/none> ?o }`,
+		`SELECT ?o (COUNT(*) AS ?n) { ?s <http://ex.org/none> ?o } GROUP BY ?o`,
+	}
+	for qi, src := range queries {
+		got, steps := runGroup(t, ds, src, false)
+		want, refSteps := runGroup(t, ds, src, true)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s:\n got %q\nwant %q", src, got, want)
+		}
+		if qi == 0 && (len(want) > 40 || steps*10 > refSteps) {
+			t.Errorf("%s: %d groups; %d steps against the reference's %d: not read in runs", src, len(want), steps, refSteps)
+		}
+	}
+}
