@@ -50,11 +50,7 @@ func (e *evaluator) groupRuns(x *algebra.Group, in []ID, add func(row []ID, n in
 	if prep.checks != nil {
 		conds = prep.checks[0]
 	}
-	reads := e.groupReads(x)
-	for _, c := range conds {
-		reads = reads.union(e.varsOfExpr(c))
-	}
-	bySubject, byObject := reads.has(ss), reads.has(os)
+	groupReads := e.groupReads(x)
 
 	g := e.active[0].g
 	var m index.Matches
@@ -78,8 +74,13 @@ func (e *evaluator) groupRuns(x *algebra.Group, in []ID, add func(row []ID, n in
 	for ri, m := range ranges {
 		ch := conds
 		if proven != nil && proven[ri] {
-			ch = rest
+			ch = rest // the comparisons valueRanges proved are neither tested nor read
 		}
+		reads := groupReads
+		for _, c := range ch {
+			reads = reads.union(e.varsOfExpr(c))
+		}
+		bySubject, byObject := reads.has(ss), reads.has(os)
 		for j, n := 0, m.Len(); j < n; {
 			if e.steps++; e.steps >= e.nextCheck {
 				if err := e.interrupted(); err != nil {
