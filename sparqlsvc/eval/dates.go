@@ -56,26 +56,41 @@ func (e *evaluator) orderBlock(id ID) int {
 // false for any other call or value, which takes the general path.
 func (e *evaluator) dateFieldID(x algebra.Expr, row []ID) (ID, bool) {
 	c, ok := x.(*algebra.Call)
-	if !ok || len(c.Args) != 1 {
+	if !ok {
 		return 0, false
+	}
+	v, ok := fieldArg(c)
+	if !ok {
+		return 0, false
+	}
+	return e.fieldID(c.Func, row[e.varSlot(v)])
+}
+
+// fieldArg returns the variable c is YEAR, MONTH, DAY, HOURS, MINUTES or SECONDS of; ok is false for any other
+// call.
+func fieldArg(c *algebra.Call) (algebra.Var, bool) {
+	if len(c.Args) != 1 {
+		return "", false
 	}
 	switch c.Func {
 	case "YEAR", "MONTH", "DAY", "HOURS", "MINUTES", "SECONDS":
 	default:
-		return 0, false
+		return "", false
 	}
 	v, ok := c.Args[0].(algebra.Var)
-	if !ok {
-		return 0, false
+	return v, ok
+}
+
+// fieldID is dateFieldID of the function fn (as fieldArg accepts) of the value id.
+func (e *evaluator) fieldID(fn string, id ID) (ID, bool) {
+	if fn == "SECONDS" {
+		return e.secondsID(id)
 	}
-	if c.Func == "SECONDS" {
-		return e.secondsID(row[e.varSlot(v)])
-	}
-	dv, ok := e.dateValue(row[e.varSlot(v)])
-	if !ok || (dv.Class&2 != 0 && c.Func != "YEAR" && c.Func != "MONTH" && c.Func != "DAY") {
+	dv, ok := e.dateValue(id)
+	if !ok || (dv.Class&2 != 0 && fn != "YEAR" && fn != "MONTH" && fn != "DAY") {
 		return 0, false // HOURS and MINUTES of a date: whatever the general path says
 	}
-	return index.IntegerID(int64(dv.Field(c.Func)))
+	return index.IntegerID(int64(dv.Field(fn)))
 }
 
 // cmpSite is what one comparison operator in the query is, found once: a variable against a constant date or

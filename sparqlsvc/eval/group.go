@@ -68,16 +68,36 @@ func (e *evaluator) group(x *algebra.Group, in []ID, emit emitFn, errp *error) b
 	}
 	var recent []recentGroup
 	// add takes n solutions equal to row in every variable the keys and aggregates read (groupRuns); 1 otherwise.
+	// Each key's form, found once: a variable (its slot), a date field of a variable (fieldArg; its slot and the
+	// function), or an expression (slot -1).
+	type keyForm struct {
+		slot  int
+		field string
+	}
+	forms := make([]keyForm, len(x.Keys))
+	for i, k := range x.Keys {
+		forms[i].slot = -1
+		switch v := k.Expr.(type) {
+		case algebra.Var:
+			forms[i].slot = e.slot(v)
+		case *algebra.Call:
+			if a, ok := fieldArg(v); ok {
+				forms[i] = keyForm{e.slot(a), v.Func}
+			}
+		}
+	}
 	add := func(row []ID, n int64) bool {
 		for i, k := range x.Keys {
 			key[i] = 0
-			if v, ok := k.Expr.(algebra.Var); ok { // the common case needs no term round trip
-				key[i] = row[e.varSlot(v)]
+			switch f := forms[i]; {
+			case f.slot >= 0 && f.field == "": // the common case needs no term round trip
+				key[i] = row[f.slot]
 				continue
-			}
-			if id, ok := e.dateFieldID(k.Expr, row); ok { // YEAR(?date) and the like: no term either
-				key[i] = id
-				continue
+			case f.slot >= 0: // YEAR(?date) and the like: no term either
+				if id, ok := e.fieldID(f.field, row[f.slot]); ok {
+					key[i] = id
+					continue
+				}
 			}
 			if v, err := e.eval(k.Expr, row, errp); err == nil {
 				key[i] = e.t.id(v)
