@@ -28,7 +28,7 @@ func (e *evaluator) plan(x *algebra.BGP, bound varset) []int {
 		return o
 	}
 	order := e.greedy(x, bound, -1)
-	scan := false
+	scan := scanNone
 	// Two patterns are tried in other orders only as a star on one subject (what a subject scan serves): a
 	// chain keeps the greedy order, for which its probes were tuned (objectIndex, b17's far probes by vendor).
 	n := len(x.Triples)
@@ -38,15 +38,16 @@ func (e *evaluator) plan(x *algebra.BGP, bound varset) []int {
 		// Under a LIMIT that may stop early the join need not run to its end, but a subject scan sorts all of its
 		// first predicate's rows before the first solution.
 		limited := e.limitedLeaf(x)
-		best := e.planCost(x, order, bound, false, false, false, key)
-		bestF := e.planCost(x, order, bound, false, false, true, key)
+		best := e.planCost(x, order, bound, scanNone, false, false, key)
+		bestF := e.planCost(x, order, bound, scanNone, false, true, key)
 		narrowed := -1.0 // narrowedCost, once needed
 		for first := range x.Triples {
 			alt := order
 			if first != order[0] {
 				alt = e.greedy(x, bound, first)
 			}
-			for _, bySubject := range []bool{false, true} {
+			for _, mode := range []scanMode{scanNone, scanAll} {
+				bySubject := mode == scanAll
 				if (first == order[0] && !bySubject) || (bySubject && (limited || !e.canScanBySubject(x.Triples[first], bound))) {
 					continue
 				}
@@ -57,7 +58,7 @@ func (e *evaluator) plan(x *algebra.BGP, bound varset) []int {
 				// that the model prices at 0.96 of the narrowed order) took 30 % more CPU, and without the
 				// comparison v55d sorted all 582 000 offers by subject where 28 000 delivering in two days
 				// were enough (140 against 18 ms at 10 M).
-				c := e.planCost(x, alt, bound, bySubject, false, false, key)
+				c := e.planCost(x, alt, bound, mode, false, false, key)
 				if star && bySubject && c >= e.planCost(x, order, bound, scan, true, false, key)/2 {
 					continue
 				}
@@ -73,16 +74,19 @@ func (e *evaluator) plan(x *algebra.BGP, bound varset) []int {
 				// after each step are left out (filtered): b61's scan sorted every price by subject to probe
 				// the days of the few hundred its cast filter keeps, which the greedy order probes far at little
 				// cost. (As the only test, that model moved d05 off a scan that saves it a quarter; it is a veto.)
-				cf := e.planCost(x, alt, bound, bySubject, false, true, key)
+				cf := e.planCost(x, alt, bound, mode, false, true, key)
 				if c < best/2 && cf < bestF {
-					order, best, bestF, scan = alt, c, cf, bySubject
+					order, best, bestF, scan = alt, c, cf, mode
 				}
 			}
+		}
+		if !limited {
+			order, scan = e.narrowedScanPlan(x, bound, key, order, scan)
 		}
 	}
 	e.orders[k] = order
 	if e.scans == nil {
-		e.scans = map[orderKey]bool{}
+		e.scans = map[orderKey]scanMode{}
 	}
 	e.scans[k] = scan
 	return order
@@ -93,13 +97,58 @@ func (e *evaluator) plan(x *algebra.BGP, bound varset) []int {
 func (e *evaluator) narrowedCost(x *algebra.BGP, bound varset, key int) float64 {
 	least := math.Inf(1)
 	for first := range x.Triples {
-		least = min(least, e.planCost(x, e.greedy(x, bound, first), bound, false, true, false, key))
+		least = min(least, e.planCost(x, e.greedy(x, bound, first), bound, scanNone, true, false, key))
 	}
 	return least
 }
 
+// scanMode is how a join reads its first pattern: in its index order, or in subject order (all of its rows, or
+// those its filter's ranges keep).
+type scanMode uint8
+
+const (
+	scanNone     scanMode = iota
+	scanAll               // every row of the predicate, sorted by subject (subjectScan)
+	scanNarrowed          // the rows the filter's value ranges keep, sorted by subject (narrowedScan)
+)
+
+// narrowedScanPlan returns the order and scan mode a join of x takes instead of order read with scan, when
+// reading a narrowed first pattern in subject order costs less than half of it once the filter's drops are priced
+// (and less without them). The greedy order reads such a
+// pattern in object order and probes the star on its subjects anywhere in the index, a far search each: v55n's
+// 122 000 reviews with a rating2 of 5 or more probed their rating1 at ~500 ns each at 10 M, where sorting those
+// rows by subject first (a few ms) makes each probe land just after the previous one. A subject scan of all the
+// rows cannot use the filter's ranges, so it had to sort every rating.
+func (e *evaluator) narrowedScanPlan(x *algebra.BGP, bound varset, key int, order []int, scan scanMode) ([]int, scanMode) {
+	cur, curF := -1.0, 0.0
+	for first, t := range x.Triples {
+		if !e.canScanBySubject(t, bound) || e.rangeShare(x, first, bound) >= 1 {
+			continue
+		}
+		if cur < 0 {
+			cur = e.planCost(x, order, bound, scan, true, false, key)
+			curF = e.planCost(x, order, bound, scan, true, true, key)
+		}
+		alt := e.greedy(x, bound, first)
+		c := e.planCost(x, alt, bound, scanNarrowed, true, false, key)
+		cf := e.planCost(x, alt, bound, scanNarrowed, true, true, key)
+		// Compared with the solutions the filter drops after each step left out (filtered), with the margin
+		// plan gives a subject scan: the range already holds only the rows its conjuncts keep, which the greedy
+		// order's unfiltered price overlooks after its first step.
+		if cf < curF/2 && c < cur {
+			order, scan, cur, curF = alt, scanNarrowed, c, cf
+		}
+	}
+	return order, scan
+}
+
 // scansBySubject reports whether plan chose, for x with bound, to read its first pattern in subject order.
 func (e *evaluator) scansBySubject(x *algebra.BGP, bound varset) bool {
+	return e.scanModeOf(x, bound) != scanNone
+}
+
+// scanModeOf is how plan chose, for x with bound, to read its first pattern.
+func (e *evaluator) scanModeOf(x *algebra.BGP, bound varset) scanMode {
 	return e.scans[orderKey{x, bound, e.activeName()}]
 }
 
@@ -278,8 +327,9 @@ const probeFar = 16
 // probed with its subject bound gives at most one solution per probe here (the fixed guess, a thousandth of the
 // predicate, says more, which would price every star of patterns on one subject as a product).
 //
-// With bySubject, the first pattern ("?s p ?o") is read in subject order (subjectScan): its rows are sorted once,
-// at about a quarter of a probe per row and step of the sort, and then the star of patterns on ?s probes in order.
+// With a scan mode, the first pattern ("?s p ?o") is read in subject order (subjectScan, narrowedScan): its rows
+// (with scanNarrowed, only those the filter's ranges keep) are sorted once, at about a quarter of a probe per row
+// and step of the sort, and then the star of patterns on ?s probes in order.
 //
 // key is the slot of the variable a GROUP BY above groups the solutions by (groupedBy), or -1. The solutions come
 // in the order of the variable the first pattern's range is sorted by, so when that is key each group's solutions
@@ -287,10 +337,13 @@ const probeFar = 16
 // up in a table, which costs nothing much while the groups stay in the cache and a few misses per solution once
 // they do not (groupMiss).
 //
-// With narrowed, the first pattern's rows are only those its filter conjuncts' ranges keep (rangeShare). With
-// filtered, each step's solutions are only those the filter conjuncts it completes keep (keptShare).
-func (e *evaluator) planCost(x *algebra.BGP, order []int, bound varset, bySubject, narrowed, filtered bool, key int) float64 {
+// With narrowed, the first pattern's rows are only those its filter conjuncts' ranges keep (rangeShare), unless
+// scanAll reads all of them; scanNarrowed narrows them whether or not narrowed says so. With filtered, each step's
+// solutions are only those the filter conjuncts it completes keep (keptShare).
+func (e *evaluator) planCost(x *algebra.BGP, order []int, bound varset, mode scanMode, narrowed, filtered bool, key int) float64 {
 	rows, cost, sorted := 1.0, 0.0, -2
+	cut := mode == scanNarrowed || (narrowed && mode == scanNone)
+	near := 1.0 // what a probe in the order of the first pattern's rows costs
 	for k, i := range order {
 		t := x.Triples[i]
 		est, _ := e.estimate(t, bound)
@@ -311,12 +364,19 @@ func (e *evaluator) planCost(x *algebra.BGP, order []int, bound varset, bySubjec
 		if k == 0 {
 			sorted = first // the range is sorted by its first free position after the bound prefix
 			cost += 1
-			if narrowed && !bySubject {
-				// Filter conjuncts on the pattern's object narrow its range (valueRanges); a subject scan reads
-				// all of its rows.
-				est *= e.rangeShare(x, i, bound)
+			if cut {
+				// Filter conjuncts on the pattern's object narrow its range (valueRanges); a subject scan of
+				// all its rows does not use them.
+				share := e.rangeShare(x, i, bound)
+				est *= share
+				if mode == scanNarrowed {
+					// The subjects the range keeps lie 1/share apart among the predicate's: each probe in
+					// their order gallops that far, a search of log2(1/share) steps, and a range that keeps
+					// few rows saves no more than that.
+					near = min(probeFar, 1+math.Log2(1/max(share, 1e-9)))
+				}
 			}
-			if bySubject {
+			if mode != scanNone {
 				sorted = e.slot(t.S.Var)
 				cost += est * math.Log2(max(est, 2)) / 4
 			}
@@ -324,9 +384,12 @@ func (e *evaluator) planCost(x *algebra.BGP, order []int, bound varset, bySubjec
 			if !t.S.IsVar() || bound.has(e.slot(t.S.Var)) {
 				est = min(est, 1)
 			}
-			if lead >= 0 && lead != sorted {
+			switch {
+			case lead >= 0 && lead != sorted:
 				cost += rows * probeFar
-			} else {
+			case lead >= 0:
+				cost += rows * near
+			default:
 				cost += rows
 			}
 		}
@@ -337,7 +400,7 @@ func (e *evaluator) planCost(x *algebra.BGP, order []int, bound varset, bySubjec
 			// The filter conjuncts this step completes are tested right after it (filteredBGP): the later steps
 			// probe only the solutions they keep. (A first pattern narrowed by the conjuncts' ranges counts those
 			// already.)
-			rows *= e.keptShare(x, i, bound, after, k == 0 && narrowed && !bySubject)
+			rows *= e.keptShare(x, i, bound, after, k == 0 && cut)
 		}
 		bound = after
 	}
@@ -558,7 +621,7 @@ func (e *evaluator) filteredBGP(x *algebra.BGP, filters []algebra.Expr, in []ID,
 	}
 	row := make([]ID, len(in))
 	copy(row, in)
-	st.bySubject = p.scan
+	st.scan = p.scan
 	return e.matchFrom(x.Triples, p.order, 0, row, st, p.checks, emit, errp)
 }
 
@@ -575,7 +638,7 @@ type bgpPrep struct {
 	order   []int
 	checks  [][]algebra.Expr
 	late    []algebra.Expr
-	scan    bool // plan reads the first pattern in subject order
+	scan    scanMode // how plan reads the first pattern
 }
 
 // preparedBGP returns x's state with its preparation for filters and bound, the last one if it still holds.
@@ -640,7 +703,7 @@ next:
 		late = append(late, c)
 	}
 	return bgpPrep{ok: true, bound: bound, graph: e.activeName(), filters: unsafe.SliceData(filters), nf: len(filters),
-		order: order, checks: checks, late: late, scan: e.scansBySubject(x, bound)}
+		order: order, checks: checks, late: late, scan: e.scanModeOf(x, bound)}
 }
 
 // appendConjuncts appends the operands of a chain of && (or the expression itself) to out.
@@ -677,9 +740,20 @@ func pushable(x algebra.Expr) bool {
 type bgpState struct {
 	cur   []probeCursor
 	nodes [][3]patNode
-	// bySubject: the run in progress reads its first pattern in subject order (plan, subjectScan).
-	bySubject bool
-	prep      bgpPrep // the last call's preparation (filteredBGP)
+	// scan: how the run in progress reads its first pattern (plan, subjectScan, narrowedScan).
+	scan scanMode
+	prep bgpPrep // the last call's preparation (filteredBGP)
+	// narrowed holds narrowedScan's sorted rows, per graph and first step's conjuncts.
+	narrowed []narrowedRows
+}
+
+// narrowedRows are the rows of a BGP's first pattern in graph g that the conjuncts checks keep, sorted by subject,
+// and the conjuncts left to test on them (narrowedScan).
+type narrowedRows struct {
+	g      *index.Graph
+	checks *algebra.Expr
+	rows   []index.Row
+	rest   []algebra.Expr
 }
 
 // patNode is a pattern position: a variable's slot, or a constant's id (0 when the data cannot hold it).
@@ -745,13 +819,21 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 			continue
 		}
 		var m index.Matches
-		if k == 0 && st.bySubject && s == 0 && p != 0 && o == 0 {
-			m = e.subjectScan(gr.g, p)
+		var proven []bool               // ranges whose rows pass the comparisons valueRanges used
+		var restChecks [][]algebra.Expr // checks without those comparisons
+		if k == 0 && st.scan != scanNone && s == 0 && p != 0 && o == 0 {
+			if st.scan == scanAll {
+				m = e.subjectScan(gr.g, p)
+			} else if checks != nil {
+				var rest []algebra.Expr
+				if m, rest = e.narrowedScan(st, gr.g, p, os, checks[0], row, errp); rest != nil {
+					proven = []bool{true}
+					restChecks = append([][]algebra.Expr{rest}, checks[1:]...)
+				}
+			}
 		}
 		parts := [1]index.Matches{m}
 		ranges := parts[:]
-		var proven []bool               // ranges whose rows pass the comparisons valueRanges used
-		var restChecks [][]algebra.Expr // checks without those comparisons
 		if m.Rows == nil {
 			parts[0] = e.probe(&st.cur[order[k]*len(e.active)+gi], gr.g, s, p, o)
 			if k == 0 && s == 0 && p != 0 && o == 0 && checks != nil && parts[0].Perm == index.POS {
@@ -960,6 +1042,43 @@ func (e *evaluator) subjectScan(g *index.Graph, p ID) index.Matches {
 		e.scanRows[k] = rows
 	}
 	return index.Matches{Rows: rows, Perm: index.SPO}
+}
+
+// narrowedScan returns the rows of "?s p ?o" in g that the value ranges of conj, the conjuncts tested right after
+// the pattern, keep (valueRanges), sorted by subject: the narrowed range read in subject order, so the star of
+// patterns on ?s probes each subject just after the previous one. When valueRanges proved every range kept,
+// rest (not nil) is the conjuncts left to test on the rows; otherwise each conjunct is tested on every row. The
+// rows are kept in st for the BGP's later runs with the same conjuncts. When the ranges narrow nothing, or the
+// copy has no room in the query's budget, the Matches are empty and the pattern is matched as usual.
+func (e *evaluator) narrowedScan(st *bgpState, g *index.Graph, p ID, oslot int, conj []algebra.Expr, row []ID, errp *error) (index.Matches, []algebra.Expr) {
+	key := unsafe.SliceData(conj)
+	for _, n := range st.narrowed {
+		if n.g == g && n.checks == key {
+			return index.Matches{Rows: n.rows, Perm: index.SPO}, n.rest
+		}
+	}
+	ranges, proven, rest := e.valueRanges(g.Match(0, p, 0), oslot, conj, row, errp)
+	if proven == nil || *errp != nil {
+		return index.Matches{}, nil
+	}
+	if slices.Contains(proven, false) {
+		rest = nil
+	} else if rest == nil {
+		rest = []algebra.Expr{} // nothing left to test, which nil would not say
+	}
+	parts := make([][]index.Row, len(ranges))
+	n := int64(0)
+	for i, r := range ranges {
+		parts[i] = r.Rows
+		n += int64(r.Len())
+	}
+	if e.bytes+e.t.bytes+12*n > e.opt.MaxMemory {
+		return index.Matches{}, nil
+	}
+	e.bytes += 12 * n
+	rows := index.SortBySubject(parts...)
+	st.narrowed = append(st.narrowed, narrowedRows{g: g, checks: key, rows: rows, rest: rest})
+	return index.Matches{Rows: rows, Perm: index.SPO}, rest
 }
 
 // subjectIndex returns p's triples in g sorted by subject (index.Graph.BySubject) for a pattern "s p ?o" whose

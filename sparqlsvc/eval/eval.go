@@ -106,7 +106,7 @@ type evaluator struct {
 	safeRecent  [4]safeAnswer // the latest answers of safe, checked before safeC
 	safeNext    int
 	orders      map[orderKey][]int
-	scans       map[orderKey]bool              // plan's choice to read the first pattern in subject order
+	scans       map[orderKey]scanMode          // plan's choice to read the first pattern in subject order
 	pushed      map[*algebra.Filter]algebra.Op // FILTERs with conjuncts moved below the BINDs under them (belowBinds)
 	substVars   map[*algebra.Filter]varset     // the BINDs' variables belowBinds replaced by their expressions
 	bgps        map[*algebra.BGP]*bgpState

@@ -54,7 +54,7 @@ func (e *evaluator) groupRuns(x *algebra.Group, in []ID, add func(row []ID, n in
 
 	g := e.active[0].g
 	var m index.Matches
-	if prep.scan {
+	if prep.scan == scanAll { // (a single pattern is never planned as a narrowed scan, which needs a star)
 		m = e.subjectScan(g, p)
 	}
 	parts := [1]index.Matches{m}

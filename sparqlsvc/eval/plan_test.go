@@ -482,3 +482,57 @@ func TestFilteredBGPPrepFollowsItsKey(t *testing.T) {
 		t.Fatalf("with ?vendor bound: order %v, want the plan %v", got, want)
 	}
 }
+
+// TestPlanScansNarrowedRangeBySubject: a star of two patterns whose filter keeps a range of the first pattern's
+// objects (?b >= 5) reads only that range, sorted by subject (scanNarrowed), so the probes of the other pattern
+// ascend; the greedy order probed them in the order of the values, each far from the previous one, and a subject
+// scan of every row could not use the range. The answers are the brute force ones: with every kept row proven by
+// the range, with rows the range cannot place (plain strings among the numbers, tested one by one), and with a
+// budget too small for the sorted copy.
+func TestPlanScansNarrowedRangeBySubject(t *testing.T) {
+	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
+	const n = 20000
+	a := func(i int) int { return 1 + (i*7919)%10 } // objects in no order of their subjects
+	b := func(i int) int { return 1 + (i*104729/7)%10 }
+	for _, strings := range []bool{false, true} {
+		bl, add := builderAdding(t)
+		for i := range n {
+			add(ex("review", i), ex("rating", 1), rdf.Literal(fmt.Sprint(a(i)), rdf.XSDInteger))
+			if strings && i%97 == 0 {
+				add(ex("review", i), ex("rating", 2), rdf.Literal(fmt.Sprintf("x%d", b(i)), ""))
+				continue
+			}
+			add(ex("review", i), ex("rating", 2), rdf.Literal(fmt.Sprint(b(i)), rdf.XSDInteger))
+		}
+		ds := FromIndex(bl.Build())
+		src := `SELECT ?r ?a ?b WHERE { ?r <http://ex.org/rating1> ?a ; <http://ex.org/rating2> ?b FILTER(?a > ?b && ?b >= 5.0e0) }`
+		e, q, _ := planFiltered(t, ds, src)
+		bgp := firstOp[*algebra.BGP](q.Op)
+		if got := e.scanModeOf(bgp, varset{}); got != scanNarrowed {
+			t.Errorf("strings %v: scan mode %d, want %d (the range of ?b read in subject order)", strings, got, scanNarrowed)
+		}
+		if o := e.plan(bgp, varset{}); bgp.Triples[o[0]].P.Term.Value != "http://ex.org/rating2" {
+			t.Errorf("strings %v: the join starts from %s", strings, bgp.Triples[o[0]].P.Term.Value)
+		}
+		want := map[string]bool{}
+		for i := range n {
+			if !(strings && i%97 == 0) && a(i) > b(i) && b(i) >= 5 {
+				want[fmt.Sprintf("%s %d %d", ex("review", i).Value, a(i), b(i))] = true
+			}
+		}
+		for _, opt := range []Options{{}, {MaxMemory: 64 << 10}} {
+			res, err := Run(context.Background(), ds, q, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Rows) != len(want) {
+				t.Fatalf("strings %v, budget %d: %d rows, want %d", strings, opt.MaxMemory, len(res.Rows), len(want))
+			}
+			for _, r := range res.Rows {
+				if k := r[0].Value + " " + r[1].Value + " " + r[2].Value; !want[k] {
+					t.Fatalf("strings %v, budget %d: unexpected row %s", strings, opt.MaxMemory, k)
+				}
+			}
+		}
+	}
+}

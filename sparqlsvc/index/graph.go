@@ -297,16 +297,28 @@ func (g *Graph) SubjectRows(p ID) []Row { return sortBySubject(g.Match(0, p, 0).
 // radixMin is the fewest rows sortBySubject sorts by radix: below it a comparison sort is as quick.
 const radixMin = 1 << 12
 
+// SortBySubject returns POS rows of one predicate, given as parts that follow each other in POS order (the ranges
+// a filter on the objects keeps), as SPO rows sorted by subject: a join that reads only those rows in subject order.
+func SortBySubject(parts ...[]Row) []Row { return sortBySubject(parts...) }
+
 // sortBySubject returns POS rows of one predicate, which are ordered by object then subject, as SPO rows ordered
 // by subject then object. As the rows already ascend by object, a stable sort by subject alone gives that order:
 // two passes of 16 bits of a least-significant-digit radix sort (a pass whose digit is the same for every row is
 // skipped), in place of a comparison sort that took ~25 ms for 200 000 rows (a query's first probes by subject
-// pay for it).
-func sortBySubject(pos []Row) []Row {
-	spo := make([]Row, len(pos))
-	if len(pos) < radixMin {
-		for i, r := range pos {
-			spo[i] = Row{r[2], r[0], r[1]}
+// pay for it). The rows may come in several parts, in POS order one after the other.
+func sortBySubject(parts ...[]Row) []Row {
+	n := 0
+	for _, pos := range parts {
+		n += len(pos)
+	}
+	spo := make([]Row, n)
+	if n < radixMin {
+		i := 0
+		for _, pos := range parts {
+			for _, r := range pos {
+				spo[i] = Row{r[2], r[0], r[1]}
+				i++
+			}
 		}
 		slices.SortFunc(spo, func(a, b Row) int {
 			if a[0] != b[0] {
@@ -317,31 +329,35 @@ func sortBySubject(pos []Row) []Row {
 		return spo
 	}
 	var count [2][1 << 16]uint32
-	for _, r := range pos {
-		count[0][r[2]&0xffff]++
-		count[1][r[2]>>16]++
+	for _, pos := range parts {
+		for _, r := range pos {
+			count[0][r[2]&0xffff]++
+			count[1][r[2]>>16]++
+		}
 	}
 	// Each pass reads src (subject in position sp) and writes dst in SPO form.
-	pass := func(src, dst []Row, sp int, shift uint, c *[1 << 16]uint32) {
+	pass := func(parts [][]Row, dst []Row, sp int, shift uint, c *[1 << 16]uint32) {
 		var sum uint32
 		for i, n := range c {
 			c[i] = sum
 			sum += n
 		}
-		for _, r := range src {
-			s := r[sp]
-			d := (s >> shift) & 0xffff
-			if sp == 2 {
-				r = Row{r[2], r[0], r[1]}
+		for _, src := range parts {
+			for _, r := range src {
+				s := r[sp]
+				d := (s >> shift) & 0xffff
+				if sp == 2 {
+					r = Row{r[2], r[0], r[1]}
+				}
+				dst[c[d]] = r
+				c[d]++
 			}
-			dst[c[d]] = r
-			c[d]++
 		}
 	}
 	single := func(c *[1 << 16]uint32) bool {
-		for _, n := range c {
-			if n != 0 {
-				return int(n) == len(pos)
+		for _, k := range c {
+			if k != 0 {
+				return int(k) == n
 			}
 		}
 		return true
@@ -349,15 +365,15 @@ func sortBySubject(pos []Row) []Row {
 	lowSame, highSame := single(&count[0]), single(&count[1])
 	switch {
 	case lowSame && highSame:
-		pass(pos, spo, 2, 0, &count[0])
+		pass(parts, spo, 2, 0, &count[0])
 	case lowSame:
-		pass(pos, spo, 2, 16, &count[1])
+		pass(parts, spo, 2, 16, &count[1])
 	case highSame:
-		pass(pos, spo, 2, 0, &count[0])
+		pass(parts, spo, 2, 0, &count[0])
 	default:
-		tmp := make([]Row, len(pos))
-		pass(pos, tmp, 2, 0, &count[0])
-		pass(tmp, spo, 0, 16, &count[1])
+		tmp := make([]Row, n)
+		pass(parts, tmp, 2, 0, &count[0])
+		pass([][]Row{tmp}, spo, 0, 16, &count[1])
 	}
 	return spo
 }
