@@ -947,6 +947,7 @@ type probeCursor struct {
 
 // probe matches a pattern in g through c, in p's triples sorted by subject (subjectIndex) when c has earned them.
 func (e *evaluator) probe(c *probeCursor, g *index.Graph, s, p, o ID) index.Matches {
+	e.probes++ // counted work (effort)
 	if s != 0 && p != 0 {
 		if c.sub != nil && c.subP == p && c.subG == g {
 			return c.sub.MatchSubject(s, p, o)
@@ -965,7 +966,12 @@ func (e *evaluator) probe(c *probeCursor, g *index.Graph, s, p, o ID) index.Matc
 			return t.Match(o)
 		}
 	}
-	return g.MatchFrom(&c.Cursor, s, p, o)
+	far := c.Far()
+	m := g.MatchFrom(&c.Cursor, s, p, o)
+	if c.Far() != far {
+		e.farProbes++
+	}
+	return m
 }
 
 // doubled reports whether c's far probes number 256 or more and have just doubled: when subjectIndex and

@@ -110,6 +110,9 @@ type terms struct {
 	// scratch holds the values of a SELECT's top-level expressions (see evaluator.markDirect) while their solution
 	// travels to the sink; their ids count down from the top of the id range.
 	scratch []rdf.Term
+	// loads counts the terms read from the dictionary: counted work (evaluator.effort), a read of the dictionary's
+	// pages costing as much as several rows of a scan.
+	loads int
 }
 
 // scratchID gives x an id valid until the scratch list is emptied, without interning it.
@@ -146,6 +149,7 @@ func (t *terms) term(id ID) rdf.Term {
 	case index.IsInline(id):
 		x = t.inline(id)
 	case id <= t.base:
+		t.loads++
 		x = t.dict.Term(id)
 	default:
 		return t.extra[id-t.base-1]

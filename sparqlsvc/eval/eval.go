@@ -97,10 +97,13 @@ type evaluator struct {
 	semiSets    int                 // sets built by existsBySet
 	trial       *trialWatch         // the trial evaluation in progress (trialSet), or nil
 	nextCheck   int                 // the steps at which loops next call interrupted
-	stopAt      time.Time           // when not zero, the time at which a trial evaluation ends with errTrialOver (trialSet)
-	held        int                 // rows held in memory by materialising operators
-	bytes       int64               // bytes held by materialising operators (the terms overlay counts its own)
-	sent        int                 // solutions or triples delivered to the sink
+	probes      int                 // index probes (probe), and those of them far from their cursor's previous one: effort
+	farProbes   int
+	stopWork    int         // when not zero, the steps at which a trial evaluation ends with errTrialOver (trialSet)
+	inExists    *existsJoin // the EXISTS being evaluated per row, whose pattern is running (noteOuter)
+	held        int         // rows held in memory by materialising operators
+	bytes       int64       // bytes held by materialising operators (the terms overlay counts its own)
+	sent        int         // solutions or triples delivered to the sink
 	cache       map[cacheKey][][]ID
 	safeC       map[safeKey]bool
 	safeRecent  [4]safeAnswer // the latest answers of safe, checked before safeC
@@ -301,17 +304,15 @@ func (e *evaluator) check() error {
 	return nil
 }
 
-// interrupted notices cancellation, time-outs and the end of a trial evaluation's time (trialSet); loops call it
+// interrupted notices cancellation, time-outs and the end of a trial evaluation's work (trialSet); loops call it
 // once their steps pass nextCheck, which it moves 1024 steps on.
 func (e *evaluator) interrupted() error {
 	e.nextCheck = e.steps + 1024
 	if err := e.ctx.Err(); err != nil {
 		return err
 	}
-	if !e.stopAt.IsZero() {
-		if now := time.Now(); now.After(e.stopAt) || e.trial.overdue(now) {
-			return errTrialOver
-		}
+	if w := e.effort(); e.stopWork != 0 && (w >= e.stopWork || e.trial.overdue(w)) {
+		return errTrialOver
 	}
 	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"strings"
-	"time"
 	"unsafe"
 
 	"github.com/ldhub/ldhub/content/rdf"
@@ -72,8 +71,9 @@ func (e *evaluator) eval(x algebra.Expr, row []ID, errp *error) (rdf.Term, error
 	return rdf.Term{}, builtin.ErrType
 }
 
-// exists evaluates EXISTS or NOT EXISTS over a solution. It is eval's case, apart so that its defer does not
-// make every eval call run the deferred-call machinery at its return (5 % of an aggregate's evaluation).
+// exists evaluates EXISTS or NOT EXISTS over a solution. It is eval's case, apart so that eval stays small (it
+// had a defer, which made every eval call run the deferred-call machinery at its return: 5 % of an aggregate's
+// evaluation).
 func (e *evaluator) exists(v *algebra.Exists, row []ID, errp *error) (rdf.Term, error) {
 	m := e.existsMemoOf(v)
 	if found, ok := e.existsBySet(m, v, row, errp); ok || *errp != nil {
@@ -90,17 +90,7 @@ func (e *evaluator) exists(v *algebra.Exists, row []ID, errp *error) (rdf.Term, 
 	if memo && len(m.seen) >= memoTrial && m.hits == 0 { // the values do not repeat: stop remembering them
 		m.ok, m.seen, memo = false, nil, false
 	}
-	found := false
-	var err error
-	// EXISTS is defined by substitution (§18.6), not by a join: every operand sees the row's bindings.
-	e.subst++
-	defer func() { e.subst-- }()
-	start := time.Now()
-	e.exec(v.Pattern, row, func([]ID) bool {
-		found = true
-		return false
-	}, &err)
-	m.join.measure(time.Since(start))
+	found, err := e.existsPerRow(m, v, row)
 	if err != nil {
 		*errp = err
 		return rdf.Term{}, err
@@ -460,6 +450,11 @@ type existsMemo struct {
 	hits  int
 	buf   []byte
 	join  existsJoin // the semi-join's state (existsBySet)
+	// found and err are existsPerRow's answer, and sink the function its pattern's solutions go to: made once,
+	// so an evaluation per row allocates nothing.
+	found bool
+	err   error
+	sink  emitFn
 	// volatile: the pattern's answer may differ between evaluations with the same values (volatileOp).
 	volatile bool
 }
@@ -484,8 +479,26 @@ func (e *evaluator) existsMemoOf(x *algebra.Exists) *existsMemo {
 	}, nil)
 	m.volatile = volatileOp(x.Pattern)
 	m.ok = !m.volatile
+	m.sink = func([]ID) bool {
+		m.found = true
+		return false
+	}
 	e.existsMemos[x] = m
 	return m
+}
+
+// existsPerRow evaluates the EXISTS x for row by substitution (§18.6: every operand sees the row's bindings) and
+// counts its work towards the semi-join's decision (existsBySet).
+func (e *evaluator) existsPerRow(m *existsMemo, x *algebra.Exists, row []ID) (bool, error) {
+	saved, before := e.inExists, e.effort()
+	e.subst++
+	e.inExists = &m.join
+	m.found, m.err = false, nil
+	e.exec(x.Pattern, row, m.sink, &m.err)
+	e.subst--
+	e.inExists = saved
+	m.join.measure(e.effort() - before)
+	return m.found, m.err
 }
 
 // key returns the memo's key for row: the ids in the pattern's slots and the active graph. memo is false when the

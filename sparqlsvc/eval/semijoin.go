@@ -3,8 +3,8 @@ package eval
 import (
 	"encoding/binary"
 	"errors"
+	"math"
 	"slices"
-	"time"
 
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 )
@@ -26,27 +26,51 @@ import (
 // evaluation (RAND, BNODE, UUID, STRUUID, SERVICE: volatileOp) are never decorrelated, nor rows holding a scratch
 // id (a value valid for one solution only).
 //
-// When it is worth it is decided by the planner's estimate of the rows that will test the EXISTS (the rows of the
-// FILTER's operand: a BGP's plan, priced as planCost prices it) and by the time the rows so far have taken. After
-// trialAfter of that time and trialCalls rows (not counting the first trialCalls), the rows still to come are
-// expected to take R = time per row × rows left; the pattern is then evaluated on its own with a budget of R/2 (a
-// trial; it may run to trialStretch times that while on pace to finish). If it finishes, the set answers every later row; if not, or
-// if its progress through its first pattern's rows shows it would not finish in time (trialWatch), the trial is
-// dropped and the rows go on being evaluated one by one. The planner's estimate of the pattern on its own is not
-// used: it prices every probe of a join by a value that is not its range's first as far from the previous one,
-// and was a hundred times too high for the pattern above, whose reviews come in runs of ascending ids. The set is
-// charged to the query's memory budget; a set that would take more than an eighth of the budget ends the trial.
+// When it is worth it is decided by counted work, not by time, so that the choice is the same from run to run
+// whatever else the machine is doing: a row step of a scan (evaluator.steps), an index probe (probeWork, and
+// farWork more when the probe searched far from its cursor's previous one), a term read from the dictionary
+// (termWork) and an EXISTS evaluated per row (callWork), summed by effort. The planner's estimate of the rows that
+// will test the EXISTS (the rows of the FILTER's operand: a BGP's plan, priced as planCost prices it, times the
+// tests of an enclosing EXISTS when the operand runs once per row of it) times the work per row measured so far is
+// what evaluating the rest per row is expected to cost, R. After trialCalls rows, and again each time their number
+// doubles, a trial is considered: the pattern is evaluated on its own with a budget of R/2 work (it may run to
+// trialStretch times that while on pace to finish). If it finishes, the set answers every later row; if not, or if its
+// progress through its first pattern's rows shows it would not finish in time (trialWatch), the trial is dropped and
+// the rows go on being evaluated one by one. When more rows have tested the EXISTS than were estimated, as many again
+// are expected. The planner's estimate of the pattern on its own is not used: it prices every probe of a join by a
+// value that is not its range's first as far from the previous one, and was a hundred times too high for the pattern
+// above, whose reviews come in runs of ascending ids. The set is charged to the query's memory budget; a
+// set that would take more than an eighth of the budget ends the trial.
+//
+// Session 11 decided by wall time: at load 10–14 the same query's trial finished in some runs and was dropped in
+// others (v55c, v55f, b23 varied by 3–5 times between runs), and each row evaluated per row read the clock twice.
 
-// trialAfter is how long the evaluations per row run before a trial is considered: long enough to measure their
-// cost, short enough to leave most rows to the set.
-const trialAfter = time.Millisecond
+// The weights of counted work, in row steps (a row of a scan bound and tested, ~20–40 ns at 10 M): a probe near
+// its cursor's previous one about four, one that searches far (cache and TLB misses in the mapping: ~600 ns at
+// 10 M, session 11d) about sixteen, a term read from the dictionary about eight, and an EXISTS evaluated per row
+// (its key, its memo, its operators) about six. They were checked, not fitted: session 12b forced the set and
+// forbade it for each EXISTS query of the bench at 1 M and 10 M, and the counted decision took the cheaper of the
+// two wherever they differed by more than the noise.
+const (
+	probeWork = 4
+	farWork   = 12
+	callWork  = 6
+	termWork  = 8
+)
 
-// trialCalls is how many evaluations per row are left out of the measure, and then how many are measured at
-// least, before a trial: the first ones pay for what the rest reuse (a table of objects, a predicate sorted by
-// subject), and counting them made a pattern that costs 8 µs per row look like 80 µs.
+// effort is the evaluator's counted work so far: its steps (rows), probes and the terms it read.
+func (e *evaluator) effort() int {
+	return e.steps + probeWork*e.probes + farWork*e.farProbes + termWork*e.t.loads
+}
+
+// trialCalls is how many evaluations per row are measured before a trial is first considered.
 const trialCalls = 64
 
-// errTrialOver ends a trial evaluation that has used its steps (evaluator.stopAt).
+// trialMinWork is the least budget worth a trial: below it, evaluating the rest per row costs about what
+// considering it would.
+const trialMinWork = 2048
+
+// errTrialOver ends a trial evaluation that has used its work (evaluator.stopWork).
 var errTrialOver = errors.New("sparql: trial evaluation over its steps")
 
 // existsSet holds the key values of an EXISTS pattern's solutions in one active graph.
@@ -92,25 +116,38 @@ func isScratch(id ID) bool { return id&0xc0000000 == 0xc0000000 }
 
 // existsJoin is an EXISTS's state for deciding and keeping its semi-join.
 type existsJoin struct {
-	calls int           // evaluations per row
-	work  time.Duration // the time those after the first trialCalls have taken
-	timed int           // and their number
+	calls int   // evaluations per row
+	work  int64 // their counted work (steps)
+	next  int   // the calls at which a trial is next considered
 	// outer is the operator whose rows test the EXISTS (a FILTER's operand), with the variables bound when it
-	// ran, noted by noteOuter; rows is the planner's estimate of its rows (0: unknown), once asked.
+	// ran, noted by noteOuter; parent is the EXISTS evaluated per row whose pattern ran it then (nil: none).
+	// total is the estimate of the rows that test the EXISTS in all, once asked.
 	outer      algebra.Op
 	outerBound varset
-	rows       float64
+	parent     *existsJoin
+	total      float64
 	asked      bool
 	tried      bool
 	sets       []*existsSet
 }
 
-// measure counts an evaluation per row that took d.
-func (j *existsJoin) measure(d time.Duration) {
-	if j.calls++; j.calls > trialCalls {
-		j.work += d
-		j.timed++
+// measure counts an evaluation per row that took work steps.
+func (j *existsJoin) measure(work int) {
+	j.calls++
+	j.work += int64(work) + callWork
+}
+
+// expected is the planner's estimate of the rows that test the EXISTS in all: its operand's rows, times the tests
+// of the EXISTS whose pattern runs that operand once per row.
+func (e *evaluator) expected(j *existsJoin) float64 {
+	if !j.asked {
+		j.asked = true
+		j.total = e.rowsEstimate(j.outer, j.outerBound)
+		if j.parent != nil && j.parent != j {
+			j.total *= max(e.expected(j.parent), 1)
+		}
 	}
+	return j.total
 }
 
 // noteOuter notes, for each EXISTS in exprs, the operator op whose rows test it and what was bound when it ran.
@@ -119,7 +156,7 @@ func (e *evaluator) noteOuter(exprs []algebra.Expr, op algebra.Op, in []ID) {
 		algebra.WalkExpr(x, func(x algebra.Expr) bool {
 			if v, ok := x.(*algebra.Exists); ok {
 				if m := e.existsMemoOf(v); m.join.outer == nil {
-					m.join.outer, m.join.outerBound = op, e.boundSet(in)
+					m.join.outer, m.join.outerBound, m.join.parent = op, e.boundSet(in), e.inExists
 				}
 				return false // a nested EXISTS is tested by its pattern's rows
 			}
@@ -151,7 +188,7 @@ func (e *evaluator) rowsEstimate(op algebra.Op, bound varset) float64 {
 }
 
 // existsBySet answers the EXISTS x for row from a set of its pattern's solutions when there is one for row's key
-// and active graph, or when the time the rows have taken earns a trial and the trial finishes (see above). ok is
+// and active graph, or when the work the rows have taken earns a trial and the trial finishes (see above). ok is
 // false when row must be evaluated by substitution; *errp is set on a fatal error.
 func (e *evaluator) existsBySet(m *existsMemo, x *algebra.Exists, row []ID, errp *error) (found, ok bool) {
 	j := &m.join
@@ -171,20 +208,24 @@ func (e *evaluator) existsBySet(m *existsMemo, x *algebra.Exists, row []ID, errp
 		}
 	}
 	always := e.opt.semiJoin > 0
-	if j.tried || (!always && (j.work < trialAfter || j.timed < trialCalls || j.outer == nil)) {
+	if j.tried || (!always && (j.calls < max(j.next, trialCalls) || j.outer == nil)) {
 		return false, false
 	}
 	if bound.over || !bound.subsetOf(e.infoOf(x.Pattern).certain) || !e.safe(x.Pattern, bound) {
 		return false, false // rows with other key variables may still try
 	}
-	j.tried = true
-	budget := time.Hour
+	budget := int64(math.MaxInt64 / 4)
 	if !always {
-		left := e.rowsEstimate(j.outer, j.outerBound) - float64(j.calls)
-		if budget = time.Duration(float64(j.work) / float64(j.timed) * left / 2); budget < trialAfter {
+		left := e.expected(j) - float64(j.calls)
+		if left < 0 {
+			left = float64(j.calls) // the estimate was short: expect as many again
+		}
+		if budget = int64(float64(j.work) / float64(j.calls) * left / 2); budget < trialMinWork {
+			j.next = 2 * j.calls
 			return false, false
 		}
 	}
+	j.tried = true
 	s, done := e.trialSet(m, x, bound, budget, errp)
 	if !done {
 		return false, false
@@ -195,38 +236,37 @@ func (e *evaluator) existsBySet(m *existsMemo, x *algebra.Exists, row []ID, errp
 }
 
 // trialWatch follows a trial evaluation's progress through the rows of its first pattern (the outermost loop of
-// its joins): once a quarter of its time has passed, a trial whose progress shows it would take more than
-// trialStretch times its budget ends then (interrupted) rather than at its end. The first rows are the slowest (the
-// caches are cold, and the probes may still build what later ones reuse), so the projection is only trusted when
-// clearly over. A trial on pace to finish within that stretch runs until its deadline, trialStretch times its
-// budget: with the deadline at the budget itself, trials the watch let go on were stopped just short of their end
-// and all their work lost (v55d's at load 9: budget 39.8 ms, 39.9 ms spent, then every product per row).
+// its joins): once a quarter of its budget has been used, a trial whose progress shows it would take more than
+// trialStretch times its budget ends then (interrupted) rather than at its end. The first rows may cost more than
+// the rest, so the projection is only trusted when clearly over. A trial on pace to finish within that stretch runs
+// until trialStretch times its budget: with the end at the budget itself, trials the watch let go on were stopped
+// just short of their end and all their work lost (v55d's in session 11d).
 type trialWatch struct {
 	st          *bgpState // the BGP whose first pattern's rows are the outermost loop (the first to claim it)
 	done, total int
-	start       time.Time
-	budget      time.Duration
+	start       int   // the evaluator's steps when the trial began
+	budget      int64 // in steps
 }
 
 // trialStretch is how far past its budget a trial on pace to finish may run (trialWatch).
 const trialStretch = 1.5
 
-// overdue reports whether the watched trial would not finish within trialStretch times its budget at the pace it
-// has gone so far.
-func (w *trialWatch) overdue(now time.Time) bool {
-	el := now.Sub(w.start)
+// overdue reports whether the watched trial, at steps now, would not finish within trialStretch times its budget
+// at the pace it has gone so far.
+func (w *trialWatch) overdue(now int) bool {
+	el := int64(now - w.start)
 	return el > w.budget/4 && w.done > 0 && float64(el)*float64(w.total)/float64(w.done) > trialStretch*float64(w.budget)
 }
 
-// deadline is when the watched trial ends whatever its pace.
-func (w *trialWatch) deadline() time.Time {
-	return w.start.Add(time.Duration(trialStretch * float64(w.budget)))
+// end is the steps at which the watched trial ends whatever its pace.
+func (w *trialWatch) end() int {
+	return w.start + int(min(trialStretch*float64(w.budget), math.MaxInt64/4))
 }
 
-// trialSet evaluates x's pattern on its own in the active graph, for at most budget, and collects its
+// trialSet evaluates x's pattern on its own in the active graph, for at most budget steps, and collects its
 // solutions' values of the key variables in bound. done is false when the trial ran out of steps or memory (the
 // latter refuses further trials) or a fatal error was set in *errp.
-func (e *evaluator) trialSet(m *existsMemo, x *algebra.Exists, bound varset, budget time.Duration, errp *error) (s *existsSet, done bool) {
+func (e *evaluator) trialSet(m *existsMemo, x *algebra.Exists, bound varset, budget int64, errp *error) (s *existsSet, done bool) {
 	s = &existsSet{graph: e.activeName(), bound: bound}
 	for _, sl := range m.slots {
 		if bound.has(sl) {
@@ -243,17 +283,17 @@ func (e *evaluator) trialSet(m *existsMemo, x *algebra.Exists, bound varset, bud
 	}
 	limit := e.opt.MaxMemory / 8
 	// The pattern is evaluated on its own (a join, not a substitution), even within another EXISTS's pattern.
-	savedSubst, savedStop, savedWatch := e.subst, e.stopAt, e.trial
-	now := time.Now()
-	e.subst = 0
-	e.trial = &trialWatch{start: now, budget: budget}
-	e.stopAt = e.trial.deadline()
-	if !savedStop.IsZero() && savedStop.Before(e.stopAt) {
-		e.stopAt = savedStop
+	savedSubst, savedStop, savedWatch, savedIn := e.subst, e.stopWork, e.trial, e.inExists
+	e.subst, e.inExists = 0, nil
+	e.trial = &trialWatch{start: e.effort(), budget: budget}
+	e.stopWork = e.trial.end()
+	if savedStop != 0 && savedStop < e.stopWork {
+		e.stopWork = savedStop
 	}
 	tooBig := false
 	var err error
 	e.exec(x.Pattern, e.newRow(), func(r []ID) bool {
+		e.steps++ // the set's insert
 		var cost int64
 		switch len(s.slots) {
 		case 0:
@@ -291,7 +331,7 @@ func (e *evaluator) trialSet(m *existsMemo, x *algebra.Exists, bound varset, bud
 		}
 		return true
 	}, &err)
-	e.subst, e.stopAt, e.trial = savedSubst, savedStop, savedWatch
+	e.subst, e.stopWork, e.trial, e.inExists = savedSubst, savedStop, savedWatch, savedIn
 	switch {
 	case err == nil && !tooBig:
 		return s, true
