@@ -79,6 +79,9 @@ type existsSet struct {
 	bound varset // the key variables
 	slots []int  // the same, ascending
 	one   map[ID]struct{}
+	// bits holds a one-key set's dictionary ids once a bitmap of them all takes less than the map would (addOne):
+	// the set of 580 000 offers at 10 M is 14 MB of map, a cache miss per lookup, against 0.4 MB of bits.
+	bits  []uint64
 	many  map[string]struct{}
 	any   bool // no key variable: whether the pattern has a solution
 	bytes int64
@@ -96,6 +99,9 @@ func (s *existsSet) has(row []ID) (found, ok bool) {
 		if isScratch(id) {
 			return false, false
 		}
+		if int(id/64) < len(s.bits) {
+			return s.bits[id/64]&(1<<(id%64)) != 0, true
+		}
 		_, found = s.one[id]
 		return found, true
 	}
@@ -110,6 +116,37 @@ func (s *existsSet) has(row []ID) (found, ok bool) {
 	_, found = s.many[string(s.buf)]
 	return found, true
 }
+
+// addOne adds id to a one-key set and returns the bytes the set takes beyond what it took. Once the map holds more
+// ids than a bitmap of every dictionary id (up to top) would take bytes, the dictionary's ids move to a bitmap.
+func (s *existsSet) addOne(id, top ID) int64 {
+	if int(id/64) < len(s.bits) {
+		s.bits[id/64] |= 1 << (id % 64)
+		return 0
+	}
+	if _, dup := s.one[id]; dup {
+		return 0
+	}
+	s.one[id] = struct{}{}
+	if s.bits != nil || int64(len(s.one))*mapEntryBytes <= int64(top/64+1)*8 {
+		return mapEntryBytes
+	}
+	before := int64(len(s.one)-1) * mapEntryBytes // id is not counted yet
+	s.bits = make([]uint64, top/64+1)
+	rest := map[ID]struct{}{} // ids past the dictionary's: inline numbers and dates, the query's own terms
+	for k := range s.one {
+		if int(k/64) < len(s.bits) {
+			s.bits[k/64] |= 1 << (k % 64)
+		} else {
+			rest[k] = struct{}{}
+		}
+	}
+	s.one = rest
+	return int64(len(s.bits))*8 + int64(len(rest))*mapEntryBytes - before
+}
+
+// mapEntryBytes is what an id in a set's map takes.
+const mapEntryBytes = 24
 
 // isScratch reports whether id is a scratch id, which names a value for one solution only (terms.scratchID).
 func isScratch(id ID) bool { return id&0xc0000000 == 0xc0000000 }
@@ -305,10 +342,7 @@ func (e *evaluator) trialSet(m *existsMemo, x *algebra.Exists, bound varset, bud
 				tooBig = true
 				return false
 			}
-			if _, dup := s.one[id]; !dup {
-				s.one[id] = struct{}{}
-				cost = 24
-			}
+			cost = s.addOne(id, e.t.base)
 		default:
 			s.buf = s.buf[:0]
 			for _, sl := range s.slots {

@@ -336,11 +336,33 @@ func TestExistsDecidedByWork(t *testing.T) {
 		{pre + `SELECT ?p { ?p :type :Product FILTER EXISTS { ?r :reviewFor ?p ; :rating ?x FILTER(?x = 10) } }`, []bool{true}},
 		{pre + `SELECT ?p { ?p :type :Product FILTER EXISTS { ?r :reviewFor ?p } }`, []bool{false}},
 		{pre + `SELECT ?v { ?v :type :Vendor FILTER NOT EXISTS { ?o :vendor ?v FILTER NOT EXISTS { ?o :price ?x FILTER(?x > 10) } } }`, []bool{false, true}},
+		// The key is a product (a dictionary id) or a price (an inline number): the set of every triple's object
+		// holds more than a bitmap of the dictionary would take, so the ids move to bits and the numbers stay
+		// in the map (addOne); the forced set must answer as the rows do.
+		{pre + `SELECT ?y { { ?y :type :Product } UNION { ?o :price ?y } FILTER EXISTS { ?r ?q ?y } }`, nil},
+		{pre + `SELECT ?y { { ?y :type :Product } UNION { ?o :price ?y } FILTER NOT EXISTS { ?r :reviewFor|:rating ?y } }`, nil},
 	}
 	for _, c := range cases {
 		want, _ := run(c.src, -1)
 		if len(want) == 0 {
 			t.Fatalf("%s: no answer to compare", c.src)
+		}
+		if c.sets == nil {
+			got, e := run(c.src, 1)
+			if !slices.Equal(got, want) {
+				t.Errorf("%s: %d rows from the set, want %d", c.src, len(got), len(want))
+			}
+			var bits, rest int
+			for _, m := range e.existsMemos {
+				for _, set := range m.join.sets {
+					bits += len(set.bits)
+					rest += len(set.one)
+				}
+			}
+			if bits == 0 || rest == 0 {
+				t.Errorf("%s: %d words of bits and %d ids in the map, want both", c.src, bits, rest)
+			}
+			continue
 		}
 		for range 2 {
 			got, e := run(c.src, 0)
@@ -391,4 +413,39 @@ func containsExists(op algebra.Op, x *algebra.Exists) bool {
 		return !found
 	})
 	return found
+}
+
+// TestExistsSetBits adds dictionary ids and inline numbers to a one-key set in random order and checks every id
+// against a plain map: before the bitmap, at its switch (ids already in the map move to it, the others stay) and
+// after, and that the bytes addOne reports add up to what the set holds.
+func TestExistsSetBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	const top = 5000
+	inline, _ := index.InlineID(rdf.Literal("7", rdf.XSDInteger))
+	for _, n := range []int{10, 200, 3000} {
+		s := &existsSet{slots: []int{0}, one: map[ID]struct{}{}}
+		want := map[ID]bool{}
+		var bytes int64
+		for range n {
+			id := ID(1 + r.IntN(top))
+			if r.IntN(4) == 0 {
+				id = inline + ID(r.IntN(100))
+			}
+			want[id] = true
+			bytes += s.addOne(id, top)
+		}
+		if (n >= 200) != (s.bits != nil) { // the bitmap of 5 000 ids takes 632 bytes, the map 24 per id
+			t.Errorf("%d ids: bits %v", n, s.bits != nil)
+		}
+		if held := int64(len(s.bits))*8 + int64(len(s.one))*mapEntryBytes; bytes != held {
+			t.Errorf("%d ids: addOne reported %d bytes, the set holds %d", n, bytes, held)
+		}
+		for id := range ID(top + 1) {
+			for _, x := range []ID{id, inline + id%200} {
+				if got, ok := s.has([]ID{x}); !ok || got != want[x] {
+					t.Fatalf("%d ids: has(%d) = %v, %v, want %v", n, x, got, ok, want[x])
+				}
+			}
+		}
+	}
 }
