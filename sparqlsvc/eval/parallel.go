@@ -644,6 +644,8 @@ func (e *evaluator) parallelScan(site *forkSite, ranges []index.Matches, proven 
 	run.pool = site.pool
 	run.next.Store(int64(c))
 	run.consumer.Store(int64(sum.consumer) / int64(timed)) // before any worker compares its chunks with it
+	start := c                                             // the run's first chunk
+	own := 0                                               // the run's chunks this goroutine evaluated (share)
 	run.ways = int64(started + 1)
 	for range started {
 		run.wg.Add(1)
@@ -707,6 +709,7 @@ func (e *evaluator) parallelScan(site *forkSite, ranges []index.Matches, proven 
 	ahead := func(c int) bool {
 		r := &run.res[c]
 		r.mine = true
+		own++
 		site.buf = r
 		ok := inline(c)
 		site.buf = nil
@@ -718,23 +721,35 @@ func (e *evaluator) parallelScan(site *forkSite, ranges []index.Matches, proven 
 		close(r.ready)
 		return ok
 	}
-	// arrives waits for a worker's chunk c for about the time a chunk's chain takes, and reports whether it is
-	// ready. Evaluating a chunk ahead costs buffering and copying its solutions, which waiting for a worker that
-	// keeps pace does not; a chunk later than that is from a worker that is slow or not scheduled.
-	// That holds only while the consumer is the costlier part: then this goroutine is busy replaying while the
-	// worker keeps pace. When the chain is, a goroutine that waits for each chunk leaves its core idle and the split
-	// saves only the consumer's share (q06, b67, v28d at 10 M on an idle machine: the wall time of one goroutine
-	// again), so it works ahead at once.
-	patience := min(max(sum.chain/time.Duration(timed), 20*time.Microsecond), 2*time.Millisecond)
-	if sum.chain > sum.consumer {
-		patience = 0
+	// share is the part of the run's chunks this goroutine should evaluate itself. The chain is shared, the consumer
+	// is all its own: with a chain of C and a consumer of K per chunk and w workers, it spends K on every chunk and C
+	// on its own, a worker C on each of its, so all finish together when it takes (C-wK)/(w+1)C of the chunks, and
+	// none when wK >= C (replaying alone keeps it the busiest). Taking more makes it the last to finish: v57a (C
+	// about K) and b28 (C a little over K once its first chunks are done) lost 20-35 % of wall time at 10 M in
+	// session 11 when it evaluated ahead whenever a worker's chunk was not there yet (5af41a9). C and K are as
+	// measured so far: the timed chunks at first, then the workers' chains and this goroutine's replays of their
+	// chunks (v57a's consumer grows with its groups).
+	share := func() float64 {
+		chain := sum.chain / time.Duration(timed)
+		if n := run.workN.Load(); n > 0 {
+			chain = time.Duration(run.workNs.Load() / n)
+		}
+		if wk := time.Duration(started) * time.Duration(run.consumer.Load()); chain > wk {
+			return float64(chain-wk) / float64(time.Duration(started+1)*chain)
+		}
+		return 0
 	}
+	// arrives reports whether a worker's chunk c is ready. Below its share this goroutine does not wait: it
+	// evaluates a chunk ahead at once (waiting for each chunk leaves its core idle and the split saves only the
+	// consumer's share: q06, b67, v28d at 10 M in session 11). At or over it, it waits for about the time a
+	// chunk's chain takes; a chunk later than that is from a worker that is slow or not scheduled.
+	patience := min(max(sum.chain/time.Duration(timed), 20*time.Microsecond), 2*time.Millisecond)
 	var timer *time.Timer
 	arrives := func(c int) bool {
 		if ready(c) {
 			return true
 		}
-		if patience == 0 {
+		if float64(own) < share()*float64(int(run.next.Load())-start) {
 			return false
 		}
 		if timer == nil {
@@ -776,6 +791,7 @@ func (e *evaluator) parallelScan(site *forkSite, ranges []index.Matches, proven 
 		switch {
 		case c >= len(chunks):
 		case c == emitted:
+			own++
 			if !inline(c) {
 				return true, false
 			}

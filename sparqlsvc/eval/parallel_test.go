@@ -396,6 +396,34 @@ func TestForkFromMeasuredCost(t *testing.T) {
 // idle, and the split would save only the consumer's share (q06, b67 and v28d lost their wall-time gain at 10 M
 // that way in session 11).
 func TestQueryGoroutineWorksAhead(t *testing.T) {
+	// A chain of a millisecond a chunk under a consumer of a microsecond. A worker's chunk takes longer than the
+	// query's goroutine's, still under the time a chain is timed at, so it is always on time for a goroutine that
+	// waits for it. Seen: a goroutine that works ahead evaluated 112–118 chunks against the worker's 112–118; one
+	// that waits, 71–74 against 156–159.
+	own, workers := splitChunks(t, fixedCosts(time.Millisecond, time.Microsecond), 600*time.Microsecond, 300*time.Microsecond)
+	if own*4 < workers*3 {
+		t.Errorf("the query's goroutine evaluated %d chunks beside the worker's %d: it waited instead", own, workers)
+	}
+}
+
+// TestQueryGoroutineKeepsItsShare holds the query's goroutine to its share of the chunks when its consumer costs
+// about what the chain does: it replays every chunk, so each chunk it also evaluates makes it finish later than the
+// worker (v57a and b28 lost 20-35 % of wall time at 10 M after 5af41a9 let it evaluate ahead whenever a worker's
+// chunk was not there yet). With a chain of 2 ms and a consumer of 1.8 ms a chunk its share is a twentieth.
+func TestQueryGoroutineKeepsItsShare(t *testing.T) {
+	// A worker's chunk arrives well within the patience (a chunk's chain time, 2 ms), so a goroutine that keeps to
+	// its share waits for it. Seen: 5af41a9's rule evaluated 115 chunks on the query's goroutine against the
+	// worker's 115; the share, 12-14 against 216-218.
+	own, workers := splitChunks(t, fixedCosts(2*time.Millisecond, 1800*time.Microsecond), 200*time.Microsecond, 300*time.Microsecond)
+	if own*4 > workers {
+		t.Errorf("the query's goroutine evaluated %d chunks beside the worker's %d: more than its share", own, workers)
+	}
+}
+
+// splitChunks evaluates a GROUP BY over a chain split with one worker, its costs measured as costs says, each chunk
+// taking a worker work longer and the query's goroutine mine, and returns how many chunks each evaluated.
+func splitChunks(t *testing.T, costs func(int, time.Duration, time.Duration) (time.Duration, time.Duration), work, mine time.Duration) (own, workers int64) {
+	t.Helper()
 	ds := parallelData(t, 700, 13)
 	src := `SELECT ?v (GROUP_CONCAT(STR(?w); SEPARATOR="|") AS ?g) { ?s <http://ex.org/p0> ?v ; <http://ex.org/p1> ?w } GROUP BY ?v`
 	want, err := runText(t, ds, src, Options{})
@@ -403,15 +431,13 @@ func TestQueryGoroutineWorksAhead(t *testing.T) {
 		t.Fatal(err)
 	}
 	cores := NewCores(2)
-	opt := forkOptions(cores) // a chain of a millisecond a chunk under a consumer of a microsecond
-	var own atomic.Int64
-	// A worker's chunk takes longer than the query's goroutine's, still under the time a chain is timed at, so it
-	// is always on time for a goroutine that waits for it. Seen: a goroutine that works ahead evaluated 112–118
-	// chunks against the worker's 112–118; one that waits, 71–74 against 156–159.
-	opt.onChunk = func() { time.Sleep(600 * time.Microsecond) }
+	opt := forkOptions(cores)
+	opt.forkCosts = costs
+	var n atomic.Int64
+	opt.onChunk = func() { time.Sleep(work) }
 	opt.onOwnChunk = func() {
-		own.Add(1)
-		time.Sleep(300 * time.Microsecond)
+		n.Add(1)
+		time.Sleep(mine)
 	}
 	got, err := runText(t, ds, src, opt)
 	if err != nil {
@@ -420,11 +446,9 @@ func TestQueryGoroutineWorksAhead(t *testing.T) {
 	if !sameResult(want, got) {
 		t.Fatal("the answer differs from one goroutine's")
 	}
-	workers := cores.Chunks()
+	workers = cores.Chunks()
 	if forks, _, _ := cores.Splits(); forks != 1 || workers == 0 {
 		t.Fatalf("%d forks, %d worker chunks; want 1 and some", forks, workers)
 	}
-	if n := own.Load(); n*4 < workers*3 {
-		t.Errorf("the query's goroutine evaluated %d chunks beside the worker's %d: it waited instead", n, workers)
-	}
+	return n.Load(), workers
 }
