@@ -126,3 +126,57 @@ func TestFixedMatchesBig(t *testing.T) {
 		t.Errorf("average %v", got)
 	}
 }
+
+// TestSumAddNumberMatchesAdd adds random integers and decimals to one Sum through AddNumber (the term only when it
+// declines) and to another through Add: totals and averages must be the same terms, also where the total leaves
+// the int64 form part-way.
+func TestSumAddNumberMatchesAdd(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for run := range 400 {
+		var byNumber, byTerm Sum
+		for range 1 + r.IntN(40) {
+			dec := r.IntN(2) == 0
+			scale := 0
+			if dec {
+				scale = r.IntN(4)
+				if run%7 == 0 {
+					scale = r.IntN(maxScale + 1)
+				}
+			}
+			v := r.Int64N([]int64{100, 1 << 27, 1e17, 9e18}[r.IntN(4)])
+			if r.IntN(3) == 0 {
+				v = -v
+			}
+			lex := fmt.Sprint(v)
+			dt := rdf.XSDInteger
+			if dec {
+				dt = rdf.XSDDecimal
+				if scale > 0 {
+					neg := v < 0
+					digits := fmt.Sprintf("%0*d", scale+1, absU(v))
+					lex = digits[:len(digits)-scale] + "." + digits[len(digits)-scale:]
+					if neg {
+						lex = "-" + lex
+					}
+				}
+			}
+			term := rdf.Literal(lex, dt)
+			if !byNumber.AddNumber(v, scale, dec) {
+				if err := byNumber.Add(term); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := byTerm.Add(term); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got, want := byNumber.Total(), byTerm.Total(); got != want {
+			t.Fatalf("run %d: total %v, by terms %v", run, got, want)
+		}
+		got, gerr := byNumber.Average()
+		want, werr := byTerm.Average()
+		if got != want || (gerr == nil) != (werr == nil) {
+			t.Fatalf("run %d: average %v (%v), by terms %v (%v)", run, got, gerr, want, werr)
+		}
+	}
+}

@@ -472,19 +472,8 @@ type Sum struct {
 
 // Add adds a numeric term; a non-numeric term is an error (SUM and AVG then have no value).
 func (s *Sum) Add(t rdf.Term) error {
-	if f, ok := toFixed(t); ok && (!s.valid || s.isFixed) {
-		if !s.valid {
-			s.fx, s.isFixed, s.valid = f, true, true
-			s.n++
-			return nil
-		}
-		if x, y, scale, ok := align(s.fx, f); ok {
-			if sum := x + y; !(x > 0 && y > 0 && sum < 0) && !(x < 0 && y < 0 && sum >= 0) {
-				s.fx = fixed{v: sum, scale: scale, dec: s.fx.dec || f.dec}
-				s.n++
-				return nil
-			}
-		}
+	if f, ok := toFixed(t); ok && s.addFixed(f) {
+		return nil
 	}
 	if s.isFixed { // a value that does not fit: the total continues in big numbers
 		s.acc, s.isFixed = s.fx.num(), false
@@ -513,6 +502,41 @@ func (s *Sum) Add(t rdf.Term) error {
 	s.acc = a
 	s.n++
 	return nil
+}
+
+// AddNumber adds the xsd:integer (dec false) or xsd:decimal v / 10^scale as Add adds its term, and reports whether
+// it could without the term: false when the total has left the int64 form or would leave it, and the caller adds
+// the term instead. A value held in its id (index.InlineNumber) then needs no term: AVG(?price) over 580 000 offers
+// spent a quarter of its time writing each price's lexical form and reading it back.
+func (s *Sum) AddNumber(v int64, scale int, dec bool) bool {
+	if scale < 0 || scale > maxScale {
+		return false
+	}
+	for scale > 0 && v%10 == 0 { // as toFixed reads the form: trailing fractional zeros dropped
+		v /= 10
+		scale--
+	}
+	return s.addFixed(fixed{v: v, scale: scale, dec: dec})
+}
+
+// addFixed adds f while the total is held in an int64 and stays so; false leaves s as it was.
+func (s *Sum) addFixed(f fixed) bool {
+	if !s.valid {
+		s.fx, s.isFixed, s.valid = f, true, true
+		s.n++
+		return true
+	}
+	if !s.isFixed {
+		return false
+	}
+	if x, y, scale, ok := align(s.fx, f); ok {
+		if sum := x + y; !(x > 0 && y > 0 && sum < 0) && !(x < 0 && y < 0 && sum >= 0) {
+			s.fx = fixed{v: sum, scale: scale, dec: s.fx.dec || f.dec}
+			s.n++
+			return true
+		}
+	}
+	return false
 }
 
 // Total returns the sum (0 for no values).

@@ -257,6 +257,13 @@ func (e *evaluator) accumulate(s *aggState, a *algebra.Aggregate, row []ID, errp
 		s.n++
 		return nil
 	}
+	if isVar && !a.Distinct && (a.Name == "SUM" || a.Name == "AVG") && s.sumErr == nil {
+		// A number held in its id is added from it, without its term (builtin.Sum.AddNumber).
+		if v, scale, ok := index.InlineNumber(id); ok && s.sum.AddNumber(v, scale, index.IsInlineDecimal(id)) {
+			s.n++
+			return nil
+		}
+	}
 	var t rdf.Term
 	if !isVar || a.Name != "COUNT" {
 		var err error

@@ -88,6 +88,12 @@ func TestGroupMatchesReference(t *testing.T) {
 		`SELECT ` + aggs + ` { ?s <http://ex.org/none> ?v }`,
 		`SELECT ?k (MIN(?w) AS ?mn) (MAX(?w) AS ?mx) (COUNT(?w) AS ?n) { ?s <http://ex.org/k0> ?k ; <http://ex.org/w0> ?w } GROUP BY ?k`,
 		`SELECT (MIN(?w) AS ?mn) (MAX(?w) AS ?mx) { ?s <http://ex.org/w0> ?w }`,
+		// SUM and AVG of numbers held in their ids add them from the ids (builtin.Sum.AddNumber): integers alone
+		// stay integers, with decimals among them the total is a decimal.
+		`SELECT ?k (SUM(?w) AS ?sw) (AVG(?w) AS ?aw) (SUM(?v) AS ?sv) (AVG(?v) AS ?av) { ?s <http://ex.org/k0> ?k ; <http://ex.org/w0> ?w ` +
+			`OPTIONAL { ?s <http://ex.org/v0> ?v FILTER(isNumeric(?v)) } } GROUP BY ?k`,
+		`SELECT ?k (SUM(?w) AS ?sw) (AVG(?w) AS ?aw) { ?s <http://ex.org/k0> ?k ; <http://ex.org/w0> ?w ` +
+			`FILTER(DATATYPE(?w) = <http://www.w3.org/2001/XMLSchema#integer>) } GROUP BY ?k`,
 		`SELECT ?y ?m (COUNT(*) AS ?n) (MIN(?v) AS ?first) (MAX(?v) AS ?last) ` + where +
 			` GROUP BY (YEAR(?v) AS ?y) (MONTH(?v) AS ?m)`,
 		// Computed values (some equal to terms the data holds) counted by id: COUNT(DISTINCT ?w) must meet each

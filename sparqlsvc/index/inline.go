@@ -225,6 +225,9 @@ func InlineNumber(id ID) (v int64, scale int, ok bool) {
 	return 0, 0, false
 }
 
+// IsInlineDecimal reports whether id holds an xsd:decimal itself (else InlineNumber's value is an xsd:integer's).
+func IsInlineDecimal(id ID) bool { return IsInline(id) && id>>kindShift&3 == inlineDecimal }
+
 // IntegerID returns the inline id of the xsd:integer v, when v fits one.
 func IntegerID(v int64) (ID, bool) {
 	if v < -intBias || v >= intBias {
