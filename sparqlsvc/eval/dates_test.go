@@ -282,7 +282,8 @@ func runQuery(t *testing.T, ds *Dataset, src string) ([]string, int64) {
 // TestOrderByDatesMatchesReference: ORDER BY a variable holding dateTimes (compared by id within a block,
 // sortItems.compareKey), ascending and descending, whole and under LIMIT/OFFSET, gives the order a stable sort by
 // OrderCompare gives, with ties broken by the next key; the values mix both timezone classes (years apart, so
-// OrderCompare is a total order on them), repeated values, and numbers and strings whose keys are made when met.
+// OrderCompare is a total order on them), repeated values, and numbers and strings whose keys are made when met;
+// numbers alone, held in their ids, compared by value.
 func TestOrderByDatesMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 26))
 	xsd := rdf.XSDNS
@@ -319,11 +320,30 @@ func TestOrderByDatesMatchesReference(t *testing.T) {
 		}
 		pairs["u"] = append(pairs["u"], p)
 	}
+	for i := range 400 { // numbers held in their ids (compared by value, sortItems.compareKey), equal values in
+		// several forms (2, 2.0, 2.00) among them, and a few in the dictionary
+		v := r.IntN(41) - 20
+		var n rdf.Term
+		switch k := r.IntN(8); {
+		case k == 0:
+			n = rdf.Literal(fmt.Sprintf("0%d", v+20), rdf.XSDInteger)
+		case k < 4:
+			n = rdf.Literal(fmt.Sprint(v), rdf.XSDInteger)
+		default:
+			scale := r.IntN(4)
+			n = rdf.Literal(fmt.Sprintf("%.*f", scale, float64(v)/float64(1+r.IntN(4))), rdf.XSDDecimal)
+		}
+		p := pair{rdf.IRI(fmt.Sprintf("http://ex.org/n%04d", i)), n}
+		if err := b.Add(rdf.Triple(p.s, rdf.IRI("http://ex.org/n"), p.v)); err != nil {
+			t.Fatal(err)
+		}
+		pairs["n"] = append(pairs["n"], p)
+	}
 	ds := FromIndex(b.Build())
 	for _, c := range []struct {
 		pred string
 		desc bool
-	}{{"v", false}, {"v", true}, {"w", false}, {"w", true}, {"u", false}, {"u", true}} {
+	}{{"v", false}, {"v", true}, {"w", false}, {"w", true}, {"u", false}, {"u", true}, {"n", false}, {"n", true}} {
 		desc := c.desc
 		ref := slices.Clone(pairs[c.pred])
 		slices.SortStableFunc(ref, func(a, c pair) int {
