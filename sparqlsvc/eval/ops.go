@@ -169,16 +169,20 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 			return emit(row)
 		}, errp)
 	case *algebra.LeftJoin:
+		// The right side's function is made once per evaluation, not per left row: an OPTIONAL evaluated per row
+		// of an EXISTS (v55j: 280 000 reviews at 10 M) allocated it and its flag for every row. A left row's right
+		// side is done before the next left row starts, so one flag serves them all.
+		matched := false
+		right := func(r []ID) bool {
+			if x.Expr != nil && !e.test(x.Expr, r, errp) {
+				return *errp == nil
+			}
+			matched = true
+			return emit(r)
+		}
 		return e.exec(x.Left, in, func(l []ID) bool {
-			matched := false
-			ok := e.exec(x.Right, l, func(r []ID) bool {
-				if x.Expr != nil && !e.test(x.Expr, r, errp) {
-					return *errp == nil
-				}
-				matched = true
-				return emit(r)
-			}, errp)
-			if !ok {
+			matched = false
+			if !e.exec(x.Right, l, right, errp) {
 				return false
 			}
 			if !matched {
