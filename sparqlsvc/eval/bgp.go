@@ -559,9 +559,8 @@ type fanoutKey struct {
 	p ID
 }
 
-// objectFanout estimates how many triples of predicate p share one object in g: its triples over its distinct
-// objects, counted once per query in the predicate's POS range (sorted by object; the first 2^20 rows at most).
-// Graphs with their own dictionary get the fixed guess.
+// objectFanout estimates how many triples of predicate p share one object in g (index.Graph.ObjectFanout, counted
+// once per graph). Graphs with their own dictionary get the fixed guess.
 func (e *evaluator) objectFanout(gr graphRef, p ID) float64 {
 	if gr.f != nil {
 		return float64(e.count(gr, 0, p, 0)) / 100
@@ -570,18 +569,7 @@ func (e *evaluator) objectFanout(gr graphRef, p ID) float64 {
 	if f, ok := e.fanout[k]; ok {
 		return f
 	}
-	m := gr.g.Match(0, p, 0) // POS: rows are (p, o, s)
-	n := min(m.Len(), 1<<20)
-	distinct := 0
-	for i := 0; i < n; i++ {
-		if i == 0 || m.Rows[i][1] != m.Rows[i-1][1] {
-			distinct++
-		}
-	}
-	f := 0.0
-	if distinct > 0 {
-		f = float64(n) / float64(distinct)
-	}
+	f := gr.g.ObjectFanout(p)
 	e.fanout[k] = f
 	return f
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"sort"
+	"sync"
 	"sync/atomic"
 )
 
@@ -38,6 +39,9 @@ type Graph struct {
 	// and a search within the subject's few rows, where a search of the permutation missed the cache a dozen
 	// times.
 	starts atomic.Pointer[[]uint32]
+	// fanouts holds ObjectFanout's answers by predicate (ID → float64): the graph never changes, and counting read
+	// up to 2^20 rows, 3-4 ms per run of a query joining offers to their vendors at 10 M (a tenth of h01's CPU).
+	fanouts sync.Map
 }
 
 // fenceStride is the distance between fence rows: the fences hold 1/fenceStride of the permutation (12 bytes per
@@ -115,6 +119,29 @@ func (g *Graph) fence(perm Perm) []Row {
 		return *f
 	}
 	return nil
+}
+
+// ObjectFanout estimates how many triples of predicate p share one object: its triples over its distinct objects,
+// counted in p's POS range (sorted by object; the first 2^20 rows at most) on the first call for p and kept for the
+// graph's later queries; 0 when p has no triples.
+func (g *Graph) ObjectFanout(p ID) float64 {
+	if f, ok := g.fanouts.Load(p); ok {
+		return f.(float64)
+	}
+	m := g.Match(0, p, 0) // POS: rows are (p, o, s)
+	n := min(m.Len(), 1<<20)
+	distinct := 0
+	for i := 0; i < n; i++ {
+		if i == 0 || m.Rows[i][1] != m.Rows[i-1][1] {
+			distinct++
+		}
+	}
+	f := 0.0
+	if distinct > 0 {
+		f = float64(n) / float64(distinct)
+	}
+	g.fanouts.Store(p, f)
+	return f
 }
 
 // Len returns the number of triples.

@@ -2,6 +2,7 @@ package index
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -867,4 +868,36 @@ func withStarts(t *testing.T, rows []Row) (g, plain *Graph) {
 	}
 	g.starts.Store(&st)
 	return g, &Graph{perms: perms}
+}
+
+// TestObjectFanout: a predicate's triples per distinct object, for two predicates of one graph, the same on the
+// call that counts and on the later ones that the graph answers from what it kept; a predicate without triples
+// has none.
+func TestObjectFanout(t *testing.T) {
+	b := NewBuilder()
+	add := func(s, p, o rdf.Term) {
+		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 600 {
+		s := rdf.IRI(fmt.Sprintf("http://ex.org/offer%d", i))
+		add(s, rdf.IRI("http://ex.org/vendor"), rdf.IRI(fmt.Sprintf("http://ex.org/v%d", i%40))) // 15 per vendor
+		add(s, rdf.IRI("http://ex.org/days"), rdf.Literal(fmt.Sprint(i%4), rdf.XSDInteger))      // 150 per value
+	}
+	add(rdf.IRI("http://ex.org/x"), rdf.IRI("http://ex.org/other"), rdf.IRI("http://ex.org/y"))
+	d := b.Build()
+	g := d.Default
+	id := func(iri string) ID { return d.Dict.Lookup(rdf.IRI(iri)) }
+	for range 2 {
+		if f := g.ObjectFanout(id("http://ex.org/vendor")); f != 15 {
+			t.Errorf("vendor: fan-out %v, want 15", f)
+		}
+		if f := g.ObjectFanout(id("http://ex.org/days")); f != 150 {
+			t.Errorf("days: fan-out %v, want 150", f)
+		}
+		if f := g.ObjectFanout(id("http://ex.org/offer1")); f != 0 {
+			t.Errorf("a term that is no predicate: fan-out %v, want 0", f)
+		}
+	}
 }
