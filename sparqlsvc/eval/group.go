@@ -422,6 +422,9 @@ func (e *evaluator) aggregateValue(s *aggState, a *algebra.Aggregate) (rdf.Term,
 // stable sort gives.
 func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *error) bool {
 	limit := e.topK[x]
+	if e.topBufferFits(limit, len(x.Conds)) {
+		return e.orderTop(x, in, limit, emit, errp)
+	}
 	h := &sortItems{conds: x.Conds, e: e}
 	cost := int64(len(x.Conds)) * int64(unsafe.Sizeof(builtin.Key{})+4)
 	next := sortItem{keys: make([]builtin.Key, len(x.Conds)), ids: make([]ID, len(x.Conds))}

@@ -1,0 +1,180 @@
+package eval
+
+import (
+	"slices"
+	"unsafe"
+
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+	"github.com/ldhub/ldhub/sparqlsvc/builtin"
+)
+
+// ORDER BY … LIMIT k with a heap of k solutions compares each solution that enters with the heap's, on every key
+// the comparison reaches. When the solutions arrive in the order of the first key and the LIMIT wants the other
+// end (ORDER BY DESC(?date) ?x over reviews read by ascending date), every solution enters, ties with the others
+// on the date and has its ?x made from the dictionary (a cache miss at 10 M triples), only to be pushed out by the
+// next date's. orderTop keeps instead a buffer of candidates compared by their first key only: a solution whose
+// first key sorts after the cut (the k-th candidate's first key at the last trim) is dropped, the others are
+// appended; a full buffer is trimmed to the candidates whose first key sorts before or with the cut. Later keys
+// are read only to order what is left at the end, or when the ties with the cut alone fill half the buffer.
+
+// maxTopBuffered is the largest LIMIT (offset included) orderTop serves; its buffer holds topBuffer(k) solutions.
+const maxTopBuffered = 256
+
+// maxTopGrown is the most candidates orderTop's buffer grows to for the ties with its cut.
+const maxTopGrown = 1 << 16
+
+func topBuffer(k int64) int { return int(max(4*k, 1024)) }
+
+// topBufferFits reports whether orderTop's buffer for a LIMIT of k leaves half the query's row and memory budgets
+// (the heap of k solutions serves the others).
+func (e *evaluator) topBufferFits(k int64, nk int) bool {
+	size := topBuffer(k)
+	return k > 0 && k <= maxTopBuffered && e.held+size <= e.opt.MaxRows/2 &&
+		e.bytes+e.t.bytes+topBytes(size, nk, e.rowCost()) <= e.opt.MaxMemory/2
+}
+
+func topBytes(size, nk int, rowCost int64) int64 {
+	return int64(size) * (rowCost + int64(nk)*int64(unsafe.Sizeof(builtin.Key{})+4))
+}
+
+// orderTop is orderBy under a LIMIT of limit solutions (topBufferFits).
+func (e *evaluator) orderTop(x *algebra.OrderBy, in []ID, limit int64, emit emitFn, errp *error) bool {
+	h := &sortItems{conds: x.Conds, e: e}
+	nk, size := len(x.Conds), topBuffer(limit)
+	// The candidates live in fixed slots (items[j] with its slices into the slabs); live lists the slots in use
+	// and free the others, so a trim moves slot numbers, not solutions.
+	var items []sortItem
+	var live, free []int32
+	alloc := func(n int) { // n slots, the old ones kept
+		keys, ids, rows := make([]builtin.Key, n*nk), make([]ID, n*nk), make([]ID, n*e.nvars)
+		old := items
+		items = make([]sortItem, n)
+		for j := range items {
+			items[j] = sortItem{keys: keys[j*nk : (j+1)*nk : (j+1)*nk], ids: ids[j*nk : (j+1)*nk : (j+1)*nk],
+				row: rows[j*e.nvars : (j+1)*e.nvars : (j+1)*e.nvars]}
+			if j < len(old) {
+				copy(items[j].keys, old[j].keys)
+				copy(items[j].ids, old[j].ids)
+				copy(items[j].row, old[j].row)
+				items[j].seq = old[j].seq
+			} else {
+				free = append(free, int32(j))
+			}
+		}
+	}
+	alloc(size)
+	charge := topBytes(size, nk, e.rowCost())
+	held := size
+	e.held += size
+	e.bytes += charge
+	defer func() { e.held -= held; e.bytes -= charge }()
+	var cut *sortItem // a copy of the cut's first key (keys[0], ids[0]); nil before the first trim
+	seq := 0
+	next := sortItem{keys: make([]builtin.Key, nk), ids: make([]ID, nk)}
+	keyAt := func(it *sortItem, i int, row []ID) {
+		it.keys[i], it.ids[i] = builtin.Key{}, 0
+		if v, ok := x.Conds[i].Expr.(algebra.Var); ok {
+			if id := row[e.varSlot(v)]; id != 0 && !isScratch(id) {
+				it.ids[i] = id // made into a key when a comparison needs it (sortItems.compareKey)
+				return
+			}
+		}
+		if v, err := e.eval(x.Conds[i].Expr, row, errp); err == nil {
+			it.keys[i] = builtin.NewKey(v)
+		}
+	}
+	first := func(a, b *sortItem) int { // the first key's order, the direction applied
+		r := h.compareKey(a, b, 0)
+		if x.Conds[0].Desc {
+			r = -r
+		}
+		return r
+	}
+	best := make([]int32, 0, limit)
+	trim := func() {
+		// The limit best first keys among the candidates, by insertion into a short ordered list: most fail
+		// against its last at once, so a trim costs about two comparisons per candidate, not a sort.
+		best = best[:0]
+		for _, j := range live {
+			n := len(best)
+			if n == int(limit) && first(&items[j], &items[best[n-1]]) >= 0 {
+				continue
+			}
+			pos := n
+			for pos > 0 && first(&items[j], &items[best[pos-1]]) < 0 {
+				pos--
+			}
+			if n < int(limit) {
+				best = append(best, 0)
+			}
+			copy(best[pos+1:], best[pos:len(best)-1])
+			best[pos] = j
+		}
+		c := best[limit-1]
+		kept := live[:0]
+		for _, j := range live {
+			if j == c || first(&items[j], &items[c]) <= 0 {
+				kept = append(kept, j)
+			} else {
+				free = append(free, j)
+			}
+		}
+		live = kept
+		if len(live) > size/2 { // the ties with the cut fill half the buffer: a buffer twice as large, while it fits
+			more := topBytes(size, nk, e.rowCost())
+			if size < maxTopGrown && e.held+size <= e.opt.MaxRows/2 && e.bytes+e.t.bytes+more <= e.opt.MaxMemory/2 {
+				e.held += size
+				held += size
+				e.bytes += more
+				charge += more
+				size *= 2
+				alloc(size)
+			} else { // order the ties by every key and keep limit
+				slices.SortFunc(live, func(a, b int32) int { return h.compare(&items[a], &items[b]) })
+				free = append(free, live[limit:]...)
+				live = live[:limit]
+				c = live[limit-1]
+			}
+		}
+		cut = &sortItem{keys: slices.Clone(items[c].keys[:1]), ids: slices.Clone(items[c].ids[:1])}
+	}
+	ok := e.exec(x.Op, in, func(row []ID) bool {
+		next.seq = seq
+		seq++
+		keyAt(&next, 0, row)
+		if *errp != nil {
+			return false
+		}
+		if cut != nil && first(&next, cut) > 0 {
+			return true // after the cut on the first key: limit candidates sort before it
+		}
+		for i := 1; i < nk; i++ {
+			keyAt(&next, i, row)
+		}
+		if *errp != nil {
+			return false
+		}
+		if len(free) == 0 {
+			trim()
+		}
+		j := free[len(free)-1]
+		free = free[:len(free)-1]
+		it := &items[j]
+		copy(it.keys, next.keys)
+		copy(it.ids, next.ids)
+		copy(it.row, row)
+		it.seq = next.seq
+		live = append(live, j)
+		return true
+	}, errp)
+	if !ok && *errp != nil {
+		return false
+	}
+	slices.SortFunc(live, func(a, b int32) int { return h.compare(&items[a], &items[b]) })
+	for _, j := range live[:min(len(live), int(limit))] {
+		if !emit(items[j].row) {
+			return false
+		}
+	}
+	return true
+}
