@@ -748,20 +748,26 @@ type bgpState struct {
 	// scan: how the run in progress reads its first pattern (plan, subjectScan, narrowedScan).
 	scan scanMode
 	prep bgpPrep // the last call's preparation (filteredBGP)
-	// narrowed holds narrowedScan's sorted rows, per graph and first step's conjuncts.
-	narrowed []narrowedRows
 	// row is filteredBGP's solution in progress, while busy.
 	row  []ID
 	busy bool
 }
 
-// narrowedRows are the rows of a BGP's first pattern in graph g that the conjuncts checks keep, sorted by subject,
-// and the conjuncts left to test on them (narrowedScan).
+// narrowKey names what narrowedScan's rows depend on: the BGP (its triples), the graph, the FILTER over it and
+// what is bound, which decide the conjuncts tested after its first pattern (prepareBGP).
+type narrowKey struct {
+	ts      *algebra.Triple
+	g       *index.Graph
+	filters *algebra.Expr
+	nf      int
+	bound   varset
+}
+
+// narrowedRows are the rows of a BGP's first pattern that its first step's conjuncts keep, sorted by subject, and
+// the conjuncts left to test on them (narrowedScan).
 type narrowedRows struct {
-	g      *index.Graph
-	checks *algebra.Expr
-	rows   []index.Row
-	rest   []algebra.Expr
+	rows []index.Row
+	rest []algebra.Expr
 }
 
 // patNode is a pattern position: a variable's slot, or a constant's id (0 when the data cannot hold it).
@@ -834,7 +840,8 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 				m = e.subjectScan(gr.g, p)
 			} else if checks != nil {
 				var rest []algebra.Expr
-				if m, rest = e.narrowedScan(st, gr.g, p, os, checks[0], row, errp); rest != nil {
+				k := narrowKey{unsafe.SliceData(ts), gr.g, st.prep.filters, st.prep.nf, st.prep.bound}
+				if m, rest = e.narrowedScan(k, p, os, checks[0], row, errp); rest != nil {
 					proven = []bool{true}
 					restChecks = append([][]algebra.Expr{rest}, checks[1:]...)
 				}
@@ -1062,16 +1069,14 @@ func (e *evaluator) subjectScan(g *index.Graph, p ID) index.Matches {
 // the pattern, keep (valueRanges), sorted by subject: the narrowed range read in subject order, so the star of
 // patterns on ?s probes each subject just after the previous one. When valueRanges proved every range kept,
 // rest (not nil) is the conjuncts left to test on the rows; otherwise each conjunct is tested on every row. The
-// rows are kept in st for the BGP's later runs with the same conjuncts. When the ranges narrow nothing, or the
-// copy has no room in the query's budget, the Matches are empty and the pattern is matched as usual.
-func (e *evaluator) narrowedScan(st *bgpState, g *index.Graph, p ID, oslot int, conj []algebra.Expr, row []ID, errp *error) (index.Matches, []algebra.Expr) {
-	key := unsafe.SliceData(conj)
-	for _, n := range st.narrowed {
-		if n.g == g && n.checks == key {
-			return index.Matches{Rows: n.rows, Perm: index.SPO}, n.rest
-		}
+// rows are kept under k for the BGP's later runs, and for the workers of a split scan, which reach the scan as the
+// query's goroutine did and would sort them again. When the ranges narrow nothing, or the copy has no room in the
+// query's budget, the Matches are empty and the pattern is matched as usual.
+func (e *evaluator) narrowedScan(k narrowKey, p ID, oslot int, conj []algebra.Expr, row []ID, errp *error) (index.Matches, []algebra.Expr) {
+	if n, ok := e.narrowRows[k]; ok {
+		return index.Matches{Rows: n.rows, Perm: index.SPO}, n.rest
 	}
-	ranges, proven, rest := e.valueRanges(g.Match(0, p, 0), oslot, conj, row, errp)
+	ranges, proven, rest := e.valueRanges(k.g.Match(0, p, 0), oslot, conj, row, errp)
 	if proven == nil || *errp != nil {
 		return index.Matches{}, nil
 	}
@@ -1091,7 +1096,10 @@ func (e *evaluator) narrowedScan(st *bgpState, g *index.Graph, p ID, oslot int, 
 	}
 	e.bytes += 12 * n
 	rows := index.SortBySubject(parts...)
-	st.narrowed = append(st.narrowed, narrowedRows{g: g, checks: key, rows: rows, rest: rest})
+	if e.narrowRows == nil {
+		e.narrowRows = map[narrowKey]narrowedRows{}
+	}
+	e.narrowRows[k] = narrowedRows{rows: rows, rest: rest}
 	return index.Matches{Rows: rows, Perm: index.SPO}, rest
 }
 

@@ -129,6 +129,7 @@ type evaluator struct {
 	pathSites   map[*algebra.PathPattern]*pathSite  // per property path pattern (pathPattern)
 	bySubject   map[fanoutKey]*index.Graph          // predicates sorted by subject (subjectIndex)
 	scanRows    map[fanoutKey][]index.Row           // predicates' rows in subject order, for reading only (subjectScan)
+	narrowRows  map[narrowKey]narrowedRows          // first patterns' narrowed rows in subject order (narrowedScan)
 	byObject    map[fanoutKey]*index.ObjectTable    // predicates' tables of objects (objectIndex)
 	existsMemos map[*algebra.Exists]*existsMemo     // EXISTS answers by the values the pattern sees
 	constKeys   map[*algebra.Call]*[2]*builtin.Key  // comparisons' constant operands, parsed (argKey)

@@ -955,6 +955,7 @@ func (e *evaluator) child(run *forkRun) *evaluator {
 		reach: map[reachKey][]ID{}, topK: map[*algebra.OrderBy]int64{},
 		pathCursors: map[*algebra.PathLink][]probeCursor{}, pathSites: map[*algebra.PathPattern]*pathSite{},
 		bySubject: maps.Clone(e.bySubject), byObject: maps.Clone(e.byObject), scanRows: maps.Clone(e.scanRows),
+		narrowRows: maps.Clone(e.narrowRows),
 		constKeys:  map[*algebra.Call]*[2]*builtin.Key{},
 		filterVars: maps.Clone(e.filterVars), filterConj: maps.Clone(e.filterConj), shares: maps.Clone(e.shares),
 		limited: maps.Clone(e.limited), groupKeys: maps.Clone(e.groupKeys), minusBy: maps.Clone(e.minusBy), outerNoted: map[algebra.Op]bool{}, substVars: maps.Clone(e.substVars),
