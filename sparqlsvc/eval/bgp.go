@@ -80,7 +80,7 @@ func (e *evaluator) plan(x *algebra.BGP, bound varset) []int {
 				}
 			}
 		}
-		if !limited {
+		if !limited && e.opt.hashStar == 0 {
 			order, scan = e.narrowedScanPlan(x, bound, key, order, scan)
 		}
 	}
@@ -859,6 +859,12 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 				}
 			}
 		}
+		if k == 0 && len(order) == 2 && len(e.active) == 1 && m.Rows == nil && e.trial == nil && e.work == nil &&
+			s == 0 && p != 0 && o == 0 && parts[0].Perm == index.POS {
+			if done, cont := e.hashStar(order, row, st, ranges, proven, checks, restChecks, parts[0].Len(), ss, os, gr.g, emit, errp); done {
+				return cont
+			}
+		}
 		if k == 0 && e.fork != nil {
 			if done, cont := e.forkScan(ts, ranges, proven, order, row, st, checks, restChecks, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, emit, errp); done {
 				return cont
@@ -1328,4 +1334,128 @@ blocks:
 		proven = append(proven, false)
 	}
 	return out, proven, rest
+}
+
+// hashStarMin is the fewest narrowed rows hashStar reads that way: below it, the far probes cost less than reading
+// the second predicate's rows.
+const hashStarMin = 1 << 12
+
+// hashStar evaluates a star of two patterns, "?s p ?o" whose rows its filter narrowed (ranges, out of total rows)
+// and "?s q ?x", by reading q's rows in their order against a table of the narrowed rows' subjects, instead of
+// probing q by each narrowed row's subject. Those subjects lie anywhere among q's: d06's 24 000 reviews before a
+// date probed their reviewFor at ~750 ns each at 10 M (cache misses into SPO), where reading all 290 000 reviewFor
+// rows in order and testing a bitmap costs a few ns a row. It applies when q has at most probeFar rows per narrowed
+// row. The solutions come in q's order (by ?x) instead of p's; the set is the same. done false: evaluate as usual.
+func (e *evaluator) hashStar(order []int, row []ID, st *bgpState, ranges []index.Matches, proven []bool, checks, restChecks [][]algebra.Expr, total, ss, os int, g *index.Graph, emit emitFn, errp *error) (done, cont bool) {
+	n := 0
+	for _, m := range ranges {
+		n += m.Len()
+	}
+	sized := e.opt.hashStar == 0
+	if e.opt.hashStar < 0 || (sized && (n < hashStarMin || n*4 > total)) || ss < 0 || os < 0 || ss == os {
+		return false, false
+	}
+	nd := &st.nodes[order[1]]
+	xs := nd[2].slot
+	if nd[0].slot != ss || nd[1].slot >= 0 || nd[1].id == 0 || xs < 0 || xs == ss || xs == os || row[xs] != 0 {
+		return false, false
+	}
+	qm := g.Match(0, nd[1].id, 0)
+	if (sized && qm.Len() > n*probeFar) || qm.Perm != index.POS {
+		return false, false
+	}
+	// The narrowed rows that pass the first step's checks, by subject: head[s] is the last of s's rows (+1) and
+	// next links each to the one before it.
+	cost := int64(n) * 24
+	if e.bytes+e.t.bytes+cost > e.opt.MaxMemory {
+		return false, false
+	}
+	e.bytes += cost
+	head := make(map[ID]int32, n)
+	objs := make([]ID, 0, n)
+	next := make([]int32, 0, n)
+	var lo, hi ID
+	for ri, m := range ranges {
+		var ch []algebra.Expr
+		if checks != nil {
+			ch = checks[0]
+			if proven != nil && proven[ri] {
+				ch = restChecks[0]
+			}
+		}
+	rows:
+		for j := 0; j < m.Len(); j++ {
+			if e.steps++; e.steps >= e.nextCheck {
+				if err := e.interrupted(); err != nil {
+					*errp = err
+					return true, false
+				}
+			}
+			ms, _, mo := m.At(j)
+			row[ss], row[os] = ms, mo
+			for _, c := range ch {
+				if !e.test(c, row, errp) {
+					row[ss], row[os] = 0, 0
+					if *errp != nil {
+						return true, false
+					}
+					continue rows
+				}
+			}
+			row[ss], row[os] = 0, 0
+			if len(objs) == 0 || ms < lo {
+				lo = ms
+			}
+			if len(objs) == 0 || ms > hi {
+				hi = ms
+			}
+			next = append(next, head[ms]-1)
+			objs = append(objs, mo)
+			head[ms] = int32(len(objs))
+		}
+	}
+	if len(objs) == 0 {
+		return true, true
+	}
+	// A bitmap of the subjects spares the table a lookup for each of q's rows whose subject is not among them.
+	bits := make([]uint64, (hi-lo)/64+1)
+	for sub := range head {
+		bits[(sub-lo)/64] |= 1 << ((sub - lo) % 64)
+	}
+	var ch []algebra.Expr
+	if checks != nil {
+		ch = checks[1]
+	}
+	for j := 0; j < qm.Len(); j++ {
+		if e.steps++; e.steps >= e.nextCheck {
+			if err := e.interrupted(); err != nil {
+				*errp = err
+				return true, false
+			}
+		}
+		ms, _, mx := qm.At(j)
+		if ms < lo || ms > hi || bits[(ms-lo)/64]&(1<<((ms-lo)%64)) == 0 {
+			continue
+		}
+	each:
+		for i := head[ms] - 1; i >= 0; i = next[i] {
+			row[ss], row[os], row[xs] = ms, objs[i], mx
+			for _, c := range ch {
+				if !e.test(c, row, errp) {
+					if *errp != nil {
+						row[ss], row[os], row[xs] = 0, 0, 0
+						return true, false
+					}
+					continue each
+				}
+			}
+			ok := emit(row)
+			row[ss], row[os], row[xs] = 0, 0, 0
+			if !ok || *errp != nil {
+				return true, false
+			}
+		}
+	}
+	row[ss], row[os], row[xs] = 0, 0, 0
+	return true, true
 }

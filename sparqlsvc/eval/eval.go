@@ -35,6 +35,10 @@ type Options struct {
 	// semiJoin, for tests, makes every EXISTS that may be answered from a set of its pattern's solutions
 	// (existsBySet) build it at its first row (> 0), or none do (< 0); 0 decides by the estimates.
 	semiJoin int
+	// hashStar, for tests, makes every narrowed star of two patterns that hashStar can read that way be read so
+	// (> 0), or none (< 0), and plan leave such stars in the order of their narrowed range (no narrowedScan), so
+	// the two are compared with the probes they replace; 0 decides by the sizes.
+	hashStar int
 	// Cores, when set, is the server's pool of core tokens (parallel.go): the query holds one while it runs and
 	// may evaluate a large scan on more cores while the pool has free ones. nil: one goroutine.
 	Cores *Cores

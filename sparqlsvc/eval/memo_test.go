@@ -26,15 +26,21 @@ func runMemo(t *testing.T, ds *Dataset, src string, noMemo bool) []string {
 	if err := e.selectQuery(q, c); err != nil { // as Stream runs it: SELECT expressions on scratch ids
 		t.Fatalf("%s: %v", src, err)
 	}
+	out := resultRows(c.res)
+	slices.Sort(out)
+	return out
+}
+
+// resultRows returns a result's solutions in their order, each as its terms.
+func resultRows(res *Result) []string {
 	var out []string
-	for _, row := range c.res.Rows {
+	for _, row := range res.Rows {
 		var parts []string
 		for _, v := range row {
 			parts = append(parts, v.String())
 		}
 		out = append(out, strings.Join(parts, " "))
 	}
-	slices.Sort(out)
 	return out
 }
 
