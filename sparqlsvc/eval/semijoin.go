@@ -52,7 +52,7 @@ import (
 // 10 M, session 11d) about sixteen, a term read from the dictionary about eight, and an EXISTS evaluated per row
 // (its key, its memo, its operators) about six. They were checked, not fitted: session 12b forced the set and
 // forbade it for each EXISTS query of the bench at 1 M and 10 M, and the counted decision took the cheaper of the
-// two wherever they differed by more than the noise.
+// two or came near it (single runs at load 15, whose noise was about a third).
 const (
 	probeWork = 4
 	farWork   = 12
