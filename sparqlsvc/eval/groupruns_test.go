@@ -1,13 +1,16 @@
 package eval
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
+	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // TestGroupRunsMatchReference: GROUP BY over one pattern read in runs of equal objects (groupRuns, accumulateN)
@@ -72,6 +75,43 @@ func TestGroupRunsMatchReference(t *testing.T) {
 		// A range whose rows valueRanges proved is counted whole: the proved comparison is not read.
 		if qi == 8 && (steps > 10 || refSteps < 100) {
 			t.Errorf("%s: %d steps against the reference's %d: the proven range not counted whole", src, steps, refSteps)
+		}
+	}
+}
+
+// TestGroupRunsLeaveCostlyFiltersToSplits: with a second core, a FILTER tested per row that is not a comparison
+// answered from ids is left to the split scan (groupRuns declines); SECONDS against a number and a proven range
+// stay with groupRuns; on one core every form does.
+func TestGroupRunsLeaveCostlyFiltersToSplits(t *testing.T) {
+	b := index.NewBuilder()
+	for i := range 200 {
+		o := rdf.Literal(fmt.Sprintf("2008-03-01T10:%02d:%02dZ", i%60, i%50), rdf.XSDNS+"dateTime")
+		if err := b.Add(rdf.Triple(rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i)), rdf.IRI("http://ex.org/p"), o)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds := FromIndex(b.Build())
+	for _, c := range []struct {
+		filter     string
+		twoHandled bool
+	}{
+		{`STRLEN(STR(?o)) > 1`, false},
+		{`TZ(?o) = "Z"`, false},
+		{`SECONDS(?o) < 30`, true},
+		{`?o != "2008-03-01T10:01:01Z"^^<http://www.w3.org/2001/XMLSchema#dateTime>`, true},
+	} {
+		src := `SELECT (COUNT(*) AS ?n) { ?s <http://ex.org/p> ?o FILTER(` + c.filter + `) }`
+		q, err := parser.Parse(src, parser.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cores := range []int{1, 2} {
+			e := newEvaluator(context.Background(), ds, q, Options{Cores: NewCores(cores)})
+			var err error
+			handled, _ := e.groupRuns(firstOp[*algebra.Group](q.Op), e.newRow(), func([]ID, int64) bool { return true }, &err)
+			if want := cores == 1 || c.twoHandled; handled != want || err != nil {
+				t.Errorf("%s, %d cores: handled %v, want %v (%v)", src, cores, handled, want, err)
+			}
 		}
 	}
 }
