@@ -324,3 +324,46 @@ func TestLateDumpThatCannotBeWritten(t *testing.T) {
 		t.Errorf("RDF/XML after the worker: %d", a.status)
 	}
 }
+
+// TestLateConversionInTheTree: the handler's conversion of a dump not written yet is made in the rendered tree
+// under a .tmp- name, not in os.TempDir: with TMPDIR unusable it still answers, leaves nothing behind once
+// answered, and a file of that name left by a process killed mid-conversion is removed by the start-up sweep.
+func TestLateConversionInTheTree(t *testing.T) {
+	ctx := context.Background()
+	h := pipelinetest.New(t)
+	h.Publish(t, h.Open.ID, "big", ".nt", largeVocabNT("tmp"))
+	p, _, out := laterPipeline(t, h)
+	if _, err := p.SyncRepository(ctx, h.Open.ID); err != nil {
+		t.Fatal(err)
+	}
+	if !latePending(filepath.Join(tree.PubDir(tree.Root(out, false), "/org/open/big"), tree.Current)) {
+		t.Fatal("no late dumps: the test converts nothing")
+	}
+	hd, err := site.NewHandler(site.Options{Dir: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hd.Close()
+	srv := httptest.NewServer(hd)
+	defer srv.Close()
+	t.Setenv("TMPDIR", filepath.Join(out, "no-such-folder")) // os.CreateTemp("", …) fails from here on
+	for _, accept := range []string{"application/rdf+xml", "application/ld+json"} {
+		if a := getAs(t, srv.URL+"/org/open/big", accept, ""); a.status != http.StatusOK || !bytes.Contains(a.body, []byte("tmp")) {
+			t.Errorf("%s with TMPDIR unusable: %d %.200s", accept, a.status, a.body)
+		}
+	}
+	left, err := filepath.Glob(filepath.Join(out, ".tmp-*"))
+	if err != nil || len(left) > 0 {
+		t.Fatalf("left after the answers: %v (%v)", left, err)
+	}
+	killed := filepath.Join(out, ".tmp-late-123")
+	if err := os.WriteFile(killed, []byte("half a dump"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := p.sweep(); err != nil || n != 1 {
+		t.Fatalf("sweep: %d removed, %v", n, err)
+	}
+	if _, err := os.Stat(killed); !os.IsNotExist(err) {
+		t.Errorf("a killed conversion's file survives the sweep: %v", err)
+	}
+}

@@ -601,13 +601,19 @@ func (h *Handler) serveLate(w http.ResponseWriter, r *http.Request, t target, sl
 	return false, false
 }
 
+// lateTempPattern names convertLate's temporary files: the .tmp- prefix of the pipeline's staging files
+// (atomicfile.TempPrefix, which this layer does not import), at the top of the tree.
+const lateTempPattern = ".tmp-late-*"
+
 // convertLate converts in (the folder's N-Triples or N-Quads dump) into a temporary file and answers it.
 func (h *Handler) convertLate(w http.ResponseWriter, r *http.Request, t target, slot int, negotiated bool, in *os.File, src, dst codec.Syntax, m tree.LateDumpsMarker) error {
 	fi, err := in.Stat()
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp("", "ldhub-late-*")
+	// In the tree, under the name the pipeline stages its own files with: a process killed while converting leaves
+	// it where the pipeline's start-up sweep removes every .tmp-* entry (os.TempDir is swept by no one of ours).
+	tmp, err := os.CreateTemp(h.o.Dir, lateTempPattern)
 	if err != nil {
 		return err
 	}
