@@ -116,13 +116,7 @@ func TestLargeDumpsAfterTheSwitch(t *testing.T) {
 	}
 
 	// The direct URL, before and after the worker.
-	hd, err := site.NewHandler(site.Options{Dir: out})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hd.Close()
-	srv := httptest.NewServer(hd)
-	defer srv.Close()
+	srv := serveTree(t, out)
 	type ask struct{ url, accept, encoding, file string }
 	asks := []ask{
 		{srv.URL + "/org/open/big", "application/rdf+xml", "", "data.rdf"},
@@ -286,13 +280,7 @@ func TestLateDumpThatCannotBeWritten(t *testing.T) {
 	if n := len(readPage(t, cur).Formats); n != len(graphSyntaxes) {
 		t.Fatalf("live with %d formats listed", n)
 	}
-	hd, err := site.NewHandler(site.Options{Dir: out})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hd.Close()
-	srv := httptest.NewServer(hd)
-	defer srv.Close()
+	srv := serveTree(t, out)
 	if a := getAs(t, srv.URL+"/org/open/odd", "application/rdf+xml", ""); a.status != http.StatusNotAcceptable || !bytes.Contains(a.body, []byte("RDF/XML")) && !bytes.Contains(a.body, []byte("rdf")) {
 		t.Errorf("RDF/XML before the worker: %d %s", a.status, a.body)
 	}
@@ -339,13 +327,7 @@ func TestLateConversionInTheTree(t *testing.T) {
 	if !latePending(filepath.Join(tree.PubDir(tree.Root(out, false), "/org/open/big"), tree.Current)) {
 		t.Fatal("no late dumps: the test converts nothing")
 	}
-	hd, err := site.NewHandler(site.Options{Dir: out})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hd.Close()
-	srv := httptest.NewServer(hd)
-	defer srv.Close()
+	srv := serveTree(t, out)
 	t.Setenv("TMPDIR", filepath.Join(out, "no-such-folder")) // os.CreateTemp("", …) fails from here on
 	for _, accept := range []string{"application/rdf+xml", "application/ld+json"} {
 		if a := getAs(t, srv.URL+"/org/open/big", accept, ""); a.status != http.StatusOK || !bytes.Contains(a.body, []byte("tmp")) {
@@ -366,4 +348,17 @@ func TestLateConversionInTheTree(t *testing.T) {
 	if _, err := os.Stat(killed); !os.IsNotExist(err) {
 		t.Errorf("a killed conversion's file survives the sweep: %v", err)
 	}
+}
+
+// serveTree serves the rendered tree out with ldhub's handler until the test ends.
+func serveTree(t *testing.T, out string) *httptest.Server {
+	t.Helper()
+	hd, err := site.NewHandler(site.Options{Dir: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { hd.Close() })
+	srv := httptest.NewServer(hd)
+	t.Cleanup(srv.Close)
+	return srv
 }
