@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/ldhub/ldhub/content/conformance"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -14,6 +13,9 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+
+	"github.com/ldhub/ldhub/content/conformance"
+	"github.com/ldhub/ldhub/httpx/apierr"
 )
 
 func freshBuffer(n int) []byte { return make([]byte, 0, n) }
@@ -141,4 +143,89 @@ func BenchmarkReadPartsOverTCP(b *testing.B) {
 			b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
 		})
 	}
+}
+
+// A large body is split by readPartsInto itself (splitParts) when it has the usual shape, and by mime/multipart
+// otherwise; either way the parts are those mime/multipart reads from the same bytes, and an error is the same
+// status. The usual shape is split without mime/multipart, the largest part staying in the buffer from alloc.
+func TestReadPartsWholeBodyAsMultipart(t *testing.T) {
+	const b = "XyZ123boundary"
+	big := bytes.Repeat([]byte("<http://ex/s> <http://ex/p> \"o\" .\n"), (2<<20)/35)
+	body := func(parts ...string) string {
+		var sb strings.Builder
+		for _, p := range parts {
+			sb.WriteString("--" + b + "\r\n" + p + "\r\n")
+		}
+		sb.WriteString("--" + b + "--\r\n")
+		return sb.String()
+	}
+	meta := "Content-Disposition: form-data; name=\"meta-data\"\r\nContent-Type: application/json\r\n\r\n{\"name\":\"data\"}"
+	content := "Content-Disposition: form-data; name=\"Content\"; filename=\"../dir/data.nt\"\r\nContent-Type: application/n-triples\r\n\r\n" + string(big)
+	usual := body(meta, content)
+	for _, tt := range []struct {
+		name  string
+		body  string
+		split bool // splitParts takes it
+	}{
+		{"usual", usual, true},
+		{"content first", body(content, meta), true},
+		{"epilogue", usual + "whatever follows\r\n", true},
+		{"last boundary without CRLF", strings.TrimSuffix(usual, "\r\n"), true},
+		{"two large parts", body(content, strings.Replace(content, "Content", "other", 1)), true},
+		{"data with a boundary-like line", body(meta, content+"\r\n--"+b+"X not one\r\n"+string(big[:100])), false},
+		{"empty part", body(meta, "Content-Disposition: form-data; name=\"empty\"\r\n\r\n", content), true},
+		{"empty part, boundary right after the header", "--" + b + "\r\nContent-Disposition: form-data; name=\"e\"\r\n\r\n--" + b + "\r\n" + content + "\r\n--" + b + "--\r\n", false},
+		{"preamble", "a preamble\r\n" + usual, false},
+		{"padding after a boundary", strings.Replace(usual, "--"+b+"\r\n", "--"+b+"  \r\n", 1), false},
+		{"LF line ends in a header", strings.Replace(usual, "application/json\r\n", "application/json\n", 1), false},
+		{"quoted-printable", body("Content-Disposition: form-data; name=\"qp\"\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\na=3Db", content), false},
+		{"not form-data", body(strings.Replace(meta, "form-data", "attachment", 1), content), true},
+		{"duplicate", body(content, content), true},
+		{"missing part", body(meta, strings.Replace(content, "\"Content\"", "\"Other\"", 1)), true},
+		{"no last boundary", strings.TrimSuffix(usual, "--"+b+"--\r\n"), false},
+		{"garbage after the last boundary's dashes", strings.TrimSuffix(usual, "\r\n") + "x", false},
+		{"garbage after a boundary", strings.Replace(usual, "\r\n--"+b+"\r\nContent-Disposition: form-data; name=\"Content\"", "\r\n--"+b+"--x\r\nContent-Disposition: form-data; name=\"Content\"", 1), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, ok := splitParts([]byte(tt.body), b); ok != tt.split {
+				t.Errorf("splitParts took it: %v, want %v", ok, tt.split)
+			}
+			read := func(length int64) (map[string]*part, []byte, error) {
+				r := httptest.NewRequest(http.MethodPut, "/", strings.NewReader(tt.body))
+				r.Header.Set("Content-Type", "multipart/form-data; boundary="+b)
+				r.ContentLength = length
+				var given []byte
+				parts, err := readPartsInto(r, func(n int) []byte { given = make([]byte, 0, n); return given }, "meta-data", "Content")
+				return parts, given, err
+			}
+			want, _, werr := read(-1) // length unknown: mime/multipart reads it
+			got, given, gerr := read(int64(len(tt.body)))
+			if (werr == nil) != (gerr == nil) || werr != nil && statusOf(werr) != statusOf(gerr) {
+				t.Fatalf("error %v (status %d), mime/multipart's %v (status %d)", gerr, statusOf(gerr), werr, statusOf(werr))
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%d parts, mime/multipart %d", len(got), len(want))
+			}
+			for name, w := range want {
+				g := got[name]
+				if g == nil || g.name != w.name || g.filename != w.filename || g.contentType != w.contentType || !bytes.Equal(g.data, w.data) {
+					t.Errorf("part %q: %+.80v, mime/multipart %+.80v", name, g, w)
+				}
+			}
+			if tt.name == "usual" {
+				off := len(tt.body) - len("\r\n--"+b+"--\r\n") - len(big) // where the content was read
+				if c := got["Content"]; c == nil || cap(given) < off || &c.data[0] != &given[:off+1][off] {
+					t.Error("the content is not where it was read")
+				}
+			}
+		})
+	}
+}
+
+func statusOf(err error) int {
+	var ae *apierr.Error
+	if errors.As(err, &ae) {
+		return ae.Status
+	}
+	return 0
 }
