@@ -18,10 +18,12 @@ import (
 	"github.com/ldhub/ldhub/site/tree"
 )
 
-// The RDF/XML and JSON-LD dumps of a large version read from N-Triples or N-Quads are written after the version
-// is live. In the render they were 0.56 CPU-s of ~4.4 until a 1 M-triple update was live, on two cores shared
-// with the upload's validation and commit, plus the writes of ~500 MB into the page cache; a publisher waits for
-// the direct URL and SPARQL, which need neither.
+// The Turtle (TriG), RDF/XML and JSON-LD dumps of a large version read from N-Triples or N-Quads are written
+// after the version is live. In the render RDF/XML and JSON-LD were 0.56 CPU-s of ~4.4 until a 1 M-triple update
+// was live, on two cores shared with the upload's validation and commit, plus the writes of ~500 MB into the page
+// cache; Turtle was then the largest reader of the render's fan-out (a CPU profile of ldhub serve, session 12). A
+// publisher waits for the direct URL and SPARQL, which need none of them; the N-Triples or N-Quads dump stays in
+// the render, as every late dump and the terms are written from it.
 //
 // Under Run, such a version (above codec.StreamAbove, whose terms are written later too: terms.go) is rendered
 // without them. Its page lists them (with size 0) and its folder holds a marker (tree.LateDumps) with the
@@ -29,9 +31,9 @@ import (
 // it reads the version's N-Triples or N-Quads dump once per late dump (codec.Redump), writes it under a temporary
 // name, gives it the version's time, renames it into the version folder and hard-links it into each latest folder
 // serving the same dump (as the .gz siblings are, gzip.go), then removes the markers and queues the new dumps'
-// .gz siblings. JSON-LD is written before RDF/XML: the generated nginx and Apache configurations serve a graph
-// publication from files only when its data.rdf is there, so until the last late dump is written every request
-// goes to ldhub.
+// .gz siblings. Turtle (TriG) and JSON-LD are written before RDF/XML: the generated nginx and Apache
+// configurations serve a graph publication from files only when its data.rdf is there, so until the last late
+// dump is written every request goes to ldhub.
 //
 // Until a dump is written, the direct-URL handler answers its media type by converting the same N-Triples dump
 // the same way (site: the late dump's bytes, ETag and Last-Modified), and the object-store publisher waits for
@@ -39,8 +41,9 @@ import (
 // the render read them, so blank nodes read back get the labels they had, and the late dump is byte for byte the
 // one the render would have written. Other syntaxes label blank nodes in their own order.
 
-// lateSyntaxes are the dumps written after the switch, in the order they are written (RDF/XML last: see above).
-var lateSyntaxes = []string{"json-ld", "rdf-xml"}
+// lateSyntaxes are the dumps written after the switch, in the order they are written: the default
+// representations first (Turtle, TriG: what a client that names no media type gets), RDF/XML last (see above).
+var lateSyntaxes = []string{"turtle", "trig", "json-ld", "rdf-xml"}
 
 // writeLateMarker writes the marker of the dumps among names that are written later, and returns their names in
 // the order they are written.

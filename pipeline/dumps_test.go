@@ -68,7 +68,7 @@ func TestLargeDumpsAfterTheSwitch(t *testing.T) {
 	ctx := context.Background()
 	h := pipelinetest.New(t)
 	h.Publish(t, h.Open.ID, "big", ".nt", largeVocabNT("first"))
-	late := []string{"data.rdf", "data.jsonld"}
+	late := []string{"data.ttl", "data.rdf", "data.jsonld"}
 
 	// The reference: a pipeline without a background worker writes every dump in the render.
 	ref := t.TempDir()
@@ -120,6 +120,8 @@ func TestLargeDumpsAfterTheSwitch(t *testing.T) {
 	type ask struct{ url, accept, encoding, file string }
 	asks := []ask{
 		{srv.URL + "/org/open/big", "application/rdf+xml", "", "data.rdf"},
+		{srv.URL + "/org/open/big", "*/*", "", "data.ttl"},
+		{srv.URL + "/org/open/big.ttl", "", "gzip", "data.ttl"},
 		{srv.URL + "/org/open/big", "application/ld+json", "gzip", "data.jsonld"},
 		{srv.URL + "/org/open/big.rdf", "*/*", "", "data.rdf"},
 		{srv.URL + pg.Version.URL + ".jsonld", "", "", "data.jsonld"},

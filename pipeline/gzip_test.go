@@ -100,7 +100,7 @@ func TestLargeVersionGoesLiveBeforeItsGzip(t *testing.T) {
 		t.Fatalf("not live with every dump: %v (pending %v)", pg.Formats, p.Pending(pub.ID))
 	}
 	for _, f := range pg.Formats {
-		if _, err := os.Stat(filepath.Join(cur, f.File())); f.Ext == ".rdf" || f.Ext == ".jsonld" {
+		if _, err := os.Stat(filepath.Join(cur, f.File())); f.Ext == ".ttl" || f.Ext == ".rdf" || f.Ext == ".jsonld" {
 			if !os.IsNotExist(err) {
 				t.Fatalf("%s is there before the worker wrote it (%v)", f.File(), err) // dumps.go
 			}
