@@ -13,7 +13,7 @@ func (e *evaluator) pathPattern(x *algebra.PathPattern, in []ID, emit emitFn, er
 		if !n.IsVar() {
 			return e.t.id(n.Term), -1 // constants get an id even when absent: a zero-length path still matches them
 		}
-		s := e.slot(n.Var)
+		s := e.varSlot(n.Var) // per solution of the join it is in: by the name's address, not a map of names
 		return in[s], s
 	}
 	s, ss := end(x.S)
