@@ -127,7 +127,7 @@ type evaluator struct {
 	bindVs      varset                              // variables bound by BIND/SELECT expressions
 	direct      map[*algebra.Extend]bool            // expressions whose values only travel up to the sink (markDirect)
 	lowest      *algebra.Extend                     // the deepest of them, which empties the scratch list per solution
-	topK        map[*algebra.OrderBy]int64          // ORDER BYs under a LIMIT: how many first solutions the slice can use
+	topK        map[*algebra.OrderBy]topBound       // ORDER BYs under a LIMIT: how many first solutions the slice can use
 	argStack    []rdf.Term                          // the evaluated arguments of the calls being evaluated (args)
 	pathCursors map[*algebra.PathLink][]probeCursor // per link of a property path (linkCursors)
 	pathSites   map[*algebra.PathPattern]*pathSite  // per property path pattern (pathPattern)
@@ -251,7 +251,7 @@ func newEvaluator(ctx context.Context, ds *Dataset, q *algebra.Query, opt Option
 		ctx: ctx, ds: ds, t: newTerms(ds.Dict), fn: builtin.NewContext(now, q.Base), opt: opt,
 		slots: map[algebra.Var]int{}, cache: map[cacheKey][][]ID{}, safeC: map[safeKey]bool{},
 		orders: map[orderKey][]int{}, info: map[algebra.Op]*opInfo{}, bgps: map[*algebra.BGP]*bgpState{},
-		fanout: map[fanoutKey]float64{}, topK: map[*algebra.OrderBy]int64{},
+		fanout: map[fanoutKey]float64{}, topK: map[*algebra.OrderBy]topBound{},
 		pathCursors: map[*algebra.PathLink][]probeCursor{}, pathSites: map[*algebra.PathPattern]*pathSite{}, bySubject: map[fanoutKey]*index.Graph{},
 		byObject:  map[fanoutKey]*index.ObjectTable{},
 		constKeys: map[*algebra.Call]*[2]*builtin.Key{}, filterVars: map[*algebra.BGP][]varset{},

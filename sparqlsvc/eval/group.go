@@ -421,7 +421,11 @@ func (e *evaluator) aggregateValue(s *aggState, a *algebra.Aggregate) (rdf.Term,
 // and sorts a few rows instead of all of them. The arrival order is the last key, so both ways give the order a
 // stable sort gives.
 func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *error) bool {
-	limit := e.topK[x]
+	bound := e.topK[x]
+	limit := bound.k
+	if bound.distinct != nil && e.topBufferFits(limit, len(x.Conds)) {
+		return e.orderDistinctTop(x, in, limit, bound.distinct, emit, errp)
+	}
 	if e.topBufferFits(limit, len(x.Conds)) {
 		return e.orderTop(x, in, limit, emit, errp)
 	}
@@ -505,6 +509,11 @@ func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *erro
 	if !ok && *errp != nil {
 		return false
 	}
+	return h.emitSorted(emit)
+}
+
+// emitSorted sorts the items (their arrival numbers make it stable) and emits their rows in that order.
+func (h *sortItems) emitSorted(emit emitFn) bool {
 	// pdqsort: slices.SortStableFunc merges in place with O(n log² n) comparisons.
 	slices.SortFunc(h.items, func(a, b sortItem) int { return h.compare(&a, &b) })
 	for _, it := range h.items {

@@ -370,19 +370,44 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 // them all: past it the heap saves little and costs a logarithm per solution.
 const maxTopK = 1 << 16
 
+// topBound is what a slice above an ORDER BY lets it keep: the first k solutions, or, with a DISTINCT (or
+// REDUCED) between them, the first k distinct ones on the projected slots.
+type topBound struct {
+	k        int64
+	distinct []int // the projection's slots when a DISTINCT sits between the slice and the ORDER BY
+}
+
 // boundOrder tells an ORDER BY right under a slice (through a projection, which neither drops nor reorders
-// solutions) how many of its first solutions the slice can use.
+// solutions, and a DISTINCT, which drops only repeats) how many of its first solutions the slice can use.
 func (e *evaluator) boundOrder(x *algebra.Slice) {
 	op := x.Op
+	distinct := false
+	switch d := op.(type) {
+	case *algebra.Distinct:
+		op, distinct = d.Op, true
+	case *algebra.Reduced:
+		op, distinct = d.Op, true
+	}
+	var slots []int
 	if p, ok := op.(*algebra.Project); ok {
 		op = p.Op
+		if distinct {
+			for _, v := range p.Vars {
+				slots = append(slots, e.slot(v))
+			}
+		}
+	} else if distinct {
+		return // a DISTINCT over every variable: not worth a case of its own
 	}
 	ob, ok := op.(*algebra.OrderBy)
 	if !ok || x.Limit < 0 {
 		return
 	}
 	if k := x.Offset + x.Limit; k > 0 && k <= maxTopK && x.Offset >= 0 {
-		e.topK[ob] = k
+		if distinct && k > maxTopBuffered {
+			return
+		}
+		e.topK[ob] = topBound{k: k, distinct: slots}
 	}
 }
 

@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"container/heap"
+	"encoding/binary"
 	"slices"
 	"unsafe"
 
@@ -177,4 +179,119 @@ func (e *evaluator) orderTop(x *algebra.OrderBy, in []ID, limit int64, emit emit
 		}
 	}
 	return true
+}
+
+// orderDistinctTop is orderBy under SELECT DISTINCT … ORDER BY … LIMIT k: the slice wants the first k solutions
+// that differ on the projected slots, so only the best solution of each of the k best projections is kept, in a
+// heap whose root sorts last, with the projections it holds in a map. Without it every distinct solution was held
+// and sorted for the DISTINCT to keep twenty (a vendor's name and product over every offer of a country's
+// vendors). A solution that sorts after a full heap's root is dropped before its projection is read: its
+// projection is either not among the k or held by a solution that sorts before it. The DISTINCT above still
+// runs, over k solutions.
+func (e *evaluator) orderDistinctTop(x *algebra.OrderBy, in []ID, limit int64, slots []int, emit emitFn, errp *error) bool {
+	h := &sortItems{conds: x.Conds, e: e}
+	nk := len(x.Conds)
+	charge := topBytes(int(limit), nk, e.rowCost()) + limit*int64(4*len(slots)+48)
+	e.held += int(limit)
+	e.bytes += charge
+	defer func() { e.held -= int(limit); e.bytes -= charge }()
+	held := make(map[string]int, limit) // projection → the seq of the item that holds it
+	var buf []byte
+	project := func(row []ID) []byte {
+		buf = buf[:0]
+		for _, s := range slots {
+			buf = binary.LittleEndian.AppendUint32(buf, row[s])
+		}
+		return buf
+	}
+	seq := 0
+	next := sortItem{keys: make([]builtin.Key, nk), ids: make([]ID, nk)}
+	keyAt := func(i int, row []ID) {
+		next.keys[i], next.ids[i] = builtin.Key{}, 0
+		if v, ok := x.Conds[i].Expr.(algebra.Var); ok {
+			if id := row[e.varSlot(v)]; id != 0 && !isScratch(id) {
+				next.ids[i] = id
+				return
+			}
+		}
+		if v, err := e.eval(x.Conds[i].Expr, row, errp); err == nil {
+			next.keys[i] = builtin.NewKey(v)
+		}
+	}
+	// before reports whether next sorts before it, computing next's keys from the first as far as the comparison
+	// needs them; all computed when it does.
+	before := func(it *sortItem, row []ID) bool {
+		i, r := 0, 0
+		for ; i < nk && r == 0; i++ {
+			keyAt(i, row)
+			r = h.compareKey(&next, it, i)
+			if x.Conds[i].Desc {
+				r = -r
+			}
+		}
+		if r == 0 {
+			r = next.seq - it.seq
+		}
+		if r >= 0 {
+			return false
+		}
+		for ; i < nk; i++ {
+			keyAt(i, row)
+		}
+		return true
+	}
+	// put moves next and row into item j (its key slices swapped, not copied) and re-establishes the heap.
+	put := func(j int, row []ID, key string) {
+		it := &h.items[j]
+		copy(it.row, row)
+		it.keys, next.keys = next.keys, it.keys
+		it.ids, next.ids = next.ids, it.ids
+		it.seq = next.seq
+		held[key] = it.seq
+		heap.Fix(h, j)
+	}
+	ok := e.exec(x.Op, in, func(row []ID) bool {
+		next.seq = seq
+		seq++
+		full := int64(len(h.items)) == limit
+		if full && !before(&h.items[0], row) {
+			return *errp == nil
+		}
+		if *errp != nil {
+			return false
+		}
+		key := project(row)
+		if s, dup := held[string(key)]; dup {
+			// The better of two solutions with one projection stays. k is small (maxTopBuffered): a search by
+			// arrival number beats keeping positions through the heap's swaps.
+			j := slices.IndexFunc(h.items, func(it sortItem) bool { return it.seq == s })
+			if before(&h.items[j], row) {
+				if *errp != nil {
+					return false
+				}
+				put(j, row, string(key))
+			}
+			return *errp == nil
+		}
+		if !full {
+			for i := range nk {
+				keyAt(i, row)
+			}
+			if *errp != nil {
+				return false
+			}
+			h.items = append(h.items, sortItem{row: slices.Clone(row), keys: next.keys, ids: next.ids, seq: next.seq})
+			next.keys, next.ids = make([]builtin.Key, nk), make([]ID, nk)
+			held[string(key)] = next.seq
+			heap.Fix(h, len(h.items)-1)
+			return true
+		}
+		delete(held, string(project(h.items[0].row)))
+		put(0, row, string(project(row)))
+		return true
+	}, errp)
+	if !ok && *errp != nil {
+		return false
+	}
+	return h.emitSorted(emit)
 }

@@ -73,3 +73,46 @@ func TestOrderTopMatchesFullSort(t *testing.T) {
 		}
 	}
 }
+
+// TestOrderDistinctTopMatchesFullSort: SELECT DISTINCT … ORDER BY … LIMIT through orderDistinctTop gives the slice
+// of the full sort's distinct solutions: projections that repeat with order keys not projected (each projection
+// placed by its best solution), projected keys with many ties, computed keys, descending keys, offsets, and a
+// REDUCED. Dropping the check for a held projection, or keeping its first solution instead of its best, fails.
+func TestOrderDistinctTopMatchesFullSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(83, 84))
+	b := index.NewBuilder()
+	for range 4000 {
+		s := rdf.IRI(fmt.Sprintf("http://ex.org/s%d", r.IntN(100000)))
+		adds := []rdf.Quad{
+			rdf.Triple(s, rdf.IRI("http://ex.org/d"), rdf.Literal(fmt.Sprintf("2008-%02d-%02d", 1+r.IntN(12), 1+r.IntN(28)), index.XSDDate)),
+			rdf.Triple(s, rdf.IRI("http://ex.org/n"), rdf.Literal(fmt.Sprint(r.IntN(40)), rdf.XSDInteger)),
+			rdf.Triple(s, rdf.IRI("http://ex.org/w"), rdf.String(fmt.Sprint(r.IntN(9)))),
+		}
+		for _, a := range adds {
+			if err := b.Add(a); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	ds := FromIndex(b.Build())
+	queries := []string{
+		`SELECT DISTINCT ?w ?n { ?s <http://ex.org/w> ?w ; <http://ex.org/n> ?n ; <http://ex.org/d> ?d } ORDER BY ?d`,
+		`SELECT DISTINCT ?w ?n { ?s <http://ex.org/w> ?w ; <http://ex.org/n> ?n ; <http://ex.org/d> ?d } ORDER BY DESC(?d) ?s`,
+		`SELECT DISTINCT ?n ?w { ?s <http://ex.org/w> ?w ; <http://ex.org/n> ?n } ORDER BY DESC(?n) ?w`,
+		`SELECT DISTINCT ?w ?n { ?s <http://ex.org/w> ?w ; <http://ex.org/n> ?n } ORDER BY DESC(STR(?w)) ?s`,
+		`SELECT REDUCED ?w ?n { ?s <http://ex.org/w> ?w ; <http://ex.org/n> ?n ; <http://ex.org/d> ?d } ORDER BY ?d ?s`,
+	}
+	for _, src := range queries {
+		want := runOrdered(t, ds, src)
+		if len(want) < 200 || len(want) > 360 {
+			t.Fatalf("%s: %d solutions", src, len(want))
+		}
+		for _, slice := range [][2]int{{20, 0}, {1, 0}, {7, 3}, {256, 0}, {100, 150}} {
+			got := runOrdered(t, ds, src+fmt.Sprintf(" LIMIT %d OFFSET %d", slice[0], slice[1]))
+			end := min(slice[1]+slice[0], len(want))
+			if strings.Join(got, "\n") != strings.Join(want[slice[1]:end], "\n") {
+				t.Fatalf("%s LIMIT %d OFFSET %d: not the full sort's slice\ngot  %v\nwant %v", src, slice[0], slice[1], got, want[slice[1]:end])
+			}
+		}
+	}
+}

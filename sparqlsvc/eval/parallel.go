@@ -952,7 +952,7 @@ func (e *evaluator) child(run *forkRun) *evaluator {
 		cache: maps.Clone(e.cache), safeC: maps.Clone(e.safeC), orders: maps.Clone(e.orders),
 		scans: maps.Clone(e.scans), pushed: maps.Clone(e.pushed), bgps: map[*algebra.BGP]*bgpState{},
 		fanout: maps.Clone(e.fanout), info: map[algebra.Op]*opInfo{}, consts: maps.Clone(e.consts),
-		reach: map[reachKey][]ID{}, topK: map[*algebra.OrderBy]int64{},
+		reach: map[reachKey][]ID{}, topK: map[*algebra.OrderBy]topBound{},
 		pathCursors: map[*algebra.PathLink][]probeCursor{}, pathSites: map[*algebra.PathPattern]*pathSite{},
 		bySubject: maps.Clone(e.bySubject), byObject: maps.Clone(e.byObject), scanRows: maps.Clone(e.scanRows),
 		narrowRows: maps.Clone(e.narrowRows),
