@@ -423,8 +423,12 @@ func (e *evaluator) aggregateValue(s *aggState, a *algebra.Aggregate) (rdf.Term,
 func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *error) bool {
 	bound := e.topK[x]
 	limit := bound.k
-	if bound.distinct != nil && e.topBufferFits(limit, len(x.Conds)) {
-		return e.orderDistinctTop(x, in, limit, bound.distinct, emit, errp)
+	if bound.distinct != nil {
+		if e.topBufferFits(limit, len(x.Conds)) {
+			return e.orderDistinctTop(x, in, limit, bound.distinct, emit, errp)
+		}
+		// The first k solutions need not hold k distinct ones: without orderDistinctTop, all are sorted.
+		limit = 0
 	}
 	if e.topBufferFits(limit, len(x.Conds)) {
 		return e.orderTop(x, in, limit, emit, errp)

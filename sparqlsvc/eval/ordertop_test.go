@@ -102,6 +102,25 @@ func TestOrderDistinctTopMatchesFullSort(t *testing.T) {
 		`SELECT DISTINCT ?w ?n { ?s <http://ex.org/w> ?w ; <http://ex.org/n> ?n } ORDER BY DESC(STR(?w)) ?s`,
 		`SELECT REDUCED ?w ?n { ?s <http://ex.org/w> ?w ; <http://ex.org/n> ?n ; <http://ex.org/d> ?d } ORDER BY ?d ?s`,
 	}
+	// A budget of 1 500 rows leaves no room for orderDistinctTop's buffer: the ORDER BY then sorts all ~600
+	// solutions, not the first k, which need not hold k distinct ones.
+	small := `SELECT DISTINCT ?w ?n { ?s <http://ex.org/w> ?w ; <http://ex.org/n> ?n ; <http://ex.org/d> ?d FILTER(?n < 6) } ORDER BY ?d`
+	want := runOrdered(t, ds, small)
+	q, err := parser.Parse(small+" LIMIT 20", parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), ds, q, Options{MaxRows: 1500})
+	if err != nil {
+		t.Fatalf("%s (1 500 rows): %v", small, err)
+	}
+	var got []string
+	for _, row := range res.Rows {
+		got = append(got, row[0].String()+" "+row[1].String())
+	}
+	if strings.Join(got, "\n") != strings.Join(want[:20], "\n") {
+		t.Fatalf("%s LIMIT 20 (1 500 rows): not the full sort's slice\ngot  %v\nwant %v", small, got, want[:20])
+	}
 	for _, src := range queries {
 		want := runOrdered(t, ds, src)
 		if len(want) < 200 || len(want) > 360 {
