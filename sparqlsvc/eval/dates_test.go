@@ -382,13 +382,19 @@ func TestOrderByDatesMatchesReference(t *testing.T) {
 // runOrdered evaluates src and returns its solutions in their order, each as its terms.
 func runOrdered(t *testing.T, ds *Dataset, src string) []string {
 	t.Helper()
+	return runOrderedWith(t, ds, src, Options{})
+}
+
+// runOrderedWith is runOrdered under opt (a row or memory budget).
+func runOrderedWith(t *testing.T, ds *Dataset, src string, opt Options) []string {
+	t.Helper()
 	q, err := parser.Parse(src, parser.Options{})
 	if err != nil {
 		t.Fatalf("%s: %v", src, err)
 	}
-	res, err := Run(context.Background(), ds, q, Options{})
+	res, err := Run(context.Background(), ds, q, opt)
 	if err != nil {
-		t.Fatalf("%s: %v", src, err)
+		t.Fatalf("%s (%d rows): %v", src, opt.MaxRows, err)
 	}
 	var out []string
 	for _, row := range res.Rows {

@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
-	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // TestOrderTopMatchesFullSort: ORDER BY … LIMIT through orderTop's buffer (trimmed by the first key, the ties
@@ -54,18 +52,7 @@ func TestOrderTopMatchesFullSort(t *testing.T) {
 			src := pre + body + fmt.Sprintf(" LIMIT %d OFFSET %d", slice[0], slice[1])
 			// A budget of 3 000 rows lets the buffer of 1 024 start but not grow: the ties are ordered at each trim.
 			for _, maxRows := range []int{0, 3000} {
-				q, err := parser.Parse(src, parser.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				res, err := Run(context.Background(), ds, q, Options{MaxRows: maxRows})
-				if err != nil {
-					t.Fatalf("%s: %v", src, err)
-				}
-				var got []string
-				for _, row := range res.Rows {
-					got = append(got, row[0].String()+" "+row[1].String())
-				}
+				got := runOrderedWith(t, ds, src, Options{MaxRows: maxRows})
 				if strings.Join(got, "\n") != strings.Join(want[slice[1]:slice[1]+slice[0]], "\n") {
 					t.Fatalf("%s (%d rows): not the full sort's slice", src, maxRows)
 				}
@@ -106,18 +93,7 @@ func TestOrderDistinctTopMatchesFullSort(t *testing.T) {
 	// solutions, not the first k, which need not hold k distinct ones.
 	small := `SELECT DISTINCT ?w ?n { ?s <http://ex.org/w> ?w ; <http://ex.org/n> ?n ; <http://ex.org/d> ?d FILTER(?n < 6) } ORDER BY ?d`
 	want := runOrdered(t, ds, small)
-	q, err := parser.Parse(small+" LIMIT 20", parser.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(context.Background(), ds, q, Options{MaxRows: 1500})
-	if err != nil {
-		t.Fatalf("%s (1 500 rows): %v", small, err)
-	}
-	var got []string
-	for _, row := range res.Rows {
-		got = append(got, row[0].String()+" "+row[1].String())
-	}
+	got := runOrderedWith(t, ds, small+" LIMIT 20", Options{MaxRows: 1500})
 	if strings.Join(got, "\n") != strings.Join(want[:20], "\n") {
 		t.Fatalf("%s LIMIT 20 (1 500 rows): not the full sort's slice\ngot  %v\nwant %v", small, got, want[:20])
 	}
