@@ -4,6 +4,7 @@
 package fptest
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"io"
@@ -58,8 +59,14 @@ func Start(t testing.TB, h http.Handler, lookup fastpath.Lookup, opts func(*http
 	return p
 }
 
-// Exchange writes raw to a new connection to addr in pieces of chunk bytes (all at once when chunk is 0), closes
-// its writing side and returns everything read until the server closes the connection.
+// Exchange writes raw to a new connection to addr in pieces of chunk bytes (all at once when chunk is 0) and
+// returns everything read until the server closes the connection.
+//
+// The writing side is closed only once the server has answered every complete request in raw (or has closed the
+// connection): net/http reads a client's half-close while a handler runs as a client that has gone and cancels the
+// request's context, so closing at once would let a slow answer (a SPARQL query on a loaded machine) be cancelled
+// on one server and not the other. The half-close is still needed afterwards: it ends a keep-alive connection and
+// tells a server waiting on an incomplete request that nothing more comes.
 func Exchange(t testing.TB, addr string, raw []byte, chunk int) []byte {
 	t.Helper()
 	c, err := net.Dial("tcp", addr)
@@ -68,10 +75,28 @@ func Exchange(t testing.TB, addr string, raw []byte, chunk int) []byte {
 	}
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	reqs := completeRequests(raw)
 	got := make(chan []byte, 1)
 	go func() {
-		b, _ := io.ReadAll(c)
-		got <- b
+		var all bytes.Buffer
+		br := bufio.NewReader(io.TeeReader(c, &all))
+		for answered := 0; answered < len(reqs); {
+			resp, err := http.ReadResponse(br, reqs[answered])
+			if err != nil {
+				break
+			}
+			_, err = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if err != nil {
+				break
+			}
+			if resp.StatusCode >= 200 || resp.StatusCode == http.StatusSwitchingProtocols {
+				answered++
+			}
+		}
+		_ = c.(*net.TCPConn).CloseWrite()
+		_, _ = io.Copy(io.Discard, br)
+		got <- all.Bytes()
 	}()
 	if chunk <= 0 {
 		chunk = len(raw)
@@ -86,8 +111,24 @@ func Exchange(t testing.TB, addr string, raw []byte, chunk int) []byte {
 			time.Sleep(time.Millisecond)
 		}
 	}
-	_ = c.(*net.TCPConn).CloseWrite()
 	return <-got
+}
+
+// completeRequests parses the requests raw holds in full, in order; it stops at the first one that is malformed
+// or cut short, which the server answers (or waits on) after the half-close.
+func completeRequests(raw []byte) []*http.Request {
+	var reqs []*http.Request
+	br := bufio.NewReader(bytes.NewReader(raw))
+	for {
+		req, err := http.ReadRequest(br)
+		if err != nil {
+			return reqs
+		}
+		if _, err := io.Copy(io.Discard, req.Body); err != nil {
+			return reqs
+		}
+		reqs = append(reqs, req)
+	}
 }
 
 var (
