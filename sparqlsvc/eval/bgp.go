@@ -1176,7 +1176,7 @@ func (e *evaluator) narrowedScan(k narrowKey, p ID, oslot int, conj []algebra.Ex
 		return index.Matches{}, nil
 	}
 	e.bytes += 12 * n
-	rows := index.SortBySubject(parts...)
+	rows := k.g.SortedBySubject(parts...)
 	if e.narrowRows == nil {
 		e.narrowRows = map[narrowKey]narrowedRows{}
 	}

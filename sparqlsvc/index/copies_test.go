@@ -1,0 +1,103 @@
+package index
+
+import (
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+	"unsafe"
+)
+
+// copiesGraph is a graph of preds predicates with n triples each, random subjects and objects.
+func copiesGraph(r *rand.Rand, preds, n int) *Graph {
+	var spo []Row
+	for p := 1; p <= preds; p++ {
+		for range n {
+			spo = append(spo, Row{ID(r.IntN(1<<20) + 1), ID(p), ID(r.IntN(1<<20) + 1)})
+		}
+	}
+	slices.SortFunc(spo, func(a, b Row) int { return slices.Compare(a[:], b[:]) })
+	spo = slices.Compact(spo)
+	pos := make([]Row, len(spo))
+	osp := make([]Row, len(spo))
+	for i, t := range spo {
+		pos[i] = Row{t[1], t[2], t[0]}
+		osp[i] = Row{t[2], t[0], t[1]}
+	}
+	for _, rows := range [][]Row{pos, osp} {
+		slices.SortFunc(rows, func(a, b Row) int { return slices.Compare(a[:], b[:]) })
+	}
+	return &Graph{perms: [3][]Row{SPO: spo, POS: pos, OSP: osp}}
+}
+
+func sameArray(a, b []Row) bool { return len(a) > 0 && unsafe.SliceData(a) == unsafe.SliceData(b) }
+
+// TestSubjectCopiesKeptAndBounded: a predicate's subject-sorted rows are sorted once and kept for later calls,
+// whole or as the parts a filter keeps; the copies never hold more than the graph's bound, the least recently used
+// dropped first; rows not of the graph's POS are sorted and not kept; concurrent callers share one copy. Every
+// answer equals the sort's.
+func TestSubjectCopiesKeptAndBounded(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	g := copiesGraph(r, 6, 5000) // bound: 30 000 rows / copyShare, room for one predicate's 5 000 rows
+	check := func(what string, got []Row, parts ...[]Row) {
+		t.Helper()
+		if want := sortBySubject(parts...); !slices.Equal(got, want) {
+			t.Fatalf("%s: rows differ from the sort's", what)
+		}
+		if b := g.CopyBytes(); b > g.copyLimit() {
+			t.Fatalf("%s: copies hold %d bytes, over the bound %d", what, b, g.copyLimit())
+		}
+	}
+	p1, p2 := g.SubjectRows(1), g.SubjectRows(1)
+	check("p1", p1, g.Match(0, 1, 0).Rows)
+	if !sameArray(p1, p2) {
+		t.Fatal("p1's rows were sorted again, not kept")
+	}
+	if g.CopyBytes() != int64(len(p1))*12 {
+		t.Fatalf("copies hold %d bytes, want %d", g.CopyBytes(), len(p1)*12)
+	}
+	q := g.SubjectRows(2)
+	check("p2", q, g.Match(0, 2, 0).Rows)
+	if !sameArray(q, g.SubjectRows(2)) {
+		t.Fatal("p2's rows were not kept")
+	}
+	if again := g.SubjectRows(1); sameArray(again, p1) {
+		t.Fatal("p1's copy was kept beside p2's, over the bound")
+	} else {
+		check("p1 again", again, g.Match(0, 1, 0).Rows)
+	}
+	// Parts of a predicate's range, as a filter's value ranges keep them.
+	pr := g.Match(0, 3, 0).Rows
+	parts := [][]Row{pr[100:1500], pr[2000:4900]}
+	a := g.SortedBySubject(parts...)
+	check("parts", a, parts...)
+	if !sameArray(a, g.SortedBySubject(parts...)) {
+		t.Fatal("the parts' rows were not kept")
+	}
+	if b := g.SortedBySubject(pr[100:1500], pr[2000:4901]); sameArray(a, b) {
+		t.Fatal("other parts were answered with the first parts' copy")
+	} else {
+		check("other parts", b, pr[100:1500], pr[2000:4901])
+	}
+	// Rows of no graph's POS: sorted, not kept.
+	own := slices.Clone(g.Match(0, 4, 0).Rows)
+	before := g.CopyBytes()
+	o := g.SortedBySubject(own)
+	check("own rows", o, own)
+	if g.CopyBytes() != before || sameArray(o, g.SortedBySubject(own)) {
+		t.Fatal("rows not of the graph's POS were kept")
+	}
+	// Concurrent callers of a copy not yet kept share one.
+	var wg sync.WaitGroup
+	got := make([][]Row, 8)
+	for i := range got {
+		wg.Go(func() { got[i] = g.SubjectRows(5) })
+	}
+	wg.Wait()
+	check("concurrent", got[0], g.Match(0, 5, 0).Rows)
+	for _, rows := range got[1:] {
+		if !sameArray(rows, got[0]) {
+			t.Fatal("concurrent callers sorted their own copies")
+		}
+	}
+}
