@@ -86,6 +86,13 @@ func (e *evaluator) groupRuns(x *algebra.Group, in []ID, add func(row []ID, n in
 			}
 		}
 	}
+	period := -1 // keys of date fields of the object: runs of one period (groupperiods.go)
+	if e.t.dict != nil && len(e.t.dict.DateBlocks()) > 0 {
+		var minMax bool
+		if period, minMax = e.periodField(x, os); minMax && !e.oneDateBlock(ranges) {
+			period = -1
+		}
+	}
 	for ri, m := range ranges {
 		ch := conds
 		if proven != nil && proven[ri] {
@@ -96,6 +103,10 @@ func (e *evaluator) groupRuns(x *algebra.Group, in []ID, add func(row []ID, n in
 			reads = reads.union(e.varsOfExpr(c))
 		}
 		bySubject, byObject := reads.has(ss), reads.has(os)
+		var periods *periodReader
+		if period >= 0 && len(ch) == 0 && m.Perm == index.POS {
+			periods = &periodReader{e: e, field: period}
+		}
 		for j, n := 0, m.Len(); j < n; {
 			if e.steps++; e.steps >= e.nextCheck {
 				if err := e.interrupted(); err != nil {
@@ -104,6 +115,21 @@ func (e *evaluator) groupRuns(x *algebra.Group, in []ID, add func(row []ID, n in
 				}
 			}
 			ms, _, mo := m.At(j)
+			if periods != nil {
+				// The run's first row once, its last for the rest (periodField's aggregates).
+				if run := periods.run(m, j, n); run > 1 {
+					row[ss], row[os] = ms, mo
+					if !add(row, 1) {
+						return true, false
+					}
+					row[ss], _, row[os] = m.At(j + run - 1)
+					if !add(row, int64(run-1)) {
+						return true, false
+					}
+					j += run
+					continue
+				}
+			}
 			run := 1
 			switch {
 			case bySubject:
