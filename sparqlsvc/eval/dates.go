@@ -107,8 +107,11 @@ type cmpSite struct {
 	scale int
 	konst rdf.Term
 	cuts  [4]dateCut // siteDate: per date block
-	// nums holds the constant operands that are numbers held in ids (numberCompare), once numsDone.
+	// nums holds the constant operands that are numbers held in ids, numSlots the variables' slots (-1 for any
+	// other operand) and op the operator's row of opTable (numberCompare), once numsDone.
 	nums     [2]ID
+	numSlots [2]int
+	op       uint8
 	numsDone bool
 	// memoSlot is 1 + the slot of the variable compared with a constant (0: not that form); memo its answers for
 	// overlay ids (memoCompare).
