@@ -39,6 +39,9 @@ type Options struct {
 	// (> 0), or none (< 0), and plan leave such stars in the order of their narrowed range (no narrowedScan), so
 	// the two are compared with the probes they replace; 0 decides by the sizes.
 	hashStar int
+	// optBits, for tests, makes every FILTER over an OPTIONAL that optFilter may answer from a bitmap build it at
+	// its first solution (> 0), or none (< 0); 0 decides by the solutions answered as written.
+	optBits int
 	// Cores, when set, is the server's pool of core tokens (parallel.go): the query holds one while it runs and
 	// may evaluate a large scan on more cores while the pool has free ones. nil: one goroutine.
 	Cores *Cores
@@ -136,6 +139,7 @@ type evaluator struct {
 	narrowRows  map[narrowKey]narrowedRows          // first patterns' narrowed rows in subject order (narrowedScan)
 	byObject    map[fanoutKey]*index.ObjectTable    // predicates' tables of objects (objectIndex)
 	existsMemos map[*algebra.Exists]*existsMemo     // EXISTS answers by the values the pattern sees
+	optFilters  map[*algebra.Filter]*optFilter      // EXISTS patterns that are a FILTER over an OPTIONAL (optFilterOf)
 	constKeys   map[*algebra.Call]*[2]*builtin.Key  // comparisons' constant operands, parsed (argKey)
 	scratchKeys [2]builtin.Key
 	keyMemoID   ID // the variable value whose MIN/MAX key keyMemo is (accumulate)

@@ -511,6 +511,14 @@ func (e *evaluator) existsMemoOf(x *algebra.Exists) *existsMemo {
 		}
 	}, nil)
 	m.volatile = volatileOp(x.Pattern)
+	if f, ok := x.Pattern.(*algebra.Filter); ok && e.optFilters[f] == nil {
+		if of := e.optFilterOf(f); of != nil {
+			if e.optFilters == nil {
+				e.optFilters = map[*algebra.Filter]*optFilter{}
+			}
+			e.optFilters[f] = of
+		}
+	}
 	m.ok = !m.volatile
 	m.sink = func([]ID) bool {
 		m.found = true

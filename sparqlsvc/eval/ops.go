@@ -160,6 +160,9 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 		if b, ok := x.Op.(*algebra.BGP); ok && (e.subst > 0 || e.safe(b, e.boundSet(in))) {
 			return e.filteredBGP(b, x.Exprs, in, emit, errp)
 		}
+		if of := e.optFilters[x]; of != nil { // an EXISTS's pattern: only its solutions' existence is read
+			return e.optFilter(of, in, emit, errp)
+		}
 		return e.exec(x.Op, in, func(row []ID) bool {
 			for _, f := range x.Exprs {
 				if !e.test(f, row, errp) {

@@ -85,6 +85,7 @@ type existsSet struct {
 	// the set of 580 000 offers at 10 M is 14 MB of map, a cache miss per lookup, against 0.4 MB of bits.
 	bits  []uint64
 	many  map[string]struct{}
+	last  ID   // the id addOne last added
 	any   bool // no key variable: whether the pattern has a solution
 	bytes int64
 	buf   []byte
@@ -122,6 +123,10 @@ func (s *existsSet) has(row []ID) (found, ok bool) {
 // addOne adds id to a one-key set and returns the bytes the set takes beyond what it took. Once the map holds more
 // ids than a bitmap of every dictionary id (up to top) would take bytes, the dictionary's ids move to a bitmap.
 func (s *existsSet) addOne(id, top ID) int64 {
+	if id == s.last && id != 0 {
+		return 0 // a run of one value, as a scan in POS order gives its objects: no lookup
+	}
+	s.last = id
 	if int(id/64) < len(s.bits) {
 		s.bits[id/64] |= 1 << (id % 64)
 		return 0

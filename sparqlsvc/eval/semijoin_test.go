@@ -32,15 +32,7 @@ func TestExistsSemiJoinMatchesBruteForce(t *testing.T) {
 	owner := map[string]map[int]int{} // product -> its owner, for some products
 	limit := map[int]int{}
 	b := index.NewBuilder()
-	add := func(g string, s, p, o rdf.Term) {
-		q := rdf.Triple(s, p, o)
-		if g != "" {
-			q.G = rdf.IRI("http://ex.org/" + g)
-		}
-		if err := b.Add(q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	add := graphAdder(t, b)
 	for p := range products {
 		limit[p] = 1 + r.IntN(10)
 	}
@@ -98,21 +90,8 @@ func TestExistsSemiJoinMatchesBruteForce(t *testing.T) {
 		return out
 	}
 	run := func(src string, semiJoin int) ([]string, int) {
-		res, e := semiRun(t, ds, src, semiJoin)
-		var out []string
-		for _, row := range res.Rows {
-			var cols []string
-			for _, v := range row {
-				if v.IsZero() {
-					cols = append(cols, "-")
-				} else {
-					cols = append(cols, v.String())
-				}
-			}
-			out = append(out, strings.Join(cols, " "))
-		}
-		slices.Sort(out)
-		return out, e.semiSets
+		res, e := semiRun(t, ds, src, Options{semiJoin: semiJoin})
+		return resultLines(res), e.semiSets
 	}
 	def := []string{""}
 	named := []string{"g1", "g2"}
@@ -177,20 +156,52 @@ func TestExistsSemiJoinMatchesBruteForce(t *testing.T) {
 	}
 }
 
-// semiRun answers the SELECT query src over ds with the semi-join forced (semiJoin > 0), forbidden (< 0) or decided
-// (0), and returns the evaluator for its counts.
-func semiRun(t *testing.T, ds *Dataset, src string, semiJoin int) (*Result, *evaluator) {
+// semiRun answers the SELECT query src over ds with opt (the semi-join forced, forbidden or decided, …), and returns
+// the evaluator for its counts.
+func semiRun(t *testing.T, ds *Dataset, src string, opt Options) (*Result, *evaluator) {
 	t.Helper()
 	q, err := parser.Parse(src, parser.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := newEvaluator(context.Background(), ds, q, Options{semiJoin: semiJoin})
+	e := newEvaluator(context.Background(), ds, q, opt)
 	c := &collector{res: &Result{}}
 	if err := e.selectQuery(q, c); err != nil {
 		t.Fatalf("%s: %v", src, err)
 	}
 	return c.res, e
+}
+
+// graphAdder returns a function that adds a triple to b in the named graph http://ex.org/g (the default graph
+// when g is empty).
+func graphAdder(t *testing.T, b *index.Builder) func(g string, s, p, o rdf.Term) {
+	return func(g string, s, p, o rdf.Term) {
+		q := rdf.Triple(s, p, o)
+		if g != "" {
+			q.G = rdf.IRI("http://ex.org/" + g)
+		}
+		if err := b.Add(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// resultLines writes res's rows a line each, their terms separated by spaces ("-" for an unbound one), sorted.
+func resultLines(res *Result) []string {
+	var out []string
+	for _, row := range res.Rows {
+		var cols []string
+		for _, v := range row {
+			if v.IsZero() {
+				cols = append(cols, "-")
+			} else {
+				cols = append(cols, v.String())
+			}
+		}
+		out = append(out, strings.Join(cols, " "))
+	}
+	slices.Sort(out)
+	return out
 }
 
 // wantOwned keeps the rows of products with an owner (a query that requires ?u).
@@ -320,7 +331,7 @@ func TestExistsDecidedByWork(t *testing.T) {
 	})
 	ds := FromIndex(b.Build())
 	run := func(src string, semiJoin int) ([]string, *evaluator) {
-		res, e := semiRun(t, ds, src, semiJoin)
+		res, e := semiRun(t, ds, src, Options{semiJoin: semiJoin})
 		var out []string
 		for _, row := range res.Rows {
 			out = append(out, fmt.Sprint(row))
