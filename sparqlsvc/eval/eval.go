@@ -169,6 +169,7 @@ type evaluator struct {
 	limited     map[*algebra.BGP]bool               // BGPs under a LIMIT (limitedLeaf)
 	groupKeys   map[*algebra.BGP]int                // BGPs under a GROUP BY of one variable: its slot (groupedBy)
 	minusBy     map[*algebra.Minus]minusBuilt       // MINUS's index of its right side, kept for workers (minusIndexOf)
+	minusNot    map[*algebra.Minus]*algebra.Filter  // MINUS as FILTER NOT EXISTS where that is the same (minusAsNotExists)
 }
 
 // Sink receives a query's answer as it is produced, so nothing but the operators that must hold rows keeps it in

@@ -2,6 +2,7 @@ package eval_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -95,5 +96,58 @@ func TestMinusMatchesDefinition(t *testing.T) {
 		if len(right) < 8 {
 			t.Errorf("%s: only %d right solutions, too few to use the index", c.right, len(right))
 		}
+	}
+}
+
+// A MINUS whose right operand is a BGP sharing a variable the left operand always binds is answered as FILTER NOT
+// EXISTS (eval.minusAsNotExists): the right side is probed per left solution, not held whole. A query with three
+// left solutions and 3 000 right ones must then answer under a budget of 1 000 held rows, which holding the right
+// operand exceeds; where the rewrite does not hold (the shared variable only OPTIONAL on the left, or none shared)
+// MINUS still holds the right side, and the answers stay those of the definition (TestMinusMatchesDefinition).
+func TestMinusProbesRightPerLeftSolution(t *testing.T) {
+	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
+	var qs []rdf.Quad
+	for i := range 3 {
+		qs = append(qs, rdf.Triple(ex("item", i), ex("p", 0), ex("tag", 0)))
+	}
+	for i := range 3000 {
+		// Item 1 has an offer in country 1; every other offer is of an item the left side never sees.
+		item := 100 + i
+		if i == 0 {
+			item = 1
+		}
+		qs = append(qs, rdf.Triple(ex("offer", i), ex("product", 0), ex("item", item)))
+		qs = append(qs, rdf.Triple(ex("offer", i), ex("country", 0), ex("c", 1)))
+	}
+	ds := eval.FromIndex(build(t, qs))
+	run := func(src string) ([]string, error) {
+		q, err := parser.Parse(src, parser.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := eval.Run(context.Background(), ds, q, eval.Options{MaxRows: 1000})
+		if err != nil {
+			return nil, err
+		}
+		var out []string
+		for _, row := range res.Rows {
+			out = append(out, row[0].String())
+		}
+		slices.Sort(out)
+		return out, nil
+	}
+	got, err := run(`SELECT ?i { ?i <http://ex.org/p0> ?t
+		MINUS { ?o <http://ex.org/product0> ?i ; <http://ex.org/country0> <http://ex.org/c1> } }`)
+	if err != nil {
+		t.Fatalf("MINUS with three left solutions under 1 000 held rows: %v", err)
+	}
+	if want := []string{ex("item", 0).String(), ex("item", 2).String()}; !slices.Equal(got, want) {
+		t.Errorf("MINUS answered %v, want %v", got, want)
+	}
+	// The shared variable bound only by an OPTIONAL: NOT EXISTS would remove the solutions that leave it unbound,
+	// MINUS does not, so the right side is held as before and the budget is exceeded.
+	if _, err := run(`SELECT ?i { ?i <http://ex.org/p0> ?t OPTIONAL { ?i <http://ex.org/none0> ?x }
+		MINUS { ?o <http://ex.org/product0> ?x ; <http://ex.org/country0> <http://ex.org/c1> } }`); !errors.Is(err, eval.ErrTooLarge) {
+		t.Errorf("MINUS on a variable only an OPTIONAL binds: err %v, want ErrTooLarge (the right side held)", err)
 	}
 }

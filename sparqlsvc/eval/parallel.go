@@ -958,7 +958,7 @@ func (e *evaluator) child(run *forkRun) *evaluator {
 		narrowRows: maps.Clone(e.narrowRows),
 		constKeys:  map[*algebra.Call]*[2]*builtin.Key{},
 		filterVars: maps.Clone(e.filterVars), filterConj: maps.Clone(e.filterConj), shares: maps.Clone(e.shares),
-		limited: maps.Clone(e.limited), groupKeys: maps.Clone(e.groupKeys), minusBy: maps.Clone(e.minusBy), outerNoted: map[algebra.Op]bool{}, substVars: maps.Clone(e.substVars),
+		limited: maps.Clone(e.limited), groupKeys: maps.Clone(e.groupKeys), minusBy: maps.Clone(e.minusBy), minusNot: maps.Clone(e.minusNot), outerNoted: map[algebra.Op]bool{}, substVars: maps.Clone(e.substVars),
 		work: &worker{run: run},
 	}
 	return w
