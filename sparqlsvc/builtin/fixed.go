@@ -166,57 +166,68 @@ func absU(v int64) uint64 {
 
 // arith is Arith on two fixed values; ok is false when the result needs the big path.
 func (a fixed) arith(op byte, b fixed) (rdf.Term, bool, error) {
+	if op != '/' {
+		r, ok := a.arithExact(op, b)
+		if !ok {
+			return rdf.Term{}, false, nil
+		}
+		return r.term(), true, nil
+	}
+	if b.v == 0 {
+		return rdf.Term{}, true, ErrType
+	}
+	// The quotient to 18 places, toward zero (exact when it terminates there, as the big path's):
+	// |a|·10^(18+b.scale−a.scale) / |b|, in 128 bits, so that quotients of any size print without big numbers.
+	if b.scale > a.scale {
+		v, ok := a.rescale(b.scale)
+		if !ok {
+			return rdf.Term{}, false, nil
+		}
+		a = fixed{v: v, scale: b.scale, dec: a.dec}
+	}
+	hi, lo := bits.Mul64(absU(a.v), uint64(pow10[maxScale+b.scale-a.scale]))
+	d := absU(b.v)
+	qhi, r := hi/d, hi%d
+	qlo, _ := bits.Div64(r, lo, d)
+	return decimal128(qhi, qlo, maxScale, (a.v < 0) != (b.v < 0)), true, nil
+}
+
+// arithExact is + - or * on two fixed values, its result in fixed form (not normalised for + and -); ok is false
+// for any other operator and when the result does not fit.
+func (a fixed) arithExact(op byte, b fixed) (fixed, bool) {
 	dec := a.dec || b.dec
 	switch op {
 	case '+', '-':
 		x, y, scale, ok := align(a, b)
 		if !ok {
-			return rdf.Term{}, false, nil
+			return fixed{}, false
 		}
 		if op == '-' {
 			if y == math.MinInt64 {
-				return rdf.Term{}, false, nil
+				return fixed{}, false
 			}
 			y = -y
 		}
 		s := x + y
 		if (x > 0 && y > 0 && s < 0) || (x < 0 && y < 0 && s >= 0) {
-			return rdf.Term{}, false, nil
+			return fixed{}, false
 		}
-		return fixed{v: s, scale: scale, dec: dec}.term(), true, nil
+		return fixed{v: s, scale: scale, dec: dec}, true
 	case '*':
 		hi, lo := bits.Mul64(absU(a.v), absU(b.v))
 		if hi != 0 || lo > math.MaxInt64 {
-			return rdf.Term{}, false, nil
+			return fixed{}, false
 		}
 		r := fixed{v: int64(lo), scale: a.scale + b.scale, dec: dec}
 		if (a.v < 0) != (b.v < 0) {
 			r.v = -r.v
 		}
 		if r = r.normal(); r.scale > maxScale {
-			return rdf.Term{}, false, nil
+			return fixed{}, false
 		}
-		return r.term(), true, nil
-	case '/':
-		if b.v == 0 {
-			return rdf.Term{}, true, ErrType
-		}
-		// The quotient to 18 places, toward zero (exact when it terminates there, as the big path's):
-		// |a|·10^(18+b.scale−a.scale) / |b|, in 128 bits, so that quotients of any size print without big numbers.
-		if b.scale > a.scale {
-			v, ok := a.rescale(b.scale)
-			if !ok {
-				return rdf.Term{}, false, nil
-			}
-			a = fixed{v: v, scale: b.scale, dec: a.dec}
-		}
-		hi, lo := bits.Mul64(absU(a.v), uint64(pow10[maxScale+b.scale-a.scale]))
-		d := absU(b.v)
-		qhi, r := hi/d, hi%d
-		qlo, _ := bits.Div64(r, lo, d)
-		return decimal128(qhi, qlo, maxScale, (a.v < 0) != (b.v < 0)), true, nil
+		return r, true
 	}
-	return rdf.Term{}, false, nil
+	return fixed{}, false
 }
 
 // decimal128 writes the xsd:decimal (hi·2^64+lo) / 10^scale, negated when neg, in canonical form.
@@ -291,21 +302,33 @@ func (a fixed) cmp(b fixed) (int, bool) {
 
 // round is ABS, CEIL, FLOOR and ROUND (halves toward positive infinity, fn:round) on a fixed value.
 func (a fixed) round(name string) (rdf.Term, bool) {
+	r, ok := a.roundExact(name)
+	if !ok {
+		return rdf.Term{}, false
+	}
+	return r.term(), true
+}
+
+// roundExact is round's value in fixed form.
+func (a fixed) roundExact(name string) (fixed, bool) {
 	if name == "ABS" {
 		if a.v < 0 {
+			if a.v == math.MinInt64 {
+				return fixed{}, false
+			}
 			a.v = -a.v
 		}
-		return a.term(), true
+		return a, true
 	}
 	if a.scale == 0 {
-		return a.term(), true
+		return a, true
 	}
 	p := pow10[a.scale]
 	v := a.v
 	if name == "ROUND" {
 		half := p / 2
 		if v > math.MaxInt64-half {
-			return rdf.Term{}, false
+			return fixed{}, false
 		}
 		v += half
 	}
@@ -316,7 +339,7 @@ func (a fixed) round(name string) (rdf.Term, bool) {
 	case name != "CEIL" && r < 0:
 		q--
 	}
-	return fixed{v: q, dec: a.dec}.term(), true
+	return fixed{v: q, dec: a.dec}, true
 }
 
 // num is the value in the big path's form.
@@ -327,3 +350,53 @@ func (a fixed) num() num {
 	}
 	return num{kind: k, r: big.NewRat(a.v, pow10[a.scale])}
 }
+
+// Number is an xsd:integer or xsd:decimal V / 10^Scale held in an int64 (Scale 0..DecimalPlaces; Dec: an
+// xsd:decimal). An evaluator whose operands are numbers held in their ids computes a BIND or an aggregate's
+// expression in this form, without writing each operand's lexical form and parsing it back (NumberArith,
+// NumberRound); the results are exactly Arith's and the rounding functions', whose terms Term writes.
+type Number struct {
+	V     int64
+	Scale int
+	Dec   bool
+}
+
+func (n Number) fixed() fixed { return fixed{v: n.V, scale: n.Scale, dec: n.Dec} }
+
+func (f fixed) number() Number { return Number{V: f.v, Scale: f.scale, Dec: f.dec} }
+
+// NumberOf reads an xsd:integer or xsd:decimal literal as Arith reads its operands; ok is false for any other term
+// and for values that do not fit.
+func NumberOf(t rdf.Term) (Number, bool) {
+	f, ok := toFixed(t)
+	return f.number(), ok
+}
+
+// NumberArith is Arith('+', '-' or '*') on two numbers; ok is false for '/' and when the result does not fit,
+// where Arith on their terms gives the answer.
+func NumberArith(op byte, a, b Number) (Number, bool) {
+	if a.Scale < 0 || a.Scale > maxScale || b.Scale < 0 || b.Scale > maxScale {
+		return Number{}, false
+	}
+	r, ok := a.fixed().arithExact(op, b.fixed())
+	return r.number(), ok
+}
+
+// NumberRound is ABS, CEIL, FLOOR or ROUND of a number; ok is false where the function on its term must decide.
+func NumberRound(name string, a Number) (Number, bool) {
+	if a.Scale < 0 || a.Scale > maxScale {
+		return Number{}, false
+	}
+	switch name {
+	case "ABS", "CEIL", "FLOOR", "ROUND":
+		r, ok := a.fixed().roundExact(name)
+		return r.number(), ok
+	}
+	return Number{}, false
+}
+
+// Normal is n without trailing fractional zeros: the digits its term has.
+func (n Number) Normal() Number { return n.fixed().normal().number() }
+
+// Term is n's canonical term, as Arith and the rounding functions write their results.
+func (n Number) Term() rdf.Term { return n.fixed().term() }

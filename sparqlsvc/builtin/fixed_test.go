@@ -180,3 +180,56 @@ func TestSumAddNumberMatchesAdd(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberMatchesArith holds the evaluator's arithmetic on numbers (NumberArith, NumberRound, Term) to the big
+// path of Arith and of the rounding functions on the terms: every operand shape randomNumber makes, the operands
+// read as NumberOf reads them and also as an id holds them (trailing fractional zeros kept), results that do not
+// fit refused.
+func TestNumberMatchesArith(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	// unnormal is n with k trailing fractional zeros added, as an inline id holds "1.50" (150, scale 2).
+	unnormal := func(n Number, k int) Number {
+		for ; k > 0 && n.Dec && n.Scale < maxScale && n.V > -1e17 && n.V < 1e17; k-- {
+			n.V, n.Scale = n.V*10, n.Scale+1
+		}
+		return n
+	}
+	checked := 0
+	for range 20000 {
+		a, b := randomNumber(r), randomNumber(r)
+		x, okA := NumberOf(a)
+		y, okB := NumberOf(b)
+		if !okA || !okB {
+			continue
+		}
+		x, y = unnormal(x, r.IntN(3)), unnormal(y, r.IntN(3))
+		for _, op := range []byte("+-*/") {
+			n, ok := NumberArith(op, x, y)
+			if op == '/' {
+				if ok {
+					t.Fatalf("NumberArith('/') answered %v", n)
+				}
+				continue
+			}
+			if !ok {
+				continue
+			}
+			checked++
+			if want, err := arithBig(op, a, b); err != nil || n.Term() != want || n.Normal().Term() != want {
+				t.Fatalf("%v %c %v: number %v (%v), Arith %v (%v)", a, op, b, n, n.Term(), want, err)
+			}
+		}
+		for _, fn := range []string{"ABS", "CEIL", "FLOOR", "ROUND"} {
+			n, ok := NumberRound(fn, x)
+			if !ok {
+				continue
+			}
+			if want, err := roundingBig(fn, a); err != nil || n.Term() != want {
+				t.Fatalf("%s(%v): number %v (%v), rounding %v (%v)", fn, a, n, n.Term(), want, err)
+			}
+		}
+	}
+	if checked < 10000 {
+		t.Errorf("only %d results fit a Number", checked)
+	}
+}

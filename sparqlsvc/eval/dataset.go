@@ -19,6 +19,7 @@ import (
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+	"github.com/ldhub/ldhub/sparqlsvc/builtin"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
@@ -109,10 +110,17 @@ type terms struct {
 	arena []byte
 	// scratch holds the values of a SELECT's top-level expressions (see evaluator.markDirect) while their solution
 	// travels to the sink; their ids count down from the top of the id range.
-	scratch []rdf.Term
+	scratch []scratchValue
 	// loads counts the terms read from the dictionary: counted work (evaluator.effort), a read of the dictionary's
 	// pages costing as much as several rows of a scan.
 	loads int
+}
+
+// scratchValue is a scratch id's value: a term, or a number whose term is written only if asked for.
+type scratchValue struct {
+	t   rdf.Term
+	n   builtin.Number
+	num bool
 }
 
 // scratchID gives x an id valid until the scratch list is emptied, without interning it.
@@ -120,8 +128,25 @@ func (t *terms) scratchID(x rdf.Term) ID {
 	if x.IsZero() {
 		return 0
 	}
-	t.scratch = append(t.scratch, x)
+	t.scratch = append(t.scratch, scratchValue{t: x})
 	return ^ID(0) - ID(len(t.scratch)-1)
+}
+
+// scratchNumber is scratchID for a number: its term is written when term asks for it, and an arithmetic
+// expression reading it takes the number (scratchNumberOf) instead of parsing a term.
+func (t *terms) scratchNumber(n builtin.Number) ID {
+	t.scratch = append(t.scratch, scratchValue{n: n, num: true})
+	return ^ID(0) - ID(len(t.scratch)-1)
+}
+
+// scratchNumberOf is the number a scratch id holds (scratchNumber); ok is false for other ids.
+func (t *terms) scratchNumberOf(id ID) (builtin.Number, bool) {
+	if n := ID(len(t.scratch)); n > 0 && id > ^ID(0)-n {
+		if v := &t.scratch[^ID(0)-id]; v.num {
+			return v.n, true
+		}
+	}
+	return builtin.Number{}, false
 }
 
 func newTerms(d *index.Dict) *terms {
@@ -139,7 +164,11 @@ func (t *terms) term(id ID) rdf.Term {
 		return rdf.Term{}
 	}
 	if n := ID(len(t.scratch)); n > 0 && id > ^ID(0)-n {
-		return t.scratch[^ID(0)-id]
+		v := &t.scratch[^ID(0)-id]
+		if v.num && v.t.IsZero() {
+			v.t = v.n.Term()
+		}
+		return v.t
 	}
 	if id == t.lastID {
 		return t.lastTerm

@@ -128,8 +128,8 @@ type evaluator struct {
 	reach       map[reachKey][]ID
 	curRow      []ID                                // the solution an Extend is evaluating, which scopes BNODE(label)
 	bindVs      varset                              // variables bound by BIND/SELECT expressions
-	direct      map[*algebra.Extend]bool            // expressions whose values only travel up to the sink (markDirect)
-	lowest      *algebra.Extend                     // the deepest of them, which empties the scratch list per solution
+	direct      map[*algebra.Extend]bool            // expressions whose values are read only within their solution (markDirect)
+	lowest      map[*algebra.Extend]bool            // the deepest of each chain of them, which empties the scratch list per solution
 	topK        map[*algebra.OrderBy]topBound       // ORDER BYs under a LIMIT: how many first solutions the slice can use
 	argStack    []rdf.Term                          // the evaluated arguments of the calls being evaluated (args)
 	pathCursors map[*algebra.PathLink][]probeCursor // per link of a property path (linkCursors)
@@ -501,8 +501,18 @@ func projection(op algebra.Op) ([]algebra.Var, bool) {
 // BY and EXISTS do), so they need no interned id: interning costs a dictionary probe and an overlay entry per new
 // value, and the overlay, charged against the memory budget, would grow with every row of a streamed answer.
 // Their values go to the terms' scratch list instead, which the deepest of them empties for each new solution.
+// The BINDs right under a GROUP BY whose keys and aggregates do not read their variables are marked too
+// (markGroupDirect).
 func (e *evaluator) markDirect(op algebra.Op) {
 	e.direct = map[*algebra.Extend]bool{}
+	e.lowest = map[*algebra.Extend]bool{}
+	e.markGroupDirect(op)
+	var deepest *algebra.Extend
+	defer func() {
+		if deepest != nil {
+			e.lowest[deepest] = true
+		}
+	}()
 	for {
 		switch x := op.(type) {
 		case *algebra.Project:
@@ -521,11 +531,101 @@ func (e *evaluator) markDirect(op algebra.Op) {
 				return
 			}
 			e.direct[x] = true
-			e.lowest = x
+			deepest = x
 			op = x.Op
 		default:
 			return
 		}
+	}
+}
+
+// markGroupDirect marks the BINDs of the chain of BINDs and FILTERs right under each GROUP BY of op (outside EXISTS
+// patterns) whose variables the group's keys and aggregates do not read. The group keeps only its keys and its
+// aggregates' states, so such a value is read, if at all, by the BINDs and FILTERs above it in the chain, while its
+// solution passes through: BIND(?price * 1.19 AS ?gross) BIND(ROUND(?gross) AS ?r) under GROUP BY on a band of ?r
+// interned a new term for every offer's ?gross. COUNT(DISTINCT *) reads every variable, so it leaves the chain as
+// it is; a chain stops at an EXISTS, which may evaluate another chain between a value and its readers.
+func (e *evaluator) markGroupDirect(op algebra.Op) {
+	var visit func(op algebra.Op)
+	visit = func(op algebra.Op) {
+		algebra.Walk(op, func(o algebra.Op) bool {
+			switch x := o.(type) {
+			case *algebra.Filter:
+				// Groups inside an EXISTS pattern are left alone: the pattern is evaluated while the solution
+				// testing it may hold scratch values.
+				for _, f := range x.Exprs {
+					if hasExists(f) {
+						visit(x.Op)
+						return false
+					}
+				}
+			case *algebra.Extend:
+				if hasExists(x.Expr) {
+					visit(x.Op)
+					return false
+				}
+			case *algebra.LeftJoin:
+				if x.Expr != nil && hasExists(x.Expr) {
+					visit(x.Left)
+					visit(x.Right)
+					return false
+				}
+			case *algebra.Group:
+				e.markGroupChain(x)
+			}
+			return true
+		})
+	}
+	visit(op)
+}
+
+// markGroupChain marks the BINDs of the chain under g that markGroupDirect allows.
+func (e *evaluator) markGroupChain(g *algebra.Group) {
+	var read varset
+	for _, k := range g.Keys {
+		read = read.union(e.varsOfExpr(k.Expr))
+	}
+	for _, a := range g.Aggregates {
+		if a.Aggregate.Expr == nil {
+			if a.Aggregate.Distinct {
+				return
+			}
+			continue
+		}
+		read = read.union(e.varsOfExpr(a.Aggregate.Expr))
+	}
+	if read.over {
+		return
+	}
+	var deepest *algebra.Extend
+	for op := g.Op; ; {
+		switch x := op.(type) {
+		case *algebra.Filter:
+			for _, f := range x.Exprs {
+				if hasExists(f) {
+					op = nil
+				}
+			}
+			if op != nil {
+				op = x.Op
+				continue
+			}
+		case *algebra.Extend:
+			if !hasExists(x.Expr) {
+				if s := e.slot(x.Var); s >= 64 || read.bits&(1<<uint(s)) == 0 {
+					if s < 64 {
+						e.direct[x] = true
+						deepest = x
+					}
+				}
+				op = x.Op
+				continue
+			}
+		}
+		break
+	}
+	if deepest != nil {
+		e.lowest[deepest] = true
 	}
 }
 

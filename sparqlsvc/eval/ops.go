@@ -233,7 +233,9 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 			e.outerNoted[x] = true
 		}
 		s := e.slot(x.Var)
-		direct, lowest := e.direct[x], e.lowest == x
+		direct, lowest := e.direct[x], e.lowest[x]
+		// An arithmetic expression is tried on the numbers held in its operands' ids first (numberID).
+		arith := arithExpr(x.Expr)
 		return e.exec(x.Op, in, func(row []ID) bool {
 			if lowest { // the values of the previous solution have reached the sink or been filtered out
 				e.t.scratch = e.t.scratch[:0]
@@ -241,6 +243,11 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 			e.curRow = row
 			var id ID
 			fid, isField := e.dateFieldID(x.Expr, row)
+			if arith && !isField {
+				if nid, ok := e.numberID(x.Expr, row, direct && row[s] == 0); ok {
+					fid, isField = nid, true
+				}
+			}
 			var memo *bindValue
 			if m := e.bindMemoOf(x); m != nil && !isField {
 				memo, _ = m.value(e, x.Expr, row, errp)
@@ -250,7 +257,7 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 			}
 			if isField {
 				// YEAR(?d) and the like from the dictionary's column: the integer's id, without its term made
-				// and parsed back.
+				// and parsed back; or an arithmetic expression's value from its operands' ids (numberID).
 				id = fid
 			} else if memo != nil { // the value met for this input before (bindMemo)
 				switch {
@@ -274,7 +281,11 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 			} else if err != nil {
 				return emit(row)
 			} else if direct && row[s] == 0 {
-				id = e.t.scratchID(v)
+				if iid, ok := index.InlineID(v); ok { // an id every solution may keep: memos above can use it
+					id = iid
+				} else {
+					id = e.t.scratchID(v)
+				}
 			} else if id = e.t.id(v); e.t.isOverlay(id) {
 				// A new overlay term: the loop that produces the rows may not check the budget per row.
 				if err := e.check(); err != nil {
@@ -778,8 +789,8 @@ func (e *evaluator) belowBinds(x *algebra.Filter) algebra.Op {
 		if e.direct[chain[i]] {
 			e.direct[&c] = true
 		}
-		if e.lowest == chain[i] {
-			e.lowest = &c
+		if e.lowest[chain[i]] {
+			e.lowest[&c] = true
 		}
 		op = &c
 	}

@@ -1,0 +1,117 @@
+package eval
+
+import (
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+	"github.com/ldhub/ldhub/sparqlsvc/builtin"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
+)
+
+// Arithmetic over numbers held in their ids (index.InlineNumber) is computed on their values (builtin.Number),
+// without a term made for each operand, its lexical form parsed back, and the result written and interned: a
+// BIND of ?price * 1.19 or a SUM(?price * ?days) over every offer spent most of its time doing that. The values
+// are Arith's and the rounding functions' exactly; where an operand is anything else, or a result does not fit,
+// the general evaluation decides.
+
+// arithExpr reports whether x is an operation numberValue evaluates: + - * (binary and unary), ABS, CEIL, FLOOR
+// and ROUND over variables, constants and such operations.
+func arithExpr(x algebra.Expr) bool {
+	c, ok := x.(*algebra.Call)
+	if !ok || !arithFunc(c) {
+		return false
+	}
+	for _, a := range c.Args {
+		switch a := a.(type) {
+		case algebra.Var, algebra.Constant:
+		case *algebra.Call:
+			if !arithExpr(a) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// arithFunc reports whether c is one of the operations numberValue evaluates.
+func arithFunc(c *algebra.Call) bool {
+	switch c.Func {
+	case "+", "-":
+		return len(c.Args) == 1 || len(c.Args) == 2
+	case "*":
+		return len(c.Args) == 2
+	case "ABS", "CEIL", "FLOOR", "ROUND":
+		return len(c.Args) == 1
+	}
+	return false
+}
+
+// numberValue evaluates x when every operand it reads is an xsd:integer or xsd:decimal that fits builtin.Number:
+// a variable's number held in its id, or a numeric constant. ok is false otherwise (an operand of another kind, an
+// unbound variable, a result that does not fit), and the general evaluation gives the value or the error.
+func (e *evaluator) numberValue(x algebra.Expr, row []ID) (builtin.Number, bool) {
+	switch v := x.(type) {
+	case algebra.Var:
+		id := row[e.varSlot(v)]
+		if isScratch(id) { // an earlier BIND's number (numberID)
+			return e.t.scratchNumberOf(id)
+		}
+		n, scale, ok := index.InlineNumber(id)
+		return builtin.Number{V: n, Scale: scale, Dec: index.IsInlineDecimal(id)}, ok
+	case algebra.Constant:
+		return builtin.NumberOf(v.Term)
+	case *algebra.Call:
+		if !arithFunc(v) {
+			return builtin.Number{}, false
+		}
+		a, ok := e.numberValue(v.Args[0], row)
+		if !ok {
+			return builtin.Number{}, false
+		}
+		if len(v.Args) == 2 {
+			b, ok := e.numberValue(v.Args[1], row)
+			if !ok {
+				return builtin.Number{}, false
+			}
+			return builtin.NumberArith(v.Func[0], a, b)
+		}
+		switch v.Func {
+		case "+": // unary plus: the same number in canonical form
+			return a, true
+		case "-":
+			return builtin.NumberArith('-', builtin.Number{Dec: a.Dec}, a)
+		}
+		return builtin.NumberRound(v.Func, a)
+	}
+	return builtin.Number{}, false
+}
+
+// numberID is the id of x's value when numberValue computes it: the number's own id when it is held in one
+// (index.IntegerID, index.DecimalID), else, when scratch allows it (a value read only within its solution:
+// markDirect), a scratch id holding the number, its term written only if read. ok is false when numberValue
+// cannot compute x or the value would need interning, which the caller does (its memo may know the value).
+func (e *evaluator) numberID(x algebra.Expr, row []ID, scratch bool) (ID, bool) {
+	n, ok := e.numberValue(x, row)
+	if !ok {
+		return 0, false
+	}
+	if id, ok := numberInline(n); ok {
+		return id, true
+	}
+	if scratch {
+		return e.t.scratchNumber(n), true
+	}
+	return 0, false
+}
+
+// numberInline is the inline id of n's canonical term, when it has one.
+func numberInline(n builtin.Number) (ID, bool) {
+	n = n.Normal()
+	if n.Dec {
+		return index.DecimalID(n.V, n.Scale)
+	}
+	if n.Scale != 0 {
+		return 0, false
+	}
+	return index.IntegerID(n.V)
+}

@@ -1,0 +1,119 @@
+package eval
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
+)
+
+// TestBindChainValues holds BINDs and aggregates computed on numbers held in ids (numberValue), and the BINDs under
+// a GROUP BY kept in the scratch list (markGroupChain), to the same queries with the chain inside a subquery,
+// where neither applies to the BINDs' variables: numbers of every inline shape, decimals too long or too large
+// for an id, integers, strings (an error in the chain), groups that read the chain's variables and groups that do
+// not, COUNT(DISTINCT *), a FILTER and a function reading a scratch number. Then a GROUP BY over BINDs of 3 000
+// distinct computed values under a memory budget their interning would exceed.
+func TestBindChainValues(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	b := index.NewBuilder()
+	ex := func(s string) rdf.Term { return rdf.IRI("http://ex.org/" + s) }
+	add := func(s, p, o rdf.Term) {
+		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 3000 {
+		s := ex(fmt.Sprint("s", i))
+		var v rdf.Term
+		switch r.IntN(6) {
+		case 0:
+			v = rdf.Literal(fmt.Sprint(r.IntN(20000)-2000), rdf.XSDInteger)
+		case 1:
+			v = rdf.Literal(fmt.Sprintf("%d.%02d", r.IntN(10000), r.IntN(100)), rdf.XSDDecimal)
+		case 2:
+			v = rdf.Literal(fmt.Sprintf("-%d.%d", r.IntN(100), r.IntN(10)), rdf.XSDDecimal)
+		case 3: // not held in an id: too many digits, or too large
+			v = rdf.Literal(fmt.Sprintf("%d.%06d", r.IntN(1000), r.IntN(1000000)), rdf.XSDDecimal)
+		case 4:
+			v = rdf.Literal(fmt.Sprint(r.Int64N(1e15)), rdf.XSDInteger)
+		default:
+			v = rdf.String(fmt.Sprint("x", r.IntN(10)))
+		}
+		add(s, ex("v"), v)
+		add(s, ex("w"), rdf.Literal(fmt.Sprint(r.IntN(20)+1), rdf.XSDInteger))
+		add(s, ex("u"), rdf.Literal(fmt.Sprint(i), rdf.XSDInteger))
+	}
+	ds := FromIndex(b.Build())
+	run := func(src string, opt Options) ([]string, error) {
+		t.Helper()
+		res, err := runText(t, ds, "PREFIX ex: <http://ex.org/>\n"+src, opt)
+		if err != nil {
+			return nil, err
+		}
+		out := resultRows(res)
+		slices.Sort(out)
+		return out, nil
+	}
+	const star = `?s ex:v ?v ; ex:w ?w `
+	for _, c := range []struct{ sel, body, group string }{
+		{`?band (COUNT(*) AS ?n) (SUM(?v * ?w) AS ?t) (AVG(?v - 1) AS ?a) (SUM(-?v) AS ?m)`,
+			star + `BIND(?v * 1.19 AS ?g) BIND(ROUND(?g) AS ?r) BIND(IF(?r < 100, "low", IF(?r < 10000, "mid", "high")) AS ?band)`,
+			`GROUP BY ?band`},
+		{`?r (COUNT(?g) AS ?n) (MIN(?g) AS ?lo) (MAX(?g) AS ?hi) (SUM(?g) AS ?sg) (COUNT(DISTINCT ?h) AS ?dh)`,
+			star + `BIND(?v * 1.19 AS ?g) BIND(FLOOR(?g / 10) AS ?r) BIND(-?v + ABS(?w) AS ?h)`,
+			`GROUP BY ?r`},
+		{`(COUNT(DISTINCT *) AS ?n)`, `?s ex:w ?w BIND(?w * 0.5 AS ?x) BIND(CEIL(?x) AS ?y)`, ``},
+		{`?len (COUNT(*) AS ?n) (SAMPLE(?len) AS ?l)`,
+			star + `BIND(?v * 1.19 - 0.001 AS ?g) FILTER(?g > 50) BIND(STR(?g) AS ?str) BIND(STRLEN(CONCAT(?str, STR(+?g))) AS ?len)`,
+			`GROUP BY ?len`},
+		{`?k (COUNT(*) AS ?n)`, star + `BIND(?w * 3 AS ?k) BIND(?k * 1.5 AS ?j) FILTER(?j != 6)`, `GROUP BY ?k HAVING (COUNT(*) > 1)`},
+	} {
+		q := fmt.Sprintf(`SELECT %s { %s } %s`, c.sel, c.body, c.group)
+		ref := fmt.Sprintf(`SELECT %s { { SELECT * { %s } } } %s`, c.sel, c.body, c.group)
+		got, err := run(q, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		want, err := run(ref, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", ref, err)
+		}
+		if !slices.Equal(got, want) || len(got) == 0 {
+			t.Errorf("%s:\n got %q\nwant %q", q, got, want)
+		}
+	}
+	// Top-level expressions: the same values with the BINDs under DISTINCT, which holds solutions (every ?s is
+	// one solution, so DISTINCT drops none).
+	top := `?s (?v * 1.19 AS ?g) (ROUND(?g) AS ?r) (CONCAT(STR(?g), "/", STR(?r)) AS ?c) (?g * ?w AS ?d)`
+	got, err := run(`SELECT `+top+` { `+star+` }`, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := run(`SELECT DISTINCT ?s ?g ?r ?c ?d { `+star+` BIND(?v * 1.19 AS ?g) BIND(ROUND(?g) AS ?r)
+		BIND(CONCAT(STR(?g), "/", STR(?r)) AS ?c) BIND(?g * ?w AS ?d) }`, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) || len(got) != 3000 {
+		t.Errorf("top-level expressions: %d rows, want %d equal to the reference's", len(got), len(want))
+	}
+
+	// 3 000 distinct values of ?g and of ?t would take ~1 MB interned; the budget is 256 KiB.
+	const budget = 256 << 10
+	got, err = run(`SELECT ?k (COUNT(*) AS ?n) { ?s ex:u ?u BIND(?u * 1.0001 AS ?g) BIND(STR(?g) AS ?t)
+		BIND(STRLEN(?t) AS ?k) } GROUP BY ?k`, Options{MaxMemory: budget})
+	if err != nil {
+		t.Fatalf("GROUP BY over a BIND chain of distinct values under a %d-byte budget: %v", budget, err)
+	}
+	if len(got) == 0 {
+		t.Error("no groups")
+	}
+	if _, err = run(`SELECT ?g (COUNT(*) AS ?n) { ?s ex:u ?u BIND(?u * 1.0001 AS ?g) } GROUP BY ?g`,
+		Options{MaxMemory: budget}); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("GROUP BY holding 3 000 computed keys under a 256 KiB budget: %v, want ErrTooLarge", err)
+	}
+}
