@@ -975,6 +975,11 @@ type probeCursor struct {
 	obj  *index.ObjectTable // objP's objects in objG (objectIndex)
 	objG *index.Graph
 	objP ID
+	// keptG and keptP are the graph and predicate whose kept table of objects c last asked for (adoptTable), and
+	// objFar its far probes by object since, which it reports to the graph in batches.
+	keptG  *index.Graph
+	keptP  ID
+	objFar int
 	// run holds runP's triples of runG in subject order (SPO rows), or nil when runDue declined them; runAt is
 	// where the previous probe, of subject runS, landed in it.
 	run   []index.Row
@@ -1053,9 +1058,18 @@ func (e *evaluator) probe(c *probeCursor, g *index.Graph, s, p, o ID) index.Matc
 			return sub.MatchSubject(s, p, o)
 		}
 	}
-	if s == 0 && p != 0 && o != 0 {
+	byObject := s == 0 && p != 0 && o != 0
+	if byObject {
 		if c.obj != nil && c.objP == p && c.objG == g {
 			return c.obj.Match(o)
+		}
+		if c.keptG != g || c.keptP != p {
+			// The first probe of p by object through c: the graph may keep p's table from earlier queries.
+			c.keptG, c.keptP, c.objFar = g, p, 0
+			if t := e.adoptTable(g, p, g.KeptObjectTable(p)); t != nil {
+				c.obj, c.objG, c.objP = t, g, p
+				return t.Match(o)
+			}
 		}
 		if t := e.objectIndex(&c.Cursor, g, p); t != nil {
 			c.obj, c.objG, c.objP = t, g, p
@@ -1066,8 +1080,40 @@ func (e *evaluator) probe(c *probeCursor, g *index.Graph, s, p, o ID) index.Matc
 	m := g.MatchFrom(&c.Cursor, s, p, o)
 	if c.Far() != far {
 		e.farProbes++
+		if byObject {
+			// Counted for the graph, which keeps p's table once such probes over its queries have earned it.
+			if c.objFar++; c.objFar%objectBatch == 0 {
+				if t := e.adoptTable(g, p, g.NoteObjectProbes(p, objectBatch)); t != nil {
+					c.obj, c.objG, c.objP = t, g, p
+				}
+			}
+		}
 	}
 	return m
+}
+
+// objectBatch is how many far probes by object a cursor counts before it adds them to its graph's count
+// (index.Graph.NoteObjectProbes), which takes a lock.
+const objectBatch = 64
+
+// adoptTable returns t, a table of p's objects the graph keeps (nil: none), as this evaluator's for p in g when the
+// query's budget has room for it: each query that reads a kept table answers for it, as for a copy another
+// goroutine of its run built.
+func (e *evaluator) adoptTable(g *index.Graph, p ID, t *index.ObjectTable) *index.ObjectTable {
+	if t == nil {
+		return nil
+	}
+	k := fanoutKey{g, p}
+	if own, ok := e.byObject[k]; ok {
+		return own
+	}
+	cost := index.ObjectTableBytes(g.Match(0, p, 0).Len())
+	if e.bytes+e.t.bytes+cost > e.opt.MaxMemory {
+		return nil
+	}
+	e.bytes += cost
+	e.byObject[k] = t
+	return t
 }
 
 // doubled reports whether c's far probes number 256 or more and have just doubled: when subjectIndex and

@@ -84,3 +84,50 @@ func TestObjectIndexMatchesBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectTableKeptAcrossQueries: probes of "?s p o" by objects in no order, too few in one query to earn a
+// table of p's objects (objectIndex), earn the graph's table over two queries; the second adopts it once the
+// graph has it, and a third from its first probe. Every probe answers as the index's search does.
+func TestObjectTableKeptAcrossQueries(t *testing.T) {
+	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
+	b, add := builderAdding(t)
+	const objects, per = 20000, 10 // 200 000 rows of p: a table is earned after 781 far probes
+	for i := range objects {
+		for j := range per {
+			add(ex("s", i*per+j), ex("p", 0), ex("o", i))
+		}
+	}
+	ds := FromIndex(b.Build())
+	g := ds.Default[0]
+	p := ds.Dict.Lookup(ex("p", 0))
+	q, err := parser.Parse(`SELECT * { ?s ?p ?o }`, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	query := func(probes int) (adoptedAt int) {
+		e := newEvaluator(context.Background(), ds, q, Options{})
+		c := &probeCursor{}
+		adoptedAt = -1
+		for k := range probes {
+			o := ds.Dict.Lookup(ex("o", r.IntN(objects)))
+			got, want := e.probe(c, g, 0, p, o), g.Match(0, p, o)
+			if !slices.Equal(got.Rows, want.Rows) {
+				t.Fatalf("probe %d: %d rows, want %d", k, got.Len(), want.Len())
+			}
+			if adoptedAt < 0 && c.obj != nil {
+				adoptedAt = k
+			}
+		}
+		return adoptedAt
+	}
+	if at := query(600); at >= 0 {
+		t.Fatalf("the first query's 600 probes had a table from probe %d, before any was earned", at)
+	}
+	if at := query(600); at < 0 {
+		t.Fatal("the graph kept no table after two queries' probes earned it")
+	}
+	if at := query(10); at != 0 {
+		t.Fatalf("a later query adopted the kept table at probe %d, not its first", at)
+	}
+}

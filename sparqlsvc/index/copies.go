@@ -6,8 +6,9 @@ import (
 	"unsafe"
 )
 
-// subjectCopies keeps a graph's subject-sorted copies of predicates' POS ranges (SubjectRows, SortedBySubject) for
-// the graph's later queries: a star read in subject order sorted the same 582 000 prices and delivery days by
+// subjectCopies keeps a graph's subject-sorted copies of predicates' POS ranges (SubjectRows, SortedBySubject), and
+// its predicates' tables of objects once probes by object have earned them (NoteObjectProbes), for the graph's later
+// queries: a star read in subject order sorted the same 582 000 prices and delivery days by
 // subject on every run of a query at 10 M triples (a third of its CPU), and every goroutine of a split scan sorted
 // them again. The copies are bounded by copyShare of the graph's SPO bytes (30 MiB at 10 M triples), the least
 // recently used dropped first; a copy larger than the bound is sorted for its caller and not kept. A dropped copy
@@ -16,14 +17,18 @@ import (
 type subjectCopies struct {
 	mu    sync.Mutex
 	m     map[string]*subjectCopy
-	bytes int64  // the kept copies' bytes, 12 per row
+	bytes int64  // the kept copies' bytes, 12 per row, and the tables'
 	tick  uint64 // the last use's stamp
+	// objFar counts, per predicate, the probes by object that searched far from any hint, over the graph's queries
+	// (NoteObjectProbes).
+	objFar map[ID]int64
 }
 
-// subjectCopy is one kept copy; rows is valid once done is.
+// subjectCopy is one kept copy, valid once its once has run, or one kept table of objects, set when it is entered.
 type subjectCopy struct {
 	once  sync.Once
 	rows  []Row
+	table *ObjectTable
 	bytes int64
 	used  uint64
 }
@@ -55,10 +60,19 @@ func (g *Graph) sortedCopy(parts ...[]Row) []Row {
 	}
 	c := &g.copies
 	c.mu.Lock()
+	e := c.entry(key, bytes, g.copyLimit())
+	c.mu.Unlock()
+	e.once.Do(func() { e.rows = sortBySubject(parts...) })
+	return e.rows
+}
+
+// entry returns the kept entry under key, made (of the given bytes, older ones dropped to make room) when there is
+// none, and marks it used. c.mu is held.
+func (c *subjectCopies) entry(key string, bytes, limit int64) *subjectCopy {
 	c.tick++
 	e := c.m[key]
 	if e == nil {
-		for c.bytes+bytes > g.copyLimit() {
+		for c.bytes+bytes > limit {
 			c.dropOldest()
 		}
 		e = &subjectCopy{bytes: bytes}
@@ -69,9 +83,69 @@ func (g *Graph) sortedCopy(parts ...[]Row) []Row {
 		c.bytes += bytes
 	}
 	e.used = c.tick
+	return e
+}
+
+// objectShare: a predicate's table of objects is kept once its far probes by object, over the graph's queries,
+// number 1/objectShare of its rows: the evaluator's rule for building one within a query (about what as many far
+// searches cost), counted over every query, as the fences are (noteFar). A query that probes a few thousand
+// products' offers each time never earned it alone, and paid ~1.5 µs a probe at 10 M triples.
+const objectShare = 256
+
+// tableKey is the key of p's table of objects among the kept copies ('t', where a copy's key starts with 'r').
+func tableKey(p ID) string { return string(binary.AppendUvarint([]byte{'t'}, uint64(p))) }
+
+// KeptObjectTable returns the table of p's objects g keeps (NoteObjectProbes), or nil.
+func (g *Graph) KeptObjectTable(p ID) *ObjectTable {
+	c := &g.copies
+	c.mu.Lock()
+	e := c.m[tableKey(p)]
+	if e != nil {
+		c.tick++
+		e.used = c.tick
+	}
 	c.mu.Unlock()
-	e.once.Do(func() { e.rows = sortBySubject(parts...) })
-	return e.rows
+	if e == nil {
+		return nil
+	}
+	return e.table // set before the entry was entered, under c.mu (NoteObjectProbes)
+}
+
+// NoteObjectProbes counts n probes of "?s p o" that searched far from any hint, and returns the table of p's
+// objects (ObjectTable) once such probes over the graph's queries number 1/objectShare of p's rows: built by the
+// probe that crosses the mark and kept for later probes and queries (KeptObjectTable), within the copies' bound;
+// nil before, or when it does not fit.
+func (g *Graph) NoteObjectProbes(p ID, n int) *ObjectTable {
+	rows := int64(g.Match(0, p, 0).Len())
+	c := &g.copies
+	c.mu.Lock()
+	if c.objFar == nil {
+		c.objFar = map[ID]int64{}
+	}
+	c.objFar[p] += int64(n)
+	earned := c.objFar[p] >= rows/objectShare
+	e := c.m[tableKey(p)]
+	c.mu.Unlock()
+	if e != nil {
+		return g.KeptObjectTable(p)
+	}
+	if !earned {
+		return nil
+	}
+	// Built before it is entered, as its size (two slots per distinct object) is known only then; two queries
+	// crossing the mark together may both build it, and keep the first.
+	t := g.ObjectTable(p)
+	bytes := int64(len(t.slots)) * 4
+	if bytes > g.copyLimit() {
+		return nil
+	}
+	c.mu.Lock()
+	if e = c.m[tableKey(p)]; e == nil {
+		e = c.entry(tableKey(p), bytes, g.copyLimit())
+		e.table = t
+	}
+	c.mu.Unlock()
+	return e.table
 }
 
 // dropOldest drops the least recently used copy (the map holds a few dozen at most). c.mu is held.
@@ -87,8 +161,8 @@ func (c *subjectCopies) dropOldest() {
 	c.bytes -= at.bytes
 }
 
-// copyKey names parts by their places in g's POS permutation (first row and length of each), with their total
-// rows; ok is false when a part does not lie in it.
+// copyKey names parts by their places in g's POS permutation ('r', then the first row and length of each), with
+// their total rows; ok is false when a part does not lie in it.
 func (g *Graph) copyKey(parts [][]Row) (key string, n int, ok bool) {
 	pos := g.perms[POS]
 	if len(pos) == 0 {
@@ -96,7 +170,8 @@ func (g *Graph) copyKey(parts [][]Row) (key string, n int, ok bool) {
 	}
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(pos)))
 	end := base + uintptr(len(pos))*unsafe.Sizeof(Row{})
-	b := make([]byte, 0, 16*len(parts))
+	b := make([]byte, 1, 1+16*len(parts))
+	b[0] = 'r'
 	for _, part := range parts {
 		if len(part) == 0 {
 			continue

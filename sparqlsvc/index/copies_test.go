@@ -8,12 +8,12 @@ import (
 	"unsafe"
 )
 
-// copiesGraph is a graph of preds predicates with n triples each, random subjects and objects.
-func copiesGraph(r *rand.Rand, preds, n int) *Graph {
+// copiesGraph is a graph of preds predicates with n triples each, random subjects and objects (of objs values).
+func copiesGraph(r *rand.Rand, preds, n, objs int) *Graph {
 	var spo []Row
 	for p := 1; p <= preds; p++ {
 		for range n {
-			spo = append(spo, Row{ID(r.IntN(1<<20) + 1), ID(p), ID(r.IntN(1<<20) + 1)})
+			spo = append(spo, Row{ID(r.IntN(1<<20) + 1), ID(p), ID(r.IntN(objs) + 1)})
 		}
 	}
 	slices.SortFunc(spo, func(a, b Row) int { return slices.Compare(a[:], b[:]) })
@@ -38,7 +38,7 @@ func sameArray(a, b []Row) bool { return len(a) > 0 && unsafe.SliceData(a) == un
 // answer equals the sort's.
 func TestSubjectCopiesKeptAndBounded(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	g := copiesGraph(r, 6, 5000) // bound: 30 000 rows / copyShare, room for one predicate's 5 000 rows
+	g := copiesGraph(r, 6, 5000, 1<<20) // bound: 30 000 rows / copyShare, room for one predicate's 5 000 rows
 	check := func(what string, got []Row, parts ...[]Row) {
 		t.Helper()
 		if want := sortBySubject(parts...); !slices.Equal(got, want) {
@@ -99,5 +99,38 @@ func TestSubjectCopiesKeptAndBounded(t *testing.T) {
 		if !sameArray(rows, got[0]) {
 			t.Fatal("concurrent callers sorted their own copies")
 		}
+	}
+}
+
+// TestObjectTableKeptOnceEarned: a predicate's table of objects is built and kept once far probes by object over
+// the graph's queries number 1/objectShare of its rows, not before; it answers as POS does, and is found again by
+// later queries (KeptObjectTable).
+func TestObjectTableKeptOnceEarned(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	g := copiesGraph(r, 3, 20000, 2000)
+	need := g.Match(0, 2, 0).Len() / objectShare
+	if g.KeptObjectTable(2) != nil {
+		t.Fatal("a table was kept before any probe")
+	}
+	if g.NoteObjectProbes(2, need/2) != nil || g.NoteObjectProbes(1, need) == nil {
+		t.Fatal("the table was built before it was earned, or not once it was")
+	}
+	if g.KeptObjectTable(2) != nil {
+		t.Fatal("p2's table was kept after half the probes that earn it")
+	}
+	tab := g.NoteObjectProbes(2, need-need/2) // a later query's probes complete the count
+	if tab == nil || g.KeptObjectTable(2) != tab {
+		t.Fatal("p2's table was not kept once earned")
+	}
+	if g.CopyBytes() > g.copyLimit() {
+		t.Fatalf("kept %d bytes, over the bound %d", g.CopyBytes(), g.copyLimit())
+	}
+	for _, row := range g.Match(0, 2, 0).Rows[:500] {
+		if got, want := tab.Match(row[1]), g.Match(0, 2, row[1]); !slices.Equal(got.Rows, want.Rows) {
+			t.Fatalf("object %d: the table's rows differ from POS's", row[1])
+		}
+	}
+	if got := tab.Match(1 << 20); got.Len() != 0 {
+		t.Fatal("an absent object matched rows")
 	}
 }
