@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
@@ -19,8 +18,7 @@ import (
 // bitmap where the shape allows one, so a path that is silently never taken fails too.
 func TestOptFilterMatchesBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(51, 52))
-	ex := func(f string, a ...any) rdf.Term { return rdf.IRI("http://ex.org/" + fmt.Sprintf(f, a...)) }
-	num := func(v int) rdf.Term { return rdf.Literal(fmt.Sprint(v), rdf.XSDInteger) }
+	ex, num := exIRI, intLit
 	const products = 150
 	graphs := []string{"", "g1", "g2"}
 	type review struct {

@@ -374,7 +374,10 @@ func (e *evaluator) trialSet(m *existsMemo, x *algebra.Exists, bound varset, bud
 		return true
 	}
 	st, star := e.starOf(x.Pattern, s.slots)
-	if star && err == nil {
+	switch {
+	case star && st.parts != nil:
+		star = e.starPartsSet(st, collect, &err)
+	case star:
 		star = e.starSet(st, collect, &err)
 	}
 	if !star {
@@ -409,8 +412,17 @@ const starScanRows = 32
 // predicate whose objects are the set's key.
 type starShape struct {
 	narrow          algebra.Op
+	parts           []starPart // a star of three patterns or more: its narrowing patterns (narrow is nil)
 	key             ID
 	subject, object int // slots
+}
+
+// starPart is one narrowing pattern of a larger star: "?s p o", or "?s p ?o" with the filter conjuncts that read
+// only ?o, which occurs nowhere else in the star.
+type starPart struct {
+	p, o  ID
+	oslot int // -1 when o is a constant
+	conj  []algebra.Expr
 }
 
 // starOf returns the star shape of pattern, a set's pattern keyed on slots, when it has one: a BGP (or a FILTER over
@@ -427,8 +439,11 @@ func (e *evaluator) starOf(pattern algebra.Op, slots []int) (starShape, bool) {
 		pattern, filters = f.Op, f.Exprs
 	}
 	b, ok := pattern.(*algebra.BGP)
-	if !ok || len(b.Triples) != 2 {
+	if !ok || len(b.Triples) < 2 {
 		return no, false
+	}
+	if len(b.Triples) > 2 {
+		return e.starPartsOf(b, filters, slots[0])
 	}
 	t0, t1 := b.Triples[0], b.Triples[1]
 	if !t0.S.IsVar() || t0.S.Var != t1.S.Var || t0.P.IsVar() || t1.P.IsVar() {
@@ -493,33 +508,44 @@ func (e *evaluator) starSet(st starShape, add emitFn, errp *error) (ok bool) {
 	}, errp) && (past || *errp != nil) {
 		return !past
 	}
+	e.starKeys(st, bits, found, add, errp)
+	return true
+}
+
+// starCheck counts n rows of a star's work (starSet, starPartsSet) and reports false, with *errp set, once the
+// trial is past its end or the query interrupted.
+func (e *evaluator) starCheck(n int, errp *error) bool {
+	if e.steps += n; e.steps >= e.nextCheck {
+		if err := e.interrupted(); err != nil {
+			*errp = err
+			return false
+		}
+	}
+	return true
+}
+
+// starKeys passes to add the key's rows of the found subjects in bits: reading the key's predicate in order with a
+// bit test per row when it has fewer than starScanRows rows per subject found, probing it by each subject in
+// ascending order otherwise.
+func (e *evaluator) starKeys(st starShape, bits []uint64, found int, add emitFn, errp *error) {
 	g := e.active[0].g
 	row := e.newRow()
-	// check counts n rows of work and ends the trial past its end.
-	check := func(n int) bool {
-		if e.steps += n; e.steps >= e.nextCheck {
-			if err := e.interrupted(); err != nil {
-				*errp = err
-				return false
-			}
-		}
-		return true
-	}
+	check := func(n int) bool { return e.starCheck(n, errp) }
 	m := g.Match(0, st.key, 0)
 	if m.Len() < found*starScanRows {
 		for j := 0; j < m.Len(); j++ {
 			if j%starScanRows == 0 && !check(1) {
-				return true
+				return
 			}
 			s, _, o := m.At(j)
 			if bits[s/64]&(1<<(s%64)) != 0 {
 				row[st.object] = o
 				if !add(row) {
-					return true
+					return
 				}
 			}
 		}
-		return true
+		return
 	}
 	var cur index.Cursor
 	for w, word := range bits {
@@ -529,16 +555,15 @@ func (e *evaluator) starSet(st starShape, add emitFn, errp *error) (ok bool) {
 			e.probes++
 			km := g.MatchFrom(&cur, s, st.key, 0)
 			if !check(km.Len()) {
-				return true
+				return
 			}
 			for j := 0; j < km.Len(); j++ {
 				_, _, o := km.At(j)
 				row[st.object] = o
 				if !add(row) {
-					return true
+					return
 				}
 			}
 		}
 	}
-	return true
 }

@@ -172,6 +172,12 @@ func semiRun(t *testing.T, ds *Dataset, src string, opt Options) (*Result, *eval
 	return c.res, e
 }
 
+// exIRI is the IRI http://ex.org/ followed by fmt.Sprintf(f, a...).
+func exIRI(f string, a ...any) rdf.Term { return rdf.IRI("http://ex.org/" + fmt.Sprintf(f, a...)) }
+
+// intLit is the xsd:integer literal of v.
+func intLit(v int) rdf.Term { return rdf.Literal(fmt.Sprint(v), rdf.XSDInteger) }
+
 // graphAdder returns a function that adds a triple to b in the named graph http://ex.org/g (the default graph
 // when g is empty).
 func graphAdder(t *testing.T, b *index.Builder) func(g string, s, p, o rdf.Term) {
