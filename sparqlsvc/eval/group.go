@@ -17,160 +17,19 @@ import (
 // aggregate, updated as the operand's solutions arrive, instead of the solutions themselves: a GROUP BY over every
 // offer held 58 000 rows and then walked them once per aggregate.
 func (e *evaluator) group(x *algebra.Group, in []ID, emit emitFn, errp *error) bool {
-	type bucket struct {
-		key  []ID
-		aggs []aggState
-	}
-	var order []*bucket
-	buckets := map[string]*bucket{}
-	var buf []byte
-	key := make([]ID, len(x.Keys))
-	// A group's cost: its key twice (slice and map key), the bucket, and each aggregate's state.
-	cost := int64(8*len(x.Keys) + 96)
-	for _, a := range x.Aggregates {
-		cost += int64(unsafe.Sizeof(aggState{}))
-		if a.Aggregate.Name == "MIN" || a.Aggregate.Name == "MAX" {
-			cost += int64(unsafe.Sizeof(builtin.Key{}))
-		}
-	}
-	// Buckets, their states and keys are cut from blocks that double up to 256 groups: GROUP BY ?date over 3 000
-	// dates spent half its time allocating them one by one.
-	var bucketBlock []bucket
-	var stateBlock []aggState
-	var keyBlock []ID
-	blockLen := 4
-	newBucket := func(k []ID) *bucket {
-		if len(bucketBlock) == 0 {
-			bucketBlock = make([]bucket, blockLen)
-			stateBlock = make([]aggState, blockLen*len(x.Aggregates))
-			keyBlock = make([]ID, blockLen*len(x.Keys))
-			blockLen = min(2*blockLen, 256)
-		}
-		b := &bucketBlock[0]
-		na, nk := len(x.Aggregates), len(k)
-		b.key, b.aggs = keyBlock[:nk:nk], stateBlock[:na:na]
-		copy(b.key, k)
-		bucketBlock, stateBlock, keyBlock = bucketBlock[1:], stateBlock[na:], keyBlock[nk:]
-		for i, a := range x.Aggregates {
-			b.aggs[i].init(a.Aggregate)
-		}
-		return b
-	}
-	// A key of one id (or none) is looked up by the id, not by a string of it; and the group of the previous
-	// solution is tried first, since solutions often arrive group by group.
-	byID := map[ID]*bucket{}
-	var last *bucket
-	// Groups of one id are also found in a small table indexed by a hash of the id, made when a second group
-	// appears: GROUP BY SECONDS(?d) over every offer spent a quarter of its time in the map.
-	type recentGroup struct {
-		id ID
-		b  *bucket
-	}
-	var recent []recentGroup
-	// add takes n solutions equal to row in every variable the keys and aggregates read (groupRuns); 1 otherwise.
-	// Each key's form, found once: a variable (its slot), a date field of a variable (fieldArg; its slot and the
-	// function), or an expression (slot -1).
-	type keyForm struct {
-		slot  int
-		field string
-	}
-	forms := make([]keyForm, len(x.Keys))
-	for i, k := range x.Keys {
-		forms[i].slot = -1
-		switch v := k.Expr.(type) {
-		case algebra.Var:
-			forms[i].slot = e.slot(v)
-		case *algebra.Call:
-			if a, ok := fieldArg(v); ok {
-				forms[i] = keyForm{e.slot(a), v.Func}
-			}
-		}
-	}
-	add := func(row []ID, n int64) bool {
-		for i, k := range x.Keys {
-			key[i] = 0
-			switch f := forms[i]; {
-			case f.slot >= 0 && f.field == "": // the common case needs no term round trip
-				key[i] = row[f.slot]
-				continue
-			case f.slot >= 0: // YEAR(?date) and the like: no term either
-				if id, ok := e.fieldID(f.field, row[f.slot]); ok {
-					key[i] = id
-					continue
-				}
-			}
-			if v, err := e.eval(k.Expr, row, errp); err == nil {
-				key[i] = e.t.id(v)
-			}
-		}
-		if *errp != nil {
-			return false
-		}
-		var b *bucket
-		var one ID
-		if len(key) == 1 {
-			one = key[0]
-		}
-		switch {
-		case last != nil && slices.Equal(last.key, key):
-			b = last
-		case len(key) <= 1:
-			if recent == nil && len(order) > 0 {
-				recent = make([]recentGroup, 256)
-			}
-			if recent == nil {
-				break
-			}
-			r := &recent[uint32(one)*0x9e3779b1>>24]
-			if r.b == nil || r.id != one {
-				*r = recentGroup{one, byID[one]}
-			}
-			b = r.b
-		default:
-			buf = rowKey(buf, key)
-			b = buckets[string(buf)]
-		}
-		if b == nil {
-			if err := e.hold(1); err != nil {
-				*errp = err
-				return false
-			}
-			if err := e.holdBytes(cost); err != nil {
-				*errp = err
-				return false
-			}
-			b = newBucket(key)
-			if len(key) <= 1 {
-				byID[one] = b
-				if recent != nil {
-					recent[uint32(one)*0x9e3779b1>>24] = recentGroup{one, b}
-				}
-			} else {
-				buckets[string(buf)] = b
-			}
-			order = append(order, b)
-		}
-		last = b
-		for i, a := range x.Aggregates {
-			if err := e.accumulateN(&b.aggs[i], a.Aggregate, row, n, errp); err != nil {
-				*errp = err
-				return false
-			}
-		}
-		return true
-	}
-	handled, ok := e.groupRuns(x, in, add, errp)
+	g := e.newGroupState(x)
+	handled, ok := e.groupRuns(x, in, g, errp)
 	if !handled {
-		ok = e.exec(x.Op, in, func(row []ID) bool { return add(row, 1) }, errp)
+		ok = e.exec(x.Op, in, func(row []ID) bool { return g.add(row, 1, errp) }, errp)
 	}
 	if !ok && *errp != nil {
 		return false
 	}
-	if len(x.Keys) == 0 && len(order) == 0 {
-		order = append(order, newBucket(nil)) // one group over no solutions
+	if len(x.Keys) == 0 && len(g.order) == 0 {
+		g.order = append(g.order, g.newBucket(nil)) // one group over no solutions
 	}
 	out := make([]ID, e.nvars)
-	for _, b := range order {
+	for _, b := range g.order {
 		copy(out, in)
 		for i, k := range x.Keys {
 			if k.Var != "" && b.key[i] != 0 {
@@ -184,6 +43,178 @@ func (e *evaluator) group(x *algebra.Group, in []ID, emit emitFn, errp *error) b
 			}
 		}
 		if !emit(out) {
+			return false
+		}
+	}
+	return true
+}
+
+// groupBucket is one group: its key and its aggregates' states.
+type groupBucket struct {
+	key  []ID
+	aggs []aggState
+}
+
+// recentGroup is an entry of groupState.recent.
+type recentGroup struct {
+	id ID
+	b  *groupBucket
+}
+
+// keyForm is how a GROUP BY key is found, once: a variable (its slot), a date field of a variable (fieldArg; its
+// slot and the function), or an expression (slot -1).
+type keyForm struct {
+	slot  int
+	field string
+}
+
+// groupState is a GROUP BY's groups as solutions arrive, on the evaluator e (the query's, or a worker's when the
+// operand's rows are split: splitGroup).
+type groupState struct {
+	e     *evaluator
+	x     *algebra.Group
+	order []*groupBucket
+	// A key of one id (or none) is looked up by the id, not by a string of it; and the group of the previous
+	// solution is tried first, since solutions often arrive group by group.
+	buckets map[string]*groupBucket
+	byID    map[ID]*groupBucket
+	last    *groupBucket
+	// Groups of one id are also found in a small table indexed by a hash of the id, made when a second group
+	// appears: GROUP BY SECONDS(?d) over every offer spent a quarter of its time in the map.
+	recent []recentGroup
+	buf    []byte
+	key    []ID
+	// A group's cost: its key twice (slice and map key), the bucket, and each aggregate's state.
+	cost int64
+	// Buckets, their states and keys are cut from blocks that double up to 256 groups: GROUP BY ?date over 3 000
+	// dates spent half its time allocating them one by one.
+	bucketBlock []groupBucket
+	stateBlock  []aggState
+	keyBlock    []ID
+	blockLen    int
+	forms       []keyForm
+}
+
+func (e *evaluator) newGroupState(x *algebra.Group) *groupState {
+	g := &groupState{e: e, x: x, buckets: map[string]*groupBucket{}, byID: map[ID]*groupBucket{},
+		key: make([]ID, len(x.Keys)), cost: int64(8*len(x.Keys) + 96), blockLen: 4, forms: make([]keyForm, len(x.Keys))}
+	for _, a := range x.Aggregates {
+		g.cost += int64(unsafe.Sizeof(aggState{}))
+		if a.Aggregate.Name == "MIN" || a.Aggregate.Name == "MAX" {
+			g.cost += int64(unsafe.Sizeof(builtin.Key{}))
+		}
+	}
+	for i, k := range x.Keys {
+		g.forms[i].slot = -1
+		switch v := k.Expr.(type) {
+		case algebra.Var:
+			g.forms[i].slot = e.slot(v)
+		case *algebra.Call:
+			if a, ok := fieldArg(v); ok {
+				g.forms[i] = keyForm{e.slot(a), v.Func}
+			}
+		}
+	}
+	return g
+}
+
+func (g *groupState) newBucket(k []ID) *groupBucket {
+	if len(g.bucketBlock) == 0 {
+		g.bucketBlock = make([]groupBucket, g.blockLen)
+		g.stateBlock = make([]aggState, g.blockLen*len(g.x.Aggregates))
+		g.keyBlock = make([]ID, g.blockLen*len(g.x.Keys))
+		g.blockLen = min(2*g.blockLen, 256)
+	}
+	b := &g.bucketBlock[0]
+	na, nk := len(g.x.Aggregates), len(k)
+	b.key, b.aggs = g.keyBlock[:nk:nk], g.stateBlock[:na:na]
+	copy(b.key, k)
+	g.bucketBlock, g.stateBlock, g.keyBlock = g.bucketBlock[1:], g.stateBlock[na:], g.keyBlock[nk:]
+	for i, a := range g.x.Aggregates {
+		b.aggs[i].init(a.Aggregate)
+	}
+	return b
+}
+
+// find returns the group of key, made if new; nil when the budget is spent (*errp says so).
+func (g *groupState) find(key []ID, errp *error) *groupBucket {
+	var b *groupBucket
+	var one ID
+	if len(key) == 1 {
+		one = key[0]
+	}
+	switch {
+	case g.last != nil && slices.Equal(g.last.key, key):
+		return g.last
+	case len(key) <= 1:
+		if g.recent == nil && len(g.order) > 0 {
+			g.recent = make([]recentGroup, 256)
+		}
+		if g.recent == nil {
+			break
+		}
+		r := &g.recent[uint32(one)*0x9e3779b1>>24]
+		if r.b == nil || r.id != one {
+			*r = recentGroup{one, g.byID[one]}
+		}
+		b = r.b
+	default:
+		g.buf = rowKey(g.buf, key)
+		b = g.buckets[string(g.buf)]
+	}
+	if b == nil {
+		if err := g.e.hold(1); err != nil {
+			*errp = err
+			return nil
+		}
+		if err := g.e.holdBytes(g.cost); err != nil {
+			*errp = err
+			return nil
+		}
+		b = g.newBucket(key)
+		if len(key) <= 1 {
+			g.byID[one] = b
+			if g.recent != nil {
+				g.recent[uint32(one)*0x9e3779b1>>24] = recentGroup{one, b}
+			}
+		} else {
+			g.buckets[string(g.buf)] = b
+		}
+		g.order = append(g.order, b)
+	}
+	g.last = b
+	return b
+}
+
+// add takes n solutions equal to row in every variable the keys and aggregates read (groupRuns); 1 otherwise.
+func (g *groupState) add(row []ID, n int64, errp *error) bool {
+	e, key := g.e, g.key
+	for i, k := range g.x.Keys {
+		key[i] = 0
+		switch f := g.forms[i]; {
+		case f.slot >= 0 && f.field == "": // the common case needs no term round trip
+			key[i] = row[f.slot]
+			continue
+		case f.slot >= 0: // YEAR(?date) and the like: no term either
+			if id, ok := e.fieldID(f.field, row[f.slot]); ok {
+				key[i] = id
+				continue
+			}
+		}
+		if v, err := e.eval(k.Expr, row, errp); err == nil {
+			key[i] = e.t.id(v)
+		}
+	}
+	if *errp != nil {
+		return false
+	}
+	b := g.find(key, errp)
+	if b == nil {
+		return false
+	}
+	for i, a := range g.x.Aggregates {
+		if err := e.accumulateN(&b.aggs[i], a.Aggregate, row, n, errp); err != nil {
+			*errp = err
 			return false
 		}
 	}

@@ -16,9 +16,9 @@ import (
 // narrowed) a whole range is one step. Where the subject is read, each row is its own run, still without the
 // join's per-row calls.
 
-// groupRuns evaluates x's operand from in when it is such a pattern and hands add each run; handled is false when
+// groupRuns evaluates x's operand from in when it is such a pattern and hands gs each run; handled is false when
 // x is not of that form (the caller evaluates it as usual), ok is false when evaluation must stop.
-func (e *evaluator) groupRuns(x *algebra.Group, in []ID, add func(row []ID, n int64) bool, errp *error) (handled, ok bool) {
+func (e *evaluator) groupRuns(x *algebra.Group, in []ID, gs *groupState, errp *error) (handled, ok bool) {
 	b, filters := runOperand(x.Op)
 	if b == nil || e.subst > 0 || e.trial != nil || e.multi || len(e.active) != 1 || e.active[0].f != nil {
 		return false, false
@@ -119,11 +119,11 @@ func (e *evaluator) groupRuns(x *algebra.Group, in []ID, add func(row []ID, n in
 				// The run's first row once, its last for the rest (periodField's aggregates).
 				if run := periods.run(m, j, n); run > 1 {
 					row[ss], row[os] = ms, mo
-					if !add(row, 1) {
+					if !gs.add(row, 1, errp) {
 						return true, false
 					}
 					row[ss], _, row[os] = m.At(j + run - 1)
-					if !add(row, int64(run-1)) {
+					if !gs.add(row, int64(run-1), errp) {
 						return true, false
 					}
 					j += run
@@ -155,7 +155,7 @@ func (e *evaluator) groupRuns(x *algebra.Group, in []ID, add func(row []ID, n in
 					break
 				}
 			}
-			if *errp != nil || (pass && !add(row, int64(run))) {
+			if *errp != nil || (pass && !gs.add(row, int64(run), errp)) {
 				return true, false
 			}
 			j += run

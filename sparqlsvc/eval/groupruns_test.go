@@ -109,7 +109,8 @@ func TestGroupRunsLeaveCostlyFiltersToSplits(t *testing.T) {
 		for _, cores := range []int{1, 2} {
 			e := newEvaluator(context.Background(), ds, q, Options{Cores: NewCores(cores)})
 			var err error
-			handled, _ := e.groupRuns(firstOp[*algebra.Group](q.Op), e.newRow(), func([]ID, int64) bool { return true }, &err)
+			x := firstOp[*algebra.Group](q.Op)
+			handled, _ := e.groupRuns(x, e.newRow(), e.newGroupState(x), &err)
 			if want := cores == 1 || c.twoHandled; handled != want || err != nil {
 				t.Errorf("%s, %d cores: handled %v, want %v (%v)", src, cores, handled, want, err)
 			}
