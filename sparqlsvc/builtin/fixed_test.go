@@ -233,3 +233,70 @@ func TestNumberMatchesArith(t *testing.T) {
 		t.Errorf("only %d results fit a Number", checked)
 	}
 }
+
+// TestSumMergeMatchesAdd: values added to two Sums, the second merged into the first, give the total and average of
+// adding them all to one in turn, where either part or the total leaves the int64 form (integers, decimals of every
+// scale, an integer of a derived type); a part holding a double is not merged.
+func TestSumMergeMatchesAdd(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for run := range 600 {
+		var whole, first, second Sum
+		n := r.IntN(30)
+		cut := r.IntN(n + 1)
+		double := run%10 == 0 && n > 0
+		for i := range n {
+			v := r.Int64N([]int64{100, 1 << 27, 1e17, 9e18}[r.IntN(4)])
+			if r.IntN(3) == 0 {
+				v = -v
+			}
+			var term rdf.Term
+			switch k := r.IntN(5); {
+			case double && i == n-1:
+				term = rdf.Literal(fmt.Sprint(float64(v)/3), rdf.XSDNS+"double")
+			case k == 0:
+				term = rdf.Literal(fmt.Sprint(v%100), rdf.XSDNS+"byte")
+			case k == 1 || k == 2:
+				scale := r.IntN(maxScale + 1)
+				digits := fmt.Sprintf("%0*d", scale+1, absU(v))
+				lex := digits[:len(digits)-scale] + "." + digits[len(digits)-scale:]
+				if v < 0 {
+					lex = "-" + lex
+				}
+				term = rdf.Literal(lex, rdf.XSDDecimal)
+			default:
+				term = rdf.Literal(fmt.Sprint(v), rdf.XSDInteger)
+			}
+			part := &first
+			if i >= cut {
+				part = &second
+			}
+			if err := part.Add(term); err != nil {
+				t.Fatal(err)
+			}
+			if err := whole.Add(term); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := first.Total()
+		if !first.Merge(&second) {
+			if !double {
+				t.Fatalf("run %d: exact parts not merged", run)
+			}
+			if first.Total() != before {
+				t.Fatalf("run %d: a refused merge changed the total", run)
+			}
+			continue
+		}
+		if double {
+			t.Fatalf("run %d: a double merged", run)
+		}
+		if got, want := first.Total(), whole.Total(); got != want {
+			t.Fatalf("run %d: total %v, in turn %v", run, got, want)
+		}
+		got, gerr := first.Average()
+		want, werr := whole.Average()
+		if got != want || (gerr == nil) != (werr == nil) {
+			t.Fatalf("run %d: average %v (%v), in turn %v (%v)", run, got, gerr, want, werr)
+		}
+	}
+}

@@ -539,6 +539,47 @@ func (s *Sum) addFixed(f fixed) bool {
 	return false
 }
 
+// Exact reports whether the total is an xsd:integer or xsd:decimal, held exactly: such totals may be added in any
+// order (Merge). A float or double total depends on the order of its additions.
+func (s *Sum) Exact() bool { return !s.valid || s.isFixed || s.acc.kind < kFloat }
+
+// Merge adds o's values to s, giving the total and count Add gives when o's values are added after s's own. Both
+// must be Exact; false (s unchanged) otherwise.
+func (s *Sum) Merge(o *Sum) bool {
+	if !s.Exact() || !o.Exact() {
+		return false
+	}
+	switch {
+	case !o.valid:
+		return true
+	case !s.valid:
+		*s = *o
+		if !o.isFixed {
+			s.acc.r = new(big.Rat).Set(o.acc.r)
+		}
+		return true
+	case s.isFixed && o.isFixed:
+		if x, y, scale, ok := align(s.fx, o.fx); ok {
+			if sum := x + y; !(x > 0 && y > 0 && sum < 0) && !(x < 0 && y < 0 && sum >= 0) {
+				s.fx = fixed{v: sum, scale: scale, dec: s.fx.dec || o.fx.dec}
+				s.n += o.n
+				return true
+			}
+		}
+	}
+	a, b := s.acc, o.acc
+	if s.isFixed {
+		a = s.fx.num()
+	}
+	if o.isFixed {
+		b = o.fx.num()
+	}
+	a, b = promote(a, b)
+	s.acc, s.isFixed = num{kind: a.kind, r: new(big.Rat).Add(a.r, b.r)}, false
+	s.n += o.n
+	return true
+}
+
 // Total returns the sum (0 for no values).
 func (s *Sum) Total() rdf.Term {
 	if !s.valid {

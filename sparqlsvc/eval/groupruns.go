@@ -93,6 +93,8 @@ func (e *evaluator) groupRuns(x *algebra.Group, in []ID, gs *groupState, errp *e
 			period = -1
 		}
 	}
+	rr := make([]runRange, len(ranges))
+	total := 0
 	for ri, m := range ranges {
 		ch := conds
 		if proven != nil && proven[ri] {
@@ -102,29 +104,55 @@ func (e *evaluator) groupRuns(x *algebra.Group, in []ID, gs *groupState, errp *e
 		for _, c := range ch {
 			reads = reads.union(e.varsOfExpr(c))
 		}
-		bySubject, byObject := reads.has(ss), reads.has(os)
-		var periods *periodReader
+		rr[ri] = runRange{m: m, ch: ch, bySubject: reads.has(ss), byObject: reads.has(os)}
 		if period >= 0 && len(ch) == 0 && m.Perm == index.POS {
-			periods = &periodReader{e: e, field: period}
+			rr[ri].periods = &periodReader{e: e, field: period}
 		}
-		for j, n := 0, m.Len(); j < n; {
+		total += m.Len()
+	}
+	return true, e.groupSplit(x, in, gs, rr, total, ss, os, row, errp)
+}
+
+// runRange is one range of groupRuns' rows with what reading it needs: the filters tested per run, whether the
+// subject and the object are read, and the periods reader (nil: none).
+type runRange struct {
+	m                   index.Matches
+	ch                  []algebra.Expr
+	bySubject, byObject bool
+	periods             *periodReader
+}
+
+// groupRows hands gs the runs of rows from … to of rr (counted over the ranges in turn), with the subject in slot
+// ss and the object in slot os of row. A run ends at to.
+func (e *evaluator) groupRows(rr []runRange, from, to, ss, os int, row []ID, gs *groupState, errp *error) bool {
+	off := 0
+	for _, r := range rr {
+		m := r.m
+		j, n := max(from-off, 0), min(to-off, m.Len())
+		off += m.Len()
+		for j < n {
 			if e.steps++; e.steps >= e.nextCheck {
 				if err := e.interrupted(); err != nil {
 					*errp = err
-					return true, false
+					return false
+				}
+				if w := e.work; w != nil { // a worker's groups count against the query's budget (checkLent)
+					own := e.bytes + e.t.bytes
+					w.run.used.Add(own - w.published)
+					w.published = own
 				}
 			}
 			ms, _, mo := m.At(j)
-			if periods != nil {
+			if r.periods != nil {
 				// The run's first row once, its last for the rest (periodField's aggregates).
-				if run := periods.run(m, j, n); run > 1 {
+				if run := r.periods.run(m, j, n); run > 1 {
 					row[ss], row[os] = ms, mo
 					if !gs.add(row, 1, errp) {
-						return true, false
+						return false
 					}
 					row[ss], _, row[os] = m.At(j + run - 1)
 					if !gs.add(row, int64(run-1), errp) {
-						return true, false
+						return false
 					}
 					j += run
 					continue
@@ -132,12 +160,12 @@ func (e *evaluator) groupRuns(x *algebra.Group, in []ID, gs *groupState, errp *e
 			}
 			run := 1
 			switch {
-			case bySubject:
-			case byObject && m.Perm == index.POS:
+			case r.bySubject:
+			case r.byObject && m.Perm == index.POS:
 				for j+run < n && m.Rows[j+run][1] == mo {
 					run++
 				}
-			case byObject:
+			case r.byObject:
 				for j+run < n {
 					if _, _, o := m.At(j + run); o != mo {
 						break
@@ -149,19 +177,19 @@ func (e *evaluator) groupRuns(x *algebra.Group, in []ID, gs *groupState, errp *e
 			}
 			row[ss], row[os] = ms, mo
 			pass := true
-			for _, c := range ch {
+			for _, c := range r.ch {
 				if !e.test(c, row, errp) {
 					pass = false
 					break
 				}
 			}
 			if *errp != nil || (pass && !gs.add(row, int64(run), errp)) {
-				return true, false
+				return false
 			}
 			j += run
 		}
 	}
-	return true, true
+	return true
 }
 
 // answeredByID reports whether c is a comparison its site answers from ids for the values it was made for (a

@@ -1,0 +1,176 @@
+package eval
+
+import (
+	"cmp"
+	"context"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+)
+
+// A GROUP BY over one pattern whose rows each cost the group a key and aggregates of their own (d07: HOURS of every
+// review's distinct dateTime, with SUM(IF(MINUTES(?d) < 30, 1, 0))) spends its time in the group, which the split
+// scan (forkScan) leaves on the query's goroutine: it splits the chain, not its consumer. groupSplit splits the
+// group instead. The query's goroutine reads the first rows and times them (the thread's CPU, as parallelScan
+// does); when what a worker would take over, half of the rest, is at least forkMinWork and the pool has a free
+// core, a worker groups the second half of the rows into groups of its own while the query's goroutine groups the
+// first half, and the worker's groups are then merged into the query's, in their order: the groups and their order
+// are those of one goroutine reading every row in turn.
+//
+// Merged states are exact for COUNT, SUM and AVG of integers and decimals (builtin.Sum.Merge), and SAMPLE (the
+// first half's value if it has one). Not split: DISTINCT (each half's set would count values the other met), MIN
+// and MAX (OrderCompare is no total order across kinds and timezones: which extreme a group keeps can depend on the
+// order values are met, TestGroupPeriodsMatchReference's 2011), GROUP_CONCAT, and expressions that may differ per
+// call. A float or double total found at the merge is not merged either: the second half is grouped again on the
+// query's goroutine, as it is when the worker fails or the query's budget takes back the worker's share.
+
+// splitMergeable reports whether x's aggregates may be computed over two halves of its solutions and merged.
+func (e *evaluator) splitMergeable(x *algebra.Group) bool {
+	if e.groupReads(x).over {
+		return false
+	}
+	for _, a := range x.Aggregates {
+		ag := a.Aggregate
+		if ag.Distinct {
+			return false
+		}
+		switch ag.Name {
+		case "COUNT", "SUM", "AVG", "SAMPLE":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// groupSplit hands gs the runs of rr's total rows (groupRows), on two goroutines where that pays (see above).
+func (e *evaluator) groupSplit(x *algebra.Group, in []ID, gs *groupState, rr []runRange, total, ss, os int, row []ID, errp *error) bool {
+	cores := e.opt.Cores
+	if cores == nil || cores.Size() < 2 || e.par != nil || e.work != nil || e.stopWork != 0 ||
+		total < cmp.Or(e.opt.forkMin, minForkRows) || !e.splitMergeable(x) {
+		return e.groupRows(rr, 0, total, ss, os, row, gs, errp)
+	}
+	for _, r := range rr {
+		if r.periods != nil {
+			return e.groupRows(rr, 0, total, ss, os, row, gs, errp)
+		}
+	}
+	// The first quarter of the probe is not timed (it pays for caches the rest reuses), and the goroutine stays on
+	// its thread while timed, so that the thread's CPU time is its own (startWatch): on a loaded machine a probe of
+	// d29 (7 ms in all) was timed as if the query would take 50.
+	probe := max(4*cmp.Or(e.opt.forkChunk, forkChunkRows), total/16)
+	warm := probe / 4
+	if !e.groupRows(rr, 0, warm, ss, os, row, gs, errp) {
+		return false
+	}
+	// Two halves are timed and the cheaper taken: a garbage collector's assist charged to one of them (d29 and b15,
+	// under 25 ms in all, were timed as worth a worker now and then) does not decide.
+	runtime.LockOSThread()
+	half := warm + (probe-warm)/2
+	var took time.Duration
+	ok := true
+	for i, seg := range [2][2]int{{warm, half}, {half, probe}} {
+		t := startWatch()
+		ok = ok && e.groupRows(rr, seg[0], seg[1], ss, os, row, gs, errp)
+		d, _ := e.costs(costTimed, t.elapsed(), 0)
+		if d = d * time.Duration(probe-warm) / time.Duration(max(seg[1]-seg[0], 1)); i == 0 || d < took {
+			took = d
+		}
+	}
+	runtime.UnlockOSThread()
+	if !ok {
+		return false
+	}
+	rest := total - probe
+	if took*time.Duration(rest)/time.Duration(probe-warm)/2 < forkMinWork || !cores.tryExtra() {
+		cores.kept.Add(1)
+		return e.groupRows(rr, probe, total, ss, os, row, gs, errp)
+	}
+	cores.forks.Add(1)
+	mid := probe + rest/2
+	room := e.opt.MaxMemory - e.bytes - e.t.bytes
+	run := &forkRun{budget: max(room/2, 0), maxRow: int64(e.opt.MaxRows-e.held) / 2, nvars: e.nvars, ways: 2}
+	run.ctx, run.cancel = context.WithCancel(e.ctx)
+	w := e.child(run)
+	wgs := w.newGroupState(x)
+	done := false // the worker grouped every row of its half
+	run.wg.Add(1)
+	go func() {
+		defer run.wg.Done()
+		defer cores.drop()
+		defer func() { _ = recover() }() // a panic leaves done false: the half is grouped again here
+		var err error
+		done = w.groupRows(rr, mid, total, ss, os, slices.Clone(in), wgs, &err) && err == nil
+	}()
+	e.par = run
+	ok = e.groupRows(rr, probe, mid, ss, os, row, gs, errp)
+	if ok {
+		run.wg.Wait() // the worker's ctx is the query's: it ends with the query
+	}
+	void := run.void.Load() // the query's budget took the worker's share back (checkLent)
+	e.endRun(run)
+	if !ok {
+		return false
+	}
+	if !done || void || !e.mergeGroups(gs, wgs, w, errp) {
+		if *errp != nil {
+			return false
+		}
+		cores.redone.Add(1)
+		return e.groupRows(rr, mid, total, ss, os, row, gs, errp)
+	}
+	cores.chunks.Add(1)
+	return true
+}
+
+// mergeGroups adds the groups of wgs, made by the worker w over the rows after gs's, to gs; false (gs unchanged)
+// when a total is not exact (builtin.Sum.Exact), or when the budget is spent (*errp).
+func (e *evaluator) mergeGroups(gs, wgs *groupState, w *evaluator, errp *error) bool {
+	exact := func(g *groupState) bool {
+		for _, b := range g.order {
+			for i := range b.aggs {
+				if !b.aggs[i].sum.Exact() {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if !exact(gs) || !exact(wgs) {
+		return false
+	}
+	key := make([]ID, len(gs.x.Keys))
+	for _, wb := range wgs.order {
+		for i, id := range wb.key {
+			if id != 0 && !w.t.inData(id) { // a value the worker computed: its id is the worker's own
+				id = e.t.id(w.t.term(id))
+			}
+			key[i] = id
+		}
+		b := gs.find(key, errp)
+		if b == nil {
+			return false
+		}
+		for i, a := range gs.x.Aggregates {
+			s, o := &b.aggs[i], &wb.aggs[i]
+			s.n += o.n
+			s.errs += o.errs
+			switch a.Aggregate.Name {
+			case "SUM", "AVG":
+				if s.sumErr == nil {
+					s.sumErr = o.sumErr
+					if s.sumErr == nil {
+						s.sum.Merge(&o.sum)
+					}
+				}
+			case "SAMPLE":
+				if s.sample.IsZero() {
+					s.sample = o.sample
+				}
+			}
+		}
+	}
+	return true
+}
