@@ -170,14 +170,7 @@ func TestSumAddNumberMatchesAdd(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if got, want := byNumber.Total(), byTerm.Total(); got != want {
-			t.Fatalf("run %d: total %v, by terms %v", run, got, want)
-		}
-		got, gerr := byNumber.Average()
-		want, werr := byTerm.Average()
-		if got != want || (gerr == nil) != (werr == nil) {
-			t.Fatalf("run %d: average %v (%v), by terms %v (%v)", run, got, gerr, want, werr)
-		}
+		sameSums(t, fmt.Sprintf("run %d, by terms", run), &byNumber, &byTerm)
 	}
 }
 
@@ -290,13 +283,19 @@ func TestSumMergeMatchesAdd(t *testing.T) {
 		if double {
 			t.Fatalf("run %d: a double merged", run)
 		}
-		if got, want := first.Total(), whole.Total(); got != want {
-			t.Fatalf("run %d: total %v, in turn %v", run, got, want)
-		}
-		got, gerr := first.Average()
-		want, werr := whole.Average()
-		if got != want || (gerr == nil) != (werr == nil) {
-			t.Fatalf("run %d: average %v (%v), in turn %v (%v)", run, got, gerr, want, werr)
-		}
+		sameSums(t, fmt.Sprintf("run %d, in turn", run), &first, &whole)
+	}
+}
+
+// sameSums fails the test unless got and want have the same total and average (or both no average).
+func sameSums(t *testing.T, what string, got, want *Sum) {
+	t.Helper()
+	if g, w := got.Total(), want.Total(); g != w {
+		t.Fatalf("%s: total %v, want %v", what, g, w)
+	}
+	g, gerr := got.Average()
+	w, werr := want.Average()
+	if g != w || (gerr == nil) != (werr == nil) {
+		t.Fatalf("%s: average %v (%v), want %v (%v)", what, g, gerr, w, werr)
 	}
 }
