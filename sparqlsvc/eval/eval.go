@@ -169,6 +169,7 @@ type evaluator struct {
 	limited     map[*algebra.BGP]bool               // BGPs under a LIMIT (limitedLeaf)
 	groupKeys   map[*algebra.BGP]int                // BGPs under a GROUP BY of one variable: its slot (groupedBy)
 	minusBy     map[*algebra.Minus]minusBuilt       // MINUS's index of its right side, kept for workers (minusIndexOf)
+	inMemos     map[*algebra.In]*inMemo             // IN over constants: answers by the value's id (inMemoOf)
 	minusNot    map[*algebra.Minus]*algebra.Filter  // MINUS as FILTER NOT EXISTS where that is the same (minusAsNotExists)
 }
 

@@ -87,6 +87,12 @@ func TestMemosMatchReference(t *testing.T) {
 		`BIND("k" AS ?c) FILTER(?c = "k")`,
 		`BIND(YEAR(?v) AS ?c) BIND(?c * 2 AS ?d) FILTER(?d > 4016)`,
 		`BIND(xsd:string(?v) AS ?c) BIND(xsd:dateTime(?c) AS ?d) FILTER(?d = ?v)`,
+		// IN over constants, answered once per value (inMemo): matches, errors (a date against a number, an
+		// invalid date) and NOT IN's errors, over data values and over a BIND's values.
+		`FILTER(?v IN (7, "abc", <http://ex.org/x>, "2008-02-10"^^xsd:date))`,
+		`FILTER(?v NOT IN (12, 2.5, "chat"@fr) && ?w IN ("1000"^^xsd:double, "2008-06-01T10:20:30Z"^^xsd:dateTime))`,
+		`BIND(STR(?v) AS ?c) FILTER(?c IN ("7", "abc", "0012"))`,
+		`BIND(?v IN ("2009-12-31"^^xsd:date, 7.0) AS ?c) FILTER(!?c || ?w NOT IN (?v))`,
 	} {
 		for _, src := range []string{
 			`PREFIX xsd: <` + xsd + `> SELECT * { ?s <http://ex.org/v> ?v ; <http://ex.org/w> ?w ` + body + ` }`,
@@ -106,9 +112,13 @@ func TestMemosMatchReference(t *testing.T) {
 	}
 	// SELECT expressions reading one another: the second's input is a scratch id, which names other values
 	// later.
-	src := `SELECT (STR(?v) AS ?a) (CONCAT(?a, "!") AS ?b) (STRLEN(?b) AS ?n) { ?s <http://ex.org/v> ?v }`
-	if got, want := runMemo(t, ds, src, false), runMemo(t, ds, src, true); !slices.Equal(got, want) {
-		t.Fatalf("%s: %d solutions, reference %d", src, len(got), len(want))
+	for _, src := range []string{
+		`SELECT (STR(?v) AS ?a) (CONCAT(?a, "!") AS ?b) (STRLEN(?b) AS ?n) { ?s <http://ex.org/v> ?v }`,
+		`SELECT (STR(?v) AS ?a) (?a IN ("7", "abc", "chat") AS ?b) { ?s <http://ex.org/v> ?v }`,
+	} {
+		if got, want := runMemo(t, ds, src, false), runMemo(t, ds, src, true); !slices.Equal(got, want) {
+			t.Fatalf("%s: %d solutions, reference %d", src, len(got), len(want))
+		}
 	}
 }
 
