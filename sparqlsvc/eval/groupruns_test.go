@@ -45,7 +45,8 @@ func TestGroupRunsMatchReference(t *testing.T) {
 		(GROUP_CONCAT(STR(?o); SEPARATOR="|") AS ?g) (SUM(DISTINCT ?o) AS ?sd) (SUM(IF(isNumeric(?o), ?o, 1)) AS ?sn)
 		(COUNT(?s) AS ?cs) (MAX(STR(?s)) AS ?ms)`
 	objAggs := `(COUNT(*) AS ?c) (COUNT(?o) AS ?co) (COUNT(STR(?o)) AS ?cso) (SUM(?o) AS ?sum) (AVG(?o) AS ?avg) (MIN(?o) AS ?mn) (SAMPLE(?o) AS ?sa)
-		(GROUP_CONCAT(STR(?o); SEPARATOR="|") AS ?g) (SUM(IF(isNumeric(?o), ?o, 1)) AS ?sn) (COUNT(DISTINCT ?o) AS ?cdo)`
+		(GROUP_CONCAT(STR(?o); SEPARATOR="|") AS ?g) (SUM(IF(isNumeric(?o), ?o, 1)) AS ?sn) (COUNT(DISTINCT ?o) AS ?cdo)
+		(SUM(IF(?o > 0, ?o, -1)) AS ?sif) (AVG(IF(?o < 2, 1.50, IF(?o = 2, 0.25, ?o))) AS ?aif) (SUM(IF(?o, 2, 1)) AS ?ebv)`
 	queries := []string{
 		`SELECT ?o ` + objAggs + ` { ?s <http://ex.org/p0> ?o } GROUP BY ?o`,
 		`SELECT ?o ` + objAggs + ` { ?s <http://ex.org/p1> ?o } GROUP BY ?o`,

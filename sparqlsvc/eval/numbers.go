@@ -86,6 +86,26 @@ func (e *evaluator) numberValue(x algebra.Expr, row []ID) (builtin.Number, bool)
 	return builtin.Number{}, false
 }
 
+// sumValue is numberValue for the operand of SUM or AVG, which add its value and never its term: IF(c, a, b) is the
+// number of the branch c's effective boolean value picks, c answered from ids where its comparison's site can
+// (d07: SUM(IF(MINUTES(?d) < 30, 1, 0)) over every review made the branch's term and parsed it back). An error in c,
+// or a branch numberValue cannot compute, is left to the general evaluation, which gives the value or the error.
+// (Not in numberValue: a BIND of IF keeps its branch's term as written, "1.50" and not "1.5".)
+func (e *evaluator) sumValue(x algebra.Expr, row []ID) (builtin.Number, bool) {
+	if c, ok := x.(*algebra.Call); ok && c.Func == "IF" && len(c.Args) == 3 {
+		var fatal error
+		b, err := e.ebv(c.Args[0], row, &fatal)
+		if err != nil || fatal != nil {
+			return builtin.Number{}, false
+		}
+		if b {
+			return e.sumValue(c.Args[1], row)
+		}
+		return e.sumValue(c.Args[2], row)
+	}
+	return e.numberValue(x, row)
+}
+
 // numberID is the id of x's value when numberValue computes it: the number's own id when it is held in one
 // (index.IntegerID, index.DecimalID), else, when scratch allows it (a value read only within its solution:
 // markDirect), a scratch id holding the number, its term written only if read. ok is false when numberValue
