@@ -194,9 +194,26 @@ func within(rows []Row, lo, hi int, key Row) (int, int) {
 	if key[1] == 0 {
 		return lo, hi
 	}
+	if hi-lo <= withinScan {
+		// A subject's few rows lie on a cache line or two: read in order, without the search's set-up (a tenth of
+		// a query probing 57 000 offers' prices).
+		p, o := key[1], key[2]
+		a := lo
+		for a < hi && (rows[a][1] < p || (rows[a][1] == p && rows[a][2] < o)) {
+			a++
+		}
+		b := a
+		for b < hi && rows[b][1] == p && (o == 0 || rows[b][2] == o) {
+			b++
+		}
+		return a, b
+	}
 	a, b := prefixRange(rows[lo:hi], key, 0)
 	return lo + a, lo + b
 }
+
+// withinScan is the most rows of one subject within reads in order rather than searches.
+const withinScan = 32
 
 // Cursor remembers where the previous probe of one triple pattern landed. A bind join probes an inner pattern once
 // per outer solution, and when the outer solutions come from an index range their ids ascend, so each probe's
