@@ -93,6 +93,11 @@ func TestMemosMatchReference(t *testing.T) {
 		`FILTER(?v NOT IN (12, 2.5, "chat"@fr) && ?w IN ("1000"^^xsd:double, "2008-06-01T10:20:30Z"^^xsd:dateTime))`,
 		`BIND(STR(?v) AS ?c) FILTER(?c IN ("7", "abc", "0012"))`,
 		`BIND(?v IN ("2009-12-31"^^xsd:date, 7.0) AS ?c) FILTER(!?c || ?w NOT IN (?v))`,
+		// sameTerm from ids (sameTermByID): "0012" and 7 against their values, a language tag's case, a BIND's
+		// values (interned ids) and constants the data lacks.
+		`FILTER(!sameTerm(?v, ?w))`,
+		`FILTER(sameTerm(?v, 7) || sameTerm(?w, "0012"^^xsd:integer) || sameTerm(?v, "chat"@FR))`,
+		`BIND(xsd:integer(?v) AS ?c) FILTER(sameTerm(?c, ?w) || sameTerm(?c, 12) || sameTerm(?c, "missing"))`,
 	} {
 		for _, src := range []string{
 			`PREFIX xsd: <` + xsd + `> SELECT * { ?s <http://ex.org/v> ?v ; <http://ex.org/w> ?w ` + body + ` }`,
@@ -115,6 +120,7 @@ func TestMemosMatchReference(t *testing.T) {
 	for _, src := range []string{
 		`SELECT (STR(?v) AS ?a) (CONCAT(?a, "!") AS ?b) (STRLEN(?b) AS ?n) { ?s <http://ex.org/v> ?v }`,
 		`SELECT (STR(?v) AS ?a) (?a IN ("7", "abc", "chat") AS ?b) { ?s <http://ex.org/v> ?v }`,
+		`SELECT (STR(?v) AS ?a) (STR(?w) AS ?b) (sameTerm(?a, ?b) AS ?c) { ?s <http://ex.org/v> ?v ; <http://ex.org/w> ?w }`,
 	} {
 		if got, want := runMemo(t, ds, src, false), runMemo(t, ds, src, true); !slices.Equal(got, want) {
 			t.Fatalf("%s: %d solutions, reference %d", src, len(got), len(want))
