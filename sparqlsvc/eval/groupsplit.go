@@ -26,6 +26,12 @@ import (
 // call. A float or double total found at the merge is not merged either: the second half is grouped again on the
 // query's goroutine, as it is when the worker fails or the query's budget takes back the worker's share.
 
+// splitRowCost is the least a row must cost the group, as timed, for the split: cheaper rows are mostly the reading
+// of memory both cores share. d30 (SECONDS of every offer's start, ~80 ns a row at load 10) took 39–46 ms of CPU
+// split against 31–50 on one goroutine with no wall time gained at that load; d07 (~150–200 ns) and d17 (~230–310)
+// split into halves of about half the time each.
+const splitRowCost = 100 * time.Nanosecond
+
 // splitMergeable reports whether x's aggregates may be computed over two halves of its solutions and merged.
 func (e *evaluator) splitMergeable(x *algebra.Group) bool {
 	if e.groupReads(x).over {
@@ -84,7 +90,8 @@ func (e *evaluator) groupSplit(x *algebra.Group, in []ID, gs *groupState, rr []r
 		return false
 	}
 	rest := total - probe
-	if took*time.Duration(rest)/time.Duration(probe-warm)/2 < forkMinWork || !cores.tryExtra() {
+	if took*time.Duration(rest)/time.Duration(probe-warm)/2 < forkMinWork || took/time.Duration(probe-warm) < splitRowCost ||
+		!cores.tryExtra() {
 		cores.kept.Add(1)
 		return e.groupRows(rr, probe, total, ss, os, row, gs, errp)
 	}
