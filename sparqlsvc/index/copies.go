@@ -2,6 +2,7 @@ package index
 
 import (
 	"encoding/binary"
+	"math"
 	"sync"
 	"unsafe"
 )
@@ -22,15 +23,18 @@ type subjectCopies struct {
 	// objFar counts, per predicate, the probes by object that searched far from any hint, over the graph's queries
 	// (NoteObjectProbes).
 	objFar map[ID]int64
+	// builtTables counts the tables NoteObjectProbes built, kept or not.
+	builtTables int
 }
 
 // subjectCopy is one kept copy, valid once its once has run, or one kept table of objects, set when it is entered.
 type subjectCopy struct {
-	once  sync.Once
-	rows  []Row
-	table *ObjectTable
-	bytes int64
-	used  uint64
+	once   sync.Once
+	rows   []Row
+	table  *ObjectTable
+	tableP ID // the table's predicate
+	bytes  int64
+	used   uint64
 }
 
 // copyShare: the copies of a graph hold at most 1/copyShare of its SPO permutation's bytes.
@@ -136,13 +140,17 @@ func (g *Graph) NoteObjectProbes(p ID, n int) *ObjectTable {
 	// crossing the mark together may both build it, and keep the first.
 	t := g.ObjectTable(p)
 	bytes := int64(len(t.slots)) * 4
+	c.mu.Lock()
+	c.builtTables++
 	if bytes > g.copyLimit() {
+		// Never kept: the count is set back so far that p's later probes do not build it again.
+		c.objFar[p] = math.MinInt64 / 2
+		c.mu.Unlock()
 		return nil
 	}
-	c.mu.Lock()
 	if e = c.m[tableKey(p)]; e == nil {
 		e = c.entry(tableKey(p), bytes, g.copyLimit())
-		e.table = t
+		e.table, e.tableP = t, p
 	}
 	c.mu.Unlock()
 	return e.table
@@ -159,6 +167,9 @@ func (c *subjectCopies) dropOldest() {
 	}
 	delete(c.m, oldest)
 	c.bytes -= at.bytes
+	if at.table != nil {
+		c.objFar[at.tableP] = 0 // to be earned again, not rebuilt by the next batch of probes
+	}
 }
 
 // copyKey names parts by their places in g's POS permutation ('r', then the first row and length of each), with

@@ -134,3 +134,19 @@ func TestObjectTableKeptOnceEarned(t *testing.T) {
 		t.Fatal("an absent object matched rows")
 	}
 }
+
+// TestObjectTableTooLargeBuiltOnce: a table of objects over the copies' bound is built once, when its probes earn
+// it, and not kept; later probes neither build it again nor find it.
+func TestObjectTableTooLargeBuiltOnce(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	g := copiesGraph(r, 1, 20000, 1<<20) // ~20 000 distinct objects: 64 Ki slots, 256 KiB over a 60 KiB bound
+	need := g.Match(0, 1, 0).Len() / objectShare
+	for range 20 {
+		if g.NoteObjectProbes(1, need) != nil {
+			t.Fatal("a table over the bound was kept")
+		}
+	}
+	if g.copies.builtTables != 1 || g.KeptObjectTable(1) != nil || g.CopyBytes() != 0 {
+		t.Fatalf("built %d times (want 1), kept %v, %d bytes", g.copies.builtTables, g.KeptObjectTable(1) != nil, g.CopyBytes())
+	}
+}
