@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -55,6 +56,21 @@ type queryResult struct {
 	SplitsStarted int64 `json:"splits_started,omitempty"`
 	SplitsKept    int64 `json:"splits_kept,omitempty"`
 	SplitsStopped int64 `json:"splits_stopped,omitempty"`
+	// GCCycles and GCCPUMS are the garbage collections that ended while the query ran (all its runs, warm-up
+	// included) and the runtime's estimate of their CPU; HeapLiveMiB is the heap the last collection before the
+	// query left live. A query run after others in one process (a server, the full benchmark) meets the heap they
+	// left: these tell whether that is where its CPU went.
+	GCCycles    uint64  `json:"gc_cycles"`
+	GCCPUMS     float64 `json:"gc_cpu_ms"`
+	HeapLiveMiB float64 `json:"heap_live_mib"`
+}
+
+// gcSamples are the runtime's counters queryResult's GC fields come from.
+func gcSamples() []metrics.Sample {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/cpu/classes/gc/total:cpu-seconds"},
+		{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	return s
 }
 
 func main() {
@@ -144,6 +160,7 @@ func runQueries(idxPath, dir string, runs, warmup int, dump, only string, cores 
 	err = eachQuery(dir, only, func(name string, src []byte) {
 		chunks, redone := cores.Chunks(), cores.Redone()
 		forks, kept, stopped := cores.Splits()
+		gc0 := gcSamples()
 		qr := timeQuery(name, warmup, runs, 0, conformance.CPUTime, dump, func() (*eval.Result, error) {
 			// Parsing is part of answering a query, as it is for Oxigraph's query() call.
 			q, err := parser.Parse(string(src), parser.Options{})
@@ -155,6 +172,10 @@ func runQueries(idxPath, dir string, runs, warmup int, dump, only string, cores 
 		qr.WorkerChunks, qr.ChunksRedone = cores.Chunks()-chunks, cores.Redone()-redone
 		f, k, s := cores.Splits()
 		qr.SplitsStarted, qr.SplitsKept, qr.SplitsStopped = f-forks, k-kept, s-stopped
+		gc1 := gcSamples()
+		qr.GCCycles = gc1[0].Value.Uint64() - gc0[0].Value.Uint64()
+		qr.GCCPUMS = (gc1[1].Value.Float64() - gc0[1].Value.Float64()) * 1000
+		qr.HeapLiveMiB = float64(gc0[2].Value.Uint64()) / (1 << 20)
 		out = append(out, qr)
 		fmt.Fprintf(os.Stderr, "%-32s %7d results  median %.3f ms\n", name, qr.Results, qr.MedianMS)
 	})
