@@ -422,7 +422,7 @@ const starScanRows = 128
 // predicate whose objects are the set's key.
 type starShape struct {
 	narrow          algebra.Op
-	parts           []starPart // a star of three patterns or more: its narrowing patterns (narrow is nil)
+	parts           []starPart // its narrowing patterns as parts (starPartsOf); narrow is nil past two patterns
 	key             ID
 	subject, object int // slots
 }
@@ -488,7 +488,11 @@ func (e *evaluator) starOf(pattern algebra.Op, slots []int) (starShape, bool) {
 	if len(filters) > 0 {
 		narrow = &algebra.Filter{Op: narrow, Exprs: filters}
 	}
-	return starShape{narrow: narrow, key: p, subject: subject, object: slots[0]}, true
+	st := starShape{narrow: narrow, key: p, subject: subject, object: slots[0]}
+	if parts, ok := e.starPartsOf(b, filters, slots[0]); ok {
+		st.parts = parts.parts // read as a part when its range is proven (starPartsSet)
+	}
+	return st, true
 }
 
 // starSet evaluates a star's solutions for a set (starOf): the narrowing pattern's subjects into a bitmap, then the

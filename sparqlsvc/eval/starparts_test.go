@@ -9,7 +9,7 @@ import (
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
-// TestStarPartsMatchRows answers EXISTS and NOT EXISTS over stars of three and four patterns from a set (forced at
+// TestStarPartsMatchRows answers EXISTS and NOT EXISTS over stars of two to four patterns from a set (forced at
 // the first row: starPartsSet) and by substitution per row, and requires the same answers. Offers have no, one or
 // two values of each narrowing predicate (a subject passes a part when one of its values does); the conditions are
 // narrowed ranges (numbers), a range valueRanges cannot narrow (strings, tested per object), a constant object, and
@@ -58,6 +58,10 @@ func TestStarPartsMatchRows(t *testing.T) {
 		{pre + `EXISTS { ?o :product ?p ; :days ?d ; :price ?x FILTER(?x >= 1900) } }`, true},
 		{pre + `EXISTS { ?o :product ?p ; :days ?d ; :price ?x FILTER(?d = 9 && ?x < 1200) } }`, true},
 		{pre + `NOT EXISTS { ?o :product ?p ; :days ?d ; :label ?l ; :price ?x FILTER(?d = 9 && STRSTARTS(?l, "s")) } }`, true},
+		// Two patterns: read as parts, or, with a condition on the subject, evaluated as a pattern (starSet).
+		{pre + `NOT EXISTS { ?o :product ?p ; :days ?d FILTER(?d < 3) } }`, true},
+		{pre + `EXISTS { ?o :flag :yes ; :product ?p } }`, true},
+		{pre + `EXISTS { ?o :product ?p ; :days ?d FILTER(?d = 9 && ?o != :o17) } }`, true},
 		{pre + `EXISTS { ?o :product ?p ; :days ?d ; :price ?d } }`, false},
 		{pre + `EXISTS { ?o :product ?p ; :days ?d ; :price ?x FILTER(?d * 10 > ?x) } }`, false},
 	}
