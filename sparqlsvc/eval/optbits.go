@@ -82,7 +82,7 @@ func (e *evaluator) optFilter(of *optFilter, in []ID, emit emitFn, errp *error) 
 	}
 	return e.exec(of.left, in, func(l []ID) bool {
 		if s := l[of.s]; g != nil && s != 0 && s <= e.t.base {
-			if of.graph == g || of.earned(e, g, errp) {
+			if of.graph == g || of.earned(e, g, false, errp) {
 				if of.bits[s/64]&(1<<(s%64)) != 0 {
 					return emit(l)
 				}
@@ -125,8 +125,9 @@ func (e *evaluator) optFilterAsWritten(of *optFilter, l []ID, emit emitFn, errp 
 }
 
 // earned builds of's bitmap from g once the solutions answered as written have earned it (optBitsEarn), or at
-// once when a test asks (Options.optBits); it reports whether the bitmap of g is ready.
-func (of *optFilter) earned(e *evaluator, g *index.Graph, errp *error) bool {
+// once when forced (a set's trial: optFilterSet) or a test asks (Options.optBits); it reports whether the bitmap
+// of g is ready.
+func (of *optFilter) earned(e *evaluator, g *index.Graph, force bool, errp *error) bool {
 	if of.refused || of.graph != nil || e.opt.optBits < 0 {
 		return false // built for another graph: the rest of this one as written
 	}
@@ -135,7 +136,7 @@ func (of *optFilter) earned(e *evaluator, g *index.Graph, errp *error) bool {
 		return false // no such triples: each probe finds none at once
 	}
 	rows := g.Match(0, p, 0)
-	if e.opt.optBits == 0 && of.asWritten < rows.Len()/optBitsEarn {
+	if e.opt.optBits == 0 && !force && of.asWritten < rows.Len()/optBitsEarn {
 		return false
 	}
 	bits := make([]uint64, e.t.base/64+1)
@@ -195,5 +196,54 @@ func (of *optFilter) earned(e *evaluator, g *index.Graph, errp *error) bool {
 	}
 	e.steps += n / 16 // a bit set per row read in order: far cheaper than a row of a scan
 	of.graph, of.bits = g, bits
+	return true
+}
+
+// optFilterSet collects, for a semi-join's set keyed on slots, the solutions of pattern when it is an optFilter whose
+// left side is one triple pattern { ?s <q> ?k } with ?k the key: q's rows are read in order, and those whose
+// subject is in the bitmap (built at once: the trial reads every left solution) give their object to add, with no
+// row of a join evaluated. ok is false when pattern is not that shape or the bitmap cannot be built; the caller
+// evaluates it as a pattern. v55j's trial joined 290 000 reviews through the BGP's operators (~10 of its 22 ms).
+func (e *evaluator) optFilterSet(pattern algebra.Op, slots []int, add emitFn, errp *error) (ok bool) {
+	f, isFilter := pattern.(*algebra.Filter)
+	if !isFilter || len(slots) != 1 || len(e.active) != 1 || e.active[0].f != nil || e.multi {
+		return false
+	}
+	of := e.optFilters[f]
+	if of == nil {
+		return false
+	}
+	b, isBGP := of.left.(*algebra.BGP)
+	if !isBGP || len(b.Triples) != 1 {
+		return false
+	}
+	t := b.Triples[0]
+	if !t.S.IsVar() || e.slot(t.S.Var) != of.s || t.P.IsVar() || !t.O.IsVar() || e.slot(t.O.Var) != slots[0] || slots[0] == of.s {
+		return false
+	}
+	q := e.constID(t.P.Term)
+	g := e.active[0].g
+	if q == 0 || (of.graph != g && !of.earned(e, g, true, errp)) {
+		return false
+	}
+	bits := of.bits
+	row := e.newRow()
+	m := g.Match(0, q, 0)
+	for j := 0; j < m.Len(); j++ {
+		if j%starScanRows == 0 && !e.starCheck(1, errp) {
+			return true
+		}
+		s, _, o := m.At(j)
+		row[of.s], row[slots[0]] = s, o
+		if s > e.t.base { // no bit: as written
+			if !e.optFilterAsWritten(of, row, add, errp) {
+				return true
+			}
+			continue
+		}
+		if bits[s/64]&(1<<(s%64)) != 0 && !add(row) {
+			return true
+		}
+	}
 	return true
 }

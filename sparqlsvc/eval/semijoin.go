@@ -388,6 +388,9 @@ func (e *evaluator) trialSet(m *existsMemo, x *algebra.Exists, bound varset, bud
 		star = e.starSet(st, collect, &err)
 	}
 	if !star {
+		star = e.optFilterSet(x.Pattern, s.slots, collect, &err)
+	}
+	if !star {
 		e.trial.st, e.trial.done, e.trial.total = nil, 0, 0
 		e.exec(x.Pattern, e.newRow(), collect, &err)
 	}
