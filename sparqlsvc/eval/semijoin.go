@@ -550,13 +550,12 @@ func (e *evaluator) starKeys(st starShape, bits []uint64, found int, add emitFn,
 	check := func(n int) bool { return e.starCheck(n, errp) }
 	m := g.Match(0, st.key, 0)
 	if m.Len() < found*starScanRows {
-		for j := 0; j < m.Len(); j++ {
+		for j, r := range m.Rows { // POS rows (p, o, s): read without At's switch, ~a tenth of the loop
 			if j%starScanRows == 0 && !check(1) {
 				return
 			}
-			s, _, o := m.At(j)
-			if bits[s/64]&(1<<(s%64)) != 0 {
-				row[st.object] = o
+			if s := r[2]; bits[s/64]&(1<<(s%64)) != 0 {
+				row[st.object] = r[1]
 				if !add(row) {
 					return
 				}

@@ -153,8 +153,18 @@ func (e *evaluator) starPartsSet(st starShape, add emitFn, errp *error) (ok bool
 	// range not proven; past reports a subject past the bitmap.
 	fill := func(n narrowed, into []uint64) (past bool) {
 		for ri, r := range n.ranges {
-			if n.proven[ri] && !e.starCheck(r.Len()/16+1, errp) {
-				return false
+			if n.proven[ri] {
+				if !e.starCheck(r.Len()/16+1, errp) {
+					return false
+				}
+				for _, row := range r.Rows { // POS rows: p, o, s
+					s := row[2]
+					if int(s/64) >= len(into) {
+						return true
+					}
+					into[s/64] |= 1 << (s % 64)
+				}
+				continue
 			}
 			for i := 0; i < r.Len(); {
 				_, _, o := r.At(i)
