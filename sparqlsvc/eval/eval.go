@@ -159,6 +159,8 @@ type evaluator struct {
 	}
 	recentSites [4]*cmpSite // the sites met last, looked at before the map
 	nextSite    int
+	constNums   [4]constNum // constant operands' numbers met last (constNumber)
+	nextConst   int
 	eqHalves    map[*algebra.Call]*[2]*algebra.Call // "=" as ">=" and "<=" (valueRanges)
 	blocks      [][2]ID                             // valueBlocks
 	top         algebra.Op                          // the query's pattern

@@ -46,7 +46,8 @@ func TestGroupRunsMatchReference(t *testing.T) {
 		(COUNT(?s) AS ?cs) (MAX(STR(?s)) AS ?ms)`
 	objAggs := `(COUNT(*) AS ?c) (COUNT(?o) AS ?co) (COUNT(STR(?o)) AS ?cso) (SUM(?o) AS ?sum) (AVG(?o) AS ?avg) (MIN(?o) AS ?mn) (SAMPLE(?o) AS ?sa)
 		(GROUP_CONCAT(STR(?o); SEPARATOR="|") AS ?g) (SUM(IF(isNumeric(?o), ?o, 1)) AS ?sn) (COUNT(DISTINCT ?o) AS ?cdo)
-		(SUM(IF(?o > 0, ?o, -1)) AS ?sif) (AVG(IF(?o < 2, 1.50, IF(?o = 2, 0.25, ?o))) AS ?aif) (SUM(IF(?o, 2, 1)) AS ?ebv)`
+		(SUM(IF(?o > 0, ?o, -1)) AS ?sif) (AVG(IF(?o < 2, 1.50, IF(?o = 2, 0.25, ?o))) AS ?aif) (SUM(IF(?o, 2, 1)) AS ?ebv)
+		(SUM(?o * 3 + 2) AS ?l1) (SUM(?o * 5 - 7) AS ?l2) (SUM(IF(?o > 1, 4, 6)) AS ?l3)`
 	queries := []string{
 		`SELECT ?o ` + objAggs + ` { ?s <http://ex.org/p0> ?o } GROUP BY ?o`,
 		`SELECT ?o ` + objAggs + ` { ?s <http://ex.org/p1> ?o } GROUP BY ?o`,

@@ -64,12 +64,12 @@ func (e *evaluator) numberValue(x algebra.Expr, row []ID) (builtin.Number, bool)
 		if !arithFunc(v) {
 			return builtin.Number{}, false
 		}
-		a, ok := e.numberValue(v.Args[0], row)
+		a, ok := e.argNumber(v, 0, row)
 		if !ok {
 			return builtin.Number{}, false
 		}
 		if len(v.Args) == 2 {
-			b, ok := e.numberValue(v.Args[1], row)
+			b, ok := e.argNumber(v, 1, row)
 			if !ok {
 				return builtin.Number{}, false
 			}
@@ -98,12 +98,46 @@ func (e *evaluator) sumValue(x algebra.Expr, row []ID) (builtin.Number, bool) {
 		if err != nil || fatal != nil {
 			return builtin.Number{}, false
 		}
+		i := 2
 		if b {
-			return e.sumValue(c.Args[1], row)
+			i = 1
 		}
-		return e.sumValue(c.Args[2], row)
+		if k, isConst := c.Args[i].(algebra.Constant); isConst {
+			return e.constNumber(c, i, k)
+		}
+		return e.sumValue(c.Args[i], row)
 	}
 	return e.numberValue(x, row)
+}
+
+// argNumber is numberValue of argument i of c.
+func (e *evaluator) argNumber(c *algebra.Call, i int, row []ID) (builtin.Number, bool) {
+	if k, isConst := c.Args[i].(algebra.Constant); isConst {
+		return e.constNumber(c, i, k)
+	}
+	return e.numberValue(c.Args[i], row)
+}
+
+// constNum is a constant operand's number: argument arg of call.
+type constNum struct {
+	call *algebra.Call
+	arg  int
+	n    builtin.Number
+	ok   bool
+}
+
+// constNumber is builtin.NumberOf of k, argument i of c, read once while it is among the four met last: SUM(IF(c,
+// 1, 0)) or ?price * 1.19 over every row read the constant's lexical form each time (a tenth of d07 on one core).
+func (e *evaluator) constNumber(c *algebra.Call, i int, k algebra.Constant) (builtin.Number, bool) {
+	for j := range e.constNums {
+		if m := &e.constNums[j]; m.call == c && m.arg == i {
+			return m.n, m.ok
+		}
+	}
+	n, ok := builtin.NumberOf(k.Term)
+	e.constNums[e.nextConst&3] = constNum{c, i, n, ok}
+	e.nextConst++
+	return n, ok
 }
 
 // numberID is the id of x's value when numberValue computes it: the number's own id when it is held in one
