@@ -2,6 +2,7 @@ package eval
 
 import (
 	"slices"
+	"unsafe"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
@@ -21,6 +22,9 @@ type countPat struct {
 	p     rdf.Term
 	os    int
 	conds []algebra.Expr
+	// key names the pattern's narrowed rows among the query's (narrowedScan): the pattern and the FILTER's
+	// expressions, with a negative length no BGP's join uses.
+	key narrowKey
 }
 
 // patRows is one pattern's rows in subject order (SPO rows) with the conjuncts left to test on them and a table of
@@ -104,6 +108,9 @@ func (e *evaluator) countStars(op algebra.Op, in []ID, out [][]countPat) ([][]co
 			conds = appendConjuncts(conds, f)
 		}
 		st, ok := e.countStar(b, conds, in)
+		for i := range st {
+			st[i].key.filters, st[i].key.nf = unsafe.SliceData(x.Exprs), -1-len(x.Exprs)
+		}
 		if !ok {
 			return nil, false
 		}
@@ -144,7 +151,7 @@ func (e *evaluator) countStar(b *algebra.BGP, conds []algebra.Expr, in []ID) ([]
 				return nil, false
 			}
 		}
-		pats[i] = countPat{p: t.P.Term, os: os}
+		pats[i] = countPat{p: t.P.Term, os: os, key: narrowKey{ts: &b.Triples[i], g: e.active[0].g}}
 	}
 next:
 	for _, c := range conds {
@@ -181,30 +188,20 @@ func (e *evaluator) starRows(st []countPat, row []ID, errp *error) ([]patRows, b
 		}
 		pr := patRows{os: p.os, conds: p.conds}
 		if len(p.conds) > 0 {
-			ranges, proven, rest := e.valueRanges(all, p.os, p.conds, row, errp)
+			// The narrowed rows once per query, as the join's (a GROUP evaluated per outer solution reads them
+			// again without being charged again).
+			m, rest := e.narrowedScan(p.key, pid, p.os, p.conds, row, errp)
 			if *errp != nil {
 				return nil, false
 			}
-			n := 0
-			for _, r := range ranges {
-				n += r.Len()
-			}
-			if proven != nil && n < all.Len() {
-				if n == 0 {
+			if m.Rows != nil {
+				if len(m.Rows) == 0 {
 					return nil, true
 				}
-				if !slices.Contains(proven, false) {
+				pr.rows = m.Rows
+				if rest != nil {
 					pr.conds = rest
 				}
-				if e.bytes+e.t.bytes+12*int64(n) > e.opt.MaxMemory {
-					return nil, false
-				}
-				e.bytes += 12 * int64(n)
-				parts := make([][]index.Row, len(ranges))
-				for j, r := range ranges {
-					parts[j] = r.Rows
-				}
-				pr.rows = g.SortedBySubject(parts...)
 			}
 		}
 		if pr.rows == nil {

@@ -108,3 +108,39 @@ func TestGroupStarsMatchReference(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupStarsChargeOnce: a COUNT(*) subquery evaluated once per outer solution charges the query's budget for
+// its narrowed rows once (narrowedScan's rows kept per query), not once per evaluation.
+func TestGroupStarsChargeOnce(t *testing.T) {
+	b := index.NewBuilder()
+	for i := range 3000 {
+		for p := range 2 {
+			o := rdf.Literal(fmt.Sprint(i%7), rdf.XSDInteger)
+			if err := b.Add(rdf.Triple(rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i)), rdf.IRI(fmt.Sprintf("http://ex.org/p%d", p)), o)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	ds := FromIndex(b.Build())
+	star := `{ SELECT (COUNT(*) AS ?n) { ?s <http://ex.org/p0> ?a ; <http://ex.org/p1> ?b FILTER(?a <= 3 && ?b > 1) } }`
+	bytes := func(outer int) int64 {
+		var vals []string
+		for i := range outer {
+			vals = append(vals, fmt.Sprint(i))
+		}
+		src := `SELECT * { VALUES ?x { ` + strings.Join(vals, " ") + ` } ` + star + ` }`
+		q, err := parser.Parse(src, parser.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := newEvaluator(context.Background(), ds, q, Options{})
+		rows := 0
+		if err := e.run(q.Op, e.newRow(), func([]ID) bool { rows++; return true }); err != nil || rows != outer {
+			t.Fatalf("%s: %d rows, %v", src, rows, err)
+		}
+		return e.bytes
+	}
+	if one, many := bytes(1), bytes(40); many > one+one/2 {
+		t.Errorf("40 evaluations charged %d bytes against one's %d", many, one)
+	}
+}
