@@ -46,6 +46,9 @@ const copyMin = 1 << 12
 // copyLimit is the bytes g's copies may hold.
 func (g *Graph) copyLimit() int64 { return int64(len(g.perms[SPO])) * 12 / copyShare }
 
+// CopyLimit is the bytes g's kept copies and tables may hold together (CopyBytes never exceeds it).
+func (g *Graph) CopyLimit() int64 { return g.copyLimit() }
+
 // CopyBytes is the bytes of the subject-sorted copies g keeps for later queries (subjectCopies).
 func (g *Graph) CopyBytes() int64 {
 	g.copies.mu.Lock()
