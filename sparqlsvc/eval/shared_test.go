@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/ldhub/ldhub/content/rdf"
-	"github.com/ldhub/ldhub/sparqlsvc/index"
 	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
@@ -21,15 +20,10 @@ import (
 // subject (p2), a dateTime (p3) and one of five classes (p4). With n = 6 000 a predicate's rows (over copyMin) take
 // 72 000 bytes as a subject-sorted copy and p2's table of objects 32 768, against a bound of 90 000 (a quarter of
 // the SPO rows' bytes): the graph keeps one copy at a time, and a copy and the table evict each other.
-func sharedData(t testing.TB, n int) *Dataset {
+func sharedData(t *testing.T, n int) *Dataset {
 	r := rand.New(rand.NewPCG(41, 42))
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
 	for i := range n {
 		s := ex("s", i)
 		at := time.Date(2008, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(r.Int64N(int64(400 * 24 * time.Hour))))
