@@ -38,7 +38,7 @@ func sharedData(t *testing.T, n int) *Dataset {
 
 // sharedQueries build, read and evict the state a graph keeps across queries: stars read in subject order (kept
 // copies of p0's and p1's rows, SubjectRows), a star narrowed by a filter (a copy of parts of p0's rows,
-// SortedBySubject), probes of p2 by object that earn its kept table (NoteObjectProbes, adoptTable), and GROUP BYs
+// SortedBySubject), the same stars counted per subject from those copies (groupStars), probes of p2 by object that earn its kept table (NoteObjectProbes, adoptTable), and GROUP BYs
 // the split groups on two goroutines (groupSplit).
 var sharedQueries = []string{
 	`SELECT ?s ?v ?w { ?s <http://ex.org/p0> ?v ; <http://ex.org/p1> ?w }`,
@@ -47,6 +47,8 @@ var sharedQueries = []string{
 	`SELECT ?s ?w { ?s <http://ex.org/p0> ?v ; <http://ex.org/p1> ?w FILTER(?v < 300 || ?v > 800) }`,
 	`SELECT ?y ?x { ?x <http://ex.org/p0> ?v . ?y <http://ex.org/p2> ?x FILTER(?v < 100) }`,
 	`SELECT ?x (COUNT(?y) AS ?n) { ?x <http://ex.org/p0> ?v . ?y <http://ex.org/p2> ?x FILTER(?v > 900) } GROUP BY ?x`,
+	`SELECT (COUNT(*) AS ?n) { ?s <http://ex.org/p0> ?v ; <http://ex.org/p1> ?w FILTER(?v >= 200) }`,
+	`SELECT (COUNT(*) AS ?n) { ?s <http://ex.org/p1> ?w ; <http://ex.org/p0> ?v }`,
 	`SELECT ?h (COUNT(*) AS ?n) (SUM(IF(MINUTES(?o) < 30, 1, 0)) AS ?f) { ?s <http://ex.org/p3> ?o } GROUP BY (HOURS(?o) AS ?h)`,
 	`SELECT ?k (COUNT(*) AS ?n) (SUM(?o) AS ?sum) (AVG(?o) AS ?avg) { ?s <http://ex.org/p0> ?o } GROUP BY (STR(?o) AS ?k)`,
 }
