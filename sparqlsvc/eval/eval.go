@@ -118,6 +118,7 @@ type evaluator struct {
 	orders      map[orderKey][]int
 	scans       map[orderKey]scanMode          // plan's choice to read the first pattern in subject order
 	pushed      map[*algebra.Filter]algebra.Op // FILTERs with conjuncts moved below the BINDs under them (belowBinds)
+	keyBinds    map[*algebra.Group]*keyBind    // groups on a BIND's variable, rewritten (keyBindOf)
 	substVars   map[*algebra.Filter]varset     // the BINDs' variables belowBinds replaced by their expressions
 	bgps        map[*algebra.BGP]*bgpState
 	fanout      map[fanoutKey]float64
@@ -584,6 +585,11 @@ func (e *evaluator) markGroupDirect(op algebra.Op) {
 
 // markGroupChain marks the BINDs of the chain under g that markGroupDirect allows.
 func (e *evaluator) markGroupChain(g *algebra.Group) {
+	if r := e.keyBindOf(g); r != nil {
+		// The rewritten group is what runs (group); its marks are a subset of g's, since it reads the BIND's
+		// operands where g read ?k, so they serve g too where a ?k coming in bound keeps g as written.
+		g = r.x
+	}
 	var read varset
 	for _, k := range g.Keys {
 		read = read.union(e.varsOfExpr(k.Expr))
