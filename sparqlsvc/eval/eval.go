@@ -585,14 +585,23 @@ func (e *evaluator) markGroupDirect(op algebra.Op) {
 
 // markGroupChain marks the BINDs of the chain under g that markGroupDirect allows.
 func (e *evaluator) markGroupChain(g *algebra.Group) {
+	computed := -1
 	if r := e.keyBindOf(g); r != nil {
-		// The rewritten group is what runs (group); its marks are a subset of g's, since it reads the BIND's
-		// operands where g read ?k, so they serve g too where a ?k coming in bound keeps g as written.
+		// The rewritten group is what runs (group). Its key in place of ?k, an expression other than a variable
+		// or a date field of one (which keep or read their operand's id), is computed within the solution and its
+		// value interned, as the BIND computed it: its operands need no ids of their own, as g's did not. Its
+		// marks are then a subset of g's (it reads what g's aggregates read, the BIND's operands in place of ?k
+		// at most), so they serve g too where a ?k coming in bound keeps g as written.
 		g = r.x
+		if !readsIDs(g.Keys[r.key].Expr) {
+			computed = r.key
+		}
 	}
 	var read varset
-	for _, k := range g.Keys {
-		read = read.union(e.varsOfExpr(k.Expr))
+	for i, k := range g.Keys {
+		if i != computed {
+			read = read.union(e.varsOfExpr(k.Expr))
+		}
 	}
 	for _, a := range g.Aggregates {
 		if a.Aggregate.Expr == nil {

@@ -30,6 +30,20 @@ type keyBind struct {
 	x      *algebra.Group // { P } GROUP BY (e AS ?k), with the FILTER's other conjuncts over P
 	having []algebra.Expr // the FILTER's conjuncts reading ?k, tested on each group's solution
 	k      int            // ?k's slot: a solution coming in with it bound is evaluated as written
+	key    int            // the index of ?k's key in x.Keys
+}
+
+// readsIDs reports whether a GROUP BY key keeps or reads its operand's id as it is (a variable, a date field of
+// one: groupState.add), rather than the terms an evaluation reads.
+func readsIDs(x algebra.Expr) bool {
+	switch v := x.(type) {
+	case algebra.Var:
+		return true
+	case *algebra.Call:
+		_, ok := fieldArg(v)
+		return ok
+	}
+	return false
 }
 
 // keyBindOf returns x's rewritten form, made once per query, or nil when x is not of that shape.
@@ -62,18 +76,18 @@ func (e *evaluator) makeKeyBind(x *algebra.Group) *keyBind {
 	}
 	// The keys: ?k once, as a variable; the others must not read ?k.
 	keys := make([]algebra.GroupKey, len(x.Keys))
-	found := false
+	found := -1
 	for i, key := range x.Keys {
 		keys[i] = key
-		if v, isVar := key.Expr.(algebra.Var); isVar && v == ext.Var && key.Var == ext.Var && !found {
-			keys[i].Expr, found = ext.Expr, true
+		if v, isVar := key.Expr.(algebra.Var); isVar && v == ext.Var && key.Var == ext.Var && found < 0 {
+			keys[i].Expr, found = ext.Expr, i
 			continue
 		}
 		if !pushable(key.Expr) || e.varsOfExpr(key.Expr).has(k) {
 			return nil
 		}
 	}
-	if !found {
+	if found < 0 {
 		return nil
 	}
 	aggs := make([]algebra.AggregateBinding, len(x.Aggregates))
@@ -120,7 +134,7 @@ func (e *evaluator) makeKeyBind(x *algebra.Group) *keyBind {
 	if len(below) > 0 {
 		inner = &algebra.Filter{Exprs: below, Op: inner}
 	}
-	return &keyBind{x: &algebra.Group{Op: inner, Keys: keys, Aggregates: aggs}, having: having, k: k}
+	return &keyBind{x: &algebra.Group{Op: inner, Keys: keys, Aggregates: aggs}, having: having, k: k, key: found}
 }
 
 // testAll reports whether every expression of xs is true on row (errors count as false; *errp says when
