@@ -285,3 +285,46 @@ func TestGroupSplitMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupSplitWorkBound holds the split's threshold on what a worker takes over: with every timed segment of the
+// probe costing the same, a worker whose half is timed at 14 ms is started (it was not while the bound was a split
+// scan's 20 ms), and one whose half is timed at 6 ms is not.
+func TestGroupSplitWorkBound(t *testing.T) {
+	b := index.NewBuilder()
+	for i := range 6000 {
+		at := time.Date(2008, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * 37 * time.Minute)
+		err := b.Add(rdf.Triple(rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i)), rdf.IRI("http://ex.org/p"),
+			rdf.Literal(at.Format("2006-01-02T15:04:05"), rdf.XSDNS+"dateTime")))
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds := FromIndex(b.Build())
+	src := `SELECT ?h (COUNT(*) AS ?n) (SUM(IF(MINUTES(?o) < 30, 1, 0)) AS ?f) { ?s <http://ex.org/p> ?o } GROUP BY (HOURS(?o) AS ?h)`
+	q, err := parser.Parse(src, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := runGroup(t, ds, src, true)
+	// forkMin 64 and forkChunk 16 over 6 000 rows: a probe of 375 rows, the last 282 timed in two segments, so a
+	// segment timed at d makes the worker's half (2 813 rows) 2·d·2 813/282 ≈ 20·d, and a row 2·d/282 (≥ 100 ns).
+	for _, c := range []struct {
+		segment time.Duration
+		split   bool
+	}{{700 * time.Microsecond, true}, {300 * time.Microsecond, false}} {
+		cores := NewCores(2)
+		e := newEvaluator(context.Background(), ds, q, Options{Cores: cores, forkMin: 64, forkChunk: 16,
+			forkCosts: func(int, time.Duration, time.Duration) (time.Duration, time.Duration) { return c.segment, 0 }})
+		var got []string
+		e.group(firstOp[*algebra.Group](q.Op), e.newRow(), e.collectRows(&got), &err)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("segment %v:\n got %q\nwant %q", c.segment, got, want)
+		}
+		if forks, _, _ := cores.Splits(); (forks > 0) != c.split {
+			t.Errorf("segment %v timed: %d splits, want a split: %v", c.segment, forks, c.split)
+		}
+	}
+}

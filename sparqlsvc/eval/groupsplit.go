@@ -14,7 +14,7 @@ import (
 // review's distinct dateTime, with SUM(IF(MINUTES(?d) < 30, 1, 0))) spends its time in the group, which the split
 // scan (forkScan) leaves on the query's goroutine: it splits the chain, not its consumer. groupSplit splits the
 // group instead. The query's goroutine reads the first rows and times them (the thread's CPU, as parallelScan
-// does); when what a worker would take over, half of the rest, is at least forkMinWork and the pool has a free
+// does); when what a worker would take over, half of the rest, is at least groupForkMinWork and the pool has a free
 // core, a worker groups the second half of the rows into groups of its own while the query's goroutine groups the
 // first half, and the worker's groups are then merged into the query's, in their order: the groups and their order
 // are those of one goroutine reading every row in turn.
@@ -31,6 +31,13 @@ import (
 // split against 31–50 on one goroutine with no wall time gained at that load; d07 (~150–200 ns) and d17 (~230–310)
 // split into halves of about half the time each.
 const splitRowCost = 100 * time.Nanosecond
+
+// groupForkMinWork is the least a group's worker must take over, as timed. It is half of forkMinWork: a split scan's
+// worker saves only what its chunks cost beyond handing their solutions back (d16 was expected to save 2–10 ms of
+// 19 and took 36 of CPU), while a group's worker takes over its half outright and hands back a few merged groups.
+// At 20 ms, d07 (HOURS of every review's date at 10 M, ~40 ms of CPU, its half 18–19 ms as timed) stayed on one
+// goroutine on a quiet machine and tied Virtuoso's wall time, which runs it on two threads.
+const groupForkMinWork = forkMinWork / 2
 
 // splitMergeable reports whether x's aggregates may be computed over two halves of its solutions and merged.
 func (e *evaluator) splitMergeable(x *algebra.Group) bool {
@@ -90,7 +97,7 @@ func (e *evaluator) groupSplit(x *algebra.Group, in []ID, gs *groupState, rr []r
 		return false
 	}
 	rest := total - probe
-	if took*time.Duration(rest)/time.Duration(probe-warm)/2 < forkMinWork || took/time.Duration(probe-warm) < splitRowCost ||
+	if took*time.Duration(rest)/time.Duration(probe-warm)/2 < groupForkMinWork || took/time.Duration(probe-warm) < splitRowCost ||
 		!cores.tryExtra() {
 		cores.kept.Add(1)
 		return e.groupRows(rr, probe, total, ss, os, row, gs, errp)
