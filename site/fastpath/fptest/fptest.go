@@ -77,6 +77,7 @@ func Exchange(t testing.TB, addr string, raw []byte, chunk int) []byte {
 	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
 	reqs := completeRequests(raw)
 	got := make(chan []byte, 1)
+	written := make(chan struct{}) // closed once every byte is written: the half-close must not overtake them
 	go func() {
 		var all bytes.Buffer
 		br := bufio.NewReader(io.TeeReader(c, &all))
@@ -94,6 +95,7 @@ func Exchange(t testing.TB, addr string, raw []byte, chunk int) []byte {
 				answered++
 			}
 		}
+		<-written
 		_ = c.(*net.TCPConn).CloseWrite()
 		_, _ = io.Copy(io.Discard, br)
 		got <- all.Bytes()
@@ -111,6 +113,7 @@ func Exchange(t testing.TB, addr string, raw []byte, chunk int) []byte {
 			time.Sleep(time.Millisecond)
 		}
 	}
+	close(written)
 	return <-got
 }
 

@@ -2,6 +2,8 @@ package fptest
 
 import (
 	"bytes"
+	"io"
+	"net"
 	"net/http"
 	"testing"
 	"time"
@@ -28,6 +30,37 @@ func TestExchangeWaitsForTheAnswer(t *testing.T) {
 		out := Exchange(t, addr, []byte(one+one+"GET /cut HTTP/1.1\r\nHost: x"), 0)
 		if n := bytes.Count(out, []byte("answered")); n != 2 || bytes.Contains(out, []byte("cancelled")) {
 			t.Errorf("%s: want two answers and no cancellation, got %q", addr, out)
+		}
+	}
+}
+
+// TestExchangeWritesBeforeHalfClose sends requests the harness cannot parse (so it waits for no answer) to a server
+// that echoes what it read until the half-close: every byte must arrive. The half-close had raced the writes and
+// at times overtook them, so the server saw an empty connection (CI, TestAnswersLikeNetHTTP/CR_in_a_value).
+func TestExchangeWritesBeforeHalfClose(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				b, _ := io.ReadAll(c)
+				_, _ = c.Write(b)
+			}()
+		}
+	}()
+	for _, raw := range []string{"GET / HTTP/1.1\r\nHost: x\r\nAccept: a\rb\r\n\r\n", "GET /cut HTTP/1.1\r\nHost: x", "not http"} {
+		for range 200 {
+			if out := Exchange(t, l.Addr().String(), []byte(raw), 0); string(out) != raw {
+				t.Fatalf("sent %q, the server read %q", raw, out)
+			}
 		}
 	}
 }
