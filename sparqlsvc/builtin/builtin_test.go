@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 
@@ -320,5 +321,44 @@ func TestValidDateZoneMatchesReference(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestComputedStringsStayInRoom: CONCAT and REPLACE refuse, with ErrTooLong, a result longer than Context.Room,
+// measured before it is built; REPLACE's bound from the whole string is refined match by match before refusing.
+func TestComputedStringsStayInRoom(t *testing.T) {
+	ctx := NewContext(time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC), "")
+	ctx.Room = func() int64 { return 1000 }
+	long := strings.Repeat("x", 900) + "ab"
+	for _, c := range []struct {
+		name string
+		args []rdf.Term
+		want string // the result's length, or "" for ErrTooLong
+	}{
+		{"CONCAT", []rdf.Term{str(strings.Repeat("a", 500)), str(strings.Repeat("b", 500))}, "1000"},
+		{"CONCAT", []rdf.Term{str(strings.Repeat("a", 500)), str(strings.Repeat("b", 501))}, ""},
+		{"REPLACE", []rdf.Term{str(strings.Repeat("a", 500)), str("a"), str("bb")}, "1000"},
+		{"REPLACE", []rdf.Term{str(strings.Repeat("a", 501)), str("a"), str("bb")}, ""},
+		// The whole-string bound (902 × (1 + 3·902)) is far over; match by match it is 902 + 2 × 2.
+		{"REPLACE", []rdf.Term{str(long), str("(ab)"), str("$1$1$1")}, "906"},
+		{"REPLACE", []rdf.Term{str(long), str("(x+)"), str("$1$1")}, ""},
+		{"REPLACE", []rdf.Term{str(long), str("x"), str("$"), str("q")}, "902"},
+	} {
+		got, err := ctx.Call(c.name, c.args)
+		switch {
+		case c.want == "":
+			if !errors.Is(err, ErrTooLong) {
+				t.Errorf("%s over %d bytes: %v, want ErrTooLong", c.name, len(c.args[0].Value), err)
+			}
+		case err != nil || fmt.Sprint(len(got.Value)) != c.want:
+			t.Errorf("%s over %d bytes: %d bytes, %v; want %s", c.name, len(c.args[0].Value), len(got.Value), err, c.want)
+		}
+	}
+	ctx.Room = nil
+	if got, err := ctx.Call("CONCAT", []rdf.Term{str(long), str(long)}); err != nil || len(got.Value) != 2*len(long) {
+		t.Errorf("CONCAT without a room: %d bytes, %v", len(got.Value), err)
+	}
+	if got, err := ctx.Call("REPLACE", []rdf.Term{str(long), str("(ab)"), str("$1$1$1")}); err != nil || got.Value != strings.Repeat("x", 900)+"ababab" {
+		t.Errorf("REPLACE: %q, %v", got.Value, err)
 	}
 }

@@ -29,6 +29,10 @@ import (
 // ErrUnknownFunction is returned for a function name this package does not implement.
 var ErrUnknownFunction = errors.New("sparql: unknown function")
 
+// ErrTooLong reports a string CONCAT or REPLACE would build beyond Context.Room: not an expression error (the
+// value would not be absent, it would exhaust the server), so the evaluator stops the query with its budget.
+var ErrTooLong = errors.New("sparql: a computed string is longer than the query's memory budget allows")
+
 // Context carries what a query's functions share: the query time (NOW is constant within a query), the base
 // IRI for IRI(), a source of randomness, the per-solution blank-node minting of BNODE(), and compiled regexes.
 // One Context serves one query on one goroutine.
@@ -37,7 +41,12 @@ type Context struct {
 	Base string
 	// BNode returns the blank node for BNODE() (label "" and hasLabel false) or BNODE(label); the evaluator
 	// scopes labels to one solution, as §17.4.2.9 requires.
-	BNode  func(label string, hasLabel bool) rdf.Term
+	BNode func(label string, hasLabel bool) rdf.Term
+	// Room is what the query may still hold, in bytes (nil: no bound). CONCAT and REPLACE are the functions whose
+	// result can be many times their arguments' size (a chain of BIND(CONCAT(?x, ?x) AS ?y) doubles a label 30
+	// times into 16 GiB), so they measure their result before building it and fail with ErrTooLong past Room:
+	// the budget is charged only once a term is interned, too late for a string that large.
+	Room   func() int64
 	rand   *mrand.Rand
 	regexp map[string]*regexp.Regexp
 }
@@ -152,7 +161,7 @@ func (c *Context) Call(name string, args []rdf.Term) (rdf.Term, error) {
 	case "ABS", "CEIL", "FLOOR", "ROUND":
 		return rounding(name, args[0])
 	case "CONCAT":
-		return concat(args)
+		return c.concat(args)
 	case "STRLEN":
 		if !isString(args[0]) {
 			return rdf.Term{}, ErrType
@@ -316,9 +325,11 @@ func ceilRat(r *big.Rat) *big.Int {
 	return f
 }
 
-func concat(args []rdf.Term) (rdf.Term, error) {
-	var b strings.Builder
-	lang, sameLang := "", true
+// fits reports whether a string of n bytes stays within the query's room.
+func (c *Context) fits(n int64) bool { return c.Room == nil || n <= c.Room() }
+
+func (c *Context) concat(args []rdf.Term) (rdf.Term, error) {
+	lang, sameLang, n := "", true, int64(0)
 	for i, a := range args {
 		if !isString(a) {
 			return rdf.Term{}, ErrType
@@ -328,6 +339,14 @@ func concat(args []rdf.Term) (rdf.Term, error) {
 		} else if !strings.EqualFold(a.Lang, lang) {
 			sameLang = false
 		}
+		n += int64(len(a.Value))
+	}
+	if !c.fits(n) {
+		return rdf.Term{}, ErrTooLong
+	}
+	var b strings.Builder
+	b.Grow(int(n))
+	for _, a := range args {
 		b.WriteString(a.Value)
 	}
 	if len(args) > 0 && sameLang && lang != "" {
@@ -601,9 +620,49 @@ func (c *Context) replace(args []rdf.Term) (rdf.Term, error) {
 	if err != nil {
 		return rdf.Term{}, err
 	}
+	if !c.replacementFits(re, args[0].Value, repl) {
+		return rdf.Term{}, ErrTooLong
+	}
 	out := args[0]
 	out.Value = re.ReplaceAllString(args[0].Value, repl)
 	return out, nil
+}
+
+// replacementFits reports whether replacing re's matches in s by the Go template repl stays within the query's
+// room. Matches do not overlap and cannot be empty (replace refuses such patterns), so a group reference expands
+// to at most its match: the result is at most len(s) plus, per match, the template's literal bytes and its
+// references times the match's length. That bound, from the whole of s, answers most calls at once; when it is
+// too large, a pass over the matches sums the bound match by match.
+func (c *Context) replacementFits(re *regexp.Regexp, s, repl string) bool {
+	if c.Room == nil {
+		return true
+	}
+	lit, refs := int64(0), int64(0)
+	for i := 0; i < len(repl); i++ {
+		switch {
+		case strings.HasPrefix(repl[i:], "$$"):
+			lit++
+			i++
+		case strings.HasPrefix(repl[i:], "${"):
+			refs++
+			i += strings.IndexByte(repl[i:], '}')
+		default:
+			lit++
+		}
+	}
+	room, n := c.Room(), int64(len(s))
+	if n > room {
+		return false
+	}
+	if float64(n)*(1+float64(lit)+float64(refs)*float64(n)) <= float64(room) { // float: refs·n² overflows int64
+		return true
+	}
+	size := n
+	re.ReplaceAllStringFunc(s, func(m string) string {
+		size += lit + (refs-1)*int64(len(m))
+		return ""
+	})
+	return size <= room
 }
 
 // xpathReplacement turns XPath's replacement syntax ($1, \$, \\) into Go's (${1}, $$, \).

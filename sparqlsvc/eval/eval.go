@@ -267,6 +267,7 @@ func newEvaluator(ctx context.Context, ds *Dataset, q *algebra.Query, opt Option
 		consts: map[rdf.Term]ID{}, reach: map[reachKey][]ID{}, outerNoted: map[algebra.Op]bool{},
 	}
 	e.top, e.askForm = q.Op, q.Form == algebra.Ask
+	e.fn.Room = e.room
 	e.active = e.defaultGraphs()
 	// BNODE(label) gives one blank node per label within a solution (§17.4.2.9). A solution is identified by its
 	// bindings other than those expressions add, so (BNODE(?a) AS ?x) (BNODE(?a) AS ?y) agree.
@@ -330,6 +331,9 @@ func (e *evaluator) interrupted() error {
 	}
 	return nil
 }
+
+// room is what the query may still hold, in bytes: what CONCAT and REPLACE may build (builtin.Context.Room).
+func (e *evaluator) room() int64 { return e.opt.MaxMemory - e.bytes - e.t.bytes }
 
 // rowCost is what one held row costs: its ids plus the slice header and allocation overhead.
 func (e *evaluator) rowCost() int64 { return int64(4*e.nvars) + 48 }

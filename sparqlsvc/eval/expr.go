@@ -278,6 +278,9 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 	}
 	v, err := e.apply(c, args)
 	e.argStack = e.argStack[:base]
+	if errors.Is(err, builtin.ErrTooLong) {
+		*errp = ErrTooLarge // not an absent value: the query stops at its budget
+	}
 	return v, err
 }
 
