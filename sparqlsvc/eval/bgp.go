@@ -341,6 +341,12 @@ const probeFar = 16
 // scanAll reads all of them; scanNarrowed narrows them whether or not narrowed says so. With filtered, each step's
 // solutions are only those the filter conjuncts it completes keep (keptShare).
 func (e *evaluator) planCost(x *algebra.BGP, order []int, bound varset, mode scanMode, narrowed, filtered bool, key int) float64 {
+	c, _ := e.planCostRows(x, order, bound, mode, narrowed, filtered, key)
+	return c
+}
+
+// planCostRows is planCost and the number of solutions it expects the join to give.
+func (e *evaluator) planCostRows(x *algebra.BGP, order []int, bound varset, mode scanMode, narrowed, filtered bool, key int) (float64, float64) {
 	rows, cost, sorted := 1.0, 0.0, -2
 	cut := mode == scanNarrowed || (narrowed && mode == scanNone)
 	near := 1.0 // what a probe in the order of the first pattern's rows costs
@@ -407,7 +413,7 @@ func (e *evaluator) planCost(x *algebra.BGP, order []int, bound varset, mode sca
 	if key >= 0 && key != sorted && e.groupCount(x, key) > groupsInCache {
 		cost += rows * groupMiss
 	}
-	return cost
+	return cost, rows
 }
 
 // groupsInCache is how many groups of a GROUP BY stay in a core's cache: at a few hundred bytes each (the key, the
@@ -607,6 +613,11 @@ func (e *evaluator) filteredBGP(x *algebra.BGP, filters []algebra.Expr, in []ID,
 			return inner(row)
 		}
 	}
+	if p.hash != nil && e.trial == nil && e.subst == 0 {
+		if done, cont := e.hashJoin(p.hash, in, emit, errp); done {
+			return cont
+		}
+	}
 	// The row is the state's own while no other evaluation of this BGP is under way: a BGP evaluated per row of an
 	// EXISTS or per left row of an OPTIONAL allocated one per call (v55j: 280 000 at 10 M, a tenth of its CPU).
 	// matchFrom binds and unbinds it in place, so what its solutions go to copies them already.
@@ -643,7 +654,8 @@ type bgpPrep struct {
 	order   []int
 	checks  [][]algebra.Expr
 	late    []algebra.Expr
-	scan    scanMode // how plan reads the first pattern
+	scan    scanMode  // how plan reads the first pattern
+	hash    *hashPlan // a hash join of x's two stars instead (hashJoinPlan), or nil
 }
 
 // preparedBGP returns x's state with its preparation for filters and bound, the last one if it still holds.
@@ -707,8 +719,13 @@ next:
 		}
 		late = append(late, c)
 	}
+	var pushed []algebra.Expr // the conjuncts tested within the join
+	for _, cs := range checks {
+		pushed = append(pushed, cs...)
+	}
+	scan := e.scanModeOf(x, bound)
 	return bgpPrep{ok: true, bound: bound, graph: e.activeName(), filters: unsafe.SliceData(filters), nf: len(filters),
-		order: order, checks: checks, late: late, scan: e.scanModeOf(x, bound)}
+		order: order, checks: checks, late: late, scan: scan, hash: e.hashJoinPlan(x, pushed, bound, order, scan, e.groupedBy(x))}
 }
 
 // appendConjuncts appends the operands of a chain of && (or the expression itself) to out.

@@ -39,6 +39,11 @@ type Options struct {
 	// (> 0), or none (< 0), and plan leave such stars in the order of their narrowed range (no narrowedScan), so
 	// the two are compared with the probes they replace; 0 decides by the sizes.
 	hashStar int
+	// hashJoin, for tests, makes every BGP of two stars that hashJoin can evaluate be evaluated so (> 0), or none
+	// (< 0); 0 decides by the plans' costs. onHashJoin, when set, is told of each hash join: true once its table is
+	// built, false when the table would pass MaxMemory and the bind join answers instead.
+	hashJoin   int
+	onHashJoin func(built bool)
 	// optBits, for tests, makes every FILTER over an OPTIONAL that optFilter may answer from a bitmap build it at
 	// its first solution (> 0), or none (< 0); 0 decides by the solutions answered as written.
 	optBits int
@@ -117,6 +122,7 @@ type evaluator struct {
 	safeNext    int
 	orders      map[orderKey][]int
 	scans       map[orderKey]scanMode          // plan's choice to read the first pattern in subject order
+	splits      map[*algebra.BGP]*starSplit    // BGPs as two stars a hash join may join (split), nil if not
 	pushed      map[*algebra.Filter]algebra.Op // FILTERs with conjuncts moved below the BINDs under them (belowBinds)
 	keyBinds    map[*algebra.Group]*keyBind    // groups on a BIND's variable, rewritten (keyBindOf)
 	substVars   map[*algebra.Filter]varset     // the BINDs' variables belowBinds replaced by their expressions
