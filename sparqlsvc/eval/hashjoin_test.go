@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
-	"github.com/ldhub/ldhub/sparqlsvc/index"
 	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
@@ -19,13 +18,8 @@ import (
 func hashJoinData(t *testing.T, n int) *Dataset {
 	t.Helper()
 	r := rand.New(rand.NewPCG(14, 2))
-	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
+	ex := func(s string, i int) rdf.Term { return exIRI("%s%d", s, i) }
 	for i := range n {
 		s := ex("s", i)
 		for range r.IntN(3) {
@@ -90,7 +84,7 @@ func TestHashJoinMatchesBindJoin(t *testing.T) {
 		`SELECT ?x ?y { ?x :a0 <http://ex.org/p3> ; :b0 ?v . ?y :b0 ?v ; :a0 ?p } ORDER BY ?x ?y`,
 		`SELECT * { ?x ?q ?p . ?y ?q ?p FILTER(?q != :a0 && ?x != ?y) }`,
 		`SELECT * { ?x :a0 ?p . ?y :c0 ?p . ?y :b0 ?x }`, // the stars share a subject: not two stars
-		`SELECT * { ?x :a0 ?p . ?p :b0 ?v }`,           // joined on a subject: not two stars
+		`SELECT * { ?x :a0 ?p . ?p :b0 ?v }`,             // joined on a subject: not two stars
 	}
 	r := rand.New(rand.NewPCG(7, 7))
 	preds := []string{":a0", ":b0", ":c0", "?q"}
@@ -149,7 +143,7 @@ func TestHashJoinChosen(t *testing.T) {
 	ds := hashJoinData(t, 3000)
 	for src, want := range map[string]bool{
 		`SELECT (COUNT(*) AS ?n) { ?x <http://ex.org/a0> ?p ; <http://ex.org/b0> ?v . ?y <http://ex.org/a0> ?p ; <http://ex.org/b0> ?v FILTER(!sameTerm(?x, ?y)) }`: true,
-		`SELECT * { <http://ex.org/s1> <http://ex.org/a0> ?p . ?y <http://ex.org/c0> ?p }`:                                                                               false,
+		`SELECT * { <http://ex.org/s1> <http://ex.org/a0> ?p . ?y <http://ex.org/c0> ?p }`:                                                                          false,
 	} {
 		got, built, _, err := runHash(t, ds, src, 0, 0)
 		if err != nil {
