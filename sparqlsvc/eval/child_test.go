@@ -30,7 +30,7 @@ var childCarry = map[string]int{
 	"fanout": carryClone, "info": carryFresh, "subst": carryZero, "multi": carryShare, "consts": carryClone,
 	"reach": carryFresh, "curRow": carryZero, "bindVs": carryShare, "direct": carryZero, "lowest": carryZero,
 	"topK": carryFresh, "argStack": carryZero, "pathCursors": carryFresh, "pathSites": carryFresh,
-	"bySubject": carryClone, "byObject": carryClone, "scanRows": carryClone, "narrowRows": carryClone, "existsMemos": carryZero, "optFilters": carryZero, "constKeys": carryFresh,
+	"bySubject": carryClone, "byObject": carryClone, "scanRows": carryClone, "narrowRows": carryClone, "existsMemos": carryZero, "lastExists": carryZero, "lastMemo": carryZero, "optFilters": carryZero, "constKeys": carryFresh,
 	"scratchKeys": carryZero, "keyMemoID": carryZero, "keyMemo": carryZero, "varRefs": carryZero,
 	"filterVars": carryClone, "filterConj": carryClone, "shares": carryClone, "cmpSites": carryZero,
 	"recentSites": carryZero, "nextSite": carryZero, "constNums": carryZero, "nextConst": carryZero, "eqHalves": carryZero, "blocks": carryZero,

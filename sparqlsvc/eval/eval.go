@@ -146,8 +146,10 @@ type evaluator struct {
 	narrowRows  map[narrowKey]narrowedRows          // first patterns' narrowed rows in subject order (narrowedScan)
 	byObject    map[fanoutKey]*index.ObjectTable    // predicates' tables of objects (objectIndex)
 	existsMemos map[*algebra.Exists]*existsMemo     // EXISTS answers by the values the pattern sees
-	optFilters  map[*algebra.Filter]*optFilter      // EXISTS patterns that are a FILTER over an OPTIONAL (optFilterOf)
-	constKeys   map[*algebra.Call]*[2]*builtin.Key  // comparisons' constant operands, parsed (argKey)
+	lastExists  *algebra.Exists                     // the EXISTS existsMemoOf last returned, and its memo
+	lastMemo    *existsMemo
+	optFilters  map[*algebra.Filter]*optFilter     // EXISTS patterns that are a FILTER over an OPTIONAL (optFilterOf)
+	constKeys   map[*algebra.Call]*[2]*builtin.Key // comparisons' constant operands, parsed (argKey)
 	scratchKeys [2]builtin.Key
 	keyMemoID   ID // the variable value whose MIN/MAX key keyMemo is (accumulate)
 	keyMemo     builtin.Key

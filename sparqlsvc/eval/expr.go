@@ -144,17 +144,27 @@ func (e *evaluator) in(v *algebra.In, row []ID, errp *error) (rdf.Term, error) {
 // had a defer, which made every eval call run the deferred-call machinery at its return: 5 % of an aggregate's
 // evaluation).
 func (e *evaluator) exists(v *algebra.Exists, row []ID, errp *error) (rdf.Term, error) {
+	b, err := e.existsTest(v, row, errp)
+	if err != nil {
+		return rdf.Term{}, err
+	}
+	return builtin.Boolean(b), nil
+}
+
+// existsTest is exists' answer as a bool: a FILTER's test (ebv) reads it so, without a boolean term made and read
+// back per row (v55c tests 29 000 products).
+func (e *evaluator) existsTest(v *algebra.Exists, row []ID, errp *error) (bool, error) {
 	m := e.existsMemoOf(v)
 	if found, ok := e.existsBySet(m, v, row, errp); ok || *errp != nil {
 		if *errp != nil {
-			return rdf.Term{}, *errp
+			return false, *errp
 		}
-		return builtin.Boolean(found != v.Not), nil
+		return found != v.Not, nil
 	}
 	key, memo := m.key(e, row)
 	if found, ok := m.seen[string(key)]; memo && ok {
 		m.hits++
-		return builtin.Boolean(found != v.Not), nil
+		return found != v.Not, nil
 	}
 	if memo && len(m.seen) >= memoTrial && m.hits == 0 { // the values do not repeat: stop remembering them
 		m.ok, m.seen, memo = false, nil, false
@@ -162,16 +172,16 @@ func (e *evaluator) exists(v *algebra.Exists, row []ID, errp *error) (rdf.Term, 
 	found, err := e.existsPerRow(m, v, row)
 	if err != nil {
 		*errp = err
-		return rdf.Term{}, err
+		return false, err
 	}
 	if memo && len(m.seen) < maxExistsMemo {
 		if err := e.holdBytes(int64(len(key)) + 48); err != nil {
 			*errp = err
-			return rdf.Term{}, err
+			return false, err
 		}
 		m.seen[string(key)] = found
 	}
-	return builtin.Boolean(found != v.Not), nil
+	return found != v.Not, nil
 }
 
 // args evaluates a call's arguments onto the evaluator's argument stack, so a FILTER or BIND does not allocate a
@@ -406,6 +416,9 @@ func (e *evaluator) ebv(x algebra.Expr, row []ID, errp *error) (bool, error) {
 			}
 		}
 	}
+	if v, ok := x.(*algebra.Exists); ok {
+		return e.existsTest(v, row, errp)
+	}
 	t, err := e.eval(x, row, errp)
 	if err != nil {
 		return false, err
@@ -611,7 +624,11 @@ type existsMemo struct {
 const memoTrial = 1024
 
 func (e *evaluator) existsMemoOf(x *algebra.Exists) *existsMemo {
+	if x == e.lastExists {
+		return e.lastMemo // the same EXISTS row after row: no map lookup (a pointer's hash per row)
+	}
 	if m := e.existsMemos[x]; m != nil {
+		e.lastExists, e.lastMemo = x, m
 		return m
 	}
 	if e.existsMemos == nil {
@@ -640,6 +657,7 @@ func (e *evaluator) existsMemoOf(x *algebra.Exists) *existsMemo {
 		return false
 	}
 	e.existsMemos[x] = m
+	e.lastExists, e.lastMemo = x, m
 	return m
 }
 

@@ -66,7 +66,7 @@ func (e *evaluator) groupSplit(x *algebra.Group, in []ID, gs *groupState, rr []r
 		return e.groupRows(rr, 0, total, ss, os, row, gs, errp)
 	}
 	for _, r := range rr {
-		if r.periods != nil {
+		if r.periods != nil || r.local {
 			return e.groupRows(rr, 0, total, ss, os, row, gs, errp)
 		}
 	}
@@ -109,14 +109,15 @@ func (e *evaluator) groupSplit(x *algebra.Group, in []ID, gs *groupState, rr []r
 	run.ctx, run.cancel = context.WithCancel(e.ctx)
 	w := e.child(run)
 	wgs := w.newGroupState(x)
-	done := false // the worker grouped every row of its half
+	done := false             // the worker grouped every row of its half
+	wrow := slices.Clone(row) // (row may be longer than in: groupRuns' slot of a constant object)
 	run.wg.Add(1)
 	go func() {
 		defer run.wg.Done()
 		defer cores.drop()
 		defer func() { _ = recover() }() // a panic leaves done false: the half is grouped again here
 		var err error
-		done = w.groupRows(rr, mid, total, ss, os, slices.Clone(in), wgs, &err) && err == nil
+		done = w.groupRows(rr, mid, total, ss, os, wrow, wgs, &err) && err == nil
 	}()
 	e.par = run
 	ok = e.groupRows(rr, probe, mid, ss, os, row, gs, errp)

@@ -449,10 +449,15 @@ func TestExistsSetBits(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	const top = 50000
 	inline, _ := index.InlineID(rdf.Literal("7", rdf.XSDInteger))
-	for _, n := range []int{10, 200, 3000} {
+	for _, c := range []struct{ n, expect int }{{10, 0}, {200, 0}, {3000, 0}, {10, 5000}, {3000, 20}} {
+		n := c.n
 		s := &existsSet{slots: []int{0}, one: map[ID]struct{}{}}
 		want := map[ID]bool{}
-		var bytes int64
+		// A set told to expect at least as many keys as the switch takes starts as the bitmap (reserve).
+		bytes := s.reserve(c.expect, top)
+		if reserved := c.expect*mapEntryBytes*bitsShare > (top/64+1)*8; reserved != (s.bits != nil) || reserved != (bytes > 0) {
+			t.Errorf("%d expected: bits %v, %d bytes", c.expect, s.bits != nil, bytes)
+		}
 		for range n {
 			id := ID(1 + r.IntN(top))
 			if r.IntN(4) == 0 {
@@ -461,7 +466,7 @@ func TestExistsSetBits(t *testing.T) {
 			want[id] = true
 			bytes += s.addOne(id, top)
 		}
-		if (n >= 200) != (s.bits != nil) { // the bitmap of 50 000 ids takes 6 256 bytes, the map 24 per id: 33 ids
+		if (n >= 200 || c.expect >= 5000) != (s.bits != nil) { // the bitmap of 50 000 ids takes 6 256 bytes, the map 24 per id: 33 ids
 			t.Errorf("%d ids: bits %v", n, s.bits != nil)
 		}
 		if held := int64(len(s.bits))*8 + int64(len(s.one))*mapEntryBytes; bytes != held {
