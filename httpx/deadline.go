@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 )
 
@@ -103,21 +104,56 @@ func (e *TimeoutError) Error() string {
 }
 func (e *TimeoutError) Unwrap() error { return e.Err }
 
-// idleWriter pushes the write deadline out before each write and flush.
+// idleWriter pushes the write deadline out before each write and flush, never past the end EndWritesBy set.
 type idleWriter struct {
 	http.ResponseWriter
 	rc   *http.ResponseController
 	idle time.Duration
+	// mu orders EndWritesBy against a write setting its own deadline, so that a write cannot move the deadline
+	// back out after the end was set.
+	mu  sync.Mutex
+	end time.Time
+}
+
+// extend sets the deadline of the next write: idle from now, or the end if sooner.
+func (w *idleWriter) extend(idle time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	due := time.Now().Add(idle)
+	if !w.end.IsZero() && w.end.Before(due) {
+		due = w.end
+	}
+	_ = w.rc.SetWriteDeadline(due)
 }
 
 func (w *idleWriter) Write(p []byte) (int, error) {
-	_ = w.rc.SetWriteDeadline(time.Now().Add(w.idle))
+	w.extend(w.idle)
 	return w.ResponseWriter.Write(p)
 }
 
 func (w *idleWriter) Flush() {
-	_ = w.rc.SetWriteDeadline(time.Now().Add(w.idle))
+	w.extend(w.idle)
 	_ = w.rc.Flush()
+}
+
+// EndWritesBy makes every write to w, the one blocked now included, fail once t passes. A handler whose time limit
+// includes sending (a SPARQL query's) calls it when its time is up: otherwise a client that reads a byte a second
+// holds the handler, and what it holds (a query slot), WriteIdle longer.
+func EndWritesBy(w http.ResponseWriter, t time.Time) {
+	for x := w; x != nil; {
+		if iw, ok := x.(*idleWriter); ok {
+			iw.mu.Lock()
+			defer iw.mu.Unlock()
+			iw.end = t
+			break
+		}
+		u, ok := x.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			break
+		}
+		x = u.Unwrap()
+	}
+	_ = http.NewResponseController(w).SetWriteDeadline(t)
 }
 
 // ReadFrom keeps net/http's sendfile path for a file of known length (http.ServeContent copies through an
@@ -129,7 +165,7 @@ func (w *idleWriter) ReadFrom(src io.Reader) (int64, error) {
 	if !ok || !canRF {
 		return io.Copy(struct{ io.Writer }{w}, src)
 	}
-	_ = w.rc.SetWriteDeadline(time.Now().Add(w.idle + time.Duration(lr.N/(64<<10))*time.Second))
+	w.extend(w.idle + time.Duration(lr.N/(64<<10))*time.Second)
 	return rf.ReadFrom(src)
 }
 

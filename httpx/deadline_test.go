@@ -75,3 +75,47 @@ func TestSlowLorisIsCutLegitimateBodiesAreNot(t *testing.T) {
 		t.Errorf("steady upload: %q after %v", line, d)
 	}
 }
+
+// TestEndWritesBy: a handler streaming to a client that stops reading is held by a blocked write for WriteIdle, and
+// each later write would wait WriteIdle again. Once EndWritesBy's time passes, the blocked write and every later
+// one fail, so the handler returns (and frees what it holds) at that time, not WriteIdle after; also when it was
+// called while no write was blocked (the handler was computing), so that the next write's own deadline would
+// have been WriteIdle away.
+func TestEndWritesBy(t *testing.T) {
+	for _, pause := range []time.Duration{0, time.Second} {
+		d := httpx.Deadlines{WriteIdle: time.Minute}
+		returned := make(chan time.Duration, 1)
+		hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w, r, done := d.Apply(w, r)
+			defer done()
+			start := time.Now()
+			time.AfterFunc(500*time.Millisecond, func() { httpx.EndWritesBy(w, time.Now()) })
+			time.Sleep(pause)
+			chunk := []byte(strings.Repeat("x", 64<<10))
+			for time.Since(start) < 30*time.Second {
+				if _, err := w.Write(chunk); err != nil {
+					break
+				}
+			}
+			returned <- time.Since(start)
+		}))
+		c, err := net.Dial("tcp", hs.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fmt.Fprintf(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+			t.Fatal(err)
+		}
+		// The client reads nothing until the handler has returned.
+		select {
+		case took := <-returned:
+			if took > 10*time.Second {
+				t.Errorf("pause %s: the handler returned after %s", pause, took)
+			}
+		case <-time.After(40 * time.Second):
+			t.Errorf("pause %s: the handler is still writing to a client that does not read, 40 s later", pause)
+		}
+		c.Close()
+		hs.Close()
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -320,4 +321,52 @@ func TestTruncatedAnswers(t *testing.T) {
 	if strings.Contains(body, "truncated") || resp.Trailer.Get(TruncatedHeader) != "" || resp.Header.Get(TruncatedHeader) != "" {
 		t.Errorf("a whole answer marked as cut: %s %v", body, resp.Trailer)
 	}
+}
+
+// TestSlowReaderFreesItsSlot: the time limit includes sending. A client that asks for a long answer and then does
+// not read kept its query's slot for as long as the connection's write deadline allowed (60 s in ldhub serve; for
+// ever on a server without one), so two such clients of an address, or eight of several, held the endpoint. Now
+// its writes fail once the time limit and a short grace have passed, and the address gets a slot again.
+func TestSlowReaderFreesItsSlot(t *testing.T) {
+	ds := hostileData(t, 2000)
+	const limit = time.Second
+	h := &Handler{
+		Codecs:   codec.Default(),
+		Endpoint: func(*http.Request) string { return "http://hub.example/p/sparql" },
+		Resolve: func(context.Context, *http.Request, DatasetRequest) (Backend, func(), error) {
+			return ds, func() {}, nil
+		},
+		Limits: Limits{Timeout: limit, MaxResults: 50_000_000},
+		Gate:   NewGate(0, 1, clientHeader),
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	c, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	// Millions of distinct triples of 2 KB, so the answer outgrows the connection's buffers within the time limit.
+	q := url.QueryEscape("CONSTRUCT { ?b <http://ex.org/x> ?big } WHERE { ?a <http://ex.org/label> ?l . ?b ?p ?o BIND(CONCAT(" + strings.Repeat("?l, ", 47) + "?l) AS ?big) }")
+	if _, err := fmt.Fprintf(c, "GET /sparql?query=%s HTTP/1.1\r\nHost: x\r\nAccept: application/n-triples\r\nX-Test-Client: 203.0.113.9\r\n\r\n", q); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	for {
+		time.Sleep(100 * time.Millisecond)
+		resp, body := sparqlGet(t, srv.URL, "203.0.113.9", "ASK { <http://ex.org/n1> ?p ?o }", "")
+		if resp == nil {
+			return
+		}
+		if resp.StatusCode == 200 {
+			if !strings.Contains(body, "true") {
+				t.Errorf("lookup after the slow reader: %q", body)
+			}
+			break
+		}
+		if waited := time.Since(start); waited > limit+endGrace+10*time.Second {
+			t.Fatalf("the address still has no slot %s after its slow query began (time limit %s): %d %s", waited, limit, resp.StatusCode, body)
+		}
+	}
+	t.Logf("the slow reader's slot was free again after %s (time limit %s, grace %s)", time.Since(start).Round(time.Millisecond), limit, endGrace)
 }

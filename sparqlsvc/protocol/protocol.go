@@ -13,6 +13,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/rdf"
@@ -110,6 +111,9 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 }
 
 const defaultMaxQuery = 1 << 20
+
+// endGrace is how long, past its time limit, an answer has to finish its document (the truncation mark).
+const endGrace = 2 * time.Second
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	httpx.AllowRead(w.Header())
@@ -240,6 +244,10 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, p
 	// still gets a proper error status; after that, a cut answer says so in its body and in the trailer.
 	hd.Set("Trailer", TruncatedHeader)
 	out.w = &commitWriter{w: w}
+	// The time limit includes sending: past it (and a moment to finish the document), a write still blocked on a
+	// client that does not read fails, so the query's slot is free again, not held for the connection's idle time.
+	sending := time.AfterFunc(lim.Timeout, func() { httpx.EndWritesBy(w, time.Now().Add(endGrace)) })
+	defer sending.Stop()
 	err = ds.Stream(r.Context(), q, eval.Options{Timeout: lim.Timeout, MaxRows: lim.MaxRows, MaxMemory: lim.MaxMemory, MaxResults: lim.MaxResults, Cores: h.Gate.Cores()}, &out)
 	var reason string
 	switch {
