@@ -219,7 +219,18 @@ func (e *evaluator) safe(op algebra.Op, bound varset) bool {
 	case *algebra.Extend:
 		p := e.infoOf(x.Op)
 		ok = e.safe(x.Op, bound) && e.varsOfExpr(x.Expr).inter(bound).subsetOf(p.certain)
-	default: // Service, Group, Project, OrderBy, Distinct, Reduced, Slice
+	case *algebra.Project:
+		// The operand's variables the projection hides are other variables than the outer ones of that name: none
+		// may come in bound. The projected ones reach the operand as they would be joined.
+		var proj varset
+		for _, v := range x.Vars {
+			proj = proj.with(e.slot(v))
+		}
+		b := bound.inter(e.infoOf(x.Op).mentioned)
+		ok = b.subsetOf(proj) && e.safe(x.Op, b)
+	case *algebra.Group:
+		ok = e.safeGroup(x, bound)
+	default: // Service, OrderBy, Distinct, Reduced, Slice
 		ok = e.infoOf(op).mentioned.inter(bound).empty()
 	}
 	e.safeC[k] = ok
@@ -246,4 +257,24 @@ func (e *evaluator) boundSet(row []ID) varset {
 		}
 	}
 	return s
+}
+
+// safeGroup is safe for a GROUP BY: substituting is exact when every bound variable it mentions is a key that is
+// a plain variable (GROUP BY ?x) bound in every solution of the operand, and the operand is safe with them. The
+// operand's solutions with ?x = v are then exactly the group of key v, aggregated as on its own, and no other
+// group joins with ?x = v (none has ?x unbound); a group subquery joined back to the outer pattern (the offers
+// and reviews counted per product, for a producer's products) then reads one product's rows per outer solution
+// instead of grouping every offer. An aggregate's variable or a key expression bound outside is left to the join.
+func (e *evaluator) safeGroup(x *algebra.Group, bound varset) bool {
+	b := bound.inter(e.infoOf(x).mentioned)
+	if b.empty() {
+		return true
+	}
+	var keys varset
+	for _, k := range x.Keys {
+		if v, ok := k.Expr.(algebra.Var); ok && v == k.Var {
+			keys = keys.with(e.slot(v))
+		}
+	}
+	return b.subsetOf(keys) && b.subsetOf(e.infoOf(x.Op).certain) && e.safe(x.Op, b)
 }
