@@ -355,7 +355,12 @@ func (e *evaluator) memoCompare(s *cmpSite, row []ID, errp *error) (rdf.Term, er
 		s.memo = &cmpMemo{vals: map[ID]cmpOutcome{}}
 	}
 	id := row[s.memoSlot-1]
-	o, hit := s.memo.vals[id]
+	o, hit := s.memo.last, id == s.memo.lastID
+	if !hit {
+		if o, hit = s.memo.vals[id]; hit {
+			s.memo.lastID, s.memo.last = id, o
+		}
+	}
 	s.memo.count(hit)
 	if hit {
 		if o.err != nil {
@@ -375,6 +380,7 @@ func (e *evaluator) memoCompare(s *cmpSite, row []ID, errp *error) (rdf.Term, er
 	}
 	if len(s.memo.vals) < memoEntries && e.bytes+e.t.bytes+32 < e.opt.MaxMemory/2 {
 		s.memo.vals[id] = o
+		s.memo.lastID, s.memo.last = id, o
 		e.t.bytes += 32
 	}
 	return t, o.err

@@ -40,6 +40,10 @@ type bindValue struct {
 	t   rdf.Term
 	id  ID
 	err bool
+	// repeated: the memo holds this value and was asked for it again. Then an interned id for it is paid once per
+	// input id, within the memo's bound, however many rows read it (see the Extend in execOp); a value met once (a
+	// SELECT expression over distinct values) keeps its scratch id and costs no dictionary probe.
+	repeated bool
 }
 
 // bindMemo is an Extend's values by the id of the one variable its expression reads.
@@ -47,6 +51,10 @@ type bindMemo struct {
 	memoStats
 	slot int
 	vals map[ID]*bindValue
+	// last is the value kept for the input id lastIn: a scan in value order (POS) gives runs of one object, whose
+	// rows then skip the map.
+	lastIn ID
+	last   *bindValue
 }
 
 // bindMemoOf returns x's memo, or nil when its expression may not be memoised or the memo was dropped.
@@ -79,9 +87,16 @@ func (m *bindMemo) value(e *evaluator, x algebra.Expr, row []ID, errp *error) (v
 	if isScratch(in) {
 		return nil, false
 	}
+	if in == m.lastIn && m.last != nil {
+		m.count(true)
+		m.last.repeated = true
+		return m.last, true
+	}
 	v, hit := m.vals[in]
 	m.count(hit)
 	if hit {
+		m.lastIn, m.last = in, v
+		v.repeated = true
 		return v, true
 	}
 	t, err := e.eval(x, row, errp)
@@ -94,6 +109,7 @@ func (m *bindMemo) value(e *evaluator, x algebra.Expr, row []ID, errp *error) (v
 	if size := int64(len(t.Value)+len(t.Datatype)+len(t.Lang)) + 96; len(m.vals) < memoEntries &&
 		e.bytes+e.t.bytes+size < e.opt.MaxMemory/2 {
 		m.vals[in] = v
+		m.lastIn, m.last = in, v
 		e.t.bytes += size
 	}
 	return v, true
@@ -103,6 +119,9 @@ func (m *bindMemo) value(e *evaluator, x algebra.Expr, row []ID, errp *error) (v
 type cmpMemo struct {
 	memoStats
 	vals map[ID]cmpOutcome
+	// last is the outcome kept for lastID (0: none), as bindMemo's.
+	lastID ID
+	last   cmpOutcome
 }
 
 // cmpOutcome is a comparison's answer: r, or the error err.

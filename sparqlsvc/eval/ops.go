@@ -263,7 +263,7 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 				switch {
 				case memo.err:
 					return emit(row)
-				case direct && row[s] == 0:
+				case direct && row[s] == 0 && !memo.repeated:
 					id = e.t.scratchID(memo.t)
 				default:
 					if memo.id == 0 {
