@@ -25,11 +25,18 @@ type subjectCopies struct {
 	objFar map[ID]int64
 	// builtTables counts the tables NoteObjectProbes built, kept or not.
 	builtTables int
+	// sort sorts a copy's rows; nil is sortBySubject. A field of the graph's, not a package variable, so that a test
+	// can make one graph's sort fail without touching any other graph.
+	sort func(parts ...[]Row) []Row
 }
 
-// subjectCopy is one kept copy, valid once its once has run, or one kept table of objects, set when it is entered.
+// subjectCopy is one kept copy, valid once sorted is set, or one kept table of objects, set when it is entered.
 type subjectCopy struct {
-	once   sync.Once
+	// mu is held while the copy is sorted, so that callers wanting it at the same time wait for one sort. Not a
+	// sync.Once: a sort that panicked would leave the once done and rows nil, read by every later query as a copy
+	// with no rows.
+	mu     sync.Mutex
+	sorted bool
 	rows   []Row
 	table  *ObjectTable
 	tableP ID // the table's predicate
@@ -69,8 +76,31 @@ func (g *Graph) sortedCopy(parts ...[]Row) []Row {
 	c.mu.Lock()
 	e := c.entry(key, bytes, g.copyLimit())
 	c.mu.Unlock()
-	e.once.Do(func() { e.rows = sortBySubject(parts...) })
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.sorted {
+		sort := c.sort
+		if sort == nil {
+			sort = sortBySubject
+		}
+		defer c.forgetUnsorted(key, e) // a sort that panics leaves no entry behind
+		e.rows, e.sorted = sort(parts...), true
+	}
 	return e.rows
+}
+
+// forgetUnsorted drops e, kept under key, when its sort did not finish, so that its bytes are not counted for a
+// copy that is not there; a later caller makes and sorts a new one. e.mu is held (taken before c.mu, never after).
+func (c *subjectCopies) forgetUnsorted(key string, e *subjectCopy) {
+	if e.sorted {
+		return
+	}
+	c.mu.Lock()
+	if c.m[key] == e {
+		delete(c.m, key)
+		c.bytes -= e.bytes
+	}
+	c.mu.Unlock()
 }
 
 // entry returns the kept entry under key, made (of the given bytes, older ones dropped to make room) when there is

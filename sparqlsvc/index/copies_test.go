@@ -150,3 +150,37 @@ func TestObjectTableTooLargeBuiltOnce(t *testing.T) {
 		t.Fatalf("built %d times (want 1), kept %v, %d bytes", g.copies.builtTables, g.KeptObjectTable(1) != nil, g.CopyBytes())
 	}
 }
+
+// TestSubjectCopyAfterFailedSort: a sort that fails (panics) for one caller leaves no entry that a later caller
+// takes for a sorted copy: the later caller gets the sorted rows, and the copy is kept for the ones after it.
+func TestSubjectCopyAfterFailedSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	g := copiesGraph(r, 6, 5000, 1<<20)
+	failed := false
+	g.copies.sort = func(parts ...[]Row) []Row {
+		if !failed {
+			failed = true
+			panic("sort failed")
+		}
+		return sortBySubject(parts...)
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Fatal("the failing sort did not panic")
+			}
+		}()
+		g.SubjectRows(1)
+	}()
+	want := sortBySubject(g.Match(0, 1, 0).Rows)
+	got := g.SubjectRows(1)
+	if !slices.Equal(got, want) {
+		t.Fatalf("after a failed sort: %d rows, want the %d sorted rows", len(got), len(want))
+	}
+	if again := g.SubjectRows(1); !sameArray(got, again) {
+		t.Fatal("the copy sorted after the failure was not kept")
+	}
+	if b, w := g.CopyBytes(), int64(len(want))*12; b != w {
+		t.Fatalf("copies hold %d bytes, want %d", b, w)
+	}
+}
