@@ -50,11 +50,8 @@ const copyShare = 4
 // copyMin is the fewest rows a copy has for it to be kept: smaller ones sort in well under a millisecond.
 const copyMin = 1 << 12
 
-// copyLimit is the bytes g's copies may hold.
-func (g *Graph) copyLimit() int64 { return int64(len(g.perms[SPO])) * 12 / copyShare }
-
 // CopyLimit is the bytes g's kept copies and tables may hold together (CopyBytes never exceeds it).
-func (g *Graph) CopyLimit() int64 { return g.copyLimit() }
+func (g *Graph) CopyLimit() int64 { return int64(len(g.perms[SPO])) * 12 / copyShare }
 
 // CopyBytes is the bytes of the subject-sorted copies g keeps for later queries (subjectCopies).
 func (g *Graph) CopyBytes() int64 {
@@ -69,12 +66,12 @@ func (g *Graph) CopyBytes() int64 {
 func (g *Graph) sortedCopy(parts ...[]Row) []Row {
 	key, n, ok := g.copyKey(parts)
 	bytes := int64(n) * 12
-	if !ok || n < copyMin || bytes > g.copyLimit() {
+	if !ok || n < copyMin || bytes > g.CopyLimit() {
 		return sortBySubject(parts...)
 	}
 	c := &g.copies
 	c.mu.Lock()
-	e := c.entry(key, bytes, g.copyLimit())
+	e := c.entry(key, bytes, g.CopyLimit())
 	c.mu.Unlock()
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -175,14 +172,14 @@ func (g *Graph) NoteObjectProbes(p ID, n int) *ObjectTable {
 	bytes := int64(len(t.slots)) * 4
 	c.mu.Lock()
 	c.builtTables++
-	if bytes > g.copyLimit() {
+	if bytes > g.CopyLimit() {
 		// Never kept: the count is set back so far that p's later probes do not build it again.
 		c.objFar[p] = math.MinInt64 / 2
 		c.mu.Unlock()
 		return nil
 	}
 	if e = c.m[tableKey(p)]; e == nil {
-		e = c.entry(tableKey(p), bytes, g.copyLimit())
+		e = c.entry(tableKey(p), bytes, g.CopyLimit())
 		e.table, e.tableP = t, p
 	}
 	c.mu.Unlock()

@@ -44,8 +44,8 @@ func TestSubjectCopiesKeptAndBounded(t *testing.T) {
 		if want := sortBySubject(parts...); !slices.Equal(got, want) {
 			t.Fatalf("%s: rows differ from the sort's", what)
 		}
-		if b := g.CopyBytes(); b > g.copyLimit() {
-			t.Fatalf("%s: copies hold %d bytes, over the bound %d", what, b, g.copyLimit())
+		if b := g.CopyBytes(); b > g.CopyLimit() {
+			t.Fatalf("%s: copies hold %d bytes, over the bound %d", what, b, g.CopyLimit())
 		}
 	}
 	p1, p2 := g.SubjectRows(1), g.SubjectRows(1)
@@ -122,8 +122,8 @@ func TestObjectTableKeptOnceEarned(t *testing.T) {
 	if tab == nil || g.KeptObjectTable(2) != tab {
 		t.Fatal("p2's table was not kept once earned")
 	}
-	if g.CopyBytes() > g.copyLimit() {
-		t.Fatalf("kept %d bytes, over the bound %d", g.CopyBytes(), g.copyLimit())
+	if g.CopyBytes() > g.CopyLimit() {
+		t.Fatalf("kept %d bytes, over the bound %d", g.CopyBytes(), g.CopyLimit())
 	}
 	for _, row := range g.Match(0, 2, 0).Rows[:500] {
 		if got, want := tab.Match(row[1]), g.Match(0, 2, row[1]); !slices.Equal(got.Rows, want.Rows) {

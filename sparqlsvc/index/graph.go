@@ -344,12 +344,10 @@ func (g *Graph) SubjectRows(p ID) []Row { return g.sortedCopy(g.Match(0, p, 0).R
 // radixMin is the fewest rows sortBySubject sorts by radix: below it a comparison sort is as quick.
 const radixMin = 1 << 12
 
-// SortBySubject returns POS rows of one predicate, given as parts that follow each other in POS order (the ranges
-// a filter on the objects keeps), as SPO rows sorted by subject: a join that reads only those rows in subject order.
-func SortBySubject(parts ...[]Row) []Row { return sortBySubject(parts...) }
-
-// SortedBySubject is SortBySubject of parts of g's POS permutation, from the copies g keeps for later queries
-// (subjectCopies) when it has room for them: the rows must not be written.
+// SortedBySubject returns parts of g's POS permutation, ranges of one predicate that follow each other in POS order
+// (the ranges a filter on the objects keeps), as SPO rows sorted by subject (sortBySubject): for a join that reads
+// only those rows in subject order. The rows are g's kept copy (subjectCopies) when it has room for them: they must
+// not be written.
 func (g *Graph) SortedBySubject(parts ...[]Row) []Row { return g.sortedCopy(parts...) }
 
 // sortBySubject returns POS rows of one predicate, which are ordered by object then subject, as SPO rows ordered

@@ -584,8 +584,8 @@ func TestSortBySubjectMatchesSort(t *testing.T) {
 				t.Fatalf("n=%d: sortBySubject differs from a sort by (s, p, o)", n)
 			}
 			// The same rows cut in three parts (the ranges a filter keeps are read as such) sort alike.
-			if got := SortBySubject(pos[:n/3], pos[n/3:n/2], pos[n/2:]); !slices.Equal(got, want) {
-				t.Fatalf("n=%d: SortBySubject of three parts differs from a sort by (s, p, o)", n)
+			if got := sortBySubject(pos[:n/3], pos[n/3:n/2], pos[n/2:]); !slices.Equal(got, want) {
+				t.Fatalf("n=%d: sortBySubject of three parts differs from a sort by (s, p, o)", n)
 			}
 		}
 	}
