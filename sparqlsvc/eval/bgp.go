@@ -1124,11 +1124,9 @@ func (e *evaluator) adoptTable(g *index.Graph, p ID, t *index.ObjectTable) *inde
 	if own, ok := e.byObject[k]; ok {
 		return own
 	}
-	cost := index.ObjectTableBytes(g.Match(0, p, 0).Len())
-	if e.bytes+e.t.bytes+cost > e.opt.MaxMemory {
+	if !e.charge(index.ObjectTableBytes(g.Match(0, p, 0).Len())) {
 		return nil
 	}
-	e.bytes += cost
 	e.byObject[k] = t
 	return t
 }
@@ -1143,7 +1141,13 @@ func doubled(c *index.Cursor) bool {
 // earned reports whether the far probes through c number 1/per of a predicate's n triples and the query's budget
 // has room for cost more bytes, and then charges them.
 func (e *evaluator) earned(c *index.Cursor, n, per, cost int64) bool {
-	if int64(c.Far())*e.ways() < n/per || e.bytes+e.t.bytes+cost > e.opt.MaxMemory {
+	return int64(c.Far())*e.ways() >= n/per && e.charge(cost)
+}
+
+// charge reports whether the query's budget has room for cost more bytes, and then charges them; they are held
+// until the caller gives them back (e.bytes -= cost), or for the query.
+func (e *evaluator) charge(cost int64) bool {
+	if e.bytes+e.t.bytes+cost > e.opt.MaxMemory {
 		return false
 	}
 	e.bytes += cost
@@ -1505,10 +1509,9 @@ func (e *evaluator) hashStar(order []int, row []ID, st *bgpState, ranges []index
 	// The narrowed rows that pass the first step's checks, by subject: head[s] is the last of s's rows (+1) and
 	// next links each to the one before it.
 	cost := int64(n) * 24
-	if e.bytes+e.t.bytes+cost > e.opt.MaxMemory {
+	if !e.charge(cost) {
 		return false, false
 	}
-	e.bytes += cost
 	head := make(map[ID]int32, n)
 	objs := make([]ID, 0, n)
 	next := make([]int32, 0, n)

@@ -136,14 +136,3 @@ func (e *evaluator) makeKeyBind(x *algebra.Group) *keyBind {
 	}
 	return &keyBind{x: &algebra.Group{Op: inner, Keys: keys, Aggregates: aggs}, having: having, k: k, key: found}
 }
-
-// testAll reports whether every expression of xs is true on row (errors count as false; *errp says when
-// evaluation must stop).
-func (e *evaluator) testAll(xs []algebra.Expr, row []ID, errp *error) bool {
-	for _, x := range xs {
-		if !e.test(x, row, errp) {
-			return false
-		}
-	}
-	return true
-}

@@ -20,7 +20,7 @@ import (
 // x is not of that form (the caller evaluates it as usual), ok is false when evaluation must stop.
 func (e *evaluator) groupRuns(x *algebra.Group, in []ID, gs *groupState, errp *error) (handled, ok bool) {
 	b, filters := runOperand(x.Op)
-	if b == nil || e.subst > 0 || e.trial != nil || e.multi || len(e.active) != 1 || e.active[0].f != nil {
+	if b == nil || e.subst > 0 || e.trial != nil || e.ownGraph() == nil {
 		return false, false
 	}
 	if f, isFilter := x.Op.(*algebra.Filter); isFilter && e.belowBinds(f) != nil {
@@ -204,14 +204,7 @@ func (e *evaluator) groupRows(rr []runRange, from, to, ss, os int, row []ID, gs 
 				run = n - j
 			}
 			row[ss], row[os] = ms, mo
-			pass := true
-			for _, c := range r.ch {
-				if !e.test(c, row, errp) {
-					pass = false
-					break
-				}
-			}
-			if *errp != nil || (pass && !gs.add(row, int64(run), errp)) {
+			if pass := e.testAll(r.ch, row, errp); *errp != nil || (pass && !gs.add(row, int64(run), errp)) {
 				return false
 			}
 			j += run

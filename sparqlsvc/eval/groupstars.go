@@ -50,7 +50,7 @@ const passMemoBits = 12
 // when it is not (the caller evaluates it as usual), ok is false when evaluation must stop. A single pattern is
 // groupRuns' (which may leave it to a split scan on purpose).
 func (e *evaluator) groupStars(x *algebra.Group, in []ID, gs *groupState, errp *error) (handled, ok bool) {
-	if len(x.Keys) != 0 || e.subst > 0 || e.trial != nil || e.multi || len(e.active) != 1 || e.active[0].f != nil {
+	if len(x.Keys) != 0 || e.subst > 0 || e.trial != nil || e.ownGraph() == nil {
 		return false, false
 	}
 	if !e.groupReads(x).empty() {
@@ -281,15 +281,8 @@ func (e *evaluator) passRun(p *patRows, k int, s ID, row []ID, errp *error) (int
 		m := &p.memo[(uint64(o)*0x9E3779B97F4A7C15)>>(64-passMemoBits)]
 		if m.id != o {
 			row[p.os] = o
-			pass := true
-			for _, x := range p.conds {
-				if !e.test(x, row, errp) {
-					pass = false
-					break
-				}
-			}
+			m.id, m.pass = o, e.testAll(p.conds, row, errp)
 			row[p.os] = 0
-			m.id, m.pass = o, pass
 		}
 		if m.pass {
 			c++

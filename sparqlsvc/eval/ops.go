@@ -97,6 +97,16 @@ func (e *evaluator) constID(t rdf.Term) ID {
 	return id
 }
 
+// ownGraph returns the one graph patterns match against when it is of the index's own dictionary and no graph with
+// a dictionary of its own takes part, nil otherwise: only then are ids the index's, so that a bitmap of the
+// dictionary's ids, the graph's kept copies, or a split of its rows over workers stands for what patterns match.
+func (e *evaluator) ownGraph() *index.Graph {
+	if len(e.active) != 1 || e.active[0].f != nil || e.multi {
+		return nil
+	}
+	return e.active[0].g
+}
+
 // mayMatch reports whether a bound id can occur in the active graphs.
 func (e *evaluator) mayMatch(id ID) bool { return e.multi || e.t.inData(id) }
 
@@ -645,6 +655,17 @@ func (e *evaluator) graph(x *algebra.Graph, in []ID, emit emitFn, errp *error) b
 			}
 			return inner(r)
 		}, errp) {
+			return false
+		}
+	}
+	return true
+}
+
+// testAll reports whether every expression of xs is true on row (errors count as false; *errp says when
+// evaluation must stop).
+func (e *evaluator) testAll(xs []algebra.Expr, row []ID, errp *error) bool {
+	for _, x := range xs {
+		if !e.test(x, row, errp) {
 			return false
 		}
 	}

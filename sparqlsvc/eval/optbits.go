@@ -77,8 +77,8 @@ func (e *evaluator) optFilterOf(pattern algebra.Op) *optFilter {
 // optFilter evaluates of, an EXISTS's pattern (see above), extending in.
 func (e *evaluator) optFilter(of *optFilter, in []ID, emit emitFn, errp *error) bool {
 	var g *index.Graph
-	if in[of.o] == 0 && len(e.active) == 1 && e.active[0].f == nil && !e.multi {
-		g = e.active[0].g
+	if in[of.o] == 0 {
+		g = e.ownGraph()
 	}
 	return e.exec(of.left, in, func(l []ID) bool {
 		if s := l[of.s]; g != nil && s != 0 && s <= e.t.base {
@@ -99,18 +99,10 @@ func (e *evaluator) optFilter(of *optFilter, in []ID, emit emitFn, errp *error) 
 // optFilterAsWritten evaluates the OPTIONAL and the FILTER of of for the left solution l as LeftJoin and Filter do.
 func (e *evaluator) optFilterAsWritten(of *optFilter, l []ID, emit emitFn, errp *error) bool {
 	of.asWritten++
-	pass := func(r []ID) bool {
-		for _, x := range of.exprs {
-			if !e.test(x, r, errp) {
-				return false
-			}
-		}
-		return true
-	}
 	matched, stopped := false, false
 	if !e.exec(of.right, l, func(r []ID) bool {
 		matched = true
-		if pass(r) && !emit(r) {
+		if e.testAll(of.exprs, r, errp) && !emit(r) {
 			stopped = true
 			return false
 		}
@@ -118,7 +110,7 @@ func (e *evaluator) optFilterAsWritten(of *optFilter, l []ID, emit emitFn, errp 
 	}, errp) {
 		return !stopped && *errp == nil
 	}
-	if !matched && pass(l) {
+	if !matched && e.testAll(of.exprs, l, errp) {
 		return emit(l)
 	}
 	return *errp == nil
@@ -140,24 +132,14 @@ func (of *optFilter) earned(e *evaluator, g *index.Graph, force bool, errp *erro
 		return false
 	}
 	bits := make([]uint64, e.t.base/64+1)
-	cost := int64(len(bits)) * 8
-	if e.bytes+e.t.bytes+cost > e.opt.MaxMemory {
+	if !e.charge(int64(len(bits)) * 8) { // held for the query, as the other sets are
 		of.refused = true
 		return false
 	}
-	e.bytes += cost // held for the query, as the other sets are
 	row := e.newRow()
-	pass := func() bool {
-		for _, x := range of.exprs {
-			if !e.test(x, row, errp) {
-				return false
-			}
-		}
-		return true
-	}
 	// With ?o unbound passing, every subject passes but those whose values all fail: their bits are cleared, then
 	// those of subjects with a passing value set (a subject may have both).
-	unbound := pass()
+	unbound := e.testAll(of.exprs, row, errp)
 	if unbound {
 		for i := range bits {
 			bits[i] = ^uint64(0)
@@ -167,14 +149,11 @@ func (of *optFilter) earned(e *evaluator, g *index.Graph, force bool, errp *erro
 	n := rows.Len()
 	for i := 0; i < n; {
 		_, _, o := rows.At(i)
-		j := i + 1
-		for j < n && rows.Rows[j][1] == rows.Rows[i][1] { // POS rows: p, o, s
-			j++
-		}
+		j := objectRunEnd(rows, i)
 		row[of.o] = o
 		e.steps++ // the conditions, once per distinct object
 		switch {
-		case pass():
+		case e.testAll(of.exprs, row, errp):
 			runs = append(runs, [2]int{i, j})
 		case *errp != nil:
 			return false
@@ -199,6 +178,17 @@ func (of *optFilter) earned(e *evaluator, g *index.Graph, force bool, errp *erro
 	return true
 }
 
+// objectRunEnd returns the end of the run of m's rows from i on that share row i's object. m is a range of one
+// predicate's POS rows (p, o, s), where each object's rows come together: a condition on the object is tested
+// once a run.
+func objectRunEnd(m index.Matches, i int) int {
+	j := i + 1
+	for j < len(m.Rows) && m.Rows[j][1] == m.Rows[i][1] {
+		j++
+	}
+	return j
+}
+
 // optFilterSet collects, for a semi-join's set keyed on slots, the solutions of pattern when it is an optFilter whose
 // left side is one triple pattern { ?s <q> ?k } with ?k the key: q's rows are read in order, and those whose
 // subject is in the bitmap (built at once: the trial reads every left solution) give their object to add, with no
@@ -206,7 +196,7 @@ func (of *optFilter) earned(e *evaluator, g *index.Graph, force bool, errp *erro
 // evaluates it as a pattern. v55j's trial joined 290 000 reviews through the BGP's operators (~10 of its 22 ms).
 func (e *evaluator) optFilterSet(pattern algebra.Op, slots []int, add emitFn, errp *error) (ok bool) {
 	f, isFilter := pattern.(*algebra.Filter)
-	if !isFilter || len(slots) != 1 || len(e.active) != 1 || e.active[0].f != nil || e.multi {
+	if !isFilter || len(slots) != 1 || e.ownGraph() == nil {
 		return false
 	}
 	of := e.optFilters[f]

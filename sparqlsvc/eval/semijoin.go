@@ -469,7 +469,7 @@ type starPart struct {
 // graph of the index's own dictionary, or one graph of GRAPH, is read so.
 func (e *evaluator) starOf(pattern algebra.Op, slots []int) (starShape, bool) {
 	var no starShape
-	if len(slots) != 1 || len(e.active) != 1 || e.active[0].f != nil || e.multi {
+	if len(slots) != 1 || e.ownGraph() == nil {
 		return no, false
 	}
 	var filters []algebra.Expr
@@ -498,13 +498,7 @@ func (e *evaluator) starOf(pattern algebra.Op, slots []int) (starShape, bool) {
 	}
 	vars := e.nodeVars(narrowT.S, narrowT.O)
 	for _, f := range filters {
-		nested := false
-		algebra.WalkExpr(f, func(x algebra.Expr) bool {
-			_, isExists := x.(*algebra.Exists)
-			nested = nested || isExists
-			return !nested
-		})
-		if nested || !e.varsOfExpr(f).subsetOf(vars) {
+		if hasExists(f) || !e.varsOfExpr(f).subsetOf(vars) {
 			return no, false
 		}
 	}
@@ -530,10 +524,9 @@ func (e *evaluator) starOf(pattern algebra.Op, slots []int) (starShape, bool) {
 func (e *evaluator) starSet(st starShape, add emitFn, errp *error) (ok bool) {
 	bits := make([]uint64, e.t.base/64+1)
 	cost := int64(len(bits)) * 8
-	if e.bytes+e.t.bytes+cost > e.opt.MaxMemory {
+	if !e.charge(cost) {
 		return false
 	}
-	e.bytes += cost
 	defer func() { e.bytes -= cost }()
 	found, past := 0, false
 	if !e.exec(st.narrow, e.newRow(), func(r []ID) bool {

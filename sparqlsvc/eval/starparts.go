@@ -133,21 +133,15 @@ func (e *evaluator) starPartsSet(st starShape, add emitFn, errp *error) (ok bool
 	}
 	words := int(e.t.base/64 + 1)
 	cost := 2 * int64(words) * 8
-	if e.bytes+e.t.bytes+cost > e.opt.MaxMemory {
+	if !e.charge(cost) {
 		return false
 	}
-	e.bytes += cost
 	defer func() { e.bytes -= cost }()
 	slices.SortStableFunc(ns, func(a, b narrowed) int { return a.rows - b.rows })
 	// pass tests a part's conjuncts on the object o.
 	pass := func(p starPart, o ID) bool {
 		row[p.oslot] = o
-		for _, c := range p.conj {
-			if !e.test(c, row, errp) {
-				return false
-			}
-		}
-		return true
+		return e.testAll(p.conj, row, errp)
 	}
 	// fill sets in into the subjects of n's rows that pass, testing the conjuncts once per distinct object of a
 	// range not proven; past reports a subject past the bitmap.
@@ -168,14 +162,11 @@ func (e *evaluator) starPartsSet(st starShape, add emitFn, errp *error) (ok bool
 			}
 			for i := 0; i < r.Len(); {
 				_, _, o := r.At(i)
-				j := i + 1
-				for j < r.Len() && r.Rows[j][1] == r.Rows[i][1] { // POS rows: p, o, s
-					j++
-				}
-				if !n.proven[ri] && !e.starCheck(1, errp) { // the conditions, once per distinct object
+				j := objectRunEnd(r, i)
+				if !e.starCheck(1, errp) { // the conditions, once per distinct object
 					return false
 				}
-				if n.proven[ri] || pass(n.part, o) {
+				if pass(n.part, o) {
 					for k := i; k < j; k++ {
 						s, _, _ := r.At(k)
 						if int(s/64) >= len(into) {
