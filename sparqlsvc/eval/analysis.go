@@ -1,6 +1,10 @@
 package eval
 
-import "github.com/ldhub/ldhub/sparqlsvc/algebra"
+import (
+	mathbits "math/bits"
+
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+)
 
 // varset is a set of variable slots. Queries with more than 64 variables mark sets as overflowed, which makes
 // every safety test fail: evaluation then takes the always-correct independent path.
@@ -23,6 +27,15 @@ func (s varset) inter(t varset) varset { return varset{s.bits & t.bits, s.over &
 // subsetOf reports s ⊆ t (false whenever either overflowed, to stay conservative).
 func (s varset) subsetOf(t varset) bool { return !s.over && !t.over && s.bits&^t.bits == 0 }
 func (s varset) empty() bool            { return !s.over && s.bits == 0 }
+
+// only returns the one slot s holds; ok is false when it holds none or several, or overflowed (past 64 slots a
+// set cannot tell which it holds: two sets of one slot each past 64 compare equal).
+func (s varset) only() (slot int, ok bool) {
+	if s.over || s.bits == 0 || s.bits&(s.bits-1) != 0 {
+		return -1, false
+	}
+	return mathbits.TrailingZeros64(s.bits), true
+}
 
 // has reports whether slot i is in the set (a set past 64 slots holds every slot it may).
 func (s varset) has(i int) bool { return i >= 0 && (s.over || i < 64 && s.bits&(1<<uint(i)) != 0) }

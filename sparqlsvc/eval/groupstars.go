@@ -158,9 +158,9 @@ next:
 		if !pushable(c) {
 			return nil, false
 		}
-		r := e.varsOfExpr(c)
+		o, one := e.varsOfExpr(c).only()
 		for i := range pats {
-			if r == (varset{}).with(pats[i].os) {
+			if one && pats[i].os == o {
 				pats[i].conds = append(pats[i].conds, c)
 				continue next
 			}

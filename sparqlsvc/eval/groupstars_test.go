@@ -144,3 +144,39 @@ func TestGroupStarsChargeOnce(t *testing.T) {
 		t.Errorf("40 evaluations charged %d bytes against one's %d", many, one)
 	}
 }
+
+// TestStarConjunctsPastSlot64: a query of more than 64 variables, whose star's objects have slots past 64 (where a
+// varset holds no bits, only that it overflowed), counts a star's solutions with each FILTER conjunct tested on the
+// object it reads: a set of two such slots compared equal, and ?b's conjunct was tested on ?a.
+func TestStarConjunctsPastSlot64(t *testing.T) {
+	b := index.NewBuilder()
+	for i := range 600 {
+		s := rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i))
+		for p, v := range []int{i % 7, i % 3} {
+			if err := b.Add(rdf.Triple(s, rdf.IRI(fmt.Sprintf("http://ex.org/p%d", p)), rdf.Literal(fmt.Sprint(v), rdf.XSDInteger))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	ds := FromIndex(b.Build())
+	var pad, ones []string
+	for i := range 70 {
+		pad, ones = append(pad, fmt.Sprintf("?v%d", i)), append(ones, "1")
+	}
+	values := `VALUES (` + strings.Join(pad, " ") + `) { (` + strings.Join(ones, " ") + `) } `
+	for _, star := range []string{
+		`?s <http://ex.org/p0> ?a ; <http://ex.org/p1> ?b FILTER(?b <= 0)`,
+		`?s <http://ex.org/p0> ?a ; <http://ex.org/p1> ?b FILTER(?a >= 5 && ?b < 2)`,
+	} {
+		plain := `SELECT (COUNT(*) AS ?n) WHERE { ` + star + ` }`
+		padded := `SELECT * WHERE { ` + values + `{ ` + plain + ` } }`
+		// The rows are compared by their values: the padded query's have 70 more (unbound) columns.
+		values := func(rows []string) string { return strings.Join(strings.Fields(strings.Join(rows, "\n")), " ") }
+		want, _ := runGroup(t, ds, plain, true)
+		for _, ref := range []bool{false, true} {
+			if got, _ := runGroup(t, ds, padded, ref); values(got) != values(want) {
+				t.Errorf("%s (reference %v): got %s, want %s", star, ref, values(got), values(want))
+			}
+		}
+	}
+}

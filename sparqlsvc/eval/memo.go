@@ -62,11 +62,7 @@ func (e *evaluator) bindMemoOf(x *algebra.Extend) *bindMemo {
 	m, seen := e.bindMemos[x]
 	if !seen {
 		m = nil
-		if vs := e.varsOfExpr(x.Expr); pushable(x.Expr) && !vs.over && vs.bits != 0 && vs.bits&(vs.bits-1) == 0 {
-			slot := 0
-			for vs.bits>>uint(slot)&1 == 0 {
-				slot++
-			}
+		if slot, one := e.varsOfExpr(x.Expr).only(); one && pushable(x.Expr) {
 			m = &bindMemo{slot: slot, vals: map[ID]*bindValue{}}
 		}
 		if e.bindMemos == nil {

@@ -77,9 +77,9 @@ next:
 		if !pushable(c) {
 			return no, false
 		}
-		vars := e.varsOfExpr(c)
+		o, one := e.varsOfExpr(c).only()
 		for i := range st.parts {
-			if o := st.parts[i].oslot; o >= 0 && vars == (varset{}).with(o) {
+			if one && st.parts[i].oslot == o {
 				st.parts[i].conj = append(st.parts[i].conj, c)
 				continue next
 			}

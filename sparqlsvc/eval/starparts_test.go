@@ -1,12 +1,17 @@
 package eval
 
 import (
+	"context"
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
+	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // TestStarPartsMatchRows answers EXISTS and NOT EXISTS over stars of two to four patterns from a set (forced at
@@ -81,6 +86,51 @@ func TestStarPartsMatchRows(t *testing.T) {
 		}
 		if star != c.star {
 			t.Errorf("%s: read as a star %v, want %v", c.src, star, c.star)
+		}
+	}
+}
+
+// TestStarPartsPastSlot64: past 64 variables a varset holds no bits, only that it overflowed, so two slots past 64
+// compared equal and every conjunct of a star whose objects have such slots went to its first part (?x's tested on
+// ?d). Each conjunct must go to the part whose object it reads, or the star not be read as one.
+func TestStarPartsPastSlot64(t *testing.T) {
+	b := index.NewBuilder()
+	add := graphAdder(t, b)
+	add("", exIRI("o1"), exIRI("product"), exIRI("p1"))
+	add("", exIRI("o1"), exIRI("days"), intLit(2))
+	add("", exIRI("o1"), exIRI("price"), intLit(400))
+	ds := FromIndex(b.Build())
+	var pad, ones []string
+	for i := range 70 {
+		pad, ones = append(pad, fmt.Sprintf("?v%d", i)), append(ones, "1")
+	}
+	for _, src := range []string{
+		`SELECT * { ?o :product ?p ; :days ?d ; :price ?x FILTER(?d = 2 && ?x < 500) }`,
+		`SELECT * { VALUES (` + strings.Join(pad, " ") + `) { (` + strings.Join(ones, " ") + `) } ` +
+			`{ ?o :product ?p ; :days ?d ; :price ?x FILTER(?d = 2 && ?x < 500) } }`,
+	} {
+		q, err := parser.Parse(`PREFIX : <http://ex.org/> `+src, parser.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := newEvaluator(context.Background(), ds, q, Options{})
+		f := firstOp[*algebra.Filter](q.Op)
+		st, ok := e.starPartsOf(f.Op.(*algebra.BGP), f.Exprs, e.slot("p"))
+		if !ok {
+			if e.slot("d") < 64 {
+				t.Errorf("%s: not read as a star", src)
+			}
+			continue
+		}
+		for _, part := range st.parts {
+			for _, c := range part.conj {
+				algebra.WalkExpr(c, func(x algebra.Expr) bool {
+					if v, isVar := x.(algebra.Var); isVar && e.slot(v) != part.oslot {
+						t.Errorf("%s: %s is tested on the part of slot %d, not its own %d", src, c, part.oslot, e.slot(v))
+					}
+					return true
+				})
+			}
 		}
 	}
 }
