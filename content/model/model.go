@@ -270,6 +270,13 @@ type File struct {
 
 var segmentRE = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 
+// MaxPathLen bounds the path of a publication or file in its repository (a publicationUri, a file's name, a pushed
+// file's path), in bytes. The site stores each publication in folders along its URL path, below the data folder
+// and the group and repository paths, and the longest file of a version lies a few segments further down: Linux
+// refuses a path over 4096 bytes (ENAMETOOLONG), so a push of a 75-level path was accepted and then never
+// rendered. 512 leaves the rest of the 4096 to those, and is far beyond any vocabulary's URL.
+const MaxPathLen = 512
+
 // ValidSegment reports whether s is a pathSegment: 1–64 chars of [A-Za-z0-9._-], not starting with a dot.
 func ValidSegment(s string) bool {
 	return segmentRE.MatchString(s) && !strings.HasPrefix(s, ".")

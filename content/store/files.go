@@ -116,6 +116,9 @@ func validFileName(name string) error {
 	if name == "" {
 		return model.Invalidf("a file needs a name")
 	}
+	if len(name) > model.MaxPathLen {
+		return model.Invalidf("file name %.40q…: %d bytes, more than the limit of %d (the site stores a file along its URL path)", name, len(name), model.MaxPathLen)
+	}
 	for _, seg := range strings.Split(name, "/") {
 		if !model.ValidSegment(seg) {
 			return model.Invalidf("file name %q: segment %q must be 1-64 characters of [A-Za-z0-9._-], not starting with '.'", name, seg)

@@ -291,6 +291,9 @@ func validPublicationURI(uri string) error {
 	if uri == "" {
 		return model.Invalidf("a publication needs a name or publicationUri")
 	}
+	if len(uri) > model.MaxPathLen {
+		return model.Invalidf("publicationUri %.40q…: %d bytes, more than the limit of %d (the site stores a publication along its URL path)", uri, len(uri), model.MaxPathLen)
+	}
 	for i, seg := range strings.Split(uri, "/") {
 		if !model.ValidSegment(seg) {
 			return model.Invalidf("publicationUri %q: segment %q must be 1-64 characters of [A-Za-z0-9._-], not starting with '.'", uri, seg)

@@ -108,7 +108,7 @@ func (s *Store) Push(ctx context.Context, actor model.Actor, repoID string, pack
 	if err != nil {
 		return nil, err
 	}
-	v := &pushCheck{s: s, h: h, published: published, snap: before, trees: map[plumbing.Hash]bool{}}
+	v := &pushCheck{s: s, h: h, published: published, snap: before, trees: map[plumbing.Hash]int{}}
 	for _, u := range updates {
 		if err := v.checkUpdate(ctx, u); err != nil {
 			return nil, err
@@ -199,8 +199,8 @@ type pushCheck struct {
 	h         *handle
 	published plumbing.ReferenceName
 	snap      *history.Snapshot
-	// trees are the tree objects already checked by this push.
-	trees map[plumbing.Hash]bool
+	// trees are the tree objects already checked by this push, with their heights (checkTrees).
+	trees map[plumbing.Hash]int
 }
 
 func (v *pushCheck) checkUpdate(ctx context.Context, u RefUpdate) error {

@@ -343,6 +343,8 @@ func TestInvalidContentIsRefusedAndNothingChanges(t *testing.T) {
 		{"duplicate name", model.PublicationMeta{Name: "p"}, ttl(""), model.ErrConflict},
 		{"bad uri", model.PublicationMeta{Name: "x", PublicationURI: "a/../b"}, ttl(""), model.ErrInvalid},
 		{"inside files/", model.PublicationMeta{Name: "x", PublicationURI: "files/x"}, ttl(""), model.ErrInvalid},
+		// 75 folders of 64 bytes: the site could not store it (file name too long), and the API accepted it.
+		{"uri longer than MaxPathLen", model.PublicationMeta{Name: "x", PublicationURI: strings.Repeat(strings.Repeat("b", 64)+"/", 75) + "x"}, ttl(""), model.ErrInvalid},
 		{"unknown mode", model.PublicationMeta{Name: "x", VersioningMode: "WEEKLY"}, ttl(""), model.ErrInvalid},
 	} {
 		if _, err := e.s.CreatePublication(ctx, e.pub, e.repo.ID, tc.meta, tc.c); !errors.Is(err, tc.want) {
@@ -421,6 +423,9 @@ func TestFilesVersionLikePublications(t *testing.T) {
 	}
 	if _, err := e.s.AddFile(ctx, e.pub, e.repo.ID, model.FileMeta{Name: "logo.png"}, nil); !errors.Is(err, model.ErrConflict) {
 		t.Errorf("duplicate file: %v", err)
+	}
+	if _, err := e.s.AddFile(ctx, e.pub, e.repo.ID, model.FileMeta{Name: strings.Repeat(strings.Repeat("f", 64)+"/", 75) + "x.png"}, []byte("png")); !errors.Is(err, model.ErrInvalid) {
+		t.Errorf("file name longer than MaxPathLen: %v", err)
 	}
 	// An RDF extension under files/ is a file, not a publication.
 	if _, err := e.s.AddFile(ctx, e.pub, e.repo.ID, model.FileMeta{Name: "raw.ttl"}, []byte("BAD")); err != nil {

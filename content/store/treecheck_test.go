@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"path"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/memory"
+
+	"github.com/ldhub/ldhub/content/model"
 )
 
 var entrySeeds = []string{"core.ttl", "..", ".", "../../othergroup/repo/pub.ttl", ".git", ".GIT. ", "git~1", ".ld",
@@ -28,7 +31,7 @@ func FuzzTreeEntryName(f *testing.F) {
 			{Name: name, Mode: filemode.Regular, Hash: plumbing.NewHash("02")},
 		}}
 		tree.Hash = plumbing.NewHash("03")
-		err := checkTrees(memory.NewStorage(), tree, map[plumbing.Hash]bool{})
+		err := checkTrees(memory.NewStorage(), tree, map[plumbing.Hash]int{})
 		if err != nil {
 			return
 		}
@@ -70,6 +73,9 @@ func FuzzPublishedPath(f *testing.F) {
 		if j := filepath.Join(root, p); !strings.HasPrefix(j, root+"/") {
 			t.Errorf("accepted %q lands at %q, outside %s", p, j, root)
 		}
+		if len(p) > model.MaxPathLen {
+			t.Errorf("accepted a path of %d bytes, over model.MaxPathLen", len(p))
+		}
 		for _, seg := range strings.Split(p, "/") {
 			if err := checkEntryName(seg); err != nil {
 				t.Errorf("accepted %q whose segment %q a tree may not hold: %v", p, seg, err)
@@ -79,4 +85,19 @@ func FuzzPublishedPath(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPublishedPathLength: a path of model.MaxPathLen bytes is published, one byte more is refused with its length.
+func TestPublishedPathLength(t *testing.T) {
+	at := strings.Repeat(strings.Repeat("a", 63)+"/", 7) + strings.Repeat("b", model.MaxPathLen-7*64-4) + ".ttl"
+	if len(at) != model.MaxPathLen {
+		t.Fatalf("test path is %d bytes", len(at))
+	}
+	if err := checkPublishedPath(at); err != nil {
+		t.Errorf("a path of %d bytes: %v", len(at), err)
+	}
+	over := "c" + at
+	if err := checkPublishedPath(over); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("the path is %d bytes, more than the limit of %d", len(over), model.MaxPathLen)) {
+		t.Errorf("a path of %d bytes: %v", len(over), err)
+	}
 }

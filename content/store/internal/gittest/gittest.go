@@ -5,9 +5,12 @@ package gittest
 
 import (
 	"bytes"
+	"crypto/sha1"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -79,6 +82,32 @@ func Tree(t testing.TB, dir string, entries ...Entry) string {
 	return Must(t, dir, dir, "", "hash-object", "-t", "tree", "--literally", "-w", f.Name())
 }
 
+// Nest writes the folders names[0]/names[1]/…, the last holding inner (a tree id), and returns the outermost
+// tree's id. The ids are computed here and every tree is written by one git call, so that a chain of hundreds of
+// folders costs one process, not one each.
+func Nest(t testing.TB, dir, inner string, names ...string) string {
+	t.Helper()
+	tmp := t.TempDir()
+	var paths strings.Builder
+	id := inner
+	for i := len(names) - 1; i >= 0; i-- {
+		raw, err := hex.DecodeString(id)
+		if err != nil || len(raw) != 20 {
+			t.Fatalf("bad id %q", id)
+		}
+		body := append([]byte("40000 "+names[i]+"\x00"), raw...)
+		sum := sha1.Sum(append([]byte(fmt.Sprintf("tree %d\x00", len(body))), body...))
+		id = hex.EncodeToString(sum[:])
+		f := filepath.Join(tmp, id)
+		if err := os.WriteFile(f, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths.WriteString(f + "\n")
+	}
+	Must(t, dir, dir, paths.String(), "hash-object", "-t", "tree", "--literally", "-w", "--stdin-paths")
+	return id
+}
+
 // Commit writes a commit of tree with the given parents and returns its id.
 func Commit(t testing.TB, dir, tree string, parents ...string) string {
 	t.Helper()
@@ -144,7 +173,36 @@ func BadTrees() []BadTree {
 			return Tree(t, dir, Entry{"160000", "mod", strings.Repeat("ab", 20)}, Entry{"100644", "ok.ttl", Blob(t, dir, ttl)})
 		}, `"mod": submodules are refused`},
 		{"a published name starting with a dot", file(".hidden.ttl"), `.hidden.ttl: segment ".hidden.ttl"`},
+		// go-git's walker stops at 1024 levels, which was "internal error"; the store refuses past 128.
+		{"folders nested 1100 deep", func(t testing.TB, dir string) string {
+			return Nest(t, dir, file("x.ttl")(t, dir), repeat("d", 1100)...)
+		}, `folders nest more than 128 levels deep`},
+		{"folders nested 129 deep", func(t testing.TB, dir string) string {
+			return Nest(t, dir, file("x.ttl")(t, dir), repeat("d", 129)...)
+		}, `folders nest more than 128 levels deep`},
+		// A tree checked once at a shallow depth counts again where it is found deeper.
+		{"a folder found again deeper", func(t testing.TB, dir string) string {
+			chain := Nest(t, dir, file("x.ttl")(t, dir), repeat("c", 100)...)
+			deeper := Nest(t, dir, chain, repeat("e", 40)...)
+			return Tree(t, dir, Entry{"40000", "a", chain}, Entry{"40000", "b", deeper})
+		}, `folders nest more than 128 levels deep`},
+		// A path the site cannot store (over 4096 bytes with the site's folders) was accepted and never rendered.
+		{"a published path of 75 long folders", func(t testing.TB, dir string) string {
+			return Nest(t, dir, file("x.ttl")(t, dir), repeat(strings.Repeat("b", 64), 75)...)
+		}, `more than the limit of 512 to be published`},
+		{"a published path just over 512 bytes", func(t testing.TB, dir string) string {
+			// 8 folders of 63 bytes with the slashes between them are 511 bytes; "/x.ttl" makes 517.
+			return Nest(t, dir, file("x.ttl")(t, dir), repeat(strings.Repeat("b", 63), 8)...)
+		}, `the path is 517 bytes, more than the limit of 512`},
 	}
+}
+
+func repeat(s string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
 }
 
 // Pack returns a pack of everything commit reaches in the repository in dir, as `git push` would send it.
