@@ -210,6 +210,8 @@ func Serve(ctx context.Context, c Config) error {
 	// An accepted push prints the public URL of each publication it changed.
 	gitHandler := githttp.New(st, guard, "/git/")
 	gitHandler.BaseURL = c.BaseURL
+	// The push answers once what it published is live, so the URLs it prints answer when git returns.
+	gitHandler.Rendered = pipe.Live
 	srv := server.New(server.Config{Store: st, Auth: guard, Search: idx, BaseURL: c.BaseURL, Logger: log,
 		Git: gitHandler, Site: siteHandler, SPARQLGate: gate, SPARQLStore: loader, CORSOrigins: c.CORSOrigins,
 		Tree: c.Site, Indexes: indexes,

@@ -8,12 +8,14 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
@@ -49,6 +51,13 @@ type Handler struct {
 	BaseURL string
 	// Logger receives the errors that clients only see as "internal error"; nil logs to slog.Default().
 	Logger *slog.Logger
+	// Rendered, when set, reports whether a repository's latest versions are live at their URLs (the pipeline's
+	// Live). An accepted push that changed publications or files waits for it, at most Settle, before it prints
+	// their URLs: the pipeline renders after the commit, and a pusher who opened the URL the push printed when git
+	// returned got 404 (or the old version) for a second or more.
+	Rendered func(ctx context.Context, repoID string) bool
+	// Settle bounds that wait (0: 30 s); past it the push says the URLs answer once rendering is done.
+	Settle time.Duration
 }
 
 // New returns a handler for requests whose path starts with prefix (e.g. "/git/"; the API engineer mounts it
@@ -385,6 +394,10 @@ func (h *Handler) receivePack(w http.ResponseWriter, r *http.Request, actor mode
 		pack = req.Packfile
 	}
 	report, pushErr := h.store.Push(r.Context(), actor, repoID, pack, updates, h.Limits)
+	live := true
+	if pushErr == nil && len(report.Changes) > 0 {
+		live = h.waitRendered(r.Context(), repoID)
+	}
 	rs := packp.NewReportStatus()
 	rs.UnpackStatus = "ok"
 	reason := ""
@@ -424,7 +437,7 @@ func (h *Handler) receivePack(w http.ResponseWriter, r *http.Request, actor mode
 			msg.WriteString("  " + line + "\n")
 		}
 	} else {
-		h.describe(&msg, r, report)
+		h.describe(&msg, r, report, live)
 	}
 	_, _ = mux.WriteChannel(sideband.ProgressMessage, msg.Bytes())
 	var rep bytes.Buffer
@@ -433,9 +446,32 @@ func (h *Handler) receivePack(w http.ResponseWriter, r *http.Request, actor mode
 	_ = pktline.NewEncoder(w).Flush()
 }
 
+// waitRendered waits until the repository's latest versions are live, at most Settle, and reports whether they are.
+func (h *Handler) waitRendered(ctx context.Context, repoID string) bool {
+	if h.Rendered == nil {
+		return true
+	}
+	settle := h.Settle
+	if settle <= 0 {
+		settle = 30 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, settle)
+	defer cancel()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for !h.Rendered(ctx, repoID) {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-tick.C:
+		}
+	}
+	return true
+}
+
 // describe writes what an accepted push published, one line per publication or file, for git to show as
-// "remote:" lines.
-func (h *Handler) describe(w *bytes.Buffer, r *http.Request, rep *store.PushReport) {
+// "remote:" lines; live says whether their URLs already answer with the new versions.
+func (h *Handler) describe(w *bytes.Buffer, r *http.Request, rep *store.PushReport, live bool) {
 	base := strings.TrimSuffix(h.BaseURL, "/")
 	if base == "" {
 		scheme := "http"
@@ -453,6 +489,9 @@ func (h *Handler) describe(w *bytes.Buffer, r *http.Request, rep *store.PushRepo
 			verb = "new " + c.Kind
 		}
 		fmt.Fprintf(w, "ldhub: %s %s version %s\n", verb, base+c.Path, c.Label)
+	}
+	if !live {
+		w.WriteString("ldhub: still rendering: these URLs answer with the new versions in a moment\n")
 	}
 	for _, n := range rep.Notes {
 		w.WriteString("ldhub: " + n + "\n")

@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/store/gitrepo"
@@ -274,4 +276,71 @@ func TestRefusedFilesAreListed(t *testing.T) {
 		t.Fatalf("push accepted:\n%s", out)
 	}
 	mustContain(t, "push", out, "remote:   commit ", "a.ttl: ", "line 1, column 9", "remote:   sub/b.ttl: ", "line 3, column 3")
+}
+
+// TestPushWaitsUntilRendered: an accepted push that changed publications answers only once Rendered says the
+// repository is live, so that the URLs it prints answer when git returns; a push to a branch that publishes
+// nothing does not wait; and past Settle the push says the URLs are still being rendered.
+func TestPushWaitsUntilRendered(t *testing.T) {
+	h := newHub(t)
+	repoID := h.newRepo(t, "rendered")
+	var mu sync.Mutex
+	asked, liveAfter := 0, 0 // Rendered answers false liveAfter times, then true
+	h.git.Rendered = func(_ context.Context, id string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if id != repoID {
+			t.Errorf("Rendered asked for repository %s, pushed %s", id, repoID)
+		}
+		asked++
+		return asked > liveAfter
+	}
+	home := t.TempDir()
+	mustGit(t, home, "clone", "-q", h.url("rendered", &h.publisher), "wt")
+	wt := filepath.Join(home, "wt")
+	push := func(content string, args ...string) string {
+		t.Helper()
+		write(t, filepath.Join(wt, "core.ttl"), content)
+		mustGit(t, wt, "add", ".")
+		mustGit(t, wt, "commit", "-qm", content)
+		return mustGit(t, wt, append([]string{"push"}, args...)...)
+	}
+	reset := func(n int) {
+		mu.Lock()
+		asked, liveAfter = 0, n
+		mu.Unlock()
+	}
+	calls := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return asked
+	}
+
+	reset(5)
+	out := push("<a> <b> <c> .\n")
+	mustContain(t, "first push", out, "remote: ldhub: new publication "+h.srv.URL+"/org/rendered/core version ")
+	if n := calls(); n != 6 {
+		t.Errorf("the push answered after Rendered was asked %d times, want 6 (false 5 times, then true)", n)
+	}
+	if strings.Contains(out, "still rendering") {
+		t.Errorf("a push that went live says it is still rendering:\n%s", out)
+	}
+
+	reset(1 << 30)
+	h.git.Settle = 200 * time.Millisecond
+	start := time.Now()
+	out = push("<a> <b> <d> .\n")
+	if d := time.Since(start); d < h.git.Settle {
+		t.Errorf("the push answered after %v, before Settle (%v) while not rendered", d, h.git.Settle)
+	}
+	mustContain(t, "push not rendered within Settle", out, "remote: ldhub: new version "+h.srv.URL+"/org/rendered/core version ",
+		"remote: ldhub: still rendering: these URLs answer with the new versions in a moment")
+
+	reset(1 << 30)
+	mustGit(t, wt, "checkout", "-q", "-b", "draft")
+	out = push("<a> <b> <e> .\n", "-u", "origin", "draft")
+	mustContain(t, "push of a draft", out, "draft is stored but not published")
+	if n := calls(); n != 0 {
+		t.Errorf("a push that published nothing asked Rendered %d times", n)
+	}
 }
