@@ -312,17 +312,19 @@ func (s *Server) findDeltaForPublicationVersions(w http.ResponseWriter, r *http.
 	q := r.URL.Query()
 	v1, v2 := q.Get("version1"), q.Get("version2")
 	if v1 == "" || v2 == "" {
-		return badRequest("version1 and version2 (publication or version ids) are required")
+		return badRequest("version1 and version2 (publication or version ids, or their URLs) are required")
 	}
 	mt, ok := codec.Negotiate(r.Header.Get("Accept"), deltaTypes)
 	if !ok {
 		return apierr.New(http.StatusNotAcceptable, "a delta is offered as application/n-quads or application/trig")
 	}
-	pa, da, err := s.resolveVersion(r.Context(), c.actor, v1)
+	// Ids, or the URLs a push prints (`…/core` and `…/core/versions/<label>`), as default-graph-uri takes them: a
+	// publisher who pushed with git has labels and URLs, not version ids.
+	pa, da, err := s.graphRef(r.Context(), c.actor, v1)
 	if err != nil {
 		return err
 	}
-	pb, db, err := s.resolveVersion(r.Context(), c.actor, v2)
+	pb, db, err := s.graphRef(r.Context(), c.actor, v2)
 	if err != nil {
 		return err
 	}

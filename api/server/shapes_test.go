@@ -3,6 +3,8 @@ package server_test
 import (
 	"fmt"
 	"net/http"
+	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -293,6 +295,27 @@ func TestDelta(t *testing.T) {
 		if !strings.Contains(s, "urn:ldhub:delta:added") || !strings.Contains(s, `"B"`) || !strings.Contains(s, `"A"`) || strings.Contains(s, "ex:o") || strings.Contains(s, "example.org/o") {
 			t.Errorf("%s delta:\n%s", tc.accept, s)
 		}
+	}
+	// By the URLs a git push prints (the publication and `versions/<label>`), as a publisher who pushed has them.
+	label := before["versions"].([]any)[0].(map[string]any)["version"].(string)
+	byURL := f.do(request{method: "GET", path: "/api/v3/publications.delta?version1=" + url.QueryEscape(base+"/org/vis/core/versions/"+label) +
+		"&version2=" + url.QueryEscape(base+"/org/vis/core"), as: "viewer", accept: "application/n-quads"})
+	wantStatus(t, byURL, 200)
+	byID := f.do(request{method: "GET", path: f.path("/api/v3/publications.delta?version1=" + v1 + "&version2={vis.pub}"), as: "viewer", accept: "application/n-quads"})
+	if string(byURL.body) != string(byID.body) || len(byURL.body) == 0 {
+		t.Errorf("delta by URL:\n%s\nby id:\n%s", byURL.body, byID.body)
+	}
+	// To a caller without a grant, a hidden publication's URL is as unknown as a missing one.
+	deltaOf := func(ref string) response {
+		return f.do(request{method: "GET", path: "/api/v3/publications.delta?version1=" + url.QueryEscape(ref) +
+			"&version2=" + url.QueryEscape(base+"/org/vis/core"), as: "stranger", accept: "application/n-quads"})
+	}
+	hidden, missing := deltaOf(base+"/org/hid/core"), deltaOf(base+"/org/hix/core")
+	wantStatus(t, hidden, 404)
+	wantStatus(t, missing, 404)
+	stamp := regexp.MustCompile(`"timestamp":\d+`)
+	if a, b := stamp.ReplaceAllString(strings.ReplaceAll(string(hidden.body), "hid/", "?/"), ""), stamp.ReplaceAllString(strings.ReplaceAll(string(missing.body), "hix/", "?/"), ""); a != b {
+		t.Errorf("hidden and missing differ:\n%s\n%s", a, b)
 	}
 	// The same version twice: an empty delta.
 	res := f.do(request{method: "GET", path: f.path("/api/v3/publications.delta?version1={vis.pub}&version2={vis.pub}"), as: "viewer", accept: "application/n-quads"})
