@@ -2,6 +2,7 @@ package eval
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 )
@@ -38,6 +39,9 @@ type hashPlan struct {
 	joint        []algebra.Expr
 }
 
+// maxHashKeys is the most variables a hash join joins on (hashJoin's key array).
+const maxHashKeys = 8
+
 // hashBuildCost and hashProbeCost are what planCost's units charge a hash join for keeping one solution (its ids
 // copied, a slot of the table written) and for looking one up (a hash and, mostly, a cache miss into the table):
 // about one and a half and one near probe.
@@ -46,7 +50,8 @@ const (
 	hashProbeCost = 1
 )
 
-// split returns x's triples as two stars joined on variables that are neither star's subject, or nil.
+// split returns x's triples as two stars, or two sets of stars linked by their subjects, joined on variables that
+// are no subject on either side, or nil.
 func (e *evaluator) split(x *algebra.BGP) *starSplit {
 	if s, ok := e.splits[x]; ok {
 		return s
@@ -64,36 +69,80 @@ func (e *evaluator) makeSplit(x *algebra.BGP) *starSplit {
 	if n < 2 || n > 8 {
 		return nil
 	}
-	subj := [2]int{-1, -1}
+	// The triples by subject (a variable's slot, or -1-id for a constant), and the groups linked where one's
+	// subject is a variable of the other: the bind join reaches a linked group by its subject, a probe of one
+	// place. Two sets of linked groups that share only other variables are what a hash join joins.
+	var subjects []int64
+	var subj, vars []varset
+	group := make([]int, n)
+	for i, t := range x.Triples {
+		var k int64
+		var sv varset
+		if t.S.IsVar() {
+			k = int64(e.slot(t.S.Var))
+			sv = sv.with(int(k))
+		} else {
+			id := e.constID(t.S.Term)
+			if id == 0 {
+				return nil
+			}
+			k = -1 - int64(id)
+		}
+		g := slices.Index(subjects, k)
+		if g < 0 {
+			g = len(subjects)
+			subjects, subj, vars = append(subjects, k), append(subj, sv), append(vars, varset{})
+		}
+		group[i] = g
+		vars[g] = vars[g].union(e.nodeVars(t.S, t.P, t.O))
+	}
+	root := make([]int, len(subjects))
+	for i := range root {
+		root[i] = i
+	}
+	find := func(i int) int {
+		for root[i] != i {
+			i = root[i]
+		}
+		return i
+	}
+	for a := range subjects {
+		for b := range subjects {
+			if a != b && !subj[a].empty() && subj[a].subsetOf(vars[b]) {
+				root[find(a)] = find(b)
+			}
+		}
+	}
+	var sides []int // the two sets' roots
+	for g := range subjects {
+		if r := find(g); !slices.Contains(sides, r) {
+			sides = append(sides, r)
+		}
+	}
+	if len(sides) != 2 {
+		return nil
+	}
 	var parts [2][]algebra.Triple
 	var vs [2]varset
-	for _, t := range x.Triples {
-		if !t.S.IsVar() {
-			return nil
+	for i, t := range x.Triples {
+		side := 0
+		if find(group[i]) == sides[1] {
+			side = 1
 		}
-		s := e.slot(t.S.Var)
-		i := 0
-		switch {
-		case subj[0] < 0 || subj[0] == s:
-			subj[0] = s
-		case subj[1] < 0 || subj[1] == s:
-			subj[1], i = s, 1
-		default:
-			return nil // a third subject
-		}
-		parts[i] = append(parts[i], t)
-		vs[i] = vs[i].union(e.nodeVars(t.S, t.P, t.O))
+		parts[side] = append(parts[side], t)
+		vs[side] = vs[side].union(vars[group[i]])
 	}
 	shared := vs[0].inter(vs[1])
-	if subj[1] < 0 || vs[0].over || vs[1].over || shared.empty() || shared.has(subj[0]) || shared.has(subj[1]) {
+	if vs[0].over || vs[1].over || shared.empty() {
 		return nil
 	}
 	sp := &starSplit{vars: vs}
 	for i := range parts {
 		sp.side[i] = &algebra.BGP{Triples: parts[i]}
 	}
-	for b := shared.bits; b != 0; b &= b - 1 {
-		sp.keys = append(sp.keys, bits.TrailingZeros64(b))
+	sp.keys = shared.bits2slots()
+	if len(sp.keys) > maxHashKeys {
+		return nil
 	}
 	return sp
 }
@@ -240,7 +289,7 @@ func (e *evaluator) hashJoin(h *hashPlan, in []ID, emit emitFn, errp *error) (do
 		}
 	}
 	var chain []int32
-	var key [8]ID
+	var key [maxHashKeys]ID
 	ok = e.filteredBGP(h.probe.x, h.probe.filters, in, func(row []ID) bool {
 		k := key[:nk]
 		for j, s := range h.keys {

@@ -14,12 +14,16 @@ import (
 )
 
 // hashJoinData is a graph of offers (a0: a product, 0–2 of them; b0: a vendor or a number; c0: a product or a
-// string, sometimes) in which many offers share a product, so two stars joined on the product are a large join.
+// string, sometimes) and of vendors (d0: a country), in which many offers share a product, so two stars joined on
+// the product are a large join.
 func hashJoinData(t *testing.T, n int) *Dataset {
 	t.Helper()
 	r := rand.New(rand.NewPCG(14, 2))
 	b, add := builderAdding(t)
 	ex := func(s string, i int) rdf.Term { return exIRI("%s%d", s, i) }
+	for i := range 6 {
+		add(ex("v", i), ex("d", 0), ex("k", i%3)) // the vendors' countries
+	}
 	for i := range n {
 		s := ex("s", i)
 		for range r.IntN(3) {
@@ -64,7 +68,8 @@ func hashSorted(res *Result) []string {
 }
 
 // TestHashJoinMatchesBindJoin evaluates BGPs of two stars as hash joins and as bind joins: the same solutions (the
-// hash join's come in another order). The queries join on one and two variables, repeat a variable within a star
+// hash join's come in another order). The queries join on one and two variables, stars and stars with their
+// vendors' star (linked by subject) on two variables, repeat a variable within a star
 // and across the stars' predicates, filter each star alone and both together (with comparisons that fail by error
 // on IRIs), read variables the BGP never binds, and sit under OPTIONAL, DISTINCT, COUNT and ORDER BY; random
 // BGPs of two stars over three predicates and a variable predicate follow.
@@ -83,6 +88,8 @@ func TestHashJoinMatchesBindJoin(t *testing.T) {
 		`SELECT DISTINCT ?p ?v { ?x :a0 ?p ; :b0 ?v . ?y :a0 ?p ; :b0 ?v }`,
 		`SELECT ?x ?y { ?x :a0 <http://ex.org/p3> ; :b0 ?v . ?y :b0 ?v ; :a0 ?p } ORDER BY ?x ?y`,
 		`SELECT * { ?x ?q ?p . ?y ?q ?p FILTER(?q != :a0 && ?x != ?y) }`,
+		`SELECT * { ?x :a0 ?p ; :b0 ?v . ?v :d0 ?k . ?y :c0 ?p ; :b0 ?u . ?u :d0 ?k FILTER(?v != ?u) }`,
+		`SELECT * { ?x :b0 ?v . ?v :d0 ?k . ?y :b0 ?u . ?u :d0 ?k FILTER(?x != ?y) }`,
 		`SELECT * { ?x :a0 ?p . ?y :c0 ?p . ?y :b0 ?x }`, // the stars share a subject: not two stars
 		`SELECT * { ?x :a0 ?p . ?p :b0 ?v }`,             // joined on a subject: not two stars
 	}
@@ -118,6 +125,9 @@ func TestHashJoinMatchesBindJoin(t *testing.T) {
 		}
 		if built > 0 {
 			took++
+		}
+		if strings.Contains(q, ":d0 ?k . ?y") && built == 0 {
+			t.Errorf("%s: two stars with their vendors not evaluated as a hash join", q)
 		}
 		if strings.Contains(q, "not two stars") && built > 0 {
 			t.Errorf("%s: evaluated as a hash join", q)
