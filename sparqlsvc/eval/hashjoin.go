@@ -236,11 +236,10 @@ func (e *evaluator) hashJoin(h *hashPlan, in []ID, emit emitFn, errp *error) (do
 		}
 		if n := len(ids) / w; n&1023 == 1 {
 			more := int64(1024) * hashRowBytes(w)
-			if e.bytes+e.t.bytes+more > e.opt.MaxMemory {
+			if !e.charge(more) {
 				over = true
 				return false
 			}
-			e.bytes += more
 			held += more
 		}
 		return true
@@ -311,7 +310,6 @@ func (e *evaluator) hashJoin(h *hashPlan, in []ID, emit emitFn, errp *error) (do
 		for r := head - 1; r >= 0; r = next[r] {
 			chain = append(chain, r)
 		}
-	rows:
 		for c := len(chain) - 1; c >= 0; c-- {
 			if e.steps++; e.steps >= e.nextCheck {
 				if err := e.interrupted(); err != nil {
@@ -323,14 +321,12 @@ func (e *evaluator) hashJoin(h *hashPlan, in []ID, emit emitFn, errp *error) (do
 			for j, s := range h.build.vals {
 				row[s] = v[j]
 			}
-			for _, f := range h.joint {
-				if !e.test(f, row, errp) {
-					if *errp != nil {
-						clearSlots(row, h.build.vals)
-						return false
-					}
-					continue rows
+			if !e.testAll(h.joint, row, errp) {
+				if *errp != nil {
+					clearSlots(row, h.build.vals)
+					return false
 				}
+				continue
 			}
 			if !emit(row) || *errp != nil {
 				clearSlots(row, h.build.vals)
