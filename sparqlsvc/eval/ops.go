@@ -596,7 +596,7 @@ func rowKey(buf []byte, row []ID) []byte {
 func (e *evaluator) distinct(op algebra.Op, in []ID, emit emitFn, errp *error) bool {
 	seen := map[string]struct{}{}
 	var buf []byte
-	return e.exec(op, in, func(row []ID) bool {
+	add := func(row []ID) bool {
 		buf = rowKey(buf, row)
 		if _, dup := seen[string(buf)]; dup {
 			return true
@@ -607,7 +607,88 @@ func (e *evaluator) distinct(op algebra.Op, in []ID, emit emitFn, errp *error) b
 		}
 		seen[string(buf)] = struct{}{}
 		return emit(row)
-	}, errp)
+	}
+	if handled, ok := e.distinctRuns(op, in, add, errp); handled {
+		return ok
+	}
+	return e.exec(op, in, add, errp)
+}
+
+// distinctRuns reads SELECT DISTINCT ?o { ?s <p> ?o } (FILTERs reading only ?o allowed) from p's rows in POS
+// order, where each object's rows are adjacent: the projection hides ?s, so every row of a run projects to the
+// same solution, and one per run is handed to add (with the run's first subject bound before the projection
+// hides it). b44 (the ten countries of 19 000 vendors) passed each vendor through the join, the projection and
+// the set: 1.7 ms at 10 M. handled is false when op is not of that form (the caller evaluates it as usual).
+func (e *evaluator) distinctRuns(op algebra.Op, in []ID, add emitFn, errp *error) (handled, ok bool) {
+	x, isProject := op.(*algebra.Project)
+	if !isProject || e.subst > 0 || e.trial != nil || e.multi || len(e.active) != 1 || e.active[0].f != nil {
+		return false, false
+	}
+	b, filters := runOperand(x.Op)
+	if b == nil {
+		return false, false
+	}
+	t := b.Triples[0]
+	if !t.S.IsVar() || t.P.IsVar() || !t.O.IsVar() || t.S.Var == t.O.Var {
+		return false, false
+	}
+	ss, os := e.slot(t.S.Var), e.slot(t.O.Var)
+	if in[ss] != 0 || in[os] != 0 || !slices.Contains(x.Vars, t.O.Var) || slices.Contains(x.Vars, t.S.Var) {
+		return false, false
+	}
+	var conds []algebra.Expr
+	for _, f := range filters {
+		conds = appendConjuncts(conds, f)
+	}
+	for _, c := range conds {
+		if !pushable(c) || !e.varsOfExpr(c).subsetOf(varset{}.with(os)) {
+			return false, false
+		}
+	}
+	if err := e.check(); err != nil {
+		*errp = err
+		return true, false
+	}
+	p := e.constID(t.P.Term)
+	if p == 0 { // the predicate is not in the data: no solutions
+		return true, true
+	}
+	e.probes++
+	m := e.active[0].g.Match(0, p, 0)
+	if m.Perm != index.POS || len(m.Rows) != m.Len() {
+		return false, false
+	}
+	row, out := slices.Clone(in), make([]ID, len(in))
+	for i := 0; i < len(m.Rows); {
+		o := m.Rows[i][1] // POS rows: p, o, s
+		j := i + 1
+		for j < len(m.Rows) && m.Rows[j][1] == o {
+			j++
+		}
+		if !e.starCheck(1+(j-i)/64, errp) {
+			return true, false
+		}
+		row[ss], row[os] = m.Rows[i][2], o
+		pass := true
+		for _, c := range conds {
+			if !e.test(c, row, errp) {
+				pass = false
+				break
+			}
+		}
+		if *errp != nil {
+			return true, false
+		}
+		if pass {
+			copy(out, row)
+			out[ss] = 0 // hidden by the projection, as Project clears what its operand binds and it does not keep
+			if !add(out) {
+				return true, *errp == nil
+			}
+		}
+		i = j
+	}
+	return true, true
 }
 
 func (e *evaluator) graph(x *algebra.Graph, in []ID, emit emitFn, errp *error) bool {
