@@ -79,6 +79,7 @@ type recentGroup struct {
 type keyForm struct {
 	slot  int
 	field string
+	arith bool // an arithmetic expression numberID may compute (arithExpr)
 }
 
 // groupState is a GROUP BY's groups as solutions arrive, on the evaluator e (the query's, or a worker's when the
@@ -124,7 +125,9 @@ func (e *evaluator) newGroupState(x *algebra.Group) *groupState {
 			g.forms[i].slot = e.slot(v)
 		case *algebra.Call:
 			if a, ok := fieldArg(v); ok {
-				g.forms[i] = keyForm{e.slot(a), v.Func}
+				g.forms[i] = keyForm{slot: e.slot(a), field: v.Func}
+			} else {
+				g.forms[i].arith = arithExpr(v)
 			}
 		}
 	}
@@ -210,6 +213,11 @@ func (g *groupState) add(row []ID, n int64, errp *error) bool {
 			continue
 		case f.slot >= 0: // YEAR(?date) and the like: no term either
 			if id, ok := e.fieldID(f.field, row[f.slot]); ok {
+				key[i] = id
+				continue
+			}
+		case f.arith: // the value from the operands' ids, the id its term has (numberInline), when it has one
+			if id, ok := e.numberID(k.Expr, row, false); ok {
 				key[i] = id
 				continue
 			}

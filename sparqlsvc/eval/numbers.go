@@ -13,7 +13,7 @@ import (
 // the general evaluation decides.
 
 // arithExpr reports whether x is an operation numberValue evaluates: + - * (binary and unary), ABS, CEIL, FLOOR
-// and ROUND over variables, constants and such operations.
+// and ROUND over variables, constants, YEAR … SECONDS of a variable (fieldArg) and such operations.
 func arithExpr(x algebra.Expr) bool {
 	c, ok := x.(*algebra.Call)
 	if !ok || !arithFunc(c) {
@@ -23,7 +23,7 @@ func arithExpr(x algebra.Expr) bool {
 		switch a := a.(type) {
 		case algebra.Var, algebra.Constant:
 		case *algebra.Call:
-			if !arithExpr(a) {
+			if _, field := fieldArg(a); !field && !arithExpr(a) {
 				return false
 			}
 		default:
@@ -61,6 +61,17 @@ func (e *evaluator) numberValue(x algebra.Expr, row []ID) (builtin.Number, bool)
 	case algebra.Constant:
 		return builtin.NumberOf(v.Term)
 	case *algebra.Call:
+		if _, field := fieldArg(v); field {
+			// A date's field from the dictionary's column (dateFieldID), the integer (or SECONDS' decimal) the
+			// function returns: date arithmetic such as (YEAR(?to) - YEAR(?from)) * 12 + MONTH(?to) - MONTH(?from)
+			// made four terms and three results per row.
+			id, ok := e.dateFieldID(v, row)
+			if !ok {
+				return builtin.Number{}, false
+			}
+			n, scale, ok := index.InlineNumber(id)
+			return builtin.Number{V: n, Scale: scale, Dec: index.IsInlineDecimal(id)}, ok
+		}
 		if !arithFunc(v) {
 			return builtin.Number{}, false
 		}

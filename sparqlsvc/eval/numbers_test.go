@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
@@ -115,5 +116,72 @@ func TestBindChainValues(t *testing.T) {
 	if _, err = run(`SELECT ?g (COUNT(*) AS ?n) { ?s ex:u ?u BIND(?u * 1.0001 AS ?g) } GROUP BY ?g`,
 		Options{MaxMemory: budget}); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("GROUP BY holding 3 000 computed keys under a 256 KiB budget: %v, want ErrTooLarge", err)
+	}
+}
+
+// TestDateFieldArithmetic holds arithmetic over YEAR … SECONDS of dates (numberValue reading the fields from the
+// dictionary's column, in BINDs, GROUP BY keys, FILTERs and aggregates) to the same expressions with each field
+// wrapped in COALESCE, which numberValue does not evaluate: xsd:dates, dateTimes with and without a timezone and
+// with fractions of a second, a form that is no valid date, and strings (errors).
+func TestDateFieldArithmetic(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	b := index.NewBuilder()
+	ex := func(s string) rdf.Term { return rdf.IRI("http://ex.org/" + s) }
+	add := func(s, p, o rdf.Term) {
+		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	date := func() rdf.Term {
+		y, m, d := 1998+r.IntN(14), 1+r.IntN(12), 1+r.IntN(28)
+		switch r.IntN(7) {
+		case 0:
+			return rdf.Literal(fmt.Sprintf("%04d-%02d-%02d", y, m, d), index.XSDDate)
+		case 1:
+			return rdf.Literal(fmt.Sprintf("%04d-%02d-%02dT%02d:%02d:%02dZ", y, m, d, r.IntN(24), r.IntN(60), r.IntN(60)), index.XSDDateTime)
+		case 2:
+			return rdf.Literal(fmt.Sprintf("%04d-%02d-%02dT%02d:%02d:%02d.%03d", y, m, d, r.IntN(24), r.IntN(60), r.IntN(60), r.IntN(1000)), index.XSDDateTime)
+		case 3:
+			return rdf.Literal(fmt.Sprintf("%04d-%02d-%02dT%02d:%02d:%02d+05:30", y, m, d, r.IntN(24), r.IntN(60), r.IntN(60)), index.XSDDateTime)
+		case 4:
+			return rdf.Literal(fmt.Sprintf("%04d-02-31", y), index.XSDDate) // no valid date
+		case 5:
+			return rdf.String(fmt.Sprint("x", r.IntN(5)))
+		}
+		return rdf.Literal(fmt.Sprintf("%04d-%02d-%02dT%02d:%02d:%02d", y, m, d, r.IntN(24), r.IntN(60), r.IntN(60)), index.XSDDateTime)
+	}
+	for i := range 3000 {
+		s := ex(fmt.Sprint("s", i))
+		add(s, ex("from"), date())
+		add(s, ex("to"), date())
+		add(s, ex("n"), rdf.Literal(fmt.Sprint(r.IntN(9)), rdf.XSDInteger))
+	}
+	ds := FromIndex(b.Build())
+	run := func(src string) []string {
+		t.Helper()
+		res, err := runText(t, ds, "PREFIX ex: <http://ex.org/>\n"+src, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		out := resultRows(res)
+		slices.Sort(out)
+		return out
+	}
+	plain := strings.NewReplacer("YEAR(", "COALESCE(YEAR(", "MONTH(", "COALESCE(MONTH(", "DAY(", "COALESCE(DAY(",
+		"HOURS(", "COALESCE(HOURS(", "MINUTES(", "COALESCE(MINUTES(", "SECONDS(", "COALESCE(SECONDS(", "?to)", "?to))",
+		"?from)", "?from))")
+	const star = `?s ex:from ?from ; ex:to ?to ; ex:n ?n `
+	for _, q := range []string{
+		`SELECT ?m (COUNT(*) AS ?c) { ` + star + ` BIND((YEAR(?to) - YEAR(?from)) * 12 + MONTH(?to) - MONTH(?from) AS ?m) } GROUP BY ?m`,
+		`SELECT ?m (COUNT(*) AS ?c) { ` + star + ` } GROUP BY ((YEAR(?to) - YEAR(?from)) * 12 + MONTH(?to) - MONTH(?from) AS ?m)`,
+		`SELECT ?k (SUM(DAY(?to) * ?n) AS ?sum) (MIN(SECONDS(?to) - SECONDS(?from)) AS ?lo) { ` + star + ` } GROUP BY (HOURS(?to) * 60 + MINUTES(?to) AS ?k)`,
+		`SELECT ?s ?d ?e { ` + star + ` BIND(SECONDS(?from) * 2 + 0.5 AS ?d) BIND(-HOURS(?from) + ABS(DAY(?to) - 15) AS ?e) }`,
+		`SELECT (COUNT(*) AS ?c) { ` + star + ` FILTER(YEAR(?to) - YEAR(?from) > 3) }`,
+		`SELECT (SUM(YEAR(?to) - YEAR(?from)) AS ?t) (AVG(MONTH(?to) * 1.5) AS ?a) { ` + star + ` }`,
+	} {
+		got, want := run(q), run(plain.Replace(q))
+		if !slices.Equal(got, want) || len(got) == 0 {
+			t.Errorf("%s:\n got %d rows %q\nwant %d rows %q", q, len(got), got[:min(len(got), 5)], len(want), want[:min(len(want), 5)])
+		}
 	}
 }
