@@ -81,7 +81,9 @@ func (st *State) Require(a model.Actor, id string, role model.Role, what string)
 		if a.CredentialID == "" {
 			return model.Unauthorizedf("%s %s: credentials required", what, id)
 		}
-		return model.Forbiddenf("%s %s: needs %s", what, id, role)
+		// The path too: a git pusher knows the repository by its URL, not its id. The caller sees it, so
+		// naming it tells nothing new.
+		return model.Forbiddenf("%s %s (%s): needs %s", what, st.Path(id), id, role)
 	}
 	return nil
 }

@@ -259,7 +259,8 @@ func TestPushNeedsPublisher(t *testing.T) {
 		user *user
 		says string
 	}{
-		{"viewer", &h.viewer, "403"},
+		// git shows the refusal's text: it names the repository by the path the pusher knows.
+		{"viewer", &h.viewer, "remote: repository /org/open (" + h.visible.ID + "): needs PUBLISHER"},
 		{"anonymous (401 challenge)", nil, "could not read Username"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
