@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/ldhub/ldhub/content/rdf"
@@ -79,6 +80,45 @@ func fieldArg(c *algebra.Call) (algebra.Var, bool) {
 	}
 	v, ok := c.Args[0].(algebra.Var)
 	return v, ok
+}
+
+// dateTimeCastID answers xsd:dateTime(?t), xsd:dateTime(STR(?t)) and xsd:dateTime(xsd:string(?t)) with ?t's id
+// when ?t holds a dateTime of the dictionary's blocks: the cast of a dateTime gives back its lexical form when that
+// form is valid, and STR and the cast to xsd:string give the lexical form, which the cast from a string trims of
+// spaces and parses the same way (builtin.Cast). A block's ids are valid forms (index.DateValue), and one without
+// surrounding spaces is the term unchanged. d20 built both strings and parsed the dateTime back for every offer.
+// ok is false for any other call or value (an xsd:date, a string, an invalid form, an overlay or scratch id), which
+// take the general path.
+func (e *evaluator) dateTimeCastID(c *algebra.FunctionCall, row []ID) (ID, bool) {
+	if c.IRI != index.XSDDateTime || len(c.Args) != 1 {
+		return 0, false
+	}
+	a := c.Args[0]
+	switch in := a.(type) {
+	case *algebra.Call:
+		if in.Func == "STR" && len(in.Args) == 1 {
+			a = in.Args[0]
+		}
+	case *algebra.FunctionCall:
+		if in.IRI == rdf.XSDString && len(in.Args) == 1 {
+			a = in.Args[0]
+		}
+	}
+	v, ok := a.(algebra.Var)
+	if !ok {
+		return 0, false
+	}
+	id := row[e.varSlot(v)]
+	if id == 0 || isScratch(id) || !e.t.inData(id) || index.IsInline(id) {
+		return 0, false
+	}
+	if dv, ok := e.dateValue(id); !ok || dv.Class&2 != 0 {
+		return 0, false
+	}
+	if lex := e.t.term(id).Value; strings.TrimSpace(lex) != lex { // as the cast from a string trims
+		return 0, false
+	}
+	return id, true
 }
 
 // fieldID is dateFieldID of the function fn (as fieldArg accepts) of the value id.

@@ -32,6 +32,9 @@ func (e *evaluator) eval(x algebra.Expr, row []ID, errp *error) (rdf.Term, error
 	case *algebra.Call:
 		return e.call(v, row, errp)
 	case *algebra.FunctionCall:
+		if id, ok := e.dateTimeCastID(v, row); ok { // xsd:dateTime(STR(?t)) of a valid dateTime: ?t itself
+			return e.t.term(id), nil
+		}
 		args, base, err := e.args(v.Args, row, errp)
 		if err != nil {
 			return rdf.Term{}, err

@@ -1,0 +1,113 @@
+package eval
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+	"github.com/ldhub/ldhub/sparqlsvc/builtin"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
+)
+
+// TestDateTimeCastIDMatchesCast: xsd:dateTime(?v), xsd:dateTime(STR(?v)) and xsd:dateTime(xsd:string(?v)) answered
+// with ?v's id (dateTimeCastID) give what builtin.Cast gives on the terms, for every kind of value: dateTimes with
+// and without timezones, fractions, -00:00, forms that are no dateTime (31 February, hour 24 with minutes, a space
+// around), dates, strings holding a dateTime (with spaces the string cast trims), numbers, IRIs and values a BIND
+// computed (overlay ids); and the shortcut is taken for the valid dateTimes.
+func TestDateTimeCastIDMatchesCast(t *testing.T) {
+	xsd := rdf.XSDNS
+	dt := xsd + "dateTime"
+	pool := []rdf.Term{
+		rdf.Literal("2008-06-01T10:20:30Z", dt), rdf.Literal("2008-06-01T10:20:30", dt),
+		rdf.Literal("2008-06-01T12:20:30+02:00", dt), rdf.Literal("2008-06-01T10:20:30-00:00", dt),
+		rdf.Literal("2008-06-01T10:20:30.250Z", dt), rdf.Literal("2008-02-31T10:20:30Z", dt),
+		rdf.Literal("2008-06-01T24:10:00Z", dt), rdf.Literal("2008-06-01T24:00:00Z", dt),
+		rdf.Literal(" 2008-06-01T10:20:30Z", dt), rdf.Literal("2008-06-01T10:20:30Z ", dt),
+		rdf.Literal("2008-06-01", xsd+"date"), rdf.Literal("2008-06-01Z", xsd+"date"),
+		rdf.String("2008-06-01T10:20:30Z"), rdf.String(" 2008-06-01T10:20:30Z\n"), rdf.String("abc"),
+		rdf.Literal("7", rdf.XSDInteger), rdf.IRI("http://ex.org/2008-06-01T10:20:30Z"),
+		rdf.LangString("2008-06-01T10:20:30Z", "en"),
+	}
+	b := index.NewBuilder()
+	for i, v := range pool {
+		s := rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i))
+		if err := b.Add(rdf.Triple(s, rdf.IRI("http://ex.org/v"), v)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds := FromIndex(b.Build())
+	strOf := map[string]func(rdf.Term) (rdf.Term, error){
+		"?v": func(v rdf.Term) (rdf.Term, error) { return v, nil },
+		"STR(?v)": func(v rdf.Term) (rdf.Term, error) {
+			if v.Kind != rdf.KindIRI && v.Kind != rdf.KindLiteral {
+				return rdf.Term{}, builtin.ErrType
+			}
+			return rdf.String(v.Value), nil
+		},
+		"xsd:string(?v)": func(v rdf.Term) (rdf.Term, error) { return builtin.Cast(rdf.XSDString, v) },
+		// Another function of one argument: not the lexical form, never answered from ?v's id.
+		"LCASE(?v)": func(v rdf.Term) (rdf.Term, error) {
+			if v.Kind != rdf.KindLiteral || v.Datatype != rdf.XSDString {
+				return rdf.Term{}, builtin.ErrType
+			}
+			return rdf.String(strings.ToLower(v.Value)), nil
+		},
+		// A BIND's value: an overlay id where the data lacks the term, never answered from its id.
+		"xsd:string(?w)": func(v rdf.Term) (rdf.Term, error) { return builtin.Cast(rdf.XSDString, v) },
+	}
+	taken := 0
+	for arg, ref := range strOf {
+		src := `PREFIX xsd: <` + xsd + `> SELECT ?v ?c { ?s <http://ex.org/v> ?v BIND(IF(isLiteral(?v), STRDT(STR(?v), DATATYPE(?v)), ?v) AS ?w) BIND(xsd:dateTime(` + arg + `) AS ?c) }`
+		if arg != "xsd:string(?w)" {
+			src = `PREFIX xsd: <` + xsd + `> SELECT ?v ?c { ?s <http://ex.org/v> ?v BIND(xsd:dateTime(` + arg + `) AS ?c) }`
+		}
+		res, e := semiRun(t, ds, src, Options{})
+		if len(res.Rows) != len(pool) {
+			t.Fatalf("%s: %d solutions, want %d", arg, len(res.Rows), len(pool))
+		}
+		for _, row := range res.Rows {
+			v := row[0]
+			want := rdf.Term{}
+			if s, err := ref(v); err == nil {
+				if w, err := builtin.Cast(dt, s); err == nil {
+					want = w
+				}
+			}
+			if got := row[1]; got != want {
+				t.Errorf("xsd:dateTime(%s) of %v: %v, want %v", arg, v, got, want)
+			}
+		}
+		if arg == "xsd:string(?w)" || arg == "LCASE(?v)" {
+			continue
+		}
+		// The shortcut itself: taken for the valid dateTimes of the data's blocks, and only for them.
+		for _, v := range pool {
+			id := e.t.lookup(v)
+			if id == 0 {
+				t.Fatalf("%v: not in the data", v)
+			}
+			row := make([]ID, e.nvars)
+			row[e.slot("v")] = id
+			var inner algebra.Expr = algebra.Var("v")
+			switch arg {
+			case "STR(?v)":
+				inner = &algebra.Call{Func: "STR", Args: []algebra.Expr{inner}}
+			case "xsd:string(?v)":
+				inner = &algebra.FunctionCall{IRI: rdf.XSDString, Args: []algebra.Expr{inner}}
+			}
+			got, ok := e.dateTimeCastID(&algebra.FunctionCall{IRI: dt, Args: []algebra.Expr{inner}}, row)
+			dv, valid := e.t.dict.DateValue(id)
+			if want := valid && dv.Class&2 == 0 && v.Value[0] != ' '; ok != want || (ok && got != id) {
+				t.Errorf("xsd:dateTime(%s) of %v: shortcut %v (id %d), want %v", arg, v, ok, got, want)
+			}
+			if ok {
+				taken++
+			}
+		}
+	}
+	if taken < 3*5 { // five valid dateTimes (and 24:00:00 if valid) under three forms of the argument
+		t.Fatalf("the shortcut was taken %d times, want at least 15", taken)
+	}
+}
