@@ -218,3 +218,49 @@ func TestHashJoinCancel(t *testing.T) {
 		t.Fatalf("%d tables built, %v; want one and context.Canceled", built, err)
 	}
 }
+
+// TestHashJoinUnderSplitScan: a BGP that heads a chain the split scan may share with workers (forkRoot registers
+// it) is evaluated as a hash join on the query's goroutine, with the same solutions as the bind join split over
+// workers, and the chain's other operators (OPTIONAL, FILTER, a Join with a path) still see every solution once.
+func TestHashJoinUnderSplitScan(t *testing.T) {
+	ds := hashJoinData(t, 800)
+	cores := NewCores(4)
+	for _, q := range []string{
+		`SELECT * { ?x :a0 ?p ; :b0 ?v . ?y :a0 ?p ; :b0 ?v FILTER(!sameTerm(?x, ?y)) }`,
+		`SELECT * { ?x :a0 ?p ; :b0 ?v . ?y :c0 ?p OPTIONAL { ?y :b0 ?u } }`,
+		`SELECT * { ?x :a0 ?p . ?y :c0 ?p . ?x :b0/:d0? ?k }`,
+	} {
+		src := "PREFIX : <http://ex.org/> " + q
+		want, err := runText(t, ds, src, Options{hashJoin: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		split := forkOptions(cores)
+		split.hashJoin = -1
+		bySplit, err := runText(t, ds, src, split)
+		if err != nil {
+			t.Fatal(err)
+		}
+		built := 0
+		hashed := forkOptions(cores)
+		hashed.hashJoin, hashed.onHashJoin = 1, func(ok bool) {
+			if ok {
+				built++
+			}
+		}
+		got, err := runText(t, ds, src, hashed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if built == 0 {
+			t.Errorf("%s: no hash join", q)
+		}
+		w := hashSorted(want)
+		if g := hashSorted(got); !slices.Equal(g, w) {
+			t.Errorf("%s: %d solutions, bind join %d", q, len(g), len(w))
+		}
+		if g := hashSorted(bySplit); !slices.Equal(g, w) {
+			t.Errorf("%s: split bind join %d solutions, bind join %d", q, len(g), len(w))
+		}
+	}
+}
