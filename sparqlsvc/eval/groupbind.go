@@ -59,6 +59,7 @@ func (e *evaluator) keyBindOf(x *algebra.Group) *keyBind {
 	return r
 }
 
+// makeKeyBind is keyBindOf's work: x rewritten when it has the shape the comment above proves exact, else nil.
 func (e *evaluator) makeKeyBind(x *algebra.Group) *keyBind {
 	op := x.Op
 	var filters []algebra.Expr

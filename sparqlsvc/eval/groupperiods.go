@@ -73,7 +73,7 @@ func (e *evaluator) periodField(x *algebra.Group, os int) (field int, minMax boo
 // oneDateBlock reports whether every row of the ranges whose object has a date reading is of one dictionary date
 // block. MIN and MAX meet a group's values in turn, and values of two blocks (with and without a timezone, dates
 // and dateTimes) may not compare, so which one they keep can depend on the values between: a run's middle may be
-// skipped only where the group's values are of one block, whose ids ascend in a total order. Dateimes after the
+// skipped only where the group's values are of one block, whose ids ascend in a total order. DateTimes after the
 // blocks (invalid forms, years beyond the column's) and inline dates count as other blocks.
 func (e *evaluator) oneDateBlock(ranges []index.Matches) bool {
 	blocks := e.t.dict.DateBlocks()

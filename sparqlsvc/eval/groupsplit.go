@@ -140,8 +140,9 @@ func (e *evaluator) groupSplit(x *algebra.Group, in []ID, gs *groupState, rr []r
 	return true
 }
 
-// mergeGroups adds the groups of wgs, made by the worker w over the rows after gs's, to gs; false (gs unchanged)
-// when a total is not exact (builtin.Sum.Exact), or when the budget is spent (*errp).
+// mergeGroups adds the groups of wgs, made by the worker w over the rows after gs's, to gs. It reports false with
+// gs unchanged when a total is not exact (builtin.Sum.Exact), so that the caller groups the worker's half again;
+// and false with *errp set when the budget is spent, after which gs may hold part of the merge (the query stops).
 func (e *evaluator) mergeGroups(gs, wgs *groupState, w *evaluator, errp *error) bool {
 	exact := func(g *groupState) bool {
 		for _, b := range g.order {

@@ -465,8 +465,9 @@ type starPart struct {
 
 // starOf returns the star shape of pattern, a set's pattern keyed on slots, when it has one: a BGP (or a FILTER over
 // one) of two triples with one subject variable and constant predicates, where one triple's object is the only key
-// variable, which occurs nowhere else, and the filters read only the other triple's variables. Only the default
-// graph of the index's own dictionary, or one graph of GRAPH, is read so.
+// variable, which occurs nowhere else, and the filters read only the other triple's variables; a star of more
+// triples is starPartsOf's. Only one graph of the index's own dictionary (ownGraph), the default graph or one of
+// GRAPH, is read so.
 func (e *evaluator) starOf(pattern algebra.Op, slots []int) (starShape, bool) {
 	var no starShape
 	if len(slots) != 1 || e.ownGraph() == nil {
