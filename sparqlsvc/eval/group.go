@@ -492,6 +492,12 @@ func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *erro
 	if e.topBufferFits(limit, len(x.Conds)) {
 		return e.orderTop(x, in, limit, emit, errp)
 	}
+	if bound.distinct == nil && e.selectFits(limit, len(x.Conds)) {
+		return e.orderSelect(x, in, limit, bound.skip, emit, errp)
+	}
+	if limit > maxTopK {
+		limit = 0 // all sorted: a heap this large saves little and costs a logarithm per solution
+	}
 	h := &sortItems{conds: x.Conds, e: e}
 	cost := int64(len(x.Conds)) * int64(unsafe.Sizeof(builtin.Key{})+4)
 	next := sortItem{keys: make([]builtin.Key, len(x.Conds)), ids: make([]ID, len(x.Conds))}

@@ -397,11 +397,16 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 // them all: past it the heap saves little and costs a logarithm per solution.
 const maxTopK = 1 << 16
 
+// maxTopSelect is the largest offset+limit a slice tells its ORDER BY (boundOrder): orderSelect serves those past
+// maxTopK while its buffer fits the budget.
+const maxTopSelect = 1 << 20
+
 // topBound is what a slice above an ORDER BY lets it keep: the first k solutions, or, with a DISTINCT (or
 // REDUCED) between them, the first k distinct ones on the projected slots.
 type topBound struct {
 	k        int64
 	distinct []int // the projection's slots when a DISTINCT sits between the slice and the ORDER BY
+	skip     int64 // without a DISTINCT, the slice's offset: the first skip of the k are dropped in any order
 }
 
 // boundOrder tells an ORDER BY right under a slice (through a projection, which neither drops nor reorders
@@ -430,11 +435,15 @@ func (e *evaluator) boundOrder(x *algebra.Slice) {
 	if !ok || x.Limit < 0 {
 		return
 	}
-	if k := x.Offset + x.Limit; k > 0 && k <= maxTopK && x.Offset >= 0 {
+	if k := x.Offset + x.Limit; k > 0 && k <= maxTopSelect && x.Offset >= 0 {
 		if distinct && k > maxTopBuffered {
 			return
 		}
-		e.topK[ob] = topBound{k: k, distinct: slots}
+		b := topBound{k: k, distinct: slots}
+		if !distinct {
+			b.skip = x.Offset
+		}
+		e.topK[ob] = b
 	}
 }
 

@@ -111,3 +111,55 @@ func TestOrderDistinctTopMatchesFullSort(t *testing.T) {
 		}
 	}
 }
+
+// TestOrderSelectMatchesFullSort: ORDER BY … OFFSET … LIMIT past orderTop's reach through orderSelect's buffer
+// (trimmed by selection, the first offset solutions emitted unordered for the slice to drop) gives the slice of
+// the full sort: keys arriving ascending, descending and with many ties, computed keys, several keys and
+// directions, offsets that end inside, at and past the solutions; under a budget that lets the buffer grow to
+// twice offset+limit, and one that does not (the heap then serves).
+func TestOrderSelectMatchesFullSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(85, 86))
+	b := index.NewBuilder()
+	for i := range 6000 {
+		s := rdf.IRI(fmt.Sprintf("http://ex.org/s%d", r.IntN(100000)))
+		adds := []rdf.Quad{
+			rdf.Triple(s, rdf.IRI("http://ex.org/d"), rdf.Literal(fmt.Sprintf("2008-%02d-%02d", 1+r.IntN(12), 1+r.IntN(28)), index.XSDDate)),
+			rdf.Triple(s, rdf.IRI("http://ex.org/n"), rdf.Literal(fmt.Sprint(r.IntN(40)), rdf.XSDInteger)),
+			rdf.Triple(s, rdf.IRI("http://ex.org/one"), rdf.String("same")),
+			rdf.Triple(s, rdf.IRI("http://ex.org/u"), rdf.Literal(fmt.Sprint(i), rdf.XSDInteger)),
+		}
+		for _, a := range adds {
+			if err := b.Add(a); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	ds := FromIndex(b.Build())
+	bodies := []string{
+		`{ ?s <http://ex.org/d> ?v } ORDER BY DESC(?v) ?s`,
+		`{ ?s <http://ex.org/u> ?v } ORDER BY ?v`,
+		`{ ?s <http://ex.org/u> ?v } ORDER BY DESC(?v)`,
+		`{ ?s <http://ex.org/n> ?v } ORDER BY DESC(?v) DESC(?s)`,
+		`{ ?s <http://ex.org/one> ?v } ORDER BY ?v`,
+		`{ ?s <http://ex.org/n> ?n BIND(?n * -3 AS ?v) } ORDER BY ?v STR(?s)`,
+	}
+	pre := `PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> SELECT ?s ?v `
+	for _, body := range bodies {
+		want := runOrdered(t, ds, pre+body)
+		if len(want) < 5000 {
+			t.Fatalf("%s: %d solutions", body, len(want))
+		}
+		for _, slice := range [][2]int{{300, 0}, {20, 1000}, {1000, 2500}, {600, len(want) - 300}, {10, len(want) - 10}, {50, len(want) + 5}} {
+			src := pre + body + fmt.Sprintf(" LIMIT %d OFFSET %d", slice[0], slice[1])
+			end := min(slice[1]+slice[0], len(want))
+			start := min(slice[1], len(want))
+			// 4·(offset+limit) rows let orderSelect's buffer reach twice offset+limit; 3·(offset+limit) do not.
+			for _, maxRows := range []int{0, 4 * (slice[0] + slice[1]), 3 * (slice[0] + slice[1])} {
+				got := runOrderedWith(t, ds, src, Options{MaxRows: maxRows})
+				if strings.Join(got, "\n") != strings.Join(want[start:end], "\n") {
+					t.Fatalf("%s (%d rows): not the full sort's slice", src, maxRows)
+				}
+			}
+		}
+	}
+}
