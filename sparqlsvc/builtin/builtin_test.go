@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -360,5 +361,48 @@ func TestComputedStringsStayInRoom(t *testing.T) {
 	}
 	if got, err := ctx.Call("REPLACE", []rdf.Term{str(long), str("(ab)"), str("$1$1$1")}); err != nil || got.Value != strings.Repeat("x", 900)+"ababab" {
 		t.Errorf("REPLACE: %q, %v", got.Value, err)
+	}
+}
+
+// TestRegexProgramsStayInRoom: a short pattern can compile to a program of megabytes; one larger than the room is
+// refused (ErrTooLong) before it is compiled, and the cache of compiled patterns stays within its share of the
+// room however many distinct patterns a query builds.
+func TestRegexProgramsStayInRoom(t *testing.T) {
+	ctx := NewContext(time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC), "")
+	ctx.Room = func() int64 { return 1 << 20 }
+	if _, err := ctx.Call("REGEX", []rdf.Term{str("x"), str(`[a-z\p{L}]{1000}`)}); !errors.Is(err, ErrTooLong) {
+		t.Errorf("a pattern of 1000 classes of 650 ranges under a 1 MiB room: %v, want ErrTooLong", err)
+	}
+	if got, err := ctx.Call("REGEX", []rdf.Term{str("abab"), str("^(?:ab){2}$")}); err != nil || got != Boolean(true) {
+		t.Errorf("a small counted repeat: %v, %v", got, err)
+	}
+	for i := range 300 {
+		p := fmt.Sprintf("(?:%d){50}", i)
+		if _, err := ctx.Call("REGEX", []rdf.Term{str("x"), str(p)}); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if ctx.regexpBytes > ctx.Room()/regexCacheShare {
+			t.Fatalf("after %d patterns the cache holds %d bytes, more than its share %d", i+1, ctx.regexpBytes, ctx.Room()/regexCacheShare)
+		}
+	}
+}
+
+// TestReplaceStops: REPLACE over a long string checks Stop while it passes over the matches.
+func TestReplaceStops(t *testing.T) {
+	ctx := NewContext(time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC), "")
+	calls := 0
+	ctx.Stop = func() error {
+		if calls++; calls > 3 {
+			return context.DeadlineExceeded
+		}
+		return nil
+	}
+	long := str(strings.Repeat("ab", 1<<16))
+	if _, err := ctx.Call("REPLACE", []rdf.Term{long, str("a"), str("c")}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("REPLACE over 128 KiB stopped after 4 checks: %v", err)
+	}
+	ctx.Stop = func() error { return nil }
+	if got, err := ctx.Call("REPLACE", []rdf.Term{long, str("(a)"), str("$1$1")}); err != nil || len(got.Value) != 3<<16 {
+		t.Errorf("REPLACE not stopped: %d bytes, %v", len(got.Value), err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"math/big"
 	mrand "math/rand/v2"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"time"
 	"unicode"
@@ -46,9 +47,15 @@ type Context struct {
 	// result can be many times their arguments' size (a chain of BIND(CONCAT(?x, ?x) AS ?y) doubles a label 30
 	// times into 16 GiB), so they measure their result before building it and fail with ErrTooLong past Room:
 	// the budget is charged only once a term is interned, too late for a string that large.
-	Room   func() int64
+	Room func() int64
+	// Stop reports the query's end (its time limit, a cancellation) to REPLACE, whose pass over a long string
+	// checks it between matches; nil never stops.
+	Stop   func() error
 	rand   *mrand.Rand
 	regexp map[string]*regexp.Regexp
+	// regexpBytes is what the cached programs take; the cache is emptied before it passes regexCacheShare of
+	// the room.
+	regexpBytes int64
 }
 
 // NewContext returns a Context for a query started at now.
@@ -498,15 +505,52 @@ func (c *Context) compileRegex(pattern, flags string) (*regexp.Regexp, error) {
 	if prefix != "" {
 		pattern = "(?" + prefix + ")" + pattern
 	}
+	// A pattern of a few bytes can compile to a program of 128 MiB (counted repeats, Unicode classes), and a
+	// pattern built per row (CONCAT(?label, "){30}")) compiles once per distinct value: a query took an
+	// ldhub serve to 1.2 GB so. The program is measured before the compiled expression is made and kept, and the
+	// cache holds at most a share of the room.
+	size, err := programBytes(pattern)
+	if err != nil {
+		return nil, ErrType
+	}
+	if !c.fits(size) {
+		return nil, ErrTooLong
+	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {
 		return nil, ErrType
 	}
-	if len(c.regexp) > 1000 { // patterns built from data could grow the cache without bound
-		clear(c.regexp)
+	if len(c.regexp) >= 1000 || c.Room != nil && c.regexpBytes+size > c.Room()/regexCacheShare {
+		clear(c.regexp) // patterns built from data could grow the cache without bound
+		c.regexpBytes = 0
 	}
 	c.regexp[key] = re
+	c.regexpBytes += size
 	return re, nil
+}
+
+// instBytes is a syntax.Inst on a 64-bit machine: Op, Out, Arg and the Rune slice's header.
+const instBytes = 40
+
+// regexCacheShare: the compiled expressions a query keeps take at most 1/regexCacheShare of its room.
+const regexCacheShare = 8
+
+// programBytes is what the compiled program of pattern (Go syntax) takes: its instructions and their runes, as
+// regexp.Compile makes them (parse, simplify, compile), which is most of what a compiled expression holds.
+func programBytes(pattern string) (int64, error) {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return 0, err
+	}
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return 0, err
+	}
+	n := int64(len(prog.Inst)) * instBytes
+	for i := range prog.Inst {
+		n += 4 * int64(len(prog.Inst[i].Rune))
+	}
+	return n + int64(len(pattern)), nil
 }
 
 // xpathEscapes rewrites the multi-character escapes whose XPath meaning differs from RE2's: XPath's \w, \W and
@@ -620,7 +664,10 @@ func (c *Context) replace(args []rdf.Term) (rdf.Term, error) {
 	if err != nil {
 		return rdf.Term{}, err
 	}
-	if !c.replacementFits(re, args[0].Value, repl) {
+	switch ok, err := c.replacementFits(re, args[0].Value, repl); {
+	case err != nil:
+		return rdf.Term{}, err
+	case !ok:
 		return rdf.Term{}, ErrTooLong
 	}
 	out := args[0]
@@ -633,9 +680,9 @@ func (c *Context) replace(args []rdf.Term) (rdf.Term, error) {
 // to at most its match: the result is at most len(s) plus, per match, the template's literal bytes and its
 // references times the match's length. That bound, from the whole of s, answers most calls at once; when it is
 // too large, a pass over the matches sums the bound match by match.
-func (c *Context) replacementFits(re *regexp.Regexp, s, repl string) bool {
-	if c.Room == nil {
-		return true
+func (c *Context) replacementFits(re *regexp.Regexp, s, repl string) (bool, error) {
+	if c.Room == nil && (c.Stop == nil || len(s) < longReplace) {
+		return true, nil
 	}
 	lit, refs := int64(0), int64(0)
 	for i := 0; i < len(repl); i++ {
@@ -650,19 +697,54 @@ func (c *Context) replacementFits(re *regexp.Regexp, s, repl string) bool {
 			lit++
 		}
 	}
-	room, n := c.Room(), int64(len(s))
-	if n > room {
-		return false
+	room, n := int64(math.MaxInt64), int64(len(s))
+	if c.Room != nil {
+		room = c.Room()
 	}
-	if float64(n)*(1+float64(lit)+float64(refs)*float64(n)) <= float64(room) { // float: refs·n² overflows int64
-		return true
+	if n > room {
+		return false, nil
+	}
+	// float: refs·n² overflows int64. A long string is passed over anyway, so that the time limit can stop it.
+	if float64(n)*(1+float64(lit)+float64(refs)*float64(n)) <= float64(room) && (c.Stop == nil || n < longReplace) {
+		return true, nil
 	}
 	size := n
+	err := c.eachMatch(re, s, func(m string) { size += lit + (refs-1)*int64(len(m)) })
+	return size <= room, err
+}
+
+// longReplace is the length from which REPLACE passes over the matches, checking Stop, before replacing them:
+// the replacement itself (regexp's, for group references) cannot be stopped, so it only runs after a pass that
+// the time limit could stop, and takes about as long.
+const longReplace = 64 << 10
+
+// stopped carries the query's end out of a pass over the matches of a string.
+type stopped struct{ err error }
+
+// eachMatch calls f with every match of re in s, checking the query's end (Stop) every 1024 matches: a REPLACE
+// over a long string takes seconds, and nested ones minutes, past the time limit. It panics out of regexp's loop
+// (between matches, when regexp holds no state of its own) and recovers here.
+func (c *Context) eachMatch(re *regexp.Regexp, s string, f func(m string)) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			st, ok := r.(stopped)
+			if !ok {
+				panic(r)
+			}
+			err = st.err
+		}
+	}()
+	n := 0
 	re.ReplaceAllStringFunc(s, func(m string) string {
-		size += lit + (refs-1)*int64(len(m))
+		if n++; n%1024 == 0 && c.Stop != nil {
+			if err := c.Stop(); err != nil {
+				panic(stopped{err})
+			}
+		}
+		f(m)
 		return ""
 	})
-	return size <= room
+	return nil
 }
 
 // xpathReplacement turns XPath's replacement syntax ($1, \$, \\) into Go's (${1}, $$, \).

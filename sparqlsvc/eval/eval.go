@@ -275,7 +275,7 @@ func newEvaluator(ctx context.Context, ds *Dataset, q *algebra.Query, opt Option
 		consts: map[rdf.Term]ID{}, reach: map[reachKey][]ID{}, outerNoted: map[algebra.Op]bool{},
 	}
 	e.top, e.askForm = q.Op, q.Form == algebra.Ask
-	e.fn.Room = e.room
+	e.fn.Room, e.fn.Stop = e.room, ctx.Err
 	e.active = e.defaultGraphs()
 	// BNODE(label) gives one blank node per label within a solution (§17.4.2.9). A solution is identified by its
 	// bindings other than those expressions add, so (BNODE(?a) AS ?x) (BNODE(?a) AS ?y) agree.

@@ -291,8 +291,11 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 	}
 	v, err := e.apply(c, args)
 	e.argStack = e.argStack[:base]
-	if errors.Is(err, builtin.ErrTooLong) {
+	switch {
+	case errors.Is(err, builtin.ErrTooLong):
 		*errp = ErrTooLarge // not an absent value: the query stops at its budget
+	case err != nil && e.ctx.Err() != nil && errors.Is(err, e.ctx.Err()): // REPLACE stopped by the time limit
+		*errp = err
 	}
 	return v, err
 }

@@ -68,3 +68,27 @@ func TestGrowingStringsStopAtTheBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestLongReplaceStopsAtTheTimeLimit: REPLACE over a string of megabytes takes about a second per pass, and nested
+// ones within the budget took an ldhub serve's query minutes past its 30 s limit (the time limit was only
+// checked between rows). The pass over the matches now checks it.
+func TestLongReplaceStopsAtTheTimeLimit(t *testing.T) {
+	ds := eval.FromIndex(build(t, []rdf.Quad{rdf.Triple(rdf.IRI("http://ex.org/s"), rdf.IRI("http://ex.org/label"), rdf.String("ablative classic"))}))
+	var b strings.Builder
+	for i := range 16 { // 16 bytes doubled 16 times: 1 MiB
+		fmt.Fprintf(&b, "BIND(CONCAT(?l%d, ?l%d) AS ?l%d) ", i, i, i+1)
+	}
+	x := "?l16"
+	for range 7 {
+		x = fmt.Sprintf(`REPLACE(%s, ".", "ab")`, x)
+	}
+	q, err := parser.Parse(fmt.Sprintf("SELECT (STRLEN(%s) AS ?n) { ?s <http://ex.org/label> ?l0 %s}", x, b.String()), parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = eval.Run(context.Background(), ds, q, eval.Options{Timeout: 300 * time.Millisecond, MaxMemory: 256 << 20})
+	if took := time.Since(start); !errors.Is(err, eval.ErrTimeout) || took > 20*time.Second {
+		t.Errorf("nested REPLACE over 1 MiB with a 300 ms limit: %v after %s, want ErrTimeout within seconds", err, took)
+	}
+}

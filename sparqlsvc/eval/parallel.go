@@ -960,7 +960,7 @@ func (e *evaluator) child(run *forkRun) *evaluator {
 		limited: maps.Clone(e.limited), groupKeys: maps.Clone(e.groupKeys), minusBy: maps.Clone(e.minusBy), minusNot: maps.Clone(e.minusNot), outerNoted: map[algebra.Op]bool{}, substVars: maps.Clone(e.substVars),
 		work: &worker{run: run},
 	}
-	w.fn.Room = w.room
+	w.fn.Room, w.fn.Stop = w.room, run.ctx.Err
 	return w
 }
 
