@@ -406,3 +406,12 @@ func TestReplaceStops(t *testing.T) {
 		t.Errorf("REPLACE not stopped: %d bytes, %v", len(got.Value), err)
 	}
 }
+
+// TestRegexCompileStops: a pattern not yet compiled is compiled only while the query may run (Stop).
+func TestRegexCompileStops(t *testing.T) {
+	ctx := NewContext(time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC), "")
+	ctx.Stop = func() error { return context.DeadlineExceeded }
+	if _, err := ctx.Call("REGEX", []rdf.Term{str("x"), str("(?:x){30}")}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("REGEX compiled after the query's end: %v", err)
+	}
+}

@@ -49,7 +49,7 @@ type Context struct {
 	// the budget is charged only once a term is interned, too late for a string that large.
 	Room func() int64
 	// Stop reports the query's end (its time limit, a cancellation) to REPLACE, whose pass over a long string
-	// checks it between matches; nil never stops.
+	// checks it between matches, and to the compiling of a pattern; nil never stops.
 	Stop   func() error
 	rand   *mrand.Rand
 	regexp map[string]*regexp.Regexp
@@ -509,6 +509,13 @@ func (c *Context) compileRegex(pattern, flags string) (*regexp.Regexp, error) {
 	// pattern built per row (CONCAT(?label, "){30}")) compiles once per distinct value: a query took an
 	// ldhub serve to 1.2 GB so. The program is measured before the compiled expression is made and kept, and the
 	// cache holds at most a share of the room.
+	// Compiling is the cost of a pattern built per row, and the evaluator checks its time limit only every 1024
+	// rows: 11 s past the limit at 10 ms a pattern.
+	if c.Stop != nil {
+		if err := c.Stop(); err != nil {
+			return nil, err
+		}
+	}
 	size, err := programBytes(pattern)
 	if err != nil {
 		return nil, ErrType

@@ -294,7 +294,7 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 	switch {
 	case errors.Is(err, builtin.ErrTooLong):
 		*errp = ErrTooLarge // not an absent value: the query stops at its budget
-	case err != nil && e.ctx.Err() != nil && errors.Is(err, e.ctx.Err()): // REPLACE stopped by the time limit
+	case err != nil && e.ctx.Err() != nil && errors.Is(err, e.ctx.Err()): // REPLACE or a pattern's compiling stopped
 		*errp = err
 	}
 	return v, err
