@@ -220,12 +220,13 @@ func hashRowBytes(n int) int64 { return int64(8*n) + 4 + 16 }
 // hashJoin evaluates h: the build side's solutions into a table keyed by h.keys, then each of the probe side's
 // solutions joined with those of its key. The solutions come in the probe side's order, and within one probe
 // solution in the order the build side produced them. done false: the table would pass the query's memory budget
-// (or a test asked for the bind join), nothing was emitted, evaluate as usual.
+// or its MaxRows, nothing was emitted, evaluate as usual.
 func (e *evaluator) hashJoin(h *hashPlan, in []ID, emit emitFn, errp *error) (done, cont bool) {
 	nk, nv := len(h.keys), len(h.build.vals)
 	w := nk + nv
-	var ids []ID // per build solution: its keys, then its other values
-	var held int64
+	var ids []ID   // per build solution: its keys, then its other values
+	var held int64 // bytes charged
+	heldRows := 0
 	over := false
 	ok := e.filteredBGP(h.build.x, h.build.filters, in, func(row []ID) bool {
 		for _, s := range h.keys {
@@ -234,13 +235,15 @@ func (e *evaluator) hashJoin(h *hashPlan, in []ID, emit emitFn, errp *error) (do
 		for _, s := range h.build.vals {
 			ids = append(ids, row[s])
 		}
+		// The table holds rows as a materialised operand does: counted against MaxRows as well as MaxMemory.
 		if n := len(ids) / w; n&1023 == 1 {
 			more := int64(1024) * hashRowBytes(w)
-			if !e.charge(more) {
+			if e.held+heldRows+1024 > e.opt.MaxRows || !e.charge(more) {
 				over = true
 				return false
 			}
 			held += more
+			heldRows += 1024
 		}
 		return true
 	}, errp)
@@ -251,7 +254,8 @@ func (e *evaluator) hashJoin(h *hashPlan, in []ID, emit emitFn, errp *error) (do
 		}
 		return false, false
 	}
-	defer func() { e.bytes -= held }()
+	e.held += heldRows
+	defer func() { e.bytes -= held; e.held -= heldRows }()
 	if !ok || *errp != nil {
 		return true, false
 	}

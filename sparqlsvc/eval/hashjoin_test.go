@@ -172,8 +172,8 @@ func TestHashJoinChosen(t *testing.T) {
 	}
 }
 
-// TestHashJoinBudget: a build side whose table would pass the query's memory budget is refused, and the bind join
-// answers instead, with the same solutions; a budget that holds it builds it.
+// TestHashJoinBudget: a build side whose table would pass the query's memory budget, or its MaxRows, is refused,
+// and the bind join answers instead, with the same solutions; a budget that holds it builds it.
 func TestHashJoinBudget(t *testing.T) {
 	ds := hashJoinData(t, 3000)
 	src := `SELECT (COUNT(*) AS ?n) { ?x <http://ex.org/a0> ?p ; <http://ex.org/b0> ?v . ?y <http://ex.org/a0> ?p ; <http://ex.org/b0> ?v }`
@@ -190,6 +190,14 @@ func TestHashJoinBudget(t *testing.T) {
 	}
 	if !slices.Equal(resultRows(got), resultRows(want)) {
 		t.Fatalf("refused hash join: %v, bind join %v", resultRows(got), resultRows(want))
+	}
+	res, err := runText(t, ds, src, Options{hashJoin: 1, MaxRows: 1500, onHashJoin: func(ok bool) {
+		if ok {
+			t.Errorf("MaxRows 1 500: the table was built")
+		}
+	}})
+	if err != nil || !slices.Equal(resultRows(res), resultRows(want)) {
+		t.Fatalf("MaxRows 1 500: %v, %v against %v", err, resultRows(res), resultRows(want))
 	}
 	got, built, refused, err = runHash(t, ds, src, 1, 0)
 	if err != nil || built != 1 || refused != 0 || !slices.Equal(resultRows(got), resultRows(want)) {
