@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -369,4 +370,31 @@ func TestSlowReaderFreesItsSlot(t *testing.T) {
 		}
 	}
 	t.Logf("the slow reader's slot was free again after %s (time limit %s, grace %s)", time.Since(start).Round(time.Millisecond), limit, endGrace)
+}
+
+// TestDeclaredHugeBodyIsRefusedAtOnce: a POST declaring a body larger than the query limit is answered 413 before
+// anything is read. Before, the endpoint read up to the limit and waited for bytes that never came, holding the
+// connection until the server's body deadline (10 s in ldhub serve, for ever without one) and then answering 400.
+func TestDeclaredHugeBodyIsRefusedAtOnce(t *testing.T) {
+	h := &Handler{
+		Codecs: codec.Default(),
+		Resolve: func(context.Context, *http.Request, DatasetRequest) (Backend, func(), error) {
+			return hostileData(t, 10), func() {}, nil
+		},
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for _, ct := range []string{"application/sparql-query", "application/x-www-form-urlencoded"} {
+		c, err := net.Dial("tcp", srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+		fmt.Fprintf(c, "POST /sparql HTTP/1.1\r\nHost: x\r\nContent-Type: %s\r\nContent-Length: 10000000000\r\n\r\nquery=ASK {}", ct)
+		line, err := bufio.NewReader(c).ReadString('\n')
+		if !strings.HasPrefix(line, "HTTP/1.1 413 ") {
+			t.Errorf("%s declaring 10 GB: %q, %v; want 413 at once", ct, line, err)
+		}
+		c.Close()
+	}
 }

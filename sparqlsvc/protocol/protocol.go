@@ -171,6 +171,11 @@ func (h *Handler) readQuery(r *http.Request) (string, map[string][]string, error
 	if err != nil {
 		return "", nil, newError(http.StatusUnsupportedMediaType, "POST needs Content-Type application/sparql-query or application/x-www-form-urlencoded")
 	}
+	if r.ContentLength > limit {
+		// Refused before reading: otherwise the connection is held until the body's rate deadline (10 s) ends a
+		// client that declared gigabytes and sends nothing.
+		return "", nil, tooLarge(&http.MaxBytesError{Limit: limit}, limit)
+	}
 	body := http.MaxBytesReader(nil, r.Body, limit)
 	switch mt {
 	case "application/sparql-query":
