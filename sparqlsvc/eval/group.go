@@ -502,20 +502,7 @@ func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *erro
 	cost := int64(len(x.Conds)) * int64(unsafe.Sizeof(builtin.Key{})+4)
 	next := sortItem{keys: make([]builtin.Key, len(x.Conds)), ids: make([]ID, len(x.Conds))}
 	seq := 0
-	keyAt := func(i int, row []ID) {
-		next.keys[i], next.ids[i] = builtin.Key{}, 0
-		if v, ok := x.Conds[i].Expr.(algebra.Var); ok {
-			// Not a scratch id, which a later solution reuses: the key is made when a comparison needs it
-			// (sortItems.compareKey), if ever.
-			if id := row[e.varSlot(v)]; id != 0 && (id < 1<<31 || index.IsInline(id)) {
-				next.ids[i] = id
-				return
-			}
-		}
-		if v, err := e.eval(x.Conds[i].Expr, row, errp); err == nil {
-			next.keys[i] = builtin.NewKey(v)
-		}
-	}
+	keyAt := func(i int, row []ID) { e.orderKeyAt(x.Conds[i].Expr, &next, i, row, errp) }
 	ok := e.exec(x.Op, in, func(row []ID) bool {
 		next.seq = seq
 		seq++
@@ -579,6 +566,21 @@ func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *erro
 		return false
 	}
 	return h.emitSorted(emit)
+}
+
+// orderKeyAt sets key i of it, the order expression x, from row: a variable's id (not a scratch id, which a later
+// solution reuses), made into a key when a comparison needs it (sortItems.compareKey), if ever; else x's value.
+func (e *evaluator) orderKeyAt(x algebra.Expr, it *sortItem, i int, row []ID, errp *error) {
+	it.keys[i], it.ids[i] = builtin.Key{}, 0
+	if v, ok := x.(algebra.Var); ok {
+		if id := row[e.varSlot(v)]; id != 0 && (id < 1<<31 || index.IsInline(id)) {
+			it.ids[i] = id
+			return
+		}
+	}
+	if v, err := e.eval(x, row, errp); err == nil {
+		it.keys[i] = builtin.NewKey(v)
+	}
 }
 
 // emitSorted sorts the items (their arrival numbers make it stable) and emits their rows in that order.

@@ -6,7 +6,6 @@ import (
 
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/builtin"
-	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
 // ORDER BY … OFFSET n LIMIT m with n+m past what orderTop serves kept a heap of the first n+m solutions and then
@@ -70,19 +69,7 @@ func (e *evaluator) orderSelect(x *algebra.OrderBy, in []ID, k, skip int64, emit
 		}
 	}
 	next := sortItem{keys: make([]builtin.Key, nk), ids: make([]ID, nk)}
-	keyAt := func(i int, row []ID) {
-		next.keys[i], next.ids[i] = builtin.Key{}, 0
-		if v, ok := x.Conds[i].Expr.(algebra.Var); ok {
-			// Not a scratch id, which a later solution reuses: the key is made when a comparison needs it.
-			if id := row[e.varSlot(v)]; id != 0 && (id < 1<<31 || index.IsInline(id)) {
-				next.ids[i] = id
-				return
-			}
-		}
-		if v, err := e.eval(x.Conds[i].Expr, row, errp); err == nil {
-			next.keys[i] = builtin.NewKey(v)
-		}
-	}
+	keyAt := func(i int, row []ID) { e.orderKeyAt(x.Conds[i].Expr, &next, i, row, errp) }
 	seq := 0
 	ok := e.exec(x.Op, in, func(row []ID) bool {
 		next.seq = seq
@@ -118,14 +105,7 @@ func (e *evaluator) orderSelect(x *algebra.OrderBy, in []ID, k, skip int64, emit
 				trim()
 			}
 		}
-		j := free[len(free)-1]
-		free = free[:len(free)-1]
-		it := &items[j]
-		copy(it.keys, next.keys)
-		copy(it.ids, next.ids)
-		copy(it.row, row)
-		it.seq = next.seq
-		live = append(live, j)
+		free, live = fillSlot(items, free, live, &next, row)
 		return true
 	}, errp)
 	if !ok && *errp != nil {

@@ -159,14 +159,7 @@ func (e *evaluator) orderTop(x *algebra.OrderBy, in []ID, limit int64, emit emit
 		if len(free) == 0 {
 			trim()
 		}
-		j := free[len(free)-1]
-		free = free[:len(free)-1]
-		it := &items[j]
-		copy(it.keys, next.keys)
-		copy(it.ids, next.ids)
-		copy(it.row, row)
-		it.seq = next.seq
-		live = append(live, j)
+		free, live = fillSlot(items, free, live, &next, row)
 		return true
 	}, errp)
 	if !ok && *errp != nil {
@@ -179,6 +172,18 @@ func (e *evaluator) orderTop(x *algebra.OrderBy, in []ID, limit int64, emit emit
 		}
 	}
 	return true
+}
+
+// fillSlot copies next's keys, ids and arrival number and row into the last free slot of items, which becomes the
+// last live one (orderTop, orderSelect).
+func fillSlot(items []sortItem, free, live []int32, next *sortItem, row []ID) ([]int32, []int32) {
+	j := free[len(free)-1]
+	it := &items[j]
+	copy(it.keys, next.keys)
+	copy(it.ids, next.ids)
+	copy(it.row, row)
+	it.seq = next.seq
+	return free[:len(free)-1], append(live, j)
 }
 
 // orderDistinctTop is orderBy under SELECT DISTINCT … ORDER BY … LIMIT k: the slice wants the first k solutions
