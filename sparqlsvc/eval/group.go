@@ -107,6 +107,16 @@ type groupState struct {
 	keyBlock    []ID
 	blockLen    int
 	forms       []keyForm
+	// lastKeys holds each computed key's value and id from the solution before: rows read in value order give
+	// the same key again and again (SUBSTR(STR(?d), 1, 4) over dateTimes in order), and comparing the value
+	// costs less than interning it (a hash and a table probe).
+	lastKeys []lastKey
+}
+
+// lastKey is a computed key's last value and its interned id (0: none yet).
+type lastKey struct {
+	v  rdf.Term
+	id ID
 }
 
 func (e *evaluator) newGroupState(x *algebra.Group) *groupState {
@@ -223,7 +233,15 @@ func (g *groupState) add(row []ID, n int64, errp *error) bool {
 			}
 		}
 		if v, err := e.eval(k.Expr, row, errp); err == nil {
-			key[i] = e.t.id(v)
+			if g.lastKeys == nil {
+				g.lastKeys = make([]lastKey, len(g.x.Keys))
+			}
+			if l := &g.lastKeys[i]; l.id != 0 && v == l.v {
+				key[i] = l.id
+			} else {
+				key[i] = e.t.id(v)
+				l.v, l.id = v, key[i]
+			}
 		}
 	}
 	if *errp != nil {
