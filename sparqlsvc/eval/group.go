@@ -157,7 +157,7 @@ func (g *groupState) newBucket(k []ID) *groupBucket {
 	copy(b.key, k)
 	g.bucketBlock, g.stateBlock, g.keyBlock = g.bucketBlock[1:], g.stateBlock[na:], g.keyBlock[nk:]
 	for i, a := range g.x.Aggregates {
-		b.aggs[i].init(a.Aggregate)
+		b.aggs[i].init(a.Aggregate, len(g.x.Keys) == 0)
 	}
 	return b
 }
@@ -262,13 +262,18 @@ func (g *groupState) add(row []ID, n int64, errp *error) bool {
 
 // aggState is one aggregate's running state over one group.
 type aggState struct {
-	n      int64           // COUNT: the values (or solutions) counted
-	errs   int             // solutions where the expression had no value
-	seen   map[ID]bool     // DISTINCT: the values met (by interned id)
-	rows   map[string]bool // COUNT(DISTINCT *): the solutions met
-	sum    builtin.Sum     // SUM, AVG
-	sumErr error           // SUM, AVG: a value that is not a number
-	best   *builtin.Key    // MIN, MAX: the value so far, parsed once
+	n    int64       // COUNT: the values (or solutions) counted
+	errs int         // solutions where the expression had no value
+	seen map[ID]bool // DISTINCT: the values met (by interned id)
+	// seenBits holds the dictionary's ids among them once a bitmap of every dictionary id takes less than seen would
+	// (meet); only in the one group of an aggregate without GROUP BY (single), so that many groups never take a
+	// bitmap each.
+	seenBits []uint64
+	single   bool
+	rows     map[string]bool // COUNT(DISTINCT *): the solutions met
+	sum      builtin.Sum     // SUM, AVG
+	sumErr   error           // SUM, AVG: a value that is not a number
+	best     *builtin.Key    // MIN, MAX: the value so far, parsed once
 	// MIN, MAX: instead of best, the value so far as an id of a date block (minMaxByID) or of a number held in its
 	// id (minMaxNumber)
 	bestID ID
@@ -278,7 +283,8 @@ type aggState struct {
 	badCat bool     // GROUP_CONCAT: a value that is not a literal
 }
 
-func (s *aggState) init(a *algebra.Aggregate) {
+func (s *aggState) init(a *algebra.Aggregate, single bool) {
+	s.single = single
 	if a.Distinct {
 		if a.Expr == nil {
 			s.rows = map[string]bool{}
@@ -286,6 +292,46 @@ func (s *aggState) init(a *algebra.Aggregate) {
 			s.seen = map[ID]bool{}
 		}
 	}
+}
+
+// met reports whether a DISTINCT aggregate met id before.
+func (s *aggState) met(id ID) bool {
+	if int(id/64) < len(s.seenBits) {
+		return s.seenBits[id/64]&(1<<(id%64)) != 0
+	}
+	return s.seen[id]
+}
+
+// meet records id as met by a DISTINCT aggregate, charging the query for it. The one group of an aggregate without
+// GROUP BY moves the dictionary's ids to a bitmap once the map would take more than 1/bitsShare of the bitmap's
+// bytes, as an EXISTS's set does (existsSet.addOne): q10's COUNT(DISTINCT ?product) of 7 200 products grew a map
+// and looked up each of its solutions there, a fifth of the query. The bitmap is charged too; where the budget has
+// no room for it the map goes on.
+func (e *evaluator) meet(s *aggState, id ID) error {
+	if int(id/64) < len(s.seenBits) {
+		s.seenBits[id/64] |= 1 << (id % 64)
+		return nil
+	}
+	if err := e.holdBytes(48); err != nil {
+		return err
+	}
+	s.seen[id] = true
+	words := int64(e.t.base/64 + 1)
+	if !s.single || s.seenBits != nil || int64(len(s.seen))*mapEntryBytes*bitsShare <= words*8 ||
+		e.bytes+e.t.bytes+words*8 > e.opt.MaxMemory {
+		return nil
+	}
+	if err := e.holdBytes(words * 8); err != nil {
+		return err
+	}
+	s.seenBits = make([]uint64, words)
+	for k := range s.seen {
+		if int(k/64) < len(s.seenBits) {
+			s.seenBits[k/64] |= 1 << (k % 64)
+			delete(s.seen, k)
+		}
+	}
+	return nil
 }
 
 // accumulate adds one solution to an aggregate's state; the error is fatal (time-out, budget), an expression error
@@ -317,10 +363,8 @@ func (e *evaluator) accumulate(s *aggState, a *algebra.Aggregate, row []ID, errp
 			return nil
 		}
 	}
-	if a.Distinct && isVar {
-		if s.seen[id] {
-			return nil
-		}
+	if a.Distinct && isVar && s.met(id) {
+		return nil
 	}
 	if isVar && !a.Distinct && (a.Name == "MIN" || a.Name == "MAX") &&
 		(e.minMaxByID(s, a.Name == "MIN", id) || minMaxNumber(s, a.Name == "MIN", id)) {
@@ -357,13 +401,12 @@ func (e *evaluator) accumulate(s *aggState, a *algebra.Aggregate, row []ID, errp
 		if !isVar {
 			id = e.t.id(t)
 		}
-		if s.seen[id] {
+		if s.met(id) {
 			return nil
 		}
-		if err := e.holdBytes(48); err != nil {
+		if err := e.meet(s, id); err != nil {
 			return err
 		}
-		s.seen[id] = true
 	}
 	s.n++
 	v := t

@@ -169,3 +169,57 @@ func (e *evaluator) collectRows(out *[]string) emitFn {
 		return true
 	}
 }
+
+// TestDistinctSeenBits: a DISTINCT aggregate's values met (aggState.met, evaluator.meet) move to a bitmap of the
+// dictionary's ids in the one group of an aggregate without GROUP BY, once the map would outgrow an eighth of it;
+// ids past the dictionary's (computed values) stay in the map; a group of a GROUP BY never takes the bitmap, nor
+// one whose budget has no room for it; every id met is met, no other.
+func TestDistinctSeenBits(t *testing.T) {
+	b := index.NewBuilder()
+	for i := range 4000 {
+		if err := b.Add(rdf.Triple(rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i)), rdf.IRI("http://ex.org/p"), rdf.IRI(fmt.Sprintf("http://ex.org/o%d", i)))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds := FromIndex(b.Build())
+	q, err := parser.Parse(`SELECT (COUNT(DISTINCT ?o) AS ?n) { ?s <http://ex.org/p> ?o }`, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		single bool
+		memory int64
+		bits   bool
+	}{{true, 0, true}, {false, 0, false}, {true, 1, false}} {
+		e := newEvaluator(context.Background(), ds, q, Options{})
+		top := e.t.base
+		if c.memory > 0 { // room for half the bitmap: the map's first entries, not the bitmap
+			e.opt.MaxMemory = e.bytes + e.t.bytes + int64(top/64+1)*4
+		}
+		var s aggState
+		s.init(&algebra.Aggregate{Name: "COUNT", Distinct: true, Expr: algebra.Var("o")}, c.single)
+		r := rand.New(rand.NewPCG(5, 6))
+		want := map[ID]bool{}
+		for range 3000 {
+			id := ID(1 + r.IntN(int(top)))
+			if r.IntN(5) == 0 {
+				id = top + ID(r.IntN(300)) // past the dictionary
+			}
+			if err := e.meet(&s, id); err != nil {
+				if c.memory == 0 {
+					t.Fatal(err)
+				}
+				break
+			}
+			want[id] = true
+		}
+		if (s.seenBits != nil) != c.bits {
+			t.Errorf("single %v, budget %d: bitmap %v, want %v", c.single, c.memory, s.seenBits != nil, c.bits)
+		}
+		for id := range top + 400 {
+			if s.met(id) != want[id] {
+				t.Fatalf("single %v, budget %d: met(%d) = %v, want %v", c.single, c.memory, id, s.met(id), want[id])
+			}
+		}
+	}
+}
