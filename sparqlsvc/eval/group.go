@@ -572,25 +572,8 @@ func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *erro
 			// are computed only while the ones before tie with the root's: most solutions of an ORDER BY … LIMIT
 			// over many fall after the root on the first key, and each key costs a term (a cache miss into the
 			// dictionary at 10 M triples). All keys tied: it arrived later, so it sorts after the root.
-			i, r := 0, 0
-			for ; i < len(x.Conds) && r == 0; i++ {
-				keyAt(i, row)
-				r = h.compareKey(&next, &h.items[0], i)
-				if x.Conds[i].Desc {
-					r = -r
-				}
-			}
-			if *errp != nil {
-				return false
-			}
-			if r >= 0 {
-				return true
-			}
-			for ; i < len(x.Conds); i++ {
-				keyAt(i, row)
-			}
-			if *errp != nil {
-				return false
+			if before := h.before(&next, &h.items[0], row, keyAt); *errp != nil || !before {
+				return *errp == nil
 			}
 			top := &h.items[0]
 			copy(top.row, row)
@@ -627,6 +610,26 @@ func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *erro
 		return false
 	}
 	return h.emitSorted(emit)
+}
+
+// before reports whether the solution row sorts before b, next's keys made by keyAt only while they tie with b's
+// (all tied, the later arrival sorts after); when it does, next's other keys are made too.
+func (h *sortItems) before(next, b *sortItem, row []ID, keyAt func(int, []ID)) bool {
+	i, r := 0, 0
+	for ; i < len(h.conds) && r == 0; i++ {
+		keyAt(i, row)
+		r = h.compareKey(next, b, i)
+		if h.conds[i].Desc {
+			r = -r
+		}
+	}
+	if r >= 0 {
+		return false
+	}
+	for ; i < len(h.conds); i++ {
+		keyAt(i, row)
+	}
+	return true
 }
 
 // orderKeyAt sets key i of it, the order expression x, from row: a variable's id (not a scratch id, which a later

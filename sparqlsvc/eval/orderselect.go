@@ -74,26 +74,14 @@ func (e *evaluator) orderSelect(x *algebra.OrderBy, in []ID, k, skip int64, emit
 	ok := e.exec(x.Op, in, func(row []ID) bool {
 		next.seq = seq
 		seq++
-		i := 0
 		if cut >= 0 {
-			// Keys are made only while the solution ties with the cut; all tied, it arrived later and sorts after.
-			r := 0
-			for ; i < nk && r == 0; i++ {
+			if before := h.before(&next, &items[cut], row, keyAt); *errp != nil || !before {
+				return *errp == nil
+			}
+		} else {
+			for i := range nk {
 				keyAt(i, row)
-				r = h.compareKey(&next, &items[cut], i)
-				if x.Conds[i].Desc {
-					r = -r
-				}
 			}
-			if *errp != nil {
-				return false
-			}
-			if r >= 0 {
-				return true
-			}
-		}
-		for ; i < nk; i++ {
-			keyAt(i, row)
 		}
 		if *errp != nil {
 			return false
