@@ -111,6 +111,7 @@ type groupState struct {
 	// the same key again and again (SUBSTR(STR(?d), 1, 4) over dateTimes in order), and comparing the value
 	// costs less than interning it (a hash and a table probe).
 	lastKeys []lastKey
+	tuples   *fieldTuples // groupfields.go
 }
 
 // lastKey is a computed key's last value and its interned id (0: none yet).
@@ -483,6 +484,7 @@ func (e *evaluator) accumulateN(s *aggState, a *algebra.Aggregate, row []ID, n i
 	case a.Distinct: // met now or before; the rest are the same value
 	case a.Name == "COUNT" || a.Name == "MIN" || a.Name == "MAX" || a.Name == "SAMPLE":
 		s.n += n - 1
+	case (a.Name == "SUM" || a.Name == "AVG") && s.sumErr == nil && e.addSumN(s, a, row, n-1):
 	default:
 		for range n - 1 {
 			if err := e.accumulate(s, a, row, errp); err != nil {
@@ -491,6 +493,29 @@ func (e *evaluator) accumulateN(s *aggState, a *algebra.Aggregate, row []ID, n i
 		}
 	}
 	return nil
+}
+
+// addSumN adds the value of SUM's or AVG's expression over row n more times in one addition when it is a number
+// accumulate adds without its term (builtin.Sum.AddNumberN); false (s unchanged) otherwise.
+func (e *evaluator) addSumN(s *aggState, a *algebra.Aggregate, row []ID, n int64) bool {
+	var v builtin.Number
+	if x, isVar := a.Expr.(algebra.Var); isVar {
+		id := row[e.varSlot(x)]
+		var ok bool
+		if v.V, v.Scale, ok = index.InlineNumber(id); !ok {
+			return false
+		}
+		v.Dec = index.IsInlineDecimal(id)
+	} else if n, ok := e.sumValue(a.Expr, row); ok {
+		v = n
+	} else {
+		return false
+	}
+	if !s.sum.AddNumberN(v.V, v.Scale, v.Dec, n) {
+		return false
+	}
+	s.n += n
+	return true
 }
 
 // aggregateValue is an aggregate's value over its group, or an error when it has none.

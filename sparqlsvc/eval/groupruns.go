@@ -134,8 +134,19 @@ func (e *evaluator) groupRuns(x *algebra.Group, in []ID, gs *groupState, errp *e
 		rr[ri] = runRange{m: m, ch: ch, bySubject: reads.has(ss) || len(late) > 0, byObject: reads.has(os), local: len(late) > 0}
 		if period >= 0 && len(ch) == 0 && m.Perm == index.POS {
 			rr[ri].periods = &periodReader{e: e, field: period}
+		} else if !rr[ri].bySubject && rr[ri].byObject {
+			rr[ri].fields = e.fieldsOf(x, ch, os) // groupfields.go
 		}
 		total += m.Len()
+	}
+	// Rows read by tuple and rows read in turn must not meet in one group (groupfields.go): all ranges or none.
+	for _, r := range rr {
+		if r.fields == nil {
+			for i := range rr {
+				rr[i].fields = nil
+			}
+			break
+		}
 	}
 	return true, e.groupSplit(x, in, gs, rr, total, ss, os, row, errp)
 }
@@ -148,6 +159,7 @@ type runRange struct {
 	bySubject, byObject bool
 	periods             *periodReader
 	local               bool // its conjuncts hold an EXISTS: not split (a worker has no set of its own)
+	fields              *fieldReader // rows read by tuple of date fields (groupfields.go); nil: none
 }
 
 // groupRows hands gs the runs of rows from … to of rr (counted over the ranges in turn), with the subject in slot
@@ -203,14 +215,41 @@ func (e *evaluator) groupRows(rr []runRange, from, to, ss, os int, row []ID, gs 
 			default: // nothing read varies within the range
 				run = n - j
 			}
+			var tu *fieldTuple
+			if r.fields != nil {
+				if tu = gs.tuple(r.fields, mo); tu != nil && tu.used { // a tuple met before: counted
+					if !tu.fail {
+						tu.n += int64(run)
+						gs.tuples.pending = true
+					}
+					j += run
+					continue
+				}
+			}
 			row[ss], row[os] = ms, mo
-			if pass := e.testAll(r.ch, row, errp); *errp != nil || (pass && !gs.add(row, int64(run), errp)) {
+			pass := e.testAll(r.ch, row, errp)
+			if *errp != nil {
+				return false
+			}
+			if tu != nil { // a new tuple: its later rows are counted
+				*tu = fieldTuple{key: tu.key, s: ms, o: mo, used: true, fail: !pass}
+			}
+			if r.fields != nil && pass && gs.tuples != nil && !gs.tuples.off && !gs.exactInputs(row) {
+				// A SUM or AVG input that is no exact number: the rows counted are added now, and every later row
+				// in turn (groupfields.go).
+				if !gs.handOver(ss, os, row, errp) {
+					return false
+				}
+				gs.tuples.off = true
+				row[ss], row[os] = ms, mo
+			}
+			if pass && !gs.add(row, int64(run), errp) {
 				return false
 			}
 			j += run
 		}
 	}
-	return true
+	return gs.handOver(ss, os, row, errp)
 }
 
 // answeredByID reports whether c is a comparison its site answers from ids for the values it was made for (a

@@ -75,6 +75,11 @@ func (d *Dict) DateValue(id ID) (v builtin.DateValue, ok bool) {
 	return v, true
 }
 
+// DateColumn returns the column DateValue reads: entry i holds YEAR … MINUTES of the id DateBlocks()[0].Lo + i,
+// the year in the high 32 bits, then month, day, hour and minute a byte each (the wall clock as written). It is
+// shared: the caller must not change it.
+func (d *Dict) DateColumn() []uint64 { return d.dateFields }
+
 // daysIn is the length of month m of year y (proleptic Gregorian, as time.Date reads it).
 func daysIn(y int32, m uint8) uint8 {
 	switch m {
