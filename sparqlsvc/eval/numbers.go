@@ -73,6 +73,12 @@ func (e *evaluator) numberValue(x algebra.Expr, row []ID) (builtin.Number, bool)
 			return builtin.Number{V: n, Scale: scale, Dec: index.IsInlineDecimal(id)}, ok
 		}
 		if !arithFunc(v) {
+			// YEAR … SECONDS of a date the column knows: the integer (decimal) dateFieldID reads without a term
+			// (SUM(HOURS(?d)), AVG(MINUTES(?d) * 60)).
+			if id, ok := e.dateFieldID(v, row); ok {
+				n, scale, ok := index.InlineNumber(id)
+				return builtin.Number{V: n, Scale: scale, Dec: index.IsInlineDecimal(id)}, ok
+			}
 			return builtin.Number{}, false
 		}
 		a, ok := e.argNumber(v, 0, row)
