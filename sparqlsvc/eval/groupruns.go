@@ -158,7 +158,7 @@ type runRange struct {
 	ch                  []algebra.Expr
 	bySubject, byObject bool
 	periods             *periodReader
-	local               bool // its conjuncts hold an EXISTS: not split (a worker has no set of its own)
+	local               bool         // its conjuncts hold an EXISTS: not split (a worker has no set of its own)
 	fields              *fieldReader // rows read by tuple of date fields (groupfields.go); nil: none
 }
 
