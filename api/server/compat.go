@@ -135,7 +135,7 @@ func (s *Server) nsUpdate(w http.ResponseWriter, r *http.Request, c *call) error
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, publicationView(p))
+	return s.writePublished(w, r, p)
 }
 
 // orSPARQL answers a GET that carries a query with sparql, any other with content.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/ldhub/ldhub/content/codec"
@@ -14,6 +15,7 @@ import (
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/store"
+	"github.com/ldhub/ldhub/content/store/githttp"
 	"github.com/ldhub/ldhub/httpx/apierr"
 )
 
@@ -91,7 +93,7 @@ func (s *Server) createPublication(w http.ResponseWriter, r *http.Request, c *ca
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, publicationView(p))
+	return s.writePublished(w, r, p)
 }
 
 // updatePublication finds the publication by publicationUri, else by name, and adds a version (decisions.md).
@@ -128,6 +130,22 @@ func (s *Server) updatePublication(w http.ResponseWriter, r *http.Request, c *ca
 	if err != nil {
 		return err
 	}
+	return s.writePublished(w, r, p)
+}
+
+// LiveHeader is on the answer of every upload that published a version: "true" when the version is live at the
+// publication's URL (and its SPARQL endpoint) as the answer is sent, "false" when Settle passed first.
+const LiveHeader = "Ldhub-Live"
+
+// writePublished answers an upload that published a version of p once that version is live, at most Settle: the
+// pipeline renders after the commit, and a client that read the publication's URL right after the answer got 404
+// (or the old version). The push waits the same way (githttp.WaitLive).
+func (s *Server) writePublished(w http.ResponseWriter, r *http.Request, p model.Publication) error {
+	live := true
+	if s.cfg.Pending != nil {
+		live = githttp.WaitLive(r.Context(), s.cfg.Settle, func(ctx context.Context) bool { return !s.cfg.Pending(ctx, p) })
+	}
+	w.Header().Set(LiveHeader, strconv.FormatBool(live))
 	return writeJSON(w, publicationView(p))
 }
 

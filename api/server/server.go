@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/julienschmidt/httprouter"
 
@@ -79,6 +80,9 @@ type Config struct {
 	// Pending reports whether the pipeline has yet to render and index a publication's latest version (the v4
 	// `pending` flag); nil reports false.
 	Pending func(ctx context.Context, p model.Publication) bool
+	// Settle bounds how long an upload that published a version waits for Pending to clear before it answers
+	// (0: githttp.DefaultSettle, as for a push); LiveHeader says whether it did.
+	Settle time.Duration
 	// CORSOrigins may write cross-origin (`ldhub serve --cors-origin`); anyone may read. A write whose Origin is
 	// neither the hub's own nor one of these is refused with 403 before it is looked at.
 	CORSOrigins httpx.Origins

@@ -451,15 +451,24 @@ func (h *Handler) waitRendered(ctx context.Context, repoID string) bool {
 	if h.Rendered == nil {
 		return true
 	}
-	settle := h.Settle
+	return WaitLive(ctx, h.Settle, func(ctx context.Context) bool { return h.Rendered(ctx, repoID) })
+}
+
+// DefaultSettle bounds how long a write that published waits for it to go live before it answers anyway.
+const DefaultSettle = 30 * time.Second
+
+// WaitLive asks live every 10 ms until it says yes, at most settle (0: DefaultSettle) or until ctx ends, and
+// reports whether it did. A write that published (a push here, an upload in the API) answers after it, so that the
+// URLs its answer names already serve what it wrote; the bound keeps a stuck render from holding the writer.
+func WaitLive(ctx context.Context, settle time.Duration, live func(context.Context) bool) bool {
 	if settle <= 0 {
-		settle = 30 * time.Second
+		settle = DefaultSettle
 	}
 	ctx, cancel := context.WithTimeout(ctx, settle)
 	defer cancel()
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
-	for !h.Rendered(ctx, repoID) {
+	for !live(ctx) {
 		select {
 		case <-ctx.Done():
 			return false
