@@ -92,3 +92,22 @@ func TestLongReplaceStopsAtTheTimeLimit(t *testing.T) {
 		t.Errorf("nested REPLACE over 1 MiB with a 300 ms limit: %v after %s, want ErrTimeout within seconds", err, took)
 	}
 }
+
+// TestValuesProductStopsAtTheTimeLimit: two VALUES blocks of 40 000 rows joined are 1.6 G rows; the time limit
+// must stop their product within about its own length, not after the 1024 inner tables between two checks.
+func TestValuesProductStopsAtTheTimeLimit(t *testing.T) {
+	ds := eval.FromIndex(build(t, []rdf.Quad{rdf.Triple(rdf.IRI("http://ex.org/s"), rdf.IRI("http://ex.org/p"), rdf.String("o"))}))
+	var b strings.Builder
+	for i := range 40000 {
+		fmt.Fprintf(&b, "<http://e/%d> ", i)
+	}
+	q, err := parser.Parse(fmt.Sprintf("SELECT (COUNT(*) AS ?n) { VALUES ?x { %s } VALUES ?y { %s } }", b.String(), b.String()), parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = eval.Run(context.Background(), ds, q, eval.Options{Timeout: 200 * time.Millisecond})
+	if took := time.Since(start); !errors.Is(err, eval.ErrTimeout) || took > 5*time.Second {
+		t.Errorf("VALUES × VALUES with a 200 ms limit: %v after %s, want ErrTimeout within seconds", err, took)
+	}
+}

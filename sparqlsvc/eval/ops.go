@@ -317,6 +317,12 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 	case *algebra.Table:
 		row := slices.Clone(in)
 		for _, tr := range x.Rows {
+			// Per row, not only per exec: a VALUES joined after another runs once per outer row, and the time
+			// limit, checked every 1024 checks, came 25 M rows (18 s) late for two VALUES of 25 000.
+			if err := e.check(); err != nil {
+				*errp = err
+				return false
+			}
 			copy(row, in)
 			ok := true
 			for i, v := range x.Vars {
