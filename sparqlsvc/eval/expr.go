@@ -419,6 +419,14 @@ func (e *evaluator) ebv(x algebra.Expr, row []ID, errp *error) (bool, error) {
 			if r, ok := e.siteCompare(c, row); ok {
 				return r, nil
 			}
+			// A computed value against a constant, met before: the memo's answer without a boolean term made
+			// and read back (call's memoCompare, the same test).
+			if s := e.cmpSiteOf(c); s.memo != nil && !s.memo.off && !e.noMemo && e.t.isOverlay(row[s.memoSlot-1]) {
+				if id := row[s.memoSlot-1]; id == s.memo.lastID {
+					s.memo.count(true)
+					return s.memo.last.r, s.memo.last.err
+				}
+			}
 		case c.Func == "!" && len(c.Args) == 1: // call's "!", without its boolean term made and read back
 			b, err := e.ebv(c.Args[0], row, errp)
 			return !b, err
