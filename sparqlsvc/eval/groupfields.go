@@ -24,7 +24,7 @@ import (
 // turn, as float totals need. xsd:dates (their HOURS and MINUTES are not the column's), ids outside the column, and
 // new tuples once the table is full go through the group as usual.
 
-// maxFieldTuples bounds a group's table of tuples (fieldTuples): 4 096 entries of 24 bytes, not charged to the
+// maxFieldTuples bounds a group's table of tuples (fieldTuples): 4 096 entries of 32 bytes, not charged to the
 // query, like groupState.recent. HOURS and MINUTES together have 1 440 readings.
 const maxFieldTuples = 4096
 
