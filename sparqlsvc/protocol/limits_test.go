@@ -316,6 +316,10 @@ func TestTruncatedAnswers(t *testing.T) {
 		if !strings.Contains(resp.Trailer.Get(TruncatedHeader)+resp.Header.Get(TruncatedHeader), "limit of 7") {
 			t.Errorf("%s: no %s trailer or header: %v %v", tc.accept, TruncatedHeader, resp.Header, resp.Trailer)
 		}
+		// A script of another origin reads the reason only if the answer exposes it (CORS).
+		if !strings.Contains(resp.Header.Get("Access-Control-Expose-Headers"), TruncatedHeader) {
+			t.Errorf("%s: Access-Control-Expose-Headers %q lacks %s", tc.accept, resp.Header.Get("Access-Control-Expose-Headers"), TruncatedHeader)
+		}
 	}
 	// An answer within the limit carries no marker.
 	resp, body := sparqlGet(t, srv.URL, "", sel+" LIMIT 7", "")

@@ -248,6 +248,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, p
 	// The answer streams: nothing reaches the client until the writers' buffers fill, so a query that fails early
 	// still gets a proper error status; after that, a cut answer says so in its body and in the trailer.
 	hd.Set("Trailer", TruncatedHeader)
+	hd.Set("Access-Control-Expose-Headers", exposeTruncated)
 	out.w = &commitWriter{w: w}
 	// The time limit includes sending: past it (and a moment to finish the document), a write still blocked on a
 	// client that does not read fails, so the query's slot is free again, not held for the connection's idle time.
@@ -340,6 +341,10 @@ func (h *Handler) failed(out answerSink, err error) error {
 // "<!-- ldhub:truncated: … -->" in SPARQL XML results and RDF/XML, a "# ldhub:truncated: …" comment line in
 // Turtle, N-Triples, N-Quads and TriG. CSV, TSV and JSON-LD have only the trailer.
 const TruncatedHeader = "Ldhub-Truncated"
+
+// exposeTruncated lets a script of another origin read TruncatedHeader, the only place CSV, TSV and JSON-LD
+// answers say they were cut (browsers show scripts only the headers CORS exposes).
+const exposeTruncated = httpx.ExposeHeaders + ", " + TruncatedHeader
 
 // commitWriter notes whether anything reached the client, after which the status can no longer change.
 type commitWriter struct {
