@@ -78,7 +78,7 @@ func (e *evaluator) groupRuns(x *algebra.Group, in []ID, gs *groupState, errp *e
 			e.outerNoted[f] = true
 		}
 	}
-	groupReads := e.groupReads(x)
+	groupReads := e.runReads(x, ss, os)
 
 	g := e.active[0].g
 	var m index.Matches
@@ -270,6 +270,36 @@ func runOperand(op algebra.Op) (*algebra.BGP, []algebra.Expr) {
 		return b, filters
 	}
 	return nil, nil
+}
+
+// runReads is groupReads for groupRuns' pattern, whose subject (slot ss) and object (os) are bound in every row:
+// COUNT(?s) or COUNT(?o) without DISTINCT counts a run's rows whatever their values (accumulateN adds the run's
+// length), so it reads neither. h28's COUNT(?review) per product over reviewFor made each of 290 000 reviews its
+// own run.
+func (e *evaluator) runReads(x *algebra.Group, ss, os int) varset {
+	all := varset{bits: ^uint64(0), over: true}
+	var r varset
+	for _, k := range x.Keys {
+		if !pushable(k.Expr) {
+			return all
+		}
+		r = r.union(e.varsOfExpr(k.Expr))
+	}
+	for _, a := range x.Aggregates {
+		ag := a.Aggregate
+		v, isVar := ag.Expr.(algebra.Var)
+		switch {
+		case ag.Expr == nil && ag.Distinct:
+			return all
+		case ag.Expr == nil:
+		case isVar && ag.Name == "COUNT" && !ag.Distinct && (e.slot(v) == ss || e.slot(v) == os):
+		case !pushable(ag.Expr):
+			return all
+		default:
+			r = r.union(e.varsOfExpr(ag.Expr))
+		}
+	}
+	return r
 }
 
 // groupReads is the set of variables x's keys and aggregates read; an expression that may differ per call (RAND,
