@@ -400,10 +400,13 @@ func TestQueryGoroutineWorksAhead(t *testing.T) {
 	// query's goroutine's, still under the time a chain is timed at, so it is always on time for a goroutine that
 	// waits for it. Seen: a goroutine that works ahead evaluated 112–118 chunks against the worker's 112–118; one
 	// that waits, 71–74 against 156–159.
-	own, workers := splitChunks(t, fixedCosts(time.Millisecond, time.Microsecond), 600*time.Microsecond, 300*time.Microsecond)
-	if own*4 < workers*3 {
-		t.Errorf("the query's goroutine evaluated %d chunks beside the worker's %d: it waited instead", own, workers)
-	}
+	splitChunksUntil(t, fixedCosts(time.Millisecond, time.Microsecond), 600*time.Microsecond, 300*time.Microsecond,
+		func(own, workers int64) string {
+			if own*4 < workers*3 {
+				return fmt.Sprintf("the query's goroutine evaluated %d chunks beside the worker's %d: it waited instead", own, workers)
+			}
+			return ""
+		})
 }
 
 // TestQueryGoroutineKeepsItsShare holds the query's goroutine to its share of the chunks when its consumer costs
@@ -414,10 +417,31 @@ func TestQueryGoroutineKeepsItsShare(t *testing.T) {
 	// A worker's chunk arrives well within the patience (a chunk's chain time, 2 ms), so a goroutine that keeps to
 	// its share waits for it. Seen: 5af41a9's rule evaluated 115 chunks on the query's goroutine against the
 	// worker's 115; the share, 12-14 against 216-218.
-	own, workers := splitChunks(t, fixedCosts(2*time.Millisecond, 1800*time.Microsecond), 200*time.Microsecond, 300*time.Microsecond)
-	if own*4 > workers {
-		t.Errorf("the query's goroutine evaluated %d chunks beside the worker's %d: more than its share", own, workers)
+	splitChunksUntil(t, fixedCosts(2*time.Millisecond, 1800*time.Microsecond), 200*time.Microsecond, 300*time.Microsecond,
+		func(own, workers int64) string {
+			if own*4 > workers {
+				return fmt.Sprintf("the query's goroutine evaluated %d chunks beside the worker's %d: more than its share", own, workers)
+			}
+			return ""
+		})
+}
+
+// splitChunksUntil runs splitChunks up to three times and fails only if every run breaks the rule check states.
+// The chunks' costs are real sleeps, so on a loaded machine (CI runs packages side by side on two cores) one run
+// can see a worker's chunk arrive late for the scheduler's sake, not the rule's; the rules these tests guard broke
+// every run (see the counts above), so three runs that all break it still fail on them.
+func splitChunksUntil(t *testing.T, costs func(int, time.Duration, time.Duration) (time.Duration, time.Duration), work, mine time.Duration, check func(own, workers int64) string) {
+	t.Helper()
+	var broke []string
+	for range 3 {
+		msg := check(splitChunks(t, costs, work, mine))
+		if msg == "" {
+			return
+		}
+		t.Logf("run %d: %s", len(broke)+1, msg)
+		broke = append(broke, msg)
 	}
+	t.Errorf("every run broke the rule; the last: %s", broke[len(broke)-1])
 }
 
 // splitChunks evaluates a GROUP BY over a chain split with one worker, its costs measured as costs says, each chunk
