@@ -23,6 +23,7 @@ func TestChromiumLoadsDirectURLs(t *testing.T) {
 		{"old version", "/org/open/core/versions/" + f.versions[0], []string{"latest version", "owl#Class"}},
 		{"resource", "/org/open/core/Thing", []string{"<h1 id=\"title\" lang=\"en\">Thing</h1>", "Ding", "anonymous part", ">size</a>",
 			"Referenced by", "http://hub.example/org/open/core/Third", "Thing.jsonld"}},
+		{"endpoint without a query", "/org/open/core/sparql", []string{`<form class="sparql" method="get" action="/org/open/core/sparql"`, "Run query"}},
 		{"resource of a version", "/org/open/core/versions/" + f.versions[0] + "/Thing", []string{"<h1 id=\"title\" lang=\"en\">Thing</h1>",
 			"anonymous part", ">" + f.versions[0] + "</a>", "/versions/" + f.versions[0] + "/Thing.ttl"}},
 	}

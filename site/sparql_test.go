@@ -138,3 +138,49 @@ func TestQueryPage(t *testing.T) {
 		t.Errorf("hidden publication: %d %s", w.Code, w.Body)
 	}
 }
+
+// TestEndpointFormForBrowsers: a browser opening …/sparql without a query (its Accept ranks text/html first) gets
+// the query form, as a page of the site with its headers and no inline script, sending the query to the same
+// endpoint; it used to get the service description as Turtle, which Chromium downloads. curl with its defaults
+// (Accept */*), SPARQLWrapper's Accept and a client naming Turtle keep the description.
+func TestEndpointFormForBrowsers(t *testing.T) {
+	f := newFixture(t)
+	for _, path := range []string{"/org/open/core/sparql", "/org/open/core/versions/" + f.versions[0] + "/sparql"} {
+		w := f.do("GET", path, map[string]string{"Accept": browserAccept})
+		body := w.Body.String()
+		if w.Code != 200 || w.Header().Get("Content-Type") != "text/html; charset=utf-8" {
+			t.Fatalf("%s as a browser: %d %q\n%s", path, w.Code, w.Header().Get("Content-Type"), body)
+		}
+		if !strings.Contains(body, `<form class="sparql" method="get" action="`+path+`"`) || !strings.Contains(body, `<textarea id="query" name="query"`) {
+			t.Errorf("%s as a browser: no form sending to the endpoint:\n%s", path, body)
+		}
+		if strings.Contains(body, `id="answer"`) || strings.Contains(body, "sd:Service") {
+			t.Errorf("%s as a browser: an answer or the description on the form page:\n%s", path, body)
+		}
+		if csp := w.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") || regexp.MustCompile(`<script(?:\s[^>]*)?>[^<]`).MatchString(body) {
+			t.Errorf("%s: CSP %q or an inline script", path, csp)
+		}
+		if w.Header().Get("X-Content-Type-Options") != "nosniff" || !strings.Contains(w.Header().Get("Vary"), "Accept") {
+			t.Errorf("%s: headers %v", path, w.Header())
+		}
+	}
+	for _, accept := range []string{"*/*", "", "text/turtle"} {
+		w := f.do("GET", "/org/open/core/sparql", map[string]string{"Accept": accept})
+		if w.Code != 200 || !strings.Contains(w.Body.String(), "sd:Service") {
+			t.Errorf("Accept %q: %d %q, want the service description:\n%s", accept, w.Code, w.Header().Get("Content-Type"), w.Body.String())
+		}
+	}
+	// SPARQLWrapper's Accept for JSON results names no RDF syntax: 406 naming them, as before, not the page.
+	if w := f.do("GET", "/org/open/core/sparql", map[string]string{"Accept": "application/sparql-results+json,application/json,text/javascript,application/javascript"}); w.Code != 406 {
+		t.Errorf("SPARQLWrapper's Accept: %d %q", w.Code, w.Header().Get("Content-Type"))
+	}
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("curl is not installed")
+	}
+	srv := httptest.NewServer(f.h)
+	defer srv.Close()
+	out, err := exec.Command("curl", "-s", "-S", "-i", srv.URL+"/org/open/core/sparql").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Content-Type: text/turtle") || !strings.Contains(string(out), "sd:Service") {
+		t.Errorf("curl with its defaults: %v\n%s", err, out)
+	}
+}

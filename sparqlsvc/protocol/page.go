@@ -15,7 +15,8 @@ import (
 // PageRenderer writes answers as pages for people: a results table, a graph's statements. The engine knows
 // nothing of HTML; the site that mounts the endpoint supplies it (Handler.Pages).
 type PageRenderer interface {
-	// RenderAnswer writes the page of a, which holds either an answer or why the query was refused (a.Err).
+	// RenderAnswer writes the page of a, which holds either an answer or why the query was refused (a.Err); with
+	// neither (a.Form "" and a.Err nil: a browser opened the endpoint without a query) it writes the query form.
 	RenderAnswer(w http.ResponseWriter, r *http.Request, a *Answer)
 }
 

@@ -134,6 +134,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if query == "" && r.Method != http.MethodPost && !r.URL.Query().Has("query") {
+		if h.wantsPage(r, params) {
+			// A browser opening the endpoint gets the form to write a query in (an Answer with neither answer nor
+			// refusal); given the description as Turtle, Chromium downloaded it. Programs keep the description.
+			w.Header().Set("Cache-Control", "no-store")
+			h.Pages.RenderAnswer(w, r, &Answer{})
+			return
+		}
 		h.describe(w, r)
 		return
 	}
