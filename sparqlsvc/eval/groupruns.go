@@ -277,34 +277,21 @@ func runOperand(op algebra.Op) (*algebra.BGP, []algebra.Expr) {
 // length), so it reads neither. h28's COUNT(?review) per product over reviewFor made each of 290 000 reviews its
 // own run.
 func (e *evaluator) runReads(x *algebra.Group, ss, os int) varset {
-	all := varset{bits: ^uint64(0), over: true}
-	var r varset
-	for _, k := range x.Keys {
-		if !pushable(k.Expr) {
-			return all
-		}
-		r = r.union(e.varsOfExpr(k.Expr))
-	}
-	for _, a := range x.Aggregates {
-		ag := a.Aggregate
+	return e.groupReadsSkipping(x, func(ag *algebra.Aggregate) bool {
 		v, isVar := ag.Expr.(algebra.Var)
-		switch {
-		case ag.Expr == nil && ag.Distinct:
-			return all
-		case ag.Expr == nil:
-		case isVar && ag.Name == "COUNT" && !ag.Distinct && (e.slot(v) == ss || e.slot(v) == os):
-		case !pushable(ag.Expr):
-			return all
-		default:
-			r = r.union(e.varsOfExpr(ag.Expr))
-		}
-	}
-	return r
+		return isVar && ag.Name == "COUNT" && !ag.Distinct && (e.slot(v) == ss || e.slot(v) == os)
+	})
 }
 
 // groupReads is the set of variables x's keys and aggregates read; an expression that may differ per call (RAND,
 // EXISTS …) and COUNT(DISTINCT *) read every variable.
 func (e *evaluator) groupReads(x *algebra.Group) varset {
+	return e.groupReadsSkipping(x, nil)
+}
+
+// groupReadsSkipping is groupReads leaving out the aggregates over an expression that skip (when not nil) says the
+// caller answers without reading them.
+func (e *evaluator) groupReadsSkipping(x *algebra.Group, skip func(*algebra.Aggregate) bool) varset {
 	all := varset{bits: ^uint64(0), over: true}
 	var r varset
 	for _, k := range x.Keys {
@@ -318,6 +305,7 @@ func (e *evaluator) groupReads(x *algebra.Group) varset {
 		case a.Aggregate.Expr == nil && a.Aggregate.Distinct:
 			return all
 		case a.Aggregate.Expr == nil:
+		case skip != nil && skip(a.Aggregate):
 		case !pushable(a.Aggregate.Expr):
 			return all
 		default:
