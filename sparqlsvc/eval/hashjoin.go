@@ -188,7 +188,7 @@ func (e *evaluator) hashJoinPlan(x *algebra.BGP, conj []algebra.Expr, bound vars
 	}
 	h := &hashPlan{build: sides[b], probe: sides[1-b], keys: sp.keys, joint: joint}
 	for _, s := range sp.vars[b].bits2slots() {
-		if !sliceHas(sp.keys, s) {
+		if !slices.Contains(sp.keys, s) {
 			h.build.vals = append(h.build.vals, s)
 		}
 	}
@@ -202,15 +202,6 @@ func (s varset) bits2slots() []int {
 		out = append(out, bits.TrailingZeros64(b))
 	}
 	return out
-}
-
-func sliceHas(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // hashRowBytes is what a build row of n ids costs the budget: the ids (twice, for the slice's growth), its link in
@@ -283,7 +274,7 @@ func (e *evaluator) hashJoin(h *hashPlan, in []ID, emit emitFn, errp *error) (do
 				slots[i] = int32(r + 1)
 				break
 			}
-			if sameIDs(ids[int(head-1)*w:int(head-1)*w+nk], k) {
+			if slices.Equal(ids[int(head-1)*w:int(head-1)*w+nk], k) {
 				next[r] = head - 1
 				slots[i] = int32(r + 1)
 				break
@@ -302,7 +293,7 @@ func (e *evaluator) hashJoin(h *hashPlan, in []ID, emit emitFn, errp *error) (do
 		head := int32(0)
 		for {
 			head = slots[i]
-			if head == 0 || sameIDs(ids[int(head-1)*w:int(head-1)*w+nk], k) {
+			if head == 0 || slices.Equal(ids[int(head-1)*w:int(head-1)*w+nk], k) {
 				break
 			}
 			i = (i + 1) & mask
@@ -356,13 +347,4 @@ func hashIDs(k []ID) uint64 {
 		h ^= h >> 31
 	}
 	return h
-}
-
-func sameIDs(a, b []ID) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

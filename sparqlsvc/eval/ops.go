@@ -636,7 +636,7 @@ func (e *evaluator) distinct(op algebra.Op, in []ID, emit emitFn, errp *error) b
 // the set: 1.7 ms at 10 M. handled is false when op is not of that form (the caller evaluates it as usual).
 func (e *evaluator) distinctRuns(op algebra.Op, in []ID, add emitFn, errp *error) (handled, ok bool) {
 	x, isProject := op.(*algebra.Project)
-	if !isProject || e.subst > 0 || e.trial != nil || e.multi || len(e.active) != 1 || e.active[0].f != nil {
+	if !isProject || e.subst > 0 || e.trial != nil || e.ownGraph() == nil {
 		return false, false
 	}
 	b, filters := runOperand(x.Op)
@@ -676,21 +676,12 @@ func (e *evaluator) distinctRuns(op algebra.Op, in []ID, add emitFn, errp *error
 	row, out := slices.Clone(in), make([]ID, len(in))
 	for i := 0; i < len(m.Rows); {
 		o := m.Rows[i][1] // POS rows: p, o, s
-		j := i + 1
-		for j < len(m.Rows) && m.Rows[j][1] == o {
-			j++
-		}
+		j := objectRunEnd(m, i)
 		if !e.starCheck(1+(j-i)/64, errp) {
 			return true, false
 		}
 		row[ss], row[os] = m.Rows[i][2], o
-		pass := true
-		for _, c := range conds {
-			if !e.test(c, row, errp) {
-				pass = false
-				break
-			}
-		}
+		pass := e.testAll(conds, row, errp)
 		if *errp != nil {
 			return true, false
 		}
