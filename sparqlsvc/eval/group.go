@@ -304,10 +304,10 @@ func (s *aggState) met(id ID) bool {
 }
 
 // meet records id as met by a DISTINCT aggregate, charging the query for it. The one group of an aggregate without
-// GROUP BY moves the dictionary's ids to a bitmap once the map would take more than 1/bitsShare of the bitmap's
-// bytes, as an EXISTS's set does (existsSet.addOne): q10's COUNT(DISTINCT ?product) of 7 200 products grew a map
-// and looked up each of its solutions there, a fifth of the query. The bitmap is charged too; where the budget has
-// no room for it the map goes on.
+// GROUP BY moves the dictionary's ids to a bitmap once that pays (bitmapPays), as an EXISTS's set does
+// (existsSet.addOne): q10's COUNT(DISTINCT ?product) of 7 200 products grew a map and looked up each of its
+// solutions there, a fifth of the query. The bitmap is charged too; where the budget has no room for it the map
+// goes on.
 func (e *evaluator) meet(s *aggState, id ID) error {
 	if int(id/64) < len(s.seenBits) {
 		s.seenBits[id/64] |= 1 << (id % 64)
@@ -318,7 +318,7 @@ func (e *evaluator) meet(s *aggState, id ID) error {
 	}
 	s.seen[id] = true
 	words := int64(e.t.base/64 + 1)
-	if !s.single || s.seenBits != nil || int64(len(s.seen))*mapEntryBytes*bitsShare <= words*8 ||
+	if !s.single || s.seenBits != nil || !bitmapPays(len(s.seen), e.t.base) ||
 		e.bytes+e.t.bytes+words*8 > e.opt.MaxMemory {
 		return nil
 	}

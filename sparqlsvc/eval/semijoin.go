@@ -136,7 +136,7 @@ func (s *existsSet) addOne(id, top ID) int64 {
 		return 0
 	}
 	s.one[id] = struct{}{}
-	if s.bits != nil || int64(len(s.one))*mapEntryBytes*bitsShare <= int64(top/64+1)*8 {
+	if s.bits != nil || !bitmapPays(len(s.one), top) {
 		return mapEntryBytes
 	}
 	before := int64(len(s.one)-1) * mapEntryBytes // id is not counted yet
@@ -158,12 +158,11 @@ func (s *existsSet) addOne(id, top ID) int64 {
 // key, and v55c's set of 13 700 products grew its map through a dozen rehashes to the switch, a tenth of the
 // query. It returns the bytes taken (0: not reserved).
 func (s *existsSet) reserve(n int, top ID) int64 {
-	words := int64(top/64 + 1)
-	if s.bits != nil || len(s.one) > 0 || len(s.slots) != 1 || int64(n)*mapEntryBytes*bitsShare <= words*8 {
+	if s.bits != nil || len(s.one) > 0 || len(s.slots) != 1 || !bitmapPays(n, top) {
 		return 0
 	}
-	s.bits = make([]uint64, words)
-	return words * 8
+	s.bits = make([]uint64, top/64+1)
+	return int64(len(s.bits)) * 8
 }
 
 // mapEntryBytes is what an id in a set's map takes.
@@ -174,6 +173,11 @@ const mapEntryBytes = 24
 // 10 M, a map to the end with the switch at equal bytes, spent a third of the query growing it and looking up
 // each of 29 000 products (a bitmap there is 0.45 MB, a sixth of a millisecond to clear).
 const bitsShare = 8
+
+// bitmapPays reports whether a map of n ids takes more than 1/bitsShare of the bytes of a bitmap of every
+// dictionary id up to top: from there a set of ids keeps the dictionary's in a bitmap (existsSet.addOne and
+// reserve, evaluator.meet).
+func bitmapPays(n int, top ID) bool { return int64(n)*mapEntryBytes*bitsShare > int64(top/64+1)*8 }
 
 // isScratch reports whether id is a scratch id, which names a value for one solution only (terms.scratchID).
 func isScratch(id ID) bool { return id&0xc0000000 == 0xc0000000 }
