@@ -1324,8 +1324,13 @@ func (e *evaluator) valueRanges(m index.Matches, oslot int, conj []algebra.Expr,
 	rows := m.Rows
 	var tests []algebra.Expr
 	var ne *algebra.Call // one "!=" with a constant: it fails on an interval of each block, and holds around it
+	var in *algebra.In   // one IN of constants: it holds on the union of the intervals where "=" each holds
 	rest = conj
 	for _, c := range conj {
+		if x, ok := c.(*algebra.In); ok && in == nil && e.inOverSlot(x, oslot) {
+			in = x
+			continue
+		}
 		call, ok := c.(*algebra.Call)
 		if !ok || len(call.Args) != 2 {
 			continue
@@ -1368,8 +1373,15 @@ func (e *evaluator) valueRanges(m index.Matches, oslot int, conj []algebra.Expr,
 			}
 		}
 	}
+	if in != nil {
+		if ne != nil {
+			in = nil // the two are not combined: the IN stays tested on every row
+		} else {
+			rest = slices.DeleteFunc(slices.Clone(rest), func(x algebra.Expr) bool { return x == algebra.Expr(in) })
+		}
+	}
 	win, hasWin := e.fieldWindowOf(oslot, conj)
-	if (len(tests) == 0 && !hasWin && ne == nil) || len(rows) < 64 {
+	if (len(tests) == 0 && !hasWin && ne == nil && in == nil) || len(rows) < 64 {
 		return []index.Matches{m}, nil, conj
 	}
 	// POS rows are (p, o, s).
@@ -1469,6 +1481,18 @@ blocks:
 			}
 			continue
 		}
+		if in != nil && lo < hi {
+			parts, ok := e.inIntervals(in, lo, hi, pass)
+			if !ok {
+				out = append(out, index.Matches{Rows: rows[lo:hi], Perm: m.Perm})
+				proven = append(proven, false)
+				continue
+			}
+			for _, part := range parts {
+				keep(part[0], part[1], index.IsInlineDate(b[0]))
+			}
+			continue
+		}
 		keep(lo, hi, index.IsInlineDate(b[0]))
 	}
 	if prev < len(rows) {
@@ -1476,6 +1500,77 @@ blocks:
 		proven = append(proven, false)
 	}
 	return out, proven, rest
+}
+
+// maxInRanges bounds the constants of an IN that valueRanges reads as intervals: each costs two binary searches
+// per block, each step a test.
+const maxInRanges = 64
+
+// inOverSlot reports whether x is "?o IN (constants)" (not NOT IN) over the variable in slot oslot, with at most
+// maxInRanges constants.
+func (e *evaluator) inOverSlot(x *algebra.In, oslot int) bool {
+	v, ok := x.Expr.(algebra.Var)
+	if !ok || x.Not || len(x.List) == 0 || len(x.List) > maxInRanges || e.slot(v) != oslot {
+		return false
+	}
+	for _, it := range x.List {
+		if _, ok := it.(algebra.Constant); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// inIntervals returns the rows lo … hi of one value block where x, "?o IN (c1 … cn)", holds, as ascending disjoint
+// intervals. IN holds where some "?o = ci" does (§17.4.1.9: an error elsewhere fails the FILTER as false does),
+// and within a block "=" holds on the interval where ">=" and "<=" both do (valueRanges' "="), so the union of
+// those intervals is exact. Each interval's ends are tested against x itself: when one fails (a constant for which
+// the halves mean something else), ok is false and the block's rows stay tested.
+func (e *evaluator) inIntervals(x *algebra.In, lo, hi int, pass func(algebra.Expr, int) bool) (parts [][2]int, ok bool) {
+	for i := range x.List {
+		h := e.equalHalves(e.inEqual(x, i))
+		a, z := narrowTo(h[0], lo, hi, pass)
+		if a < z {
+			a, z = narrowTo(h[1], a, z, pass)
+		}
+		if a == z {
+			continue
+		}
+		if !pass(x, a) || !pass(x, z-1) {
+			return nil, false
+		}
+		parts = append(parts, [2]int{a, z})
+	}
+	slices.SortFunc(parts, func(p, q [2]int) int { return p[0] - q[0] })
+	merged := parts[:0]
+	for _, p := range parts {
+		if n := len(merged); n > 0 && p[0] <= merged[n-1][1] {
+			merged[n-1][1] = max(merged[n-1][1], p[1])
+			continue
+		}
+		merged = append(merged, p)
+	}
+	return merged, true
+}
+
+// inEqual is "?o = c" for x's constant c at i, made once per query (equalHalves keeps its halves by the call).
+func (e *evaluator) inEqual(x *algebra.In, i int) *algebra.Call {
+	k := inItem{x, i}
+	if eq := e.inEquals[k]; eq != nil {
+		return eq
+	}
+	if e.inEquals == nil {
+		e.inEquals = map[inItem]*algebra.Call{}
+	}
+	eq := &algebra.Call{Func: "=", Args: []algebra.Expr{x.Expr, x.List[i]}}
+	e.inEquals[k] = eq
+	return eq
+}
+
+// inItem names one constant of an IN (inEqual).
+type inItem struct {
+	in *algebra.In
+	i  int
 }
 
 // hashStarMin is the fewest narrowed rows hashStar reads that way: below it, the far probes cost less than reading

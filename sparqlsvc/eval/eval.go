@@ -171,6 +171,7 @@ type evaluator struct {
 	constNums   [4]constNum // constant operands' numbers met last (constNumber)
 	nextConst   int
 	eqHalves    map[*algebra.Call]*[2]*algebra.Call // "=" as ">=" and "<=" (valueRanges)
+	inEquals    map[inItem]*algebra.Call            // an IN's constants as "=" (valueRanges)
 	blocks      [][2]ID                             // valueBlocks
 	top         algebra.Op                          // the query's pattern
 	askForm     bool                                // ASK: evaluation stops at the first solution
