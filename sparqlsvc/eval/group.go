@@ -427,7 +427,7 @@ func (e *evaluator) accumulate(s *aggState, a *algebra.Aggregate, row []ID, errp
 		switch {
 		case isVar && id == e.keyMemoID:
 			k = e.keyMemo
-		case isVar && (id < 1<<31 || index.IsInline(id)): // not a scratch id, which a later solution reuses
+		case isVar && !isScratch(id): // a scratch id names another value in a later solution
 			if n, scale, ok := index.InlineNumber(id); ok {
 				k = builtin.FixedKey(v, n, scale)
 			} else {
@@ -662,7 +662,7 @@ func (h *sortItems) before(next, b *sortItem, row []ID, keyAt func(int, []ID)) b
 func (e *evaluator) orderKeyAt(x algebra.Expr, it *sortItem, i int, row []ID, errp *error) {
 	it.keys[i], it.ids[i] = builtin.Key{}, 0
 	if v, ok := x.(algebra.Var); ok {
-		if id := row[e.varSlot(v)]; id != 0 && (id < 1<<31 || index.IsInline(id)) {
+		if id := row[e.varSlot(v)]; id != 0 && !isScratch(id) {
 			it.ids[i] = id
 			return
 		}

@@ -23,9 +23,7 @@ const selectStart = 1024
 // selectFits reports whether orderSelect's buffer of 2k candidates leaves half the query's row and memory budgets
 // (the heap of k solutions serves the others).
 func (e *evaluator) selectFits(k int64, nk int) bool {
-	size := int(2 * k)
-	return k > maxTopBuffered && e.held+size <= e.opt.MaxRows/2 &&
-		e.bytes+e.t.bytes+topBytes(size, nk, e.rowCost()) <= e.opt.MaxMemory/2
+	return k > maxTopBuffered && e.bufferFits(int(2*k), nk)
 }
 
 // orderSelect is orderBy under a slice that uses the first k solutions and drops the first skip of them
@@ -43,12 +41,10 @@ func (e *evaluator) orderSelect(x *algebra.OrderBy, in []ID, k, skip int64, emit
 	grow := func() {
 		n := min(max(2*len(items), selectStart), 2*limit)
 		more := n - len(items)
-		keys, ids, rows := make([]builtin.Key, more*nk), make([]ID, more*nk), make([]ID, more*e.nvars)
 		for j := range more {
-			free = append(free, int32(len(items)))
-			items = append(items, sortItem{keys: keys[j*nk : (j+1)*nk : (j+1)*nk], ids: ids[j*nk : (j+1)*nk : (j+1)*nk],
-				row: rows[j*e.nvars : (j+1)*e.nvars : (j+1)*e.nvars]})
+			free = append(free, int32(len(items)+j))
 		}
+		items = append(items, sortSlots(more, nk, e.nvars)...)
 		c := topBytes(more, nk, e.rowCost())
 		e.held += more
 		held += more

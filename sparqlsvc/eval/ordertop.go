@@ -30,9 +30,13 @@ func topBuffer(k int64) int { return int(max(4*k, 1024)) }
 // topBufferFits reports whether orderTop's buffer for a LIMIT of k leaves half the query's row and memory budgets
 // (the heap of k solutions serves the others).
 func (e *evaluator) topBufferFits(k int64, nk int) bool {
-	size := topBuffer(k)
-	return k > 0 && k <= maxTopBuffered && e.held+size <= e.opt.MaxRows/2 &&
-		e.bytes+e.t.bytes+topBytes(size, nk, e.rowCost()) <= e.opt.MaxMemory/2
+	return k > 0 && k <= maxTopBuffered && e.bufferFits(topBuffer(k), nk)
+}
+
+// bufferFits reports whether size candidates of nk keys leave half the query's row and memory budgets, as the
+// buffers of orderTop and orderSelect must.
+func (e *evaluator) bufferFits(size, nk int) bool {
+	return e.held+size <= e.opt.MaxRows/2 && e.bytes+e.t.bytes+topBytes(size, nk, e.rowCost()) <= e.opt.MaxMemory/2
 }
 
 func topBytes(size, nk int, rowCost int64) int64 {
@@ -48,12 +52,9 @@ func (e *evaluator) orderTop(x *algebra.OrderBy, in []ID, limit int64, emit emit
 	var items []sortItem
 	var live, free []int32
 	alloc := func(n int) { // n slots, the old ones kept
-		keys, ids, rows := make([]builtin.Key, n*nk), make([]ID, n*nk), make([]ID, n*e.nvars)
 		old := items
-		items = make([]sortItem, n)
+		items = sortSlots(n, nk, e.nvars)
 		for j := range items {
-			items[j] = sortItem{keys: keys[j*nk : (j+1)*nk : (j+1)*nk], ids: ids[j*nk : (j+1)*nk : (j+1)*nk],
-				row: rows[j*e.nvars : (j+1)*e.nvars : (j+1)*e.nvars]}
 			if j < len(old) {
 				copy(items[j].keys, old[j].keys)
 				copy(items[j].ids, old[j].ids)
@@ -73,18 +74,7 @@ func (e *evaluator) orderTop(x *algebra.OrderBy, in []ID, limit int64, emit emit
 	var cut *sortItem // a copy of the cut's first key (keys[0], ids[0]); nil before the first trim
 	seq := 0
 	next := sortItem{keys: make([]builtin.Key, nk), ids: make([]ID, nk)}
-	keyAt := func(it *sortItem, i int, row []ID) {
-		it.keys[i], it.ids[i] = builtin.Key{}, 0
-		if v, ok := x.Conds[i].Expr.(algebra.Var); ok {
-			if id := row[e.varSlot(v)]; id != 0 && !isScratch(id) {
-				it.ids[i] = id // made into a key when a comparison needs it (sortItems.compareKey)
-				return
-			}
-		}
-		if v, err := e.eval(x.Conds[i].Expr, row, errp); err == nil {
-			it.keys[i] = builtin.NewKey(v)
-		}
-	}
+	keyAt := func(it *sortItem, i int, row []ID) { e.orderKeyAt(x.Conds[i].Expr, it, i, row, errp) }
 	first := func(a, b *sortItem) int { // the first key's order, the direction applied
 		r := h.compareKey(a, b, 0)
 		if x.Conds[0].Desc {
@@ -123,8 +113,8 @@ func (e *evaluator) orderTop(x *algebra.OrderBy, in []ID, limit int64, emit emit
 		}
 		live = kept
 		if len(live) > size/2 { // the ties with the cut fill half the buffer: a buffer twice as large, while it fits
-			more := topBytes(size, nk, e.rowCost())
-			if size < maxTopGrown && e.held+size <= e.opt.MaxRows/2 && e.bytes+e.t.bytes+more <= e.opt.MaxMemory/2 {
+			if size < maxTopGrown && e.bufferFits(size, nk) {
+				more := topBytes(size, nk, e.rowCost())
 				e.held += size
 				held += size
 				e.bytes += more
@@ -176,6 +166,18 @@ func (e *evaluator) orderTop(x *algebra.OrderBy, in []ID, limit int64, emit emit
 
 // fillSlot copies next's keys, ids and arrival number and row into the last free slot of items, which becomes the
 // last live one (orderTop, orderSelect).
+// sortSlots returns n candidate slots whose keys, ids and rows are slices of three slabs, capped so that no slot's
+// append reaches the next one's.
+func sortSlots(n, nk, nvars int) []sortItem {
+	keys, ids, rows := make([]builtin.Key, n*nk), make([]ID, n*nk), make([]ID, n*nvars)
+	items := make([]sortItem, n)
+	for j := range items {
+		items[j] = sortItem{keys: keys[j*nk : (j+1)*nk : (j+1)*nk], ids: ids[j*nk : (j+1)*nk : (j+1)*nk],
+			row: rows[j*nvars : (j+1)*nvars : (j+1)*nvars]}
+	}
+	return items
+}
+
 func fillSlot(items []sortItem, free, live []int32, next *sortItem, row []ID) ([]int32, []int32) {
 	j := free[len(free)-1]
 	it := &items[j]
