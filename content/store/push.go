@@ -50,12 +50,15 @@ type RefUpdate struct {
 	Old, New plumbing.Hash
 }
 
-// PushChange is a publication or file whose latest version a push created.
+// PushChange is a publication or file whose latest version a push created, or which a push removed.
 type PushChange struct {
 	Kind  string // "publication" or "file"
 	Path  string // its URL path on the site ("/group/repository/name"; files under .../files/)
-	Label string // the new version's label
+	Label string // the new version's label; for a removed one, the last version it had
 	New   bool   // the push created it
+	// Removed: the push deleted its file, so it and its URLs are gone. A publisher who deletes a file must read
+	// that the publication went with it, not that nothing changed.
+	Removed bool
 }
 
 // PushReport is what an accepted push did, for the pusher to read.
@@ -309,6 +312,16 @@ func (s *Store) pushReport(ctx context.Context, h *handle, published plumbing.Re
 				p = repoPath + "/" + history.FilesDir + it.Name
 			}
 			rep.Changes = append(rep.Changes, PushChange{Kind: kind.String(), Path: p, Label: latest.Label, New: !existed})
+		}
+		for _, it := range before.Items(kind) {
+			if _, kept := after.Item(it.ID); kept {
+				continue
+			}
+			p := repoPath + "/" + it.Name
+			if kind == history.File {
+				p = repoPath + "/" + history.FilesDir + it.Name
+			}
+			rep.Changes = append(rep.Changes, PushChange{Kind: kind.String(), Path: p, Label: it.Latest().Label, Removed: true})
 		}
 	}
 	for _, u := range updates {

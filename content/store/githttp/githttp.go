@@ -493,6 +493,10 @@ func (h *Handler) describe(w *bytes.Buffer, r *http.Request, rep *store.PushRepo
 		w.WriteString("ldhub: no publication or file changed\n")
 	}
 	for _, c := range rep.Changes {
+		if c.Removed {
+			fmt.Fprintf(w, "ldhub: removed %s %s (its file is gone from the branch; its URLs answer 404)\n", c.Kind, base+c.Path)
+			continue
+		}
 		verb := "new version"
 		if c.New {
 			verb = "new " + c.Kind

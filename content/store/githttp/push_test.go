@@ -129,6 +129,35 @@ func TestEmptyCloneAndPlainPush(t *testing.T) {
 	}
 }
 
+// TestPushRemovingFiles: a publisher deletes a file with git rm and pushes. The publication (or file) goes with
+// it, and the push says so, naming its URL, rather than "no publication or file changed".
+func TestPushRemovingFiles(t *testing.T) {
+	h := newHub(t)
+	home := t.TempDir()
+	repoID := h.newRepo(t, "removing")
+	mustGit(t, home, "clone", "-q", h.url("removing", &h.publisher), "wt")
+	wt := filepath.Join(home, "wt")
+	write(t, filepath.Join(wt, "keep.ttl"), "<a> <b> <c> .\n")
+	write(t, filepath.Join(wt, "gone.ttl"), "<a> <b> <d> .\n")
+	write(t, filepath.Join(wt, "files", "notes.txt"), "notes\n")
+	mustGit(t, wt, "add", ".")
+	mustGit(t, wt, "commit", "-qm", "three")
+	mustGit(t, wt, "push")
+	mustGit(t, wt, "rm", "-q", "gone.ttl", "files/notes.txt")
+	mustGit(t, wt, "commit", "-qm", "two gone")
+	out := mustGit(t, wt, "push")
+	base := h.srv.URL + "/org/removing/"
+	mustContain(t, "push removing files", out,
+		"remote: ldhub: removed publication "+base+"gone ",
+		"remote: ldhub: removed file "+base+"files/notes.txt ")
+	if strings.Contains(out, "no publication or file changed") || strings.Contains(out, "keep") {
+		t.Errorf("push removing files:\n%s", out)
+	}
+	if got := h.pubs(t, repoID); !strings.HasPrefix(got, "keep:") || strings.Contains(got, "gone") {
+		t.Errorf("publications after the removal: %q", got)
+	}
+}
+
 // TestLargePushWithDefaultPostBuffer: a push over git's 1 MiB http.postBuffer starts with a probe request and
 // streams in chunks; then clone, fetch and pull over both protocol versions git may ask for.
 func TestLargePushWithDefaultPostBuffer(t *testing.T) {
