@@ -394,6 +394,11 @@ func (h *Handler) receivePack(w http.ResponseWriter, r *http.Request, actor mode
 		pack = req.Packfile
 	}
 	report, pushErr := h.store.Push(r.Context(), actor, repoID, pack, updates, h.Limits)
+	// A refused pack is left unread from the point of refusal. git streams a pack over http.postBuffer (1 MiB) in
+	// chunks and reads the answer only once it has sent them all: answering early cuts the connection under it,
+	// and git then prints "RPC failed; HTTP 400" and "Everything up-to-date" instead of the refusal. Reading the
+	// rest into nothing (within MaxPush, so bounded) lets the report reach the pusher as a [remote rejected] line.
+	_, _ = io.Copy(io.Discard, br)
 	live := true
 	if pushErr == nil && len(report.Changes) > 0 {
 		live = h.waitRendered(r.Context(), repoID)

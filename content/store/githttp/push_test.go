@@ -214,6 +214,11 @@ func TestPushOverLimits(t *testing.T) {
 		{"a file inflating past the per-file limit", func() {
 			write(t, filepath.Join(wt, "big.ttl"), strings.Repeat("<a> <b> <c> .\n", 100_000))
 		}, "an object of the push inflates to 1400000 bytes, more than the limit of 1048576 per file"},
+		{"a file past the per-file limit in a pack git streams (over http.postBuffer)", func() {
+			buf := make([]byte, 3<<20)
+			rand.Read(buf)
+			write(t, filepath.Join(wt, "files", "noise.bin"), string(buf))
+		}, "an object of the push inflates to 3145728 bytes, more than the limit of 1048576 per file"},
 		{"files inflating past the push limit", func() {
 			for i := 0; i < 3; i++ {
 				write(t, filepath.Join(wt, fmt.Sprintf("part%d.ttl", i)), strings.Repeat(fmt.Sprintf("<a> <b> %d .\n", i), 70_000))
