@@ -126,11 +126,54 @@ func (e *evaluator) fieldID(fn string, id ID) (ID, bool) {
 	if fn == "SECONDS" {
 		return e.secondsID(id)
 	}
+	if fn != "HOURS" && fn != "MINUTES" {
+		if f, ok := e.runField(fn, id); ok {
+			return index.IntegerID(int64(index.RunField(f, fn)))
+		}
+	}
 	dv, ok := e.dateValue(id)
 	if !ok || (dv.Class&2 != 0 && fn != "YEAR" && fn != "MONTH" && fn != "DAY") {
 		return 0, false // HOURS and MINUTES of a date: whatever the general path says
 	}
 	return index.IntegerID(int64(dv.Field(fn)))
+}
+
+// runField is the column entry of id masked to YEAR and MONTH (fn YEAR or MONTH) or to YEAR … DAY (DAY), from the
+// dictionary's runs of those fields (index.FieldRuns): no read of the column entry itself, which for dateTimes met
+// in subject order is a cache miss each. The two runs found last answer first: a row's two dateTimes (h45's
+// validFrom and validTo), or a POS range's ids in turn. ok is false for ids outside the column, inline dates and
+// columns without runs, which read the column (dateValue).
+func (e *evaluator) runField(fn string, id ID) (uint64, bool) {
+	level := index.RunsMonth
+	if fn == "DAY" {
+		level = index.RunsDay
+	}
+	m := &e.runMemo[level]
+	for i := range m.runs {
+		if r := &m.runs[i]; id >= r.first && id <= r.last && r.last != 0 {
+			return r.fields, true
+		}
+	}
+	if e.t.dict == nil || id == 0 || index.IsInline(id) || id > e.t.base {
+		return 0, false
+	}
+	runs := e.t.dict.FieldRuns(level)
+	if runs == nil {
+		return 0, false
+	}
+	first, last, f, ok := runs.Find(id)
+	if !ok {
+		return 0, false
+	}
+	m.runs[m.next&1] = fieldRun{first, last, f}
+	m.next++
+	return f, true
+}
+
+// fieldRun is one run of index.FieldRuns: ids first … last have the fields.
+type fieldRun struct {
+	first, last ID
+	fields      uint64
 }
 
 // cmpSite is what one comparison operator in the query is, found once: a variable against a constant date or

@@ -875,3 +875,63 @@ func TestDateZonesMatchReference(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldRunsMatchReference: YEAR, MONTH and DAY of two dateTimes per subject read in turn (runField's two runs
+// found last, then its search of index.FieldRuns; h45's validFrom and validTo of each offer), alone and in
+// arithmetic, give what the builtin functions give on the terms, for every class of the date blocks, inline dates
+// and other terms; and the dictionary has runs at both levels, so the runs answered.
+func TestFieldRunsMatchReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 31))
+	ds, triples := dateData(t, r, 1200)
+	dict := ds.Dict
+	if dict.FieldRuns(index.RunsMonth) == nil || dict.FieldRuns(index.RunsDay) == nil {
+		t.Fatal("no runs: the test would not reach them")
+	}
+	fn := builtin.NewContext(time.Now(), "")
+	field := func(name string, o rdf.Term) string {
+		v, err := fn.Call(name, []rdf.Term{o})
+		if err != nil {
+			return "-"
+		}
+		return v.String()
+	}
+	vals := map[string][2]rdf.Term{}
+	for _, tr := range triples {
+		v := vals[tr[0].Value]
+		v[map[string]int{"http://ex.org/v0": 0, "http://ex.org/v1": 1}[tr[1].Value]] = tr[2]
+		vals[tr[0].Value] = v
+	}
+	var want []string
+	for s, v := range vals {
+		row := []string{rdf.IRI(s).String()}
+		for _, name := range []string{"YEAR", "MONTH", "DAY"} {
+			row = append(row, field(name, v[0]), field(name, v[1]))
+		}
+		diff := "-"
+		y0, e0 := fn.Call("YEAR", []rdf.Term{v[0]})
+		y1, e1 := fn.Call("YEAR", []rdf.Term{v[1]})
+		m0, e2 := fn.Call("MONTH", []rdf.Term{v[0]})
+		m1, e3 := fn.Call("MONTH", []rdf.Term{v[1]})
+		if e0 == nil && e1 == nil && e2 == nil && e3 == nil {
+			n := func(x rdf.Term) int {
+				var i int
+				fmt.Sscan(x.Value, &i)
+				return i
+			}
+			diff = builtin.Integer(int64((n(y1)-n(y0))*12 + n(m1) - n(m0))).String()
+		}
+		want = append(want, strings.Join(append(row, diff), " "))
+	}
+	slices.Sort(want)
+	got, _ := runQuery(t, ds, `SELECT ?s ?y0 ?y1 ?m0 ?m1 ?d0 ?d1 ?months { ?s <http://ex.org/v0> ?a ; <http://ex.org/v1> ?b
+		BIND(YEAR(?a) AS ?y0) BIND(YEAR(?b) AS ?y1) BIND(MONTH(?a) AS ?m0) BIND(MONTH(?b) AS ?m1)
+		BIND(DAY(?a) AS ?d0) BIND(DAY(?b) AS ?d1) BIND((YEAR(?b) - YEAR(?a)) * 12 + MONTH(?b) - MONTH(?a) AS ?months) }`)
+	if !slices.Equal(got, want) {
+		for i := range min(len(got), len(want)) {
+			if got[i] != want[i] {
+				t.Fatalf("%d rows, reference %d; first difference:\n got %s\nwant %s", len(got), len(want), got[i], want[i])
+			}
+		}
+		t.Fatalf("%d rows, reference %d", len(got), len(want))
+	}
+}

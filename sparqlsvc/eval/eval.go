@@ -166,6 +166,10 @@ type evaluator struct {
 		v  builtin.DateValue
 		ok bool
 	}
+	runMemo [2]struct { // the runs of index.FieldRuns found last, per level (runField)
+		runs [2]fieldRun
+		next int
+	}
 	recentSites [4]*cmpSite // the sites met last, looked at before the map
 	nextSite    int
 	constNums   [4]constNum // constant operands' numbers met last (constNumber)

@@ -7,6 +7,7 @@ package index
 import (
 	"encoding/binary"
 	"strings"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/ldhub/ldhub/content/rdf"
@@ -35,6 +36,7 @@ type Dict struct {
 	// YEAR … MINUTES (packFields), from dateBlocks[0].Lo on (datetime.go).
 	dateBlocks []DateBlock
 	dateFields []uint64
+	fieldRuns  [2]atomic.Pointer[FieldRuns] // the column's runs of YEAR and MONTH, and of YEAR … DAY (fieldruns.go)
 }
 
 // Term key layout: kind byte, then for IRIs and blank nodes the value; for literals the datatype id (4 bytes,
