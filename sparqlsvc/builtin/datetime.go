@@ -228,6 +228,13 @@ type DateValue struct {
 // DateClass is DateValue.Class: bit 0 a timezone, bit 1 an xsd:date.
 type DateClass uint8
 
+// IsDate reports whether the class is of xsd:dates, which have no HOURS or MINUTES and never compare with
+// dateTimes.
+func (c DateClass) IsDate() bool { return c&2 != 0 }
+
+// HasZone reports whether the class is of values with a timezone.
+func (c DateClass) HasZone() bool { return c&1 != 0 }
+
 // DateYearLimit bounds the years DateValueOf accepts, so that Sec is exact and a year fits the index's column.
 const DateYearLimit = 1 << 20
 

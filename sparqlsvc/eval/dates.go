@@ -112,7 +112,7 @@ func (e *evaluator) dateTimeCastID(c *algebra.FunctionCall, row []ID) (ID, bool)
 	if id == 0 || isScratch(id) || !e.t.inData(id) || index.IsInline(id) {
 		return 0, false
 	}
-	if dv, ok := e.dateValue(id); !ok || dv.Class&2 != 0 {
+	if dv, ok := e.dateValue(id); !ok || dv.Class.IsDate() {
 		return 0, false
 	}
 	if lex := e.t.term(id).Value; strings.TrimSpace(lex) != lex { // as the cast from a string trims
@@ -132,7 +132,7 @@ func (e *evaluator) fieldID(fn string, id ID) (ID, bool) {
 		}
 	}
 	dv, ok := e.dateValue(id)
-	if !ok || (dv.Class&2 != 0 && fn != "YEAR" && fn != "MONTH" && fn != "DAY") {
+	if !ok || (dv.Class.IsDate() && fn != "YEAR" && fn != "MONTH" && fn != "DAY") {
 		return 0, false // HOURS and MINUTES of a date: whatever the general path says
 	}
 	return index.IntegerID(int64(dv.Field(fn)))
@@ -302,7 +302,7 @@ func (e *evaluator) fieldCompare(s *cmpSite, row []ID) (result, ok bool) {
 		return e.secondsCompare(s, row)
 	}
 	dv, ok := e.dateValue(row[s.slots[0]])
-	if !ok || (dv.Class&2 != 0 && (s.field == "HOURS" || s.field == "MINUTES")) {
+	if !ok || (dv.Class.IsDate() && (s.field == "HOURS" || s.field == "MINUTES")) {
 		return false, false // HOURS and MINUTES of a date: whatever the general path says
 	}
 	r := cmp.Compare(int64(dv.Field(s.field)), s.n)
@@ -318,7 +318,7 @@ func (e *evaluator) fieldCompare(s *cmpSite, row []ID) (result, ok bool) {
 func (e *evaluator) secondsCompare(s *cmpSite, row []ID) (result, ok bool) {
 	id := row[s.slots[0]]
 	bi := e.dateBlock(id)
-	if bi < 0 || e.t.dict.DateBlocks()[bi].Class&2 != 0 {
+	if bi < 0 || e.t.dict.DateBlocks()[bi].Class.IsDate() {
 		return false, false
 	}
 	sec, frac := builtin.ValidDateSeconds(e.t.dict.Lexical(id))
@@ -335,7 +335,7 @@ func (e *evaluator) secondsCompare(s *cmpSite, row []ID) (result, ok bool) {
 // its term. ok is false for other ids and for fractions of more digits than an id holds.
 func (e *evaluator) secondsID(id ID) (ID, bool) {
 	bi := e.dateBlock(id)
-	if bi < 0 || e.t.dict.DateBlocks()[bi].Class&2 != 0 {
+	if bi < 0 || e.t.dict.DateBlocks()[bi].Class.IsDate() {
 		return 0, false
 	}
 	sec, frac := builtin.ValidDateSeconds(e.t.dict.Lexical(id))
@@ -657,11 +657,11 @@ func (e *evaluator) windowRows(rows [][3]ID, lo, hi int, b [2]ID, w fieldWindow)
 	if !ok {
 		return lo, lo
 	}
-	if class&1 != 0 {
+	if class.HasZone() {
 		from, to = from-tzSlack, to+tzSlack
 	}
 	sec := func(i int) int64 {
-		v, _ := builtin.DateValueOf(e.t.term(rows[i][1]).Value, class&2 != 0)
+		v, _ := builtin.DateValueOf(e.t.term(rows[i][1]).Value, class.IsDate())
 		return v.Sec
 	}
 	a := lo + sort.Search(hi-lo, func(i int) bool { return sec(lo+i) >= from })

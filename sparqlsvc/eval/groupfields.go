@@ -62,12 +62,12 @@ func (e *evaluator) fieldsOf(x *algebra.Group, ch []algebra.Expr, os int) *field
 	}
 	blocks := e.t.dict.DateBlocks()
 	col := e.t.dict.DateColumn()
-	if len(blocks) == 0 || blocks[0].Class&2 != 0 || len(col) == 0 {
+	if len(blocks) == 0 || blocks[0].Class.IsDate() || len(col) == 0 {
 		return nil
 	}
 	f := &fieldReader{col: col, lo: blocks[0].Lo}
 	for _, b := range blocks {
-		if b.Class&2 == 0 {
+		if !b.Class.IsDate() {
 			f.hi = b.Hi
 		}
 	}

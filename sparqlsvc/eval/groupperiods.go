@@ -156,11 +156,11 @@ func (p *periodReader) enter(m index.Matches, j, n int) {
 	}
 	b := blocks[bi]
 	p.end = j + sort.Search(n-j, func(i int) bool { return m.Rows[j+i][1] > b.Hi })
-	if b.Class&2 != 0 && p.field > 2 {
+	if b.Class.IsDate() && p.field > 2 {
 		return
 	}
 	p.slack = 0
-	if b.Class&1 != 0 {
+	if b.Class.HasZone() {
 		p.slack = 2 * tzSlack * time.Second
 	}
 	span := p.wallAt(m, p.end-1).time().Sub(p.wallAt(m, j).time()).Seconds()
