@@ -121,11 +121,12 @@ type evaluator struct {
 	safeRecent  [4]safeAnswer // the latest answers of safe, checked before safeC
 	safeNext    int
 	orders      map[orderKey][]int
-	scans       map[orderKey]scanMode          // plan's choice to read the first pattern in subject order
-	splits      map[*algebra.BGP]*starSplit    // BGPs as two stars a hash join may join (split), nil if not
-	pushed      map[*algebra.Filter]algebra.Op // FILTERs with conjuncts moved below the BINDs under them (belowBinds)
-	keyBinds    map[*algebra.Group]*keyBind    // groups on a BIND's variable, rewritten (keyBindOf)
-	substVars   map[*algebra.Filter]varset     // the BINDs' variables belowBinds replaced by their expressions
+	scans       map[orderKey]scanMode            // plan's choice to read the first pattern in subject order
+	splits      map[*algebra.BGP]*starSplit      // BGPs as two stars a hash join may join (split), nil if not
+	pushed      map[*algebra.Filter]algebra.Op   // FILTERs with conjuncts moved below the BINDs under them (belowBinds)
+	keyBinds    map[*algebra.Group]*keyBind      // groups on a BIND's variable, rewritten (keyBindOf)
+	pathGroups  map[*algebra.Group]*closureGroup // groups over a closure joined with a pattern (closureGroupOf)
+	substVars   map[*algebra.Filter]varset       // the BINDs' variables belowBinds replaced by their expressions
 	bgps        map[*algebra.BGP]*bgpState
 	fanout      map[fanoutKey]float64
 	info        map[algebra.Op]*opInfo

@@ -48,15 +48,21 @@ func readsIDs(x algebra.Expr) bool {
 
 // keyBindOf returns x's rewritten form, made once per query, or nil when x is not of that shape.
 func (e *evaluator) keyBindOf(x *algebra.Group) *keyBind {
-	if r, ok := e.keyBinds[x]; ok {
-		return r
+	return madeOnce(&e.keyBinds, x, func() *keyBind { return e.makeKeyBind(x) })
+}
+
+// madeOnce returns (*m)[k], made by mk the first time k is asked for (nil answers too), and the map when it is nil:
+// what a query learns once about one of its operators.
+func madeOnce[K comparable, V any](m *map[K]V, k K, mk func() V) V {
+	if v, ok := (*m)[k]; ok {
+		return v
 	}
-	if e.keyBinds == nil {
-		e.keyBinds = map[*algebra.Group]*keyBind{}
+	if *m == nil {
+		*m = map[K]V{}
 	}
-	r := e.makeKeyBind(x)
-	e.keyBinds[x] = r
-	return r
+	v := mk()
+	(*m)[k] = v
+	return v
 }
 
 // makeKeyBind is keyBindOf's work: x rewritten when it has the shape the comment above proves exact, else nil.
