@@ -92,7 +92,7 @@ func (h *Handler) answerPage(w http.ResponseWriter, r *http.Request, query strin
 
 func (h *Handler) gather(w http.ResponseWriter, r *http.Request, query string, params map[string][]string, a *Answer) error {
 	if query == "" {
-		return newError(http.StatusBadRequest, "missing query")
+		return missingQuery(params)
 	}
 	q, err := h.parse(r, query)
 	if err != nil {

@@ -149,7 +149,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if query == "" {
-		h.writeError(w, r, newError(http.StatusBadRequest, "missing query"))
+		h.writeError(w, r, missingQuery(params))
 		return
 	}
 	if err := h.answer(w, r, query, params); err != nil {
@@ -201,7 +201,23 @@ func (h *Handler) readQuery(r *http.Request) (string, map[string][]string, error
 		}
 		return r.PostForm.Get("query"), params, nil
 	}
+	if mt == "application/sparql-update" {
+		return "", nil, newError(http.StatusUnsupportedMediaType, noUpdate)
+	}
 	return "", nil, newError(http.StatusUnsupportedMediaType, "POST needs Content-Type application/sparql-query or application/x-www-form-urlencoded, not "+mt)
+}
+
+// noUpdate is why an endpoint refuses SPARQL Update: a publication changes only by a new version, which a push or
+// an upload makes.
+const noUpdate = "this endpoint answers SPARQL queries only, not SPARQL Update: a publication changes by a new version (git push or the REST API)"
+
+// missingQuery is the refusal of a request without a query. SPARQLWrapper sends an INSERT or DELETE as the form
+// field update=, which read as "missing query" to a client that sent something.
+func missingQuery(params map[string][]string) error {
+	if _, ok := params["update"]; ok {
+		return newError(http.StatusBadRequest, noUpdate)
+	}
+	return newError(http.StatusBadRequest, "missing query")
 }
 
 func tooLarge(err error, limit int64) error {

@@ -168,6 +168,15 @@ s = SPARQLWrapper(sys.argv[1])
 s.setQuery("ASK { ?s ?p 42 }")
 s.setReturnFormat(JSON)
 print("ASK", s.query().convert()["boolean"])
+# An update, as SPARQLWrapper sends it (POST, form field update=): refused, saying why.
+s = SPARQLWrapper(sys.argv[1])
+s.setQuery("INSERT DATA { <http://ex.org/a> <http://ex.org/b> 1 }")
+s.setMethod(POST)
+try:
+    s.query()
+    print("UPDATE accepted")
+except Exception as e:
+    print("UPDATE", type(e).__name__, "not SPARQL Update" in str(e))
 `
 	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -176,7 +185,7 @@ print("ASK", s.query().convert()["boolean"])
 	if err != nil {
 		t.Fatalf("SPARQLWrapper failed: %v\n%s", err, out)
 	}
-	if want := "GET Alice,Bob\nPOST Alice,Bob\nASK True\n"; string(out) != want {
+	if want := "GET Alice,Bob\nPOST Alice,Bob\nASK True\nUPDATE QueryBadFormed True\n"; string(out) != want {
 		t.Errorf("SPARQLWrapper printed %q, want %q", out, want)
 	}
 }
