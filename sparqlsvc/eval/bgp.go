@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+	"github.com/ldhub/ldhub/sparqlsvc/builtin"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
@@ -602,6 +603,9 @@ func (e *evaluator) filteredBGP(x *algebra.BGP, filters []algebra.Expr, in []ID,
 		return emit(in)
 	}
 	st, p := e.preparedBGP(x, filters, bound)
+	if p.never {
+		return true // a conjunct fails on every solution: there are none to find
+	}
 	if len(p.late) > 0 {
 		inner, late := emit, p.late
 		emit = func(row []ID) bool {
@@ -656,6 +660,7 @@ type bgpPrep struct {
 	late    []algebra.Expr
 	scan    scanMode  // how plan reads the first pattern
 	hash    *hashPlan // a hash join of x's two stars instead (hashJoinPlan), or nil
+	never   bool      // a conjunct is an error on every solution (alwaysError): the FILTER keeps none
 }
 
 // preparedBGP returns x's state with its preparation for filters and bound, the last one if it still holds.
@@ -719,13 +724,15 @@ next:
 		}
 		late = append(late, c)
 	}
+	never := slices.ContainsFunc(conj, alwaysError)
 	var pushed []algebra.Expr // the conjuncts tested within the join
 	for _, cs := range checks {
 		pushed = append(pushed, cs...)
 	}
 	scan := e.scanModeOf(x, bound)
 	return bgpPrep{ok: true, bound: bound, graph: e.activeName(), filters: unsafe.SliceData(filters), nf: len(filters),
-		order: order, checks: checks, late: late, scan: scan, hash: e.hashJoinPlan(x, pushed, bound, order, scan, e.groupedBy(x))}
+		order: order, checks: checks, late: late, scan: scan, hash: e.hashJoinPlan(x, pushed, bound, order, scan, e.groupedBy(x)),
+		never: never}
 }
 
 // appendConjuncts appends the operands of a chain of && (or the expression itself) to out.
@@ -734,6 +741,26 @@ func appendConjuncts(out []algebra.Expr, x algebra.Expr) []algebra.Expr {
 		return appendConjuncts(appendConjuncts(out, c.Args[0]), c.Args[1])
 	}
 	return append(out, x)
+}
+
+// alwaysError reports whether x is an error whatever the solution, so that a FILTER of it keeps no solution
+// (§17.2: an error is not true): a call of a function the evaluator does not know (a FunctionCall that is not one
+// of builtin.Cast's targets, such as xsd:date, answers ErrUnknownFunction after its arguments), a cast of such a
+// call, and a comparison or "!" with such an operand, which pass their operands' errors on (compareTerms). Forms
+// that may absorb an error (||, &&, IF, COALESCE, IN, BOUND) are never said to be.
+func alwaysError(x algebra.Expr) bool {
+	switch v := x.(type) {
+	case *algebra.FunctionCall:
+		if !builtin.IsCast(v.IRI) {
+			return true
+		}
+		return len(v.Args) == 1 && alwaysError(v.Args[0])
+	case *algebra.Call:
+		if (len(v.Args) == 2 && isComparison(v.Func)) || (len(v.Args) == 1 && v.Func == "!") {
+			return slices.ContainsFunc(v.Args, alwaysError)
+		}
+	}
+	return false
 }
 
 // pushable reports whether a filter conjunct may be tested as soon as its variables are bound: no EXISTS (its
