@@ -20,7 +20,7 @@ import (
 // x is not of that form (the caller evaluates it as usual), ok is false when evaluation must stop.
 func (e *evaluator) groupRuns(x *algebra.Group, in []ID, gs *groupState, errp *error) (handled, ok bool) {
 	b, filters := runOperand(x.Op)
-	if b == nil || e.subst > 0 || e.trial != nil || e.ownGraph() == nil {
+	if b == nil || e.outerGraph() == nil {
 		return false, false
 	}
 	if f, isFilter := x.Op.(*algebra.Filter); isFilter && e.belowBinds(f) != nil {

@@ -50,7 +50,7 @@ const passMemoBits = 12
 // when it is not (the caller evaluates it as usual), ok is false when evaluation must stop. A single pattern is
 // groupRuns' (which may leave it to a split scan on purpose).
 func (e *evaluator) groupStars(x *algebra.Group, in []ID, gs *groupState, errp *error) (handled, ok bool) {
-	if len(x.Keys) != 0 || e.subst > 0 || e.trial != nil || e.ownGraph() == nil {
+	if len(x.Keys) != 0 || e.outerGraph() == nil {
 		return false, false
 	}
 	if !e.groupReads(x).empty() {

@@ -107,6 +107,17 @@ func (e *evaluator) ownGraph() *index.Graph {
 	return e.active[0].g
 }
 
+// outerGraph is ownGraph outside EXISTS (subst) and its trial evaluations (trialSet), nil inside them. The paths
+// that read a predicate's rows in a loop of their own (groupRuns, groupStars, distinctRuns, a split scan) serve
+// neither: inside EXISTS a pattern is evaluated again per outer solution, and a trial learns its progress from
+// the BGP's outermost loop (trialWatch).
+func (e *evaluator) outerGraph() *index.Graph {
+	if e.subst > 0 || e.trial != nil {
+		return nil
+	}
+	return e.ownGraph()
+}
+
 // mayMatch reports whether a bound id can occur in the active graphs.
 func (e *evaluator) mayMatch(id ID) bool { return e.multi || e.t.inData(id) }
 
@@ -636,7 +647,7 @@ func (e *evaluator) distinct(op algebra.Op, in []ID, emit emitFn, errp *error) b
 // the set: 1.7 ms at 10 M. handled is false when op is not of that form (the caller evaluates it as usual).
 func (e *evaluator) distinctRuns(op algebra.Op, in []ID, add emitFn, errp *error) (handled, ok bool) {
 	x, isProject := op.(*algebra.Project)
-	if !isProject || e.subst > 0 || e.trial != nil || e.ownGraph() == nil {
+	if !isProject || e.outerGraph() == nil {
 		return false, false
 	}
 	b, filters := runOperand(x.Op)

@@ -318,7 +318,7 @@ func (e *evaluator) forkLeaf(op algebra.Op) *algebra.BGP {
 // solutions are all wanted (no LIMIT streams from it: limited), and not already part of the chain being
 // evaluated.
 func (e *evaluator) forkRoot(op algebra.Op, in []ID, emit emitFn) *forkSite {
-	if e.opt.Cores == nil || e.subst > 0 || e.trial != nil || e.stopWork != 0 || e.ownGraph() == nil {
+	if e.opt.Cores == nil || e.stopWork != 0 || e.outerGraph() == nil {
 		return nil
 	}
 	if _, ok := op.(*algebra.BGP); !ok {
