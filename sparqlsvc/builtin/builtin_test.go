@@ -288,15 +288,17 @@ func TestSecondsLexMatchesReference(t *testing.T) {
 			if got := secondsLex(sec, frac); got != want {
 				t.Errorf("secondsLex(%d, %q) = %s, want %s", sec, frac, got, want)
 			}
-			lex := fmt.Sprintf("2008-01-02T03:04:%02d", sec)
-			if frac != "" {
-				lex += "." + frac
-			}
-			for _, tz := range []string{"", "Z", "-05:30"} {
-				s, f := ValidDateSeconds(lex + tz)
-				ws, wf, ok := DateSeconds(lex+tz, false)
-				if !ok || s != ws || f != wf || secondsLex(s, f) != want {
-					t.Errorf("ValidDateSeconds(%s) = %d %q, DateSeconds %d %q %v", lex+tz, s, f, ws, wf, ok)
+			for _, year := range []string{"2008", "12345", "-0044"} { // where the 'T' is not at 10 too
+				lex := fmt.Sprintf("%s-01-02T03:04:%02d", year, sec)
+				if frac != "" {
+					lex += "." + frac
+				}
+				for _, tz := range []string{"", "Z", "-05:30"} {
+					s, f := ValidDateSeconds(lex + tz)
+					ws, wf, ok := DateSeconds(lex+tz, false)
+					if !ok || s != ws || f != wf || secondsLex(s, f) != want {
+						t.Errorf("ValidDateSeconds(%s) = %d %q, DateSeconds %d %q %v", lex+tz, s, f, ws, wf, ok)
+					}
 				}
 			}
 		}

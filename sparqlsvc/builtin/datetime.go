@@ -330,7 +330,10 @@ func DateSeconds(lex string, isDate bool) (sec int, frac string, ok bool) {
 // dictionary's date blocks hold only those), read where it stands: "hh:mm:ss" follows the only 'T', and the
 // fractional digits its '.'. Nothing is checked, so nothing else may be passed.
 func ValidDateSeconds(lex string) (sec int, frac string) {
-	t := strings.IndexByte(lex, 'T')
+	t := 10 // a four-digit year's: no 'T' comes before it in a valid form
+	if len(lex) <= t || lex[t] != 'T' {
+		t = strings.IndexByte(lex, 'T')
+	}
 	sec = int(lex[t+7]-'0')*10 + int(lex[t+8]-'0')
 	if f := lex[t+9:]; f != "" && f[0] == '.' {
 		n := 1

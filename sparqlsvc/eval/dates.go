@@ -346,6 +346,23 @@ func (e *evaluator) secondsID(id ID) (ID, bool) {
 	return index.DecimalID(m, len(frac)) // refuses a scale above 3
 }
 
+// secondsMilli is SECONDS of a valid dateTime's lexical form in thousandths, which tell apart every SECONDS an id
+// holds (secondsID); ok is false for a fraction of more digits.
+func secondsMilli(lex string) (uint32, bool) {
+	sec, frac := builtin.ValidDateSeconds(lex)
+	if len(frac) > 3 {
+		return 0, false
+	}
+	m := uint32(sec)
+	for i := range 3 {
+		m *= 10
+		if i < len(frac) {
+			m += uint32(frac[i] - '0')
+		}
+	}
+	return m, true
+}
+
 // compareScaled compares the non-negative decimal whole.frac (frac: digits without trailing zeros) with
 // n / 10^scale (scale <= 4).
 func compareScaled(whole int64, frac string, n int64, scale int) int {

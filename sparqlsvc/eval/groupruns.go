@@ -232,7 +232,7 @@ func (e *evaluator) groupRows(rr []runRange, from, to, ss, os int, row []ID, gs 
 				return false
 			}
 			if tu != nil { // a new tuple: its later rows are counted
-				*tu = fieldTuple{key: tu.key, s: ms, o: mo, used: true, fail: !pass}
+				*tu = fieldTuple{key: tu.key, sec: tu.sec, s: ms, o: mo, used: true, fail: !pass}
 			}
 			if r.fields != nil && pass && gs.tuples != nil && !gs.tuples.off && !gs.exactInputs(row) {
 				// A SUM or AVG input that is no exact number: the rows counted are added now, and every later row
