@@ -30,6 +30,9 @@ func (e *evaluator) group(x *algebra.Group, in []ID, emit emitFn, errp *error) b
 		handled, ok = e.groupClosure(x, in, g, errp)
 	}
 	if !handled {
+		handled, ok = e.groupOptStars(x, in, g, errp)
+	}
+	if !handled {
 		ok = e.exec(x.Op, in, func(row []ID) bool { return g.add(row, 1, errp) }, errp)
 	}
 	if !ok && *errp != nil {

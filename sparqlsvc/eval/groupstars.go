@@ -278,15 +278,39 @@ func (e *evaluator) passRun(p *patRows, k int, s ID, row []ID, errp *error) (int
 			continue
 		}
 		o := r[k][2]
-		m := &p.memo[(uint64(o)*0x9E3779B97F4A7C15)>>(64-passMemoBits)]
+		m := p.memoSlot(o)
 		if m.id != o {
-			row[p.os] = o
-			m.id, m.pass = o, e.testAll(p.conds, row, errp)
-			row[p.os] = 0
+			e.testObject(p, m, o, row, errp)
 		}
 		if m.pass {
 			c++
 		}
 	}
 	return c, k
+}
+
+// memoSlot is o's slot in p's table of objects tested.
+func (p *patRows) memoSlot(o ID) *passMemo {
+	return &p.memo[(uint64(o)*0x9E3779B97F4A7C15)>>(64-passMemoBits)]
+}
+
+// passes reports whether the object o of one of p's rows passes p's conjuncts (an error fails the row), tested
+// once per object in p's table.
+func (e *evaluator) passes(p *patRows, o ID, row []ID, errp *error) bool {
+	if p.memo == nil {
+		return true
+	}
+	m := p.memoSlot(o)
+	if m.id != o {
+		e.testObject(p, m, o, row, errp)
+	}
+	return m.pass
+}
+
+// testObject tests p's conjuncts on the object o and notes the answer in m, its slot in p's table.
+func (e *evaluator) testObject(p *patRows, m *passMemo, o ID, row []ID, errp *error) {
+	keep := row[p.os]
+	row[p.os] = o
+	m.id, m.pass = o, e.testAll(p.conds, row, errp)
+	row[p.os] = keep
 }
