@@ -83,7 +83,8 @@ func main() {
 	only := flag.String("only", "", "run only queries whose file name contains this")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the query phase")
 	virtuoso := flag.String("virtuoso", "", "N-Triples file to bulk-load into a private Virtuoso and query there")
-	db := flag.String("db", "", "Virtuoso's database folder (-virtuoso; emptied first)")
+	db := flag.String("db", "", "Virtuoso's database folder (-virtuoso; emptied first unless -reuse)")
+	reuse := flag.Bool("reuse", false, "-virtuoso: reopen the database already loaded in -db instead of emptying and loading it again (load figures then 0)")
 	buffers := flag.Int("buffers", 150000, "Virtuoso's NumberOfBuffers (8 KiB pages of cache)")
 	budget := flag.Duration("budget", time.Minute, "a query is not repeated once its runs add up to this (-virtuoso)")
 	timeout := flag.Duration("timeout", 5*time.Minute, "Virtuoso ends a query after this (its anytime-query timeout) and the query is reported as timed out (-virtuoso)")
@@ -92,7 +93,7 @@ func main() {
 	var err error
 	switch {
 	case *virtuoso != "" && *db != "" && *queries != "":
-		err = runVirtuoso(*virtuoso, *db, *queries, *runs, *warmup, *dump, *only, *buffers, *budget, *timeout)
+		err = runVirtuoso(*virtuoso, *db, *reuse, *queries, *runs, *warmup, *dump, *only, *buffers, *budget, *timeout)
 	case *build != "" && *idx != "":
 		if *cpuprofile != "" {
 			f, perr := os.Create(*cpuprofile)
