@@ -66,6 +66,12 @@ func TestMinusMatchesDefinition(t *testing.T) {
 		{`?a <http://ex.org/p0> ?b OPTIONAL { ?b <http://ex.org/p2> ?c }`, `?c <http://ex.org/p1> ?d`},
 		{`?a <http://ex.org/p1> ?b`, `?b <http://ex.org/p0> ?x OPTIONAL { ?x <http://ex.org/p2> ?a }`},
 		{`?a <http://ex.org/p2> ?b`, `?x <http://ex.org/p0> ?y`}, // no shared variable: nothing removed
+		// A FILTER inside the right operand over its own variables (NOT EXISTS answers it, minusAsNotExists) …
+		{`?a <http://ex.org/p0> ?b`, `?a <http://ex.org/p1> ?b FILTER(?b != <http://ex.org/n3>)`},
+		{`?a <http://ex.org/p0> ?b`, `?a <http://ex.org/p1> ?c . ?c <http://ex.org/p2> ?d FILTER(?d != ?a)`},
+		// … and over a variable only the left binds: unbound in MINUS's right operand, where NOT EXISTS would
+		// substitute the left value and remove fewer.
+		{`?a <http://ex.org/p0> ?b`, `?a <http://ex.org/p1> ?c FILTER(!BOUND(?b) || ?c != ?b)`},
 	}
 	for _, c := range cases {
 		left, right := solutions(`SELECT * { `+c.left+` }`), solutions(`SELECT * { `+c.right+` }`)
@@ -143,6 +149,21 @@ func TestMinusProbesRightPerLeftSolution(t *testing.T) {
 	}
 	if want := []string{ex("item", 0).String(), ex("item", 2).String()}; !slices.Equal(got, want) {
 		t.Errorf("MINUS answered %v, want %v", got, want)
+	}
+	// A FILTER inside MINUS on the right operand's own variables is probed per left solution too.
+	got, err = run(`SELECT ?i { ?i <http://ex.org/p0> ?t
+		MINUS { ?o <http://ex.org/product0> ?i ; <http://ex.org/country0> ?c FILTER(?c = <http://ex.org/c1>) } }`)
+	if err != nil {
+		t.Fatalf("MINUS with a FILTER inside, three left solutions under 1 000 held rows: %v", err)
+	}
+	if want := []string{ex("item", 0).String(), ex("item", 2).String()}; !slices.Equal(got, want) {
+		t.Errorf("MINUS with a FILTER inside answered %v, want %v", got, want)
+	}
+	// A FILTER inside MINUS reading a variable only the left side binds is not the same as NOT EXISTS (the
+	// variable is unbound on the right): the right side is held as before.
+	if _, err := run(`SELECT ?i { ?i <http://ex.org/p0> ?t
+		MINUS { ?o <http://ex.org/product0> ?i ; <http://ex.org/country0> ?c FILTER(!BOUND(?t) || ?c != ?t) } }`); !errors.Is(err, eval.ErrTooLarge) {
+		t.Errorf("MINUS with a FILTER on a left variable: err %v, want ErrTooLarge (the right side held)", err)
 	}
 	// The shared variable bound only by an OPTIONAL: NOT EXISTS would remove the solutions that leave it unbound,
 	// MINUS does not, so the right side is held as before and the budget is exceeded.
