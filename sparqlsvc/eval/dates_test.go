@@ -133,6 +133,25 @@ func TestDateComparisonsMatchReference(t *testing.T) {
 			}
 		}
 	}
+	// IN of constants of every class, repeated and in pairs: where "=" holds with any of them (valueRanges reads the
+	// union of the intervals), against refTest's "=".
+	for i := range consts {
+		list := []rdf.Term{consts[i], consts[(i+3)%len(consts)], consts[i]}
+		var items []string
+		for _, c := range list {
+			items = append(items, c.String())
+		}
+		src := `SELECT ?s ?v { ?s <http://ex.org/v0> ?v FILTER(?v IN (` + strings.Join(items, ", ") + `)) }`
+		var want []string
+		for _, tr := range triples {
+			if tr[1].Value == "http://ex.org/v0" && slices.ContainsFunc(list, func(c rdf.Term) bool { return refTest("=", tr[2], c) }) {
+				want = append(want, tr[0].String()+" "+tr[2].String())
+			}
+		}
+		if got, _ := runQuery(t, ds, src); strings.Join(got, "\n") != strings.Join(sorted(want), "\n") {
+			t.Fatalf("%s: %d solutions, reference %d", src, len(got), len(want))
+		}
+	}
 	// Two patterns, each with a range: whichever starts, the other's comparison runs per solution.
 	for i := 0; i+1 < len(consts); i++ {
 		a, b := consts[i], consts[i+1]
