@@ -44,7 +44,7 @@ type starMember struct {
 // solutions; handled is false when it is not (the caller evaluates it as usual), ok is false when evaluation must
 // stop.
 func (e *evaluator) groupOptStars(x *algebra.Group, in []ID, gs *groupState, errp *error) (handled, ok bool) {
-	if e.outerGraph() == nil {
+	if !hasOptional(x.Op) || e.outerGraph() == nil {
 		return false, false
 	}
 	st, ok := e.optStarOf(x.Op, in, nil, nil)
@@ -96,6 +96,16 @@ func (e *evaluator) groupOptStars(x *algebra.Group, in []ID, gs *groupState, err
 		}
 	}
 	return true, e.optStarRows(st.ss, reads.has(st.ss), ms, len(st.opts), row, gs, errp)
+}
+
+// hasOptional reports whether op is a LeftJoin, or a FILTER over one: the test that spares every other GROUP BY
+// (a subquery's, evaluated once per outer solution) optStarOf's work.
+func hasOptional(op algebra.Op) bool {
+	if f, ok := op.(*algebra.Filter); ok {
+		op = f.Op
+	}
+	_, ok := op.(*algebra.LeftJoin)
+	return ok
 }
 
 // members returns every pattern of st, mandatory and optional.
@@ -332,6 +342,13 @@ func (e *evaluator) optStarEmit(ms []starMember, i int, row []ID, n int64, pend 
 		i++
 	}
 	if i == len(ms) {
+		// A subject's solutions are the product of its read members' rows: checked here, not per subject only.
+		if e.steps++; e.steps >= e.nextCheck {
+			if err := e.interrupted(); err != nil {
+				*errp = err
+				return false
+			}
+		}
 		return pend.add(row, n, errp)
 	}
 	m := &ms[i]
