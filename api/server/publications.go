@@ -291,12 +291,8 @@ func (s *Server) getPublicationContent(w http.ResponseWriter, r *http.Request, c
 }
 
 // resolveVersion finds a publication version by publication id (its latest) or by version id, among what the
-// caller may read.
-func (s *Server) resolveVersion(ctx context.Context, a model.Actor, ref string) (model.Publication, []byte, error) {
-	return s.resolveVersionWith(ctx, a, ref, s.cfg.Store.PublicationContent)
-}
-
-func (s *Server) resolveVersionWith(ctx context.Context, a model.Actor, ref string, load publicationLoader) (model.Publication, []byte, error) {
+// caller may read, loaded by load.
+func (s *Server) resolveVersion(ctx context.Context, a model.Actor, ref string, load publicationLoader) (model.Publication, []byte, error) {
 	p, data, err := load(ctx, a, ref, "")
 	if !errors.Is(err, model.ErrNotFound) {
 		return p, data, err

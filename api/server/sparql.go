@@ -316,7 +316,7 @@ func (s *Server) findGraph(ctx context.Context, a model.Actor, ref string, load 
 		if strings.Contains(ref, ":") {
 			return model.Publication{}, nil, notFound
 		}
-		pub, data, err := s.resolveVersionWith(ctx, a, ref, load)
+		pub, data, err := s.resolveVersion(ctx, a, ref, load)
 		if errors.Is(err, model.ErrNotFound) {
 			return pub, data, notFound
 		}

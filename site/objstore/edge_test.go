@@ -389,18 +389,6 @@ func varyFields(vary []string) string {
 	return strings.Join(out, ", ")
 }
 
-// variesOnAccept reports whether Vary names Accept itself (Accept-Encoding is another header).
-func variesOnAccept(vary []string) bool {
-	for _, v := range vary {
-		for _, f := range strings.Split(v, ",") {
-			if strings.EqualFold(strings.TrimSpace(f), "Accept") {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // TestWorkerServesPagesAsHandler publishes a large bilingual vocabulary (its page leaves terms out) and asks the
 // worker and the handler for its pages in each language, the pages listing every term (in each language) and the
 // labels indexes, by query, Accept and Accept-Language: the answers must agree.

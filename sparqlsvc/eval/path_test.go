@@ -26,8 +26,6 @@ type pathWorld struct {
 	reached map[string][]string // reach's answers
 }
 
-func iri(s string) string { return "<http://ex.org/" + s + ">" }
-
 func newPathWorld(t *testing.T) *pathWorld {
 	r := rand.New(rand.NewPCG(14, 9))
 	w := &pathWorld{graphs: []string{"", "g1", "g2", "g3"}, types: map[string][][2]string{},
