@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ldhub/ldhub/content/store/githttp"
 	"github.com/ldhub/ldhub/httpx/apierr"
 )
 
@@ -176,25 +177,18 @@ func (h *Handler) catchUp(res *http.Response) error {
 	return nil
 }
 
-// rendered waits until the pipeline has made every moved repository live, or ctx ends.
+// rendered waits until the pipeline has made every moved repository live, or ctx ends (catchUp's CatchUp), as a
+// push waits on the primary (githttp.WaitLive).
 func (h *Handler) rendered(ctx context.Context, repos []string) bool {
 	if h.o.Rendered == nil {
 		return true
 	}
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		done := true
+	return githttp.WaitLive(ctx, h.o.CatchUp, func(ctx context.Context) bool {
 		for _, id := range repos {
-			done = done && h.o.Rendered(ctx, id)
+			if !h.o.Rendered(ctx, id) {
+				return false
+			}
 		}
-		if done {
-			return true
-		}
-		select {
-		case <-ctx.Done():
-			return false
-		case <-tick.C:
-		}
-	}
+		return true
+	})
 }

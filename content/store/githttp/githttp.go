@@ -463,8 +463,9 @@ func (h *Handler) waitRendered(ctx context.Context, repoID string) bool {
 const DefaultSettle = 30 * time.Second
 
 // WaitLive asks live every 10 ms until it says yes, at most settle (0: DefaultSettle) or until ctx ends, and
-// reports whether it did. A write that published (a push here, an upload in the API) answers after it, so that the
-// URLs its answer names already serve what it wrote; the bound keeps a stuck render from holding the writer.
+// reports whether it did. A write that published (a push here, an upload in the API, a write a replica forwarded)
+// answers after it, so that the URLs its answer names already serve what it wrote; the bound keeps a stuck render
+// from holding the writer.
 func WaitLive(ctx context.Context, settle time.Duration, live func(context.Context) bool) bool {
 	if settle <= 0 {
 		settle = DefaultSettle
