@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path"
@@ -69,6 +70,9 @@ type Pipeline struct {
 	pageGen    map[string]uint64
 	laterRepos map[string]int
 	pre        prerenders // large uploads rendered while they are committed (prerender.go)
+	// gone counts the folders of removed publications still being deleted in the background (removePubDir).
+	gone     sync.WaitGroup
+	goneHook func() // tests: called by the background deletion before it deletes
 }
 
 // Result says what one sync did, by publication id.
@@ -139,6 +143,7 @@ func (p *Pipeline) Live(ctx context.Context, repoID string) bool {
 // publications are logged and do not stop it. Term pages still being written when ctx ends are left for the next
 // start.
 func (p *Pipeline) Run(ctx context.Context) error {
+	defer p.gone.Wait()
 	defer p.stopTermPages()
 	events := p.o.Store.Subscribe(ctx)
 	// The .gz siblings of large versions are written after they went live, beside the renders.
@@ -343,7 +348,7 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 	for id, ps := range st.Publications {
 		if !present[id] {
 			p.dropTermPages(tree.PubDir(tree.Root(p.o.Out, ps.Private), ps.Path), "")
-			if err := os.RemoveAll(tree.PubDir(tree.Root(p.o.Out, ps.Private), ps.Path)); err != nil {
+			if err := p.removePubDir(tree.PubDir(tree.Root(p.o.Out, ps.Private), ps.Path)); err != nil {
 				errs = append(errs, err)
 				continue
 			}
@@ -373,6 +378,34 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 	return res, errors.Join(errs...)
 }
 
+// removePubDir takes a removed publication's folder out of the tree at once and deletes it in the background. A
+// large publication's folder holds tens of thousands of term pages: unlinking them under p.work kept the removed
+// publication answering, and every other sync (and the push or upload waiting for one) waiting, for minutes. The
+// folder is moved under a staging name (tmpPrefix), so what a crash leaves is the next start's sweep; readers that
+// opened a file in it keep reading it. WaitTermPages (`ldhub build`) and Run's end wait for the deletions.
+func (p *Pipeline) removePubDir(dir string) error {
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	aside, err := os.MkdirTemp(filepath.Dir(dir), tmpPrefix+"gone-")
+	if err != nil {
+		return os.RemoveAll(dir)
+	}
+	if err := os.Rename(dir, filepath.Join(aside, "p")); err != nil {
+		_ = os.Remove(aside)
+		return os.RemoveAll(dir)
+	}
+	p.gone.Add(1)
+	go func() {
+		defer p.gone.Done()
+		if p.goneHook != nil {
+			p.goneHook()
+		}
+		_ = os.RemoveAll(aside)
+	}()
+	return nil
+}
+
 func (p *Pipeline) setLive(id, version string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -389,7 +422,7 @@ func (p *Pipeline) dropRepository(repoID string) ([]string, error) {
 	var errs []error
 	for id, ps := range st.Publications {
 		p.dropTermPages(tree.PubDir(tree.Root(p.o.Out, ps.Private), ps.Path), "")
-		if err := os.RemoveAll(tree.PubDir(tree.Root(p.o.Out, ps.Private), ps.Path)); err != nil {
+		if err := p.removePubDir(tree.PubDir(tree.Root(p.o.Out, ps.Private), ps.Path)); err != nil {
 			errs = append(errs, err)
 			continue
 		}

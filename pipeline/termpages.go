@@ -190,9 +190,11 @@ func (p *Pipeline) stopTermPages() {
 	}
 }
 
-// WaitTermPages waits until the term pages queued by the syncs so far are written, and returns what was written
-// since the last call and the errors of those jobs. `ldhub build` waits; `ldhub serve` does not.
+// WaitTermPages waits until the term pages queued by the syncs so far are written and the folders of removed
+// publications deleted (removePubDir), and returns what was written since the last call and the errors of those
+// jobs. `ldhub build` waits, so that it leaves no folder half deleted; `ldhub serve` does not.
 func (p *Pipeline) WaitTermPages(ctx context.Context) (TermPageStats, error) {
+	p.gone.Wait()
 	w := &p.terms
 	for {
 		w.mu.Lock()
