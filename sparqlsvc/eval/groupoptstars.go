@@ -18,11 +18,14 @@ import (
 // bound, so it does not make its pattern read row by row. h38 (per rating site, COUNT(*) and COUNT of an OPTIONAL
 // rating over 290 000 reviews) probed the publisher and the OPTIONAL per review through the join: 130 ms CPU.
 
-// optStar is such an operand: its subject's slot, its mandatory patterns, and its OPTIONAL stars.
+// optStar is such an operand: its subject's slot, its mandatory patterns, its OPTIONAL stars, and the conjuncts of
+// a FILTER over the OPTIONALs that read more than one mandatory object (an OPTIONAL's variable: !BOUND(?v), ?v >
+// ?o), tested on each solution.
 type optStar struct {
 	ss   int
 	must []countPat
 	opts [][]countPat
+	late []algebra.Expr
 }
 
 // starMember is one pattern's rows of a subject while groupOptStars reads them: rows start…end of p have the
@@ -62,6 +65,9 @@ func (e *evaluator) groupOptStars(x *algebra.Group, in []ID, gs *groupState, err
 		v, isVar := ag.Expr.(algebra.Var)
 		return isVar && ag.Name == "COUNT" && !ag.Distinct && slots[e.slot(v)]
 	})
+	for _, c := range st.late {
+		reads = reads.union(e.varsOfExpr(c))
+	}
 	if reads.over {
 		return false, false
 	}
@@ -95,7 +101,7 @@ func (e *evaluator) groupOptStars(x *algebra.Group, in []ID, gs *groupState, err
 			ms = append(ms, starMember{p: &rs[i], group: gi, read: reads.has(rs[i].os)})
 		}
 	}
-	return true, e.optStarRows(st.ss, reads.has(st.ss), ms, len(st.opts), row, gs, errp)
+	return true, e.optStarRows(&st, reads.has(st.ss), ms, row, gs, errp)
 }
 
 // hasOptional reports whether op is a LeftJoin, or a FILTER over one: the test that spares every other GROUP BY
@@ -117,10 +123,11 @@ func (st *optStar) members() []countPat {
 	return out
 }
 
-// optStarOf returns the star op is: a BGP (countStar's star), a FILTER over it or over a LeftJoin of one whose
-// conjuncts each read one mandatory pattern's object (mandatory objects are bound in every solution, so such a
-// conjunct keeps or drops that pattern's rows), or a LeftJoin of one with a star on the same subject whose filter's
-// conjuncts each read one of that star's objects. conds and f are the conjuncts and FILTER met above a BGP.
+// optStarOf returns the star op is: a BGP (countStar's star), a FILTER over it whose conjuncts each read one
+// object, a LeftJoin of one with a star on the same subject whose filter's conjuncts each read one of that star's
+// objects, or a FILTER over such a LeftJoin (a conjunct reading one mandatory object alone keeps or drops that
+// pattern's rows, mandatory objects being bound in every solution; the others are late). conds and f are the
+// conjuncts and FILTER met above a BGP.
 func (e *evaluator) optStarOf(op algebra.Op, in []ID, conds []algebra.Expr, f *algebra.Filter) (optStar, bool) {
 	switch x := op.(type) {
 	case *algebra.Filter:
@@ -131,7 +138,34 @@ func (e *evaluator) optStarOf(op algebra.Op, in []ID, conds []algebra.Expr, f *a
 		for _, c := range x.Exprs {
 			cs = appendConjuncts(cs, c)
 		}
-		return e.optStarOf(x.Op, in, cs, x)
+		if _, isLJ := x.Op.(*algebra.LeftJoin); !isLJ {
+			return e.optStarOf(x.Op, in, cs, x)
+		}
+		// Over OPTIONALs: a conjunct that reads one mandatory object alone narrows that pattern's rows; any other
+		// is tested on each solution (its variables are then read).
+		base, ok := e.optStarOf(x.Op, in, nil, nil)
+		if !ok {
+			return optStar{}, false
+		}
+		var down, late []algebra.Expr
+	next:
+		for _, c := range cs {
+			if !pushable(c) {
+				return optStar{}, false
+			}
+			if o, one := e.varsOfExpr(c).only(); one {
+				for _, p := range base.must {
+					if p.os == o {
+						down = append(down, c)
+						continue next
+					}
+				}
+			}
+			late = append(late, c)
+		}
+		st, ok := e.optStarOf(x.Op, in, down, x)
+		st.late = late
+		return st, ok
 	case *algebra.LeftJoin:
 		st, ok := e.optStarOf(x.Left, in, conds, f)
 		b, isBGP := x.Right.(*algebra.BGP)
@@ -175,7 +209,8 @@ func (e *evaluator) optStarOf(op algebra.Op, in []ID, conds []algebra.Expr, f *a
 // throughout, so that solutions which differ only there are equal, and gs takes each set of equal ones in one add
 // (solutionCache): h38's 290 000 reviews give 20 (10 sites, each with and without the OPTIONAL rating), which
 // gs.add took one by one at 60 ns each.
-func (e *evaluator) optStarRows(ss int, readS bool, ms []starMember, nopt int, row []ID, gs *groupState, errp *error) bool {
+func (e *evaluator) optStarRows(st *optStar, readS bool, ms []starMember, row []ID, gs *groupState, errp *error) bool {
+	ss := st.ss
 	d := 0
 	for i := range ms {
 		if ms[i].group < 0 && len(ms[i].p.rows) < len(ms[d].p.rows) {
@@ -183,7 +218,7 @@ func (e *evaluator) optStarRows(ss int, readS bool, ms []starMember, nopt int, r
 		}
 	}
 	lead := ms[d].p.rows
-	prod := make([]int64, nopt)
+	prod := make([]int64, len(st.opts))
 	var pend *solutionCache // made with the first solution, whose unread slots then hold their values
 	for j := 0; j < len(lead); {
 		if e.steps++; e.steps >= e.nextCheck {
@@ -258,7 +293,7 @@ func (e *evaluator) optStarRows(ss int, readS bool, ms []starMember, nopt int, r
 				return false
 			}
 		}
-		if !e.optStarEmit(ms, 0, row, mult, pend, errp) {
+		if !e.optStarEmit(ms, 0, row, mult, st.late, pend, errp) {
 			return false
 		}
 	}
@@ -389,8 +424,9 @@ func (c *solutionCache) flushAll(errp *error) bool {
 }
 
 // optStarEmit hands gs the solutions of one subject from member i on: each passing row of a member whose object
-// is read in turn (an absent OPTIONAL's member stays unbound), n solutions for each (the other members' product).
-func (e *evaluator) optStarEmit(ms []starMember, i int, row []ID, n int64, pend *solutionCache, errp *error) bool {
+// is read in turn (an absent OPTIONAL's member stays unbound), n solutions for each (the other members' product),
+// those that pass the late conjuncts.
+func (e *evaluator) optStarEmit(ms []starMember, i int, row []ID, n int64, late []algebra.Expr, pend *solutionCache, errp *error) bool {
 	for i < len(ms) && (!ms[i].read || ms[i].absent) {
 		i++
 	}
@@ -402,12 +438,15 @@ func (e *evaluator) optStarEmit(ms []starMember, i int, row []ID, n int64, pend 
 				return false
 			}
 		}
+		if len(late) > 0 && !e.testAll(late, row, errp) {
+			return *errp == nil
+		}
 		return pend.add(row, n, errp)
 	}
 	m := &ms[i]
 	if m.n == 1 { // the common case: its one passing row
 		row[m.p.os] = m.first
-		return e.optStarEmit(ms, i+1, row, n, pend, errp)
+		return e.optStarEmit(ms, i+1, row, n, late, pend, errp)
 	}
 	for k := m.start; k < m.end; k++ {
 		o := m.p.rows[k][2]
@@ -418,7 +457,7 @@ func (e *evaluator) optStarEmit(ms []starMember, i int, row []ID, n int64, pend 
 			continue
 		}
 		row[m.p.os] = o
-		if !e.optStarEmit(ms, i+1, row, n, pend, errp) {
+		if !e.optStarEmit(ms, i+1, row, n, late, pend, errp) {
 			return false
 		}
 	}
