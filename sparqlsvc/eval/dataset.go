@@ -222,19 +222,7 @@ func (t *terms) id(x rdf.Term) ID {
 	if y := t.lastTerm; t.lastID != 0 && x.Value == y.Value && x.Kind == y.Kind && x.Datatype == y.Datatype && x.Lang == y.Lang {
 		return t.lastID
 	}
-	k := t.keyBuf[:0]
-	k = append(k, byte(x.Kind))
-	k = append(k, x.Value...)
-	k = append(k, 0)
-	k = append(k, x.Datatype...)
-	k = append(k, 0)
-	for i := 0; i < len(x.Lang); i++ { // language tags compare case-insensitively
-		c := x.Lang[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		k = append(k, c)
-	}
+	k := appendTermKey(t.keyBuf[:0], x)
 	t.keyBuf = k
 	h := t.hash(k)
 	id, hashed := t.byHash[h]
@@ -266,6 +254,24 @@ func (t *terms) id(x rdf.Term) ID {
 		t.byHash[h] = id
 	}
 	return id
+}
+
+// appendTermKey appends a key of x equal to another term's exactly when id gives the two one id: kind, lexical
+// form, datatype and the language tag in lower case (tags compare case-insensitively).
+func appendTermKey(k []byte, x rdf.Term) []byte {
+	k = append(k, byte(x.Kind))
+	k = append(k, x.Value...)
+	k = append(k, 0)
+	k = append(k, x.Datatype...)
+	k = append(k, 0)
+	for i := 0; i < len(x.Lang); i++ {
+		c := x.Lang[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		k = append(k, c)
+	}
+	return k
 }
 
 // inData reports whether id can occur in the graphs (overlay and scratch ids cannot).

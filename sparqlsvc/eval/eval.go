@@ -154,6 +154,7 @@ type evaluator struct {
 	scratchKeys [2]builtin.Key
 	keyMemoID   ID // the variable value whose MIN/MAX key keyMemo is (accumulate)
 	keyMemo     builtin.Key
+	distinctKey []byte                          // the key of a DISTINCT aggregate's value (distinctMet), reused
 	varRefs     []varRef                        // varSlot
 	filterVars  map[*algebra.BGP][]varset       // the variables of the pushable FILTER conjuncts over a BGP (greedy)
 	filterConj  map[*algebra.BGP][]algebra.Expr // those conjuncts (rangeShare)

@@ -101,6 +101,16 @@ func TestGroupMatchesReference(t *testing.T) {
 		`SELECT ?k (COUNT(DISTINCT ?w) AS ?cdw) (COUNT(?w) AS ?cw) (SUM(DISTINCT ?w) AS ?sdw) (MIN(?w) AS ?mw) ` +
 			`{ ?s <http://ex.org/k0> ?k OPTIONAL { ?s <http://ex.org/v0> ?v } ` +
 			`BIND(IF(isNumeric(?v), ?v + 0, STR(?v)) AS ?w) } GROUP BY ?k`,
+		// DISTINCT over an expression's value, met by its key (distinctMet) rather than an interned id: numbers
+		// held in ids and not, strings, computed pairs, a value and its STR (two values), and tags in both cases ("a"@EN and "a"@en are one).
+		`SELECT ?k (COUNT(DISTINCT STR(?v)) AS ?a) (COUNT(DISTINCT IF(isNumeric(?v), ?v + 0, ?v)) AS ?b) ` +
+			`(GROUP_CONCAT(DISTINCT LCASE(STR(?v)); SEPARATOR="|") AS ?c) (SUM(DISTINCT ?v * 1) AS ?d) ` +
+			`(COUNT(DISTINCT CONCAT(STR(?k), " ", STR(?v))) AS ?e) (SAMPLE(DISTINCT STR(?v)) AS ?f) ` +
+			`(COUNT(DISTINCT IF(LANG(?v) != "", STRLANG(STR(?v), IF(STRENDS(STR(?s), "1"), "EN", "en")), ?v)) AS ?g) ` +
+			`(COUNT(DISTINCT IF(STRENDS(STR(?s), "1"), STR(?v), ?v)) AS ?h) ` + where + ` GROUP BY ?k`,
+		`SELECT (COUNT(DISTINCT STR(?v)) AS ?a) (COUNT(DISTINCT ?v * 2) AS ?b) ` +
+			`(COUNT(DISTINCT IF(LANG(?v) != "", STRLANG(STR(?v), IF(STRENDS(STR(?s), "1"), "EN", "en")), ?v)) AS ?g) ` +
+			`(COUNT(DISTINCT IF(STRENDS(STR(?s), "1"), STR(?v), ?v)) AS ?h) ` + where,
 	}
 	for _, src := range queries {
 		got, _ := runGroup(t, ds, src, false)
