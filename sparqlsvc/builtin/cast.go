@@ -28,12 +28,10 @@ func Cast(target string, a rdf.Term) (rdf.Term, error) {
 		return rdf.Term{}, ErrType
 	}
 	if f, ok := toFixed(a); ok { // the exact numbers most data holds, without big numbers
+		if n, ok := NumberCast(target, f.number()); ok { // xsd:integer (toward zero), xsd:decimal
+			return n.fixed().term(), nil
+		}
 		switch target {
-		case rdf.XSDInteger: // toward zero
-			return fixed{v: f.v / pow10[f.scale]}.term(), nil
-		case rdf.XSDDecimal:
-			f.dec = true
-			return f.term(), nil
 		case rdf.XSDString: // the canonical form
 			return rdf.String(f.term().Value), nil
 		case rdf.XSDDouble, xsdFloat:

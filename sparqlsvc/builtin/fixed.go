@@ -395,6 +395,22 @@ func NumberRound(name string, a Number) (Number, bool) {
 	return Number{}, false
 }
 
+// NumberCast is xsd:integer or xsd:decimal of a number, as Cast computes it: an integer is the value truncated toward
+// zero, a decimal the same value; ok is false for other targets.
+func NumberCast(target string, a Number) (Number, bool) {
+	if a.Scale < 0 || a.Scale > maxScale {
+		return Number{}, false
+	}
+	switch target {
+	case rdf.XSDInteger:
+		return fixed{v: a.V / pow10[a.Scale]}.number(), true
+	case rdf.XSDDecimal:
+		a.Dec = true
+		return a, true
+	}
+	return Number{}, false
+}
+
 // Normal is n without trailing fractional zeros: the digits its term has.
 func (n Number) Normal() Number { return n.fixed().normal().number() }
 

@@ -343,15 +343,49 @@ func (e *evaluator) compareTerms(c *algebra.Call, row []ID, errp *error) (rdf.Te
 					continue
 				}
 			}
+			// An arithmetic operand computed from numbers held in ids (b61's xsd:integer(xsd:decimal(STR(?price))
+			// * 100) over every offer) is compared by its value's id, without its term made and parsed back.
+			if arithExpr(c.Args[i]) {
+				if id, ok := e.numberID(c.Args[i], row, false); ok {
+					ids[i] = id
+					continue
+				}
+			}
 			t, err := e.eval(c.Args[i], row, errp)
 			if err != nil {
 				return rdf.Term{}, err
 			}
 			ts[i], ids[i] = t, 0
 		}
+		if r, ok := e.inlineCompare(c, ids); ok {
+			return builtin.Boolean(r), nil
+		}
 		a, b := e.operandKey(c, 0, ids[0], ts[0]), e.operandKey(c, 1, ids[1], ts[1])
 		return compareKeys(c.Func, a, b)
 	}
+}
+
+// inlineCompare is compareTerms for operands that are both numbers held in ids: ids (0: not held so), or a
+// constant's id, read once for its site (prepareNumbers). ok is false for any other operands.
+func (e *evaluator) inlineCompare(c *algebra.Call, ids [2]ID) (result, ok bool) {
+	for i, id := range ids {
+		if _, _, ok := index.InlineNumber(id); ok {
+			continue
+		}
+		if _, isConst := c.Args[i].(algebra.Constant); !isConst || id != 0 {
+			return false, false
+		}
+		s := e.cmpSiteOf(c)
+		if !s.numsDone {
+			e.prepareNumbers(s)
+		}
+		ids[i] = s.nums[i]
+	}
+	r, ok := compareNumbers(ids[0], ids[1])
+	if !ok {
+		return false, false
+	}
+	return opTable[opIndex(c.Func)][r+1], true
 }
 
 // memoCompare is compareTerms for a variable holding an overlay id against a constant, answered from the site's

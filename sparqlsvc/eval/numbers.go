@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/builtin"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
@@ -13,24 +14,57 @@ import (
 // the general evaluation decides.
 
 // arithExpr reports whether x is an operation numberValue evaluates: + - * (binary and unary), ABS, CEIL, FLOOR
-// and ROUND over variables, constants, YEAR … SECONDS of a variable (fieldArg) and such operations.
+// and ROUND over variables, constants, YEAR … SECONDS of a variable (fieldArg) and such operations, and the casts
+// to xsd:integer and xsd:decimal of such operands or of STR of a variable (numberCast).
 func arithExpr(x algebra.Expr) bool {
+	if f, ok := x.(*algebra.FunctionCall); ok {
+		if !numberCast(f) {
+			return false
+		}
+		if _, ok := strOfVar(f.Args[0]); ok {
+			return true
+		}
+		return arithOperand(f.Args[0])
+	}
 	c, ok := x.(*algebra.Call)
 	if !ok || !arithFunc(c) {
 		return false
 	}
 	for _, a := range c.Args {
-		switch a := a.(type) {
-		case algebra.Var, algebra.Constant:
-		case *algebra.Call:
-			if _, field := fieldArg(a); !field && !arithExpr(a) {
-				return false
-			}
-		default:
+		if !arithOperand(a) {
 			return false
 		}
 	}
 	return true
+}
+
+// arithOperand reports whether numberValue evaluates a as an operand of arithExpr's operations.
+func arithOperand(a algebra.Expr) bool {
+	switch a := a.(type) {
+	case algebra.Var, algebra.Constant:
+		return true
+	case *algebra.Call:
+		_, field := fieldArg(a)
+		return field || arithExpr(a)
+	case *algebra.FunctionCall:
+		return arithExpr(a)
+	}
+	return false
+}
+
+// numberCast reports whether f is a cast numberValue evaluates: xsd:integer or xsd:decimal of one operand.
+func numberCast(f *algebra.FunctionCall) bool {
+	return len(f.Args) == 1 && (f.IRI == rdf.XSDInteger || f.IRI == rdf.XSDDecimal)
+}
+
+// strOfVar returns the variable of STR(?v).
+func strOfVar(x algebra.Expr) (algebra.Var, bool) {
+	c, ok := x.(*algebra.Call)
+	if !ok || c.Func != "STR" || len(c.Args) != 1 {
+		return "", false
+	}
+	v, ok := c.Args[0].(algebra.Var)
+	return v, ok
 }
 
 // arithFunc reports whether c is one of the operations numberValue evaluates.
@@ -60,6 +94,25 @@ func (e *evaluator) numberValue(x algebra.Expr, row []ID) (builtin.Number, bool)
 		return builtin.Number{V: n, Scale: scale, Dec: index.IsInlineDecimal(id)}, ok
 	case algebra.Constant:
 		return builtin.NumberOf(v.Term)
+	case *algebra.FunctionCall:
+		if !numberCast(v) {
+			return builtin.Number{}, false
+		}
+		// xsd:decimal(STR(?price)) (b61): a number held in its id prints back byte for byte as a form both casts
+		// read as its value, except xsd:integer of a decimal's form ("1.5"), an error Cast gives.
+		if sv, ok := strOfVar(v.Args[0]); ok {
+			id := row[e.varSlot(sv)]
+			n, scale, ok := index.InlineNumber(id)
+			if !ok || v.IRI == rdf.XSDInteger && index.IsInlineDecimal(id) {
+				return builtin.Number{}, false
+			}
+			return builtin.NumberCast(v.IRI, builtin.Number{V: n, Scale: scale, Dec: index.IsInlineDecimal(id)})
+		}
+		a, ok := e.numberValue(v.Args[0], row)
+		if !ok {
+			return builtin.Number{}, false
+		}
+		return builtin.NumberCast(v.IRI, a)
 	case *algebra.Call:
 		if _, field := fieldArg(v); field {
 			// A date's field from the dictionary's column (dateFieldID), the integer (or SECONDS' decimal) the

@@ -1007,9 +1007,13 @@ func (e *evaluator) chainVars(chain []*algebra.Extend) varset {
 	return s
 }
 
-// cheapExpr reports whether x costs about what reading a variable does: a variable, a constant, or YEAR … MINUTES
-// of a variable (from the dictionary's column for the dates it numbers).
+// cheapExpr reports whether x costs about what reading a variable does: a variable, a constant, YEAR … MINUTES
+// of a variable (from the dictionary's column for the dates it numbers), or arithmetic and casts numberValue
+// computes from the numbers held in ids (b61's xsd:integer(xsd:decimal(STR(?price)) * 100)).
 func cheapExpr(x algebra.Expr) bool {
+	if arithExpr(x) {
+		return true
+	}
 	switch v := x.(type) {
 	case algebra.Var, algebra.Constant:
 		return true
