@@ -49,16 +49,24 @@ func TestUploadIsLiveWhenItReturns(t *testing.T) {
 		if !strings.Contains(head, " 200") || !strings.Contains(head, "\nldhub-live: true\r\n") {
 			t.Errorf("upload %d: the answer does not say it is live:\n%s", i+1, out)
 		}
-		r, err := c.do("GET", "/org/vocab/core", "", nil, "Accept", "application/n-triples")
-		if err != nil || r.status != 200 {
-			t.Fatalf("upload %d: GET the publication's URL right after the upload: %v %v", i+1, r, err)
-		}
-		if n := strings.Count(string(r.body), "rdf-schema#label"); n != i+1 {
-			t.Errorf("upload %d: GET the publication's URL right after the upload shows %d labels, want %d:\n%s", i+1, n, i+1, r.body)
-		}
-		q := "/org/vocab/core/sparql?query=SELECT%20(COUNT(*)%20AS%20%3Fn)%20WHERE%20%7B%20%3Fs%20%3Fp%20%3Fo%20%7D"
-		if r, err := c.do("GET", q, "", nil, "Accept", "text/csv"); err != nil || r.status != 200 || strings.TrimSpace(string(r.body)) != "n\r\n"+strconv.Itoa(i+1) {
-			t.Errorf("upload %d: SPARQL count right after the upload: %v %v", i+1, r, err)
-		}
+		readsRightAfter(t, c, "upload "+strconv.Itoa(i+1), "/org/vocab/core", i+1)
+	}
+}
+
+// readsRightAfter reads the publication at path once, with no retry, right after the write named what answered, as
+// a script does (`curl -F … && curl URL`): its N-Triples must hold want labels, and a count of its statements by
+// its SPARQL endpoint must say want (one label a statement).
+func readsRightAfter(t *testing.T, c *client, what, path string, want int) {
+	t.Helper()
+	r, err := c.do("GET", path, "", nil, "Accept", "application/n-triples")
+	if err != nil || r.status != 200 {
+		t.Fatalf("%s: GET %s right after it answered: %v %v", what, path, r, err)
+	}
+	if n := strings.Count(string(r.body), "rdf-schema#label"); n != want {
+		t.Errorf("%s: GET %s right after it answered shows %d labels, want %d:\n%s", what, path, n, want, r.body)
+	}
+	q := path + "/sparql?query=SELECT%20(COUNT(*)%20AS%20%3Fn)%20WHERE%20%7B%20%3Fs%20%3Fp%20%3Fo%20%7D"
+	if r, err := c.do("GET", q, "", nil, "Accept", "text/csv"); err != nil || r.status != 200 || strings.TrimSpace(string(r.body)) != "n\r\n"+strconv.Itoa(want) {
+		t.Errorf("%s: SPARQL count right after it answered: %v %v", what, r, err)
 	}
 }
