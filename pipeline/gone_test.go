@@ -36,6 +36,9 @@ func TestRemovedPublicationLeavesAtOnce(t *testing.T) {
 	if _, err := hub.Store.DeletePublication(ctx, hub.Admin, gone.ID); err != nil {
 		t.Fatal(err)
 	}
+	if p.Live(ctx, hub.Open.ID) {
+		t.Error("the repository is live before the sync removed the publication: a push would answer while it still answers")
+	}
 	done := make(chan error, 1)
 	go func() {
 		_, err := p.SyncRepository(ctx, hub.Open.ID)
@@ -48,6 +51,9 @@ func TestRemovedPublicationLeavesAtOnce(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("the sync waited for the removed publication's files to be deleted")
+	}
+	if !p.Live(ctx, hub.Open.ID) {
+		t.Error("the repository is not live after the sync that removed the publication")
 	}
 	dir := tree.PubDir(tree.Root(out, false), "/org/open/gone")
 	if _, err := os.Lstat(dir); !os.IsNotExist(err) {

@@ -129,10 +129,20 @@ func (p *Pipeline) Live(ctx context.Context, repoID string) bool {
 	if err != nil {
 		return true
 	}
+	present := make(map[string]bool, len(pubs))
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	for _, pub := range pubs {
+		present[pub.ID] = true
 		if p.live[pub.ID] != pub.Version.ID {
+			p.mu.Unlock()
+			return false
+		}
+	}
+	p.mu.Unlock()
+	// A publication the write removed answers until the sync takes its folder away, and the repository's state
+	// lists it until then: a push that says "removed" answers after that.
+	for id := range p.loadState(repoID).Publications {
+		if !present[id] {
 			return false
 		}
 	}
