@@ -1,19 +1,22 @@
 package builtin
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ldhub/ldhub/content/rdf"
 )
 
-// IsCast reports whether iri names one of the XPath constructor functions SPARQL 1.1 requires (§17.5), the only
-// functions named by IRI that ldhub evaluates.
+// IsCast reports whether iri names one of the XPath constructor functions ldhub evaluates, the only functions
+// named by IRI it knows: the seven SPARQL 1.1 requires (§17.5), and xsd:date, which §17.5 leaves to the
+// implementation but users write (xsd:date(?modified) against a dc:date) and Jena, Virtuoso and Oxigraph answer.
 func IsCast(iri string) bool {
 	switch iri { // a switch, not a map: casts run per solution
-	case rdf.XSDString, rdf.XSDBoolean, rdf.XSDInteger, rdf.XSDDecimal, xsdFloat, rdf.XSDDouble, xsdDT:
+	case rdf.XSDString, rdf.XSDBoolean, rdf.XSDInteger, rdf.XSDDecimal, xsdFloat, rdf.XSDDouble, xsdDT, xsdDate:
 		return true
 	}
 	return false
@@ -165,8 +168,48 @@ func Cast(target string, a rdf.Term) (rdf.Term, error) {
 				return rdf.Literal(lex, xsdDT), nil
 			}
 		}
+	case xsdDate:
+		switch {
+		case fromString || src == xsdDate:
+			if _, ok := parseDateTimeLex(lex, true); ok {
+				return rdf.Literal(lex, xsdDate), nil
+			}
+		case src == xsdDT:
+			if d, ok := parseDateTimeLex(lex, false); ok {
+				return rdf.Literal(dateOfDateTime(lex, d), xsdDate), nil
+			}
+		}
 	}
 	return rdf.Term{}, ErrType
+}
+
+// dateOfDateTime is the lexical form of xs:date(dt) for a valid dateTime lexical form lex read as d: its date
+// part and its timezone as written (XPath §19.1.5 keeps the timezone and does not normalise to UTC). Cut from the
+// lexical form, so years beyond four digits keep their digits; only 24:00:00, which is the next day's midnight,
+// needs the calendar.
+func dateOfDateTime(lex string, d dateTime) string {
+	datePart, timePart, _ := strings.Cut(lex, "T")
+	zone := ""
+	if d.hasTZ {
+		if strings.HasSuffix(lex, "Z") {
+			zone = "Z"
+		} else {
+			zone = lex[len(lex)-6:]
+		}
+	}
+	if !strings.HasPrefix(timePart, "24") {
+		return datePart + zone
+	}
+	local := d.t // the instant in UTC when zoned; the wall-clock reading otherwise
+	if d.hasTZ {
+		local = local.Add(time.Duration(d.tzMin) * time.Minute)
+	}
+	y := local.Year()
+	sign := ""
+	if y < 0 {
+		sign, y = "-", -y
+	}
+	return fmt.Sprintf("%s%04d-%02d-%02d%s", sign, y, int(local.Month()), local.Day(), zone)
 }
 
 // canonicalString is the xsd:string cast of a number: its canonical lexical form (integers and decimals

@@ -745,7 +745,7 @@ func appendConjuncts(out []algebra.Expr, x algebra.Expr) []algebra.Expr {
 
 // alwaysError reports whether x is an error whatever the solution, so that a FILTER of it keeps no solution
 // (§17.2: an error is not true): a call of a function the evaluator does not know (a FunctionCall that is not one
-// of builtin.Cast's targets, such as xsd:date, answers ErrUnknownFunction after its arguments), a cast of such a
+// of builtin.Cast's targets, such as xsd:time, answers ErrUnknownFunction after its arguments), a cast of such a
 // call, and a comparison or "!" with such an operand, which pass their operands' errors on (compareTerms). Forms
 // that may absorb an error (||, &&, IF, COALESCE, IN, BOUND) are never said to be.
 func alwaysError(x algebra.Expr) bool {
