@@ -198,8 +198,9 @@ type cmpSite struct {
 	numsDone bool
 	// memoSlot is 1 + the slot of the variable compared with a constant (0: not that form); memo its answers for
 	// overlay ids (memoCompare).
-	memoSlot int
-	memo     *cmpMemo
+	memoSlot  int
+	memo      *cmpMemo
+	castConst ID // siteDateCast: the constant operand's id
 }
 
 const (
@@ -207,6 +208,7 @@ const (
 	siteDate           // a variable against a constant date or dateTime
 	siteDateVars       // two variables
 	siteField          // YEAR … MINUTES of a variable against an integer held in its id
+	siteDateCast       // xsd:date of a variable against a variable or a constant (dateCastCompare)
 )
 
 // cmpSiteOf returns c's site: from the four met last, else from the map, else made.
@@ -246,6 +248,24 @@ func (e *evaluator) newCmpSite(c *algebra.Call) *cmpSite {
 	}
 	if aVar && bVar {
 		s.kind, s.slots = siteDateVars, [2]int{e.slot(a), e.slot(b)}
+		return s
+	}
+	for i := 0; i < 2; i++ {
+		f, isCall := c.Args[i].(*algebra.FunctionCall)
+		if !isCall || f.IRI != index.XSDDate || len(f.Args) != 1 {
+			continue
+		}
+		v, isVar := f.Args[0].(algebra.Var)
+		if !isVar {
+			break
+		}
+		switch o := c.Args[1-i].(type) {
+		case algebra.Var:
+			s.kind, s.slots = siteDateCast, [2]int{e.slot(v), e.slot(o)}
+		case algebra.Constant:
+			s.kind, s.slots, s.castConst = siteDateCast, [2]int{e.slot(v), -1}, e.constID(o.Term)
+		}
+		s.flip = i == 1
 		return s
 	}
 	for i := 0; i < 2; i++ {
@@ -290,8 +310,47 @@ func (e *evaluator) siteCompare(c *algebra.Call, row []ID) (result, ok bool) {
 		}
 	case siteField:
 		return e.fieldCompare(s, row)
+	case siteDateCast:
+		return e.dateCastCompare(s, row)
 	}
 	return e.numberCompare(s, row)
+}
+
+// dateCastCompare is a comparison of xsd:date(?v), ?v a dateTime or date without a timezone that the index knows,
+// with an xsd:date held in its id (a variable's value or a constant), which has none either: two dates without
+// timezones compare as their (year, month, day) do, and the cast keeps the date as written, so neither the cast's
+// term nor either key is made (a FILTER(xsd:date(?reviewDate) < ?published) over every review). ok is false for
+// anything else (a timezone, 24:00:00, which is the next day, a form that is no date), which takes the general path.
+func (e *evaluator) dateCastCompare(s *cmpSite, row []ID) (result, ok bool) {
+	if e.t.dict == nil {
+		return false, false
+	}
+	other := s.castConst
+	if s.slots[1] >= 0 {
+		other = row[s.slots[1]]
+	}
+	if !index.IsInlineDate(other) {
+		return false, false
+	}
+	ov, ok := e.t.dict.DateValue(other)
+	if !ok {
+		return false, false
+	}
+	dv, ok := e.dateValue(row[s.slots[0]])
+	if !ok || dv.Class.HasZone() || (!dv.Class.IsDate() && dv.Hour == 24) {
+		return false, false
+	}
+	r := cmp.Compare(dv.Year, ov.Year)
+	if r == 0 {
+		r = cmp.Compare(dv.Month, ov.Month)
+	}
+	if r == 0 {
+		r = cmp.Compare(dv.Day, ov.Day)
+	}
+	if s.flip {
+		r = -r
+	}
+	return opResult(s.call.Func, r)
 }
 
 // fieldCompare is a comparison of YEAR … MINUTES of a date or dateTime the column knows (as dateFieldID reads it)

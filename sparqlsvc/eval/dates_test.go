@@ -954,3 +954,59 @@ func TestFieldRunsMatchReference(t *testing.T) {
 		t.Fatalf("%d rows, reference %d", len(got), len(want))
 	}
 }
+
+// TestDateCastComparisonsMatchReference: xsd:date(?v) compared with another column or a constant, which
+// dateCastCompare answers from the ids where both are dates without a timezone, keeps the rows the cast and the
+// comparison on terms keep, over dates and dateTimes with and without timezones, forms that are no dates, numbers
+// and strings.
+func TestDateCastComparisonsMatchReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	ds, triples := dateData(t, r, 1500)
+	xsd := rdf.XSDNS
+	values := map[string][2]rdf.Term{}
+	for _, tr := range triples {
+		v := values[tr[0].Value]
+		v[map[string]int{"http://ex.org/v0": 0, "http://ex.org/v1": 1}[tr[1].Value]] = tr[2]
+		values[tr[0].Value] = v
+	}
+	others := []string{"?w", `"2008-02-10"^^<` + xsd + `date>`, `"2008-02-10Z"^^<` + xsd + `date>`, `"2008-02-10T00:00:00"^^<` + xsd + `dateTime>`}
+	fast := 0
+	for _, other := range others {
+		for _, op := range []string{"<", "<=", ">", ">=", "=", "!="} {
+			for _, flip := range []bool{false, true} {
+				f := `<` + xsd + `date>(?v) ` + op + " " + other
+				if flip {
+					f = other + " " + op + ` <` + xsd + `date>(?v)`
+				}
+				src := `SELECT ?s { ?s <http://ex.org/v0> ?v ; <http://ex.org/v1> ?w FILTER(` + f + `) }`
+				var want []string
+				for s, v := range values {
+					o := v[1]
+					if other != "?w" {
+						q, err := parser.Parse(`SELECT * { BIND(`+other+` AS ?x) }`, parser.Options{})
+						if err != nil {
+							t.Fatal(err)
+						}
+						o = firstOp[*algebra.Extend](q.Op).Expr.(algebra.Constant).Term
+					}
+					c, err := builtin.Cast(xsd+"date", v[0])
+					pass := err == nil && refTest(op, c, o)
+					if flip {
+						pass = err == nil && refTest(op, o, c)
+					}
+					if pass {
+						want = append(want, "<"+s+">")
+					}
+				}
+				got, _ := runQuery(t, ds, src)
+				if strings.Join(got, "\n") != strings.Join(sorted(want), "\n") {
+					t.Errorf("%s: %d solutions, want %d", f, len(got), len(want))
+				}
+				fast += len(got)
+			}
+		}
+	}
+	if fast == 0 {
+		t.Fatal("no comparison held: the data tests nothing")
+	}
+}
