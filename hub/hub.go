@@ -211,11 +211,15 @@ func Serve(ctx context.Context, c Config) error {
 	gitHandler := githttp.New(st, guard, "/git/")
 	gitHandler.BaseURL = c.BaseURL
 	// The push answers once what it published is live, so the URLs it prints answer when git returns.
-	gitHandler.Rendered = pipe.Live
+	gitHandler.Rendered = pipe.RepositoryOutcome
 	srv := server.New(server.Config{Store: st, Auth: guard, Search: idx, BaseURL: c.BaseURL, Logger: log,
 		Git: gitHandler, Site: siteHandler, SPARQLGate: gate, SPARQLStore: loader, CORSOrigins: c.CORSOrigins,
 		Tree: c.Site, Indexes: indexes,
-		Pending: func(_ context.Context, p model.Publication) bool { return pipe.Pending(p.ID) }})
+		Pending: func(_ context.Context, p model.Publication) bool { return pipe.Pending(p.ID) },
+		Failed: func(ctx context.Context, p model.Publication) error {
+			_, err := pipe.Outcome(ctx, p.ID)
+			return err
+		}})
 	var handler http.Handler = srv
 	if follower != nil {
 		handler = replica.NewHandler(replica.HandlerOptions{Local: srv, Follower: follower, Rendered: pipe.Live, Public: server.SitePath})

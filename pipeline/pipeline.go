@@ -22,6 +22,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,6 +33,7 @@ import (
 	"github.com/ldhub/ldhub/atomicfile"
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/model"
+	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/content/store"
 	"github.com/ldhub/ldhub/site/html"
 	"github.com/ldhub/ldhub/site/tree"
@@ -56,10 +58,13 @@ type Options struct {
 // Pipeline renders publications. Its methods may be called concurrently; rendering itself is serialised, so there
 // is one writer of the tree.
 type Pipeline struct {
-	o       Options
-	work    sync.Mutex // held while rendering
-	mu      sync.Mutex // guards live
-	live    map[string]string
+	o    Options
+	work sync.Mutex // held while rendering
+	mu   sync.Mutex // guards live and failed
+	live map[string]string
+	// failed holds, by publication id, why the last sync that wanted a version live could not render it, so that
+	// a write waiting for that version (a push, an upload) answers at once rather than at its bound.
+	failed  map[string]failure
 	stateMu sync.Mutex
 	batch   *pageBatch                // the pages and renames of the sync in progress (under work)
 	gz      atomic.Pointer[gzipQueue] // the background worker's queue while Run runs one (gzip.go)
@@ -107,7 +112,7 @@ func newPipeline(o Options) (*Pipeline, error) {
 			return nil, fmt.Errorf("pipeline: %w", err)
 		}
 	}
-	return &Pipeline{o: o, live: map[string]string{}, pageGen: map[string]uint64{}, laterRepos: map[string]int{}}, nil
+	return &Pipeline{o: o, live: map[string]string{}, failed: map[string]failure{}, pageGen: map[string]uint64{}, laterRepos: map[string]int{}}, nil
 }
 
 // Pending reports whether the publication's latest version is not yet live (v4 "pending"). An unknown or deleted
@@ -147,6 +152,97 @@ func (p *Pipeline) Live(ctx context.Context, repoID string) bool {
 		}
 	}
 	return true
+}
+
+// failure is a sync's failed attempt to make version live.
+type failure struct {
+	version string
+	err     *RenderError
+}
+
+// RenderError says why a publication's latest version is not live: the sync that was to render it failed. Its
+// Error is for the writer who published the version (a push's "remote:" lines, an upload's JSON error): the RDF
+// syntax error (with line and column) when that was the cause, else only that rendering failed; the cause, which
+// may name the server's files, is in Err and in the pipeline's log.
+type RenderError struct {
+	URI     string // the publication's URI
+	Version string // the label of the version that failed, when one did
+	Err     error
+}
+
+func (e *RenderError) Error() string {
+	what := e.URI
+	if e.Version != "" {
+		what += " version " + e.Version
+	}
+	if syn, ok := errors.AsType[*rdf.SyntaxError](e.Err); ok {
+		return what + " could not be rendered: " + syn.Error()
+	}
+	return what + " could not be rendered (the hub's log says why)"
+}
+
+func (e *RenderError) Unwrap() error { return e.Err }
+
+// versionError names the version whose rendering failed.
+type versionError struct {
+	label string
+	err   error
+}
+
+func (e *versionError) Error() string { return "version " + e.label + ": " + e.err.Error() }
+func (e *versionError) Unwrap() error { return e.err }
+
+// Outcome reports whether the publication's latest version is live and, when it is not, why the sync that was
+// to render it failed (nil while it is still to be tried). An unknown or deleted publication is live.
+func (p *Pipeline) Outcome(ctx context.Context, publicationID string) (bool, error) {
+	pub, err := p.o.Store.Publication(ctx, model.SystemActor, publicationID, "")
+	if err != nil {
+		return true, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.live[publicationID] == pub.Version.ID {
+		return true, nil
+	}
+	if f, ok := p.failed[publicationID]; ok && f.version == pub.Version.ID {
+		return false, f.err
+	}
+	return false, nil
+}
+
+// RepositoryOutcome is Outcome over every publication of a repository: live when all are, and an error (those of
+// the publications that failed, joined) once each is either live or failed, so that a push answers as soon as
+// nothing it waits for will change. A repository it cannot read is live.
+func (p *Pipeline) RepositoryOutcome(ctx context.Context, repoID string) (bool, error) {
+	pubs, err := p.o.Store.Publications(ctx, model.SystemActor, repoID)
+	if err != nil {
+		return true, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var errs []error
+	for _, pub := range pubs {
+		if p.live[pub.ID] == pub.Version.ID {
+			continue
+		}
+		f, ok := p.failed[pub.ID]
+		if !ok || f.version != pub.Version.ID {
+			return false, nil // still to be rendered
+		}
+		errs = append(errs, f.err)
+	}
+	return len(errs) == 0, errors.Join(errs...)
+}
+
+// setFailed records that the sync which was to make pub's latest version live failed with err.
+func (p *Pipeline) setFailed(pub model.Publication, repoPath string, err error) {
+	re := &RenderError{URI: p.o.BaseURL + path.Join(repoPath, pub.PublicationURI), Err: err}
+	if ve, ok := errors.AsType[*versionError](err); ok {
+		re.Version = ve.label
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.failed[pub.ID] = failure{version: pub.Version.ID, err: re}
 }
 
 // Run renders everything once, then follows the store's change events until ctx ends. Errors of single
@@ -341,6 +437,9 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 		present[pub.ID] = true
 		ps, rendered, err := p.syncPublication(ctx, repo, repoPath, groups, pub, st.Publications[pub.ID])
 		if err != nil {
+			if ctx.Err() == nil {
+				p.setFailed(pub, repoPath, err)
+			}
 			errs = append(errs, fmt.Errorf("pipeline: %s/%s: %w", repoPath, pub.PublicationURI, err))
 			continue
 		}
@@ -373,6 +472,14 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 	})
 	if err != nil {
 		// The state is not saved, so the next sync renders all of it again.
+		// The publications rendered above are not live either: a write waiting for them is told.
+		if ctx.Err() == nil {
+			for _, pub := range pubs {
+				if _, ok := st.Publications[pub.ID]; ok && slices.Contains(live, [2]string{pub.ID, pub.Version.ID}) {
+					p.setFailed(pub, repoPath, err)
+				}
+			}
+		}
 		return Result{}, errors.Join(append(errs, err)...)
 	}
 	for _, l := range live {
@@ -419,6 +526,7 @@ func (p *Pipeline) removePubDir(dir string) error {
 func (p *Pipeline) setLive(id, version string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	delete(p.failed, id)
 	if version == "" {
 		delete(p.live, id)
 	} else {
@@ -500,7 +608,7 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 		wanted[name] = true
 		page, err := p.ensureVersion(ctx, pub, v, base, versions[i], filepath.Join(vroot, name))
 		if err != nil {
-			return old, false, fmt.Errorf("version %s: %w", v.Label, err)
+			return old, false, &versionError{label: v.Label, err: err}
 		}
 		p.batch.triples[v.ID] = page.Stats.Triples
 		if v.ID == pub.Version.ID {

@@ -183,12 +183,13 @@ func (h *Handler) rendered(ctx context.Context, repos []string) bool {
 	if h.o.Rendered == nil {
 		return true
 	}
-	return githttp.WaitLive(ctx, h.o.CatchUp, func(ctx context.Context) bool {
+	live, _ := githttp.WaitLive(ctx, h.o.CatchUp, func(ctx context.Context) (bool, error) {
 		for _, id := range repos {
 			if !h.o.Rendered(ctx, id) {
-				return false
+				return false, nil
 			}
 		}
-		return true
+		return true, nil
 	})
+	return live
 }

@@ -134,19 +134,42 @@ func (s *Server) updatePublication(w http.ResponseWriter, r *http.Request, c *ca
 }
 
 // LiveHeader is on the answer of every upload that published a version: "true" when the version is live at the
-// publication's URL (and its SPARQL endpoint) as the answer is sent, "false" when Settle passed first.
+// publication's URL (and its SPARQL endpoint) as the answer is sent, "false" when Settle passed first or the
+// pipeline could not render it.
 const LiveHeader = "Ldhub-Live"
 
 // writePublished answers an upload that published a version of p once that version is live, at most Settle: the
 // pipeline renders after the commit, and a client that read the publication's URL right after the answer got 404
-// (or the old version). The push waits the same way (githttp.WaitLive).
+// (or the old version). The push waits the same way (githttp.WaitLive). When the render fails, the answer is at
+// once an error naming why (an RDF syntax error's line and column), since waiting longer changes nothing.
 func (s *Server) writePublished(w http.ResponseWriter, r *http.Request, p model.Publication) error {
-	live := true
+	live, failed := true, error(nil)
 	if s.cfg.Pending != nil {
-		live = githttp.WaitLive(r.Context(), s.cfg.Settle, func(ctx context.Context) bool { return !s.cfg.Pending(ctx, p) })
+		live, failed = githttp.WaitLive(r.Context(), s.cfg.Settle, func(ctx context.Context) (bool, error) {
+			if s.cfg.Failed != nil {
+				if err := s.cfg.Failed(ctx, p); err != nil {
+					return false, err
+				}
+			}
+			return !s.cfg.Pending(ctx, p), nil
+		})
 	}
 	w.Header().Set(LiveHeader, strconv.FormatBool(live))
+	if failed != nil {
+		return renderFailed(failed)
+	}
 	return writeJSON(w, publicationView(p))
+}
+
+// renderFailed is the answer to an upload whose version is stored but could not be rendered: 422, as the content
+// (or an earlier version's, stored before it was checked) is what the pipeline refused.
+func renderFailed(err error) error {
+	e := &apierr.Error{Status: http.StatusUnprocessableEntity, Err: err,
+		Message: "the version is stored but not live: " + err.Error()}
+	if syn, ok := errors.AsType[*rdf.SyntaxError](err); ok {
+		e.Details = apierr.Syntax{Format: syn.Syntax, Line: syn.Line, Column: syn.Column}
+	}
+	return e
 }
 
 func (s *Server) getPublicationMetaData(w http.ResponseWriter, r *http.Request, c *call) error {

@@ -80,6 +80,9 @@ type Config struct {
 	// Pending reports whether the pipeline has yet to render and index a publication's latest version (the v4
 	// `pending` flag); nil reports false.
 	Pending func(ctx context.Context, p model.Publication) bool
+	// Failed says why the pipeline could not render a publication's latest version (nil: it has not failed), so
+	// that an upload waiting for Pending to clear answers at once when it will not; nil never fails.
+	Failed func(ctx context.Context, p model.Publication) error
 	// Settle bounds how long an upload that published a version waits for Pending to clear before it answers
 	// (0: githttp.DefaultSettle, as for a push); LiveHeader says whether it did.
 	Settle time.Duration

@@ -51,11 +51,12 @@ type Handler struct {
 	BaseURL string
 	// Logger receives the errors that clients only see as "internal error"; nil logs to slog.Default().
 	Logger *slog.Logger
-	// Rendered, when set, reports whether a repository's latest versions are live at their URLs (the pipeline's
-	// Live). An accepted push that changed publications or files waits for it, at most Settle, before it prints
-	// their URLs: the pipeline renders after the commit, and a pusher who opened the URL the push printed when git
-	// returned got 404 (or the old version) for a second or more.
-	Rendered func(ctx context.Context, repoID string) bool
+	// Rendered, when set, reports whether a repository's latest versions are live at their URLs and, once those
+	// that are not live have failed to render, why (the pipeline's RepositoryOutcome). An accepted push that
+	// changed publications or files waits for it, at most Settle, before it prints their URLs: the pipeline
+	// renders after the commit, and a pusher who opened the URL the push printed when git returned got 404 (or the
+	// old version) for a second or more. A failure ends the wait at once and is printed with the URLs.
+	Rendered func(ctx context.Context, repoID string) (bool, error)
 	// Settle bounds that wait (0: 30 s); past it the push says the URLs answer once rendering is done.
 	Settle time.Duration
 }
@@ -400,8 +401,9 @@ func (h *Handler) receivePack(w http.ResponseWriter, r *http.Request, actor mode
 	// rest into nothing (within MaxPush, so bounded) lets the report reach the pusher as a [remote rejected] line.
 	_, _ = io.Copy(io.Discard, br)
 	live := true
+	var renderErr error
 	if pushErr == nil && len(report.Changes) > 0 {
-		live = h.waitRendered(r.Context(), repoID)
+		live, renderErr = h.waitRendered(r.Context(), repoID)
 	}
 	rs := packp.NewReportStatus()
 	rs.UnpackStatus = "ok"
@@ -442,7 +444,7 @@ func (h *Handler) receivePack(w http.ResponseWriter, r *http.Request, actor mode
 			msg.WriteString("  " + line + "\n")
 		}
 	} else {
-		h.describe(&msg, r, report, live)
+		h.describe(&msg, r, report, live, renderErr)
 	}
 	_, _ = mux.WriteChannel(sideband.ProgressMessage, msg.Bytes())
 	var rep bytes.Buffer
@@ -451,22 +453,24 @@ func (h *Handler) receivePack(w http.ResponseWriter, r *http.Request, actor mode
 	_ = pktline.NewEncoder(w).Flush()
 }
 
-// waitRendered waits until the repository's latest versions are live, at most Settle, and reports whether they are.
-func (h *Handler) waitRendered(ctx context.Context, repoID string) bool {
+// waitRendered waits until the repository's latest versions are live, or failed to render, at most Settle, and
+// reports whether they are live and why not when a render failed.
+func (h *Handler) waitRendered(ctx context.Context, repoID string) (bool, error) {
 	if h.Rendered == nil {
-		return true
+		return true, nil
 	}
-	return WaitLive(ctx, h.Settle, func(ctx context.Context) bool { return h.Rendered(ctx, repoID) })
+	return WaitLive(ctx, h.Settle, func(ctx context.Context) (bool, error) { return h.Rendered(ctx, repoID) })
 }
 
 // DefaultSettle bounds how long a write that published waits for it to go live before it answers anyway.
 const DefaultSettle = 30 * time.Second
 
-// WaitLive asks live every 10 ms until it says yes, at most settle (0: DefaultSettle) or until ctx ends, and
-// reports whether it did. A write that published (a push here, an upload in the API, a write a replica forwarded)
-// answers after it, so that the URLs its answer names already serve what it wrote; the bound keeps a stuck render
-// from holding the writer.
-func WaitLive(ctx context.Context, settle time.Duration, live func(context.Context) bool) bool {
+// WaitLive asks live every 10 ms until it says yes or gives an error, at most settle (0: DefaultSettle) or until
+// ctx ends, and reports whether it said yes, and its error. A write that published (a push here, an upload in
+// the API, a write a replica forwarded) answers after it, so that the URLs its answer names already serve what it
+// wrote; the bound keeps a stuck render from holding the writer, and the error (the pipeline's render failed)
+// ends the wait at once, as nothing will go live before another write.
+func WaitLive(ctx context.Context, settle time.Duration, live func(context.Context) (bool, error)) (bool, error) {
 	if settle <= 0 {
 		settle = DefaultSettle
 	}
@@ -474,19 +478,22 @@ func WaitLive(ctx context.Context, settle time.Duration, live func(context.Conte
 	defer cancel()
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
-	for !live(ctx) {
+	for {
+		ok, err := live(ctx)
+		if ok || err != nil {
+			return ok, err
+		}
 		select {
 		case <-ctx.Done():
-			return false
+			return false, nil
 		case <-tick.C:
 		}
 	}
-	return true
 }
 
 // describe writes what an accepted push published, one line per publication or file, for git to show as
-// "remote:" lines; live says whether their URLs already answer with the new versions.
-func (h *Handler) describe(w *bytes.Buffer, r *http.Request, rep *store.PushReport, live bool) {
+// "remote:" lines; live says whether their URLs already answer with the new versions, failed why some do not.
+func (h *Handler) describe(w *bytes.Buffer, r *http.Request, rep *store.PushReport, live bool, failed error) {
 	base := strings.TrimSuffix(h.BaseURL, "/")
 	if base == "" {
 		scheme := "http"
@@ -509,7 +516,16 @@ func (h *Handler) describe(w *bytes.Buffer, r *http.Request, rep *store.PushRepo
 		}
 		fmt.Fprintf(w, "ldhub: %s %s version %s\n", verb, base+c.Path, c.Label)
 	}
-	if !live {
+	switch {
+	case failed != nil:
+		// The push is stored; what failed stays at its last live version until a later push fixes it.
+		w.WriteString("ldhub: stored, but not everything went live:\n")
+		for _, line := range strings.Split(failed.Error(), "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				w.WriteString("ldhub:   " + line + "\n")
+			}
+		}
+	case !live:
 		w.WriteString("ldhub: still rendering: these URLs answer with the new versions in a moment\n")
 	}
 	for _, n := range rep.Notes {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -319,15 +320,19 @@ func TestPushWaitsUntilRendered(t *testing.T) {
 	h := newHub(t)
 	repoID := h.newRepo(t, "rendered")
 	var mu sync.Mutex
-	asked, liveAfter := 0, 0 // Rendered answers false liveAfter times, then true
-	h.git.Rendered = func(_ context.Context, id string) bool {
+	asked, liveAfter := 0, 0 // Rendered answers false liveAfter times, then true (or failed, when set)
+	var failed error
+	h.git.Rendered = func(_ context.Context, id string) (bool, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		if id != repoID {
 			t.Errorf("Rendered asked for repository %s, pushed %s", id, repoID)
 		}
 		asked++
-		return asked > liveAfter
+		if asked > liveAfter && failed != nil {
+			return false, failed
+		}
+		return asked > liveAfter, nil
 	}
 	home := t.TempDir()
 	mustGit(t, home, "clone", "-q", h.url("rendered", &h.publisher), "wt")
@@ -369,6 +374,22 @@ func TestPushWaitsUntilRendered(t *testing.T) {
 	}
 	mustContain(t, "push not rendered within Settle", out, "remote: ldhub: new version "+h.srv.URL+"/org/rendered/core version ",
 		"remote: ldhub: still rendering: these URLs answer with the new versions in a moment")
+
+	// A failed render ends the wait at once (Settle is far off) and the push prints why.
+	reset(2)
+	h.git.Settle = time.Hour
+	mu.Lock()
+	failed = errors.Join(errors.New("http://x/org/rendered/core version 1 could not be rendered: turtle: line 4, column 1: bad"), errors.New("second"))
+	mu.Unlock()
+	out = push("<a> <b> <f> .\n")
+	mustContain(t, "push that failed to render", out, "remote: ldhub: stored, but not everything went live:",
+		"remote: ldhub:   http://x/org/rendered/core version 1 could not be rendered: turtle: line 4, column 1: bad", "remote: ldhub:   second")
+	if n := calls(); n != 3 || strings.Contains(out, "still rendering") {
+		t.Errorf("the push answered after Rendered was asked %d times, want 3 (false twice, then failed):\n%s", n, out)
+	}
+	mu.Lock()
+	failed = nil
+	mu.Unlock()
 
 	reset(1 << 30)
 	mustGit(t, wt, "checkout", "-q", "-b", "draft")

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ldhub/ldhub/content/conformance"
+)
+
+// TestWriteAfterAFailedRenderAnswersAtOnce: a version the pipeline cannot render (here bad Turtle committed
+// straight into the bare repository with plain git, which the hub never checked) used to hold every later
+// push to the repository and every upload of that publication for the full 30 s bound, which then answered
+// `still rendering` / `Ldhub-Live: false` as if a moment more would do. Now the push prints, on its sideband,
+// which publication failed and the syntax error's line and column; the upload (curl) is a 422 JSON error with
+// them and `Ldhub-Live: false`.
+func TestWriteAfterAFailedRenderAnswersAtOnce(t *testing.T) {
+	needGit(t)
+	if _, err := exec.LookPath("curl"); err != nil {
+		conformance.Missing(t, "curl is not installed")
+	}
+	data := t.TempDir()
+	vars := map[string]string{"LDHUB_DATA": data, "LDHUB_ADMIN_ID": "root", "LDHUB_ADMIN_SECRET": "first-hour-secret"}
+	s := startServe(t, vars)
+	defer s.stop()
+	c := newClient(s.addr, "root", "first-hour-secret")
+	defer c.close()
+	repo := vocabRepository(t, c)
+	dir := t.TempDir()
+	good := "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n<Bridge> rdfs:label \"Bridge\"@en .\n"
+	file := filepath.Join(dir, "core.ttl")
+	if err := os.WriteFile(file, []byte(good), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	curl := func(method, metaPart, contentPart string) (string, map[string]any) {
+		t.Helper()
+		answer := filepath.Join(dir, "answer.json")
+		out, err := exec.Command("curl", "-s", "-S", "-D", "-", "-o", answer, "-u", "root:first-hour-secret", "-X", method,
+			"-F", metaPart+`={"name": "core"};type=application/json`, "-F", contentPart+"=@"+file,
+			"http://"+s.addr+"/api/v3/repositories/"+repo+"/publications").CombinedOutput()
+		if err != nil {
+			t.Fatalf("curl: %v\n%s", err, out)
+		}
+		var body map[string]any
+		b, _ := os.ReadFile(answer)
+		if err := json.Unmarshal(b, &body); err != nil {
+			t.Fatalf("the answer is not JSON: %v\n%s\n%s", err, out, b)
+		}
+		return strings.ToLower(string(out)), body
+	}
+	if head, _ := curl("POST", "metadata", "content"); !strings.Contains(head, "\nldhub-live: true\r\n") {
+		t.Fatalf("the first upload is not live:\n%s", head)
+	}
+
+	// An edit made with plain git in the bare repository: the hub's checks never saw it.
+	home := t.TempDir()
+	bare := filepath.Join(data, "repositories", repo+".git")
+	if _, err := gitCmd(home, "clone", "-q", bare, "hand"); err != nil {
+		t.Fatal(err)
+	}
+	hand := filepath.Join(home, "hand")
+	bad := good + "<Tunnel> rdfs:label \"Tunnel\"@en\n<Ferry> rdfs:label \"Ferry\"@en .\n"
+	if err := os.WriteFile(filepath.Join(hand, "core.ttl"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"commit", "-qam", "edited by hand"}, {"push", "-q", "origin", "HEAD"}} {
+		if _, err := gitCmd(hand, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	label, err := gitCmd(hand, "rev-parse", "--short=7", "HEAD") // the version's label (versioning by commit)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// A push of another publication over HTTP, with the git CLI's defaults.
+	if _, err := gitCmd(home, "clone", "-q", "http://root:first-hour-secret@"+s.addr+"/git/org/vocab.git", "wt"); err != nil {
+		t.Fatal(err)
+	}
+	wt := filepath.Join(home, "wt")
+	if err := os.WriteFile(filepath.Join(wt, "extra.ttl"), []byte(good), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"add", "extra.ttl"}, {"commit", "-qm", "extra"}} {
+		if _, err := gitCmd(wt, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := time.Now()
+	out, err := gitCmd(wt, "push")
+	if err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(start)
+	where := "http://" + s.addr + "/org/vocab/core version " + label + " could not be rendered: turtle: line 4, column 1: "
+	if !strings.Contains(out, "remote: ldhub: new publication http://"+s.addr+"/org/vocab/extra version ") ||
+		!strings.Contains(out, "remote: ldhub:   "+where) || strings.Contains(out, "still rendering") {
+		t.Errorf("the push (%v) does not say that core failed and where:\n%s", took, out)
+	}
+	if r, err := c.do("GET", "/org/vocab/extra", "", nil, "Accept", "application/n-triples"); err != nil || r.status != 200 {
+		t.Errorf("the pushed publication is not live when the push answers: %v %v", r, err)
+	}
+
+	// An upload of a good version of core: the pipeline renders every version, and the one made by hand fails.
+	start = time.Now()
+	head, body := curl("PUT", "meta-data", "Content")
+	took = time.Since(start)
+	details, _ := body["details"].(map[string]any)
+	msg, _ := body["message"].(string)
+	if !strings.Contains(head, " 422") || !strings.Contains(head, "\nldhub-live: false\r\n") ||
+		!strings.Contains(msg, where) || details["line"] != 4.0 || details["column"] != 1.0 {
+		t.Errorf("the upload (%v) does not say that the version made by hand failed and where:\n%s%v", took, head, body)
+	}
+}
