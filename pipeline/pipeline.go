@@ -80,12 +80,14 @@ type Pipeline struct {
 	goneHook func() // tests: called by the background deletion before it deletes
 }
 
-// Result says what one sync did, by publication id.
+// Result says what one sync did, by publication id. Refused are the publications not rendered because their
+// path is over model.MaxPathLen (each logged as a warning).
 type Result struct {
-	Rendered, Skipped, Removed []string
+	Rendered, Skipped, Removed, Refused []string
 }
 
 func (r *Result) add(o Result) {
+	r.Refused = append(r.Refused, o.Refused...)
 	r.Rendered = append(r.Rendered, o.Rendered...)
 	r.Skipped = append(r.Skipped, o.Skipped...)
 	r.Removed = append(r.Removed, o.Removed...)
@@ -177,6 +179,9 @@ func (e *RenderError) Error() string {
 	}
 	if syn, ok := errors.AsType[*rdf.SyntaxError](e.Err); ok {
 		return what + " could not be rendered: " + syn.Error()
+	}
+	if errors.Is(e.Err, model.ErrInvalid) {
+		return what + " could not be rendered: " + e.Err.Error()
 	}
 	return what + " could not be rendered (the hub's log says why)"
 }
@@ -433,8 +438,21 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 	present := map[string]bool{}
 	var live [][2]string // publication id, latest version id: live once committed
 	groups := groupNamesOn(repoPath, p.groupNames(ctx))
+	listed := pubs[:0:0] // the publications the repository's page lists: those not refused below
 	for _, pub := range pubs {
 		present[pub.ID] = true
+		// A path the store now refuses (model.MaxPathLen), written by an older ldhub or with plain git into the
+		// bare repository, may not fit the file system's paths below the tree: the rest of the repository is
+		// built without it, and a write waiting for the repository is told why (Outcome).
+		if n := len(pub.PublicationURI); n > model.MaxPathLen {
+			err := model.Invalidf("its path is %d bytes, more than the limit of %d to be published", n, model.MaxPathLen)
+			p.o.Log.Warn("pipeline: publication not rendered: its path is over the limit", "repository", repoPath,
+				"path", pub.PublicationURI, "bytes", n, "limit", model.MaxPathLen)
+			p.setFailed(pub, repoPath, err)
+			res.Refused = append(res.Refused, pub.ID)
+			continue
+		}
+		listed = append(listed, pub)
 		ps, rendered, err := p.syncPublication(ctx, repo, repoPath, groups, pub, st.Publications[pub.ID])
 		if err != nil {
 			if ctx.Err() == nil {
@@ -468,7 +486,7 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 	}
 	// Nothing rendered above is live yet: one Hugo build writes every page, then the folders go into place.
 	err = p.commitPages(ctx, func(hb *html.Batch) ([]indexPage, []string, error) {
-		return p.indexPages(ctx, hb, &repo, repoPath, st.Path, pubs)
+		return p.indexPages(ctx, hb, &repo, repoPath, st.Path, listed)
 	})
 	if err != nil {
 		// The state is not saved, so the next sync renders all of it again.

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/pipeline"
 	"github.com/ldhub/ldhub/site/objstore"
 	"github.com/ldhub/ldhub/site/webconf"
@@ -55,7 +57,9 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 		return err
 	}
 	defer st.Close()
-	p, err := pipeline.New(pipeline.Options{Store: st, Out: *out, BaseURL: *baseURL, HTML: htmlOpts})
+	// Warnings (a publication that cannot be rendered, skipped) go to stderr, as serve's do.
+	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	p, err := pipeline.New(pipeline.Options{Store: st, Out: *out, BaseURL: *baseURL, HTML: htmlOpts, Log: log})
 	if err != nil {
 		return err
 	}
@@ -70,6 +74,9 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 	}
 	fmt.Fprintf(env.stdout, "rendered %d publications, %d unchanged, %d removed, %d term pages (%d kept) in %s into %s\n",
 		len(res.Rendered), len(res.Skipped), len(res.Removed), terms.Rendered, terms.Kept, time.Since(start).Round(time.Millisecond), *out)
+	if len(res.Refused) > 0 {
+		fmt.Fprintf(env.stderr, "ldhub build: %d publications not rendered: their paths are over the limit of %d bytes (see the warnings above)\n", len(res.Refused), model.MaxPathLen)
+	}
 	if pub != nil && err == nil {
 		// Only a complete build is published: a failed one would delete the objects of what it did not render.
 		start = time.Now()
