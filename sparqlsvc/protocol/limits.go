@@ -57,10 +57,14 @@ func (l Limits) withDefaults() Limits {
 
 // Gate bounds the queries running at once, in the whole server and per client address, so that one client's
 // heavy queries cannot take every slot (nor, with the per-query budget, all memory) from the others' lookups.
+// The last reserve slots go only to addresses that hold none: without them four addresses with two heavy queries
+// each filled all eight, and every other client's lookup was refused until one ended; now an address running
+// none gets in while any slot is free, and shutting the others out takes five addresses (with the defaults).
 // A query that finds no free slot is refused at once with 503 and Retry-After, not queued. One Gate is shared by
 // every endpoint of a server.
 type Gate struct {
 	max, perClient int
+	reserve        int // slots kept for addresses that hold none
 	client         func(*http.Request) string
 	mu             sync.Mutex
 	running        int
@@ -84,8 +88,8 @@ const (
 	DefaultPerClient     = 2
 )
 
-// NewGate returns a gate admitting max queries at once, perClient of them from one address; zero takes the
-// defaults above. client names the address a request comes from (behind a proxy, the forwarded client's); nil
+// NewGate returns a gate admitting max queries at once, perClient of them from one address, the last quarter of
+// max only to an address running none; zero takes the defaults above. client names the address a request comes from (behind a proxy, the forwarded client's); nil
 // takes the peer's IP.
 func NewGate(max, perClient int, client func(*http.Request) string) *Gate {
 	if client == nil {
@@ -97,16 +101,17 @@ func NewGate(max, perClient int, client func(*http.Request) string) *Gate {
 	if perClient <= 0 {
 		perClient = DefaultPerClient
 	}
-	return &Gate{max: max, perClient: perClient, client: client, byClient: map[string]int{}, cores: eval.NewCores(runtime.GOMAXPROCS(0))}
+	return &Gate{max: max, perClient: perClient, reserve: max / 4, client: client, byClient: map[string]int{}, cores: eval.NewCores(runtime.GOMAXPROCS(0))}
 }
 
 // enter admits a query from r's client, returning the function that ends it, or false when the server or the
-// client is at its limit.
+// client is at its limit, or the client already runs a query and only the reserved slots are free.
 func (g *Gate) enter(r *http.Request) (func(), bool) {
 	client := g.client(r)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.running >= g.max || g.byClient[client] >= g.perClient {
+	held := g.byClient[client]
+	if g.running >= g.max || held >= g.perClient || held > 0 && g.max-g.running <= g.reserve {
 		return nil, false
 	}
 	g.running++

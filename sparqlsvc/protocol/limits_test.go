@@ -402,3 +402,81 @@ func TestDeclaredHugeBodyIsRefusedAtOnce(t *testing.T) {
 		c.Close()
 	}
 }
+
+// fromAddress is an HTTP client whose connections come from the loopback address ip, so that a server sees it
+// as that client address (Linux routes all of 127.0.0.0/8 to the loopback).
+func fromAddress(ip string) *http.Client {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+	return &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
+}
+
+// TestSlotsForAddressesHoldingNone: four client addresses, each running two heavy queries (the per-address
+// limit), used to take all eight slots, and every other client's cheap query got 503 until one ended. The last
+// slots are now kept for addresses that hold none: one of the eight heavy queries is refused, and a fifth
+// address's lookup answers while the other seven run. Real clients from five loopback addresses, the default
+// gate, the peer's address as the client.
+func TestSlotsForAddressesHoldingNone(t *testing.T) {
+	ds := hostileData(t, 200)
+	gate := NewGate(0, 0, nil)
+	h := &Handler{
+		Codecs:   codec.Default(),
+		Endpoint: func(*http.Request) string { return "http://hub.example/p/sparql" },
+		Resolve: func(context.Context, *http.Request, DatasetRequest) (Backend, func(), error) {
+			return ds, func() {}, nil
+		},
+		Limits: Limits{Timeout: 20 * time.Second},
+		Gate:   gate,
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	running := func() int {
+		gate.mu.Lock()
+		defer gate.mu.Unlock()
+		return gate.running
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const heavy = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }" // 10^9 rows
+	var refused atomic.Int32
+	var wg sync.WaitGroup
+	// One query after the other, each once it runs or was refused, so that the order is the test's.
+	for i := range 4 {
+		c := fromAddress(fmt.Sprintf("127.0.0.%d", 11+i))
+		for range 2 {
+			before := running() + int(refused.Load())
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/sparql?query="+url.QueryEscape(heavy), nil)
+				resp, err := c.Do(req)
+				if err != nil {
+					return // cancelled below
+				}
+				defer resp.Body.Close()
+				if resp.StatusCode == http.StatusServiceUnavailable {
+					refused.Add(1)
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+			}()
+			deadline := time.Now().Add(20 * time.Second)
+			for running()+int(refused.Load()) == before && time.Now().Before(deadline) {
+				time.Sleep(2 * time.Millisecond)
+			}
+		}
+	}
+	// Three addresses hold two slots each; the fourth gets one of the two kept for newcomers, not a second.
+	if n, r := running(), refused.Load(); n != DefaultMaxConcurrent-1 || r != 1 {
+		t.Errorf("%d heavy queries running and %d refused, want %d and 1", n, r, DefaultMaxConcurrent-1)
+	}
+	resp, err := fromAddress("127.0.0.20").Get(srv.URL + "/sparql?query=" + url.QueryEscape("ASK { <http://ex.org/n1> <http://ex.org/next> <http://ex.org/n2> }"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "true") {
+		t.Errorf("a fifth address's lookup while %d heavy queries run: %d %s", running(), resp.StatusCode, body)
+	}
+	cancel()
+	wg.Wait()
+}
