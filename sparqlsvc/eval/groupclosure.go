@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
 // A GROUP BY over a closure joined with every solution of another pattern (v28a: `?offer bsbm:product ?p . ?p a
@@ -39,6 +40,13 @@ type closureGroup struct {
 	js, fs int
 	counts *algebra.Group
 	inner  *algebra.Group
+	// When B is a BGP with a pattern `?v <p> ?u` whose ?v no other pattern mentions, B's solutions with ?u = o are
+	// the rest's with ?u = o, each as many times as the pattern has rows with object o: the pattern's rows are read
+	// in object order (POS), a run of equal objects at a time, and the rest evaluated once per run. v28a's
+	// `?offer bsbm:product ?p` becomes one evaluation of `?p a ?leaf` per product, not one per offer.
+	rest   *algebra.BGP
+	one    algebra.Triple
+	us, vs int
 }
 
 // closureGroupOf returns x's closureGroup, made once per query, or nil when x is not of that shape.
@@ -105,9 +113,73 @@ func (e *evaluator) makeClosureGroup(x *algebra.Group) *closureGroup {
 		}
 	}
 	c.counts = &cx
+	if bgp, ok := b.(*algebra.BGP); ok {
+		c.countedPattern(e, bgp)
+	}
 	c.inner = &algebra.Group{Op: b, Keys: []algebra.GroupKey{{Var: jv, Expr: jv}},
 		Aggregates: []algebra.AggregateBinding{{Aggregate: &algebra.Aggregate{Name: "COUNT"}}}}
 	return c
+}
+
+// countedPattern sets c.rest and the pattern it leaves out when bgp has one as closureGroup says.
+func (c *closureGroup) countedPattern(e *evaluator, bgp *algebra.BGP) {
+	uses := map[algebra.Var]int{}
+	for _, t := range bgp.Triples {
+		for _, n := range [3]algebra.Node{t.S, t.P, t.O} {
+			if n.IsVar() {
+				uses[n.Var]++
+			}
+		}
+	}
+	for k, t := range bgp.Triples {
+		if t.P.IsVar() || !t.S.IsVar() || !t.O.IsVar() || t.S.Var == t.O.Var {
+			continue
+		}
+		// ?v (the subject) in this pattern alone; ?u also in another, so each solution of the rest binds it.
+		v, u := t.S.Var, t.O.Var
+		if uses[v] != 1 || uses[u] < 2 || e.slot(v) == c.js {
+			continue
+		}
+		c.rest, c.one, c.us, c.vs = &algebra.BGP{Triples: slices.Delete(slices.Clone(bgp.Triples), k, k+1)}, t, e.slot(u), e.slot(v)
+		return
+	}
+}
+
+// countB counts c.b's solutions per join node into bs; false when evaluation must stop.
+func (e *evaluator) countB(c *closureGroup, in []ID, bs *groupState, errp *error) bool {
+	if c.rest == nil || in[c.vs] != 0 || in[c.us] != 0 {
+		handled, ok := e.groupRuns(c.inner, in, bs, errp)
+		if !handled {
+			ok = e.exec(c.b, in, func(row []ID) bool { return bs.add(row, 1, errp) }, errp)
+		}
+		return ok
+	}
+	p := e.constID(c.one.P.Term)
+	if p == 0 { // the predicate is not in the data: no solutions
+		return true
+	}
+	m := e.active[0].g.Match(0, p, 0)
+	if m.Perm != index.POS {
+		handled, ok := e.groupRuns(c.inner, in, bs, errp)
+		if !handled {
+			ok = e.exec(c.b, in, func(row []ID) bool { return bs.add(row, 1, errp) }, errp)
+		}
+		return ok
+	}
+	row := slices.Clone(in)
+	for i := 0; i < len(m.Rows); {
+		o, j := m.Rows[i][1], i+1
+		for j < len(m.Rows) && m.Rows[j][1] == o {
+			j++
+		}
+		n := int64(j - i)
+		row[c.us] = o
+		if !e.exec(c.rest, row, func(r []ID) bool { return bs.add(r, n, errp) }, errp) {
+			return false
+		}
+		i = j
+	}
+	return true
 }
 
 // groupClosure groups x's operand into gs as the comment above says when it has that shape; handled is false when
@@ -122,11 +194,7 @@ func (e *evaluator) groupClosure(x *algebra.Group, in []ID, gs *groupState, errp
 	}
 	// B counted per join node, in a group of its own: its order is the order the join nodes are first met.
 	bs := e.newGroupState(c.inner)
-	handled, ok = e.groupRuns(c.inner, in, bs, errp)
-	if !handled {
-		ok = e.exec(c.b, in, func(row []ID) bool { return bs.add(row, 1, errp) }, errp)
-	}
-	if !ok {
+	if !e.countB(c, in, bs, errp) {
 		return true, false
 	}
 	gs.x = c.counts // same keys, and COUNTs whose states and values are those of x's
