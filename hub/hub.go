@@ -62,6 +62,9 @@ type Config struct {
 	// AdminID and AdminSecret name the administrator credential made on the first start of a primary; without a
 	// secret one is generated and printed once to Stdout.
 	AdminID, AdminSecret string
+	// SPARQLMemory is what the SPARQL queries running at once may hold between them, in bytes (0:
+	// protocol.DefaultServerMemory), besides each query's own budget.
+	SPARQLMemory int64
 	// SPARQLStore, when set, is the external SPARQL store's loader configuration; BaseURL, Out, ReadOnly (a
 	// replica's) and Log are filled in.
 	SPARQLStore *storeload.Options
@@ -200,6 +203,7 @@ func Serve(ctx context.Context, c Config) error {
 	// the trusted proxy, by the forwarded address. One set of mapped indexes for the direct URLs and the API, which
 	// query the same files.
 	gate := protocol.NewGate(0, 0, guard.ClientAddr)
+	gate.SetMemory(c.SPARQLMemory)
 	indexes := describe.NewIndexes(32)
 	siteHandler, err := site.NewHandler(site.Options{Dir: c.Site, Theme: html.NewResources(html.ResourceOptions{Themes: c.HTML.Themes, Title: c.HTML.Title, Language: c.HTML.Language}), Pages: pipeline.PagesDir(c.Site), Log: log,
 		SPARQLGate: gate, SPARQLStore: siteBackend(loader), Indexes: indexes,

@@ -70,6 +70,7 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 		"run as a read replica of the hub at this URL, with the credential in LDHUB_FOLLOW_CREDENTIAL=id:secret (env LDHUB_FOLLOW; docs/scaling.md)")
 	storeOpts := addStoreFlags(fs, env)
 	publishS3 := fs.String("publish-s3", env.getenv("LDHUB_PUBLISH_S3"), publishS3Usage)
+	sparqlMemory := fs.Int64("sparql-memory", 0, "MiB the SPARQL queries running at once may hold between them, besides each query's own budget (0: 256)")
 	if help, err := parse(fs, args); help || err != nil {
 		return err
 	}
@@ -103,5 +104,5 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 		TrustedProxies: trusted, CORSOrigins: httpx.ParseOrigins(*corsOrigins),
 		Follow: *follow, FollowID: followID, FollowSecret: followSecret,
 		AdminID: env.getenv("LDHUB_ADMIN_ID"), AdminSecret: env.getenv("LDHUB_ADMIN_SECRET"),
-		SPARQLStore: sparqlStore, Publisher: pub, Stdout: env.stdout, Log: log, AccessLog: env.stderr})
+		SPARQLStore: sparqlStore, SPARQLMemory: *sparqlMemory << 20, Publisher: pub, Stdout: env.stdout, Log: log, AccessLog: env.stderr})
 }

@@ -24,7 +24,7 @@ var childCarry = map[string]int{
 	"ctx": carryOwn, "ds": carryShare, "t": carryFresh, "fn": carryFresh, "opt": carryOwn,
 	"slots": carryClone, "names": carryShare, "nvars": carryShare, "active": carryShare, "steps": carryZero,
 	"outerNoted": carryFresh, "semiSets": carryZero, "trial": carryZero, "nextCheck": carryZero,
-	"stopWork": carryZero, "probes": carryZero, "farProbes": carryZero, "inExists": carryZero, "held": carryZero, "bytes": carryZero, "sent": carryZero, "cache": carryClone,
+	"stopWork": carryZero, "probes": carryZero, "farProbes": carryZero, "inExists": carryZero, "held": carryZero, "bytes": carryZero, "charged": carryZero, "sent": carryZero, "cache": carryClone,
 	"safeC": carryClone, "safeRecent": carryZero, "safeNext": carryZero, "orders": carryClone,
 	"scans": carryClone, "pushed": carryClone, "keyBinds": carryClone, "pathGroups": carryClone, "splits": carryClone, "substVars": carryClone, "bgps": carryFresh,
 	"fanout": carryClone, "info": carryFresh, "subst": carryZero, "multi": carryShare, "consts": carryClone,

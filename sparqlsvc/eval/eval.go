@@ -47,6 +47,9 @@ type Options struct {
 	// optBits, for tests, makes every FILTER over an OPTIONAL that optFilter may answer from a bitmap build it at
 	// its first solution (> 0), or none (< 0); 0 decides by the solutions answered as written.
 	optBits int
+	// Memory, when set, is the server's budget shared by the queries running at once (memory.go): what this
+	// query holds is charged on it as well, and a query that would pass it stops with ErrServerMemory.
+	Memory *Memory
 	// Cores, when set, is the server's pool of core tokens (parallel.go): the query holds one while it runs and
 	// may evaluate a large scan on more cores while the pool has free ones. nil: one goroutine.
 	Cores *Cores
@@ -115,6 +118,7 @@ type evaluator struct {
 	inExists    *existsJoin // the EXISTS being evaluated per row, whose pattern is running (noteOuter)
 	held        int         // rows held in memory by materialising operators
 	bytes       int64       // bytes held by materialising operators (the terms overlay counts its own)
+	charged     int64       // what the query has charged on opt.Memory (memory.go)
 	sent        int         // solutions or triples delivered to the sink
 	cache       map[cacheKey][][]ID
 	safeC       map[safeKey]bool
@@ -236,6 +240,7 @@ func Stream(ctx context.Context, ds *Dataset, q *algebra.Query, opt Options, sin
 		defer opt.Cores.drop()
 	}
 	e := newEvaluator(ctx, ds, q, opt)
+	defer e.unshare()
 	var err error
 	switch q.Form {
 	case algebra.Select:
@@ -328,8 +333,10 @@ func (e *evaluator) check() error {
 			return err
 		}
 	}
-	if e.bytes+e.t.bytes > e.opt.MaxMemory {
+	if h := e.bytes + e.t.bytes; h > e.opt.MaxMemory {
 		return ErrTooLarge
+	} else if e.opt.Memory != nil && (h > e.charged || h < e.charged-2*memoryGrain) {
+		return e.share(h)
 	}
 	return nil
 }
@@ -368,8 +375,10 @@ func (e *evaluator) holdBytes(n int64) error {
 	if e.par != nil {
 		e.checkLent()
 	}
-	if e.bytes+e.t.bytes > e.opt.MaxMemory {
+	if h := e.bytes + e.t.bytes; h > e.opt.MaxMemory {
 		return ErrTooLarge
+	} else if e.opt.Memory != nil && (h > e.charged || h < e.charged-2*memoryGrain) {
+		return e.share(h)
 	}
 	return nil
 }

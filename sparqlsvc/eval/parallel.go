@@ -951,6 +951,7 @@ func (e *evaluator) workChunks(run *forkRun, sc *scan) bool {
 func (e *evaluator) child(run *forkRun) *evaluator {
 	opt := e.opt
 	opt.MaxMemory = run.budget
+	opt.Memory = nil // a worker's budget is carved from the query's room, which the query has charged
 	opt.MaxRows = int(max(run.maxRow, 1))
 	w := &evaluator{
 		ctx: run.ctx, ds: e.ds, t: newTerms(e.ds.Dict), fn: builtin.NewContext(e.fn.Now, e.fn.Base), opt: opt,

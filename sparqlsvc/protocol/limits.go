@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"fmt"
 	"net"
 	"net/http"
 	"runtime"
@@ -72,6 +73,25 @@ type Gate struct {
 	// cores is the server's pool of core tokens (eval.Cores): a query admitted here may evaluate a large scan on a
 	// second core only while one is idle, so parallel queries never take more cores than the machine has.
 	cores *eval.Cores
+	// memory is the budget the gate's queries share (eval.Memory), besides each one's own.
+	memory *eval.Memory
+}
+
+// Memory is the memory budget the gate's queries share (nil for a nil gate: only each query's own).
+func (g *Gate) Memory() *eval.Memory {
+	if g == nil {
+		return nil
+	}
+	return g.memory
+}
+
+// SetMemory sets the budget the gate's queries share, in bytes (0: DefaultServerMemory). Call it before the gate
+// admits a query.
+func (g *Gate) SetMemory(n int64) {
+	if n <= 0 {
+		n = DefaultServerMemory
+	}
+	g.memory = eval.NewMemory(n)
 }
 
 // Cores is the pool of core tokens the gate's queries share (nil for a nil gate: every query on one goroutine).
@@ -83,9 +103,13 @@ func (g *Gate) Cores() *eval.Cores {
 }
 
 // Defaults of NewGate: a query mostly uses one core, so a few per core keep lookups answering quickly.
+// DefaultServerMemory is the memory the queries running at once may hold between them (eval.Memory): four
+// anonymous budgets, or one credentialed. Without it the bound was the slots times the per-query budget (8 × 64
+// MiB, measured at 782 MiB of heap with the collector's garbage); ldhub serve --sparql-memory sets it.
 const (
 	DefaultMaxConcurrent = 8
 	DefaultPerClient     = 2
+	DefaultServerMemory  = 256 << 20
 )
 
 // NewGate returns a gate admitting max queries at once, perClient of them from one address, the last quarter of
@@ -101,7 +125,8 @@ func NewGate(max, perClient int, client func(*http.Request) string) *Gate {
 	if perClient <= 0 {
 		perClient = DefaultPerClient
 	}
-	return &Gate{max: max, perClient: perClient, reserve: max / 4, client: client, byClient: map[string]int{}, cores: eval.NewCores(runtime.GOMAXPROCS(0))}
+	return &Gate{max: max, perClient: perClient, reserve: max / 4, client: client, byClient: map[string]int{}, cores: eval.NewCores(runtime.GOMAXPROCS(0)),
+		memory: eval.NewMemory(DefaultServerMemory)}
 }
 
 // enter admits a query from r's client, returning the function that ends it, or false when the server or the
@@ -133,6 +158,11 @@ func clientOf(r *http.Request) string {
 		return r.RemoteAddr
 	}
 	return host
+}
+
+// serverMemoryReason says why a query stopped at the budget the gate's queries share: not its own size, so retry.
+func serverMemoryReason(g *Gate) string {
+	return fmt.Sprintf("the queries running on this server hold its memory for queries (%d MiB); retry shortly", g.Memory().Max()>>20)
 }
 
 // retryAfter is the Retry-After a refused query gets: long enough for a typical query to finish.

@@ -480,3 +480,27 @@ func TestSlotsForAddressesHoldingNone(t *testing.T) {
 	cancel()
 	wg.Wait()
 }
+
+// TestServerMemoryBudget: a query that would pass the memory the gate's queries share (Gate.SetMemory) ends
+// with 503, Retry-After and a message naming the server's budget, not its own, and gives back what it charged.
+func TestServerMemoryBudget(t *testing.T) {
+	ds := hostileData(t, 2000)
+	gate := NewGate(0, 0, clientHeader)
+	gate.SetMemory(1 << 20)
+	h := &Handler{
+		Codecs: codec.Default(),
+		Resolve: func(context.Context, *http.Request, DatasetRequest) (Backend, func(), error) {
+			return ds, func() {}, nil
+		},
+		Gate: gate,
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	resp, body := sparqlGet(t, srv.URL, "198.51.100.1", "SELECT * WHERE { ?a <http://ex.org/val> ?b . ?c <http://ex.org/val> ?d } ORDER BY ?b ?d", "")
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" || !strings.Contains(body, "the queries running on this server hold its memory for queries (1 MiB)") {
+		t.Errorf("a sort past the server's 1 MiB: %d %q %s", resp.StatusCode, resp.Header.Get("Retry-After"), body)
+	}
+	if u := gate.Memory().Used(); u != 0 {
+		t.Errorf("%d bytes still charged", u)
+	}
+}

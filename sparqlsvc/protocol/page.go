@@ -114,13 +114,15 @@ func (h *Handler) gather(w http.ResponseWriter, r *http.Request, query string, p
 	if max <= 0 {
 		max = MaxPageResults
 	}
-	err = ds.Stream(r.Context(), q, eval.Options{Timeout: lim.Timeout, MaxRows: lim.MaxRows, MaxMemory: lim.MaxMemory, MaxResults: max, Cores: h.Gate.Cores()}, pageSink{a})
+	err = ds.Stream(r.Context(), q, eval.Options{Timeout: lim.Timeout, MaxRows: lim.MaxRows, MaxMemory: lim.MaxMemory, MaxResults: max, Cores: h.Gate.Cores(), Memory: h.Gate.Memory()}, pageSink{a})
 	switch {
 	case err == nil:
 	case errors.Is(err, eval.ErrTruncated):
 		a.Truncated = fmt.Sprintf("the page shows the first %d; download the answer for all of it, or add LIMIT/OFFSET", max)
 	case errors.Is(err, eval.ErrTimeout):
 		a.Truncated = fmt.Sprintf("the query ran longer than its limit of %s", lim.Timeout)
+	case errors.Is(err, eval.ErrServerMemory):
+		a.Truncated = serverMemoryReason(h.Gate)
 	case errors.Is(err, eval.ErrTooLarge):
 		a.Truncated = fmt.Sprintf("the query needs more memory than its budget of %d MiB allows; add LIMIT or narrow the pattern", lim.MaxMemory>>20)
 	case errors.Is(err, eval.ErrService):

@@ -277,7 +277,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, p
 	// client that does not read fails, so the query's slot is free again, not held for the connection's idle time.
 	sending := time.AfterFunc(lim.Timeout, func() { httpx.EndWritesBy(w, time.Now().Add(endGrace)) })
 	defer sending.Stop()
-	err = ds.Stream(r.Context(), q, eval.Options{Timeout: lim.Timeout, MaxRows: lim.MaxRows, MaxMemory: lim.MaxMemory, MaxResults: lim.MaxResults, Cores: h.Gate.Cores()}, &out)
+	err = ds.Stream(r.Context(), q, eval.Options{Timeout: lim.Timeout, MaxRows: lim.MaxRows, MaxMemory: lim.MaxMemory, MaxResults: lim.MaxResults, Cores: h.Gate.Cores(), Memory: h.Gate.Memory()}, &out)
 	var reason string
 	switch {
 	case err == nil:
@@ -286,6 +286,11 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, p
 		reason = fmt.Sprintf("the answer was cut at the endpoint's limit of %d %s; add LIMIT/OFFSET to page through it", lim.MaxResults, out.unit())
 	case errors.Is(err, eval.ErrTimeout):
 		reason = fmt.Sprintf("the query ran longer than its limit of %s", lim.Timeout)
+	case errors.Is(err, eval.ErrServerMemory):
+		reason = serverMemoryReason(h.Gate)
+		if !out.w.committed {
+			hd.Set("Retry-After", retryAfter)
+		}
 	case errors.Is(err, eval.ErrTooLarge):
 		reason = fmt.Sprintf("the query needs more memory than its budget of %d MiB allows; add LIMIT or narrow the pattern", lim.MaxMemory>>20)
 	case errors.Is(err, eval.ErrService):
