@@ -159,6 +159,8 @@ type evaluator struct {
 	keyMemoID   ID // the variable value whose MIN/MAX key keyMemo is (accumulate)
 	keyMemo     builtin.Key
 	distinctKey []byte                          // the key of a DISTINCT aggregate's value (distinctMet), reused
+	testRecent  [4]recentTest                   // the last conditions testMemoOf looked up, newest first
+	testMemos   map[*algebra.Call]*testMemo     // FILTER conditions' answers by their one variable (testMemoOf); nil: not memoised
 	varRefs     []varRef                        // varSlot
 	filterVars  map[*algebra.BGP][]varset       // the variables of the pushable FILTER conjuncts over a BGP (greedy)
 	filterConj  map[*algebra.BGP][]algebra.Expr // those conjuncts (rangeShare)

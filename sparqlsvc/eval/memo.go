@@ -125,3 +125,119 @@ type cmpOutcome struct {
 	r   bool
 	err error
 }
+
+// testMemo is a FILTER condition's answers by the id of the one variable it reads. A condition of string functions
+// over a value that repeats (STRENDS(STRAFTER(?name, " "), "son") over 14 705 reviewers of 660 names, h65) made the
+// same strings for every row; its answer is a function of the variable's id as a BIND's value is (bindMemo).
+type testMemo struct {
+	memoStats
+	slot   int
+	calls  int
+	vals   map[ID]bool
+	lastIn ID
+	last   bool
+}
+
+// recentTest is a condition and its memo (nil: none), as testMemoOf found them.
+type recentTest struct {
+	c *algebra.Call
+	m *testMemo
+}
+
+// testStart is the rows a condition is tested on as written before its memo starts: a query's first rows do not
+// pay for the memo's map, which over distinct values costs one probe and one entry per row until memoJudged
+// lookups turn it off (h46's 900 labels: 15 % of its 2 ms). Past them that cost is a small share of the rows'
+// string functions, and values that repeat over thousands of rows (h05, h65) are memoised from then on.
+const testStart = 2048
+
+// stringFuncs are the functions that scan or build strings: a condition calling one costs more than a map probe.
+var stringFuncs = map[string]bool{
+	"REGEX": true, "REPLACE": true, "CONTAINS": true, "STRSTARTS": true, "STRENDS": true, "STRBEFORE": true,
+	"STRAFTER": true, "SUBSTR": true, "UCASE": true, "LCASE": true, "STRLEN": true, "CONCAT": true,
+	"ENCODE_FOR_URI": true, "LANGMATCHES": true, "MD5": true, "SHA1": true, "SHA256": true, "SHA384": true,
+	"SHA512": true,
+}
+
+// testMemoOf returns the memo of condition x, or nil when x reads other than one variable, may answer differently
+// for one value (RAND, EXISTS: pushable), or calls no string function (a comparison answered from ids, BOUND or
+// arithmetic costs less than the memo's probe).
+func (e *evaluator) testMemoOf(x algebra.Expr) *testMemo {
+	c, ok := x.(*algebra.Call)
+	if !ok || e.noMemo {
+		return nil
+	}
+	// The conditions a scan tests are few and asked per row: a few recent ones answer without the map's probe.
+	for i := range e.testRecent {
+		if r := &e.testRecent[i]; r.c == c {
+			if r.m == nil || r.m.off {
+				return nil
+			}
+			return r.m
+		}
+	}
+	m, seen := e.testMemos[c]
+	defer func() {
+		copy(e.testRecent[1:], e.testRecent[:len(e.testRecent)-1])
+		e.testRecent[0] = recentTest{c, m}
+	}()
+	if !seen {
+		m = nil
+		if slot, one := e.varsOfExpr(c).only(); one && pushable(c) && callsStringFunc(c) {
+			m = &testMemo{slot: slot, vals: map[ID]bool{}}
+		}
+		if e.testMemos == nil {
+			e.testMemos = map[*algebra.Call]*testMemo{}
+		}
+		e.testMemos[c] = m
+	}
+	if m == nil || m.off {
+		return nil
+	}
+	return m
+}
+
+func callsStringFunc(x algebra.Expr) bool {
+	found := false
+	algebra.WalkExpr(x, func(x algebra.Expr) bool {
+		if c, ok := x.(*algebra.Call); ok && stringFuncs[c.Func] {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// answer returns the condition's answer for the row's value of the memo's variable, computing and keeping it on a
+// miss; ok is false when the memo cannot answer (a scratch id names different values over time; a fatal error).
+func (m *testMemo) answer(e *evaluator, x algebra.Expr, row []ID, errp *error) (r, ok bool) {
+	in := row[m.slot]
+	if isScratch(in) {
+		return false, false
+	}
+	if in == m.lastIn && in != 0 {
+		m.count(true)
+		return m.last, true
+	}
+	if m.calls < testStart { // a condition asked a few times is answered as written: the memo's maps cost more
+		m.calls++
+		return false, false
+	}
+	r, hit := m.vals[in]
+	m.count(hit)
+	if !hit {
+		b, err := e.ebv(x, row, errp)
+		if *errp != nil {
+			return false, false
+		}
+		r = err == nil && b
+		if len(m.vals) < memoEntries {
+			if err := e.holdBytes(24); err != nil {
+				*errp = err
+				return false, false
+			}
+			m.vals[in] = r
+		}
+	}
+	m.lastIn, m.last = in, r
+	return r, true
+}

@@ -98,6 +98,16 @@ func TestMemosMatchReference(t *testing.T) {
 		`FILTER(!sameTerm(?v, ?w))`,
 		`FILTER(sameTerm(?v, 7) || sameTerm(?w, "0012"^^xsd:integer) || sameTerm(?v, "chat"@FR))`,
 		`BIND(xsd:integer(?v) AS ?c) FILTER(sameTerm(?c, ?w) || sameTerm(?c, 12) || sameTerm(?c, "missing"))`,
+		// Conditions of string functions over one variable, answered once per value (testMemo): matches, errors
+		// (REGEX and STRSTARTS of an IRI or a number; "!" of an error), a language tag, a BIND's values, and a
+		// condition over two variables, never memoised.
+		`FILTER(STRENDS(STRAFTER(STR(?v), "-"), "0") || STRSTARTS(STR(?v), "2008"))`,
+		`FILTER(CONTAINS(LCASE(STR(?v)), "a") && STRLEN(STR(?v)) > 2)`,
+		`FILTER(!REGEX(?v, "^[0-9]+$"))`,
+		`FILTER(STRSTARTS(?v, "a") || !STRENDS(?v, "1"))`,
+		`FILTER(LANGMATCHES(LANG(?v), "FR") || STRLEN(?v) = 3)`,
+		`BIND(UCASE(STR(?v)) AS ?c) FILTER(STRSTARTS(?c, "A") || CONTAINS(?c, "-0"))`,
+		`FILTER(CONTAINS(STR(?v), STR(?w)))`,
 	} {
 		for _, src := range []string{
 			`PREFIX xsd: <` + xsd + `> SELECT * { ?s <http://ex.org/v> ?v ; <http://ex.org/w> ?w ` + body + ` }`,

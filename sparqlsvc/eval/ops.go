@@ -792,6 +792,11 @@ func (e *evaluator) testAll(xs []algebra.Expr, row []ID, errp *error) bool {
 
 // test evaluates a filter expression to its effective boolean value; errors count as false.
 func (e *evaluator) test(x algebra.Expr, row []ID, errp *error) bool {
+	if m := e.testMemoOf(x); m != nil {
+		if r, ok := m.answer(e, x, row, errp); ok {
+			return r
+		}
+	}
 	b, err := e.ebv(x, row, errp)
 	return err == nil && *errp == nil && b
 }
