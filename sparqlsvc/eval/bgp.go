@@ -934,19 +934,12 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 				watch.total += m.Len()
 			}
 		}
-		pf := -1
-		if checks == nil || len(checks[k]) == 0 {
-			pf = e.prefetchPos(order, k, st, [3]bool{s == 0, p == 0, o == 0}, [3]int{ss, ps, os})
-		}
 		for ri, m := range ranges {
 			ch := checks
 			if proven != nil && proven[ri] {
 				ch = restChecks
 			}
 			for j := 0; j < m.Len(); j++ {
-				if pf >= 0 && j+prefetchAhead < m.Len() {
-					prefetchProbe(gr.g, m, j, pf)
-				}
 				if watch != nil {
 					watch.done++
 				}
@@ -968,55 +961,6 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 	}
 	return true
 }
-
-// prefetchPos is the position (0 subject, 2 object) of the rows of pattern k's range that the next pattern probes
-// SPO with, as the subject under a constant predicate, or -1 (index/prefetch.go: the range's later rows are hinted).
-// The callers ask only where pattern k has no FILTER of its own: a row the FILTER drops would make its hints, the
-// rows' one a load of the starts entry that may not have arrived, for nothing.
-func (e *evaluator) prefetchPos(order []int, k int, st *bgpState, free [3]bool, slots [3]int) int {
-	if k+1 >= len(order) || len(e.active) != 1 || e.active[0].g == nil || e.active[0].f != nil {
-		return -1
-	}
-	next := &st.nodes[order[k+1]]
-	if next[1].slot >= 0 || next[0].slot < 0 {
-		return -1
-	}
-	switch {
-	case free[0] && next[0].slot == slots[0]:
-		return 0
-	case free[2] && next[0].slot == slots[2]:
-		return 2
-	}
-	return -1
-}
-
-// prefetchAhead is how many rows ahead of the one joined prefetchProbe hints a subject's starts entry; its rows
-// are hinted half as far ahead.
-const prefetchAhead = 4
-
-// prefetchProbe hints the SPO probes of the subjects at position pos of rows j+prefetchAhead (the starts entry)
-// and j+prefetchAhead/2 (the rows) of m.
-func prefetchProbe(g *index.Graph, m index.Matches, j, pos int) {
-	at := func(i int) ID {
-		s, _, o := m.At(i)
-		if pos == 0 {
-			return s
-		}
-		return o
-	}
-	far := at(j + prefetchAhead)
-	if far < at(j)+prefetchGap {
-		// Subjects a few ids apart (every offer in turn, q09): their rows follow each other in SPO, which the
-		// processor reads ahead by itself; hints would be work for nothing.
-		return
-	}
-	g.PrefetchStarts(far)
-	g.PrefetchRows(at(j + prefetchAhead/2))
-}
-
-// prefetchGap is the least id distance of the subjects prefetchAhead rows apart for prefetchProbe to hint them:
-// four ids a row, some forty SPO rows.
-const prefetchGap = 4 * prefetchAhead
 
 // bindAndMatch binds the free positions of one matched triple and continues with the next pattern; a variable
 // used twice in one pattern must get one value. It restores the row before returning.

@@ -422,11 +422,7 @@ func (e *evaluator) forkScan(ts []algebra.Triple, ranges []index.Matches, proven
 		return false, false
 	}
 	site.used = true
-	sc := scan{ts: ts, order: order, row: row, st: st, checks: checks, rest: rest, slots: slots, free: free, emit: emit, errp: errp,
-		pf: -1}
-	if checks == nil || len(checks[0]) == 0 {
-		sc.pf = e.prefetchPos(order, 0, st, free, slots)
-	}
+	sc := scan{ts: ts, order: order, row: row, st: st, checks: checks, rest: rest, slots: slots, free: free, emit: emit, errp: errp}
 	if w := e.work; w != nil {
 		if site != w.top {
 			return false, false // a chain inside the worker's own (a materialised operand): evaluated as usual
@@ -457,7 +453,6 @@ type scan struct {
 	free         [3]bool
 	emit         emitFn
 	errp         *error
-	pf           int // prefetchPos of the first pattern
 }
 
 // chunk evaluates the chain for each row of m (the first pattern bound to it) into sc.emit.
@@ -467,9 +462,6 @@ func (e *evaluator) chunk(sc *scan, m forkChunk) bool {
 		ch = sc.rest
 	}
 	for j := 0; j < m.Len(); j++ {
-		if sc.pf >= 0 && j+prefetchAhead < m.Len() {
-			prefetchProbe(e.active[0].g, m.Matches, j, sc.pf)
-		}
 		if e.steps++; e.steps >= e.nextCheck {
 			if err := e.interrupted(); err != nil {
 				*sc.errp = err
