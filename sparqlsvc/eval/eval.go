@@ -335,12 +335,7 @@ func (e *evaluator) check() error {
 			return err
 		}
 	}
-	if h := e.bytes + e.t.bytes; h > e.opt.MaxMemory {
-		return ErrTooLarge
-	} else if e.opt.Memory != nil && (h > e.charged || h < e.charged-2*memoryGrain) {
-		return e.share(h)
-	}
-	return nil
+	return e.budget()
 }
 
 // interrupted notices cancellation, time-outs and the end of a trial evaluation's work (trialSet); loops call it
@@ -377,12 +372,7 @@ func (e *evaluator) holdBytes(n int64) error {
 	if e.par != nil {
 		e.checkLent()
 	}
-	if h := e.bytes + e.t.bytes; h > e.opt.MaxMemory {
-		return ErrTooLarge
-	} else if e.opt.Memory != nil && (h > e.charged || h < e.charged-2*memoryGrain) {
-		return e.share(h)
-	}
-	return nil
+	return e.budget()
 }
 
 // deliver counts one answer item against Options.MaxResults before it goes to the sink.

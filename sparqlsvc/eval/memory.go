@@ -35,6 +35,28 @@ func (m *Memory) Max() int64 { return m.max }
 // Used is what the running queries have charged, in bytes.
 func (m *Memory) Used() int64 { return m.used.Load() }
 
+// budget is ErrTooLarge when what the query holds passes its own budget; otherwise it brings the query's charge on
+// the shared budget up to date once that has moved by a grain (share). check and holdBytes both end with it, per
+// row, so the common case (within budget, no shared budget) is small enough to be inlined.
+func (e *evaluator) budget() error {
+	if e.bytes+e.t.bytes <= e.opt.MaxMemory && e.opt.Memory == nil {
+		return nil
+	}
+	return e.budgetShared()
+}
+
+// budgetShared is budget's case with a shared budget, or over the query's own.
+func (e *evaluator) budgetShared() error {
+	h := e.bytes + e.t.bytes
+	if h > e.opt.MaxMemory {
+		return ErrTooLarge
+	}
+	if e.opt.Memory != nil && (h > e.charged || h < e.charged-2*memoryGrain) {
+		return e.share(h)
+	}
+	return nil
+}
+
 // share brings the query's charge on the shared budget to what it holds, rounded up to a grain, and reports
 // ErrServerMemory when growing it passed the budget. It is called where the query's own budget is checked.
 func (e *evaluator) share(holds int64) error {
