@@ -398,8 +398,15 @@ func (h *Handler) receivePack(w http.ResponseWriter, r *http.Request, actor mode
 	// A refused pack is left unread from the point of refusal. git streams a pack over http.postBuffer (1 MiB) in
 	// chunks and reads the answer only once it has sent them all: answering early cuts the connection under it,
 	// and git then prints "RPC failed; HTTP 400" and "Everything up-to-date" instead of the refusal. Reading the
-	// rest into nothing (within MaxPush, so bounded) lets the report reach the pusher as a [remote rejected] line.
-	_, _ = io.Copy(io.Discard, br)
+	// rest into nothing lets the report reach the pusher as a [remote rejected] line.
+	if _, err := io.Copy(io.Discard, br); err != nil && errors.As(err, new(*gitrepo.LimitError)) {
+		// Over MaxPush the limited reader stops, but git still has the rest to send, and an answer before the
+		// end makes curl stop sending: remote-curl then posts what was left as a new request, which we refuse
+		// as malformed, so git printed "RPC failed; HTTP 400" and "Everything up-to-date" after the reason.
+		// The raw body is read on into nothing, up to drainMore further bytes (network time, no memory),
+		// which is enough for git to finish its request and show only the refusal.
+		_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, h.drainMore()))
+	}
 	live := true
 	var renderErr error
 	if pushErr == nil && len(report.Changes) > 0 {
@@ -451,6 +458,13 @@ func (h *Handler) receivePack(w http.ResponseWriter, r *http.Request, actor mode
 	_ = rs.Encode(&rep)
 	_, _ = mux.Write(rep.Bytes())
 	_ = pktline.NewEncoder(w).Flush()
+}
+
+// drainMore is how much of a body over MaxPush is read into nothing so that git ends its request and reads the
+// refusal: as much again as MaxPush, at least 256 MiB. A push larger still is cut, and git adds its transport error
+// to the reason.
+func (h *Handler) drainMore() int64 {
+	return max(h.MaxPush, 256<<20)
 }
 
 // waitRendered waits until the repository's latest versions are live, or failed to render, at most Settle, and

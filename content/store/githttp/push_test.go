@@ -399,3 +399,45 @@ func TestPushWaitsUntilRendered(t *testing.T) {
 		t.Errorf("a push that published nothing asked Rendered %d times", n)
 	}
 }
+
+// TestPushOverMaxPushSaysWhy: a push over MaxPush, small (one request with a length) or streamed in chunks
+// over http.postBuffer, ends with the reason and a non-zero exit from the git CLI with its default settings,
+// and no transport error ("RPC failed", "hung up") that would make the pusher look for a network fault.
+func TestPushOverMaxPushSaysWhy(t *testing.T) {
+	h := newHub(t)
+	for _, tc := range []struct {
+		name      string
+		max, size int64
+	}{
+		{"one request", 64 << 10, 200 << 10},
+		{"streamed, just over", 1 << 20, 3 << 20},
+		{"streamed, far over", 256 << 10, 12 << 20},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			wt := filepath.Join(home, "wt")
+			mustGit(t, home, "clone", "-q", h.url("private", &h.publisher), "wt")
+			before := mustGit(t, wt, "rev-parse", "HEAD")
+			h.git.MaxPush = tc.max
+			t.Cleanup(func() { h.git.MaxPush = 1 << 30 })
+			buf := make([]byte, tc.size)
+			rand.Read(buf)
+			write(t, filepath.Join(wt, "files", "noise.bin"), string(buf))
+			mustGit(t, wt, "add", ".")
+			mustGit(t, wt, "commit", "-qm", tc.name)
+			out, err := git(t, wt, "push")
+			if err == nil {
+				t.Fatalf("push accepted:\n%s", out)
+			}
+			mustContain(t, "push", out, "! [remote rejected] main -> main", fmt.Sprintf("the push is larger than the limit of %d bytes", tc.max))
+			for _, bad := range []string{"RPC failed", "hung up", "unexpected disconnect", "Everything up-to-date"} {
+				if strings.Contains(out, bad) {
+					t.Errorf("the git CLI printed %q:\n%s", bad, out)
+				}
+			}
+			if got := mustGit(t, wt, "ls-remote", "origin", "refs/heads/main"); !strings.HasPrefix(got, before) {
+				t.Errorf("main moved: %s", got)
+			}
+		})
+	}
+}
