@@ -1350,10 +1350,15 @@ func narrowTo(c algebra.Expr, lo, hi int, pass func(algebra.Expr, int) bool) (in
 func (e *evaluator) valueRanges(m index.Matches, oslot int, conj []algebra.Expr, row []ID, errp *error) (out []index.Matches, proven []bool, rest []algebra.Expr) {
 	rows := m.Rows
 	var tests []algebra.Expr
-	var ne *algebra.Call // one "!=" with a constant: it fails on an interval of each block, and holds around it
-	var in *algebra.In   // one IN of constants: it holds on the union of the intervals where "=" each holds
+	var ne *algebra.Call   // one "!=" with a constant: it fails on an interval of each block, and holds around it
+	var in *algebra.In     // one IN of constants: it holds on the union of the intervals where "=" each holds
+	var cls []algebra.Expr // conjuncts with one value over each dictionary date block (classConstant)
 	rest = conj
 	for _, c := range conj {
+		if e.classConstant(c, oslot) {
+			cls = append(cls, c)
+			continue
+		}
 		if x, ok := c.(*algebra.In); ok && in == nil && e.inOverSlot(x, oslot) {
 			in = x
 			continue
@@ -1408,11 +1413,32 @@ func (e *evaluator) valueRanges(m index.Matches, oslot int, conj []algebra.Expr,
 		}
 	}
 	win, hasWin := e.fieldWindowOf(oslot, conj)
-	if (len(tests) == 0 && !hasWin && ne == nil && in == nil) || len(rows) < 64 {
+	if (len(tests) == 0 && !hasWin && ne == nil && in == nil && cls == nil) || len(rows) < 64 {
 		return []index.Matches{m}, nil, conj
 	}
 	// POS rows are (p, o, s).
 	find := func(id ID) int { return sort.Search(len(rows), func(i int) bool { return rows[i][1] >= id }) }
+	dictBlocks := 0 // valueBlocks starts with the dictionary's date blocks
+	if e.t.dict != nil {
+		dictBlocks = len(e.t.dict.DateBlocks())
+	}
+	if cls != nil {
+		bs := e.valueBlocks()
+		inDict := 0 // the rows in the dictionary's date blocks
+		if dictBlocks > 0 {
+			inDict = find(bs[dictBlocks-1][1]) - find(bs[0][0])
+		}
+		switch {
+		case inDict == 0 && len(tests) == 0 && !hasWin && ne == nil && in == nil:
+			// cls decide nothing outside the date blocks (b11's isLiteral over labels): the rows stay as they are,
+			// not cut into parts that are all tested.
+			return []index.Matches{m}, nil, conj
+		case inDict == len(rows):
+			// Every row is in a block the cls decide: the blocks kept pass them.
+			rest = slices.DeleteFunc(slices.Clone(rest), func(x algebra.Expr) bool { return slices.Contains(cls, x) })
+		}
+		// Otherwise the blocks that fail them are dropped, and they stay tested on the other rows with rest.
+	}
 	pass := func(c algebra.Expr, i int) bool {
 		row[oslot] = rows[i][1]
 		ok := e.test(c, row, errp)
@@ -1454,13 +1480,21 @@ func (e *evaluator) valueRanges(m index.Matches, oslot int, conj []algebra.Expr,
 	}
 	prev := 0 // rows before a block, and after the last, are kept
 blocks:
-	for _, b := range e.valueBlocks() {
+	for bi, b := range e.valueBlocks() {
 		lo, hi := find(b[0]), find(b[1])
 		if prev < lo {
 			out = append(out, index.Matches{Rows: rows[prev:lo], Perm: m.Perm})
 			proven = append(proven, false)
 		}
 		prev = hi
+		if bi < dictBlocks && lo < hi {
+			// Each of cls has one value over the block: its first row says whether the block passes.
+			for _, c := range cls {
+				if !pass(c, lo) {
+					continue blocks
+				}
+			}
+		}
 		if hasWin {
 			lo, hi = e.windowRows(rows, lo, hi, b, win)
 		}

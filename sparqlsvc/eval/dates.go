@@ -743,3 +743,52 @@ func (e *evaluator) windowRows(rows [][3]ID, lo, hi int, b [2]ID, w fieldWindow)
 	a := lo + sort.Search(hi-lo, func(i int) bool { return sec(lo+i) >= from })
 	return a, a + sort.Search(hi-a, func(i int) bool { return sec(a+i) >= to })
 }
+
+// classConstant reports whether c, a FILTER conjunct over the object ?o in slot oslot, has one value over all the
+// ids of a dictionary date block, so that valueRanges may test it on one row of the block and keep or drop the
+// whole block. A block holds valid dateTimes (or dates with a timezone) of one builtin.DateClass: one datatype,
+// literals, and a timezone on all or on none. What depends on nothing else is constant over it: DATATYPE(?o) or
+// LANG(?o) compared with a constant; isIRI, isBlank, isLiteral, isNumeric of ?o; TZ(?o) compared with "" (TZ is
+// "" exactly without a timezone, and never an error on a valid form, so d26's FILTER(TZ(?t) != "") holds on the
+// zoned blocks and on no other); and !, && and || of those. Nothing in it is an error on a block's ids.
+func (e *evaluator) classConstant(c algebra.Expr, oslot int) bool {
+	call, ok := c.(*algebra.Call)
+	if !ok {
+		return false
+	}
+	isO := func(x algebra.Expr) bool {
+		v, ok := x.(algebra.Var)
+		return ok && e.slot(v) == oslot
+	}
+	switch call.Func {
+	case "!", "&&", "||":
+		for _, a := range call.Args {
+			if !e.classConstant(a, oslot) {
+				return false
+			}
+		}
+		return len(call.Args) > 0
+	case "ISIRI", "ISBLANK", "ISLITERAL", "ISNUMERIC":
+		return len(call.Args) == 1 && isO(call.Args[0])
+	case "=", "!=":
+		if len(call.Args) != 2 {
+			return false
+		}
+		for i, a := range call.Args {
+			f, ok := a.(*algebra.Call)
+			k, isConst := call.Args[1-i].(algebra.Constant)
+			if !ok || !isConst || len(f.Args) != 1 || !isO(f.Args[0]) {
+				continue
+			}
+			switch f.Func {
+			case "DATATYPE", "LANG":
+				return true
+			case "TZ":
+				// Any other string may be one zoned form's TZ and not another's.
+				return k.Term.Kind == rdf.KindLiteral && k.Term.Value == "" && k.Term.Lang == "" &&
+					(k.Term.Datatype == "" || k.Term.Datatype == rdf.XSDString)
+			}
+		}
+	}
+	return false
+}
