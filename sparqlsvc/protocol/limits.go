@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"runtime"
 	"strconv"
 	"sync"
@@ -56,20 +57,27 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// Gate bounds the queries running at once, in the whole server and per client address, so that one client's
-// heavy queries cannot take every slot (nor, with the per-query budget, all memory) from the others' lookups.
-// The last reserve slots go only to addresses that hold none: without them four addresses with two heavy queries
-// each filled all eight, and every other client's lookup was refused until one ended; now an address running
-// none gets in while any slot is free, and shutting the others out takes five addresses (with the defaults).
-// A query that finds no free slot is refused at once with 503 and Retry-After, not queued. One Gate is shared by
-// every endpoint of a server.
+// Gate bounds the queries running at once, in the whole server and per client, so that one client's heavy queries
+// cannot take every slot (nor, with the per-query budget, all memory) from the others' lookups. A client is an
+// IPv4 address or an IPv6 /64 (clientKey): one host is given a /64, so counting its addresses apart would give it
+// as many slots as it cares to use.
+//
+// The last reserve slots go only to clients that hold none: without them four clients with two heavy queries each
+// filled all eight, and every other client's lookup was refused until one ended. Five clients still fill them, so
+// a lookup (isLookup: every triple pattern read from a constant subject or one it binds, rows bounded by the
+// constants' fan-out) that finds no slot runs in a lane of its own beside them, one per client, under
+// LookupLimits: a query whose plan is known cheap is answered however many heavy ones run, and a lookup that is
+// not cheap after all costs at most the lane's short time limit. A query that finds neither is refused at once
+// with 503 and Retry-After, not queued. One Gate is shared by every endpoint of a server.
 type Gate struct {
 	max, perClient int
-	reserve        int // slots kept for addresses that hold none
+	reserve        int // slots kept for clients that hold none
+	lookupMax      int // lookups running outside the slots, at most one per client
 	client         func(*http.Request) string
 	mu             sync.Mutex
 	running        int
 	byClient       map[string]int
+	lookups        map[string]bool // clients with a lookup running in the lane
 	// cores is the server's pool of core tokens (eval.Cores): a query admitted here may evaluate a large scan on a
 	// second core only while one is idle, so parallel queries never take more cores than the machine has.
 	cores *eval.Cores
@@ -112,9 +120,33 @@ const (
 	DefaultServerMemory  = 256 << 20
 )
 
-// NewGate returns a gate admitting max queries at once, perClient of them from one address, the last quarter of
-// max only to an address running none; zero takes the defaults above. client names the address a request comes from (behind a proxy, the forwarded client's); nil
-// takes the peer's IP.
+// LookupLimits bound a lookup that runs in the gate's lane, outside the slots. A lookup answers in milliseconds;
+// the lane's limits are what a query taken for one costs at most, so they are short: a second, 8 MiB, and an
+// answer of at most 10 000 items (a lookup's answer is its constants' fan-out).
+var LookupLimits = Limits{Timeout: time.Second, MaxMemory: 8 << 20, MaxRows: 100_000, MaxResults: 10_000}
+
+// within is l bounded by m field by field (m's zero fields bound nothing).
+func (l Limits) within(m Limits) Limits {
+	l = l.withDefaults()
+	if m.Timeout > 0 {
+		l.Timeout = min(l.Timeout, m.Timeout)
+	}
+	if m.MaxMemory > 0 {
+		l.MaxMemory = min(l.MaxMemory, m.MaxMemory)
+	}
+	if m.MaxRows > 0 {
+		l.MaxRows = min(l.MaxRows, m.MaxRows)
+	}
+	if m.MaxResults > 0 {
+		l.MaxResults = min(l.MaxResults, m.MaxResults)
+	}
+	return l
+}
+
+// NewGate returns a gate admitting max queries at once, perClient of them from one client, the last quarter of
+// max only to a client running none, and besides them max/2 lookups (one per client); zero takes the defaults
+// above. client names the address a request comes from (behind a proxy, the forwarded client's); nil takes the
+// peer's IP. Addresses are counted by clientKey.
 func NewGate(max, perClient int, client func(*http.Request) string) *Gate {
 	if client == nil {
 		client = clientOf
@@ -125,30 +157,54 @@ func NewGate(max, perClient int, client func(*http.Request) string) *Gate {
 	if perClient <= 0 {
 		perClient = DefaultPerClient
 	}
-	return &Gate{max: max, perClient: perClient, reserve: max / 4, client: client, byClient: map[string]int{}, cores: eval.NewCores(runtime.GOMAXPROCS(0)),
+	return &Gate{max: max, perClient: perClient, reserve: max / 4, lookupMax: max/2 + max%2, client: client,
+		byClient: map[string]int{}, lookups: map[string]bool{}, cores: eval.NewCores(runtime.GOMAXPROCS(0)),
 		memory: eval.NewMemory(DefaultServerMemory)}
 }
 
 // enter admits a query from r's client, returning the function that ends it, or false when the server or the
-// client is at its limit, or the client already runs a query and only the reserved slots are free.
-func (g *Gate) enter(r *http.Request) (func(), bool) {
-	client := g.client(r)
+// client is at its limit, or the client already runs a query and only the reserved slots are free. A refused
+// lookup (the caller says whether q is one) is admitted to the lane while it has room and the client runs no
+// other lookup there; lane then says so, and the query runs under LookupLimits.
+func (g *Gate) enter(r *http.Request, lookup bool) (leave func(), lane, ok bool) {
+	client := clientKey(g.client(r))
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	held := g.byClient[client]
-	if g.running >= g.max || held >= g.perClient || held > 0 && g.max-g.running <= g.reserve {
-		return nil, false
+	if g.running < g.max && held < g.perClient && (held == 0 || g.max-g.running > g.reserve) {
+		g.running++
+		g.byClient[client]++
+		return func() {
+			g.mu.Lock()
+			defer g.mu.Unlock()
+			g.running--
+			if g.byClient[client]--; g.byClient[client] <= 0 {
+				delete(g.byClient, client)
+			}
+		}, false, true
 	}
-	g.running++
-	g.byClient[client]++
+	if !lookup || len(g.lookups) >= g.lookupMax || g.lookups[client] {
+		return nil, false, false
+	}
+	g.lookups[client] = true
 	return func() {
 		g.mu.Lock()
 		defer g.mu.Unlock()
-		g.running--
-		if g.byClient[client]--; g.byClient[client] <= 0 {
-			delete(g.byClient, client)
-		}
-	}, true
+		delete(g.lookups, client)
+	}, true, true
+}
+
+// clientKey is what a client address counts as: an IPv4 address (an IPv4-mapped IPv6 one too) by itself, an IPv6
+// address by its /64, the prefix a single site or host is given. Anything else (a test's name) is its own key.
+func clientKey(addr string) string {
+	a, err := netip.ParseAddr(addr)
+	if err != nil {
+		return addr
+	}
+	if a = a.Unmap(); a.Is4() {
+		return a.String()
+	}
+	return netip.PrefixFrom(a.WithZone(""), 64).Masked().String()
 }
 
 // clientOf is the address a request counts against: the peer's IP without its port.

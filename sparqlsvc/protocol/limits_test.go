@@ -410,15 +410,72 @@ func fromAddress(ip string) *http.Client {
 	return &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
 }
 
-// TestSlotsForAddressesHoldingNone: four client addresses, each running two heavy queries (the per-address
-// limit), used to take all eight slots, and every other client's cheap query got 503 until one ended. The last
-// slots are now kept for addresses that hold none: one of the eight heavy queries is refused, and a fifth
-// address's lookup answers while the other seven run. Real clients from five loopback addresses, the default
-// gate, the peer's address as the client.
-func TestSlotsForAddressesHoldingNone(t *testing.T) {
+// heavyLoad starts heavy queries from loopback addresses, one after the other, each once the gate runs it or it
+// was refused, so that the order of admissions is the test's. cancel ends them.
+type heavyLoad struct {
+	t       *testing.T
+	srv     string
+	gate    *Gate
+	ctx     context.Context
+	cancel  context.CancelFunc
+	refused atomic.Int32
+	wg      sync.WaitGroup
+}
+
+const heavyQuery = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }" // 10^9 rows over 1000 triples
+
+func newHeavyLoad(t *testing.T, srv string, gate *Gate) *heavyLoad {
+	l := &heavyLoad{t: t, srv: srv, gate: gate}
+	l.ctx, l.cancel = context.WithCancel(context.Background())
+	t.Cleanup(func() { l.cancel(); l.wg.Wait() })
+	return l
+}
+
+func (l *heavyLoad) running() int {
+	l.gate.mu.Lock()
+	defer l.gate.mu.Unlock()
+	return l.gate.running
+}
+
+// start sends one heavy query from ip and waits until the gate has admitted or refused it.
+func (l *heavyLoad) start(ip string) {
+	c := fromAddress(ip)
+	before := l.running() + int(l.refused.Load())
+	l.wg.Add(1)
+	go func() {
+		defer l.wg.Done()
+		req, _ := http.NewRequestWithContext(l.ctx, "GET", l.srv+"/sparql?query="+url.QueryEscape(heavyQuery), nil)
+		resp, err := c.Do(req)
+		if err != nil {
+			return // cancelled at the end
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode == http.StatusServiceUnavailable {
+			l.refused.Add(1)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for l.running()+int(l.refused.Load()) == before && time.Now().Before(deadline) {
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// getFrom sends query from the loopback address ip and returns the status and body.
+func getFrom(t *testing.T, srv, ip, query string) (int, string) {
+	t.Helper()
+	resp, err := fromAddress(ip).Get(srv + "/sparql?query=" + url.QueryEscape(query))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+func heavyServer(t *testing.T, gate *Gate) *httptest.Server {
 	ds := hostileData(t, 200)
-	gate := NewGate(0, 0, nil)
-	h := &Handler{
+	srv := httptest.NewServer(&Handler{
 		Codecs:   codec.Default(),
 		Endpoint: func(*http.Request) string { return "http://hub.example/p/sparql" },
 		Resolve: func(context.Context, *http.Request, DatasetRequest) (Backend, func(), error) {
@@ -426,59 +483,134 @@ func TestSlotsForAddressesHoldingNone(t *testing.T) {
 		},
 		Limits: Limits{Timeout: 20 * time.Second},
 		Gate:   gate,
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	running := func() int {
-		gate.mu.Lock()
-		defer gate.mu.Unlock()
-		return gate.running
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	const heavy = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }" // 10^9 rows
-	var refused atomic.Int32
-	var wg sync.WaitGroup
-	// One query after the other, each once it runs or was refused, so that the order is the test's.
+	})
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestSlotsForAddressesHoldingNone: four client addresses, each running two heavy queries (the per-address
+// limit), used to take all eight slots, and every other client's cheap query got 503 until one ended. The last
+// slots are now kept for addresses that hold none: one of the eight heavy queries is refused, and a fifth
+// address's query answers while the other seven run. Real clients from five loopback addresses, the default
+// gate, the peer's address as the client.
+func TestSlotsForAddressesHoldingNone(t *testing.T) {
+	gate := NewGate(0, 0, nil)
+	srv := heavyServer(t, gate)
+	load := newHeavyLoad(t, srv.URL, gate)
 	for i := range 4 {
-		c := fromAddress(fmt.Sprintf("127.0.0.%d", 11+i))
-		for range 2 {
-			before := running() + int(refused.Load())
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/sparql?query="+url.QueryEscape(heavy), nil)
-				resp, err := c.Do(req)
-				if err != nil {
-					return // cancelled below
-				}
-				defer resp.Body.Close()
-				if resp.StatusCode == http.StatusServiceUnavailable {
-					refused.Add(1)
-				}
-				_, _ = io.Copy(io.Discard, resp.Body)
-			}()
-			deadline := time.Now().Add(20 * time.Second)
-			for running()+int(refused.Load()) == before && time.Now().Before(deadline) {
-				time.Sleep(2 * time.Millisecond)
-			}
-		}
+		load.start(fmt.Sprintf("127.0.0.%d", 11+i))
+		load.start(fmt.Sprintf("127.0.0.%d", 11+i))
 	}
 	// Three addresses hold two slots each; the fourth gets one of the two kept for newcomers, not a second.
-	if n, r := running(), refused.Load(); n != DefaultMaxConcurrent-1 || r != 1 {
+	if n, r := load.running(), load.refused.Load(); n != DefaultMaxConcurrent-1 || r != 1 {
 		t.Errorf("%d heavy queries running and %d refused, want %d and 1", n, r, DefaultMaxConcurrent-1)
 	}
-	resp, err := fromAddress("127.0.0.20").Get(srv.URL + "/sparql?query=" + url.QueryEscape("ASK { <http://ex.org/n1> <http://ex.org/next> <http://ex.org/n2> }"))
-	if err != nil {
-		t.Fatal(err)
+	// Not a lookup (isLookup): it takes the last slot, not the lane.
+	if status, body := getFrom(t, srv.URL, "127.0.0.20", "ASK { ?s <http://ex.org/next> <http://ex.org/n2> }"); status != 200 || !strings.Contains(body, "true") {
+		t.Errorf("a fifth address's query while %d heavy queries run: %d %s", load.running(), status, body)
 	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.Contains(string(body), "true") {
-		t.Errorf("a fifth address's lookup while %d heavy queries run: %d %s", running(), resp.StatusCode, body)
+}
+
+// TestLookupsWhenTheSlotsAreFull: five addresses fill the gate's eight slots with heavy queries (three with two,
+// two newcomers with one). A sixth address's heavy query is refused, as before; its lookup, which used to be
+// refused too, is answered in the gate's lane, and a query that only looks like a lookup (a chain of constants'
+// fan-outs, 2^30 rows) ends at the lane's time limit. Real clients from six loopback addresses, default gate.
+func TestLookupsWhenTheSlotsAreFull(t *testing.T) {
+	gate := NewGate(0, 0, nil)
+	srv := heavyServer(t, gate)
+	load := newHeavyLoad(t, srv.URL, gate)
+	for _, ip := range []string{"127.0.0.11", "127.0.0.11", "127.0.0.12", "127.0.0.12", "127.0.0.13", "127.0.0.13", "127.0.0.14", "127.0.0.15"} {
+		load.start(ip)
 	}
-	cancel()
-	wg.Wait()
+	if n := load.running(); n != DefaultMaxConcurrent {
+		t.Fatalf("%d heavy queries running, want the gate's %d", n, DefaultMaxConcurrent)
+	}
+	if status, body := getFrom(t, srv.URL, "127.0.0.16", heavyQuery); status != 503 || !strings.Contains(body, "too many") {
+		t.Errorf("a heavy query beyond the slots: %d %s", status, body)
+	}
+	for i, q := range []string{
+		"SELECT ?v WHERE { <http://ex.org/n7> <http://ex.org/val> ?v }",
+		"SELECT ?l WHERE { <http://ex.org/n7> <http://ex.org/next> ?n . ?n <http://ex.org/label> ?l OPTIONAL { ?n <http://ex.org/val> ?v } }",
+		"SELECT ?v WHERE { VALUES ?s { <http://ex.org/n7> <http://ex.org/n8> } ?s <http://ex.org/val> ?v } ORDER BY ?v",
+	} {
+		status, body := getFrom(t, srv.URL, "127.0.0.16", q)
+		want := []string{`"value":"7"`, `aaaaaaaa8"`, `"value":"8"`}[i]
+		if status != 200 || !strings.Contains(body, want) {
+			t.Errorf("lookup %d while the slots are full: %d %s", i, status, body)
+		}
+	}
+	// Each node has two links (next, rel) to others: 2^30 paths from n1.
+	var chain strings.Builder
+	chain.WriteString("SELECT (COUNT(*) AS ?n) WHERE { <http://ex.org/n1> ?p0 ?x0 ")
+	for i := range 29 {
+		fmt.Fprintf(&chain, ". ?x%d ?p%d ?x%d ", i, i+1, i+1)
+	}
+	chain.WriteString("}")
+	start := time.Now()
+	if status, body := getFrom(t, srv.URL, "127.0.0.16", chain.String()); status != 503 || !strings.Contains(body, "limit of 1s") {
+		t.Errorf("a lookup of 2^30 rows in the lane: %d %s", status, body)
+	}
+	t.Logf("the lookup of 2^30 rows ended after %s", time.Since(start).Round(time.Millisecond))
+	if n := load.running(); n != DefaultMaxConcurrent {
+		t.Errorf("%d heavy queries running after the lookups, want %d", n, DefaultMaxConcurrent)
+	}
+}
+
+// TestGateCountsClients: the gate counts an IPv6 client by its /64 and an IPv4 one by its address, and its lane
+// takes one lookup per client and at most half the slots' number.
+func TestGateCountsClients(t *testing.T) {
+	for addr, want := range map[string]string{
+		"2001:db8:1:2:aaaa::1":    "2001:db8:1:2::/64",
+		"2001:db8:1:2:ffff:1:2:3": "2001:db8:1:2::/64",
+		"fe80::1%eth0":            "fe80::/64",
+		"::ffff:192.0.2.7":        "192.0.2.7",
+		"192.0.2.7":               "192.0.2.7",
+		"not an address":          "not an address",
+	} {
+		if got := clientKey(addr); got != want {
+			t.Errorf("clientKey(%q) = %q, want %q", addr, got, want)
+		}
+	}
+	gate := NewGate(4, 2, clientHeader)
+	from := func(client string) *http.Request {
+		r := httptest.NewRequest("GET", "/sparql", nil)
+		r.Header.Set("X-Test-Client", client)
+		return r
+	}
+	admit := func(client string, lookup bool) (func(), bool, bool) { return gate.enter(from(client), lookup) }
+	// Two addresses of one /64 hold its two queries; a third of it is refused, another /64 is not.
+	admit("2001:db8:1:2::a", false)
+	admit("2001:db8:1:2::b", false)
+	if _, _, ok := admit("2001:db8:1:2::c", false); ok {
+		t.Errorf("a third query of one /64 admitted")
+	}
+	if _, lane, ok := admit("2001:db8:1:3::1", false); !ok || lane {
+		t.Errorf("another /64: admitted %v, lane %v", ok, lane)
+	}
+	if _, _, ok := admit("192.0.2.1", false); !ok {
+		t.Errorf("the gate's fourth slot refused")
+	}
+	// The four slots are full: lookups go to the lane, one per client, two in all.
+	if _, lane, ok := admit("2001:db8:1:2::d", true); !ok || !lane {
+		t.Errorf("a lookup of a full /64: admitted %v, lane %v", ok, lane)
+	}
+	if _, _, ok := admit("2001:db8:1:2::e", true); ok {
+		t.Errorf("a second lookup of one /64 in the lane")
+	}
+	if _, _, ok := admit("192.0.2.9", false); ok {
+		t.Errorf("a query that is not a lookup admitted past the slots")
+	}
+	leave, lane, ok := admit("192.0.2.9", true)
+	if !ok || !lane {
+		t.Errorf("a second client's lookup: admitted %v, lane %v", ok, lane)
+	}
+	if _, _, ok := admit("192.0.2.10", true); ok {
+		t.Errorf("a third lookup in a lane of two")
+	}
+	leave()
+	if _, lane, ok := admit("192.0.2.10", true); !ok || !lane {
+		t.Errorf("a lookup once the lane has room again: admitted %v, lane %v", ok, lane)
+	}
 }
 
 // TestServerMemoryBudget: a query that would pass the memory the gate's queries share (Gate.SetMemory) ends

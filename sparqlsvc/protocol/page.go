@@ -104,12 +104,11 @@ func (h *Handler) gather(w http.ResponseWriter, r *http.Request, query string, p
 	} else {
 		a.Formats = h.rdfOffers()
 	}
-	ds, done, err := h.open(w, r, params, q.Dataset)
+	ds, done, lim, err := h.open(w, r, params, q)
 	if err != nil {
 		return err
 	}
 	defer done()
-	lim := h.Limits.withDefaults()
 	max := min(lim.MaxResults, MaxPageResults)
 	if max <= 0 {
 		max = MaxPageResults

@@ -257,12 +257,11 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, p
 		out.syntax, _ = h.Codecs.ByMediaType(mt)
 		out.mediaType, out.prefixes = mt, q.Prefixes
 	}
-	ds, done, err := h.open(w, r, params, q.Dataset)
+	ds, done, lim, err := h.open(w, r, params, q)
 	if err != nil {
 		return err
 	}
 	defer done()
-	lim := h.Limits.withDefaults()
 	hd := w.Header()
 	hd.Set("Content-Type", out.mediaType+"; charset=utf-8")
 	if r.Method == http.MethodHead {
@@ -327,27 +326,37 @@ func (h *Handler) parse(r *http.Request, query string) (*algebra.Query, error) {
 	return q, nil
 }
 
-// open passes the gate and resolves the query's dataset; done releases both.
-func (h *Handler) open(w http.ResponseWriter, r *http.Request, params map[string][]string, qd *algebra.Dataset) (Backend, func(), error) {
+// open passes the gate and resolves the query's dataset; done releases both. lim is what bounds the query: the
+// handler's limits, within LookupLimits when the gate admitted q as a lookup outside its slots.
+func (h *Handler) open(w http.ResponseWriter, r *http.Request, params map[string][]string, q *algebra.Query) (ds Backend, done func(), lim Limits, err error) {
 	leave := func() {}
+	lim = h.Limits.withDefaults()
 	if h.Gate != nil {
-		var ok bool
-		if leave, ok = h.Gate.enter(r); !ok {
+		var lane, ok bool
+		if leave, lane, ok = h.Gate.enter(r, isLookup(q)); !ok {
 			w.Header().Set("Retry-After", retryAfter)
-			return nil, nil, newError(http.StatusServiceUnavailable, "too many SPARQL queries are running (on this server or from your address); retry shortly")
+			return nil, nil, lim, newError(http.StatusServiceUnavailable, busy)
+		}
+		if lane {
+			lim = lim.within(LookupLimits)
 		}
 	}
 	dr := DatasetRequest{DefaultGraphs: params["default-graph-uri"], NamedGraphs: params["named-graph-uri"]}
-	if qd != nil {
-		dr.QueryDefault, dr.QueryNamed = qd.Default, qd.Named
+	if q.Dataset != nil {
+		dr.QueryDefault, dr.QueryNamed = q.Dataset.Default, q.Dataset.Named
 	}
 	ds, release, err := h.Resolve(r.Context(), r, dr)
 	if err != nil {
 		leave()
-		return nil, nil, err
+		return nil, nil, lim, err
 	}
-	return ds, func() { release(); leave() }, nil
+	return ds, func() { release(); leave() }, lim, nil
 }
+
+// busy is the refusal of a query the gate has no room for. A lookup is refused only while another lookup of the
+// same client runs, or the lane is full: the message says what a query needs to get in then.
+const busy = "too many SPARQL queries are running (on this server or from your address); retry shortly. " +
+	"A lookup (every triple pattern read from a constant subject or one bound before it) is answered even then."
 
 // failed reports an error that is not a limit: as the response when nothing was sent yet, else by cutting the
 // answer (the status is gone) so the client does not take a partial answer for a whole one.
