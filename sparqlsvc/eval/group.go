@@ -38,6 +38,18 @@ func (e *evaluator) group(x *algebra.Group, in []ID, emit emitFn, errp *error) b
 	if !ok && *errp != nil {
 		return false
 	}
+	if g.tupleForms != nil {
+		for _, b := range g.order {
+			for i, a := range x.Aggregates {
+				if b.aggs[i].tuples != nil {
+					if err := e.finishTuples(&b.aggs[i], a.Aggregate, errp); err != nil {
+						*errp = err
+						return false
+					}
+				}
+			}
+		}
+	}
 	if len(x.Keys) == 0 && len(g.order) == 0 {
 		g.order = append(g.order, g.newBucket(nil)) // one group over no solutions
 	}
@@ -118,6 +130,8 @@ type groupState struct {
 	// costs less than interning it (a hash and a table probe).
 	lastKeys []lastKey
 	tuples   *fieldTuples // groupfields.go
+	// tupleForms is each aggregate's tupleForm (distincttuples.go), nil when none has one.
+	tupleForms []*tupleForm
 }
 
 // lastKey is a computed key's last value and its interned id (0: none yet).
@@ -133,6 +147,15 @@ func (e *evaluator) newGroupState(x *algebra.Group) *groupState {
 		g.cost += int64(unsafe.Sizeof(aggState{}))
 		if a.Aggregate.Name == "MIN" || a.Aggregate.Name == "MAX" {
 			g.cost += int64(unsafe.Sizeof(builtin.Key{}))
+		}
+	}
+	for i, a := range x.Aggregates {
+		if f := e.tupleFormOf(a.Aggregate); f != nil {
+			if g.tupleForms == nil {
+				g.tupleForms = make([]*tupleForm, len(x.Aggregates))
+			}
+			g.tupleForms[i] = f
+			g.cost += int64(unsafe.Sizeof(distinctTuples{}))
 		}
 	}
 	for i, k := range x.Keys {
@@ -165,6 +188,9 @@ func (g *groupState) newBucket(k []ID) *groupBucket {
 	g.bucketBlock, g.stateBlock, g.keyBlock = g.bucketBlock[1:], g.stateBlock[na:], g.keyBlock[nk:]
 	for i, a := range g.x.Aggregates {
 		b.aggs[i].init(a.Aggregate, len(g.x.Keys) == 0)
+		if g.tupleForms != nil && g.tupleForms[i] != nil {
+			b.aggs[i].tuples = &distinctTuples{form: g.tupleForms[i]}
+		}
 	}
 	return b
 }
@@ -280,6 +306,8 @@ type aggState struct {
 	rows     map[string]bool // COUNT(DISTINCT *): the solutions met
 	// DISTINCT over an expression's value that is no number held in an id: the values met, by key (distinctMet)
 	values map[string]bool
+	// COUNT(DISTINCT f) of a computed value: f's inputs met as tuples of ids until the group's end (distinctTuples)
+	tuples *distinctTuples
 	sum    builtin.Sum  // SUM, AVG
 	sumErr error        // SUM, AVG: a value that is not a number
 	best   *builtin.Key // MIN, MAX: the value so far, parsed once
@@ -360,6 +388,15 @@ func (e *evaluator) accumulate(s *aggState, a *algebra.Aggregate, row []ID, errp
 			s.n++
 		}
 		return nil
+	}
+	if d := s.tuples; d != nil {
+		met, err := e.meetTuple(d, row)
+		if err == nil && met && d.rows == memoJudged {
+			err = e.judgeTuples(s, a, errp)
+		}
+		if met || err != nil {
+			return err
+		}
 	}
 	// A variable's id is its term's (ids are interned, as GROUP BY's keys assume): COUNT(?x) and DISTINCT ?x
 	// need no term at all, and DISTINCT drops a value met before without looking it up. COUNT(DISTINCT ?product)
