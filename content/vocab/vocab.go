@@ -74,8 +74,9 @@ type Header struct {
 	License      []string            `json:"license,omitempty"` // IRIs or names
 	Prefix       string              `json:"prefix,omitempty"`
 	Namespace    string              `json:"namespace,omitempty"`
+	Created      string              `json:"created,omitempty"`
 	Issued       string              `json:"issued,omitempty"`
-	Modified     string              `json:"modified,omitempty"`
+	Modified     string              `json:"modified,omitempty"` // the latest the data states
 }
 
 // Agent is a creator, contributor or publisher: an IRI, a name, or both.
@@ -721,8 +722,20 @@ func (c *Collector) header(iri string, s *subject) *Header {
 	}
 	h.Prefix = first(vannNS + "preferredNamespacePrefix")
 	h.Namespace = first(vannNS + "preferredNamespaceUri")
-	h.Issued = first(dctNS + "issued")
-	h.Modified = first(dctNS + "modified")
+	// An ontology often keeps every modification date it had (ORG states ten): a reader wants the latest, and
+	// the first creation or issue. ISO 8601 dates and times of one form order as strings.
+	date := func(p string, latest bool) string {
+		out := ""
+		for _, o := range s.misc[p] {
+			if o.IsLiteral() && (out == "" || (o.Value > out) == latest) {
+				out = o.Value
+			}
+		}
+		return out
+	}
+	h.Created = date(dctNS+"created", false)
+	h.Issued = date(dctNS+"issued", false)
+	h.Modified = date(dctNS+"modified", true)
 	return h
 }
 

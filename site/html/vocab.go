@@ -169,6 +169,7 @@ type headerView struct {
 	License      []refView   `json:"license,omitempty"`
 	Prefix       string      `json:"prefix,omitempty"`
 	Namespace    string      `json:"namespace,omitempty"`
+	Created      string      `json:"created,omitempty"`
 	Issued       string      `json:"issued,omitempty"`
 	Modified     string      `json:"modified,omitempty"`
 }
@@ -753,8 +754,18 @@ func (n *docNamer) tree(k vocab.Kind, ids []int) []treeNode {
 
 func (n *docNamer) header(h *vocab.Header) *headerView {
 	hv := &headerView{IRI: h.IRI, Title: n.ls.pick(h.Text[vocab.Title]), VersionInfo: n.ls.pick(h.Text[vocab.VersionInfo]),
-		Description: n.ls.pick(h.Text[vocab.Description]), Prefix: h.Prefix, Namespace: h.Namespace, Issued: h.Issued,
-		Modified: h.Modified}
+		Description: n.ls.pick(h.Text[vocab.Description]), Prefix: h.Prefix, Namespace: h.Namespace, Created: h.Created,
+		Issued: h.Issued, Modified: h.Modified}
+	if hv.Prefix == "" && hv.Namespace == "" {
+		// Without vann's preferred prefix, the prefix the source declares for the ontology's own namespace is the
+		// one its terms are named with on this page, so the reader learns it here.
+		for _, p := range n.doc.Prefixes {
+			if p.IRI != "" && strings.TrimRight(p.IRI, "#/") == strings.TrimRight(h.IRI, "#/") {
+				hv.Prefix, hv.Namespace = p.Name, p.IRI
+				break
+			}
+		}
+	}
 	if hv.Title.Value == "" {
 		hv.Title = n.ls.pick(h.Text[vocab.Label])
 	}
