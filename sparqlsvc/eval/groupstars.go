@@ -20,6 +20,7 @@ import (
 // countPat is one pattern "?s <p> ?o" of a counted star, with the filter conjuncts that read its object alone.
 type countPat struct {
 	p     rdf.Term
+	ss    int // the star's subject's slot
 	os    int
 	conds []algebra.Expr
 	// key names the pattern's narrowed rows among the query's (narrowedScan): the pattern and the FILTER's
@@ -50,8 +51,11 @@ const passMemoBits = 12
 // when it is not (the caller evaluates it as usual), ok is false when evaluation must stop. A single pattern is
 // groupRuns' (which may leave it to a split scan on purpose).
 func (e *evaluator) groupStars(x *algebra.Group, in []ID, gs *groupState, errp *error) (handled, ok bool) {
-	if len(x.Keys) != 0 || e.outerGraph() == nil {
+	if e.outerGraph() == nil {
 		return false, false
+	}
+	if len(x.Keys) != 0 {
+		return e.groupStarKeys(x, in, gs, errp)
 	}
 	if !e.groupReads(x).empty() {
 		return false, false
@@ -151,7 +155,7 @@ func (e *evaluator) countStar(b *algebra.BGP, conds []algebra.Expr, in []ID) ([]
 				return nil, false
 			}
 		}
-		pats[i] = countPat{p: t.P.Term, os: os, key: narrowKey{ts: &b.Triples[i], g: e.active[0].g}}
+		pats[i] = countPat{p: t.P.Term, ss: ss, os: os, key: narrowKey{ts: &b.Triples[i], g: e.active[0].g}}
 	}
 next:
 	for _, c := range conds {
@@ -251,12 +255,8 @@ func (e *evaluator) countRows(ps []patRows, row []ID, errp *error) (int64, bool)
 			if i == d {
 				continue
 			}
-			r, k := ps[i].rows, pos[i]
-			for k < len(r) && r[k][0] < s {
-				k++
-			}
 			var c int64
-			c, pos[i] = e.passRun(&ps[i], k, s, row, errp)
+			c, pos[i] = e.passRun(&ps[i], skipBelow(ps[i].rows, pos[i], s), s, row, errp)
 			prod *= c
 		}
 		if *errp != nil {
@@ -265,6 +265,76 @@ func (e *evaluator) countRows(ps []patRows, row []ID, errp *error) (int64, bool)
 		total += prod
 	}
 	return total, true
+}
+
+// mergeStar reads ps in subject order as countRows does, led by the pattern with the fewest rows, and calls each
+// for every subject whose patterns other than ps[kp] all have passing rows: prod is the product of their passing
+// rows, and from … to the subject's rows of ps[kp], not tested. false when evaluation must stop or each says so.
+func (e *evaluator) mergeStar(ps []patRows, kp int, row []ID, errp *error, each func(s ID, prod int64, from, to int) bool) bool {
+	if len(ps) == 0 {
+		return true // a pattern had no rows
+	}
+	d := 0
+	for i := range ps {
+		if len(ps[i].rows) < len(ps[d].rows) {
+			d = i
+		}
+	}
+	runEnd := func(r []index.Row, k int, s ID) int {
+		for k < len(r) && r[k][0] == s {
+			k++
+		}
+		return k
+	}
+	pos := make([]int, len(ps))
+	lead := ps[d].rows
+	for j := 0; j < len(lead); {
+		if e.steps++; e.steps >= e.nextCheck {
+			if err := e.interrupted(); err != nil {
+				*errp = err
+				return false
+			}
+		}
+		s := lead[j][0]
+		prod := int64(1)
+		from, to := j, j
+		if d == kp {
+			to = runEnd(lead, j, s)
+			j = to
+		} else {
+			prod, j = e.passRun(&ps[d], j, s, row, errp)
+		}
+		for i := range ps {
+			if prod == 0 || *errp != nil {
+				break
+			}
+			if i != d && i != kp {
+				var c int64
+				c, pos[i] = e.passRun(&ps[i], skipBelow(ps[i].rows, pos[i], s), s, row, errp)
+				prod *= c
+			}
+		}
+		if *errp != nil {
+			return false
+		}
+		if kp >= 0 && kp != d && prod > 0 {
+			from = skipBelow(ps[kp].rows, pos[kp], s)
+			to = runEnd(ps[kp].rows, from, s)
+			pos[kp] = to
+		}
+		if prod > 0 && !each(s, prod, from, to) {
+			return false
+		}
+	}
+	return true
+}
+
+// skipBelow returns the first of r's rows from k on whose subject is not below s.
+func skipBelow(r []index.Row, k int, s ID) int {
+	for k < len(r) && r[k][0] < s {
+		k++
+	}
+	return k
 }
 
 // passRun counts p's rows from k on whose subject is s and whose object passes p's conjuncts (an error fails
