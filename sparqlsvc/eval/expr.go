@@ -262,6 +262,9 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 		if r, ok := e.siteCompare(c, row); ok {
 			return builtin.Boolean(r), nil
 		}
+		if r, ok := e.langCompare(c, row); ok {
+			return builtin.Boolean(r), nil
+		}
 		if s := e.cmpSiteOf(c); s.memoSlot > 0 && e.t.isOverlay(row[s.memoSlot-1]) && (s.memo == nil || !s.memo.off) && !e.noMemo {
 			return e.memoCompare(s, row, errp)
 		}
@@ -269,6 +272,11 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 	case "SAMETERM":
 		if r, ok := e.sameTermByID(c, row); ok {
 			return builtin.Boolean(r), nil
+		}
+	}
+	if c.Func == "LANG" && len(c.Args) == 1 {
+		if tag, ok := e.langOf(c.Args[0], row); ok {
+			return rdf.String(tag), nil
 		}
 	}
 	if id, ok := e.dateFieldID(c, row); ok { // YEAR(?d) and the like from the dictionary's column

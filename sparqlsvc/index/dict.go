@@ -99,6 +99,20 @@ func (d *Dict) Lexical(id ID) string {
 	return bytesString(k[6+int(k[5]):])
 }
 
+// Lang returns the language tag of the literal of id (a dictionary id; "" for a literal without one) from its
+// key, without making its term: ok is false for other terms. LANG over every review's title read the whole term,
+// its datatype's key too.
+func (d *Dict) Lang(id ID) (tag string, ok bool) {
+	if IsInline(id) || id == 0 || int(id) > d.Len() {
+		return "", false
+	}
+	k := d.key(id)
+	if k[0] != keyLiteral {
+		return "", false
+	}
+	return bytesString(k[6 : 6+int(k[5])]), true
+}
+
 // Lookup returns the id of t, or 0 when the dictionary does not hold it.
 func (d *Dict) Lookup(t rdf.Term) ID {
 	if id, ok := InlineID(t); ok {
