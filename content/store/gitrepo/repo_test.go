@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -317,5 +318,54 @@ func TestPacksMadeBehindTheBackAreFound(t *testing.T) {
 	}
 	if data, ok, err := r.ReadFile(tree, "a.ttl"); err != nil || !ok || string(data) != "A" {
 		t.Errorf("a.ttl after gc: %q %v %v", data, ok, err)
+	}
+}
+
+// TestPackedBlobReadOnce: a large blob that arrived in a pack (a git push) is read into one buffer of its size.
+// go-git inflated it into a memory object first (grown by appends, then kept in its object cache), so a 49 MB
+// pushed file was four to six copies of it in the server's heap while the push was checked and rendered.
+func TestPackedBlobReadOnce(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r.git")
+	if _, err := Init(dir); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i := 0; b.Len() < 16<<20; i++ {
+		fmt.Fprintf(&b, "<http://example.org/c%d> <http://example.org/p> \"value %d\" .\n", i, i)
+	}
+	want := b.String()
+	src := t.TempDir()
+	gitCLI(t, src, "init", "-q")
+	if err := os.WriteFile(filepath.Join(src, "big.nt"), []byte(want), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitCLI(t, src, "add", ".")
+	gitCLI(t, src, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-qm", "big")
+	gitCLI(t, src, "push", "-q", dir, "HEAD:refs/heads/main") // git sends a pack; receive-pack keeps it packed
+	if packs, _ := filepath.Glob(filepath.Join(dir, "objects", "pack", "*.pack")); len(packs) == 0 {
+		gitCLI(t, dir, "repack", "-q", "-a", "-d")
+	}
+	h := plumbing.NewHash(gitCLI(t, src, "rev-parse", "HEAD:big.nt"))
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.readLooseBlob(h); !errors.Is(err, errNotLoose) {
+		t.Fatalf("the blob is loose (%v), the test needs it packed", err)
+	}
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	got, err := r.Blob(h)
+	runtime.ReadMemStats(&m1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Fatalf("read %d bytes, not the file's %d", len(got), len(want))
+	}
+	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > uint64(len(want))*5/4 {
+		t.Errorf("reading a %d-byte packed blob allocated %d bytes (%.1f times its size), want at most 1.25",
+			len(want), alloc, float64(alloc)/float64(len(want)))
 	}
 }
