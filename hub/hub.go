@@ -65,6 +65,10 @@ type Config struct {
 	// SPARQLMemory is what the SPARQL queries running at once may hold between them, in bytes (0:
 	// protocol.DefaultServerMemory), besides each query's own budget.
 	SPARQLMemory int64
+	// SPARQLHeapBound holds Go's soft memory limit near what the server holds besides its queries plus 1.5 times
+	// SPARQLMemory while queries run (protocol.Gate.SetHeapBound). It is process-wide: ldhub serve sets it, a
+	// test running several servers in one process should not.
+	SPARQLHeapBound bool
 	// SPARQLStore, when set, is the external SPARQL store's loader configuration; BaseURL, Out, ReadOnly (a
 	// replica's) and Log are filled in.
 	SPARQLStore *storeload.Options
@@ -204,6 +208,9 @@ func Serve(ctx context.Context, c Config) error {
 	// query the same files.
 	gate := protocol.NewGate(0, 0, guard.ClientAddr)
 	gate.SetMemory(c.SPARQLMemory)
+	if c.SPARQLHeapBound {
+		gate.SetHeapBound(0)
+	}
 	indexes := describe.NewIndexes(32)
 	siteHandler, err := site.NewHandler(site.Options{Dir: c.Site, Theme: html.NewResources(html.ResourceOptions{Themes: c.HTML.Themes, Title: c.HTML.Title, Language: c.HTML.Language}), Pages: pipeline.PagesDir(c.Site), Log: log,
 		SPARQLGate: gate, SPARQLStore: siteBackend(loader), Indexes: indexes,

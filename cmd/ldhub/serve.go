@@ -104,5 +104,5 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 		TrustedProxies: trusted, CORSOrigins: httpx.ParseOrigins(*corsOrigins),
 		Follow: *follow, FollowID: followID, FollowSecret: followSecret,
 		AdminID: env.getenv("LDHUB_ADMIN_ID"), AdminSecret: env.getenv("LDHUB_ADMIN_SECRET"),
-		SPARQLStore: sparqlStore, SPARQLMemory: *sparqlMemory << 20, Publisher: pub, Stdout: env.stdout, Log: log, AccessLog: env.stderr})
+		SPARQLStore: sparqlStore, SPARQLMemory: *sparqlMemory << 20, SPARQLHeapBound: true, Publisher: pub, Stdout: env.stdout, Log: log, AccessLog: env.stderr})
 }

@@ -83,6 +83,10 @@ type Gate struct {
 	cores *eval.Cores
 	// memory is the budget the gate's queries share (eval.Memory), besides each one's own.
 	memory *eval.Memory
+	// heapFactor, when not 0, is SetHeapBound's factor; heapPrev the soft memory limit to give back.
+	heapFactor float64
+	heapPrev   int64
+	heapRest   int64 // what the process holds besides the queries running now (boundHeap)
 }
 
 // Memory is the memory budget the gate's queries share (nil for a nil gate: only each query's own).
@@ -174,6 +178,7 @@ func (g *Gate) enter(r *http.Request, lookup bool) (leave func(), lane, ok bool)
 	if g.running < g.max && held < g.perClient && (held == 0 || g.max-g.running > g.reserve) {
 		g.running++
 		g.byClient[client]++
+		g.boundHeap()
 		return func() {
 			g.mu.Lock()
 			defer g.mu.Unlock()
@@ -181,16 +186,19 @@ func (g *Gate) enter(r *http.Request, lookup bool) (leave func(), lane, ok bool)
 			if g.byClient[client]--; g.byClient[client] <= 0 {
 				delete(g.byClient, client)
 			}
+			g.boundHeap()
 		}, false, true
 	}
 	if !lookup || len(g.lookups) >= g.lookupMax || g.lookups[client] {
 		return nil, false, false
 	}
 	g.lookups[client] = true
+	g.boundHeap()
 	return func() {
 		g.mu.Lock()
 		defer g.mu.Unlock()
 		delete(g.lookups, client)
+		g.boundHeap()
 	}, true, true
 }
 
