@@ -70,7 +70,7 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 		"run as a read replica of the hub at this URL, with the credential in LDHUB_FOLLOW_CREDENTIAL=id:secret (env LDHUB_FOLLOW; docs/scaling.md)")
 	storeOpts := addStoreFlags(fs, env)
 	publishS3 := fs.String("publish-s3", env.getenv("LDHUB_PUBLISH_S3"), publishS3Usage)
-	sparqlMemory := fs.Int64("sparql-memory", 0, "MiB the SPARQL queries running at once may hold between them, besides each query's own budget (0: 256)")
+	sparqlMemory := fs.Int64("sparql-memory", 0, "MiB the SPARQL queries running at once may hold between them, besides each query's own budget; while they run, Go's soft memory limit is the rest of the process plus 1.5 times this (0: 256)")
 	if help, err := parse(fs, args); help || err != nil {
 		return err
 	}
