@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/netip"
 	"runtime"
-	"strconv"
 	"sync"
 	"time"
 
@@ -230,4 +229,4 @@ func serverMemoryReason(g *Gate) string {
 }
 
 // retryAfter is the Retry-After a refused query gets: long enough for a typical query to finish.
-var retryAfter = strconv.Itoa(2)
+const retryAfter = "2"
