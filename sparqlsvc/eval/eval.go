@@ -130,6 +130,7 @@ type evaluator struct {
 	pushed      map[*algebra.Filter]algebra.Op   // FILTERs with conjuncts moved below the BINDs under them (belowBinds)
 	keyBinds    map[*algebra.Group]*keyBind      // groups on a BIND's variable, rewritten (keyBindOf)
 	pathGroups  map[*algebra.Group]*closureGroup // groups over a closure joined with a pattern (closureGroupOf)
+	hopGroups   map[*algebra.Group]*hopGroup     // groups over a star joined through a hop (hopGroupOf)
 	substVars   map[*algebra.Filter]varset       // the BINDs' variables belowBinds replaced by their expressions
 	bgps        map[*algebra.BGP]*bgpState
 	fanout      map[fanoutKey]float64

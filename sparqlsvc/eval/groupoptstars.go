@@ -54,6 +54,14 @@ func (e *evaluator) groupOptStars(x *algebra.Group, in []ID, gs *groupState, err
 	if !ok || len(st.opts) == 0 {
 		return false, false
 	}
+	return e.starGroup(x, st, in, gs, varset{}, nil, errp)
+}
+
+// starGroup hands gs the solutions of st, x's operand, read in subject order (optStarRows); handled is false when
+// st's shape or the query's budget leaves it to the join. st may have no OPTIONAL: groupHop reads a plain star so,
+// with the variables also read besides x's keys and aggregates (the join's), and a sink that takes each solution
+// (and how many) instead of gs.
+func (e *evaluator) starGroup(x *algebra.Group, st optStar, in []ID, gs *groupState, also varset, sink solutionSink, errp *error) (handled, ok bool) {
 	slots := map[int]bool{st.ss: true}
 	for _, p := range st.members() {
 		if slots[p.os] { // an object variable shared by two patterns (or the subject): a join on it
@@ -68,6 +76,7 @@ func (e *evaluator) groupOptStars(x *algebra.Group, in []ID, gs *groupState, err
 	for _, c := range st.late {
 		reads = reads.union(e.varsOfExpr(c))
 	}
+	reads = reads.union(also)
 	if reads.over {
 		return false, false
 	}
@@ -101,7 +110,7 @@ func (e *evaluator) groupOptStars(x *algebra.Group, in []ID, gs *groupState, err
 			ms = append(ms, starMember{p: &rs[i], group: gi, read: reads.has(rs[i].os)})
 		}
 	}
-	return true, e.optStarRows(&st, reads.has(st.ss), ms, row, gs, errp)
+	return true, e.optStarRows(&st, reads.has(st.ss), ms, row, gs, sink, errp)
 }
 
 // hasOptional reports whether op is a LeftJoin, or a FILTER over one: the test that spares every other GROUP BY
@@ -209,7 +218,7 @@ func (e *evaluator) optStarOf(op algebra.Op, in []ID, conds []algebra.Expr, f *a
 // throughout, so that solutions which differ only there are equal, and gs takes each set of equal ones in one add
 // (solutionCache): h38's 290 000 reviews give 20 (10 sites, each with and without the OPTIONAL rating), which
 // gs.add took one by one at 60 ns each.
-func (e *evaluator) optStarRows(st *optStar, readS bool, ms []starMember, row []ID, gs *groupState, errp *error) bool {
+func (e *evaluator) optStarRows(st *optStar, readS bool, ms []starMember, row []ID, gs *groupState, sink solutionSink, errp *error) bool {
 	ss := st.ss
 	d := 0
 	for i := range ms {
@@ -293,6 +302,7 @@ func (e *evaluator) optStarRows(st *optStar, readS bool, ms []starMember, row []
 			if pend = newSolutionCache(e, gs, vary, row, errp); pend == nil {
 				return false
 			}
+			pend.sink = sink
 		}
 		if one && len(st.late) == 0 {
 			if !pend.add(row, mult, errp) {
@@ -326,7 +336,12 @@ type solutionCache struct {
 	grow bool
 	key  []ID // the values of the solution being added
 	row  []ID // the solution of an entry handed on (flush)
+	sink solutionSink
 }
+
+// solutionSink takes n solutions equal to row in the variables the group reads, in place of groupState.add; false
+// stops evaluation (*errp says why).
+type solutionSink func(row []ID, n int64) bool
 
 func newSolutionCache(e *evaluator, gs *groupState, vary []int, row []ID, errp *error) *solutionCache {
 	c := &solutionCache{e: e, gs: gs, vary: vary, grow: true, key: make([]ID, len(vary)), row: slices.Clone(row)}
@@ -416,6 +431,9 @@ func (c *solutionCache) flush(i int, errp *error) bool {
 	c.n[i] = 0
 	for j, s := range c.vary {
 		c.row[s] = c.keys[i*len(c.vary)+j]
+	}
+	if c.sink != nil {
+		return c.sink(c.row, n)
 	}
 	return c.gs.add(c.row, n, errp)
 }
