@@ -108,7 +108,7 @@ func (e *evaluator) hopSplit(b *algebra.BGP, conds []algebra.Expr, s algebra.Var
 	if len(star) < 2 || len(rest) == 0 || j.empty() || j.has(e.slot(s)) || sv.over || rv.over {
 		return nil
 	}
-	if e.restNarrows(star, rest, j) {
+	if !e.hopFansIn(star, j) || !e.restFromJ(rest, j) || e.restNarrows(star, rest, j) {
 		return nil
 	}
 	var sc, rc []algebra.Expr
@@ -143,6 +143,49 @@ func (e *evaluator) hopSplit(b *algebra.BGP, conds []algebra.Expr, s algebra.Var
 		h.rest = &algebra.Filter{Exprs: rc, Op: h.rest}
 	}
 	return h
+}
+
+// hopFanIn is the least number of the star's rows per value of J for groupHop: the rest is evaluated once per
+// value, and the table of its solutions pays when it saves most of the join's probes. Two stars joined on values
+// nearly unique per subject are the hash join's (hashjoin.go).
+const hopFanIn = 4
+
+// hopFansIn reports whether j is one variable that a pattern of the star binds as its object, with at least
+// hopFanIn rows per object on average (Graph.ObjectFanout): h53's offers per vendor are about 190.
+func (e *evaluator) hopFansIn(star []algebra.Triple, j varset) bool {
+	js, one := j.only()
+	if !one {
+		return false
+	}
+	for _, t := range star {
+		if t.O.IsVar() && e.slot(t.O.Var) == js && !t.P.IsVar() {
+			if p := e.constID(t.P.Term); p != 0 && e.active[0].g.ObjectFanout(p) >= hopFanIn {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// restFromJ reports whether every pattern of rest has as its subject j's variable or an object of another (rest is
+// the hop's attributes: `?vendor bsbm:country ?country`, then perhaps `?country rdfs:label ?name`). A rest that
+// reaches j only as an object (another star joined on a shared value) is the hash join's.
+func (e *evaluator) restFromJ(rest []algebra.Triple, j varset) bool {
+	reach := j
+	for grown := true; grown; {
+		grown = false
+		for _, t := range rest {
+			if t.S.IsVar() && reach.has(e.slot(t.S.Var)) && t.O.IsVar() && !reach.has(e.slot(t.O.Var)) {
+				reach, grown = reach.with(e.slot(t.O.Var)), true
+			}
+		}
+	}
+	for _, t := range rest {
+		if !t.S.IsVar() || !reach.has(e.slot(t.S.Var)) {
+			return false
+		}
+	}
+	return true
 }
 
 // restNarrows reports whether a pattern of rest keeps under half of the values of a variable of j that the star

@@ -83,16 +83,18 @@ func TestGroupHopMatchesReference(t *testing.T) {
 		{`{ ` + star + `?v ex:country0 ?c FILTER(?d < 4) }`, `?c ?d`, true},
 		{`{ ` + star + `?v ex:country0 ?c FILTER(?c != ex:c1 && ?x > 20) }`, `?c`, true},
 		{`{ ` + star + `?v ex:country0 ?c . ?c ex:name0 ?name }`, `?name`, true},
-		{`{ ?s ex:p0 ?v ; ex:p1 ?d . ?v ex:days0 ?d ; ex:country0 ?c }`, `?c`, true},
+		{`{ ?s ex:p0 ?v ; ex:p1 ?d . ?v ex:days0 ?d ; ex:country0 ?c }`, `?c`, false},
 		{`{ ` + star + `?v ex:kind0 ex:Vendor0 }`, `?d`, true}, // the rest binds nothing new
 		{`{ ?v ex:kind0 ex:Vendor0 . ` + star + `}`, ``, true},
-		{`{ ` + star + `?v ex:days0 ?d }`, `?d`, true},
+		{`{ ` + star + `?v ex:days0 ?d }`, `?d`, false}, // J of two variables: nearly a value per offer
+		{`{ ?s ex:p0 ?v ; ex:p1 ?d . ?v ex:p1 ?d }`, `?d`, false},
 		// The rest keeps a few of the vendors (restNarrows): the join, led by it, reads less.
 		{`{ ` + star + `?v ex:country0 ex:c1 }`, `?d`, false},
 		{`{ ` + star + `?v ex:none ?c }`, `?c`, false},
 		{`{ ?s ex:p0 ?v ; ex:none ?x . ?v ex:country0 ?c }`, `?c`, true},
 		{`{ ` + star + `?v ex:country0 ?c . ?c ex:name0 ?s }`, `?c`, false},
 		{`{ ?s ex:p0 ?v . ?v ex:country0 ?c }`, `?c`, false},
+		{`{ ` + star + `?w ex:p0 ?v ; ex:p1 ?d2 }`, `?d2`, false}, // another star on ?v: the hash join's
 		{`{ ` + star + `?v ex:country0 ?c FILTER(?c != ex:c1 || ?d > 3) }`, `?c`, false},
 		{`{ ` + star + `?v ?p ?c }`, `?c`, false},
 		{`{ ` + star + `?v ex:country0 ?c FILTER EXISTS { ?s ex:p1 3 } }`, `?c`, false},
