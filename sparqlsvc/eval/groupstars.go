@@ -35,6 +35,9 @@ type patRows struct {
 	os    int
 	conds []algebra.Expr
 	memo  []passMemo
+	// member, when not nil, holds the only objects that pass: the subjects of a tag pattern "?o <p> <c>" over
+	// this pattern's object (groupStarKeys).
+	member *idSet
 }
 
 // passMemo is one slot of patRows' table: an object id (0: empty; objects are never 0) and whether it passed.
@@ -133,16 +136,28 @@ func (e *evaluator) countStars(op algebra.Op, in []ID, out [][]countPat) ([][]co
 // distinct unbound object variables, and each conjunct reads one object alone (and no EXISTS or per-call function),
 // so that a subject's solutions are the product of its passing rows of each pattern.
 func (e *evaluator) countStar(b *algebra.BGP, conds []algebra.Expr, in []ID) ([]countPat, bool) {
-	if len(b.Triples) == 0 || !b.Triples[0].S.IsVar() {
+	return e.countStarOf(b, nil, conds, in)
+}
+
+// countStarOf is countStar over the triples of b at idx (all of them when idx is nil).
+func (e *evaluator) countStarOf(b *algebra.BGP, idx []int, conds []algebra.Expr, in []ID) ([]countPat, bool) {
+	if idx == nil {
+		idx = make([]int, len(b.Triples))
+		for i := range idx {
+			idx[i] = i
+		}
+	}
+	if len(idx) == 0 || !b.Triples[idx[0]].S.IsVar() {
 		return nil, false
 	}
-	s := b.Triples[0].S.Var
+	s := b.Triples[idx[0]].S.Var
 	ss := e.slot(s)
 	if in[ss] != 0 {
 		return nil, false
 	}
-	pats := make([]countPat, len(b.Triples))
-	for i, t := range b.Triples {
+	pats := make([]countPat, len(idx))
+	for i, ti := range idx {
+		t := b.Triples[ti]
 		if !t.S.IsVar() || t.S.Var != s || t.P.IsVar() || !t.O.IsVar() || t.O.Var == s {
 			return nil, false
 		}
@@ -155,7 +170,7 @@ func (e *evaluator) countStar(b *algebra.BGP, conds []algebra.Expr, in []ID) ([]
 				return nil, false
 			}
 		}
-		pats[i] = countPat{p: t.P.Term, ss: ss, os: os, key: narrowKey{ts: &b.Triples[i], g: e.active[0].g}}
+		pats[i] = countPat{p: t.P.Term, ss: ss, os: os, key: narrowKey{ts: &b.Triples[ti], g: e.active[0].g}}
 	}
 next:
 	for _, c := range conds {
@@ -268,9 +283,10 @@ func (e *evaluator) countRows(ps []patRows, row []ID, errp *error) (int64, bool)
 }
 
 // mergeStar reads ps in subject order as countRows does, led by the pattern with the fewest rows, and calls each
-// for every subject whose patterns other than ps[kp] all have passing rows: prod is the product of their passing
-// rows, and from … to the subject's rows of ps[kp], not tested. false when evaluation must stop or each says so.
-func (e *evaluator) mergeStar(ps []patRows, kp int, row []ID, errp *error, each func(s ID, prod int64, from, to int) bool) bool {
+// for every subject whose patterns other than those at keyed all have passing rows: prod is the product of their
+// passing rows, and runs[i] the subject's rows (from, to) of ps[keyed[i]], not tested. false when evaluation must
+// stop or each says so.
+func (e *evaluator) mergeStar(ps []patRows, keyed []int, row []ID, errp *error, each func(s ID, prod int64, runs [][2]int) bool) bool {
 	if len(ps) == 0 {
 		return true // a pattern had no rows
 	}
@@ -287,6 +303,7 @@ func (e *evaluator) mergeStar(ps []patRows, kp int, row []ID, errp *error, each 
 		return k
 	}
 	pos := make([]int, len(ps))
+	runs := make([][2]int, len(keyed))
 	lead := ps[d].rows
 	for j := 0; j < len(lead); {
 		if e.steps++; e.steps >= e.nextCheck {
@@ -297,10 +314,8 @@ func (e *evaluator) mergeStar(ps []patRows, kp int, row []ID, errp *error, each 
 		}
 		s := lead[j][0]
 		prod := int64(1)
-		from, to := j, j
-		if d == kp {
-			to = runEnd(lead, j, s)
-			j = to
+		if slices.Contains(keyed, d) {
+			j = runEnd(lead, j, s)
 		} else {
 			prod, j = e.passRun(&ps[d], j, s, row, errp)
 		}
@@ -308,7 +323,7 @@ func (e *evaluator) mergeStar(ps []patRows, kp int, row []ID, errp *error, each 
 			if prod == 0 || *errp != nil {
 				break
 			}
-			if i != d && i != kp {
+			if i != d && !slices.Contains(keyed, i) {
 				var c int64
 				c, pos[i] = e.passRun(&ps[i], skipBelow(ps[i].rows, pos[i], s), s, row, errp)
 				prod *= c
@@ -317,12 +332,15 @@ func (e *evaluator) mergeStar(ps []patRows, kp int, row []ID, errp *error, each 
 		if *errp != nil {
 			return false
 		}
-		if kp >= 0 && kp != d && prod > 0 {
-			from = skipBelow(ps[kp].rows, pos[kp], s)
-			to = runEnd(ps[kp].rows, from, s)
-			pos[kp] = to
+		if prod == 0 {
+			continue
 		}
-		if prod > 0 && !each(s, prod, from, to) {
+		for n, i := range keyed {
+			k := skipBelow(ps[i].rows, pos[i], s)
+			pos[i] = runEnd(ps[i].rows, k, s)
+			runs[n] = [2]int{k, pos[i]}
+		}
+		if !each(s, prod, runs) {
 			return false
 		}
 	}
@@ -379,6 +397,10 @@ func (e *evaluator) passes(p *patRows, o ID, row []ID, errp *error) bool {
 
 // testObject tests p's conjuncts on the object o and notes the answer in m, its slot in p's table.
 func (e *evaluator) testObject(p *patRows, m *passMemo, o ID, row []ID, errp *error) {
+	if p.member != nil && !p.member.has(o) {
+		m.id, m.pass = o, false
+		return
+	}
 	keep := row[p.os]
 	row[p.os] = o
 	m.id, m.pass = o, e.testAll(p.conds, row, errp)

@@ -206,6 +206,20 @@ func TestGroupStarKeysMatchReference(t *testing.T) {
 				}
 			}
 		}
+		for range r.IntN(3) { // p3: 0–2 of 60 vendors, tagged below
+			if err := b.Add(rdf.Triple(ex("s", i), ex("p", 3), ex("v", r.IntN(60)))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for v := range 60 {
+		for _, tag := range [][2]string{{"country", "FR"}, {"kind", "K"}, {"special", "Y"}} {
+			if (tag[0] == "country" && v%3 == 0) || (tag[0] == "kind" && v%2 == 0) || (tag[0] == "special" && v == 6) {
+				if err := b.Add(rdf.Triple(ex("v", v), rdf.IRI("http://ex.org/"+tag[0]), rdf.IRI("http://ex.org/"+tag[1]))); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
 	}
 	ds := FromIndex(b.Build())
 	dt := `"2008-02-10T12:00:00Z"^^<` + index.XSDDateTime + `>`
@@ -217,13 +231,25 @@ func TestGroupStarKeysMatchReference(t *testing.T) {
 	}{
 		{`SELECT ?m (COUNT(?s) AS ?n) { ?s ex:p0 ?a ; ex:p1 ?b ; ex:p2 ?c FILTER(?a <= ` + dt + ` && ?b >= ` + dt + `) FILTER(YEAR(?c) = 2008) BIND(MONTH(?c) AS ?m) } GROUP BY ?m`, true},
 		{`SELECT ?m (COUNT(*) AS ?n) { ?s ex:p0 ?a ; ex:p1 ?b ; ex:p2 ?c FILTER(?a <= ` + at + ` && ?b > ` + at + `) BIND(MONTH(?c) AS ?m) } GROUP BY ?m`, true},
-		{`SELECT ?c (COUNT(*) AS ?n) (COUNT(?c) AS ?k) (COUNT(DISTINCT ?c) AS ?d) (MAX(?c) AS ?x) { ?s ex:p0 ?a ; ex:p2 ?c FILTER(?a < ` + at + `) } GROUP BY ?c`, true},
-		{`SELECT ?y (COUNT(?s) AS ?n) (MIN(?a) AS ?lo) (SUM(MONTH(?a)) AS ?sm) { ?s ex:p0 ?a ; ex:p1 ?b FILTER(?a >= ` + at + ` && ?b != ` + at + `) } GROUP BY (YEAR(?a) AS ?y)`, true},
+		{`SELECT ?c (COUNT(*) AS ?n) (COUNT(?c) AS ?k) (COUNT(DISTINCT ?c) AS ?d) (MAX(?c) AS ?x) { ?s ex:p0 ?a ; ex:p2 ?c FILTER(?a < ` + at + `) } GROUP BY ?c`, false},
+		{`SELECT ?y (COUNT(?s) AS ?n) (MIN(?a) AS ?lo) (SUM(MONTH(?a)) AS ?sm) { ?s ex:p0 ?a ; ex:p1 ?b FILTER(?a >= ` + dt + ` && ?b != ` + at + `) } GROUP BY (YEAR(?a) AS ?y)`, false},
 		{`SELECT ?y (COUNT(*) AS ?n) { ?s ex:p1 ?b ; ex:p0 ?a ; ex:p2 ?c FILTER(YEAR(?a) IN (2007, 2009) && ?c > ` + dt + `) } GROUP BY (YEAR(?a) AS ?y) HAVING (COUNT(*) > 20)`, true},
 		{`SELECT ?m (COUNT(*) AS ?n) { ?s ex:p2 ?c ; ex:p0 ?a BIND(MONTH(?c) AS ?m) } GROUP BY ?m`, true},
+		{`SELECT ?c (COUNT(*) AS ?n) (COUNT(?c) AS ?k) (COUNT(DISTINCT ?c) AS ?d) { ?s ex:p0 ?a ; ex:p2 ?c FILTER(?a < ` + at + `) } GROUP BY ?c`, true},
+		{`SELECT ?y (COUNT(?s) AS ?n) (COUNT(DISTINCT ?a) AS ?d) { ?s ex:p0 ?a ; ex:p1 ?b FILTER(?a >= ` + dt + ` && ?b != ` + at + `) } GROUP BY (YEAR(?a) AS ?y)`, true},
+		{`SELECT ?v (COUNT(*) AS ?n) (COUNT(DISTINCT ?c) AS ?x) { ?s ex:p3 ?v ; ex:p2 ?c . ?v ex:kind ex:K . ?v ex:country ex:FR } GROUP BY ?v`, true},
+		// h45: a tag on an object of the star (the vendor's country), keys reading two objects.
+		{`SELECT ?m (COUNT(?s) AS ?n) { ?v ex:country ex:FR . ?s ex:p3 ?v ; ex:p0 ?a ; ex:p1 ?b BIND((YEAR(?b) - YEAR(?a)) * 12 + MONTH(?b) - MONTH(?a) AS ?m) } GROUP BY ?m`, true},
+		{`SELECT ?a ?b (COUNT(*) AS ?n) { ?s ex:p0 ?a ; ex:p1 ?b ; ex:p3 ?v FILTER(?a < ` + at + `) } GROUP BY ?a ?b`, true},
+		{`SELECT ?v (COUNT(*) AS ?n) (MAX(?c) AS ?x) { ?s ex:p3 ?v ; ex:p2 ?c . ?v ex:kind ex:K . ?v ex:country ex:FR } GROUP BY ?v`, false},
+		{`SELECT ?v ?c (COUNT(*) AS ?n) { ?s ex:p3 ?v ; ex:p2 ?c ; ex:p1 ?b . ?v ex:kind ex:K FILTER(?b > ` + dt + `) } GROUP BY ?v ?c`, true},
+		{`SELECT ?v (COUNT(*) AS ?n) { ?s ex:p3 ?v ; ex:p2 ?c . ?v ex:special ex:Y } GROUP BY ?v`, false}, // one vendor: the join probes less
+		{`SELECT ?v (COUNT(*) AS ?n) { ?s ex:p3 ?v ; ex:p2 ?c . ?v ex:kind ex:none } GROUP BY ?v`, false},
+		{`SELECT ?v (COUNT(*) AS ?n) { ?s ex:p3 ?v ; ex:p2 ?c . ?v ex:kind ?k } GROUP BY ?v`, false},
 		{`SELECT ?m (COUNT(*) AS ?n) { ?s ex:p0 ?a ; ex:p2 ?c FILTER(TZ(?a) != "") BIND(MONTH(?c) AS ?m) } GROUP BY ?m`, false},
-		{`SELECT ?m (COUNT(?b) AS ?n) { ?s ex:p0 ?a ; ex:p1 ?b BIND(MONTH(?a) AS ?m) } GROUP BY ?m`, false},
-		{`SELECT ?a ?b (COUNT(*) AS ?n) { ?s ex:p0 ?a ; ex:p1 ?b } GROUP BY ?a ?b`, false},
+		{`SELECT ?m (COUNT(?b) AS ?n) { ?s ex:p0 ?a ; ex:p1 ?b BIND(MONTH(?a) AS ?m) } GROUP BY ?m`, true},
+		{`SELECT ?m (COUNT(?s) AS ?n) { ?s ex:p0 ?a ; ex:p1 ?b BIND(MONTH(?a) AS ?m) } GROUP BY ?m ?s`, false},
+		{`SELECT ?a (COUNT(*) AS ?n) { ?s ex:p0 ?a ; ex:p1 ?b } GROUP BY ?a (STR(?b))`, true},
 		{`SELECT ?s (COUNT(*) AS ?n) { ?s ex:p0 ?a ; ex:p1 ?b } GROUP BY ?s`, false},
 		{`SELECT ?a (COUNT(*) AS ?n) { { ?s ex:p0 ?a ; ex:p1 ?b } UNION { ?s ex:p0 ?a ; ex:p2 ?b } } GROUP BY ?a`, false},
 	} {
@@ -235,7 +261,7 @@ func TestGroupStarKeysMatchReference(t *testing.T) {
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("%s:\n got %d groups %.300q\nwant %d groups %.300q", c.q, len(got), got, len(want), want)
 		}
-		if len(want) < 2 {
+		if len(want) < 2 && !strings.Contains(c.q, "ex:none") && !strings.Contains(c.q, "ex:special") {
 			t.Errorf("%s: %d groups: the data does not test it", c.q, len(want))
 		}
 		rewritten := func(e *evaluator, x *algebra.Group, in []ID, gs *groupState, errp *error) (bool, bool) {
