@@ -335,3 +335,69 @@ func TestClassConstantFiltersMatchReference(t *testing.T) {
 		}
 	}
 }
+
+// TestFilterOverOptionalMatchesReference: a FILTER's conjuncts over an OPTIONAL that read only variables its left
+// side binds in every solution move onto the left side (belowOptional); the answers must be those of the OPTIONAL's
+// solutions filtered afterwards (the reference), for conjuncts that stay (BOUND of the OPTIONAL's variable, a
+// variable only the OPTIONAL or an inner OPTIONAL binds, EXISTS, RAND), errors, an OPTIONAL with its own
+// condition, nested OPTIONALs and a BIND on the left. Where a conjunct moves, the OPTIONAL is evaluated for fewer
+// left solutions: fewer steps than the reference's.
+func TestFilterOverOptionalMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 4))
+	vals := aggregateValues()
+	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
+	b := index.NewBuilder()
+	for i := range 300 {
+		for range r.IntN(3) {
+			if err := b.Add(rdf.Triple(ex("s", i), ex("v", 0), vals[r.IntN(len(vals))])); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if r.IntN(3) > 0 {
+			if err := b.Add(rdf.Triple(ex("s", i), ex("link", 0), ex("s", r.IntN(300)))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	ds := FromIndex(b.Build())
+	const v, link = `<http://ex.org/v0>`, `<http://ex.org/link0>`
+	for _, c := range []struct {
+		where string
+		fewer bool // a conjunct moves and drops left solutions
+	}{
+		{`?s ` + v + ` ?v OPTIONAL { ?s ` + link + ` ?o . ?o ` + v + ` ?w } FILTER(?v > 5 && !BOUND(?w))`, true},
+		{`?s ` + v + ` ?v OPTIONAL { ?s ` + link + ` ?o . ?o ` + v + ` ?w } FILTER(isNumeric(?v) && ?w < 3)`, true},
+		{`?s ` + v + ` ?v OPTIONAL { ?s ` + link + ` ?o } FILTER(?v > 5 || BOUND(?o))`, false},
+		{`?s ` + v + ` ?v OPTIONAL { ?s ` + link + ` ?o } FILTER(?o != ?s)`, false},
+		{`?s ` + v + ` ?v OPTIONAL { ?s ` + link + ` ?o FILTER(?o != ?s) } FILTER(STRLEN(STR(?v)) > 2 && !BOUND(?o))`, true},
+		{`?s ` + v + ` ?v OPTIONAL { ?s ` + link + ` ?o } OPTIONAL { ?o ` + v + ` ?w } FILTER(?v < 3 && ?o != ?s && LANG(?w) = "")`, true},
+		{`?s ` + v + ` ?v OPTIONAL { ?s ` + link + ` ?o } FILTER(?v + "a" > 1 && ?o != ?s)`, true},
+		{`?s ` + v + ` ?v OPTIONAL { ?s ` + link + ` ?o } FILTER(?v >= 0 && EXISTS { ?o ` + v + ` ?v })`, true},
+		{`?s ` + v + ` ?v OPTIONAL { ?s ` + link + ` ?o } FILTER(RAND() < 2 && !BOUND(?o))`, false},
+		{`?s ` + v + ` ?v OPTIONAL { ?s ` + v + ` ?v2 ; ` + link + ` ?o } FILTER(?v != ?v2 && DATATYPE(?v) = <http://www.w3.org/2001/XMLSchema#integer>)`, true},
+		{`?s ` + v + ` ?v BIND(STR(?v) AS ?x) OPTIONAL { ?s ` + link + ` ?o } FILTER(STRLEN(?x) < 3 && ?s != ?o)`, true},
+		{`?s ` + v + ` ?v OPTIONAL { ?s ` + link + ` ?o } OPTIONAL { ?s ` + v + ` ?w } FILTER(BOUND(?o) && ?w != ?v)`, true},
+		{`{ ?s ` + v + ` ?v } UNION { ?s ` + link + ` ?o } OPTIONAL { ?o ` + v + ` ?w } FILTER(?o != ?s && !BOUND(?w))`, false},
+	} {
+		src := `SELECT * { ` + c.where + ` }`
+		q, err := parser.Parse(src, parser.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		filter := firstOp[*algebra.Filter](q.Op)
+		if _, ok := filter.Op.(*algebra.LeftJoin); !ok {
+			t.Fatalf("%s: the filter is over %T", src, filter.Op)
+		}
+		got, steps := runFilter(t, ds, q, filter, src, false)
+		want, refSteps := runFilter(t, ds, q, filter, src, true)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: %d solutions, reference %d", src, len(got), len(want))
+		}
+		if c.fewer && steps >= refSteps {
+			t.Errorf("%s: %d steps, reference %d: the conjuncts were not moved onto the left side", src, steps, refSteps)
+		}
+		if !c.fewer && steps < refSteps {
+			t.Errorf("%s: %d steps, reference %d: nothing was to move", src, steps, refSteps)
+		}
+	}
+}

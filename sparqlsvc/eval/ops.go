@@ -888,7 +888,7 @@ func (e *evaluator) belowBinds(x *algebra.Filter) algebra.Op {
 		inner = ext.Op
 	}
 	if len(chain) == 0 {
-		return nil
+		return e.belowOptional(x)
 	}
 	var below, above []algebra.Expr
 	var substituted varset
@@ -941,6 +941,44 @@ func (e *evaluator) belowBinds(x *algebra.Filter) algebra.Op {
 	if len(above) > 0 {
 		top := &algebra.Filter{Exprs: above, Op: op}
 		e.pushed[top] = nil // its conjuncts have moved (or been copied) below already
+		op = top
+	}
+	e.pushed[x] = op
+	return op
+}
+
+// belowOptional moves a FILTER's conjuncts over the OPTIONAL right under it (a LeftJoin) onto its left side when
+// each variable they read is either bound in every left solution or not mentioned on the right side:
+// FILTER(?p1 > 200 && !BOUND(?v)) over { ?product … ; <numeric1> ?p1 OPTIONAL { … ?v } } then drops a product
+// within the left side's join, right after ?p1 is read, instead of after its other patterns and its OPTIONAL (q04:
+// a third of the products). A solution of the OPTIONAL is a left solution, extended or not, by values of
+// variables the right side mentions and the left leaves unbound; so such a conjunct reads the same values, and has
+// the same value, on both. Conjuncts reading a variable the right side may bind (BOUND of the OPTIONAL's
+// variable), EXISTS and RAND-like functions (pushable) stay above. A FILTER that is an EXISTS's pattern read as a
+// bitmap (optFilterOf) is left as it is. Called from belowBinds, whose memo it shares; nil when nothing moves.
+func (e *evaluator) belowOptional(x *algebra.Filter) algebra.Op {
+	lj, ok := x.Op.(*algebra.LeftJoin)
+	if !ok || e.optFilterOf(x) != nil {
+		return nil
+	}
+	certain, right := e.infoOf(lj.Left).certain, e.infoOf(lj.Right).mentioned
+	var below, above []algebra.Expr
+	for _, f := range x.Exprs {
+		for _, c := range appendConjuncts(nil, f) {
+			if pushable(c) && e.varsOfExpr(c).inter(right).subsetOf(certain) {
+				below = append(below, c)
+			} else {
+				above = append(above, c)
+			}
+		}
+	}
+	if len(below) == 0 {
+		return nil
+	}
+	var op algebra.Op = &algebra.LeftJoin{Left: &algebra.Filter{Exprs: below, Op: lj.Left}, Right: lj.Right, Expr: lj.Expr}
+	if len(above) > 0 {
+		top := &algebra.Filter{Exprs: above, Op: op}
+		e.pushed[top] = nil // what could move has moved
 		op = top
 	}
 	e.pushed[x] = op
