@@ -62,10 +62,13 @@ func (e *evaluator) budgetShared() error {
 func (e *evaluator) share(holds int64) error {
 	if holds > e.charged {
 		grow := (holds - e.charged + memoryGrain - 1) / memoryGrain * memoryGrain
-		e.charged += grow
 		if e.opt.Memory.used.Add(grow) > e.opt.Memory.max {
+			// The query stops: its growth is taken back at once, not when it has unwound, or every other
+			// query charging meanwhile would find the budget passed by it and stop too.
+			e.opt.Memory.used.Add(-grow)
 			return ErrServerMemory
 		}
+		e.charged += grow
 	} else if holds < e.charged-2*memoryGrain {
 		// Given back: keep one grain of slack so that a query near a grain's edge does not flap.
 		give := (e.charged - holds - memoryGrain) / memoryGrain * memoryGrain
