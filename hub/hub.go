@@ -223,6 +223,7 @@ func Serve(ctx context.Context, c Config) error {
 	gitHandler.BaseURL = c.BaseURL
 	// The push answers once what it published is live, so the URLs it prints answer when git returns.
 	gitHandler.Rendered = pipe.RepositoryOutcome
+	gitHandler.Unrendered = pipe.Unrendered
 	srv := server.New(server.Config{Store: st, Auth: guard, Search: idx, BaseURL: c.BaseURL, Logger: log,
 		Git: gitHandler, Site: siteHandler, SPARQLGate: gate, SPARQLStore: loader, CORSOrigins: c.CORSOrigins,
 		Tree: c.Site, Indexes: indexes,

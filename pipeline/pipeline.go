@@ -60,15 +60,18 @@ type Options struct {
 type Pipeline struct {
 	o    Options
 	work sync.Mutex // held while rendering
-	mu   sync.Mutex // guards live and failed
+	mu   sync.Mutex // guards live, failed and unrendered
 	live map[string]string
 	// failed holds, by publication id, why the last sync that wanted a version live could not render it, so that
 	// a write waiting for that version (a push, an upload) answers at once rather than at its bound.
-	failed  map[string]failure
-	stateMu sync.Mutex
-	batch   *pageBatch                // the pages and renames of the sync in progress (under work)
-	gz      atomic.Pointer[gzipQueue] // the background worker's queue while Run runs one (gzip.go)
-	terms   termWorker                // the term pages written after their folders went live (termpages.go)
+	failed map[string]failure
+	// unrendered holds, by publication id, the older versions the live one was rendered without (their content
+	// was refused), each as RenderError words, so that a push to the repository keeps saying so.
+	unrendered map[string][]string
+	stateMu    sync.Mutex
+	batch      *pageBatch                // the pages and renames of the sync in progress (under work)
+	gz         atomic.Pointer[gzipQueue] // the background worker's queue while Run runs one (gzip.go)
+	terms      termWorker                // the term pages written after their folders went live (termpages.go)
 	// pageGen counts, by folder, the renders of its page queued for after the switch and done by syncs since, so
 	// that an older background render never replaces a newer page; laterRepos counts the pages each repository
 	// waits for (later.go). Both under work.
@@ -114,7 +117,7 @@ func newPipeline(o Options) (*Pipeline, error) {
 			return nil, fmt.Errorf("pipeline: %w", err)
 		}
 	}
-	return &Pipeline{o: o, live: map[string]string{}, failed: map[string]failure{}, pageGen: map[string]uint64{}, laterRepos: map[string]int{}}, nil
+	return &Pipeline{o: o, live: map[string]string{}, failed: map[string]failure{}, unrendered: map[string][]string{}, pageGen: map[string]uint64{}, laterRepos: map[string]int{}}, nil
 }
 
 // Pending reports whether the publication's latest version is not yet live (v4 "pending"). An unknown or deleted
@@ -239,12 +242,34 @@ func (p *Pipeline) RepositoryOutcome(ctx context.Context, repoID string) (bool, 
 	return len(errs) == 0, errors.Join(errs...)
 }
 
-// setFailed records that the sync which was to make pub's latest version live failed with err.
-func (p *Pipeline) setFailed(pub model.Publication, repoPath string, err error) {
+// renderError is err, the failure to render pub (or one of its versions), in the words a writer is told.
+func (p *Pipeline) renderError(pub model.Publication, repoPath string, err error) *RenderError {
 	re := &RenderError{URI: p.o.BaseURL + path.Join(repoPath, pub.PublicationURI), Err: err}
 	if ve, ok := errors.AsType[*versionError](err); ok {
 		re.Version = ve.label
 	}
+	return re
+}
+
+// Unrendered lists, for each publication of a repository, the older versions its live version was rendered
+// without because their content could not be rendered, in the words of RenderError (a push prints them).
+func (p *Pipeline) Unrendered(ctx context.Context, repoID string) []string {
+	pubs, err := p.o.Store.Publications(ctx, model.SystemActor, repoID)
+	if err != nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []string
+	for _, pub := range pubs {
+		out = append(out, p.unrendered[pub.ID]...)
+	}
+	return out
+}
+
+// setFailed records that the sync which was to make pub's latest version live failed with err.
+func (p *Pipeline) setFailed(pub model.Publication, repoPath string, err error) {
+	re := p.renderError(pub, repoPath, err)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.failed[pub.ID] = failure{version: pub.Version.ID, err: re}
@@ -370,6 +395,9 @@ type pubState struct {
 	Private bool   `json:"private"`
 	Key     string `json:"key"`    // hash of everything the latest rendering depends on
 	Latest  string `json:"latest"` // version id live at the unversioned URL
+	// Unrendered: the older versions left out because their content was refused (RenderError words), kept so
+	// that a sync that skips the publication, or the next start, still reports them.
+	Unrendered []string `json:"unrendered,omitempty"`
 }
 
 func (p *Pipeline) statePath(repoID string) string {
@@ -436,7 +464,7 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 	var res Result
 	var errs []error
 	present := map[string]bool{}
-	var live [][2]string // publication id, latest version id: live once committed
+	var live []pubLive // live once committed
 	groups := groupNamesOn(repoPath, p.groupNames(ctx))
 	listed := pubs[:0:0] // the publications the repository's page lists: those not refused below
 	for _, pub := range pubs {
@@ -462,7 +490,7 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 			continue
 		}
 		st.Publications[pub.ID] = ps
-		live = append(live, [2]string{pub.ID, ps.Latest})
+		live = append(live, pubLive{pub.ID, ps.Latest, ps.Unrendered})
 		if rendered {
 			res.Rendered = append(res.Rendered, pub.ID)
 		} else {
@@ -493,7 +521,7 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 		// The publications rendered above are not live either: a write waiting for them is told.
 		if ctx.Err() == nil {
 			for _, pub := range pubs {
-				if _, ok := st.Publications[pub.ID]; ok && slices.Contains(live, [2]string{pub.ID, pub.Version.ID}) {
+				if _, ok := st.Publications[pub.ID]; ok && slices.ContainsFunc(live, func(l pubLive) bool { return l.id == pub.ID && l.version == pub.Version.ID }) {
 					p.setFailed(pub, repoPath, err)
 				}
 			}
@@ -501,7 +529,8 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 		return Result{}, errors.Join(append(errs, err)...)
 	}
 	for _, l := range live {
-		p.setLive(l[0], l[1])
+		p.setLive(l.id, l.version)
+		p.setUnrendered(l.id, l.unrendered)
 	}
 	st.Path, st.Pages = repoPath, p.batch.stamp
 	if p.laterPending(repoID) {
@@ -541,12 +570,29 @@ func (p *Pipeline) removePubDir(dir string) error {
 	return nil
 }
 
+// pubLive is a publication's version made live by a sync, with the older versions it was rendered without.
+type pubLive struct {
+	id, version string
+	unrendered  []string
+}
+
+func (p *Pipeline) setUnrendered(id string, unrendered []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(unrendered) == 0 {
+		delete(p.unrendered, id)
+	} else {
+		p.unrendered[id] = unrendered
+	}
+}
+
 func (p *Pipeline) setLive(id, version string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	delete(p.failed, id)
 	if version == "" {
 		delete(p.live, id)
+		delete(p.unrendered, id)
 	} else {
 		p.live[id] = version
 	}
@@ -621,13 +667,27 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 	var latest *tree.Page
 	wanted := map[string]bool{}
 	start := len(p.batch.jobs)
+	offered := versions[:0:0] // the versions rendered: the folders the pages list and link
+	var unrendered []string
 	for i, v := range pub.Versions {
 		name := path.Base(versions[i].URL)
-		wanted[name] = true
 		page, err := p.ensureVersion(ctx, pub, v, base, versions[i], filepath.Join(vroot, name))
 		if err != nil {
-			return old, false, &versionError{label: v.Label, err: err}
+			err = &versionError{label: v.Label, err: err}
+			if v.ID == pub.Version.ID || !refused(err) || ctx.Err() != nil {
+				return old, false, err
+			}
+			// An older version whose content the pipeline refuses (stored with plain git, or before a check
+			// existed) is left out rather than holding every later version back: its content never changes, so
+			// no retry would render it. Its URL answers 404 and the pages do not list it; the push says so.
+			re := p.renderError(pub, repoPath, err)
+			p.o.Log.Warn("pipeline: older version left out: its content could not be rendered", "publication", urlPath,
+				"version", v.Label, "err", err)
+			unrendered = append(unrendered, re.Error())
+			continue
 		}
+		wanted[name] = true
+		offered = append(offered, versions[i])
 		p.batch.triples[v.ID] = page.Stats.Triples
 		if v.ID == pub.Version.ID {
 			latest = page
@@ -636,6 +696,7 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 	if latest == nil {
 		return old, false, fmt.Errorf("latest version %s is not among the versions", pub.Version.Label)
 	}
+	versions = offered
 	if err := p.navVersions(start, versions, pub.Version.ID, vroot); err != nil {
 		return old, false, err
 	}
@@ -680,7 +741,16 @@ func (p *Pipeline) syncPublication(ctx context.Context, repo model.Repository, r
 		}
 		return nil
 	})
-	return pubState{Path: urlPath, Private: private, Key: key, Latest: pub.Version.ID}, true, nil
+	return pubState{Path: urlPath, Private: private, Key: key, Latest: pub.Version.ID, Unrendered: unrendered}, true, nil
+}
+
+// refused reports whether a render failed on the version's content (an RDF syntax error, content the model
+// refuses) rather than on the server (a full disk, a cancelled sync), which a later sync may get past.
+func refused(err error) bool {
+	if _, ok := errors.AsType[*rdf.SyntaxError](err); ok {
+		return true
+	}
+	return errors.Is(err, model.ErrInvalid)
 }
 
 // maxClockWait bounds the wait for a version whose time strictlyLater moved ahead of the clock.

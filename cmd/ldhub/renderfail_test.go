@@ -16,8 +16,12 @@ import (
 // straight into the bare repository with plain git, which the hub never checked) used to hold every later
 // push to the repository and every upload of that publication for the full 30 s bound, which then answered
 // `still rendering` / `Ldhub-Live: false` as if a moment more would do. Now the push prints, on its sideband,
-// which publication failed and the syntax error's line and column; the upload (curl) is a 422 JSON error with
-// them and `Ldhub-Live: false`.
+// which publication failed and the syntax error's line and column.
+//
+// A good version uploaded after it (curl) used to be held back by it too: the pipeline rendered every version,
+// so the upload was a 422 naming the broken one. Now the broken version, an older one by then, is left out: the
+// upload answers 200 with `Ldhub-Live: true`, the direct URL serves the new version, the broken version's URL
+// is 404, and each later push to the repository says which version is left out and why.
 func TestWriteAfterAFailedRenderAnswersAtOnce(t *testing.T) {
 	needGit(t)
 	if _, err := exec.LookPath("curl"); err != nil {
@@ -105,14 +109,42 @@ func TestWriteAfterAFailedRenderAnswersAtOnce(t *testing.T) {
 		t.Errorf("the pushed publication is not live when the push answers: %v %v", r, err)
 	}
 
-	// An upload of a good version of core: the pipeline renders every version, and the one made by hand fails.
+	// An upload of a good version of core. The version made by hand is now an older one: it used to hold this one
+	// back (422 naming it, `Ldhub-Live: false`); now it is left out and the new version goes live.
+	fixed := good + "<Tunnel> rdfs:label \"Tunnel\"@en .\n"
+	if err := os.WriteFile(file, []byte(fixed), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	start = time.Now()
 	head, body := curl("PUT", "meta-data", "Content")
 	took = time.Since(start)
-	details, _ := body["details"].(map[string]any)
-	msg, _ := body["message"].(string)
-	if !strings.Contains(head, " 422") || !strings.Contains(head, "\nldhub-live: false\r\n") ||
-		!strings.Contains(msg, where) || details["line"] != 4.0 || details["column"] != 1.0 {
-		t.Errorf("the upload (%v) does not say that the version made by hand failed and where:\n%s%v", took, head, body)
+	if !strings.Contains(head, " 200") || !strings.Contains(head, "\nldhub-live: true\r\n") {
+		t.Errorf("the good upload after the broken version (%v) is not live:\n%s%v", took, head, body)
+	}
+	r, err := c.do("GET", "/org/vocab/core", "", nil, "Accept", "application/n-triples")
+	if err != nil || r.status != 200 || !strings.Contains(string(r.body), `"Tunnel"@en`) {
+		t.Errorf("the direct URL does not serve the new version: %v %v", r, err)
+	}
+	if r, err := c.do("GET", "/org/vocab/core/versions/"+label, "", nil, "Accept", "application/n-triples"); err != nil || r.status != 404 {
+		t.Errorf("the broken version's URL: %v %v, want 404", r, err)
+	}
+
+	// The next push to the repository still says the broken version is left out, and that it went live.
+	if err := os.WriteFile(filepath.Join(wt, "extra.ttl"), []byte(fixed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"commit", "-qam", "extra again"}, {"pull", "-q", "--rebase"}} {
+		if _, err := gitCmd(wt, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err = gitCmd(wt, "push")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "remote: ldhub: live, but these older versions are left out (their URLs answer 404):") ||
+		!strings.Contains(out, "remote: ldhub:   "+where) || strings.Contains(out, "not everything went live") ||
+		strings.Contains(out, "still rendering") {
+		t.Errorf("the push does not say that the broken older version is left out:\n%s", out)
 	}
 }

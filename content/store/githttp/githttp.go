@@ -57,6 +57,10 @@ type Handler struct {
 	// renders after the commit, and a pusher who opened the URL the push printed when git returned got 404 (or the
 	// old version) for a second or more. A failure ends the wait at once and is printed with the URLs.
 	Rendered func(ctx context.Context, repoID string) (bool, error)
+	// Unrendered, when set, lists the older versions of a repository's publications that the pipeline left out
+	// because their content could not be rendered (the pipeline's Unrendered); every push to the repository that
+	// published something prints them, so the broken version stays in view until it is retracted.
+	Unrendered func(ctx context.Context, repoID string) []string
 	// Settle bounds that wait (0: 30 s); past it the push says the URLs answer once rendering is done.
 	Settle time.Duration
 }
@@ -409,8 +413,12 @@ func (h *Handler) receivePack(w http.ResponseWriter, r *http.Request, actor mode
 	}
 	live := true
 	var renderErr error
+	var unrendered []string
 	if pushErr == nil && len(report.Changes) > 0 {
 		live, renderErr = h.waitRendered(r.Context(), repoID)
+		if h.Unrendered != nil {
+			unrendered = h.Unrendered(r.Context(), repoID)
+		}
 	}
 	rs := packp.NewReportStatus()
 	rs.UnpackStatus = "ok"
@@ -451,7 +459,7 @@ func (h *Handler) receivePack(w http.ResponseWriter, r *http.Request, actor mode
 			msg.WriteString("  " + line + "\n")
 		}
 	} else {
-		h.describe(&msg, r, report, live, renderErr)
+		h.describe(&msg, r, report, live, renderErr, unrendered)
 	}
 	_, _ = mux.WriteChannel(sideband.ProgressMessage, msg.Bytes())
 	var rep bytes.Buffer
@@ -506,8 +514,9 @@ func WaitLive(ctx context.Context, settle time.Duration, live func(context.Conte
 }
 
 // describe writes what an accepted push published, one line per publication or file, for git to show as
-// "remote:" lines; live says whether their URLs already answer with the new versions, failed why some do not.
-func (h *Handler) describe(w *bytes.Buffer, r *http.Request, rep *store.PushReport, live bool, failed error) {
+// "remote:" lines; live says whether their URLs already answer with the new versions, failed why some do not,
+// unrendered which older versions are left out.
+func (h *Handler) describe(w *bytes.Buffer, r *http.Request, rep *store.PushReport, live bool, failed error, unrendered []string) {
 	base := strings.TrimSuffix(h.BaseURL, "/")
 	if base == "" {
 		scheme := "http"
@@ -541,6 +550,13 @@ func (h *Handler) describe(w *bytes.Buffer, r *http.Request, rep *store.PushRepo
 		}
 	case !live:
 		w.WriteString("ldhub: still rendering: these URLs answer with the new versions in a moment\n")
+	}
+	if len(unrendered) > 0 {
+		// Live all the same: an older version's content does not hold the newer ones back.
+		w.WriteString("ldhub: live, but these older versions are left out (their URLs answer 404):\n")
+		for _, u := range unrendered {
+			w.WriteString("ldhub:   " + u + "\n")
+		}
 	}
 	for _, n := range rep.Notes {
 		w.WriteString("ldhub: " + n + "\n")
