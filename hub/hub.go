@@ -234,7 +234,7 @@ func Serve(ctx context.Context, c Config) error {
 		}})
 	var handler http.Handler = srv
 	if follower != nil {
-		handler = replica.NewHandler(replica.HandlerOptions{Local: srv, Follower: follower, Rendered: pipe.Live, Public: server.SitePath})
+		handler = replica.NewHandler(replica.HandlerOptions{Local: srv, Follower: follower, Rendered: pipe.RepositoryOutcome, Public: server.SitePath})
 		go func() { _ = follower.Run(followCtx) }()
 	}
 	accessOut := c.AccessLog

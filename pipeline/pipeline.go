@@ -132,31 +132,11 @@ func (p *Pipeline) Pending(publicationID string) bool {
 	return p.live[publicationID] != pub.Version.ID
 }
 
-// Live reports whether every publication of a repository has its latest version live (a read replica holds a
-// forwarded write's answer until it is). A repository it cannot read is not waited for.
+// Live reports whether every publication of a repository has its latest version live (RepositoryOutcome without
+// the reason).
 func (p *Pipeline) Live(ctx context.Context, repoID string) bool {
-	pubs, err := p.o.Store.Publications(ctx, model.SystemActor, repoID)
-	if err != nil {
-		return true
-	}
-	present := make(map[string]bool, len(pubs))
-	p.mu.Lock()
-	for _, pub := range pubs {
-		present[pub.ID] = true
-		if p.live[pub.ID] != pub.Version.ID {
-			p.mu.Unlock()
-			return false
-		}
-	}
-	p.mu.Unlock()
-	// A publication the write removed answers until the sync takes its folder away, and the repository's state
-	// lists it until then: a push that says "removed" answers after that.
-	for id := range p.loadState(repoID).Publications {
-		if !present[id] {
-			return false
-		}
-	}
-	return true
+	live, _ := p.RepositoryOutcome(ctx, repoID)
+	return live
 }
 
 // failure is a sync's failed attempt to make version live.
@@ -219,25 +199,36 @@ func (p *Pipeline) Outcome(ctx context.Context, publicationID string) (bool, err
 }
 
 // RepositoryOutcome is Outcome over every publication of a repository: live when all are, and an error (those of
-// the publications that failed, joined) once each is either live or failed, so that a push answers as soon as
-// nothing it waits for will change. A repository it cannot read is live.
+// the publications that failed, joined) once each is either live or failed, so that a write waiting for the
+// repository (a push here, a write a read replica forwarded) answers as soon as nothing it waits for will change.
+// A repository it cannot read is live.
 func (p *Pipeline) RepositoryOutcome(ctx context.Context, repoID string) (bool, error) {
 	pubs, err := p.o.Store.Publications(ctx, model.SystemActor, repoID)
 	if err != nil {
 		return true, nil
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	present := make(map[string]bool, len(pubs))
 	var errs []error
+	p.mu.Lock()
 	for _, pub := range pubs {
+		present[pub.ID] = true
 		if p.live[pub.ID] == pub.Version.ID {
 			continue
 		}
 		f, ok := p.failed[pub.ID]
 		if !ok || f.version != pub.Version.ID {
+			p.mu.Unlock()
 			return false, nil // still to be rendered
 		}
 		errs = append(errs, f.err)
+	}
+	p.mu.Unlock()
+	// A publication the write removed answers until the sync takes its folder away, and the repository's state
+	// lists it until then: a push that says "removed" answers after that.
+	for id := range p.loadState(repoID).Publications {
+		if !present[id] {
+			return false, nil
+		}
 	}
 	return len(errs) == 0, errors.Join(errs...)
 }

@@ -2,6 +2,7 @@ package replica
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httputil"
 	"strconv"
@@ -17,8 +18,9 @@ type HandlerOptions struct {
 	// Local serves what the replica answers itself: the hub's handler over the copy.
 	Local    http.Handler
 	Follower *Follower
-	// Rendered reports whether the pipeline has made a repository's latest versions live (nil: at once).
-	Rendered func(ctx context.Context, repoID string) bool
+	// Rendered reports whether the pipeline has made a repository's latest versions live and, once those not
+	// live have failed to render, why (the pipeline's RepositoryOutcome; nil: live at once).
+	Rendered func(ctx context.Context, repoID string) (bool, error)
 	// CatchUp bounds how long a forwarded write's answer is held while the replica catches up with it
 	// (default 10 s); the answer then goes out anyway, marked Ldhub-Replica-Synced: false.
 	CatchUp time.Duration
@@ -173,23 +175,31 @@ func (h *Handler) catchUp(res *http.Response) error {
 	if err == nil {
 		synced = h.rendered(ctx, repos)
 	}
+	// A render that failed here failed on the primary too (the same commits, the same pipeline), whose answer
+	// already says so (a push's "remote:" lines): it goes out at once, and the replica serves what the primary
+	// serves, the last version that went live.
 	res.Header.Set(SyncedHeader, strconv.FormatBool(synced))
 	return nil
 }
 
-// rendered waits until the pipeline has made every moved repository live, or ctx ends (catchUp's CatchUp), as a
-// push waits on the primary (githttp.WaitLive).
+// rendered waits until the pipeline has made every moved repository live or failed to render what is not, or
+// ctx ends (catchUp's CatchUp), as a push waits on the primary (githttp.WaitLive), and reports whether the
+// replica then serves what the primary does. Before, a failed render held the answer for the whole CatchUp.
 func (h *Handler) rendered(ctx context.Context, repos []string) bool {
 	if h.o.Rendered == nil {
 		return true
 	}
-	live, _ := githttp.WaitLive(ctx, h.o.CatchUp, func(ctx context.Context) (bool, error) {
+	live, failed := githttp.WaitLive(ctx, h.o.CatchUp, func(ctx context.Context) (bool, error) {
+		var errs []error
 		for _, id := range repos {
-			if !h.o.Rendered(ctx, id) {
+			live, err := h.o.Rendered(ctx, id)
+			if err != nil {
+				errs = append(errs, err)
+			} else if !live {
 				return false, nil
 			}
 		}
-		return true, nil
+		return len(errs) == 0, errors.Join(errs...)
 	})
-	return live
+	return live || failed != nil
 }

@@ -73,15 +73,7 @@ func TestClusterBehindNginx(t *testing.T) {
 	}
 	body, ctype := multipartBody("metadata", "meta.json", `{"name":"core"}`, "content", "core.ttl", doc(0))
 	c.must(t, "POST", "/api/v3/repositories/"+vocab.ID+"/publications", ctype, body, nil)
-	out, err := exec.Command(bin, "app", "create", "--data", pdata, "--name", "replicas").CombinedOutput()
-	if err != nil {
-		t.Fatalf("app create: %v\n%s", err, out)
-	}
-	cred := map[string]string{}
-	for _, m := range credLineRE.FindAllStringSubmatch(string(out), -1) {
-		cred[m[1]] = m[2]
-	}
-	renv := "LDHUB_FOLLOW_CREDENTIAL=" + cred["id"] + ":" + cred["secret"]
+	renv := followCredential(t, bin, pdata, "replicas")
 	type node struct {
 		addr, data string
 		args       []string

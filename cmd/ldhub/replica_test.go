@@ -81,6 +81,21 @@ func treeDiff(a, b map[string]string) []string {
 
 var credLineRE = regexp.MustCompile(`(?m)^\s*(id|secret):\s+(\S+)`)
 
+// followCredential makes an application without grants on the primary's data (it sees the visible repositories
+// only) and returns the environment entry that gives it to `serve --follow`.
+func followCredential(t *testing.T, bin, pdata, name string) string {
+	t.Helper()
+	out, err := exec.Command(bin, "app", "create", "--data", pdata, "--name", name).CombinedOutput()
+	if err != nil {
+		t.Fatalf("app create: %v\n%s", err, out)
+	}
+	cred := map[string]string{}
+	for _, m := range credLineRE.FindAllStringSubmatch(string(out), -1) {
+		cred[m[1]] = m[2]
+	}
+	return "LDHUB_FOLLOW_CREDENTIAL=" + cred["id"] + ":" + cred["secret"]
+}
+
 // TestReplicaFollowsPrimary runs a primary and a replica (`ldhub serve --follow`) as real processes and checks
 // what a replica promises: it copies what its credential may see and nothing hidden from it, renders the
 // primary's bytes, serves reads itself, forwards writes so that curl, the git CLI (fresh HOME) and Python
@@ -122,17 +137,9 @@ func TestReplicaFollowsPrimary(t *testing.T) {
 	publish(c, secret.ID, "hush", "<Quiet> a <http://www.w3.org/2000/01/rdf-schema#Class> .\n")
 
 	// The replication credential: an application without grants, so it sees the visible repository only.
-	out, err := exec.Command(bin, "app", "create", "--data", pdata, "--name", "replica").CombinedOutput()
-	if err != nil {
-		t.Fatalf("app create: %v\n%s", err, out)
-	}
-	cred := map[string]string{}
-	for _, m := range credLineRE.FindAllStringSubmatch(string(out), -1) {
-		cred[m[1]] = m[2]
-	}
+	renv := followCredential(t, bin, pdata, "replica")
 	rdata, raddr := t.TempDir(), freeAddr(t)
 	rargs := []string{"serve", "--data", rdata, "--addr", raddr, "--follow", "http://" + paddr}
-	renv := "LDHUB_FOLLOW_CREDENTIAL=" + cred["id"] + ":" + cred["secret"]
 	replica := startHubArgs(t, bin, rargs, renv)
 	defer func() {
 		select {
