@@ -275,3 +275,36 @@ func TestGroupStarKeysMatchReference(t *testing.T) {
 		}
 	}
 }
+
+// TestIDSet: an idSet answers membership as the list it was made from, as a bitmap over a narrow span and by
+// search over a wide one, for ids below, within and above the span.
+func TestIDSet(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, span := range []ID{1, 64, 5000, maxSetSpan + 1000} {
+		var ids []ID
+		in := map[ID]bool{}
+		for range 300 {
+			id := 100 + ID(r.Uint64N(uint64(span)))
+			if !in[id] {
+				ids = append(ids, id)
+				in[id] = true
+			}
+		}
+		slices.Sort(ids)
+		set := newIDSet(ids)
+		if wide := ids[len(ids)-1]-ids[0] >= maxSetSpan; (set.bits == nil) != wide {
+			t.Errorf("span %d: bitmap %v", span, set.bits != nil)
+		}
+		for range 20000 {
+			id := ID(r.Uint64N(uint64(span) + 300))
+			if set.has(id) != in[id] {
+				t.Fatalf("span %d: has(%d) = %v", span, id, !in[id])
+			}
+		}
+		for _, id := range ids {
+			if !set.has(id) {
+				t.Fatalf("span %d: has(%d) false", span, id)
+			}
+		}
+	}
+}
