@@ -28,9 +28,9 @@ import (
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
-// termBatch is how many term pages one Hugo build renders: a build's fixed cost is spread over many pages, and
-// the pages' data waiting for it stays a few megabytes. Builds are serialised (site/html), so a sync's own page
-// build waits for at most one batch of term pages: 1 000 keeps that wait near a second.
+// termBatch is how many term pages one rebuild of the job's in-memory Hugo site (html.PageRenderer) renders: a
+// rebuild's fixed part is spread over many pages, and the pages' data waiting for it stays a few megabytes. A
+// rebuild does not hold the lock of the syncs' full builds (site/html hugoMu), so a sync does not wait for it.
 const termBatch = 1000
 
 // termPart lists, while a latest folder's term pages are being written, the pages already in place; TermSums
@@ -477,10 +477,13 @@ func (p *Pipeline) writeTermPages(ctx context.Context, j *termJob) (TermPageStat
 	}
 	defer part.Close()
 	// A batch: its files are staged in scratch, then renamed into place; its lines go to termPart after that.
+	// Its pages are rendered on one Hugo site kept for the whole job, in memory.
+	rr := html.NewPageRenderer(p.o.HTML.Title, p.o.HTML.Language, p.o.HTML.Themes...)
+	defer rr.Close()
 	var (
 		scratch string
-		hb      *html.Batch
-		pending []string // names of the pages in hb, in order
+		hb      []*html.ResourcePage // the pages to render, of the terms in pending
+		pending []string             // names of the pages in hb, in order
 		staged  []stagedFile
 		lines   []string
 		sums    = make([]string, 0, len(names))
@@ -505,11 +508,13 @@ func (p *Pipeline) writeTermPages(ctx context.Context, j *termJob) (TermPageStat
 			return err
 		}
 		defer func() { os.RemoveAll(scratch); scratch = "" }()
-		if hb.Len() > 0 {
+		var pages [][]byte
+		if len(hb) > 0 {
 			if j.hook != nil {
 				j.hook()
 			}
-			if err := html.RenderBatch(ctx, hb, scratch, p.o.HTML.Themes...); err != nil {
+			var err error
+			if pages, err = rr.Render(ctx, hb); err != nil {
 				return fmt.Errorf("term pages: %w", err)
 			}
 		}
@@ -519,7 +524,11 @@ func (p *Pipeline) writeTermPages(ctx context.Context, j *termJob) (TermPageStat
 			}
 		}
 		for i, name := range pending {
-			if err := place(filepath.Join(scratch, "p"+strconv.Itoa(i), "index.html"), name, ".html"); err != nil {
+			file := filepath.Join(scratch, "p"+strconv.Itoa(i)+".html")
+			if err := os.WriteFile(file, pages[i], 0o644); err != nil {
+				return err
+			}
+			if err := place(file, name, ".html"); err != nil {
 				return err
 			}
 		}
@@ -535,7 +544,6 @@ func (p *Pipeline) writeTermPages(ctx context.Context, j *termJob) (TermPageStat
 		}
 		var err error
 		scratch, err = os.MkdirTemp(dir, tmpPrefix+"terms-")
-		hb = &html.Batch{Title: p.o.HTML.Title, Language: p.o.HTML.Language}
 		return err
 	}
 	var buf bytes.Buffer
@@ -618,13 +626,11 @@ func (p *Pipeline) writeTermPages(ctx context.Context, j *termJob) (TermPageStat
 			}
 			staged = append(staged, stagedFile{file, name, f.Ext})
 		}
-		if err := hb.Resource("p"+strconv.Itoa(len(pending)), rp); err != nil {
-			return st, err
-		}
+		hb = append(hb, rp)
 		pending = append(pending, name)
 		lines = append(lines, line)
 		st.Rendered++
-		if hb.Len() >= termBatch {
+		if len(hb) >= termBatch {
 			if err := flush(); err != nil {
 				return st, err
 			}

@@ -57,7 +57,7 @@ type Resources struct {
 	seq      int  // numbers the query pages, which have no key of their own
 	cache    *cache.Cache[ResourceKey, Rendered]
 
-	live   *liveSite // only the draining goroutine touches it; nil until the first build or after a failure
+	live   *PageRenderer // only the draining goroutine touches it
 	closed bool
 
 	beforeBuild func() // tests hold a build here
@@ -240,25 +240,14 @@ func (r *Resources) build(pages []page) ([][]byte, error) {
 		r.beforeBuild()
 	}
 	if r.live == nil {
-		l, err := newLiveSite(settings{title: r.o.Title, language: r.o.Language, inline: true}, r.o.Themes)
-		if err != nil {
-			return nil, err
-		}
-		r.live = l
+		r.live = NewPageRenderer(r.o.Title, r.o.Language, r.o.Themes...)
 	}
-	out, err := r.live.render(pages)
-	if err != nil {
-		r.live.close()
-		r.live = nil
-		return nil, err
-	}
-	return out, nil
+	return r.live.render(pages)
 }
 
 func (r *Resources) closeLive() {
 	if r.live != nil {
-		r.live.close()
-		r.live = nil
+		r.live.Close()
 	}
 }
 
@@ -282,4 +271,59 @@ func newPageCache(max int) *cache.Cache[ResourceKey, Rendered] {
 			return int64(len(v.HTML) + len(v.IRI) + len(v.Next) + len(k.Dataset) + len(k.IRI))
 		},
 	})
+}
+
+// PageRenderer renders batches of resource pages into memory on one Hugo site kept between batches, the
+// renderer Resources uses for pages on request, so that a pre-rendered term page is the handler's page. The
+// pipeline's term pages go through it: a full build per batch (RenderBatch) loaded the theme and the templates
+// again each time and wrote every page twice through the disk (its content file, Hugo's output), file creations
+// that were most of a term page's cost. It is not safe for concurrent use.
+type PageRenderer struct {
+	set    settings
+	themes []string
+	live   *liveSite
+}
+
+// NewPageRenderer returns a renderer for a hub's title and language with the publishers' theme folders, as
+// RenderBatch's Batch.Title, Batch.Language and overrides. Close it when done.
+func NewPageRenderer(title, language string, themes ...string) *PageRenderer {
+	return &PageRenderer{set: settings{title: title, language: language, inline: true}, themes: themes}
+}
+
+// Render renders the pages with one rebuild and returns their HTML in order.
+func (r *PageRenderer) Render(ctx context.Context, pages []*ResourcePage) ([][]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	views := make([]page, len(pages))
+	for i, p := range pages {
+		views[i] = resourcePage(p)
+	}
+	return r.render(views)
+}
+
+// render renders the pages on the site, loading it first if needed.
+func (r *PageRenderer) render(pages []page) ([][]byte, error) {
+	if r.live == nil {
+		l, err := newLiveSite(r.set, r.themes)
+		if err != nil {
+			return nil, err
+		}
+		r.live = l
+	}
+	out, err := r.live.render(pages)
+	if err != nil {
+		// Hugo's state after a failed rebuild is not something to build on: the next batch starts afresh.
+		r.Close()
+		return nil, err
+	}
+	return out, nil
+}
+
+// Close releases the Hugo site.
+func (r *PageRenderer) Close() {
+	if r.live != nil {
+		r.live.close()
+		r.live = nil
+	}
 }
