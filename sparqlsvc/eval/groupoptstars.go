@@ -43,15 +43,25 @@ type starMember struct {
 	bound      ID   // not read: the value its object holds whenever bound (its first passing row's)
 }
 
-// groupOptStars evaluates x's operand when it is such a star with at least one OPTIONAL and hands gs its
-// solutions; handled is false when it is not (the caller evaluates it as usual), ok is false when evaluation must
-// stop.
+// groupOptStars evaluates x's operand when it is such a star with at least one OPTIONAL, or a star of two or
+// more patterns whose aggregates may be split (optStarSplit), and hands gs its solutions; handled is false when it
+// is not (the caller evaluates it as usual), ok is false when evaluation must stop.
+//
+// A star without OPTIONALs is otherwise the join's: h76 (GROUP BY ?person over every review's reviewer and
+// rating1, 200 000 solutions at 10 M) probed rating1 by subject per review and split that scan over two cores,
+// 220–250 ms CPU, where the merge loop reads both patterns' rows in turn. It is taken only where its rows can be
+// split too (plainStar): a star the join split over both cores and this loop left on one would lose wall time
+// (h25, b66, h19 were split so in the lead's runs); the others keep the join.
 func (e *evaluator) groupOptStars(x *algebra.Group, in []ID, gs *groupState, errp *error) (handled, ok bool) {
-	if !hasOptional(x.Op) || e.outerGraph() == nil {
+	if e.outerGraph() == nil {
+		return false, false
+	}
+	optional := hasOptional(x.Op)
+	if !optional && !e.plainStar(x) {
 		return false, false
 	}
 	st, ok := e.optStarOf(x.Op, in, nil, nil)
-	if !ok || len(st.opts) == 0 {
+	if !ok || len(st.opts) == 0 && (optional || len(st.must) < 2) {
 		return false, false
 	}
 	return e.starGroup(x, st, in, gs, varset{}, nil, errp)
@@ -110,7 +120,33 @@ func (e *evaluator) starGroup(x *algebra.Group, st optStar, in []ID, gs *groupSt
 			ms = append(ms, starMember{p: &rs[i], group: gi, read: reads.has(rs[i].os)})
 		}
 	}
-	return true, e.optStarRows(&st, reads.has(st.ss), ms, row, gs, sink, errp)
+	if len(st.opts) == 0 && sink == nil {
+		return true, e.optStarSplit(x, &st, reads.has(st.ss), ms, row, gs, errp)
+	}
+	var pend *solutionCache
+	return true, e.optStarRows(&st, reads.has(st.ss), ms, 0, -1, row, gs, sink, &pend, errp) && pend.flushAll(errp)
+}
+
+// plainStar is the cheap test before optStarOf for a GROUP BY over no OPTIONAL: its aggregates may be split, its
+// keys are variables and its operand is a BGP of two or more patterns, or a FILTER over one.
+func (e *evaluator) plainStar(x *algebra.Group) bool {
+	op := x.Op
+	if f, ok := op.(*algebra.Filter); ok {
+		op = f.Op
+	}
+	b, ok := op.(*algebra.BGP)
+	if !ok || len(b.Triples) < 2 || !e.splitMergeable(x) {
+		return false
+	}
+	// A key computed from a term (YEAR(?date), LANG(?title)) reads the dictionary per solution: the join reads its
+	// first pattern by value, where consecutive rows share the dictionary's pages, and this loop by subject, where
+	// they do not (h74, YEAR and LANG of every review: 210 → 380 ms CPU).
+	for _, k := range x.Keys {
+		if _, isVar := k.Expr.(algebra.Var); !isVar {
+			return false
+		}
+	}
+	return true
 }
 
 // hasOptional reports whether op is a LeftJoin, or a FILTER over one: the test that spares every other GROUP BY
@@ -218,18 +254,21 @@ func (e *evaluator) optStarOf(op algebra.Op, in []ID, conds []algebra.Expr, f *a
 // throughout, so that solutions which differ only there are equal, and gs takes each set of equal ones in one add
 // (solutionCache): h38's 290 000 reviews give 20 (10 sites, each with and without the OPTIONAL rating), which
 // gs.add took one by one at 60 ns each.
-func (e *evaluator) optStarRows(st *optStar, readS bool, ms []starMember, row []ID, gs *groupState, sink solutionSink, errp *error) bool {
+//
+// Only the lead's rows from..to are read (to < 0: to its end), both on subject boundaries; *pendp is the cache,
+// made with the first solution (whose unread slots then hold their values) and kept across calls: the caller
+// flushes it.
+func (e *evaluator) optStarRows(st *optStar, readS bool, ms []starMember, from, to int, row []ID, gs *groupState, sink solutionSink, pendp **solutionCache, errp *error) bool {
 	ss := st.ss
-	d := 0
-	for i := range ms {
-		if ms[i].group < 0 && len(ms[i].p.rows) < len(ms[d].p.rows) {
-			d = i
-		}
-	}
+	d := leadMember(ms)
 	lead := ms[d].p.rows
+	if to < 0 {
+		to = len(lead)
+	}
 	prod := make([]int64, len(st.opts))
-	var pend *solutionCache // made with the first solution, whose unread slots then hold their values
-	for j := 0; j < len(lead); {
+	pend := *pendp
+	defer func() { *pendp = pend }()
+	for j := from; j < to; {
 		if e.steps++; e.steps >= e.nextCheck {
 			if err := e.interrupted(); err != nil {
 				*errp = err
@@ -314,7 +353,18 @@ func (e *evaluator) optStarRows(st *optStar, readS bool, ms []starMember, row []
 			return false
 		}
 	}
-	return pend == nil || pend.flushAll(errp)
+	return true
+}
+
+// leadMember is the mandatory member with the fewest rows, whose subjects optStarRows goes through.
+func leadMember(ms []starMember) int {
+	d := 0
+	for i := range ms {
+		if ms[i].group < 0 && len(ms[i].p.rows) < len(ms[d].p.rows) {
+			d = i
+		}
+	}
+	return d
 }
 
 // solutionCache gathers optStarRows' solutions before gs takes them: a table of the values of the slots that vary
@@ -438,8 +488,11 @@ func (c *solutionCache) flush(i int, errp *error) bool {
 	return c.gs.add(c.row, n, errp)
 }
 
-// flushAll hands gs every entry's solutions.
+// flushAll hands gs every entry's solutions (none: a nil cache, made by no solution).
 func (c *solutionCache) flushAll(errp *error) bool {
+	if c == nil {
+		return true
+	}
 	for i := range c.n {
 		if c.n[i] > 0 && !c.flush(i, errp) {
 			return false

@@ -60,33 +60,51 @@ func (e *evaluator) splitMergeable(x *algebra.Group) bool {
 
 // groupSplit hands gs the runs of rr's total rows (groupRows), on two goroutines where that pays (see above).
 func (e *evaluator) groupSplit(x *algebra.Group, in []ID, gs *groupState, rr []runRange, total, ss, os int, row []ID, errp *error) bool {
-	cores := e.opt.Cores
-	if cores == nil || cores.Size() < 2 || e.par != nil || e.work != nil || e.stopWork != 0 ||
-		total < cmp.Or(e.opt.forkMin, minForkRows) || !e.splitMergeable(x) {
-		return e.groupRows(rr, 0, total, ss, os, row, gs, errp)
+	rows := func(from, to int) bool { return e.groupRows(rr, from, to, ss, os, row, gs, errp) }
+	if !e.splitMergeable(x) {
+		return rows(0, total)
 	}
 	for _, r := range rr {
 		if r.periods != nil || r.local {
-			return e.groupRows(rr, 0, total, ss, os, row, gs, errp)
+			return rows(0, total)
 		}
+	}
+	return e.groupHalves(x, gs, total, func(k int) int { return k }, rows,
+		func(w *evaluator, wgs *groupState) func(from, to int, errp *error) bool {
+			wrow := slices.Clone(row) // (row may be longer than in: groupRuns' slot of a constant object)
+			return func(from, to int, errp *error) bool { return w.groupRows(rr, from, to, ss, os, wrow, wgs, errp) }
+		}, errp)
+}
+
+// groupHalves groups the rows 0…total of x's operand into gs, on two goroutines where that pays: rows(from, to)
+// groups rows from…to on the query's goroutine, into gs; fork, called on the query's goroutine before a worker w
+// starts (so that it may copy the query's state), returns what groups rows on w, into its own wgs; bound(k) is the
+// first row from k on where a stretch may start (a subject's first row, for optStarSplit). The caller has checked
+// that x's aggregates merge (splitMergeable).
+func (e *evaluator) groupHalves(x *algebra.Group, gs *groupState, total int, bound func(int) int, rows func(from, to int) bool,
+	fork func(w *evaluator, wgs *groupState) func(from, to int, errp *error) bool, errp *error) bool {
+	cores := e.opt.Cores
+	if cores == nil || cores.Size() < 2 || e.par != nil || e.work != nil || e.stopWork != 0 ||
+		total < cmp.Or(e.opt.forkMin, minForkRows) {
+		return rows(0, total)
 	}
 	// The first quarter of the probe is not timed (it pays for caches the rest reuses), and the goroutine stays on
 	// its thread while timed, so that the thread's CPU time is its own (startWatch): on a loaded machine a probe of
 	// d29 (7 ms in all) was timed as if the query would take 50.
-	probe := max(4*cmp.Or(e.opt.forkChunk, forkChunkRows), total/16)
-	warm := probe / 4
-	if !e.groupRows(rr, 0, warm, ss, os, row, gs, errp) {
+	probe := bound(max(4*cmp.Or(e.opt.forkChunk, forkChunkRows), total/16))
+	warm := bound(probe / 4)
+	if !rows(0, warm) {
 		return false
 	}
 	// Two halves are timed and the cheaper taken: a garbage collector's assist charged to one of them (d29 and b15,
 	// under 25 ms in all, were timed as worth a worker now and then) does not decide.
 	runtime.LockOSThread()
-	half := warm + (probe-warm)/2
+	half := bound(warm + (probe-warm)/2)
 	var took time.Duration
 	ok := true
 	for i, seg := range [2][2]int{{warm, half}, {half, probe}} {
 		t := startWatch()
-		ok = ok && e.groupRows(rr, seg[0], seg[1], ss, os, row, gs, errp)
+		ok = ok && rows(seg[0], seg[1])
 		d, _ := e.costs(costTimed, t.elapsed(), 0)
 		if d = d * time.Duration(probe-warm) / time.Duration(max(seg[1]-seg[0], 1)); i == 0 || d < took {
 			took = d
@@ -97,30 +115,30 @@ func (e *evaluator) groupSplit(x *algebra.Group, in []ID, gs *groupState, rr []r
 		return false
 	}
 	rest := total - probe
-	if took*time.Duration(rest)/time.Duration(probe-warm)/2 < groupForkMinWork || took/time.Duration(probe-warm) < splitRowCost ||
-		!cores.tryExtra() {
+	if probe <= warm || rest <= 0 || took*time.Duration(rest)/time.Duration(probe-warm)/2 < groupForkMinWork ||
+		took/time.Duration(probe-warm) < splitRowCost || !cores.tryExtra() {
 		cores.kept.Add(1)
-		return e.groupRows(rr, probe, total, ss, os, row, gs, errp)
+		return rows(probe, total)
 	}
 	cores.forks.Add(1)
-	mid := probe + rest/2
+	mid := bound(probe + rest/2)
 	room := e.opt.MaxMemory - e.bytes - e.t.bytes
 	run := &forkRun{budget: max(room/2, 0), maxRow: int64(e.opt.MaxRows-e.held) / 2, nvars: e.nvars, ways: 2}
 	run.ctx, run.cancel = context.WithCancel(e.ctx)
 	w := e.child(run)
 	wgs := w.newGroupState(x)
-	done := false             // the worker grouped every row of its half
-	wrow := slices.Clone(row) // (row may be longer than in: groupRuns' slot of a constant object)
+	work := fork(w, wgs)
+	done := false // the worker grouped every row of its half
 	run.wg.Add(1)
 	go func() {
 		defer run.wg.Done()
 		defer cores.drop()
 		defer func() { _ = recover() }() // a panic leaves done false: the half is grouped again here
 		var err error
-		done = w.groupRows(rr, mid, total, ss, os, wrow, wgs, &err) && err == nil
+		done = work(mid, total, &err) && err == nil
 	}()
 	e.par = run
-	ok = e.groupRows(rr, probe, mid, ss, os, row, gs, errp)
+	ok = rows(probe, mid)
 	if ok {
 		run.wg.Wait() // the worker's ctx is the query's: it ends with the query
 	}
@@ -134,7 +152,7 @@ func (e *evaluator) groupSplit(x *algebra.Group, in []ID, gs *groupState, rr []r
 			return false
 		}
 		cores.redone.Add(1)
-		return e.groupRows(rr, mid, total, ss, os, row, gs, errp)
+		return rows(mid, total)
 	}
 	cores.chunks.Add(1)
 	return true

@@ -1,0 +1,61 @@
+package eval
+
+import (
+	"slices"
+
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
+)
+
+// A GROUP BY over a star without OPTIONALs (groupOptStars) reads its lead pattern's subjects in one loop on the
+// query's goroutine, where the join it replaces split its scan over the pool's cores. optStarSplit splits the loop
+// as groupSplit splits one pattern's runs: the query's goroutine reads and times the first subjects; when half of
+// the rest is worth a worker (groupForkMinWork, splitRowCost) and the pool has a free core, a worker groups the
+// subjects of the last half into groups of its own while the query's goroutine groups the first half, and the
+// worker's groups are merged into the query's after them (mergeGroups), so the groups and their order are those of
+// one goroutine. The star is taken only when its aggregates merge (plainStar).
+
+// optStarSplit hands gs the solutions of the star st without OPTIONALs, on two goroutines where that pays.
+func (e *evaluator) optStarSplit(x *algebra.Group, st *optStar, readS bool, ms []starMember, row []ID, gs *groupState, errp *error) bool {
+	lead := ms[leadMember(ms)].p.rows
+	// Each stretch's solutions are flushed to gs at its end: gs holds them all before the worker's are merged.
+	var pend *solutionCache
+	rows := func(from, to int) bool {
+		return e.optStarRows(st, readS, ms, from, to, row, gs, nil, &pend, errp) && pend.flushAll(errp)
+	}
+	return e.groupHalves(x, gs, len(lead), func(k int) int { return subjectStart(lead, k) }, rows,
+		func(w *evaluator, wgs *groupState) func(from, to int, errp *error) bool {
+			wms, wrow := workerMembers(ms), slices.Clone(row)
+			return func(from, to int, errp *error) bool {
+				var wpend *solutionCache
+				return w.optStarRows(st, readS, wms, from, to, wrow, wgs, nil, &wpend, errp) && wpend.flushAll(errp)
+			}
+		}, errp)
+}
+
+// subjectStart is the first index from k on of rows (in subject order) that starts a subject: k itself, or past
+// the rows of rows[k]'s subject.
+func subjectStart(rows []index.Row, k int) int {
+	if k <= 0 {
+		return 0
+	}
+	for k < len(rows) && rows[k][0] == rows[k-1][0] {
+		k++
+	}
+	return min(k, len(rows))
+}
+
+// workerMembers copies the members for a worker: its own cursors and tables of tested objects (passMemo), which
+// optStarRows writes.
+func workerMembers(ms []starMember) []starMember {
+	out := slices.Clone(ms)
+	for i := range out {
+		p := *out[i].p
+		if p.memo != nil {
+			p.memo = make([]passMemo, len(p.memo))
+		}
+		out[i].p = &p
+		out[i].start, out[i].end = 0, 0
+	}
+	return out
+}
