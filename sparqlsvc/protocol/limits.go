@@ -65,7 +65,7 @@ func (l Limits) withDefaults() Limits {
 // filled all eight, and every other client's lookup was refused until one ended. Five clients still fill them, so
 // a lookup (isLookup: every triple pattern read from a constant subject or one it binds, rows bounded by the
 // constants' fan-out) that finds no slot runs in a lane of its own beside them, one per client, under
-// LookupLimits: a query whose plan is known cheap is answered however many heavy ones run, and a lookup that is
+// lookupLimits: a query whose plan is known cheap is answered however many heavy ones run, and a lookup that is
 // not cheap after all costs at most the lane's short time limit. A query that finds neither is refused at once
 // with 503 and Retry-After, not queued. One Gate is shared by every endpoint of a server.
 type Gate struct {
@@ -123,10 +123,13 @@ const (
 	DefaultServerMemory  = 256 << 20
 )
 
-// LookupLimits bound a lookup that runs in the gate's lane, outside the slots. A lookup answers in milliseconds;
+// lookupLimits bound a lookup that runs in the gate's lane, outside the slots. A lookup answers in milliseconds;
 // the lane's limits are what a query taken for one costs at most, so they are short: a second, 8 MiB, and an
 // answer of at most 10 000 items (a lookup's answer is its constants' fan-out).
-var LookupLimits = Limits{Timeout: time.Second, MaxMemory: 8 << 20, MaxRows: 100_000, MaxResults: 10_000}
+// They are a function, not a package variable, so that no caller can change them for every server in the process.
+func lookupLimits() Limits {
+	return Limits{Timeout: time.Second, MaxMemory: 8 << 20, MaxRows: 100_000, MaxResults: 10_000}
+}
 
 // within is l bounded by m field by field (m's zero fields bound nothing).
 func (l Limits) within(m Limits) Limits {
@@ -168,7 +171,7 @@ func NewGate(max, perClient int, client func(*http.Request) string) *Gate {
 // enter admits a query from r's client, returning the function that ends it, or false when the server or the
 // client is at its limit, or the client already runs a query and only the reserved slots are free. A refused
 // lookup (the caller says whether q is one) is admitted to the lane while it has room and the client runs no
-// other lookup there; lane then says so, and the query runs under LookupLimits.
+// other lookup there; lane then says so, and the query runs under lookupLimits.
 func (g *Gate) enter(r *http.Request, lookup bool) (leave func(), lane, ok bool) {
 	client := clientKey(g.client(r))
 	g.mu.Lock()

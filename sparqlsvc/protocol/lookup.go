@@ -7,7 +7,7 @@ import "github.com/ldhub/ldhub/sparqlsvc/algebra"
 // left side of its join or OPTIONAL, or a VALUES or BIND binds, so each is an index lookup and its rows are
 // bounded by the fan-out of the constants, not by the size of the data. Property paths (a closure may reach the
 // whole graph) and SERVICE are not lookups. It is a judgement on the text, not a proof: a constant with a huge
-// fan-out passes it, which is why a lookup runs under LookupLimits.
+// fan-out passes it, which is why a lookup runs under lookupLimits.
 func isLookup(q *algebra.Query) bool {
 	_, ok := anchored(q.Op, nil)
 	return ok

@@ -327,7 +327,7 @@ func (h *Handler) parse(r *http.Request, query string) (*algebra.Query, error) {
 }
 
 // open passes the gate and resolves the query's dataset; done releases both. lim is what bounds the query: the
-// handler's limits, within LookupLimits when the gate admitted q as a lookup outside its slots.
+// handler's limits, within lookupLimits when the gate admitted q as a lookup outside its slots.
 func (h *Handler) open(w http.ResponseWriter, r *http.Request, params map[string][]string, q *algebra.Query) (ds Backend, done func(), lim Limits, err error) {
 	leave := func() {}
 	lim = h.Limits.withDefaults()
@@ -338,7 +338,7 @@ func (h *Handler) open(w http.ResponseWriter, r *http.Request, params map[string
 			return nil, nil, lim, newError(http.StatusServiceUnavailable, busy)
 		}
 		if lane {
-			lim = lim.within(LookupLimits)
+			lim = lim.within(lookupLimits())
 		}
 	}
 	dr := DatasetRequest{DefaultGraphs: params["default-graph-uri"], NamedGraphs: params["named-graph-uri"]}
