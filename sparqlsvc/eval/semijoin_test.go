@@ -275,7 +275,8 @@ func TestNumberCompareMatchesKeys(t *testing.T) {
 func builtinKey(t rdf.Term) builtin.Key { return builtin.NewKey(t) }
 
 // TestTrialWatchStretch: a trial on pace to finish within trialStretch times its budget goes on past the budget
-// until its end; one whose pace projects more is overdue once a quarter of its budget has been used.
+// until its end; one whose pace projects more is overdue once a quarter of its budget has been used, and one whose
+// pace projects more than trialFar times it once a sixteenth has.
 func TestTrialWatchStretch(t *testing.T) {
 	const t0 = 1000
 	w := &trialWatch{start: t0, budget: 100_000, total: 100}
@@ -292,7 +293,19 @@ func TestTrialWatchStretch(t *testing.T) {
 		t.Fatal("a trial 10 % done after 30 000 steps of a 100 000 budget is not overdue")
 	}
 	if w.overdue(at(20)) {
-		t.Fatal("a trial is judged before a quarter of its budget")
+		t.Fatal("a trial projecting twice its budget is judged before a quarter of it")
+	}
+	// Far over its budget, a trial is judged once a sixteenth of it is used (trialFar).
+	w.done = 1 // 7 000 steps for 1 of 100 rows: 700 000 projected
+	if !w.overdue(at(7)) {
+		t.Fatal("a trial 1 % done after 7 000 steps of a 100 000 budget is not overdue")
+	}
+	if w.overdue(at(5)) {
+		t.Fatal("a trial is judged before a sixteenth of its budget")
+	}
+	w.done = 2 // 7 000 steps for 2 of 100 rows: 350 000 projected, under trialFar budgets
+	if w.overdue(at(7)) {
+		t.Fatal("a trial projecting 3.5 times its budget is judged before a quarter of it")
 	}
 }
 
