@@ -134,6 +134,11 @@ func connegTable(versions []string) []connegCase {
 		{"*/* is Turtle", "GET", "/org/open/core", "*/*", false, 200, "text/turtle", "/org/open/core.ttl", "Third"},
 		{"browser gets HTML", "GET", "/org/open/core", browserAccept, false, 200, "text/html", "/org/open/core.html", "<h1"},
 		{"JSON-LD", "GET", "/org/open/core", "application/ld+json", false, 200, "application/ld+json", "/org/open/core.jsonld", "Third"},
+		// A reader asking for JSON gets JSON-LD (JSON-LD 1.1 §9), as Turtle for x-turtle (was 406).
+		{"JSON is JSON-LD", "GET", "/org/open/core", "application/json", false, 200, "application/ld+json", "/org/open/core.jsonld", "Third"},
+		{"JSON is JSON-LD for a version", "GET", "/org/open/core/versions/" + old, "application/json", false, 200, "application/ld+json", "/org/open/core/versions/" + old + ".jsonld", "Other"},
+		{"JSON is JSON-LD for a resource", "GET", "/org/open/core/Thing", "application/json", false, 200, "application/ld+json", "/org/open/core/Thing.jsonld", "anonymous part"},
+		{"JSON is JSON-LD for a dataset", "GET", "/org/open/ds", "application/json", false, 200, "application/ld+json", "/org/open/ds.jsonld", "in a graph"},
 		{"q-values pick RDF/XML", "GET", "/org/open/core", "application/n-triples;q=0.5, application/rdf+xml", false, 200, "application/rdf+xml", "/org/open/core.rdf", "Third"},
 		{"q=0 excludes Turtle", "GET", "/org/open/core", "text/turtle;q=0, */*;q=0.1", false, 200, "application/n-triples", "/org/open/core.nt", "Third"},
 		{"nothing acceptable", "GET", "/org/open/core", "image/png", false, 406, "application/json", "", `"status":406`},

@@ -22,6 +22,11 @@ import (
 type Syntax struct {
 	Name       string   // short name used on the command line, e.g. "turtle"
 	MediaTypes []string // the first is canonical (sent in Content-Type)
+	// AlsoAsked are media types a reader's Accept may name for this syntax without their being its own: a direct
+	// URL answers them with it (in its canonical type), but ByMediaType does not know them, so content uploaded
+	// under such a type is not read as this syntax. application/json names JSON-LD (JSON-LD 1.1 §9: a JSON
+	// document is one), yet JSON uploaded may be RDF/JSON.
+	AlsoAsked  []string
 	Extensions []string // with the dot, e.g. ".ttl"; the first is canonical
 	Dataset    bool     // can hold named graphs
 	// Streaming is true when the encoder writes each statement as it comes. The others buffer until Close, so a
@@ -41,6 +46,11 @@ type Syntax struct {
 // pretty encoders hold the whole graph (about 20 times the input size in memory for Turtle, more for RDF/XML and
 // JSON-LD), which is fine for a few megabytes and not for a dump of millions of statements.
 const StreamAbove = 4 << 20
+
+// Asked lists every media type an Accept header may name the syntax by: MediaTypes, then AlsoAsked.
+func (s Syntax) Asked() []string {
+	return append(s.MediaTypes[:len(s.MediaTypes):len(s.MediaTypes)], s.AlsoAsked...)
+}
 
 // CanEncode reports whether the syntax can be written.
 func (s Syntax) CanEncode() bool { return s.NewEncoder != nil }
@@ -158,6 +168,7 @@ func defaultSyntaxes() []Syntax {
 		{
 			Name:       "json-ld",
 			MediaTypes: []string{"application/ld+json"},
+			AlsoAsked:  []string{"application/json"},
 			Extensions: []string{".jsonld"},
 			Dataset:    true,
 			NewDecoder: func(r io.Reader, o rdf.DecodeOptions) rdf.Decoder { return jsonld.NewDecoder(r, o) },

@@ -554,7 +554,7 @@ func newNegTable(offers []string) *negTable {
 	// Aliases after every offer: on equal preference the offer's own name wins.
 	for i, o := range offers {
 		if syn, ok := codec.Default().ByMediaType(o); ok {
-			for _, mt := range syn.MediaTypes {
+			for _, mt := range syn.Asked() {
 				if mt != o {
 					n.accepted = append(n.accepted[:len(n.accepted):len(n.accepted)], mt)
 					n.slots = append(n.slots, i)

@@ -37,7 +37,7 @@ func newEdgeTable(reg *codec.Registry) edgeTable {
 		PagesFolder: PagesFolder, SecurityHeaders: httpx.SecurityHeaders, ExposeHeaders: httpx.ExposeHeaders}
 	for _, s := range reg.Syntaxes() {
 		for _, mt := range s.MediaTypes {
-			for _, other := range s.MediaTypes {
+			for _, other := range s.Asked() {
 				if other != mt {
 					t.Aliases[mt] = append(t.Aliases[mt], other)
 				}

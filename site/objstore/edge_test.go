@@ -62,7 +62,7 @@ func offerLists() [][]string {
 		with := append([]string(nil), b...)
 		for _, o := range b {
 			if s, ok := codec.Default().ByMediaType(o); ok {
-				for _, mt := range s.MediaTypes {
+				for _, mt := range s.Asked() {
 					if mt != o {
 						with = append(with, mt)
 					}

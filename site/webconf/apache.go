@@ -58,7 +58,7 @@ func ApacheConfig(c ServerConfig) (string, error) {
     SetEnvIfExpr "-z req_novary('Accept') || req_novary('Accept') == '*/*' || req_novary('Accept') == 'text/turtle'" LD_NEG=.ttl
     SetEnvIfExpr "req_novary('Accept') == 'application/n-triples'" LD_NEG=.nt
     SetEnvIfExpr "req_novary('Accept') == 'application/rdf+xml'" LD_NEG=.rdf
-    SetEnvIfExpr "req_novary('Accept') == 'application/ld+json'" LD_NEG=.jsonld
+    SetEnvIfExpr "req_novary('Accept') == 'application/ld+json' || req_novary('Accept') == 'application/json'" LD_NEG=.jsonld
 `, c.Listen, dir, up)
 	for _, a := range accepts {
 		if a.Ext == ".html" && strings.HasPrefix(a.Pattern, `"~`) {

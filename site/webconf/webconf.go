@@ -40,6 +40,7 @@ var accepts = []struct{ Pattern, Ext string }{
 	{`"application/n-triples"`, ".nt"},
 	{`"application/rdf+xml"`, ".rdf"},
 	{`"application/ld+json"`, ".jsonld"},
+	{`"application/json"`, ".jsonld"}, // JSON-LD, as the handler answers it (codec.Syntax.AlsoAsked)
 	// Firefox, Chromium and Safari page loads.
 	{`"~^text/html,application/xhtml\+xml,application/xml;q=0\.9,(image/[-a-z.+]+,)*\*/\*;q=0\.8(,application/signed-exchange;v=b3;q=0\.7)?$"`, ".html"},
 	{`"~^text/html,application/xhtml\+xml,application/xml;q=0\.9,\*/\*;q=0\.8$"`, ".html"},
