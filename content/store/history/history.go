@@ -445,6 +445,8 @@ func (ix *Index) indexCommit(c *object.Commit, tags map[plumbing.Hash]map[string
 	var contents []contentChange
 	// metaTouched maps items whose sidecar changed, or that were deleted, to the tree their id is read from.
 	metaTouched := map[[2]string]*object.Tree{}
+	// removed are the items whose content this commit deleted, with the tree their id is read from.
+	removed := map[[2]string]*object.Tree{}
 	note := func(p string, blob plumbing.Hash) {
 		kind, name, meta := indexed(p)
 		switch {
@@ -472,14 +474,28 @@ func (ix *Index) indexCommit(c *object.Commit, tags map[plumbing.Hash]map[string
 				note(ch.To.Name, ch.To.TreeEntry.Hash)
 			}
 			if ch.From.Name != "" && ch.To.Name == "" {
-				if kind, name, _ := indexed(ch.From.Name); kind != 0 {
+				if kind, name, meta := indexed(ch.From.Name); kind != 0 {
 					metaTouched[[2]string{kind.String(), name}] = parentTree
+					if !meta {
+						removed[[2]string{kind.String(), name}] = parentTree
+					}
 				}
 			}
 		}
 	}
 	if err != nil {
 		return fmt.Errorf("changes of %s: %w", c.Hash, err)
+	}
+	// An item whose content is gone from the tree is deleted: its history ends here. Content added at its path by
+	// a later commit is a new publication (or file) whose history starts there, as a REST delete and a new upload
+	// give (docs/api.md, "Deleting and adding back"); its old versions do not come back. Content that only
+	// changed its extension in this commit (core.ttl to core.rdf) is still there.
+	for key, in := range removed {
+		kind := itemKind(key[0])
+		if present(tree, kind, key[1]) {
+			continue
+		}
+		delete(ix.versions, ix.itemID(in, kind, key[1]))
 	}
 	sort.Slice(contents, func(i, j int) bool { return contents[i].path < contents[j].path })
 	for _, cc := range contents {
@@ -508,19 +524,49 @@ func (ix *Index) indexCommit(c *object.Commit, tags map[plumbing.Hash]map[string
 		changed[id] = true
 	}
 	for key, in := range metaTouched {
-		kind := Publication
-		if key[0] == File.String() {
-			kind = File
-		}
-		if metaBlob, ok := gitrepo.File(in, MetaPath(kind, key[1])); ok {
-			if m, err := ix.sidecar(metaBlob); err == nil && m.ID != "" {
-				changed[m.ID] = true
-				continue
-			}
-		}
-		changed[DefaultID(ix.repoID, kind, key[1])] = true
+		changed[ix.itemID(in, itemKind(key[0]), key[1])] = true
 	}
 	return nil
+}
+
+func itemKind(s string) Kind {
+	if s == File.String() {
+		return File
+	}
+	return Publication
+}
+
+// itemID is the id of the item kind/name as the sidecar in tree names it, else its name-based id.
+func (ix *Index) itemID(tree *object.Tree, kind Kind, name string) string {
+	if metaBlob, ok := gitrepo.File(tree, MetaPath(kind, name)); ok {
+		if m, err := ix.sidecar(metaBlob); err == nil && m.ID != "" {
+			return m.ID
+		}
+	}
+	return DefaultID(ix.repoID, kind, name)
+}
+
+// present reports whether tree holds content of the item kind/name (a file under files/, or a publication in
+// any RDF extension, in any case).
+func present(tree *object.Tree, kind Kind, name string) bool {
+	if kind == File {
+		_, ok := gitrepo.File(tree, FilesDir+name)
+		return ok
+	}
+	dir := path.Dir(name)
+	folder := tree
+	if dir != "." {
+		var err error
+		if folder, err = tree.Tree(dir); err != nil {
+			return false
+		}
+	}
+	for _, e := range folder.Entries {
+		if k, n, meta := Classify(path.Join(dir, e.Name)); k == Publication && n == name && !meta && e.Mode.IsFile() {
+			return true
+		}
+	}
+	return false
 }
 
 // label computes a new version's label per decisions.md's table.

@@ -322,3 +322,34 @@ func TestCraftedPathsBehindTheBackAreNotIndexed(t *testing.T) {
 		t.Errorf("publications indexed: %s", got)
 	}
 }
+
+// TestDeletedAndAddedBackStartsAfresh: content deleted from the branch and added back at the same path later is a
+// new publication (or file) whose history starts at the re-add, as a REST delete and a new upload give; its old
+// versions used to come back with it. Content that only changes its extension in one commit keeps its history.
+func TestDeletedAndAddedBackStartsAfresh(t *testing.T) {
+	r := newRepo(t)
+	ctx := context.Background()
+	ix := New(r.r, "repo-1", nil)
+	r.commit(map[string]string{"core.ttl": "1", "files/logo.png": "a"})
+	r.commit(map[string]string{"core.ttl": "2", "files/logo.png": "b"})
+	if _, err := ix.Current(ctx); err != nil { // indexed in two steps, as a hub does between pushes
+		t.Fatal(err)
+	}
+	r.commit(map[string]string{"core.ttl": "", "files/logo.png": ""})
+	readd := r.commit(map[string]string{"core.ttl": "3", "files/logo.png": "c"})
+	moved := r.commit(map[string]string{"core.ttl": "", "core.rdf": "4"})
+	for _, x := range []*Index{ix, New(r.r, "repo-1", nil)} { // incremental and rebuilt alike
+		snap, err := x.Current(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		core, ok := snap.ByName(Publication, "core")
+		if !ok || labels(core) != readd[:7]+" "+moved[:7] {
+			t.Errorf("core's versions after it was deleted, added back and moved to .rdf: %v, want %s %s", labels(core), readd[:7], moved[:7])
+		}
+		logo, ok := snap.ByName(File, "logo.png")
+		if !ok || labels(logo) != readd[:7] {
+			t.Errorf("logo.png's versions after it was deleted and added back: %v, want %s", labels(logo), readd[:7])
+		}
+	}
+}
