@@ -27,6 +27,7 @@ type starSplit struct {
 // hashSide is a hash join's plan for one side: its BGP and the FILTER conjuncts it tests itself.
 type hashSide struct {
 	x       *algebra.BGP
+	table   *algebra.Table // build side of a VALUES joined to a BGP (valuesjoin.go): x evaluated per row of table
 	filters []algebra.Expr
 	vals    []int // build side: the slots it binds besides the keys
 }
@@ -219,7 +220,7 @@ func (e *evaluator) hashJoin(h *hashPlan, in []ID, emit emitFn, errp *error) (do
 	var held int64 // bytes charged
 	heldRows := 0
 	over := false
-	ok := e.filteredBGP(h.build.x, h.build.filters, in, func(row []ID) bool {
+	keep := func(row []ID) bool {
 		for _, s := range h.keys {
 			ids = append(ids, row[s])
 		}
@@ -237,7 +238,15 @@ func (e *evaluator) hashJoin(h *hashPlan, in []ID, emit emitFn, errp *error) (do
 			heldRows += 1024
 		}
 		return true
-	}, errp)
+	}
+	var ok bool
+	if h.build.table != nil {
+		ok = e.execOp(h.build.table, in, func(row []ID) bool {
+			return e.filteredBGP(h.build.x, h.build.filters, row, keep, errp)
+		}, errp)
+	} else {
+		ok = e.filteredBGP(h.build.x, h.build.filters, in, keep, errp)
+	}
 	if over {
 		e.bytes -= held
 		if e.opt.onHashJoin != nil {

@@ -159,6 +159,11 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 	case *algebra.PathPattern:
 		return e.pathPattern(x, in, emit, errp)
 	case *algebra.Join:
+		if h := e.valuesHashPlan(x, in); h != nil {
+			if done, cont := e.hashJoin(h, in, emit, errp); done {
+				return cont
+			}
+		}
 		left, right := x.Left, x.Right
 		if e.pathFirst(x, in) { // join is commutative: start from the side anchored on a constant
 			left, right = right, left
