@@ -15,7 +15,7 @@ import (
 // both sides, one side, a VALUES column only; under COUNT, GROUP BY, DISTINCT, OPTIONAL and ORDER BY; random ones
 // follow.
 func TestValuesHashJoinMatchesBindJoin(t *testing.T) {
-	ds := hashJoinData(t, 300)
+	ds := hashJoinData(t, 120)
 	queries := []string{
 		`SELECT * { VALUES ?k { :k0 :k2 } ?v :d0 ?k . ?x :b0 ?v ; :a0 ?p }`,
 		`SELECT ?l (COUNT(?x) AS ?n) { VALUES (?k ?l) { (:k0 "zero") (:k1 "one") (:k9 "none") } ?v :d0 ?k . ?x :b0 ?v ; :c0 ?c FILTER(STR(?c) < ?l) } GROUP BY ?l`,
