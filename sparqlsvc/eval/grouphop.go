@@ -147,11 +147,15 @@ func (e *evaluator) hopSplit(b *algebra.BGP, conds []algebra.Expr, s algebra.Var
 
 // hopFanIn is the least number of the star's rows per value of J for groupHop: the rest is evaluated once per
 // value, and the table of its solutions pays when it saves most of the join's probes. Two stars joined on values
-// nearly unique per subject are the hash join's (hashjoin.go).
-const hopFanIn = 4
+// nearly unique per subject are the hash join's (hashjoin.go). With ~20 offers per product (h75: per vendor,
+// COUNT(DISTINCT) of products and of their producers) the join, which reads the offers in runs of one product and
+// probes the producer once per run, took 670–685 ms of CPU at 10 M and groupHop 910–980, its table of 28 000
+// products looked up per offer; with ~50 products per producer (h82) and ~190 offers per vendor (h53, h29, h18,
+// h04) groupHop is the faster.
+const hopFanIn = 32
 
 // hopFansIn reports whether j is one variable that a pattern of the star binds as its object, with at least
-// hopFanIn rows per object on average (Graph.ObjectFanout): h53's offers per vendor are about 190.
+// hopFanIn rows per object on average (Graph.ObjectFanout).
 func (e *evaluator) hopFansIn(star []algebra.Triple, j varset) bool {
 	js, one := j.only()
 	if !one {
