@@ -9,8 +9,8 @@ import (
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
-// tagStarData is 3 000 subjects with zero to two of the types ex:T0, ex:T1 (ex:T2 on every 150th), and none, one
-// or several rows of ex:p0 and ex:p1 each.
+// tagStarData is 3 000 subjects with zero to two of the types ex:T0, ex:T1 (ex:T2 on every 150th, ex:T3 on all), none, one
+// or several rows of ex:p0 and ex:p1 each, and one or two objects of ex:p2 of their own.
 func tagStarData(t *testing.T) *Dataset {
 	t.Helper()
 	r := rand.New(rand.NewPCG(161, 162))
@@ -29,6 +29,10 @@ func tagStarData(t *testing.T) *Dataset {
 			if r.IntN(2) == 0 {
 				add(s, typ, ex("T", k))
 			}
+		}
+		add(s, typ, ex("T", 3))
+		for k := range 1 + i%2 { // 4 500 objects, more than tagCountMax counts at once
+			add(s, ex("p", 2), ex("o", 2*i+k))
 		}
 		if i%150 == 0 {
 			add(s, typ, ex("T", 2))
@@ -56,6 +60,10 @@ func TestGroupTagStarsMatchReference(t *testing.T) {
 			{ ?a a ex:T0 ; ex:p0 ?c } UNION { ?b a ex:T1 ; ex:p0 ?c } UNION { ?d a ex:T2 ; ex:p0 ?c } } GROUP BY ?c`, true},
 		{`SELECT ?c ?v (COUNT(*) AS ?n) (COUNT(DISTINCT ?a) AS ?na) {
 			{ ?a a ex:T0 , ex:T1 ; ex:p0 ?c ; ex:p1 ?v } UNION { ?a a ex:T2 ; ex:p1 ?v } } GROUP BY ?c ?v`, true},
+		{`SELECT (COUNT(*) AS ?n) (COUNT(?a) AS ?na) (COUNT(DISTINCT ?c) AS ?nc) {
+			{ ?a a ex:T0 ; ex:p0 ?c } UNION { ?b a ex:T2 ; ex:p1 ?v } }`, true},
+		{`SELECT ?v (COUNT(*) AS ?n) (COUNT(DISTINCT ?o) AS ?no) { { ?a a ex:T1 ; ex:p2 ?o } UNION { ?a a ex:T0 ; ex:p1 ?v } } GROUP BY ?v`, true},
+		{`SELECT ?o (COUNT(?a) AS ?n) { { ?a a ex:T3 ; ex:p2 ?o } UNION { ?a a ex:T0 ; ex:p2 ?o } } GROUP BY ?o`, true},
 		{`SELECT ?a (COUNT(*) AS ?n) { { ?a a ex:T0 ; ex:p0 ?c } UNION { ?a a ex:Missing ; ex:p0 ?c } } GROUP BY ?a`, true},
 		{`SELECT ?c (SUM(?v) AS ?s) { { ?a a ex:T0 ; ex:p1 ?v ; ex:p0 ?c } UNION { ?a a ex:T1 ; ex:p1 ?v ; ex:p0 ?c } } GROUP BY ?c`, false},
 		{`SELECT ?c (COUNT(*) AS ?n) { { ?a a ex:T0 ; ex:p0 ?c FILTER(?c != ex:country1) } UNION { ?a a ex:T1 ; ex:p0 ?c } } GROUP BY ?c`, false},
