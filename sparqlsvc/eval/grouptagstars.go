@@ -125,6 +125,11 @@ func (e *evaluator) tagBranchRows(g *index.Graph, b tagBranch, row []ID, gs *gro
 			return true // a term the data lacks: no solutions
 		}
 		m := g.Match(0, t[0], t[1]) // POS: rows (p, o, s), subjects ascending
+		// The copy is as long as the class: charged, so that a class of every subject counts against the budget.
+		if err := e.holdBytes(4 * int64(m.Len())); err != nil {
+			*errp = err
+			return false
+		}
 		s := make([]ID, m.Len())
 		for k, r := range m.Rows {
 			s[k] = r[2]

@@ -1,12 +1,15 @@
 package eval
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
+	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // tagStarData is 3 000 subjects with zero to two of the types ex:T0, ex:T1 (ex:T2 on every 150th, ex:T3 on all), none, one
@@ -74,5 +77,31 @@ func TestGroupTagStarsMatchReference(t *testing.T) {
 			t.Fatalf("%s: no groups: the data does not test it", src)
 		}
 		checkGroupPath(t, ds, src, (*evaluator).groupTagStars, c.taken)
+	}
+}
+
+// TestGroupTagStarsChargesTheClass holds the class copy to the budget: ex:T3's 3 000 subjects are 12 KB of ids, which
+// a query allowed 8 KB must not take (its seven groups and merged runs charge less than that).
+func TestGroupTagStarsChargesTheClass(t *testing.T) {
+	ds := tagStarData(t)
+	src := `PREFIX ex: <http://ex.org/> SELECT ?c (COUNT(?a) AS ?n) { { ?a a ex:T3 ; ex:p0 ?c } UNION { ?a a ex:T2 ; ex:p0 ?c } } GROUP BY ?c`
+	q, err := parser.Parse(src, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		mem  int64
+		fail bool
+	}{{8 << 10, true}, {64 << 20, false}} {
+		e := newEvaluator(context.Background(), ds, q, Options{MaxMemory: c.mem})
+		g := firstOp[*algebra.Group](q.Op)
+		var err error
+		handled, _ := e.groupTagStars(g, e.newRow(), e.newGroupState(g), &err)
+		if !handled {
+			t.Fatalf("MaxMemory %d: the query did not take groupTagStars", c.mem)
+		}
+		if (err != nil) != c.fail {
+			t.Errorf("MaxMemory %d: err %v, want an error %v", c.mem, err, c.fail)
+		}
 	}
 }
