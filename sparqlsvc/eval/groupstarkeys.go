@@ -84,6 +84,11 @@ func (e *evaluator) groupStarKeys(x *algebra.Group, in []ID, gs *groupState, err
 		}
 		for _, t := range tags {
 			sub := g.Match(0, t.p, t.o) // POS: rows (p, o, s)
+			// As long as the tag's subjects, which may be a whole class: charged before it is made.
+			if err := e.holdBytes(4 * int64(sub.Len())); err != nil {
+				*errp = err
+				return true, false
+			}
 			m := make([]ID, sub.Len())
 			for i := range m {
 				m[i] = sub.Rows[i][2]
