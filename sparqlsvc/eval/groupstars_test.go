@@ -323,21 +323,6 @@ func TestGroupStarKeysChargesTheTag(t *testing.T) {
 			}
 		}
 	}
-	ds := FromIndex(b.Build())
-	q, err := parser.Parse(`PREFIX ex: <http://ex.org/> SELECT ?c (COUNT(*) AS ?n) { ?s ex:p3 ?v ; ex:p2 ?c . ?v ex:kind ex:K } GROUP BY ?c`, parser.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		mem  int64
-		fail bool
-	}{{8 << 10, true}, {64 << 20, false}} {
-		e := newEvaluator(context.Background(), ds, q, Options{MaxMemory: c.mem})
-		g := firstOp[*algebra.Group](q.Op)
-		var err error
-		e.groupStarKeys(g, e.newRow(), e.newGroupState(g), &err)
-		if (err != nil) != c.fail {
-			t.Errorf("MaxMemory %d: err %v, want an error %v", c.mem, err, c.fail)
-		}
-	}
+	checkPathCharges(t, FromIndex(b.Build()), `PREFIX ex: <http://ex.org/> SELECT ?c (COUNT(*) AS ?n) { ?s ex:p3 ?v ; ex:p2 ?c . ?v ex:kind ex:K } GROUP BY ?c`,
+		(*evaluator).groupStarKeys, false)
 }

@@ -83,8 +83,14 @@ func TestGroupTagStarsMatchReference(t *testing.T) {
 // TestGroupTagStarsChargesTheClass holds the class copy to the budget: ex:T3's 3 000 subjects are 12 KB of ids, which
 // a query allowed 8 KB must not take (its seven groups and merged runs charge less than that).
 func TestGroupTagStarsChargesTheClass(t *testing.T) {
-	ds := tagStarData(t)
-	src := `PREFIX ex: <http://ex.org/> SELECT ?c (COUNT(?a) AS ?n) { { ?a a ex:T3 ; ex:p0 ?c } UNION { ?a a ex:T2 ; ex:p0 ?c } } GROUP BY ?c`
+	checkPathCharges(t, tagStarData(t), `PREFIX ex: <http://ex.org/> SELECT ?c (COUNT(?a) AS ?n) { { ?a a ex:T3 ; ex:p0 ?c } UNION { ?a a ex:T2 ; ex:p0 ?c } } GROUP BY ?c`,
+		(*evaluator).groupTagStars, true)
+}
+
+// checkPathCharges runs a group path on src with a budget of 8 KB, which must end in an error, and of 64 MiB, which
+// must not; mustTake says the path takes src (else it may decline after what it charged).
+func checkPathCharges(t *testing.T, ds *Dataset, src string, path func(*evaluator, *algebra.Group, []ID, *groupState, *error) (bool, bool), mustTake bool) {
+	t.Helper()
 	q, err := parser.Parse(src, parser.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -96,9 +102,8 @@ func TestGroupTagStarsChargesTheClass(t *testing.T) {
 		e := newEvaluator(context.Background(), ds, q, Options{MaxMemory: c.mem})
 		g := firstOp[*algebra.Group](q.Op)
 		var err error
-		handled, _ := e.groupTagStars(g, e.newRow(), e.newGroupState(g), &err)
-		if !handled {
-			t.Fatalf("MaxMemory %d: the query did not take groupTagStars", c.mem)
+		if handled, _ := path(e, g, e.newRow(), e.newGroupState(g), &err); mustTake && !handled {
+			t.Fatalf("MaxMemory %d: the path did not take the query", c.mem)
 		}
 		if (err != nil) != c.fail {
 			t.Errorf("MaxMemory %d: err %v, want an error %v", c.mem, err, c.fail)
