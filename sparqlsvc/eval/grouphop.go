@@ -35,6 +35,10 @@ type hopGroup struct {
 	star, rest algebra.Op
 	js, rs     []int
 	j, vars    varset
+	// tags are the star's patterns with a constant object (q09's `?offer a bsbm:Offer`): each keeps the subjects
+	// it holds, one solution each (a graph holds a triple once), so the star's solutions are those of its other
+	// patterns on the subjects every tag holds.
+	tags []algebra.Triple
 }
 
 // hopGroupOf returns x's hopGroup, made once per query, or nil when x is not of that shape.
@@ -95,10 +99,14 @@ func (e *evaluator) hopSplit(b *algebra.BGP, conds []algebra.Expr, s algebra.Var
 		}
 		return v
 	}
+	var tags []algebra.Triple
 	for _, t := range b.Triples {
-		if t.S.IsVar() && t.S.Var == s {
+		switch {
+		case t.S.IsVar() && t.S.Var == s && !t.O.IsVar():
+			tags = append(tags, t)
+		case t.S.IsVar() && t.S.Var == s:
 			star, sv = append(star, t), sv.union(vars(t))
-		} else {
+		default:
 			rest, rv = append(rest, t), rv.union(vars(t))
 		}
 	}
@@ -125,7 +133,7 @@ func (e *evaluator) hopSplit(b *algebra.BGP, conds []algebra.Expr, s algebra.Var
 			return nil
 		}
 	}
-	h := &hopGroup{j: j, vars: sv.union(rv)}
+	h := &hopGroup{j: j, vars: sv.union(rv), tags: tags}
 	for i := range e.nvars {
 		switch {
 		case j.has(i):
@@ -253,6 +261,13 @@ func (e *evaluator) groupHop(x *algebra.Group, in []ID, gs *groupState, errp *er
 	if !isStar {
 		return false, false
 	}
+	if len(h.tags) > 0 {
+		only, taken, ok := e.tagSubjects(h.tags, st.must, errp)
+		if !taken || !ok {
+			return taken, ok
+		}
+		st.only = only
+	}
 	t := &hopTable{w: len(h.js), ws: len(h.rs)}
 	key := make([]ID, len(h.js))
 	rrow := slices.Clone(in)
@@ -349,4 +364,56 @@ func (t *hopTable) insert(key []ID, lo, n int) {
 	copy(t.keys[i*t.w:(i+1)*t.w], key)
 	t.spans[i] = [2]int{lo, n + 1}
 	t.used++
+}
+
+// tagSubjects returns the subjects every tag holds, as a set the star's merge loop tests each subject against.
+// taken is false when a tag keeps under half of the subjects of the star's pattern with the fewest rows: the
+// join, led by the tag's subjects (POS, in subject order), then reads the star's rows of those alone, where the
+// merge loop reads all of them. A tag the data lacks leaves no solutions (taken, with nil). ok is false when the
+// copy has no room in the query's budget.
+func (e *evaluator) tagSubjects(tags []algebra.Triple, st []countPat, errp *error) (only *idSet, taken, ok bool) {
+	g := e.active[0].g
+	least := -1
+	for _, p := range st {
+		n := 0
+		if id := e.constID(p.p); id != 0 {
+			n = g.Match(0, id, 0).Len()
+		}
+		if least < 0 || n < least {
+			least = n
+		}
+	}
+	var subs []ID
+	for i, t := range tags {
+		p, o := e.constID(t.P.Term), e.constID(t.O.Term)
+		if p == 0 || o == 0 {
+			return &idSet{}, true, true // no subject holds it
+		}
+		m := g.Match(0, p, o) // POS: rows (p, o, s), in subject order
+		if 2*m.Len() < least {
+			return nil, false, false
+		}
+		// As long as the tag's subjects, which may be a whole class: charged before it is made.
+		if err := e.holdBytes(4 * int64(m.Len())); err != nil {
+			*errp = err
+			return nil, true, false
+		}
+		l := make([]ID, m.Len())
+		for k := range l {
+			l[k] = m.Rows[k][2]
+		}
+		if !slices.IsSorted(l) {
+			slices.Sort(l)
+		}
+		if i > 0 {
+			l = intersectIDs(subs, l)
+		}
+		subs = l
+	}
+	only = newIDSet(subs)
+	if err := e.holdBytes(int64(len(only.bits)) * 8); err != nil {
+		*errp = err
+		return nil, true, false
+	}
+	return only, true, true
 }

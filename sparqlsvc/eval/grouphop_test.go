@@ -45,6 +45,17 @@ func TestGroupHopMatchesReference(t *testing.T) {
 			}
 		}
 	}
+	for i := range 4000 { // tags on the offers, without drawing from r: most are Offers, a third not Big, a few Rare
+		if i%5 != 2 {
+			add(ex("offer", i), ex("a", 0), ex("Offer", 0))
+		}
+		if i%3 != 0 {
+			add(ex("offer", i), ex("a", 0), ex("Big", 0))
+		}
+		if i%97 == 0 {
+			add(ex("offer", i), ex("a", 0), ex("Rare", 0))
+		}
+	}
 	for v := range 45 { // vendors 40–44 sell nothing; 0, 7, 14 … have no country, 3, 10 … two
 		switch v % 7 {
 		case 0:
@@ -92,6 +103,13 @@ func TestGroupHopMatchesReference(t *testing.T) {
 		{`{ ` + star + `?v ex:none ?c }`, `?c`, false},
 		{`{ ?s ex:p0 ?v ; ex:none ?x . ?v ex:country0 ?c }`, `?c`, true},
 		{`{ ` + star + `?v ex:country0 ?c . ?c ex:name0 ?s }`, `?c`, false},
+		// Tags on the star's subject keep the subjects they hold (q09's `?offer a bsbm:Offer`).
+		{`{ ?s ex:a0 ex:Offer0 . ` + star + `?v ex:country0 ?c }`, `?c ?d`, true},
+		{`{ ` + star + `?s ex:a0 ex:Offer0 , ex:Big0 . ?v ex:country0 ?c }`, `?c`, true},
+		{`{ ` + star + `?s ex:a0 ex:Big0 . ?v ex:country0 ?c FILTER(?d < 4) }`, ``, true},
+		{`{ ` + star + `?s ex:a0 ex:None0 . ?v ex:country0 ?c }`, `?c`, true},
+		{`{ ` + star + `?s ex:a0 ex:Rare0 . ?v ex:country0 ?c }`, `?c`, false}, // the join, led by the tag, reads less
+		{`{ ?s ex:a0 ex:Offer0 ; ex:p0 ?v . ?v ex:country0 ?c }`, `?c`, false},
 		{`{ ?s ex:p0 ?v . ?v ex:country0 ?c }`, `?c`, false},
 		{`{ ` + star + `?w ex:p0 ?v ; ex:p1 ?d2 }`, `?d2`, false}, // another star on ?v: the hash join's
 		{`{ ` + star + `?v ex:country0 ?c FILTER(?c != ex:c1 || ?d > 3) }`, `?c`, false},

@@ -26,6 +26,9 @@ type optStar struct {
 	must []countPat
 	opts [][]countPat
 	late []algebra.Expr
+	// only, when not nil, holds the only subjects that have solutions: those of the tags on the subject
+	// (groupHop's `?offer a bsbm:Offer`).
+	only *idSet
 }
 
 // starMember is one pattern's rows of a subject while groupOptStars reads them: rows start…end of p have the
@@ -120,7 +123,7 @@ func (e *evaluator) starGroup(x *algebra.Group, st optStar, in []ID, gs *groupSt
 			ms = append(ms, starMember{p: &rs[i], group: gi, read: reads.has(rs[i].os)})
 		}
 	}
-	if len(st.opts) == 0 && sink == nil {
+	if len(st.opts) == 0 && sink == nil && st.only == nil {
 		return true, e.optStarSplit(x, &st, reads.has(st.ss), ms, row, gs, errp)
 	}
 	var pend *solutionCache
@@ -276,6 +279,12 @@ func (e *evaluator) optStarRows(st *optStar, readS bool, ms []starMember, from, 
 			}
 		}
 		s := lead[j][0]
+		if st.only != nil && !st.only.has(s) {
+			for j < to && lead[j][0] == s {
+				j++
+			}
+			continue
+		}
 		l := &ms[d]
 		l.start = j
 		l.n, l.first, j = e.passFirst(l.p, j, s, row, errp)
