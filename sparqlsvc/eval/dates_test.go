@@ -273,29 +273,9 @@ func sorted(s []string) []string {
 // runQuery evaluates src and returns its solutions, each as its terms, sorted, with the rows the evaluator read.
 func runQuery(t *testing.T, ds *Dataset, src string) ([]string, int64) {
 	t.Helper()
-	q, err := parser.Parse(src, parser.Options{})
-	if err != nil {
-		t.Fatalf("%s: %v", src, err)
-	}
-	e := newEvaluator(context.Background(), ds, q, Options{})
-	var out []string
-	err = e.run(q.Op, e.newRow(), func(row []ID) bool {
-		var parts []string
-		for _, v := range firstOp[*algebra.Project](q.Op).Vars {
-			if id := row[e.slot(v)]; id != 0 {
-				parts = append(parts, e.t.term(id).String())
-			} else {
-				parts = append(parts, "-")
-			}
-		}
-		out = append(out, strings.Join(parts, " "))
-		return true
-	})
-	if err != nil {
-		t.Fatalf("%s: %v", src, err)
-	}
+	out, steps := runTop(t, ds, src, false)
 	slices.Sort(out)
-	return out, int64(e.steps)
+	return out, steps
 }
 
 // TestOrderByDatesMatchesReference: ORDER BY a variable holding dateTimes (compared by id within a block,

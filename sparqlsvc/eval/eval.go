@@ -145,6 +145,7 @@ type evaluator struct {
 	direct      map[*algebra.Extend]bool            // expressions whose values are read only within their solution (markDirect)
 	lowest      map[*algebra.Extend]bool            // the deepest of each chain of them, which empties the scratch list per solution
 	topK        map[*algebra.OrderBy]topBound       // ORDER BYs under a LIMIT: how many first solutions the slice can use
+	topReads    map[*algebra.OrderBy]*topRead       // ORDER BYs whose BGP may be read in the first key's order (topReadOf)
 	argStack    []rdf.Term                          // the evaluated arguments of the calls being evaluated (args)
 	pathCursors map[*algebra.PathLink][]probeCursor // per link of a property path (linkCursors)
 	pathSites   map[*algebra.PathPattern]*pathSite  // per property path pattern (pathPattern)

@@ -130,7 +130,7 @@ func (e *evaluator) orderTop(x *algebra.OrderBy, in []ID, limit int64, emit emit
 		}
 		cut = &sortItem{keys: slices.Clone(items[c].keys[:1]), ids: slices.Clone(items[c].ids[:1])}
 	}
-	ok := e.exec(x.Op, in, func(row []ID) bool {
+	ok := e.execTop(x, in, limit, func(row []ID) bool {
 		next.seq = seq
 		seq++
 		keyAt(&next, 0, row)
