@@ -136,12 +136,18 @@ func TestGroupFieldsMatchReference(t *testing.T) {
 // runGroupCores is runGroup (not the reference) with a pool of cores; on two, the split's probe is made small
 // enough for the test's rows and timed as long, so the split is taken wherever it may be.
 func runGroupCores(t *testing.T, ds *Dataset, src string, cores int) []string {
+	out, _ := runGroupPool(t, ds, src, NewCores(cores))
+	return out
+}
+
+// runGroupPool is runGroupCores with the pool given, which then tells the splits made.
+func runGroupPool(t *testing.T, ds *Dataset, src string, cores *Cores) ([]string, *Cores) {
 	t.Helper()
 	q, err := parser.Parse(src, parser.Options{})
 	if err != nil {
 		t.Fatalf("%s: %v", src, err)
 	}
-	opt := Options{Cores: NewCores(cores)}
+	opt := Options{Cores: cores}
 	opt.forkMin, opt.forkChunk = 64, 16
 	opt.forkCosts = func(int, time.Duration, time.Duration) (time.Duration, time.Duration) { return time.Second, 0 }
 	e := newEvaluator(context.Background(), ds, q, opt)
@@ -150,5 +156,5 @@ func runGroupCores(t *testing.T, ds *Dataset, src string, cores int) []string {
 	if err != nil {
 		t.Fatalf("%s: %v", src, err)
 	}
-	return out
+	return out, cores
 }

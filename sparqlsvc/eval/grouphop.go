@@ -268,47 +268,51 @@ func (e *evaluator) groupHop(x *algebra.Group, in []ID, gs *groupState, errp *er
 		}
 		st.only = only
 	}
-	t := &hopTable{w: len(h.js), ws: len(h.rs)}
-	key := make([]ID, len(h.js))
-	rrow := slices.Clone(in)
-	sink := func(row []ID, c int64) bool {
-		for k, s := range h.js {
-			key[k] = row[s]
-		}
-		lo, n, found := t.find(key)
-		if !found {
-			// R's solutions for this J, once: the join's probes of R for each of the star's solutions.
+	// Each goroutine (the query's, and a worker's when starGroup splits the star's subjects) joins through a table
+	// of its own, evaluating the rest on its own evaluator into its own groups.
+	sinkFor := func(e *evaluator, gs *groupState, errp *error) solutionSink {
+		t := &hopTable{w: len(h.js), ws: len(h.rs)}
+		key := make([]ID, len(h.js))
+		rrow := slices.Clone(in)
+		return func(row []ID, c int64) bool {
 			for k, s := range h.js {
-				rrow[s] = key[k]
+				key[k] = row[s]
 			}
-			lo, n = len(t.sols), 0
-			if !e.exec(h.rest, rrow, func(r []ID) bool {
-				for _, s := range h.rs {
-					t.sols = append(t.sols, r[s])
+			lo, n, found := t.find(key)
+			if !found {
+				// R's solutions for this J, once: the join's probes of R for each of the star's solutions.
+				for k, s := range h.js {
+					rrow[s] = key[k]
 				}
-				n++
-				return true
-			}, errp) {
-				return false
+				lo, n = len(t.sols), 0
+				if !e.exec(h.rest, rrow, func(r []ID) bool {
+					for _, s := range h.rs {
+						t.sols = append(t.sols, r[s])
+					}
+					n++
+					return true
+				}, errp) {
+					return false
+				}
+				if err := e.holdBytes(int64(4*(len(t.sols)-lo+t.w) + 16)); err != nil {
+					*errp = err
+					return false
+				}
+				t.insert(key, lo, n)
 			}
-			if err := e.holdBytes(int64(4*(len(t.sols)-lo+t.w) + 16)); err != nil {
-				*errp = err
-				return false
+			// Each of R's solutions (R may bind nothing but J: then each is a copy of the star's solution).
+			for i := range n {
+				for k, s := range h.rs {
+					row[s] = t.sols[lo+i*t.ws+k]
+				}
+				if !gs.add(row, c, errp) {
+					return false
+				}
 			}
-			t.insert(key, lo, n)
+			return true
 		}
-		// Each of R's solutions (R may bind nothing but J: then each is a copy of the star's solution).
-		for i := range n {
-			for k, s := range h.rs {
-				row[s] = t.sols[lo+i*t.ws+k]
-			}
-			if !gs.add(row, c, errp) {
-				return false
-			}
-		}
-		return true
 	}
-	return e.starGroup(x, st, in, gs, h.j, sink, errp)
+	return e.starGroup(x, st, in, gs, h.j, sinkFor, errp)
 }
 
 // hopTable is groupHop's table of R's solutions per value of J: an open-addressing table of J's values (w ids an

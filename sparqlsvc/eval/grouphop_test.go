@@ -1,13 +1,16 @@
 package eval
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
+	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // TestGroupHopMatchesReference: GROUP BY over a star joined through a hop (groupHop: the star read in subject order,
@@ -19,61 +22,7 @@ import (
 // on two variables; and the forms it must leave to the join (the rest reading the star's subject, a filter reading
 // both sides, a variable predicate, an EXISTS) give the same answer there.
 func TestGroupHopMatchesReference(t *testing.T) {
-	r := rand.New(rand.NewPCG(161, 162))
-	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	counts := []int{0, 1, 1, 1, 1, 2} // mostly one row, sometimes none or two
-	for i := range 4000 {
-		s := ex("offer", i)
-		for range counts[r.IntN(len(counts))] {
-			add(s, ex("p", 0), ex("vendor", r.IntN(40)))
-		}
-		for range counts[r.IntN(len(counts))] {
-			add(s, ex("p", 1), rdf.Literal(fmt.Sprint(1+r.IntN(7)), rdf.XSDInteger))
-		}
-		for range counts[r.IntN(len(counts))] {
-			switch r.IntN(40) {
-			case 0: // not a number: SUM and AVG of its groups have no value
-				add(s, ex("p", 2), rdf.String("n/a"))
-			default:
-				add(s, ex("p", 2), rdf.Literal(fmt.Sprintf("%d.%02d", r.IntN(100), r.IntN(100)), rdf.XSDDecimal))
-			}
-		}
-	}
-	for i := range 4000 { // tags on the offers, without drawing from r: most are Offers, a third not Big, a few Rare
-		if i%5 != 2 {
-			add(ex("offer", i), ex("a", 0), ex("Offer", 0))
-		}
-		if i%3 != 0 {
-			add(ex("offer", i), ex("a", 0), ex("Big", 0))
-		}
-		if i%97 == 0 {
-			add(ex("offer", i), ex("a", 0), ex("Rare", 0))
-		}
-	}
-	for v := range 45 { // vendors 40–44 sell nothing; 0, 7, 14 … have no country, 3, 10 … two
-		switch v % 7 {
-		case 0:
-		case 3:
-			add(ex("vendor", v), ex("country", 0), ex("c", v%5))
-			add(ex("vendor", v), ex("country", 0), ex("c", (v+1)%5))
-		default:
-			add(ex("vendor", v), ex("country", 0), ex("c", v%5))
-		}
-		add(ex("vendor", v), ex("days", 0), rdf.Literal(fmt.Sprint(1+v%7), rdf.XSDInteger))
-		if v%9 != 4 {
-			add(ex("vendor", v), ex("kind", 0), ex("Vendor", 0))
-		}
-	}
-	for c := range 4 { // country 4 has no name
-		add(ex("c", c), ex("name", 0), rdf.String(fmt.Sprint("country ", c%3)))
-	}
-	ds := FromIndex(b.Build())
+	ds := hopTestData(t)
 	const pre = `PREFIX ex: <http://ex.org/> `
 	const star = `?s ex:p0 ?v ; ex:p1 ?d ; ex:p2 ?x . `
 	sels := []string{
@@ -129,5 +78,140 @@ func TestGroupHopMatchesReference(t *testing.T) {
 	gb, _ := runGroup(t, ds, pre+`SELECT (COUNT(*) AS ?n) WHERE { `+star+`}`, false)
 	if strings.Join(ga, "") == strings.Join(gb, "") {
 		t.Errorf("the hop does not change the count (%q): the data does not test it", ga)
+	}
+}
+
+// hopTestData is 4 000 offers with 0–2 vendors (ex:p0), integer days (ex:p1, a few 4.0 beside them), prices
+// (ex:p2, a few "n/a"), tags (ex:a0), and 45 vendors with 0–2 countries, days and a kind; 4 countries named.
+func hopTestData(t *testing.T) *Dataset {
+	t.Helper()
+	r := rand.New(rand.NewPCG(161, 162))
+	b := index.NewBuilder()
+	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
+	add := func(s, p, o rdf.Term) {
+		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	counts := []int{0, 1, 1, 1, 1, 2} // mostly one row, sometimes none or two
+	for i := range 4000 {
+		s := ex("offer", i)
+		for range counts[r.IntN(len(counts))] {
+			add(s, ex("p", 0), ex("vendor", r.IntN(40)))
+		}
+		for range counts[r.IntN(len(counts))] {
+			add(s, ex("p", 1), rdf.Literal(fmt.Sprint(1+r.IntN(7)), rdf.XSDInteger))
+		}
+		for range counts[r.IntN(len(counts))] {
+			switch r.IntN(40) {
+			case 0: // not a number: SUM and AVG of its groups have no value
+				add(s, ex("p", 2), rdf.String("n/a"))
+			default:
+				add(s, ex("p", 2), rdf.Literal(fmt.Sprintf("%d.%02d", r.IntN(100), r.IntN(100)), rdf.XSDDecimal))
+			}
+		}
+	}
+	for i := 0; i < 4000; i += 50 { // 4.0 beside the integers 4: MIN and MAX meet two ids of one value
+		add(ex("offer", i), ex("p", 1), rdf.Literal("4.0", rdf.XSDDecimal))
+	}
+	for i := range 4000 { // tags on the offers, without drawing from r: most are Offers, a third not Big, a few Rare
+		if i%5 != 2 {
+			add(ex("offer", i), ex("a", 0), ex("Offer", 0))
+		}
+		if i%3 != 0 {
+			add(ex("offer", i), ex("a", 0), ex("Big", 0))
+		}
+		if i%97 == 0 {
+			add(ex("offer", i), ex("a", 0), ex("Rare", 0))
+		}
+	}
+	for v := range 45 { // vendors 40–44 sell nothing; 0, 7, 14 … have no country, 3, 10 … two
+		switch v % 7 {
+		case 0:
+		case 3:
+			add(ex("vendor", v), ex("country", 0), ex("c", v%5))
+			add(ex("vendor", v), ex("country", 0), ex("c", (v+1)%5))
+		default:
+			add(ex("vendor", v), ex("country", 0), ex("c", v%5))
+		}
+		add(ex("vendor", v), ex("days", 0), rdf.Literal(fmt.Sprint(1+v%7), rdf.XSDInteger))
+		if v%9 != 4 {
+			add(ex("vendor", v), ex("kind", 0), ex("Vendor", 0))
+		}
+	}
+	for c := range 4 { // country 4 has no name
+		add(ex("c", c), ex("name", 0), rdf.String(fmt.Sprint("country ", c%3)))
+	}
+	return FromIndex(b.Build())
+}
+
+// TestGroupHopSplitMatchesReference: groupHop's star split over two goroutines (each joining through a table of
+// its own into groups of its own, the worker's merged after the query's) gives what refGroup gives; MIN and MAX of
+// numbers held in ids merge (ties of 4 and 4.0 included), and of other values the worker's half is grouped again.
+func TestGroupHopSplitMatchesReference(t *testing.T) {
+	ds := hopTestData(t)
+	const pre = `PREFIX ex: <http://ex.org/> `
+	const star = `?s ex:p0 ?v ; ex:p1 ?d ; ex:p2 ?x . `
+	for _, c := range []struct {
+		src    string
+		merged bool
+	}{
+		{`SELECT ?c ?d (COUNT(*) AS ?n) (AVG(?x) AS ?a) { ` + star + `?v ex:country0 ?c } GROUP BY ?c ?d`, true},
+		{`SELECT ?c (COUNT(?s) AS ?n) (MIN(?d) AS ?lo) (MAX(?d) AS ?hi) { ?s ex:a0 ex:Offer0 . ` + star + `?v ex:country0 ?c } GROUP BY ?c`, true},
+		{`SELECT ?name (SUM(?d) AS ?t) (MIN(?d) AS ?lo) { ` + star + `?v ex:country0 ?c . ?c ex:name0 ?name } GROUP BY ?name`, true},
+		{`SELECT (MAX(?d) AS ?hi) (COUNT(*) AS ?n) { ` + star + `?v ex:kind0 ex:Vendor0 }`, true},
+		{`SELECT ?c (MIN(?x) AS ?lo) (MAX(?x) AS ?hi) { ` + star + `?v ex:country0 ?c FILTER(?x > 50) } GROUP BY ?c`, true},
+		// 4 and 4.0 are the least (the greatest) of every group, both met in each half: grouped again.
+		{`SELECT ?c (MIN(?d) AS ?lo) { ` + star + `?v ex:country0 ?c FILTER(?d >= 4) } GROUP BY ?c`, false},
+		{`SELECT ?c (MAX(?d) AS ?hi) { ` + star + `?v ex:country0 ?c FILTER(?d <= 4) } GROUP BY ?c`, false},
+		{`SELECT ?c (MIN(?x) AS ?lo) { ` + star + `?v ex:country0 ?c } GROUP BY ?c`, false}, // "n/a" among the prices
+	} {
+		src := pre + c.src
+		if !groupPathTakes(t, ds, src, (*evaluator).groupHop) {
+			t.Fatalf("%s: groupHop does not take it", src)
+		}
+		got, cores := runGroupPool(t, ds, src, NewCores(2))
+		want, _ := runGroup(t, ds, src, true)
+		slices.Sort(got)
+		slices.Sort(want)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s:\n got %q\nwant %q", src, got, want)
+		}
+		if forks, _, _ := cores.Splits(); forks == 0 || (cores.Chunks() > 0) != c.merged {
+			t.Errorf("%s: %d splits, %d merged (want merged: %v)", src, forks, cores.Chunks(), c.merged)
+		}
+	}
+}
+
+// TestMergeBest: two halves' MIN or MAX of numbers held in ids merge to what one goroutine reading the first half
+// and then the second keeps (refGroup over a VALUES of the two in that order), ties of one value in two forms too.
+func TestMergeBest(t *testing.T) {
+	ds := hopTestData(t)
+	for _, c := range [][2]string{{"4", "4.0"}, {"4.0", "4"}, {"4", "4"}, {"3", "4.0"}, {"4.5", "4"}, {"-1", "1"}, {"2.50", "2.5"}} {
+		for _, name := range []string{"MIN", "MAX"} {
+			src := `SELECT (` + name + `(?o) AS ?m) { VALUES ?o { ` + c[0] + ` ` + c[1] + ` } }`
+			want, _ := runGroup(t, ds, src, true)
+			q, err := parser.Parse(src, parser.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := newEvaluator(context.Background(), ds, q, Options{})
+			var ids [2]ID
+			for i, v := range c {
+				dt := rdf.XSDInteger
+				if strings.Contains(v, ".") {
+					dt = rdf.XSDDecimal
+				}
+				id, ok := index.InlineID(rdf.Literal(v, dt))
+				if !ok {
+					t.Fatalf("%s is not held in its id", v)
+				}
+				ids[i] = id
+			}
+			got := e.t.term(e.mergeBest(ids[0], ids[1], name == "MIN"))
+			if want := strings.TrimSpace(want[0]); got.String() != want {
+				t.Errorf("%s of %s then %s: got %s, want %s", name, c[0], c[1], got, want)
+			}
+		}
 	}
 }

@@ -72,9 +72,9 @@ func (e *evaluator) groupOptStars(x *algebra.Group, in []ID, gs *groupState, err
 
 // starGroup hands gs the solutions of st, x's operand, read in subject order (optStarRows); handled is false when
 // st's shape or the query's budget leaves it to the join. st may have no OPTIONAL: groupHop reads a plain star so,
-// with the variables also read besides x's keys and aggregates (the join's), and a sink that takes each solution
-// (and how many) instead of gs.
-func (e *evaluator) starGroup(x *algebra.Group, st optStar, in []ID, gs *groupState, also varset, sink solutionSink, errp *error) (handled, ok bool) {
+// with the variables also read besides x's keys and aggregates (the join's), and sinkFor, which makes for an
+// evaluator and its groups a sink that takes each solution (and how many) instead of the groups.
+func (e *evaluator) starGroup(x *algebra.Group, st optStar, in []ID, gs *groupState, also varset, sinkFor sinkMaker, errp *error) (handled, ok bool) {
 	slots := map[int]bool{st.ss: true}
 	for _, p := range st.members() {
 		if slots[p.os] { // an object variable shared by two patterns (or the subject): a join on it
@@ -123,8 +123,12 @@ func (e *evaluator) starGroup(x *algebra.Group, st optStar, in []ID, gs *groupSt
 			ms = append(ms, starMember{p: &rs[i], group: gi, read: reads.has(rs[i].os)})
 		}
 	}
-	if len(st.opts) == 0 && sink == nil && st.only == nil {
-		return true, e.optStarSplit(x, &st, reads.has(st.ss), ms, row, gs, errp)
+	if len(st.opts) == 0 && (sinkFor == nil || e.splitMergeableMinMax(x)) {
+		return true, e.optStarSplit(x, &st, reads.has(st.ss), ms, row, gs, sinkFor, errp)
+	}
+	var sink solutionSink
+	if sinkFor != nil {
+		sink = sinkFor(e, gs, errp)
 	}
 	var pend *solutionCache
 	return true, e.optStarRows(&st, reads.has(st.ss), ms, 0, -1, row, gs, sink, &pend, errp) && pend.flushAll(errp)
@@ -401,6 +405,9 @@ type solutionCache struct {
 // solutionSink takes n solutions equal to row in the variables the group reads, in place of groupState.add; false
 // stops evaluation (*errp says why).
 type solutionSink func(row []ID, n int64) bool
+
+// sinkMaker makes a solutionSink for evaluator e, handing its solutions to gs (errp: why it stopped).
+type sinkMaker func(e *evaluator, gs *groupState, errp *error) solutionSink
 
 func newSolutionCache(e *evaluator, gs *groupState, vary []int, row []ID, errp *error) *solutionCache {
 	c := &solutionCache{e: e, gs: gs, vary: vary, grow: true, key: make([]ID, len(vary)), row: slices.Clone(row)}

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
@@ -169,18 +168,7 @@ func TestGroupPlainStarsMatchReference(t *testing.T) {
 		{`SELECT ?v (COUNT(*) AS ?n) { ?s ex:p1 ?k ; ex:p2 ?c } GROUP BY (STR(?c) AS ?v)`, false},
 	} {
 		src := pre + c.src
-		q, err := parser.Parse(src, parser.Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		cores := NewCores(2)
-		e := newEvaluator(context.Background(), ds, q, Options{Cores: cores, forkMin: 64, forkChunk: 16,
-			forkCosts: func(int, time.Duration, time.Duration) (time.Duration, time.Duration) { return time.Second, 0 }})
-		var got []string
-		e.group(firstOp[*algebra.Group](q.Op), e.newRow(), e.collectRows(&got), &err)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
+		got, cores := runGroupPool(t, ds, src, NewCores(2))
 		want, _ := runGroup(t, ds, src, true)
 		if len(want) == 0 {
 			t.Fatalf("%s: no groups: the data does not test it", src)

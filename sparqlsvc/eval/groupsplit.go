@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+	"github.com/ldhub/ldhub/sparqlsvc/builtin"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
 // A GROUP BY over one pattern whose rows each cost the group a key and aggregates of their own (d07: HOURS of every
@@ -41,6 +43,17 @@ const groupForkMinWork = forkMinWork / 2
 
 // splitMergeable reports whether x's aggregates may be computed over two halves of its solutions and merged.
 func (e *evaluator) splitMergeable(x *algebra.Group) bool {
+	return e.mergeable(x, false)
+}
+
+// splitMergeableMinMax is splitMergeable also taking MIN and MAX of a variable: their states merge where both
+// halves met only numbers held in ids (minMaxNumber: compared as numbers, a total order), and otherwise the
+// worker's half is grouped again (mergeGroups). Only groupHop takes them so: q09's MIN(?days) over every offer.
+func (e *evaluator) splitMergeableMinMax(x *algebra.Group) bool {
+	return e.mergeable(x, true)
+}
+
+func (e *evaluator) mergeable(x *algebra.Group, minMax bool) bool {
 	if e.groupReads(x).over {
 		return false
 	}
@@ -49,8 +62,10 @@ func (e *evaluator) splitMergeable(x *algebra.Group) bool {
 		if ag.Distinct {
 			return false
 		}
-		switch ag.Name {
-		case "COUNT", "SUM", "AVG", "SAMPLE":
+		_, isVar := ag.Expr.(algebra.Var)
+		switch {
+		case ag.Name == "COUNT" || ag.Name == "SUM" || ag.Name == "AVG" || ag.Name == "SAMPLE":
+		case minMax && isVar && (ag.Name == "MIN" || ag.Name == "MAX"):
 		default:
 			return false
 		}
@@ -168,6 +183,9 @@ func (e *evaluator) mergeGroups(gs, wgs *groupState, w *evaluator, errp *error) 
 				if !b.aggs[i].sum.Exact() {
 					return false
 				}
+				if s := &b.aggs[i]; s.best != nil || s.bestID != 0 && !isInlineNumber(s.bestID) {
+					return false // MIN, MAX over values that are not all numbers held in ids
+				}
 			}
 		}
 		return true
@@ -203,8 +221,34 @@ func (e *evaluator) mergeGroups(gs, wgs *groupState, w *evaluator, errp *error) 
 				if s.sample.IsZero() {
 					s.sample = o.sample
 				}
+			case "MIN", "MAX":
+				s.bestID = e.mergeBest(s.bestID, o.bestID, a.Aggregate.Name == "MIN")
 			}
 		}
 	}
 	return true
+}
+
+// isInlineNumber reports whether id is a number held in its id.
+func isInlineNumber(id ID) bool {
+	_, _, ok := index.InlineNumber(id)
+	return ok
+}
+
+// mergeBest returns the MIN (min) or MAX of two halves' best numbers held in ids (0: a half met none), as one
+// goroutine reading the first half and then the second keeps it: the first half's on a tie. Two ids of one value
+// (2 and 2.0) are ordered as the group orders their terms once it meets both (builtin.OrderKeys).
+func (e *evaluator) mergeBest(first, second ID, min bool) ID {
+	if first == 0 || second == 0 {
+		return max(first, second)
+	}
+	c, _ := compareNumbers(second, first)
+	if c == 0 && second != first {
+		a, b := builtin.NewKey(e.t.term(second)), builtin.NewKey(e.t.term(first))
+		c = builtin.OrderKeys(&a, &b)
+	}
+	if (min && c < 0) || (!min && c > 0) {
+		return second
+	}
+	return first
 }

@@ -15,20 +15,29 @@ import (
 // worker's groups are merged into the query's after them (mergeGroups), so the groups and their order are those of
 // one goroutine. The star is taken only when its aggregates merge (plainStar).
 
-// optStarSplit hands gs the solutions of the star st without OPTIONALs, on two goroutines where that pays.
-func (e *evaluator) optStarSplit(x *algebra.Group, st *optStar, readS bool, ms []starMember, row []ID, gs *groupState, errp *error) bool {
+// optStarSplit hands gs the solutions of the star st without OPTIONALs, on two goroutines where that pays; with
+// sinkFor (groupHop), each goroutine's solutions go through a sink of its own into its groups.
+func (e *evaluator) optStarSplit(x *algebra.Group, st *optStar, readS bool, ms []starMember, row []ID, gs *groupState, sinkFor sinkMaker, errp *error) bool {
 	lead := ms[leadMember(ms)].p.rows
+	var sink solutionSink
+	if sinkFor != nil {
+		sink = sinkFor(e, gs, errp)
+	}
 	// Each stretch's solutions are flushed to gs at its end: gs holds them all before the worker's are merged.
 	var pend *solutionCache
 	rows := func(from, to int) bool {
-		return e.optStarRows(st, readS, ms, from, to, row, gs, nil, &pend, errp) && pend.flushAll(errp)
+		return e.optStarRows(st, readS, ms, from, to, row, gs, sink, &pend, errp) && pend.flushAll(errp)
 	}
 	return e.groupHalves(x, gs, len(lead), func(k int) int { return subjectStart(lead, k) }, rows,
 		func(w *evaluator, wgs *groupState) func(from, to int, errp *error) bool {
 			wms, wrow := workerMembers(ms), slices.Clone(row)
 			return func(from, to int, errp *error) bool {
+				var wsink solutionSink
+				if sinkFor != nil {
+					wsink = sinkFor(w, wgs, errp)
+				}
 				var wpend *solutionCache
-				return w.optStarRows(st, readS, wms, from, to, wrow, wgs, nil, &wpend, errp) && wpend.flushAll(errp)
+				return w.optStarRows(st, readS, wms, from, to, wrow, wgs, wsink, &wpend, errp) && wpend.flushAll(errp)
 			}
 		}, errp)
 }
