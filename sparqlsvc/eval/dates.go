@@ -201,6 +201,10 @@ type cmpSite struct {
 	memoSlot  int
 	memo      *cmpMemo
 	castConst ID // siteDateCast: the constant operand's id
+	// inlineConst is a siteDate's constant as an inline xsd:date id (0: it is none, or no valid date), once
+	// inlineDone (inlineDateCompare).
+	inlineConst ID
+	inlineDone  bool
 }
 
 const (
@@ -452,6 +456,9 @@ type dateCut struct {
 // only widens the middle); the cut is found once per block by binary search with the comparison itself.
 func (e *evaluator) dateCompare(s *cmpSite, row []ID) (result, ok bool) {
 	id := row[s.slots[0]]
+	if index.IsInlineDate(id) {
+		return e.inlineDateCompare(s, id)
+	}
 	bi := e.dateBlock(id)
 	if bi < 0 || bi >= len(s.cuts) {
 		return false, false
@@ -478,6 +485,36 @@ func (e *evaluator) dateCompare(s *cmpSite, row []ID) (result, ok bool) {
 	default:
 		return false, false
 	}
+	if s.flip {
+		r = -r
+	}
+	return opResult(s.call.Func, r)
+}
+
+// inlineDateCompare is dateCompare for a variable holding an xsd:date in its id (YYYY-MM-DD without a timezone)
+// against a constant xsd:date of that form: two dates without timezones compare as their (year, month, day) do,
+// and such ids ascend with (year, month, day), so the ids compare as the values (h81's FILTER(?date >=
+// "2006-01-01"^^xsd:date) over every dated resource parsed each date and the constant). A form that is no date (31
+// February, held as written), a constant with a timezone or of another type take the general path.
+func (e *evaluator) inlineDateCompare(s *cmpSite, id ID) (result, ok bool) {
+	if e.t.dict == nil {
+		return false, false
+	}
+	if !s.inlineDone {
+		s.inlineDone = true
+		if k, isInline := index.InlineID(s.konst); isInline && index.IsInlineDate(k) {
+			if _, valid := e.t.dict.DateValue(k); valid {
+				s.inlineConst = k
+			}
+		}
+	}
+	if s.inlineConst == 0 {
+		return false, false
+	}
+	if _, valid := e.t.dict.DateValue(id); !valid {
+		return false, false
+	}
+	r := cmp.Compare(id, s.inlineConst)
 	if s.flip {
 		r = -r
 	}

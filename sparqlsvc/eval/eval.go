@@ -47,6 +47,9 @@ type Options struct {
 	// optBits, for tests, makes every FILTER over an OPTIONAL that optFilter may answer from a bitmap build it at
 	// its first solution (> 0), or none (< 0); 0 decides by the solutions answered as written.
 	optBits int
+	// plainJoins, for tests, evaluates every join and every FILTER over a join as written: no domain first
+	// (pathdomain.go), no conjuncts moved below the join (belowJoin).
+	plainJoins bool
 	// Memory, when set, is the server's budget shared by the queries running at once (memory.go): what this
 	// query holds is charged on it as well, and a query that would pass it stops with ErrServerMemory.
 	Memory *Memory
@@ -150,6 +153,7 @@ type evaluator struct {
 	pathCursors map[*algebra.PathLink][]probeCursor // per link of a property path (linkCursors)
 	pathSites   map[*algebra.PathPattern]*pathSite  // per property path pattern (pathPattern)
 	pathOrders  map[pathOrderKey]bool               // pathFirst's costed choices (pathFirstCosted)
+	domainPlans map[domainKey]*domainPlan           // joins that start from their path's domain (domainFirstOf)
 	bySubject   map[fanoutKey]*index.Graph          // predicates sorted by subject (subjectIndex)
 	scanRows    map[fanoutKey][]index.Row           // predicates' rows in subject order, for reading only (subjectScan)
 	narrowRows  map[narrowKey]narrowedRows          // first patterns' narrowed rows in subject order (narrowedScan)

@@ -167,6 +167,8 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 		left, right := x.Left, x.Right
 		if e.pathFirst(x, in) { // join is commutative: start from the side anchored on a constant
 			left, right = right, left
+		} else if d := e.domainFirstOf(x, in); d != nil {
+			return e.domainFirst(x, d, in, emit, errp)
 		}
 		return e.exec(left, in, func(l []ID) bool {
 			return e.exec(right, l, emit, errp)
@@ -477,7 +479,8 @@ func (e *evaluator) pathFirst(x *algebra.Join, in []ID) bool {
 	if !ok {
 		return false
 	}
-	if _, ok := x.Left.(*algebra.BGP); !ok {
+	b := filteredBGPOf(x.Left) // a FILTER's conjuncts moved onto the BGP (belowJoin) leave the choice as it was
+	if b == nil {
 		return false
 	}
 	anchored := func(n algebra.Node) bool { return !n.IsVar() || in[e.slot(n.Var)] != 0 }
@@ -485,14 +488,14 @@ func (e *evaluator) pathFirst(x *algebra.Join, in []ID) bool {
 		return false // both ends fixed or both free: nothing to start from
 	}
 	bound := e.boundSet(in)
-	if !e.bindsAny(x.Left.(*algebra.BGP), bound) {
+	if !e.bindsAny(b, bound) {
 		return true
 	}
 	k := pathOrderKey{x, bound, e.activeName()}
 	if first, ok := e.pathOrders[k]; ok {
 		return first
 	}
-	e.pathOrders[k] = e.pathFirstCosted(x.Left.(*algebra.BGP), p, anchored(p.S), bound)
+	e.pathOrders[k] = e.pathFirstCosted(b, p, anchored(p.S), bound)
 	return e.pathOrders[k]
 }
 
@@ -956,6 +959,12 @@ func (e *evaluator) belowBinds(x *algebra.Filter) algebra.Op {
 		inner = ext.Op
 	}
 	if len(chain) == 0 {
+		if _, ok := x.Op.(*algebra.Join); ok {
+			if e.opt.plainJoins {
+				return nil
+			}
+			return e.belowJoin(x)
+		}
 		return e.belowOptional(x)
 	}
 	var below, above []algebra.Expr
@@ -1043,7 +1052,11 @@ func (e *evaluator) belowOptional(x *algebra.Filter) algebra.Op {
 	if len(below) == 0 {
 		return nil
 	}
-	var op algebra.Op = &algebra.LeftJoin{Left: &algebra.Filter{Exprs: below, Op: lj.Left}, Right: lj.Right, Expr: lj.Expr}
+	return e.pushedOver(x, &algebra.LeftJoin{Left: &algebra.Filter{Exprs: below, Op: lj.Left}, Right: lj.Right, Expr: lj.Expr}, above)
+}
+
+// pushedOver records op, under a FILTER of the conjuncts left above (none: op alone), as x rewritten, and returns it.
+func (e *evaluator) pushedOver(x *algebra.Filter, op algebra.Op, above []algebra.Expr) algebra.Op {
 	if len(above) > 0 {
 		top := &algebra.Filter{Exprs: above, Op: op}
 		e.pushed[top] = nil // what could move has moved
@@ -1051,6 +1064,50 @@ func (e *evaluator) belowOptional(x *algebra.Filter) algebra.Op {
 	}
 	e.pushed[x] = op
 	return op
+}
+
+// belowJoin moves a FILTER's conjuncts over the join right under it onto the side that binds every variable they
+// read in each of its solutions: FILTER(?date >= … && STRSTARTS(?label, "a")) over { ?p dc:date ?date ; a ?c . ?c
+// rdfs:subClassOf+ ?a . ?a rdfs:label ?label } then drops a resource by its date before its classes' closure is
+// joined, and an ancestor by its label before its solutions reach the FILTER (h81 tested both on every solution of
+// the whole join). A variable bound in every solution of a side has in each solution of the join the value that
+// side gave it, so such a conjunct reads the same values, and has the same value, on both. Conjuncts reading
+// variables of both sides, or one that a side may leave unbound, EXISTS and RAND-like functions (pushable) stay
+// above; a FILTER read as an EXISTS's bitmap (optFilterOf) is left as it is. Called from belowBinds, whose memo it
+// shares; nil when nothing moves.
+func (e *evaluator) belowJoin(x *algebra.Filter) algebra.Op {
+	j := x.Op.(*algebra.Join)
+	if e.optFilterOf(x) != nil {
+		return nil
+	}
+	left, right := e.infoOf(j.Left).certain, e.infoOf(j.Right).certain
+	var toLeft, toRight, above []algebra.Expr
+	for _, f := range x.Exprs {
+		for _, c := range appendConjuncts(nil, f) {
+			reads := e.varsOfExpr(c)
+			switch {
+			case !pushable(c) || reads.over || reads.empty():
+				above = append(above, c)
+			case reads.subsetOf(left):
+				toLeft = append(toLeft, c)
+			case reads.subsetOf(right):
+				toRight = append(toRight, c)
+			default:
+				above = append(above, c)
+			}
+		}
+	}
+	if len(toLeft) == 0 && len(toRight) == 0 {
+		return nil
+	}
+	nj := &algebra.Join{Left: j.Left, Right: j.Right}
+	if len(toLeft) > 0 {
+		nj.Left = &algebra.Filter{Exprs: toLeft, Op: j.Left}
+	}
+	if len(toRight) > 0 {
+		nj.Right = &algebra.Filter{Exprs: toRight, Op: j.Right}
+	}
+	return e.pushedOver(x, nj, above)
 }
 
 // substExpr is x with the variables of the BINDs in chain replaced by their expressions, when each of those is

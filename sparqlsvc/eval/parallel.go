@@ -286,7 +286,10 @@ func (e *evaluator) forkLeaf(op algebra.Op) *algebra.BGP {
 			return x
 		}
 	case *algebra.Filter:
-		if e.belowBinds(x) != nil {
+		if op := e.belowBinds(x); op != nil {
+			if _, isJoin := x.Op.(*algebra.Join); isJoin {
+				return e.forkLeaf(op) // belowJoin's: the same chain with its conjuncts moved into it
+			}
 			return nil
 		}
 		for _, f := range x.Exprs {
@@ -296,7 +299,7 @@ func (e *evaluator) forkLeaf(op algebra.Op) *algebra.BGP {
 		}
 		return e.forkLeaf(x.Op)
 	case *algebra.Join:
-		if e.pathFirst(x, e.newRow()) {
+		if e.pathFirst(x, e.newRow()) || e.domainFirstOf(x, e.newRow()) != nil {
 			return nil
 		}
 		return e.forkLeaf(x.Left)
