@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
 // A GROUP BY whose keys and aggregates read one object of a star (h25: offers valid on a day, published in 2008,
@@ -45,13 +46,22 @@ func (e *evaluator) groupStarKeys(x *algebra.Group, in []ID, gs *groupState, err
 			}
 		}
 	}
+	var numeric varset // the variables of MIN and MAX aggregates, whose values must all be numbers held in ids
 	for _, a := range x.Aggregates {
-		if a.Aggregate.Name != "COUNT" {
-			// Each object's solutions reach the aggregates at once and in another order than the join's: MIN
-			// over dateTimes of both timezone classes (not all comparable), SAMPLE, GROUP_CONCAT and a SUM of
-			// doubles may answer otherwise, so only COUNT is taken.
+		if a.Aggregate.Name == "COUNT" {
+			continue
+		}
+		// Each object's solutions reach the aggregates at once and in another order than the join's: MIN over
+		// dateTimes of both timezone classes (not all comparable), SAMPLE, GROUP_CONCAT and a SUM of doubles may
+		// answer otherwise. MIN and MAX of a variable whose values are all numbers held in ids do not: numbers
+		// are totally ordered, and two forms of one value (10, 10.0) go to the general path, which orders them
+		// by their terms (minMaxNumber). h77's MAX(?price) per deliveryDays and b18's MIN(?price) per product
+		// probed every offer's price through the join.
+		v, isVar := a.Aggregate.Expr.(algebra.Var)
+		if (a.Aggregate.Name != "MIN" && a.Aggregate.Name != "MAX") || a.Aggregate.Distinct || !isVar {
 			return false, false
 		}
+		numeric = numeric.with(e.slot(v))
 	}
 	ss := st[0].ss
 	reads := e.groupReadsSkipping(x, func(a *algebra.Aggregate) bool {
@@ -110,6 +120,9 @@ func (e *evaluator) groupStarKeys(x *algebra.Group, in []ID, gs *groupState, err
 			return false, false
 		}
 	}
+	if !numeric.empty() && !e.allNumbers(st, numeric) {
+		return false, false // before the star's rows are copied: h54's MIN of strings and d09's of dateTimes
+	}
 	row := slices.Clone(in)
 	ps, ok := e.starRows(st, row, errp)
 	if *errp != nil {
@@ -134,6 +147,32 @@ func (e *evaluator) groupStarKeys(x *algebra.Group, in []ID, gs *groupState, err
 		return true, e.countRowsByKey(ps, keyed[0], ss, row, gs, errp)
 	}
 	return true, e.countRowsByKeys(ps, keyed, ss, row, gs, errp)
+}
+
+// allNumbers reports whether every object of the patterns of st whose object is in vars is a number held in its
+// id; a variable of vars that no pattern binds fails. A predicate's rows in POS order ascend by object, and the
+// ids of numbers held in ids (integers, then decimals) are one interval: the first and the last object tell.
+func (e *evaluator) allNumbers(st []countPat, vars varset) bool {
+	g := e.active[0].g
+	for _, p := range st {
+		if !vars.has(p.os) {
+			continue
+		}
+		vars.bits &^= 1 << uint(p.os)
+		m := g.Match(0, e.constID(p.p), 0)
+		if m.Perm != index.POS || m.Len() == 0 {
+			return false
+		}
+		_, _, lo := m.At(0)
+		_, _, hi := m.At(m.Len() - 1)
+		if _, _, ok := index.InlineNumber(lo); !ok {
+			return false
+		}
+		if _, _, ok := index.InlineNumber(hi); !ok {
+			return false
+		}
+	}
+	return vars.empty()
 }
 
 // tagPat is a pattern "?o <p> <c>" of a star's BGP whose ?o is the object of the star's pattern pat: it keeps the
