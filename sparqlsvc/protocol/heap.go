@@ -44,7 +44,7 @@ func (g *Gate) boundHeap() {
 	if g.heapFactor == 0 {
 		return
 	}
-	if g.running+len(g.lookups) == 0 {
+	if len(g.slots)+len(g.lookups) == 0 {
 		debug.SetMemoryLimit(g.heapPrev)
 		g.heapRest = 0
 		return

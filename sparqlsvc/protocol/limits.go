@@ -74,9 +74,13 @@ type Gate struct {
 	lookupMax      int // lookups running outside the slots, at most one per client
 	client         func(*http.Request) string
 	mu             sync.Mutex
-	running        int
-	byClient       map[string]int
+	slots          []*slot         // the queries holding a slot (share.go)
+	byClient       map[string]int  // slots held per client
 	lookups        map[string]bool // clients with a lookup running in the lane
+	queue          []*waiter       // clients holding no slot that wait for one, oldest first (share.go)
+	// slice is what a query runs at least before it yields its slot to a waiting client; wait how long a client
+	// waits for one at most.
+	slice, wait time.Duration
 	// cores is the server's pool of core tokens (eval.Cores): a query admitted here may evaluate a large scan on a
 	// second core only while one is idle, so parallel queries never take more cores than the machine has.
 	cores *eval.Cores
@@ -164,44 +168,9 @@ func NewGate(max, perClient int, client func(*http.Request) string) *Gate {
 		perClient = DefaultPerClient
 	}
 	return &Gate{max: max, perClient: perClient, reserve: max / 4, lookupMax: max/2 + max%2, client: client,
-		byClient: map[string]int{}, lookups: map[string]bool{}, cores: eval.NewCores(runtime.GOMAXPROCS(0)),
+		byClient: map[string]int{}, lookups: map[string]bool{}, slice: DefaultSlice, wait: 2 * DefaultSlice,
+		cores:  eval.NewCores(runtime.GOMAXPROCS(0)),
 		memory: eval.NewMemory(DefaultServerMemory)}
-}
-
-// enter admits a query from r's client, returning the function that ends it, or false when the server or the
-// client is at its limit, or the client already runs a query and only the reserved slots are free. A refused
-// lookup (the caller says whether q is one) is admitted to the lane while it has room and the client runs no
-// other lookup there; lane then says so, and the query runs under lookupLimits.
-func (g *Gate) enter(r *http.Request, lookup bool) (leave func(), lane, ok bool) {
-	client := clientKey(g.client(r))
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	held := g.byClient[client]
-	if g.running < g.max && held < g.perClient && (held == 0 || g.max-g.running > g.reserve) {
-		g.running++
-		g.byClient[client]++
-		g.boundHeap()
-		return func() {
-			g.mu.Lock()
-			defer g.mu.Unlock()
-			g.running--
-			if g.byClient[client]--; g.byClient[client] <= 0 {
-				delete(g.byClient, client)
-			}
-			g.boundHeap()
-		}, false, true
-	}
-	if !lookup || len(g.lookups) >= g.lookupMax || g.lookups[client] {
-		return nil, false, false
-	}
-	g.lookups[client] = true
-	g.boundHeap()
-	return func() {
-		g.mu.Lock()
-		defer g.mu.Unlock()
-		delete(g.lookups, client)
-		g.boundHeap()
-	}, true, true
 }
 
 // clientKey is what a client address counts as: an IPv4 address (an IPv4-mapped IPv6 one too) by itself, an IPv6

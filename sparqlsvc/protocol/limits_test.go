@@ -222,7 +222,8 @@ func vmHWM() int64 {
 }
 
 // TestConcurrencyGate holds queries inside the endpoint and checks that a third query from the same address and
-// a query beyond the server's limit get 503 with Retry-After, while another client still gets a slot.
+// a query beyond the server's limit (after its wait) get 503 with Retry-After, while another client still gets a
+// slot.
 func TestConcurrencyGate(t *testing.T) {
 	ds := hostileData(t, 10)
 	release := make(chan struct{})
@@ -238,6 +239,9 @@ func TestConcurrencyGate(t *testing.T) {
 		},
 		Gate: NewGate(3, 2, clientHeader),
 	}
+	// A query beyond the server's limit waits for a slot (TestSlotsAreShared): a short wait, and no held query
+	// yields its slot.
+	h.Gate.slice, h.Gate.wait = time.Hour, 100*time.Millisecond
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	const held = "ASK { ?s ?p ?o } # hold"
@@ -419,6 +423,7 @@ type heavyLoad struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	refused atomic.Int32
+	yielded atomic.Int32 // ended with 503 to give their slot to a waiting client
 	wg      sync.WaitGroup
 }
 
@@ -434,13 +439,19 @@ func newHeavyLoad(t *testing.T, srv string, gate *Gate) *heavyLoad {
 func (l *heavyLoad) running() int {
 	l.gate.mu.Lock()
 	defer l.gate.mu.Unlock()
-	return l.gate.running
+	return len(l.gate.slots)
+}
+
+func (l *heavyLoad) waiting() int {
+	l.gate.mu.Lock()
+	defer l.gate.mu.Unlock()
+	return len(l.gate.queue)
 }
 
 // start sends one heavy query from ip and waits until the gate has admitted or refused it.
 func (l *heavyLoad) start(ip string) {
 	c := fromAddress(ip)
-	before := l.running() + int(l.refused.Load())
+	before := l.running() + l.waiting() + int(l.refused.Load())
 	l.wg.Add(1)
 	go func() {
 		defer l.wg.Done()
@@ -450,13 +461,19 @@ func (l *heavyLoad) start(ip string) {
 			return // cancelled at the end
 		}
 		defer resp.Body.Close()
-		if resp.StatusCode == http.StatusServiceUnavailable {
+		body, _ := io.ReadAll(resp.Body)
+		switch {
+		case resp.StatusCode == http.StatusServiceUnavailable && strings.Contains(string(body), "gave its slot"):
+			l.yielded.Add(1)
+			if resp.Header.Get("Retry-After") == "" {
+				l.t.Errorf("a query that yielded its slot: no Retry-After")
+			}
+		case resp.StatusCode == http.StatusServiceUnavailable:
 			l.refused.Add(1)
 		}
-		_, _ = io.Copy(io.Discard, resp.Body)
 	}()
 	deadline := time.Now().Add(20 * time.Second)
-	for l.running()+int(l.refused.Load()) == before && time.Now().Before(deadline) {
+	for l.running()+l.waiting()+int(l.refused.Load()) == before && time.Now().Before(deadline) {
 		time.Sleep(2 * time.Millisecond)
 	}
 }
@@ -512,8 +529,8 @@ func TestSlotsForAddressesHoldingNone(t *testing.T) {
 }
 
 // TestLookupsWhenTheSlotsAreFull: five addresses fill the gate's eight slots with heavy queries (three with two,
-// two newcomers with one). A sixth address's heavy query is refused, as before; its lookup, which used to be
-// refused too, is answered in the gate's lane, and a query that only looks like a lookup (a chain of constants'
+// two newcomers with one). A third heavy query of one of them is refused, as before; a sixth address's lookup,
+// which used to be refused, is answered in the gate's lane at once (not queued, TestSlotsAreShared), and a query that only looks like a lookup (a chain of constants'
 // fan-outs, 2^30 rows) ends at the lane's time limit. Real clients from six loopback addresses, default gate.
 func TestLookupsWhenTheSlotsAreFull(t *testing.T) {
 	gate := NewGate(0, 0, nil)
@@ -525,8 +542,8 @@ func TestLookupsWhenTheSlotsAreFull(t *testing.T) {
 	if n := load.running(); n != DefaultMaxConcurrent {
 		t.Fatalf("%d heavy queries running, want the gate's %d", n, DefaultMaxConcurrent)
 	}
-	if status, body := getFrom(t, srv.URL, "127.0.0.16", heavyQuery); status != 503 || !strings.Contains(body, "too many") {
-		t.Errorf("a heavy query beyond the slots: %d %s", status, body)
+	if status, body := getFrom(t, srv.URL, "127.0.0.11", heavyQuery); status != 503 || !strings.Contains(body, "too many") {
+		t.Errorf("a third heavy query of an address running two: %d %s", status, body)
 	}
 	for i, q := range []string{
 		"SELECT ?v WHERE { <http://ex.org/n7> <http://ex.org/val> ?v }",
@@ -572,12 +589,11 @@ func TestGateCountsClients(t *testing.T) {
 		}
 	}
 	gate := NewGate(4, 2, clientHeader)
-	from := func(client string) *http.Request {
-		r := httptest.NewRequest("GET", "/sparql", nil)
-		r.Header.Set("X-Test-Client", client)
-		return r
+	gate.wait = 0 // a query that finds no slot is refused, not queued (TestGateSharesSlots)
+	admit := func(client string, lookup bool) (func(), bool, bool) {
+		leave, lane, err := gate.enter(t.Context(), from(client), lookup, func() {})
+		return leave, lane, err == nil
 	}
-	admit := func(client string, lookup bool) (func(), bool, bool) { return gate.enter(from(client), lookup) }
 	// Two addresses of one /64 hold its two queries; a third of it is refused, another /64 is not.
 	admit("2001:db8:1:2::a", false)
 	admit("2001:db8:1:2::b", false)
@@ -611,6 +627,13 @@ func TestGateCountsClients(t *testing.T) {
 	if _, lane, ok := admit("192.0.2.10", true); !ok || !lane {
 		t.Errorf("a lookup once the lane has room again: admitted %v, lane %v", ok, lane)
 	}
+}
+
+// from is a request from client, named in the header clientHeader reads.
+func from(client string) *http.Request {
+	r := httptest.NewRequest("GET", "/sparql", nil)
+	r.Header.Set("X-Test-Client", client)
+	return r
 }
 
 // TestServerMemoryBudget: a query that would pass the memory the gate's queries share (Gate.SetMemory) ends

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -104,7 +105,7 @@ func (h *Handler) gather(w http.ResponseWriter, r *http.Request, query string, p
 	} else {
 		a.Formats = h.rdfOffers()
 	}
-	ds, done, lim, err := h.open(w, r, params, q)
+	ctx, ds, done, lim, err := h.open(w, r, params, q)
 	if err != nil {
 		return err
 	}
@@ -113,7 +114,7 @@ func (h *Handler) gather(w http.ResponseWriter, r *http.Request, query string, p
 	if max <= 0 {
 		max = MaxPageResults
 	}
-	err = ds.Stream(r.Context(), q, eval.Options{Timeout: lim.Timeout, MaxRows: lim.MaxRows, MaxMemory: lim.MaxMemory, MaxResults: max, Cores: h.Gate.Cores(), Memory: h.Gate.Memory()}, pageSink{a})
+	err = ds.Stream(ctx, q, eval.Options{Timeout: lim.Timeout, MaxRows: lim.MaxRows, MaxMemory: lim.MaxMemory, MaxResults: max, Cores: h.Gate.Cores(), Memory: h.Gate.Memory()}, pageSink{a})
 	switch {
 	case err == nil:
 	case errors.Is(err, eval.ErrTruncated):
@@ -126,6 +127,8 @@ func (h *Handler) gather(w http.ResponseWriter, r *http.Request, query string, p
 		a.Truncated = fmt.Sprintf("the query needs more memory than its budget of %d MiB allows; add LIMIT or narrow the pattern", lim.MaxMemory>>20)
 	case errors.Is(err, eval.ErrService):
 		return newError(http.StatusBadRequest, err.Error())
+	case errors.Is(context.Cause(ctx), errYielded):
+		a.Truncated = h.yielded()
 	default:
 		return err
 	}

@@ -257,7 +257,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, p
 		out.syntax, _ = h.Codecs.ByMediaType(mt)
 		out.mediaType, out.prefixes = mt, q.Prefixes
 	}
-	ds, done, lim, err := h.open(w, r, params, q)
+	ctx, ds, done, lim, err := h.open(w, r, params, q)
 	if err != nil {
 		return err
 	}
@@ -276,7 +276,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, p
 	// client that does not read fails, so the query's slot is free again, not held for the connection's idle time.
 	sending := time.AfterFunc(lim.Timeout, func() { httpx.EndWritesBy(w, time.Now().Add(endGrace)) })
 	defer sending.Stop()
-	err = ds.Stream(r.Context(), q, eval.Options{Timeout: lim.Timeout, MaxRows: lim.MaxRows, MaxMemory: lim.MaxMemory, MaxResults: lim.MaxResults, Cores: h.Gate.Cores(), Memory: h.Gate.Memory()}, &out)
+	err = ds.Stream(ctx, q, eval.Options{Timeout: lim.Timeout, MaxRows: lim.MaxRows, MaxMemory: lim.MaxMemory, MaxResults: lim.MaxResults, Cores: h.Gate.Cores(), Memory: h.Gate.Memory()}, &out)
 	var reason string
 	switch {
 	case err == nil:
@@ -294,6 +294,11 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, p
 		reason = fmt.Sprintf("the query needs more memory than its budget of %d MiB allows; add LIMIT or narrow the pattern", lim.MaxMemory>>20)
 	case errors.Is(err, eval.ErrService):
 		return h.failed(out, newError(http.StatusBadRequest, err.Error()))
+	case errors.Is(context.Cause(ctx), errYielded):
+		reason = h.yielded()
+		if !out.w.committed {
+			hd.Set("Retry-After", retryAfter)
+		}
 	case errors.Is(err, context.Canceled), out.writeErr != nil:
 		return nil // the client went away; nobody is listening
 	default:
@@ -326,16 +331,27 @@ func (h *Handler) parse(r *http.Request, query string) (*algebra.Query, error) {
 	return q, nil
 }
 
-// open passes the gate and resolves the query's dataset; done releases both. lim is what bounds the query: the
+// open passes the gate and resolves the query's dataset; done releases both. ctx is the query's: the request's,
+// ended with errYielded when the gate takes its slot back for a waiting client. lim is what bounds the query: the
 // handler's limits, within lookupLimits when the gate admitted q as a lookup outside its slots.
-func (h *Handler) open(w http.ResponseWriter, r *http.Request, params map[string][]string, q *algebra.Query) (ds Backend, done func(), lim Limits, err error) {
+func (h *Handler) open(w http.ResponseWriter, r *http.Request, params map[string][]string, q *algebra.Query) (ctx context.Context, ds Backend, done func(), lim Limits, err error) {
+	ctx, cancel := context.WithCancelCause(r.Context())
 	leave := func() {}
 	lim = h.Limits.withDefaults()
 	if h.Gate != nil {
-		var lane, ok bool
-		if leave, lane, ok = h.Gate.enter(r, isLookup(q)); !ok {
-			w.Header().Set("Retry-After", retryAfter)
-			return nil, nil, lim, newError(http.StatusServiceUnavailable, busy)
+		// A query told to yield may be blocked writing to a client that does not read: its writes end too.
+		yield := func() {
+			cancel(errYielded)
+			httpx.EndWritesBy(w, time.Now().Add(endGrace))
+		}
+		var lane bool
+		if leave, lane, err = h.Gate.enter(ctx, r, isLookup(q), yield); err != nil {
+			cancel(nil)
+			if errors.Is(err, errBusy) {
+				w.Header().Set("Retry-After", retryAfter)
+				err = newError(http.StatusServiceUnavailable, busy)
+			}
+			return nil, nil, nil, lim, err
 		}
 		if lane {
 			lim = lim.within(lookupLimits())
@@ -345,16 +361,23 @@ func (h *Handler) open(w http.ResponseWriter, r *http.Request, params map[string
 	if q.Dataset != nil {
 		dr.QueryDefault, dr.QueryNamed = q.Dataset.Default, q.Dataset.Named
 	}
-	ds, release, err := h.Resolve(r.Context(), r, dr)
+	ds, release, err := h.Resolve(ctx, r, dr)
 	if err != nil {
 		leave()
-		return nil, nil, lim, err
+		cancel(nil)
+		return nil, nil, nil, lim, err
 	}
-	return ds, func() { release(); leave() }, lim, nil
+	return ctx, ds, func() { release(); leave(); cancel(nil) }, lim, nil
 }
 
-// busy is the refusal of a query the gate has no room for. A lookup is refused only while another lookup of the
-// same client runs, or the lane is full: the message says what a query needs to get in then.
+// yielded is why a query that yielded its slot to a waiting client ended.
+func (h *Handler) yielded() string {
+	return fmt.Sprintf("the query ran %s while other clients waited for a slot, and gave its slot to them; retry later, or narrow the query", h.Gate.slice)
+}
+
+// busy is the refusal of a query the gate has no room for: from a client that runs one already, or one that
+// waited its turn in vain. A lookup is refused only while another lookup of the same client runs, or the lane is
+// full: the message says what a query needs to get in then.
 const busy = "too many SPARQL queries are running (on this server or from your address); retry shortly. " +
 	"A lookup (every triple pattern read from a constant subject or one bound before it) is answered even then."
 
