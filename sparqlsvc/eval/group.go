@@ -738,6 +738,9 @@ func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *erro
 	cost := int64(len(x.Conds)) * int64(unsafe.Sizeof(builtin.Key{})+4)
 	next := sortItem{keys: make([]builtin.Key, len(x.Conds)), ids: make([]ID, len(x.Conds))}
 	seq := 0
+	// The buffer is charged by its capacity, not per item: it grows by a quarter at a time (doubling while small),
+	// and its items and their slack were most of what 8 sorted products at 1 M held beyond their charges.
+	charged := 0
 	keyAt := func(i int, row []ID) { e.orderKeyAt(x.Conds[i].Expr, &next, i, row, errp) }
 	ok := e.exec(x.Op, in, func(row []ID) bool {
 		next.seq = seq
@@ -778,6 +781,13 @@ func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *erro
 			heap.Push(h, it)
 		} else {
 			h.items = append(h.items, it)
+		}
+		if c := cap(h.items); c != charged {
+			if err := e.holdBytes(int64(c-charged) * int64(unsafe.Sizeof(sortItem{}))); err != nil {
+				*errp = err
+				return false
+			}
+			charged = c
 		}
 		return true
 	}, errp)
