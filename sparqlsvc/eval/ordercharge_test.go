@@ -13,17 +13,8 @@ import (
 // keys. Before, the items and their slack went uncharged: 8 sorted products at 1 M held up to 1.4 times what they
 // charged (docs/reliability.md).
 func TestOrderByChargesItsBuffer(t *testing.T) {
-	ds := tagStarData(t)
-	q, err := parser.Parse(`SELECT ?s ?o WHERE { ?s <http://ex.org/p2> ?o } ORDER BY ?o`, parser.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := newEvaluator(context.Background(), ds, q, Options{})
-	c := &collector{res: &Result{}}
-	if err := e.selectQuery(q, c); err != nil {
-		t.Fatal(err)
-	}
-	n := int64(len(c.res.Rows))
+	e, res := runSelect(t, tagStarData(t), `SELECT ?s ?o WHERE { ?s <http://ex.org/p2> ?o } ORDER BY ?o`)
+	n := int64(len(res.Rows))
 	if n < 3000 {
 		t.Fatalf("%d solutions, want at least 3000", n)
 	}
@@ -31,4 +22,19 @@ func TestOrderByChargesItsBuffer(t *testing.T) {
 	if least := n * (rowAndKey + int64(unsafe.Sizeof(sortItem{}))); e.bytes < least {
 		t.Errorf("%d solutions sorted: %d bytes charged, want at least %d (%d for rows and keys alone)", n, e.bytes, least, n*rowAndKey)
 	}
+}
+
+// runSelect runs a SELECT as Stream does, returning its evaluator (what it charged) and its answer.
+func runSelect(t *testing.T, ds *Dataset, src string) (*evaluator, *Result) {
+	t.Helper()
+	q, err := parser.Parse(src, parser.Options{})
+	if err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	e := newEvaluator(context.Background(), ds, q, Options{})
+	c := &collector{res: &Result{}}
+	if err := e.selectQuery(q, c); err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	return e, c.res
 }

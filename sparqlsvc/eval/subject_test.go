@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
-	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // TestSubjectIndexJoin: a join that probes "?offer price ?p" with offers in random order (so most probes are far
@@ -61,17 +59,9 @@ func TestSubjectIndexJoin(t *testing.T) {
 		`SELECT ?x ?p { VALUES ?x {` + vals.String() + ` } ?x <http://ex.org/order0> ?offer . ?offer <http://ex.org/price0> ?p }`,
 		`SELECT ?x ?p { VALUES ?x {` + vals.String() + ` } ?x <http://ex.org/order0>/<http://ex.org/price0> ?p }`,
 	} {
-		q, err := parser.Parse(src, parser.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		e := newEvaluator(context.Background(), ds, q, Options{})
-		c := &collector{res: &Result{}}
-		if err := e.selectQuery(q, c); err != nil {
-			t.Fatal(err)
-		}
+		e, res := runSelect(t, ds, src)
 		var got []string
-		for _, row := range c.res.Rows {
+		for _, row := range res.Rows {
 			got = append(got, row[0].String()+" "+row[1].String())
 		}
 		slices.Sort(got)

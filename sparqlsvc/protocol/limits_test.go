@@ -478,6 +478,20 @@ func (l *heavyLoad) start(ip string) {
 	}
 }
 
+// fillSlots fills the gate's eight slots with heavy queries from five loopback addresses: three with two, two
+// newcomers with one.
+func fillSlots(t *testing.T, srv string, gate *Gate) *heavyLoad {
+	t.Helper()
+	load := newHeavyLoad(t, srv, gate)
+	for _, ip := range []string{"127.0.0.11", "127.0.0.11", "127.0.0.12", "127.0.0.12", "127.0.0.13", "127.0.0.13", "127.0.0.14", "127.0.0.15"} {
+		load.start(ip)
+	}
+	if n := load.running(); n != DefaultMaxConcurrent {
+		t.Fatalf("%d heavy queries running, want the gate's %d", n, DefaultMaxConcurrent)
+	}
+	return load
+}
+
 // getFrom sends query from the loopback address ip and returns the status and body.
 func getFrom(t *testing.T, srv, ip, query string) (int, string) {
 	t.Helper()
@@ -530,18 +544,12 @@ func TestSlotsForAddressesHoldingNone(t *testing.T) {
 
 // TestLookupsWhenTheSlotsAreFull: five addresses fill the gate's eight slots with heavy queries (three with two,
 // two newcomers with one). A third heavy query of one of them is refused, as before; a sixth address's lookup,
-// which used to be refused, is answered in the gate's lane at once (not queued, TestSlotsAreShared), and a query that only looks like a lookup (a chain of constants'
-// fan-outs, 2^30 rows) ends at the lane's time limit. Real clients from six loopback addresses, default gate.
+// which used to be refused, is answered in the gate's lane at once (not queued, TestSlotsAreShared), and a query
+// that only looks like a lookup (a chain of constants' fan-outs, 2^30 rows) ends at the lane's time limit. Real clients from six loopback addresses, default gate.
 func TestLookupsWhenTheSlotsAreFull(t *testing.T) {
 	gate := NewGate(0, 0, nil)
 	srv := heavyServer(t, gate)
-	load := newHeavyLoad(t, srv.URL, gate)
-	for _, ip := range []string{"127.0.0.11", "127.0.0.11", "127.0.0.12", "127.0.0.12", "127.0.0.13", "127.0.0.13", "127.0.0.14", "127.0.0.15"} {
-		load.start(ip)
-	}
-	if n := load.running(); n != DefaultMaxConcurrent {
-		t.Fatalf("%d heavy queries running, want the gate's %d", n, DefaultMaxConcurrent)
-	}
+	load := fillSlots(t, srv.URL, gate)
 	if status, body := getFrom(t, srv.URL, "127.0.0.11", heavyQuery); status != 503 || !strings.Contains(body, "too many") {
 		t.Errorf("a third heavy query of an address running two: %d %s", status, body)
 	}

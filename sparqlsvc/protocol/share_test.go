@@ -129,13 +129,7 @@ func TestSlotsAreShared(t *testing.T) {
 	gate := NewGate(0, 0, nil)
 	gate.slice = time.Second
 	srv := heavyServer(t, gate)
-	load := newHeavyLoad(t, srv.URL, gate)
-	for _, ip := range []string{"127.0.0.11", "127.0.0.11", "127.0.0.12", "127.0.0.12", "127.0.0.13", "127.0.0.13", "127.0.0.14", "127.0.0.15"} {
-		load.start(ip)
-	}
-	if n := load.running(); n != DefaultMaxConcurrent {
-		t.Fatalf("%d heavy queries running, want the gate's %d", n, DefaultMaxConcurrent)
-	}
+	load := fillSlots(t, srv.URL, gate)
 	var wg sync.WaitGroup
 	for i := range 3 {
 		wg.Add(1)
