@@ -44,6 +44,9 @@ type Options struct {
 	// built, false when the table would pass MaxMemory and the bind join answers instead.
 	hashJoin   int
 	onHashJoin func(built bool)
+	// orderScanRows, for tests, makes orderScan try every ORDER BY … LIMIT it can read in its first key's order,
+	// giving up after that many rows (> 0), or none (< 0); 0 decides by the plans' costs.
+	orderScanRows int
 	// optBits, for tests, makes every FILTER over an OPTIONAL that optFilter may answer from a bitmap build it at
 	// its first solution (> 0), or none (< 0); 0 decides by the solutions answered as written.
 	optBits int

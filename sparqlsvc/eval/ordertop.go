@@ -136,7 +136,7 @@ func (e *evaluator) orderTop(x *algebra.OrderBy, in []ID, limit int64, emit emit
 		}
 		cut = &sortItem{keys: slices.Clone(items[c].keys[:1]), ids: slices.Clone(items[c].ids[:1])}
 	}
-	ok := e.execTop(x, in, limit, func(row []ID) bool {
+	take := func(row []ID) bool {
 		next.seq = seq
 		seq++
 		keyAt(&next, 0, row)
@@ -161,7 +161,17 @@ func (e *evaluator) orderTop(x *algebra.OrderBy, in []ID, limit int64, emit emit
 		}
 		free, live = fillSlot(items, free, live, &next, row)
 		return true
-	}, errp)
+	}
+	done, ok := e.orderScan(x, in, limit, take, errp)
+	if !done {
+		if seq > 0 { // the scan gave up: its candidates are dropped and the join runs from the start
+			free, live, cut, seq = free[:0], live[:0], nil, 0
+			for j := range items {
+				free = append(free, int32(j))
+			}
+		}
+		ok = e.execTop(x, in, limit, take, errp)
+	}
 	if !ok && *errp != nil {
 		return false
 	}

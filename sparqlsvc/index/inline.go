@@ -245,6 +245,16 @@ func DecimalID(m int64, scale int) (ID, bool) {
 	return inlineTag | inlineDecimal<<kindShift | ID(scale)<<decBits | ID(m+decBias), true
 }
 
+// SameInlineRun reports whether a and b, and so every id between them, are inline values of one kind (and, for
+// decimals, one scale): ids whose order is their values' (integers, decimals of one scale, xsd:dates by year,
+// month and day). An ORDER BY reads such a range in its order instead of sorting it.
+func SameInlineRun(a, b ID) bool {
+	if !IsInline(a) || !IsInline(b) || a>>kindShift != b>>kindShift || a>>kindShift&3 > inlineDate {
+		return false
+	}
+	return a>>kindShift&3 != inlineDecimal || a>>decBits == b>>decBits
+}
+
 // IsInlineDate reports whether id holds an xsd:date (YYYY-MM-DD) itself.
 func IsInlineDate(id ID) bool { return IsInline(id) && id>>kindShift&3 == inlineDate }
 
