@@ -53,6 +53,9 @@ type Options struct {
 	// plainJoins, for tests, evaluates every join and every FILTER over a join as written: no domain first
 	// (pathdomain.go), no conjuncts moved below the join (belowJoin).
 	plainJoins bool
+	// replayMax, for tests, replaces replayMaxIDs, the ids joinReplay keeps of a right operand evaluated once
+	// (> 0), or keeps none, so that every right operand is evaluated per left solution (< 0).
+	replayMax int
 	// Memory, when set, is the server's budget shared by the queries running at once (memory.go): what this
 	// query holds is charged on it as well, and a query that would pass it stops with ErrServerMemory.
 	Memory *Memory

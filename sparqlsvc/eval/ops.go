@@ -170,6 +170,9 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 		} else if d := e.domainFirstOf(x, in); d != nil {
 			return e.domainFirst(x, d, in, emit, errp)
 		}
+		if e.replayable(left, right) {
+			return e.joinReplay(left, right, in, emit, errp)
+		}
 		return e.exec(left, in, func(l []ID) bool {
 			return e.exec(right, l, emit, errp)
 		}, errp)

@@ -17,11 +17,17 @@ import (
 // ORDER BYs are evaluated without an ordered read (topRead).
 func runTop(t *testing.T, ds *Dataset, src string, plain bool) ([]string, int64) {
 	t.Helper()
+	return runTopWith(t, ds, src, plain, Options{})
+}
+
+// runTopWith is runTop under opt.
+func runTopWith(t *testing.T, ds *Dataset, src string, plain bool, opt Options) ([]string, int64) {
+	t.Helper()
 	q, err := parser.Parse(src, parser.Options{})
 	if err != nil {
 		t.Fatalf("%s: %v", src, err)
 	}
-	e := newEvaluator(context.Background(), ds, q, Options{})
+	e := newEvaluator(context.Background(), ds, q, opt)
 	if plain {
 		e.topReads = map[*algebra.OrderBy]*topRead{}
 		algebra.Walk(q.Op, func(o algebra.Op) bool {
