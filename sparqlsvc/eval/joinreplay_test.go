@@ -38,7 +38,7 @@ func TestJoinReplayMatchesPerRow(t *testing.T) {
 		// Every subject with a value over the mean, the mean from a subquery written second.
 		pre + `SELECT ?s ?v ?m { ?s :p0 ?v . { SELECT (AVG(?w) AS ?m) { ?x :p0 ?w } } FILTER(?v > ?m) }`,
 		// Several right solutions, one variable of them unbound in some (OPTIONAL), per class.
-		pre + `SELECT ?c ?k ?n { ?s :p1 ?c FILTER(?s = :s1 || ?s = :s2 || ?s = :s3)
+		pre + `SELECT ?s ?k ?n { ?s :p1 ?c ; :p0 ?v FILTER(?v < 10)
 			{ SELECT ?k (COUNT(?d) AS ?n) (SAMPLE(?d) AS ?one) { ?x :p1 ?k OPTIONAL { ?x :p2 ?d } } GROUP BY ?k } }`,
 	}
 	same := []string{
