@@ -79,7 +79,7 @@ func (e *evaluator) makeHopGroup(x *algebra.Group) *hopGroup {
 	}
 	slices.SortFunc(subjects, func(a, b algebra.Var) int { return cmp.Or(uses[b]-uses[a], cmp.Compare(a, b)) })
 	for _, s := range subjects {
-		if h := e.hopSplit(b, conds, s); h != nil {
+		if h := e.hopSplit(x, b, conds, s); h != nil {
 			return h
 		}
 	}
@@ -87,7 +87,7 @@ func (e *evaluator) makeHopGroup(x *algebra.Group) *hopGroup {
 }
 
 // hopSplit returns the hopGroup with S the patterns of b on subject s, or nil when that split does not hold.
-func (e *evaluator) hopSplit(b *algebra.BGP, conds []algebra.Expr, s algebra.Var) *hopGroup {
+func (e *evaluator) hopSplit(x *algebra.Group, b *algebra.BGP, conds []algebra.Expr, s algebra.Var) *hopGroup {
 	var star, rest []algebra.Triple
 	var sv, rv varset
 	vars := func(t algebra.Triple) varset {
@@ -116,7 +116,7 @@ func (e *evaluator) hopSplit(b *algebra.BGP, conds []algebra.Expr, s algebra.Var
 	if len(star) < 2 || len(rest) == 0 || j.empty() || j.has(e.slot(s)) || sv.over || rv.over {
 		return nil
 	}
-	if !e.hopFansIn(star, j) || !e.restFromJ(rest, j) || e.restNarrows(star, rest, j) {
+	if !e.hopPays(star, j, e.hopCacheSmall(x, sv, j)) || !e.restFromJ(rest, j) || e.restNarrows(star, rest, j) {
 		return nil
 	}
 	var sc, rc []algebra.Expr
@@ -153,30 +153,65 @@ func (e *evaluator) hopSplit(b *algebra.BGP, conds []algebra.Expr, s algebra.Var
 	return h
 }
 
-// hopFanIn is the least number of the star's rows per value of J for groupHop: the rest is evaluated once per
-// value, and the table of its solutions pays when it saves most of the join's probes. Two stars joined on values
-// nearly unique per subject are the hash join's (hashjoin.go). With ~20 offers per product (h75: per vendor,
+// hopFanIn is the least number of the star's rows per value of J for which groupHop is taken whatever its tables
+// cost: the rest is evaluated once per value, where the join evaluates it once per run of a value, and the table
+// of its solutions pays when it saves most of the join's probes. With ~20 offers per product (h75: per vendor,
 // COUNT(DISTINCT) of products and of their producers) the join, which reads the offers in runs of one product and
-// probes the producer once per run, took 670–685 ms of CPU at 10 M and groupHop 910–980, its table of 28 000
-// products looked up per offer; with ~50 products per producer (h82) and ~190 offers per vendor (h53, h29, h18,
-// h04) groupHop is the faster.
+// probes the producer once per run, took 670–685 ms of CPU at 10 M and groupHop 910–980; with ~190 offers per
+// vendor (h53, h29, h18, h04, q09) groupHop is the faster.
 const hopFanIn = 32
 
-// hopFansIn reports whether j is one variable that a pattern of the star binds as its object, with at least
-// hopFanIn rows per object on average (Graph.ObjectFanout).
-func (e *evaluator) hopFansIn(star []algebra.Triple, j varset) bool {
+// hopPays reports whether j is one variable that a pattern of the star binds as its object and groupHop costs
+// less than the join. Per row of the star's k patterns, in planCost's units: groupHop reads k rows in subject order
+// (mergeRowCost each), looks J's value up in its table of D values (D = the pattern's rows over their fan-out per
+// object f) and adds the solution to its cache of solutions (solutionCache); the join reads the row of J's pattern
+// (1), probes the k−1 others (1 or more each) and the rest once per run of f rows (probeFar/f). While the table and
+// the cache stay in a core's cache (D ≤ groupsInCache, and a cache that holds few distinct solutions, hopCacheSmall)
+// a lookup is about hashProbeCost and groupHop costs k/3 + 1 against the join's k + 16/f or more: groupHop's, at any
+// fan-in (h82: ~20 products per producer, 1 460 producers at 10 M, 92–108 ms of CPU by the join, 47–74 so). Where
+// the cache grows by a solution per row (COUNT-only groups that read a variable of the star besides J: h75's
+// ?vendor, h04's ?vendor and ?product), each row is a miss more, and the measured fan-in decides (hopFanIn): h04
+// gains at 190 rows per value, h75 loses at 20 even at 1 M, where its 2 900 products fit.
+func (e *evaluator) hopPays(star []algebra.Triple, j varset, small bool) bool {
 	js, one := j.only()
 	if !one {
 		return false
 	}
+	g := e.active[0].g
 	for _, t := range star {
-		if t.O.IsVar() && e.slot(t.O.Var) == js && !t.P.IsVar() {
-			if p := e.constID(t.P.Term); p != 0 && e.active[0].g.ObjectFanout(p) >= hopFanIn {
-				return true
-			}
+		if !t.O.IsVar() || e.slot(t.O.Var) != js || t.P.IsVar() {
+			continue
+		}
+		p := e.constID(t.P.Term)
+		if p == 0 {
+			continue
+		}
+		f := g.ObjectFanout(p)
+		if f <= 0 {
+			continue
+		}
+		if f >= hopFanIn || small && float64(g.Match(0, p, 0).Len())/f <= groupsInCache {
+			return true
 		}
 	}
 	return false
+}
+
+// hopCacheSmall reports whether groupHop's cache of solutions holds few distinct ones: it keeps every distinct
+// solution of the variables read only when every aggregate is a COUNT (solutionCache.grow), and those are then as
+// many as the rows when the group reads a variable of the star (sv) besides J (and COUNT(?v) of a star variable
+// reads only whether it is bound).
+func (e *evaluator) hopCacheSmall(x *algebra.Group, sv, j varset) bool {
+	for _, a := range x.Aggregates {
+		if a.Aggregate.Name != "COUNT" {
+			return true // one entry, handed on when another solution comes
+		}
+	}
+	reads := e.groupReadsSkipping(x, func(ag *algebra.Aggregate) bool {
+		v, isVar := ag.Expr.(algebra.Var)
+		return isVar && ag.Name == "COUNT" && !ag.Distinct && sv.has(e.slot(v))
+	})
+	return !reads.over && reads.inter(sv).subsetOf(j)
 }
 
 // restFromJ reports whether every pattern of rest has as its subject j's variable or an object of another (rest is

@@ -215,3 +215,52 @@ func TestMergeBest(t *testing.T) {
 		}
 	}
 }
+
+// TestMergePathsPriced: groupHop and groupStarKeys' tags are chosen by their costs against the join's, and the
+// choice flips where those cross. groupHop below hopFanIn rows per value: taken while its table of J's values fits
+// a core's cache (1 000 products of 4 offers each), not past it (5 000), nor where its cache of solutions grows by a
+// row (a COUNT(DISTINCT) of a star variable). groupStarKeys over 6 000 subjects of 60 vendors (100 each): a tag on
+// 2 vendors prices the join at 2·16 + 200·(1 + 16) = 3 432 against the merge's 12 000 rows / 3 = 4 000 (the join's),
+// on 3 vendors at 5 148 (the merge's).
+func TestMergePathsPriced(t *testing.T) {
+	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
+	data := func(products, per int, tags map[int][]string) *Dataset {
+		b := index.NewBuilder()
+		add := func(s, p, o rdf.Term) {
+			if err := b.Add(rdf.Triple(s, p, o)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i := range products * per {
+			add(ex("offer", i), ex("p", 0), ex("product", i%products))
+			add(ex("offer", i), ex("p", 1), rdf.Literal(fmt.Sprint(i%7), rdf.XSDInteger))
+		}
+		for p := range products {
+			add(ex("product", p), ex("country", 0), ex("c", p%5))
+			for _, tag := range tags[p] {
+				add(ex("product", p), ex("tag", 0), rdf.IRI("http://ex.org/"+tag))
+			}
+		}
+		return FromIndex(b.Build())
+	}
+	const pre = `PREFIX ex: <http://ex.org/> `
+	for _, c := range []struct {
+		products int
+		src      string
+		handled  bool
+	}{
+		{1000, `SELECT ?c (COUNT(?s) AS ?n) { ?s ex:p0 ?v ; ex:p1 ?d . ?v ex:country0 ?c } GROUP BY ?c`, true},
+		{1000, `SELECT ?c (SUM(?d) AS ?t) { ?s ex:p0 ?v ; ex:p1 ?d . ?v ex:country0 ?c } GROUP BY ?c`, true},
+		{5000, `SELECT ?c (COUNT(?s) AS ?n) { ?s ex:p0 ?v ; ex:p1 ?d . ?v ex:country0 ?c } GROUP BY ?c`, false},
+		{1000, `SELECT ?c (COUNT(DISTINCT ?s) AS ?n) { ?s ex:p0 ?v ; ex:p1 ?d . ?v ex:country0 ?c } GROUP BY ?c`, false},
+		{1000, `SELECT ?c ?d (COUNT(?s) AS ?n) { ?s ex:p0 ?v ; ex:p1 ?d . ?v ex:country0 ?c } GROUP BY ?c ?d`, false},
+	} {
+		checkGroupPath(t, data(c.products, 4, nil), pre+c.src, (*evaluator).groupHop, c.handled)
+	}
+	tags := map[int][]string{0: {"A", "B"}, 1: {"A", "B"}, 2: {"B"}}
+	ds := data(60, 100, tags)
+	for tag, handled := range map[string]bool{"A": false, "B": true} {
+		src := pre + `SELECT ?d (COUNT(*) AS ?n) { ?s ex:p0 ?v ; ex:p1 ?d . ?v ex:tag0 ex:` + tag + ` } GROUP BY ?d`
+		checkGroupPath(t, ds, src, (*evaluator).groupStars, handled)
+	}
+}

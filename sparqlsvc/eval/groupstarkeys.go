@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"math"
 	"slices"
 	"unsafe"
 
@@ -85,10 +86,12 @@ func (e *evaluator) groupStarKeys(x *algebra.Group, in []ID, gs *groupState, err
 	members := make([][]ID, len(st))
 	if len(tags) > 0 {
 		// The join starts from the tags' few subjects and probes the star per row, far apart; the merge reads
-		// every row of the star's predicates in order. It is taken where the join's probes cost more: about 50
-		// rows read in order per probe (h45: 40 000 offers of French vendors at 10 M, two probes each, against
-		// 1.7 M rows).
-		probes, merged := 0.0, 0.0
+		// every row of the star's predicates in order. Priced in planCost's units: the merge mergeRowCost a row;
+		// the join, led by a tag's T subjects, a far probe of the pattern per subject, and per row of it (T × its
+		// fan-out per object) the row and a far probe of each of the star's other patterns. h45 (40 000 offers of
+		// French vendors at 10 M, two probes each, against 1.7 M rows) is the merge's; a tag on one vendor of 60
+		// is the join's.
+		merged := 0.0
 		for _, p := range st {
 			merged += float64(g.Match(0, e.constID(p.p), 0).Len())
 		}
@@ -109,14 +112,15 @@ func (e *evaluator) groupStarKeys(x *algebra.Group, in []ID, gs *groupState, err
 			}
 			members[t.pat] = m
 		}
-		probes = merged // no tag narrows enough: decline
+		join := math.Inf(1)
 		for i, m := range members {
 			if m != nil {
-				p := float64(len(m)) * g.ObjectFanout(e.constID(st[i].p)) * float64(len(st)-1)
-				probes = min(probes, p)
+				t := float64(len(m))
+				rows := t * g.ObjectFanout(e.constID(st[i].p))
+				join = min(join, t*probeFar+rows*(1+float64(len(st)-1)*probeFar))
 			}
 		}
-		if probes*50 < merged {
+		if join < merged*mergeRowCost {
 			return false, false
 		}
 	}
