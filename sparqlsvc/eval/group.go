@@ -40,6 +40,9 @@ func (e *evaluator) group(x *algebra.Group, in []ID, emit emitFn, errp *error) b
 		handled, ok = e.groupTagStars(x, in, g, errp)
 	}
 	if !handled {
+		handled, ok = e.groupLeaf(x, in, g, errp)
+	}
+	if !handled {
 		ok = e.exec(x.Op, in, func(row []ID) bool { return g.add(row, 1, errp) }, errp)
 	}
 	if !ok && *errp != nil {

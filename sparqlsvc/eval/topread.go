@@ -28,17 +28,22 @@ type topRead struct {
 }
 
 // topReadOf returns the ordered read x's solutions can be made with, or nil (the shape does not fit). The
-// conditions that depend on the data and the input are topReadFits'.
+// conditions that depend on the data and the input are topReadRange's.
 func (e *evaluator) topReadOf(x *algebra.OrderBy) *topRead {
-	if r, ok := e.topReads[x]; ok {
-		return r
+	return memoized(&e.topReads, x, e.makeTopRead)
+}
+
+// memoized returns (*m)[k], made by mk the first time k is asked for (nil included), the map made when nil.
+func memoized[K comparable, V any](m *map[K]V, k K, mk func(K) V) V {
+	if v, ok := (*m)[k]; ok {
+		return v
 	}
-	if e.topReads == nil {
-		e.topReads = map[*algebra.OrderBy]*topRead{}
+	if *m == nil {
+		*m = map[K]V{}
 	}
-	r := e.makeTopRead(x)
-	e.topReads[x] = r
-	return r
+	v := mk(k)
+	(*m)[k] = v
+	return v
 }
 
 func (e *evaluator) makeTopRead(x *algebra.OrderBy) *topRead {
@@ -49,21 +54,8 @@ func (e *evaluator) makeTopRead(x *algebra.OrderBy) *topRead {
 	if !ok {
 		return nil
 	}
-	op := x.Op
-	var filters []algebra.Expr
-	if f, ok := op.(*algebra.Filter); ok {
-		if e.belowBinds(f) != nil {
-			return nil
-		}
-		for _, c := range f.Exprs {
-			if !pushable(c) {
-				return nil
-			}
-		}
-		filters, op = f.Exprs, f.Op
-	}
-	b, ok := op.(*algebra.BGP)
-	if !ok || len(b.Triples) == 0 || len(b.Triples) > 8 || len(filters) == 0 {
+	b, filters := e.pushedOperand(x.Op)
+	if b == nil || len(b.Triples) == 0 || len(b.Triples) > 8 || len(filters) == 0 {
 		return nil // without a FILTER nothing proves p's objects lie in one block of values
 	}
 	first := -1
@@ -87,6 +79,25 @@ func (e *evaluator) makeTopRead(x *algebra.OrderBy) *topRead {
 		r.conj = appendConjuncts(r.conj, f)
 	}
 	return r
+}
+
+// pushedOperand returns op as a BGP, alone or under a FILTER whose conjuncts filteredBGP tests within the join
+// (pushable, none moved below BINDs: belowBinds), with the FILTER's expressions; nil when op is not such a BGP.
+func (e *evaluator) pushedOperand(op algebra.Op) (*algebra.BGP, []algebra.Expr) {
+	var filters []algebra.Expr
+	if f, ok := op.(*algebra.Filter); ok {
+		if e.belowBinds(f) != nil {
+			return nil, nil
+		}
+		for _, c := range f.Exprs {
+			if !pushable(c) {
+				return nil, nil
+			}
+		}
+		filters, op = f.Exprs, f.Op
+	}
+	b, _ := op.(*algebra.BGP)
+	return b, filters
 }
 
 // topReadRange returns the rows of r's first pattern to read in order, or ok false when the ordered read does not

@@ -13,8 +13,8 @@ import (
 	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
-// runTop evaluates src and returns its solutions in their order and the rows the evaluator read; with plain, the
-// ORDER BYs are evaluated without an ordered read (topRead).
+// runTop evaluates src and returns its solutions in their order and the rows the evaluator read; with plain,
+// without an ordered read for the ORDER BYs (topRead) nor a counted last pattern for the GROUP BYs (groupLeaf).
 func runTop(t *testing.T, ds *Dataset, src string, plain bool) ([]string, int64) {
 	t.Helper()
 	return runTopWith(t, ds, src, plain, Options{})
@@ -30,9 +30,13 @@ func runTopWith(t *testing.T, ds *Dataset, src string, plain bool, opt Options) 
 	e := newEvaluator(context.Background(), ds, q, opt)
 	if plain {
 		e.topReads = map[*algebra.OrderBy]*topRead{}
+		e.leafGroups = map[*algebra.Group]*groupLeaf{}
 		algebra.Walk(q.Op, func(o algebra.Op) bool {
-			if ob, ok := o.(*algebra.OrderBy); ok {
-				e.topReads[ob] = nil
+			switch x := o.(type) {
+			case *algebra.OrderBy:
+				e.topReads[x] = nil
+			case *algebra.Group:
+				e.leafGroups[x] = nil
 			}
 			return true
 		})
