@@ -17,6 +17,11 @@ type FieldRuns struct {
 	Starts []ID
 	Fields []uint64
 	Last   ID
+	// hint[b] is the run holding the id Starts[0] + b<<shift, for about four buckets a run: Find starts there and
+	// steps over the few runs that begin within the bucket. A binary search over the starts (h45: two per offer,
+	// the months of its validFrom and validTo in no order) mispredicted most of its branches.
+	hint  []uint16
+	shift uint
 }
 
 // Levels of FieldRuns: the fields the runs keep.
@@ -70,6 +75,18 @@ func fieldRuns(col []uint64, lo ID, mask uint64) *FieldRuns {
 			r.Fields = append(r.Fields, col[i]&mask)
 		}
 	}
+	for len(col)>>r.shift > 4*n {
+		r.shift++
+	}
+	r.hint = make([]uint16, (len(col)-1)>>r.shift+1)
+	run := 0
+	for b := range r.hint {
+		id := lo + ID(b<<r.shift)
+		for run+1 < n && r.Starts[run+1] <= id {
+			run++
+		}
+		r.hint[b] = uint16(run)
+	}
 	return r
 }
 
@@ -79,7 +96,15 @@ func (r *FieldRuns) Find(id ID) (first, last ID, fields uint64, ok bool) {
 	if id < r.Starts[0] || id > r.Last {
 		return 0, 0, 0, false
 	}
-	i := sort.Search(len(r.Starts), func(i int) bool { return r.Starts[i] > id }) - 1
+	var i int
+	if r.hint != nil {
+		i = int(r.hint[(id-r.Starts[0])>>r.shift])
+		for i+1 < len(r.Starts) && r.Starts[i+1] <= id {
+			i++
+		}
+	} else {
+		i = sort.Search(len(r.Starts), func(i int) bool { return r.Starts[i] > id }) - 1
+	}
 	last = r.Last
 	if i+1 < len(r.Starts) {
 		last = r.Starts[i+1] - 1

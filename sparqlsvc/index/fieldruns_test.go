@@ -61,6 +61,21 @@ func TestFieldRunsMatchColumn(t *testing.T) {
 			}
 		}
 	}
+	// Runs of uneven lengths (1 to 3 000 ids): the run Find starts from (hint) is the one holding the id or before it.
+	var uc []uint64
+	for m := uint64(0); len(uc) < 60000; m++ {
+		for range 1 + r.IntN([]int{1, 20, 3000}[r.IntN(3)]) {
+			uc = append(uc, m<<24)
+		}
+	}
+	uneven := fieldRuns(uc, 7, runMasks[RunsMonth])
+	for i := range uc {
+		first, last, f, ok := uneven.Find(ID(7 + i))
+		if !ok || f != uc[i] || first > ID(7+i) || last < ID(7+i) || uc[first-7] != f || uc[last-7] != f ||
+			(first > 7 && uc[first-8] == f) || (int(last-7)+1 < len(uc) && uc[last-6] == f) {
+			t.Fatalf("id %d (entry %x): run %d…%d fields %x found %v", 7+i, uc[i], first, last, f, ok)
+		}
+	}
 	// More runs than the bound: no table, and the column is counted once.
 	col := make([]uint64, maxFieldRuns+1)
 	for i := range col {
