@@ -7,8 +7,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
@@ -262,5 +264,47 @@ func TestMergePathsPriced(t *testing.T) {
 	for tag, handled := range map[string]bool{"A": false, "B": true} {
 		src := pre + `SELECT ?d (COUNT(*) AS ?n) { ?s ex:p0 ?v ; ex:p1 ?d . ?v ex:tag0 ex:` + tag + ` } GROUP BY ?d`
 		checkGroupPath(t, ds, src, (*evaluator).groupStars, handled)
+	}
+}
+
+// TestGroupHopSplitsFewRows: groupHop's star is split from 4 forkChunkRows rows on (8 000 offers here, under the
+// minForkRows a plain star needs), where its timed probe says a worker's half is worth it.
+func TestGroupHopSplitsFewRows(t *testing.T) {
+	b := index.NewBuilder()
+	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
+	add := func(s, p, o rdf.Term) {
+		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 8000 {
+		add(ex("offer", i), ex("p", 0), ex("vendor", i%100))
+		add(ex("offer", i), ex("p", 1), rdf.Literal(fmt.Sprint(i%7), rdf.XSDInteger))
+	}
+	for v := range 100 {
+		add(ex("vendor", v), ex("country", 0), ex("c", v%5))
+	}
+	ds := FromIndex(b.Build())
+	src := `PREFIX ex: <http://ex.org/> SELECT ?c (COUNT(?s) AS ?n) (SUM(?d) AS ?t) { ?s ex:p0 ?v ; ex:p1 ?d . ?v ex:country0 ?c } GROUP BY ?c`
+	q, err := parser.Parse(src, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cores := NewCores(2)
+	e := newEvaluator(context.Background(), ds, q, Options{Cores: cores,
+		forkCosts: func(int, time.Duration, time.Duration) (time.Duration, time.Duration) { return time.Second, 0 }})
+	var got []string
+	e.group(firstOp[*algebra.Group](q.Op), e.newRow(), e.collectRows(&got), &err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := runGroup(t, ds, src, true)
+	slices.Sort(got)
+	slices.Sort(want)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	if forks, _, _ := cores.Splits(); forks == 0 || cores.Chunks() == 0 {
+		t.Errorf("%d splits, %d merged: 8 000 rows of groupHop's star were not split", forks, cores.Chunks())
 	}
 }

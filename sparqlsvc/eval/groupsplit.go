@@ -84,7 +84,7 @@ func (e *evaluator) groupSplit(x *algebra.Group, in []ID, gs *groupState, rr []r
 			return rows(0, total)
 		}
 	}
-	return e.groupHalves(x, gs, total, func(k int) int { return k }, rows,
+	return e.groupHalves(x, gs, total, minForkRows, func(k int) int { return k }, rows,
 		func(w *evaluator, wgs *groupState) func(from, to int, errp *error) bool {
 			wrow := slices.Clone(row) // (row may be longer than in: groupRuns' slot of a constant object)
 			return func(from, to int, errp *error) bool { return w.groupRows(rr, from, to, ss, os, wrow, wgs, errp) }
@@ -95,12 +95,12 @@ func (e *evaluator) groupSplit(x *algebra.Group, in []ID, gs *groupState, rr []r
 // groups rows from…to on the query's goroutine, into gs; fork, called on the query's goroutine before a worker w
 // starts (so that it may copy the query's state), returns what groups rows on w, into its own wgs; bound(k) is the
 // first row from k on where a stretch may start (a subject's first row, for optStarSplit). The caller has checked
-// that x's aggregates merge (splitMergeable).
-func (e *evaluator) groupHalves(x *algebra.Group, gs *groupState, total int, bound func(int) int, rows func(from, to int) bool,
+// that x's aggregates merge (splitMergeable). Fewer than least rows are grouped on the query's goroutine untimed.
+func (e *evaluator) groupHalves(x *algebra.Group, gs *groupState, total, least int, bound func(int) int, rows func(from, to int) bool,
 	fork func(w *evaluator, wgs *groupState) func(from, to int, errp *error) bool, errp *error) bool {
 	cores := e.opt.Cores
 	if cores == nil || cores.Size() < 2 || e.par != nil || e.work != nil || e.stopWork != 0 ||
-		total < cmp.Or(e.opt.forkMin, minForkRows) {
+		total < cmp.Or(e.opt.forkMin, least) {
 		return rows(0, total)
 	}
 	// The first quarter of the probe is not timed (it pays for caches the rest reuses), and the goroutine stays on

@@ -28,7 +28,15 @@ func (e *evaluator) optStarSplit(x *algebra.Group, st *optStar, readS bool, ms [
 	rows := func(from, to int) bool {
 		return e.optStarRows(st, readS, ms, from, to, row, gs, sink, &pend, errp) && pend.flushAll(errp)
 	}
-	return e.groupHalves(x, gs, len(lead), func(k int) int { return subjectStart(lead, k) }, rows,
+	// A star's row costs its rows read in order; groupHop's also the join with the rest and the table, about a
+	// microsecond at 10 M (h82: 29 000 products, 45–60 ms of CPU), so that fewer of its rows make a worker's half
+	// worth its start: the timed probe decides (groupForkMinWork), and the rows only spare timing a probe that
+	// would be the whole input.
+	least := minForkRows
+	if sinkFor != nil {
+		least = 4 * forkChunkRows
+	}
+	return e.groupHalves(x, gs, len(lead), least, func(k int) int { return subjectStart(lead, k) }, rows,
 		func(w *evaluator, wgs *groupState) func(from, to int, errp *error) bool {
 			wms, wrow := workerMembers(ms), slices.Clone(row)
 			return func(from, to int, errp *error) bool {
