@@ -17,7 +17,8 @@ import (
 // hierarchyDates builds a random class hierarchy (0–2 parents per class: cycles, self-loops, diamonds), labels on
 // the classes (plain, with language tags, two or none), a few items of one to three of its classes and many items of
 // classes without a parent (BSBM's offers beside its products), each with zero to two dc:dates of every form: dates
-// held in their ids, forms that are no dates (30 February), dates with timezones, dateTimes, strings.
+// held in their ids, forms that are no dates (30 February), dates with timezones, dateTimes, strings. Each triple is
+// also copied into one of two named graphs, so a pattern in GRAPH ?g or over FROM meets parts of the hierarchy.
 func hierarchyDates(t *testing.T, seed uint64) *Dataset {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 81))
@@ -26,7 +27,12 @@ func hierarchyDates(t *testing.T, seed uint64) *Dataset {
 	label, date := rdf.IRI("http://ex.org/label"), rdf.IRI("http://ex.org/date")
 	b := index.NewBuilder()
 	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
+		q := rdf.Triple(s, p, o)
+		if err := b.Add(q); err != nil {
+			t.Fatal(err)
+		}
+		q.G = ex("g", r.IntN(2))
+		if err := b.Add(q); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -111,7 +117,7 @@ func runJoins(t *testing.T, ds *Dataset, src string, plain bool) ([]string, int,
 // solutions the joins as written give, on random hierarchies (cycles, several parents, labels with language tags,
 // dates of every form): h81's shape, +, a sequence, an inverse closure, both ends one variable, a FILTER reading
 // both sides. The taken ones must be taken, h81's in fewer steps; a zero-length path, an alternative and a start already
-// bound are declined.
+// bound are declined. The same in named graphs (GRAPH ?g, FROM).
 func TestDomainFirstMatchesPlainJoins(t *testing.T) {
 	const pre = `PREFIX : <http://ex.org/> PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> `
 	taken := []string{
@@ -129,8 +135,28 @@ func TestDomainFirstMatchesPlainJoins(t *testing.T) {
 		`SELECT ?a { ?i :type <http://ex.org/c1> . <http://ex.org/c1> :sub+ ?a }`,
 		`SELECT ?i ?d { ?i :type ?c ; :date ?d . ?c :sub+ <http://ex.org/c1> FILTER(?d > "2005-01-01"^^xsd:date) }`,
 	}
+	// In named graphs: each graph's own plan, compared with the joins as written; h81's shape must be taken in one
+	// of the graphs at least, and so must the union of FROMs.
+	graphs := []string{
+		`SELECT ?g ?a ?l (COUNT(DISTINCT ?i) AS ?n) { GRAPH ?g { ?i :date ?d ; :type/:sub+ ?a . ?a :label ?l
+			FILTER(?d >= "2006-01-01"^^xsd:date) FILTER(STRSTARTS(?l, "a")) } } GROUP BY ?g ?a ?l`,
+		`SELECT ?i ?a FROM <http://ex.org/g0> FROM <http://ex.org/g1> { ?i :type ?c . ?c :sub+ ?a }`,
+		`SELECT ?i ?a ?g { ?i :type ?c . GRAPH ?g { ?c :sub+ ?a } }`,
+	}
+	inGraphs := [2]int{}
 	for seed := range uint64(8) {
 		ds := hierarchyDates(t, seed)
+		for gi, src := range graphs {
+			src = pre + src
+			got, _, domain := runJoins(t, ds, src, false)
+			want, _, _ := runJoins(t, ds, src, true)
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("seed %d: %s:\n got %d %q\nwant %d %q", seed, src, len(got), got, len(want), want)
+			}
+			if domain && gi < 2 {
+				inGraphs[gi]++
+			}
+		}
 		for qi, src := range append(slices.Clone(taken), declined...) {
 			src = pre + src
 			got, steps, domain := runJoins(t, ds, src, false)
@@ -145,6 +171,9 @@ func TestDomainFirstMatchesPlainJoins(t *testing.T) {
 				t.Errorf("seed %d: %s: %d steps against %d as written", seed, src, steps, plainSteps)
 			}
 		}
+	}
+	if inGraphs[0] == 0 || inGraphs[1] == 0 {
+		t.Errorf("domain first taken in named graphs: %v times", inGraphs)
 	}
 }
 
