@@ -168,7 +168,7 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 		if e.pathFirst(x, in) { // join is commutative: start from the side anchored on a constant
 			left, right = right, left
 		} else if d := e.domainFirstOf(x, in); d != nil {
-			return e.domainFirst(x, d, in, emit, errp)
+			return e.domainFirst(d, in, emit, errp)
 		}
 		if e.replayable(left, right) {
 			return e.joinReplay(left, right, in, emit, errp)

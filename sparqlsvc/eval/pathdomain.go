@@ -19,13 +19,16 @@ import (
 // first link (it must take one step of it first), so the join's solutions are those of B with ?v = a for a in D,
 // each joined with P's pairs from a, with the same multiplicities: B evaluated with ?v bound to a gives exactly B's
 // solutions with ?v = a (a BGP, or a FILTER over one, selects by substitution), and P is then evaluated from each of
-// them as the join would. Only the order of the solutions differs, which a join does not fix.
+// them as the join would. Only the order of the solutions differs, which a join does not fix. Join(P, B) is the
+// same join, so a path written before the BGP is read the same way (evaluated first from both free ends, it would
+// walk from every node of the graph).
 
-// domainPlan is a join's choice for the domain first: the path's end variable's slot and the nodes in its first
-// link's domain, ascending.
+// domainPlan is a join's choice for the domain first: the path's end variable's slot, the nodes in its first
+// link's domain, ascending, and the join's two sides (the path written first or second).
 type domainPlan struct {
-	slot  int
-	nodes []ID
+	slot      int
+	nodes     []ID
+	bgp, path algebra.Op
 }
 
 // domainKey names a join's choice for one set of variables bound coming in and the active graph.
@@ -47,7 +50,9 @@ const domainScanMin = 16
 // domainFirstOf returns x's domain plan when the join x, evaluated from in, should start from its path's domain (see
 // above), else nil; the choice is made once per join, set of bound variables and active graph.
 func (e *evaluator) domainFirstOf(x *algebra.Join, in []ID) *domainPlan {
-	if _, ok := x.Right.(*algebra.PathPattern); !ok || e.opt.plainJoins {
+	_, right := x.Right.(*algebra.PathPattern)
+	_, left := x.Left.(*algebra.PathPattern)
+	if right == left || e.opt.plainJoins {
 		return nil
 	}
 	bound := e.boundSet(in)
@@ -68,8 +73,12 @@ func (e *evaluator) domainFirstOf(x *algebra.Join, in []ID) *domainPlan {
 
 // makeDomainPlan is domainFirstOf's work.
 func (e *evaluator) makeDomainPlan(x *algebra.Join, in []ID, bound varset) *domainPlan {
-	pp := x.Right.(*algebra.PathPattern)
-	bgp := filteredBGPOf(x.Left)
+	side := x.Left
+	pp, ok := x.Right.(*algebra.PathPattern)
+	if !ok { // a join is commutative: the path may be written first
+		side, pp = x.Right, x.Left.(*algebra.PathPattern)
+	}
+	bgp := filteredBGPOf(side)
 	if bgp == nil || len(bgp.Triples) == 0 {
 		return nil
 	}
@@ -77,7 +86,7 @@ func (e *evaluator) makeDomainPlan(x *algebra.Join, in []ID, bound varset) *doma
 	if anchored(pp.S) || anchored(pp.O) {
 		return nil // pathFirst's case, or the path runs from a bound end as it is
 	}
-	certain := e.infoOf(x.Left).certain
+	certain := e.infoOf(side).certain
 	var v algebra.Var
 	fromSubject := true
 	switch {
@@ -96,7 +105,7 @@ func (e *evaluator) makeDomainPlan(x *algebra.Join, in []ID, bound varset) *doma
 	if p == 0 {
 		return nil
 	}
-	rows := e.rowsEstimate(x.Left, bound)
+	rows := e.rowsEstimate(side, bound)
 	n := 0
 	for _, g := range e.active {
 		n += e.count(g, 0, p, 0)
@@ -158,7 +167,7 @@ func (e *evaluator) makeDomainPlan(x *algebra.Join, in []ID, bound varset) *doma
 	if err := e.holdBytes(int64(4*len(nodes)) + 64); err != nil {
 		return nil // the join as it is, which needs no such list
 	}
-	return &domainPlan{slot: vs, nodes: nodes}
+	return &domainPlan{slot: vs, nodes: nodes, bgp: side, path: pp}
 }
 
 // filteredBGPOf returns op when it is a BGP, or the BGP under it when it is a FILTER whose conjuncts select by
@@ -196,14 +205,14 @@ func firstLink(p algebra.Path, fromSubject bool) (link *algebra.PathLink, subjec
 	return nil, false, false
 }
 
-// domainFirst evaluates the join x from in by its plan: its left side once per node of the domain with the path's
-// end bound to it, and the path from each of its solutions.
-func (e *evaluator) domainFirst(x *algebra.Join, d *domainPlan, in []ID, emit emitFn, errp *error) bool {
+// domainFirst evaluates a join from in by its plan: its BGP once per node of the domain with the path's end bound
+// to it, and the path from each of its solutions.
+func (e *evaluator) domainFirst(d *domainPlan, in []ID, emit emitFn, errp *error) bool {
 	row := slices.Clone(in)
-	right := func(l []ID) bool { return e.exec(x.Right, l, emit, errp) }
+	path := func(l []ID) bool { return e.exec(d.path, l, emit, errp) }
 	for _, a := range d.nodes {
 		row[d.slot] = a
-		if !e.exec(x.Left, row, right, errp) {
+		if !e.exec(d.bgp, row, path, errp) {
 			return false
 		}
 	}

@@ -115,9 +115,9 @@ func runJoins(t *testing.T, ds *Dataset, src string, plain bool) ([]string, int,
 // TestDomainFirstMatchesPlainJoins: joins of a BGP with a path whose start the BGP binds, evaluated from the
 // path's first link's domain (domainFirst), with a FILTER's conjuncts moved below the joins (belowJoin), give the
 // solutions the joins as written give, on random hierarchies (cycles, several parents, labels with language tags,
-// dates of every form): h81's shape, +, a sequence, an inverse closure, both ends one variable, a FILTER reading
-// both sides. The taken ones must be taken, h81's in fewer steps; a zero-length path, an alternative and a start already
-// bound are declined. The same in named graphs (GRAPH ?g, FROM).
+// dates of every form): h81's shape, +, a sequence, the path written first, an inverse closure, both ends one
+// variable, a FILTER reading both sides. The taken ones must be taken, h81's in fewer steps; a zero-length path, an
+// alternative, a constant start and an anchored path are declined. The same in named graphs (GRAPH ?g, FROM).
 func TestDomainFirstMatchesPlainJoins(t *testing.T) {
 	const pre = `PREFIX : <http://ex.org/> PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> `
 	taken := []string{
@@ -125,6 +125,7 @@ func TestDomainFirstMatchesPlainJoins(t *testing.T) {
 			FILTER(?d >= "2006-01-01"^^xsd:date) FILTER(STRSTARTS(?l, "a")) } GROUP BY ?a ?l`,
 		`SELECT ?i ?d ?c ?a { ?i :date ?d ; :type ?c . ?c :sub+ ?a FILTER(?d < "2006-02-15"^^xsd:date) }`,
 		`SELECT ?i ?a { ?i :type ?c . ?c :sub/:sub+ ?a }`,
+		`SELECT ?i ?a ?d { ?c :sub+ ?a . ?i :type ?c ; :date ?d FILTER(?d <= "2007-01-01"^^xsd:date) }`,
 		`SELECT ?i ?a { ?i :type ?c . ?a ^:sub+ ?c }`,
 		`SELECT ?i ?c { ?i :type ?c . ?c :sub+ ?c }`,
 		`SELECT ?i ?a ?l { ?i :type ?c ; :date ?d . ?c :sub+ ?a . ?a :label ?l FILTER(?d != "2005-02-01Z"^^xsd:date && LANG(?l) = "") FILTER(?i != ?a) }`,
