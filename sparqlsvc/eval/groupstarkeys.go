@@ -150,7 +150,108 @@ func (e *evaluator) groupStarKeys(x *algebra.Group, in []ID, gs *groupState, err
 	if len(keyed) == 1 {
 		return true, e.countRowsByKey(ps, keyed[0], ss, row, gs, errp)
 	}
+	if kp, ap, ok := e.bestKeyed(x, ps, keyed, numeric); ok {
+		return true, e.bestRowsByKey(ps, kp, ap, row, gs, errp)
+	}
 	return true, e.countRowsByKeys(ps, keyed, ss, row, gs, errp)
+}
+
+// bestKeyed returns the pattern whose object the keys read (kp) and the one whose object every aggregate takes the
+// MIN or MAX of (ap) when the group is of that form (h77: MAX(?price) per deliveryDays; b18: MIN(?price) per
+// product), for bestRowsByKey.
+func (e *evaluator) bestKeyed(x *algebra.Group, ps []patRows, keyed []int, numeric varset) (kp, ap int, ok bool) {
+	if len(keyed) != 2 || numeric.empty() {
+		return 0, 0, false
+	}
+	kp, ap = keyed[0], keyed[1]
+	if numeric.has(ps[kp].os) {
+		kp, ap = ap, kp
+	}
+	for _, a := range x.Aggregates {
+		if v, isVar := a.Aggregate.Expr.(algebra.Var); !isVar || a.Aggregate.Name == "COUNT" || e.slot(v) != ps[ap].os {
+			return 0, 0, false // a count needs every solution, another variable another pattern
+		}
+	}
+	keys := e.groupReadsSkipping(x, func(*algebra.Aggregate) bool { return true })
+	if keys.has(ps[ap].os) || !keys.has(ps[kp].os) {
+		return 0, 0, false
+	}
+	return kp, ap, true
+}
+
+// keyBest is one slot of bestRowsByKey's table: a key object (0: empty) and the least and the greatest value met
+// with it since it took the slot.
+type keyBest struct{ o, lo, hi ID }
+
+// bestRowsByKey is countRowsByKey for MIN and MAX of the numbers of ps[ap] per object of ps[kp]: each object's
+// least and greatest value so far are kept in a table and handed to gs when another object takes the slot and at
+// the end, instead of every solution. MIN and MAX of numbers depend only on the set of values (builtin.OrderKeys
+// orders numbers totally, two forms of one value by their terms), so gs may take fewer of them and in another
+// order; a value equal to the least or greatest in another form goes to gs as well, which orders the two.
+func (e *evaluator) bestRowsByKey(ps []patRows, kp, ap int, row []ID, gs *groupState, errp *error) bool {
+	table := make([]keyBest, 1<<keyCountBits)
+	kos, aos := ps[kp].os, ps[ap].os
+	add := func(o, v ID) bool {
+		row[kos], row[aos] = o, v
+		ok := gs.add(row, 1, errp)
+		row[kos], row[aos] = 0, 0
+		return ok
+	}
+	flush := func(kb *keyBest) bool { return add(kb.o, kb.lo) && (kb.hi == kb.lo || add(kb.o, kb.hi)) }
+	ok := e.mergeStar(ps, []int{kp, ap}, row, errp, func(_ ID, _ int64, runs [][2]int) bool {
+		return e.eachPassing(&ps[kp], runs[0], row, errp, func(o ID) bool {
+			kb := &table[(uint64(o)*0x9E3779B97F4A7C15)>>(64-keyCountBits)]
+			return e.eachPassing(&ps[ap], runs[1], row, errp, func(v ID) bool {
+				if kb.o != o {
+					if kb.o != 0 && !flush(kb) {
+						return false
+					}
+					*kb = keyBest{o: o, lo: v, hi: v}
+					return true
+				}
+				lo, okLo := compareNumbers(v, kb.lo)
+				hi, okHi := compareNumbers(v, kb.hi)
+				switch {
+				case !okLo || !okHi || (lo == 0 && v != kb.lo) || (hi == 0 && v != kb.hi):
+					return add(o, v) // another form of an equal value (or no number): gs orders them
+				case lo < 0:
+					kb.lo = v
+				case hi > 0:
+					kb.hi = v
+				}
+				return true
+			})
+		})
+	})
+	return ok && flushBest(table, flush)
+}
+
+// flushBest hands flush every key of table; false when it says so.
+func flushBest(table []keyBest, flush func(*keyBest) bool) bool {
+	for i := range table {
+		if table[i].o != 0 && !flush(&table[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// eachPassing calls each with the object of every row of p in run (from, to) that passes p's conjuncts; false when
+// evaluation must stop or each says so.
+func (e *evaluator) eachPassing(p *patRows, run [2]int, row []ID, errp *error, each func(o ID) bool) bool {
+	for k := run[0]; k < run[1]; k++ {
+		o := p.rows[k][2]
+		if !e.passes(p, o, row, errp) {
+			if *errp != nil {
+				return false
+			}
+			continue
+		}
+		if !each(o) {
+			return false
+		}
+	}
+	return true
 }
 
 // allNumbers reports whether every object of the patterns of st whose object is in vars is a number held in its

@@ -332,7 +332,9 @@ func TestGroupStarKeysChargesTheTag(t *testing.T) {
 // every solution of the join: integers and decimals of equal value (10 and 10.0, a tie on the maximum in two
 // forms), ties in one form, subjects with no key, no price or two of each, groups of one offer, a FILTER on the
 // price, keys of two objects. A price that is no number held in an id (a double, a string, a decimal too long) in
-// the data leaves the group to the join, with the same answer; so does MIN over a key object, and SAMPLE.
+// the data leaves the group to the join, with the same answer; so does MIN over the subject, and SAMPLE. Groups whose
+// aggregates are all MIN or MAX of one object keep each key's least and greatest value in a table
+// (bestRowsByKey): several aggregates, HAVING, a key expression.
 func TestGroupStarKeysMinMaxNumbers(t *testing.T) {
 	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	build := func(odd rdf.Term) *Dataset {
@@ -384,6 +386,8 @@ func TestGroupStarKeysMinMaxNumbers(t *testing.T) {
 		{`SELECT ?d (MAX(?p) AS ?m) { ?o ex:days0 ?d ; ex:price0 ?p } GROUP BY ?d`, true},
 		{`SELECT ?d (MAX(?p) AS ?m) (MIN(?p) AS ?l) (COUNT(*) AS ?n) { ?o ex:days0 ?d ; ex:price0 ?p } GROUP BY ?d`, true},
 		{`SELECT ?x (MIN(?p) AS ?m) { ?o ex:product0 ?x ; ex:price0 ?p } GROUP BY ?x`, true},
+		{`SELECT ?d (MIN(?p) AS ?l) (MAX(?p) AS ?m) { ?o ex:days0 ?d ; ex:price0 ?p } GROUP BY ?d HAVING(MAX(?p) > 390)`, true},
+		{`SELECT ?k (MIN(?p) AS ?l) (MAX(?p) AS ?m) { ?o ex:product0 ?x ; ex:price0 ?p } GROUP BY (SUBSTR(STR(?x), 16, 2) AS ?k)`, true},
 		{`SELECT ?x (MIN(?p) AS ?m) { ?o ex:product0 ?x ; ex:price0 ?p ; ex:days0 ?d FILTER(?p > 100 && ?d < 5) } GROUP BY ?x`, true},
 		{`SELECT ?x ?d (MAX(?p) AS ?m) { ?o ex:product0 ?x ; ex:price0 ?p ; ex:days0 ?d } GROUP BY ?x ?d`, true},
 		{`SELECT ?d (MIN(?d) AS ?m) (MAX(?p) AS ?x) { ?o ex:days0 ?d ; ex:price0 ?p } GROUP BY ?d`, true},
