@@ -149,7 +149,10 @@ func (e *evaluator) makeDomainPlan(x *algebra.Join, in []ID, bound varset) *doma
 	nodes = slices.Compact(nodes)
 	limit := (rows - float64(n)*domainFirstMin) / domainFirstMin // the rows from the domain that still pay
 	cost := 0.0
-	for _, a := range nodes {
+	for i, a := range nodes {
+		if i&1023 == 1023 && e.check() != nil {
+			return nil // past the time limit or cancelled: the join as written meets it at its first step
+		}
 		best := -1
 		for _, t := range probes {
 			c := 0
