@@ -141,3 +141,65 @@ func TestExistsMemoMatchesBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// TestExistsMemoKeptWherePays: an EXISTS evaluated per row keeps its memo of answers past memoTrial only while the
+// answers found again saved, in the work per row measured, what keeping them cost (existsMemo.pays). Offers tested
+// on (product, country) with each pair once in sixteen rows repeated drop the memo (they kept it while any pair
+// repeated); pairs repeated once in two keep it. The answers are the same either way (the EXISTS and NOT EXISTS
+// counts add up to the rows).
+func TestExistsMemoKeptWherePays(t *testing.T) {
+	for _, c := range []struct {
+		repeatEvery int
+		kept        bool
+	}{{16, false}, {2, true}} {
+		b := index.NewBuilder()
+		add := func(s, p, o rdf.Term) {
+			if err := b.Add(rdf.Triple(s, p, o)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		const offers = 4000
+		for i := range offers {
+			pair := i
+			if i%c.repeatEvery == 1 {
+				pair = i - 1 // the same product and country as the offer before
+			}
+			add(exIRI("o%d", i), exIRI("product"), exIRI("p%d", pair))
+			add(exIRI("o%d", i), exIRI("country"), exIRI("c%d", pair%7))
+			for r := range 6 { // reviews of the product, by reviewers of other countries but for one in three
+				rv := exIRI("r%d_%d", pair, r)
+				add(rv, exIRI("reviewFor"), exIRI("p%d", pair))
+				add(rv, exIRI("reviewer"), exIRI("u%d_%d", pair, r))
+				country := (pair + 1 + r%3) % 7
+				if pair%3 == 0 && r == 5 {
+					country = pair % 7
+				}
+				add(exIRI("u%d_%d", pair, r), exIRI("country"), exIRI("c%d", country))
+			}
+		}
+		ds := FromIndex(b.Build())
+		count := func(not string) (int, *evaluator) {
+			src := `PREFIX x: <http://ex.org/> SELECT (COUNT(*) AS ?n) WHERE { ?o x:product ?p ; x:country ?c FILTER ` + not +
+				`EXISTS { ?r x:reviewFor ?p ; x:reviewer ?u . ?u x:country ?c } }`
+			res, e := semiRun(t, ds, src, Options{semiJoin: -1})
+			var n int
+			if _, err := fmt.Sscan(res.Rows[0][0].Value, &n); err != nil {
+				t.Fatal(err)
+			}
+			return n, e
+		}
+		yes, e := count("")
+		no, _ := count("NOT ")
+		if yes+no != offers || yes == 0 || no == 0 {
+			t.Fatalf("every %d: %d with, %d without, of %d", c.repeatEvery, yes, no, offers)
+		}
+		for _, m := range e.existsMemos {
+			if m.ok != c.kept {
+				t.Fatalf("every %d: memo kept %v, want %v (%d hits, %d remembered)", c.repeatEvery, m.ok, c.kept, m.hits, len(m.seen))
+			}
+		}
+		if len(e.existsMemos) == 0 {
+			t.Fatal("no EXISTS memo")
+		}
+	}
+}
