@@ -183,6 +183,7 @@ type evaluator struct {
 	conjShares  map[conjKey]conjShare           // conjunctShare's answers
 	cmpSites    map[*algebra.Call]*cmpSite      // what each comparison operator is (cmpSiteOf)
 	bindMemos   map[*algebra.Extend]*bindMemo   // BIND values by their one input (bindMemoOf); nil: not memoised
+	sumMemos    map[*algebra.Aggregate]*sumMemo // SUM/AVG operands' numbers by their inputs (sumMemoOf); nil: not memoised
 	noMemo      bool                            // tests: neither memo (the reference they are held to)
 	lastDate    struct {                        // the date value read last (dateValue)
 		id ID

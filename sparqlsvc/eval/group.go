@@ -510,7 +510,7 @@ func (e *evaluator) accumulate(s *aggState, a *algebra.Aggregate, row []ID, errp
 	}
 	if !isVar && !a.Distinct && (a.Name == "SUM" || a.Name == "AVG") && s.sumErr == nil {
 		// SUM(?price * ?days): the product of numbers held in ids, added without a term (numberValue).
-		if n, ok := e.sumValue(a.Expr, row); ok && s.sum.AddNumber(n.V, n.Scale, n.Dec) {
+		if n, ok := e.memoSumValue(a, row); ok && s.sum.AddNumber(n.V, n.Scale, n.Dec) {
 			s.n++
 			return nil
 		}

@@ -3,6 +3,7 @@ package eval
 import (
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+	"github.com/ldhub/ldhub/sparqlsvc/builtin"
 )
 
 // Computed values repeat: a BIND over a date (3 000 values on 900 000 reviews at 10 M) or over a group key is the
@@ -240,4 +241,99 @@ func (m *testMemo) answer(e *evaluator, x algebra.Expr, row []ID, errp *error) (
 	}
 	m.lastIn, m.last = in, r
 	return r, true
+}
+
+// sumMemo is a SUM's or AVG's operand's numbers (sumValue) by the ids of the one or two variables it reads. An
+// operand over values that repeat (SUM(IF(xsd:decimal(?r1) > xsd:double(?r2) + 2.5, 1, 0)) over 200 000 reviews
+// whose two ratings take 10 values each, h101) cast, compared and parsed the same terms on every row; the number is
+// a function of the inputs' ids as a BIND's value is (bindMemo), so it is worked out once per pair of ids.
+type sumMemo struct {
+	memoStats
+	slots []int
+	vals  map[[2]ID]sumOutcome
+}
+
+// sumMemoJudged is the lookups after which a sumMemo that mostly misses is dropped.
+const sumMemoJudged = 256
+
+// sumOutcome is sumValue's answer: n when ok, else the operand is left to the general evaluation.
+type sumOutcome struct {
+	n  builtin.Number
+	ok bool
+}
+
+// sumMemoOf returns a's memo, or nil when its operand may not be memoised (it reads no variable or more than two,
+// or calls a function whose value changes per call), need not be (sumValue answers it from ids: operators alone),
+// or the memo was dropped.
+func (e *evaluator) sumMemoOf(a *algebra.Aggregate) *sumMemo {
+	m, seen := e.sumMemos[a]
+	if !seen {
+		m = nil
+		vs := e.varsOfExpr(a.Expr)
+		if slots := vs.bits2slots(); !vs.over && len(slots) >= 1 && len(slots) <= 2 && pushable(a.Expr) && callsFunction(a.Expr) {
+			m = &sumMemo{slots: slots, vals: map[[2]ID]sumOutcome{}}
+		}
+		if e.sumMemos == nil {
+			e.sumMemos = map[*algebra.Aggregate]*sumMemo{}
+		}
+		e.sumMemos[a] = m
+	}
+	if m == nil || m.off || e.noMemo {
+		return nil
+	}
+	return m
+}
+
+// memoSumValue is sumValue of a's operand, from a's memo when its inputs were met before (a scratch id names
+// different values over time: never memoised).
+func (e *evaluator) memoSumValue(a *algebra.Aggregate, row []ID) (builtin.Number, bool) {
+	m := e.sumMemoOf(a)
+	if m == nil {
+		return e.sumValue(a.Expr, row)
+	}
+	var k [2]ID
+	for i, s := range m.slots {
+		if isScratch(row[s]) {
+			return e.sumValue(a.Expr, row)
+		}
+		k[i] = row[s]
+	}
+	if v, hit := m.vals[k]; hit {
+		m.count(true)
+		return v.n, v.ok
+	}
+	// Judged sooner than the other memos: the inputs of a SUM over every row (d07: SUM(IF(MINUTES(?d) < 30, 1,
+	// 0)) over 290 000 review dates) are mostly distinct when they do not repeat within the first few hundred.
+	if m.count(false); m.lookups == sumMemoJudged && 2*m.hits < m.lookups {
+		m.off = true
+	}
+	n, ok := e.sumValue(a.Expr, row)
+	const size = 64 // an entry of the map, about
+	if len(m.vals) < memoEntries && e.bytes+e.t.bytes+size < e.opt.MaxMemory/2 {
+		m.vals[k] = sumOutcome{n, ok}
+		e.t.bytes += size
+	}
+	return n, ok
+}
+
+// callsFunction reports whether x calls a function (a built-in one other than IF, or one named by an IRI: a cast),
+// not only operators (comparisons, arithmetic, logic), whose operands sumValue reads from their ids:
+// SUM(IF(?price > 5000, 1, 0)) costs less than a lookup in a memo (h96: 99–146 ms of CPU at 10 M, 106–179 with
+// one), a cast, FLOOR or STRLEN does not.
+func callsFunction(x algebra.Expr) bool {
+	found := false
+	algebra.WalkExpr(x, func(x algebra.Expr) bool {
+		if _, ok := x.(*algebra.FunctionCall); ok { // a cast, or a function named by its IRI
+			found = true
+		}
+		if c, ok := x.(*algebra.Call); ok {
+			switch c.Func {
+			case "IF", "||", "&&", "!", "=", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/":
+			default:
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
@@ -218,6 +219,81 @@ func TestDirectBindReachesCmpMemo(t *testing.T) {
 			if lookups < 1500-3 || entries > 3 {
 				t.Fatalf("%s: the comparison memo was asked %d times and holds %d values", body, lookups, entries)
 			}
+		}
+	}
+}
+
+// TestSumMemoMatchesEveryRow: SUM and AVG of an operand that calls a function over one or two variables whose
+// values repeat (casts compared across types, FLOOR of a sum, STRLEN, a BIND's computed value held in a scratch id)
+// give the answers of every row evaluated (noMemo), with errors among the inputs (a string that casts to no number,
+// an unbound OPTIONAL value); the memo answers most rows (its entries are the distinct inputs), where the old
+// evaluation worked the operand out on every row; an operand over distinct inputs drops its memo, and one of
+// operators alone gets none.
+func TestSumMemoMatchesEveryRow(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	b, add := builderAdding(t)
+	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
+	for i := range 2000 {
+		s := ex("s", i)
+		add(s, ex("g", 0), ex("G", r.IntN(5)))
+		add(s, ex("p", 1), rdf.Literal(fmt.Sprint(1+r.IntN(10)), rdf.XSDInteger))
+		switch r.IntN(10) {
+		case 0: // none: the OPTIONAL leaves it unbound
+		case 1:
+			add(s, ex("p", 2), rdf.String("n/a"))
+		case 2:
+			add(s, ex("p", 2), rdf.Literal(fmt.Sprintf("%d.5", r.IntN(4)), rdf.XSDNS+"decimal"))
+		default:
+			add(s, ex("p", 2), rdf.Literal(fmt.Sprint(r.IntN(10)), rdf.XSDInteger))
+		}
+		add(s, ex("p", 3), rdf.Literal(fmt.Sprint(r.IntN(1_000_000)), rdf.XSDInteger))
+	}
+	ds := FromIndex(b.Build())
+	const pre = `PREFIX : <http://ex.org/> PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> `
+	cases := []struct {
+		src  string
+		memo string // "used": most rows answered by the memo; "dropped"; "none"
+	}{
+		{pre + `SELECT ?g (SUM(IF(xsd:decimal(?a) > xsd:double(?b) + 2.5, 1, 0)) AS ?x) (AVG(xsd:integer(FLOOR((?a + ?b) / 2))) AS ?y) (COUNT(*) AS ?n)
+			{ ?s :g0 ?g ; :p1 ?a OPTIONAL { ?s :p2 ?b } } GROUP BY ?g`, "used"},
+		{pre + `SELECT ?g (SUM(xsd:integer(?b)) AS ?x) (AVG(STRLEN(STR(?a))) AS ?y) { ?s :g0 ?g ; :p1 ?a ; :p2 ?b } GROUP BY ?g`, "used"},
+		{pre + `SELECT ?g (SUM(ABS(?c - 5)) AS ?x) { ?s :g0 ?g ; :p1 ?a BIND(?a * 2 AS ?c) } GROUP BY ?g`, "used"},
+		{pre + `SELECT (SUM(IF(xsd:double(?d) > 500000, 1, 0)) AS ?x) { ?s :p3 ?d }`, "dropped"},
+		{pre + `SELECT ?g (SUM(IF(?a > 5, 1, 0)) AS ?x) { ?s :g0 ?g ; :p1 ?a } GROUP BY ?g`, "none"},
+	}
+	for i, c := range cases {
+		q, err := parser.Parse(c.src, parser.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got [2]string
+		var memos map[*algebra.Aggregate]*sumMemo
+		for j, noMemo := range []bool{true, false} {
+			e := newEvaluator(context.Background(), ds, q, Options{})
+			e.noMemo = noMemo
+			res := &collector{res: &Result{}}
+			if err := e.selectQuery(q, res); err != nil {
+				t.Fatalf("query %d: %v", i, err)
+			}
+			got[j] = answerText(res.res)
+			memos = e.sumMemos
+		}
+		if got[0] != got[1] {
+			t.Fatalf("query %d: with the memo\n%s\nevery row\n%s", i, got[1], got[0])
+		}
+		var used, dropped, none int
+		for _, m := range memos {
+			switch {
+			case m == nil:
+				none++
+			case m.off:
+				dropped++
+			case m.hits > 0 && m.hits >= 10*len(m.vals):
+				used++
+			}
+		}
+		if n := len(memos); (c.memo != "none" && n == 0) || (c.memo == "used" && used != n) || (c.memo == "dropped" && dropped != n) || (c.memo == "none" && none != n) {
+			t.Errorf("query %d: want every memo %s, got %d of %d used, %d dropped, %d none", i, c.memo, used, n, dropped, none)
 		}
 	}
 }
