@@ -170,9 +170,11 @@ func TestEndpointFormForBrowsers(t *testing.T) {
 			t.Errorf("Accept %q: %d %q, want the service description:\n%s", accept, w.Code, w.Header().Get("Content-Type"), w.Body.String())
 		}
 	}
-	// SPARQLWrapper's Accept for JSON results names no RDF syntax: 406 naming them, as before, not the page.
-	if w := f.do("GET", "/org/open/core/sparql", map[string]string{"Accept": "application/sparql-results+json,application/json,text/javascript,application/javascript"}); w.Code != 406 {
-		t.Errorf("SPARQLWrapper's Accept: %d %q", w.Code, w.Header().Get("Content-Type"))
+	// SPARQLWrapper's Accept for JSON results names application/json, which asks a graph for JSON-LD (as at the
+	// direct URLs): the description in JSON-LD, not the page (it was 406).
+	if w := f.do("GET", "/org/open/core/sparql", map[string]string{"Accept": "application/sparql-results+json,application/json,text/javascript,application/javascript"}); w.Code != 200 ||
+		!strings.HasPrefix(w.Header().Get("Content-Type"), "application/ld+json") || !strings.Contains(w.Body.String(), `"@type": "sd:Service"`) {
+		t.Errorf("SPARQLWrapper's Accept: %d %q\n%s", w.Code, w.Header().Get("Content-Type"), w.Body.String())
 	}
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("curl is not installed")

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -249,13 +250,14 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, query string, p
 		out.format, _ = results.ForMediaType(mt)
 		out.mediaType = out.format.MediaType()
 	default:
-		offers := h.rdfOffers()
-		mt, ok := codec.Negotiate(accept, offers)
-		if !ok {
-			return newError(http.StatusNotAcceptable, "graphs can be sent as "+strings.Join(offers, ", "))
+		if accept == "*/*" && jsonKeyword(params) {
+			accept = "application/json"
 		}
-		out.syntax, _ = h.Codecs.ByMediaType(mt)
-		out.mediaType, out.prefixes = mt, q.Prefixes
+		syn, mt, ok := h.negotiateGraph(accept)
+		if !ok {
+			return newError(http.StatusNotAcceptable, "graphs can be sent as "+strings.Join(h.rdfOffers(), ", "))
+		}
+		out.syntax, out.mediaType, out.prefixes = syn, mt, q.Prefixes
 	}
 	ctx, ds, done, lim, err := h.open(w, r, params, q)
 	if err != nil {
@@ -523,6 +525,45 @@ func (h *Handler) rdfOffers() []string {
 	return offers
 }
 
+// negotiateGraph picks the syntax a graph answer is written in, and the media type it is sent as. Accept may also
+// name a syntax by a type that is not its own (codec.Syntax.AlsoAsked: application/json for JSON-LD), as at the
+// direct URLs; such a type ranks after every offer of the same preference, and the answer carries the syntax's
+// canonical type.
+func (h *Handler) negotiateGraph(accept string) (codec.Syntax, string, bool) {
+	offers := h.rdfOffers()
+	own := len(offers)
+	var also []codec.Syntax
+	for _, s := range h.Codecs.Syntaxes() {
+		if s.CanEncode() {
+			for _, mt := range s.AlsoAsked {
+				offers = append(offers, mt)
+				also = append(also, s)
+			}
+		}
+	}
+	mt, ok := codec.Negotiate(accept, offers)
+	if !ok {
+		return codec.Syntax{}, "", false
+	}
+	if i := slices.Index(offers, mt); i >= own {
+		return also[i-own], also[i-own].MediaTypes[0], true
+	}
+	syn, ok := h.Codecs.ByMediaType(mt)
+	return syn, mt, ok
+}
+
+// jsonKeyword reports whether the request names JSON by the keyword other stores read, `format=json` or
+// `output=json` (Virtuoso, Fuseki; SPARQLWrapper sends both with an Accept of */* when a graph query's return
+// format is JSON, and reads a JSON-LD answer). It stands for Accept only when Accept says nothing (*/*).
+func jsonKeyword(params map[string][]string) bool {
+	for _, k := range []string{FormatParam, "output"} {
+		if v := params[k]; len(v) == 1 && strings.EqualFold(v[0], "json") {
+			return true
+		}
+	}
+	return false
+}
+
 const sdNS = "http://www.w3.org/ns/sparql-service-description#"
 
 // describe answers a GET without a query with the endpoint's SPARQL 1.1 Service Description.
@@ -531,10 +572,9 @@ func (h *Handler) describe(w http.ResponseWriter, r *http.Request) {
 	if h.Endpoint != nil {
 		endpoint = h.Endpoint(r)
 	}
-	offers := h.rdfOffers()
-	syn, ok := h.Codecs.Negotiate(defaultAccept(r.Header.Get("Accept")), offers)
+	syn, _, ok := h.negotiateGraph(defaultAccept(r.Header.Get("Accept")))
 	if !ok {
-		h.writeError(w, r, newError(http.StatusNotAcceptable, "the service description can be sent as "+strings.Join(offers, ", ")))
+		h.writeError(w, r, newError(http.StatusNotAcceptable, "the service description can be sent as "+strings.Join(h.rdfOffers(), ", ")))
 		return
 	}
 	svc := rdf.Blank("service")
