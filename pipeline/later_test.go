@@ -293,3 +293,67 @@ func TestLinkInPlace(t *testing.T) {
 		t.Errorf("resumed folder holds %v", ents)
 	}
 }
+
+// TestTermPagesWaitForTheirTerms: the term pages of a version whose terms.json comes after the switch (a large
+// upload with Run's background worker) start once it is there, and each is rendered once. They used to start at
+// the switch, without the terms' documentation, and be restarted when terms.json was installed: a 300 000-term
+// push rendered 1 000 pages, stopped (`complete=false`), and began again.
+func TestTermPagesWaitForTheirTerms(t *testing.T) {
+	ctx := context.Background()
+	h := pipelinetest.New(t)
+	out := t.TempDir()
+	p, err := New(Options{Store: h.Store, Out: out, BaseURL: "http://hub.example", HTML: &HTML{TermPages: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := newGzipQueue()
+	p.gz.Store(q)
+	// Five terms of the publication, and statements about others' resources (no pages) above codec.StreamAbove.
+	var b strings.Builder
+	b.WriteString("@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n")
+	for i := range 5 {
+		fmt.Fprintf(&b, "<T%d> a owl:Class ; rdfs:label \"term %d\"@en ; rdfs:comment \"The term number %d.\"@en .\n", i, i, i)
+	}
+	for i := 0; b.Len() <= 4<<20+1000; i++ {
+		fmt.Fprintf(&b, "<http://other.example/r%d> rdfs:comment \"a statement about a resource of another site, number %d\" .\n", i, i)
+	}
+	h.Publish(t, h.Open.ID, "big", ".ttl", b.String())
+	cur := filepath.Join(tree.PubDir(tree.Root(out, false), "/org/open/big"), tree.Current)
+	var early []string
+	p.terms.hook = func() {
+		if termsPending(cur) {
+			early = append(early, "a Hugo build of term pages before terms.json")
+		}
+	}
+	if _, err := p.SyncRepository(ctx, h.Open.ID); err != nil {
+		t.Fatal(err)
+	}
+	if !termsPending(cur) {
+		t.Fatal("the version got its terms.json before the switch: the test needs a larger upload")
+	}
+	before, err := p.WaitTermPages(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := q.takeTerms() // what the background worker does next
+	if len(jobs) != 1 {
+		t.Fatalf("%d terms jobs queued, want 1", len(jobs))
+	}
+	if _, err := p.writeLaterTerms(ctx, jobs[0], true); err != nil {
+		t.Fatal(err)
+	}
+	after, err := p.WaitTermPages(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(early) > 0 || before.Rendered != 0 {
+		t.Errorf("%d pages rendered before terms.json was there (%v)", before.Rendered, early)
+	}
+	if after.Rendered != 5 || after.Terms != 5 {
+		t.Errorf("after terms.json: %+v, want the 5 terms rendered once", after)
+	}
+	page, err := os.ReadFile(filepath.Join(cur, tree.TermPages, "T3.html"))
+	if err != nil || !strings.Contains(string(page), "The term number 3.") {
+		t.Errorf("T3's page: %v\n%.400s", err, page)
+	}
+}

@@ -116,7 +116,15 @@ func (w *termWorker) held(dir string) bool {
 // serve the new job.
 // again is for a job whose folder's pages may be out of date although the folder is not new (labels of another
 // publication changed): a running job of the same folder is restarted, since it may have passed them.
+//
+// A folder whose terms.json is still to be written (terms.go) is not queued: its pages would show no documentation,
+// and writeLaterTerms queues them again once it is installed, which restarted the job (a 300 000-term push rendered
+// 1 000 pages, then began again). If that write fails, the pages wait for the next sync, which queues it again;
+// until then the handler renders them on request.
 func (p *Pipeline) queueTermPages(j *termJob, again bool) {
+	if termsPending(j.dir) {
+		return
+	}
 	w := &p.terms
 	w.mu.Lock()
 	defer w.mu.Unlock()
