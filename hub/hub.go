@@ -228,6 +228,7 @@ func Serve(ctx context.Context, c Config) error {
 		Git: gitHandler, Site: siteHandler, SPARQLGate: gate, SPARQLStore: loader, CORSOrigins: c.CORSOrigins,
 		Tree: c.Site, Indexes: indexes,
 		Pending: func(_ context.Context, p model.Publication) bool { return pipe.Pending(p.ID) },
+		LeftOut: func(_ context.Context, p model.Publication) []string { return pipe.LeftOut(p.ID) },
 		Failed: func(ctx context.Context, p model.Publication) error {
 			_, err := pipe.Outcome(ctx, p.ID)
 			return err

@@ -258,6 +258,14 @@ func (p *Pipeline) Unrendered(ctx context.Context, repoID string) []string {
 	return out
 }
 
+// LeftOut lists the older versions of a publication that its live version was rendered without because their
+// content could not be rendered, in the words of RenderError, as Unrendered does for a push.
+func (p *Pipeline) LeftOut(pubID string) []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.unrendered[pubID])
+}
+
 // setFailed records that the sync which was to make pub's latest version live failed with err.
 func (p *Pipeline) setFailed(pub model.Publication, repoPath string, err error) {
 	re := p.renderError(pub, repoPath, err)
@@ -520,8 +528,9 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 		return Result{}, errors.Join(append(errs, err)...)
 	}
 	for _, l := range live {
-		p.setLive(l.id, l.version)
+		// Left-out versions first: an upload that waits for the version to be live reads them as soon as it is.
 		p.setUnrendered(l.id, l.unrendered)
+		p.setLive(l.id, l.version)
 	}
 	st.Path, st.Pages = repoPath, p.batch.stamp
 	if p.laterPending(repoID) {

@@ -138,6 +138,11 @@ func (s *Server) updatePublication(w http.ResponseWriter, r *http.Request, c *ca
 // pipeline could not render it.
 const LiveHeader = "Ldhub-Live"
 
+// LeftOutHeader is on the answer of an upload whose version went live without an older version of the publication
+// whose content could not be rendered (invalid RDF stored with plain git): one field per such version, naming it
+// and why in the words a push prints under "live, but these older versions are left out". Its URL answers 404.
+const LeftOutHeader = "Ldhub-Left-Out"
+
 // writePublished answers an upload that published a version of p once that version is live, at most Settle: the
 // pipeline renders after the commit, and a client that read the publication's URL right after the answer got 404
 // (or the old version). The push waits the same way (githttp.WaitLive). When the render fails, the answer is at
@@ -157,6 +162,11 @@ func (s *Server) writePublished(w http.ResponseWriter, r *http.Request, p model.
 	w.Header().Set(LiveHeader, strconv.FormatBool(live))
 	if failed != nil {
 		return renderFailed(failed)
+	}
+	if live && s.cfg.LeftOut != nil {
+		for _, why := range s.cfg.LeftOut(r.Context(), p) {
+			w.Header().Add(LeftOutHeader, strings.Join(strings.Fields(why), " "))
+		}
 	}
 	return writeJSON(w, publicationView(p))
 }

@@ -83,6 +83,10 @@ type Config struct {
 	// Failed says why the pipeline could not render a publication's latest version (nil: it has not failed), so
 	// that an upload waiting for Pending to clear answers at once when it will not; nil never fails.
 	Failed func(ctx context.Context, p model.Publication) error
+	// LeftOut lists the older versions of a publication that its live version went live without because their
+	// content could not be rendered, each naming the version and why (the pipeline's LeftOut, a push's words);
+	// an upload's answer names them in LeftOutHeader. nil lists none.
+	LeftOut func(ctx context.Context, p model.Publication) []string
 	// Settle bounds how long an upload that published a version waits for Pending to clear before it answers
 	// (0: githttp.DefaultSettle, as for a push); LiveHeader says whether it did.
 	Settle time.Duration

@@ -20,8 +20,9 @@ import (
 //
 // A good version uploaded after it (curl) used to be held back by it too: the pipeline rendered every version,
 // so the upload was a 422 naming the broken one. Now the broken version, an older one by then, is left out: the
-// upload answers 200 with `Ldhub-Live: true`, the direct URL serves the new version, the broken version's URL
-// is 404, and each later push to the repository says which version is left out and why.
+// upload answers 200 with `Ldhub-Live: true` and an `Ldhub-Left-Out` header naming the broken version and why, the
+// direct URL serves the new version, the broken version's URL is 404, and each later push to the repository says
+// which version is left out and why, in the same words.
 func TestWriteAfterAFailedRenderAnswersAtOnce(t *testing.T) {
 	needGit(t)
 	if _, err := exec.LookPath("curl"); err != nil {
@@ -120,6 +121,10 @@ func TestWriteAfterAFailedRenderAnswersAtOnce(t *testing.T) {
 	took = time.Since(start)
 	if !strings.Contains(head, " 200") || !strings.Contains(head, "\nldhub-live: true\r\n") {
 		t.Errorf("the good upload after the broken version (%v) is not live:\n%s%v", took, head, body)
+	}
+	// It says, as the push does, that the broken version is left out and why (it said nothing).
+	if !strings.Contains(head, "\nldhub-left-out: "+strings.ToLower(where)) {
+		t.Errorf("the good upload's answer does not name the left-out version (want Ldhub-Left-Out: %s…):\n%s", where, head)
 	}
 	r, err := c.do("GET", "/org/vocab/core", "", nil, "Accept", "application/n-triples")
 	if err != nil || r.status != 200 || !strings.Contains(string(r.body), `"Tunnel"@en`) {
