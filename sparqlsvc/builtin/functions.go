@@ -875,6 +875,35 @@ func mapCase(s string, upper bool) string {
 	return b.String()
 }
 
+// AppendLower appends LCASE's value of s to dst where mapCase maps every rune of s by itself: ASCII, the runes
+// below simpleCaseEnd that map to one rune, and caseless runes. ok is false for any other text (a rune whose
+// lower case is several, one past the Latin blocks that is not caseless, invalid UTF-8): the caller then calls
+// LCASE. A filter testing the lower-cased text of every row (CONTAINS(LCASE(?text), "word")) needs no string of
+// its own per row so.
+func AppendLower(dst []byte, s string) (out []byte, ok bool) {
+	tab := &caseTables[0]
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			dst = append(dst, byte(tab[c]))
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			return dst, false
+		case r < simpleCaseEnd && tab[r] >= 0:
+			dst = utf8.AppendRune(dst, tab[r])
+		case r >= simpleCaseEnd && caseless(r):
+			dst = append(dst, s[i:i+n]...)
+		default:
+			return dst, false
+		}
+		i += n
+	}
+	return dst, true
+}
+
 // simpleCaseEnd bounds the runes mapCase maps itself: below it (the Latin blocks most text is written in) a rune's
 // full case mapping does not depend on context, and is its simple one-rune mapping except for the runes
 // SpecialCasing maps to several (ß, ŉ and ǰ to upper case; İ to lower case), marked -1 in caseTables and mapped

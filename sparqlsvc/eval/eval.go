@@ -174,6 +174,7 @@ type evaluator struct {
 	keyMemoID   ID // the variable value whose MIN/MAX key keyMemo is (accumulate)
 	keyMemo     builtin.Key
 	distinctKey []byte                          // the key of a DISTINCT aggregate's value (distinctMet), reused
+	lowerBuf    []byte                          // a text lowered by lowerContains, reused
 	testRecent  [4]recentTest                   // the last conditions testMemoOf looked up, newest first
 	testMemos   map[*algebra.Call]*testMemo     // FILTER conditions' answers by their one variable (testMemoOf); nil: not memoised
 	varRefs     []varRef                        // varSlot

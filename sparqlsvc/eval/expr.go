@@ -274,6 +274,11 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 			return builtin.Boolean(r), nil
 		}
 	}
+	if c.Func == "CONTAINS" {
+		if r, ok := e.lowerContains(c, row); ok {
+			return builtin.Boolean(r), nil
+		}
+	}
 	if c.Func == "LANG" && len(c.Args) == 1 {
 		if tag, ok := e.langOf(c.Args[0], row); ok {
 			return rdf.String(tag), nil
