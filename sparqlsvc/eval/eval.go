@@ -137,6 +137,7 @@ type evaluator struct {
 	scans       map[orderKey]scanMode            // plan's choice to read the first pattern in subject order
 	splits      map[*algebra.BGP]*starSplit      // BGPs as two stars a hash join may join (split), nil if not
 	valuesJoins map[*algebra.Join]*hashPlan      // VALUES joined to a BGP as a hash join (valuesHashPlan), nil if not
+	valuesLast  map[*algebra.Join]*algebra.Join  // a BGP joined to a VALUES written after it, as VALUES first (valuesFirst)
 	pushed      map[*algebra.Filter]algebra.Op   // FILTERs with conjuncts moved below the BINDs under them (belowBinds)
 	keyBinds    map[*algebra.Group]*keyBind      // groups on a BIND's variable, rewritten (keyBindOf)
 	pathGroups  map[*algebra.Group]*closureGroup // groups over a closure joined with a pattern (closureGroupOf)

@@ -159,6 +159,9 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 	case *algebra.PathPattern:
 		return e.pathPattern(x, in, emit, errp)
 	case *algebra.Join:
+		if v := e.valuesFirst(x); v != nil {
+			x = v
+		}
 		if h := e.valuesHashPlan(x, in); h != nil {
 			if done, cont := e.hashJoin(h, in, emit, errp); done {
 				return cont
