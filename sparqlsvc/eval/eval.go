@@ -47,6 +47,9 @@ type Options struct {
 	// orderScanRows, for tests, makes orderScan try every ORDER BY … LIMIT it can read in its first key's order,
 	// giving up after that many rows (> 0), or none (< 0); 0 decides by the plans' costs.
 	orderScanRows int
+	// monthSlots, for tests, is the size (a power of two) of a GROUP BY key's table of ids by month (monthMemo);
+	// 0: 1<<monthMemoBits.
+	monthSlots int
 	// optBits, for tests, makes every FILTER over an OPTIONAL that optFilter may answer from a bitmap build it at
 	// its first solution (> 0), or none (< 0); 0 decides by the solutions answered as written.
 	optBits int

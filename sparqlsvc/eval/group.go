@@ -108,6 +108,8 @@ type keyForm struct {
 	slot  int
 	field string
 	arith bool // an arithmetic expression numberID may compute (arithExpr)
+	// months, for such an expression over YEAR and MONTH of dateTimes, is its table of ids by month (monthkey.go)
+	months *monthMemo
 }
 
 // groupState is a GROUP BY's groups as solutions arrive, on the evaluator e (the query's, or a worker's when the
@@ -182,6 +184,7 @@ func (e *evaluator) newGroupState(x *algebra.Group) *groupState {
 				g.forms[i] = keyForm{slot: e.slot(a), field: v.Func}
 			} else {
 				g.forms[i].arith = arithExpr(v)
+				g.forms[i].months = e.newMonthMemo(v)
 			}
 		}
 	}
@@ -290,6 +293,12 @@ func (g *groupState) add(row []ID, n int64, errp *error) bool {
 				continue
 			}
 		case f.arith: // the value from the operands' ids, the id its term has (numberInline), when it has one
+			if f.months != nil {
+				if id, ok := f.months.key(e, k.Expr, row); ok {
+					key[i] = id
+					continue
+				}
+			}
 			if id, ok := e.numberID(k.Expr, row, false); ok {
 				key[i] = id
 				continue

@@ -136,12 +136,18 @@ func TestGroupMatchesReference(t *testing.T) {
 // the evaluator's steps.
 func runGroup(t *testing.T, ds *Dataset, src string, ref bool) ([]string, int) {
 	t.Helper()
+	return runGroupWith(t, ds, src, ref, Options{})
+}
+
+// runGroupWith is runGroup under opt.
+func runGroupWith(t *testing.T, ds *Dataset, src string, ref bool, opt Options) ([]string, int) {
+	t.Helper()
 	q, err := parser.Parse(src, parser.Options{})
 	if err != nil {
 		t.Fatalf("%s: %v", src, err)
 	}
 	g := firstOp[*algebra.Group](q.Op)
-	e := newEvaluator(context.Background(), ds, q, Options{})
+	e := newEvaluator(context.Background(), ds, q, opt)
 	var out []string
 	collect := e.collectRows(&out)
 	if ref {
