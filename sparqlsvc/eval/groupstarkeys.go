@@ -151,7 +151,7 @@ func (e *evaluator) groupStarKeys(x *algebra.Group, in []ID, gs *groupState, err
 		return true, e.countRowsByKey(ps, keyed[0], ss, row, gs, errp)
 	}
 	if kp, ap, ok := e.bestKeyed(x, ps, keyed, numeric); ok {
-		return true, e.bestRowsByKey(ps, kp, ap, row, gs, errp)
+		return true, e.bestRowsByKey(x, ps, kp, ap, row, gs, errp)
 	}
 	return true, e.countRowsByKeys(ps, keyed, ss, row, gs, errp)
 }
@@ -188,49 +188,87 @@ type keyBest struct{ o, lo, hi ID }
 // the end, instead of every solution. MIN and MAX of numbers depend only on the set of values (builtin.OrderKeys
 // orders numbers totally, two forms of one value by their terms), so gs may take fewer of them and in another
 // order; a value equal to the least or greatest in another form goes to gs as well, which orders the two.
-func (e *evaluator) bestRowsByKey(ps []patRows, kp, ap int, row []ID, gs *groupState, errp *error) bool {
-	table := make([]keyBest, 1<<keyCountBits)
-	kos, aos := ps[kp].os, ps[ap].os
-	add := func(o, v ID) bool {
-		row[kos], row[aos] = o, v
-		ok := gs.add(row, 1, errp)
-		row[kos], row[aos] = 0, 0
-		return ok
+//
+// The loop ran on one goroutine where the join it replaced split its scan over two cores (b18: 69–92 ms of CPU at
+// 10 M, its wall time as much): it is split as optStarSplit splits a star (groupHalves), the lead pattern's rows
+// cut at subjects, each goroutine with its own table, rows and group state, the worker's groups merged after the
+// query's (mergeGroups: MIN and MAX of numbers held in ids merge exactly). The timed probe decides.
+func (e *evaluator) bestRowsByKey(x *algebra.Group, ps []patRows, kp, ap int, row []ID, gs *groupState, errp *error) bool {
+	d := starLead(ps)
+	lead := ps[d].rows
+	rows := e.bestRows(ps, d, kp, ap, row, gs)
+	if !e.splitMergeableMinMax(x) {
+		return rows(0, len(lead), errp)
 	}
-	flush := func(kb *keyBest) bool { return add(kb.o, kb.lo) && (kb.hi == kb.lo || add(kb.o, kb.hi)) }
-	ok := e.mergeStar(ps, []int{kp, ap}, row, errp, func(_ ID, _ int64, runs [][2]int) bool {
-		return e.eachPassing(&ps[kp], runs[0], row, errp, func(o ID) bool {
-			kb := &table[(uint64(o)*0x9E3779B97F4A7C15)>>(64-keyCountBits)]
-			return e.eachPassing(&ps[ap], runs[1], row, errp, func(v ID) bool {
-				if kb.o != o {
-					if kb.o != 0 && !flush(kb) {
-						return false
-					}
-					*kb = keyBest{o: o, lo: v, hi: v}
-					return true
-				}
-				lo, okLo := compareNumbers(v, kb.lo)
-				hi, okHi := compareNumbers(v, kb.hi)
-				switch {
-				case !okLo || !okHi || (lo == 0 && v != kb.lo) || (hi == 0 && v != kb.hi):
-					return add(o, v) // another form of an equal value (or no number): gs orders them
-				case lo < 0:
-					kb.lo = v
-				case hi > 0:
-					kb.hi = v
-				}
-				return true
-			})
-		})
-	})
-	return ok && flushBest(table, flush)
+	return e.groupHalves(x, gs, len(lead), minForkRows, func(k int) int { return subjectStart(lead, k) },
+		func(from, to int) bool { return rows(from, to, errp) },
+		func(w *evaluator, wgs *groupState) func(from, to int, errp *error) bool {
+			return w.bestRows(workerPatRows(ps), d, kp, ap, slices.Clone(row), wgs)
+		}, errp)
 }
 
-// flushBest hands flush every key of table; false when it says so.
+// bestRows returns what reads the rows from…to of ps[d] (bestRowsByKey) into gs with a table of its own, handing
+// the table to gs at the end of each call, so that gs holds every value read when the call returns.
+func (e *evaluator) bestRows(ps []patRows, d, kp, ap int, row []ID, gs *groupState) func(from, to int, errp *error) bool {
+	table := make([]keyBest, 1<<keyCountBits)
+	kos, aos := ps[kp].os, ps[ap].os
+	return func(from, to int, errp *error) bool {
+		add := func(o, v ID) bool {
+			row[kos], row[aos] = o, v
+			ok := gs.add(row, 1, errp)
+			row[kos], row[aos] = 0, 0
+			return ok
+		}
+		flush := func(kb *keyBest) bool { return add(kb.o, kb.lo) && (kb.hi == kb.lo || add(kb.o, kb.hi)) }
+		ok := e.mergeStarRange(ps, d, []int{kp, ap}, from, to, row, errp, func(_ ID, _ int64, runs [][2]int) bool {
+			return e.eachPassing(&ps[kp], runs[0], row, errp, func(o ID) bool {
+				kb := &table[(uint64(o)*0x9E3779B97F4A7C15)>>(64-keyCountBits)]
+				return e.eachPassing(&ps[ap], runs[1], row, errp, func(v ID) bool {
+					if kb.o != o {
+						if kb.o != 0 && !flush(kb) {
+							return false
+						}
+						*kb = keyBest{o: o, lo: v, hi: v}
+						return true
+					}
+					lo, okLo := compareNumbers(v, kb.lo)
+					hi, okHi := compareNumbers(v, kb.hi)
+					switch {
+					case !okLo || !okHi || (lo == 0 && v != kb.lo) || (hi == 0 && v != kb.hi):
+						return add(o, v) // another form of an equal value (or no number): gs orders them
+					case lo < 0:
+						kb.lo = v
+					case hi > 0:
+						kb.hi = v
+					}
+					return true
+				})
+			})
+		})
+		return ok && flushBest(table, flush)
+	}
+}
+
+// workerPatRows copies a star's patterns for a worker: its own tables of tested objects (passMemo), which passes
+// writes; the rows and the member sets are only read.
+func workerPatRows(ps []patRows) []patRows {
+	out := slices.Clone(ps)
+	for i := range out {
+		if out[i].memo != nil {
+			out[i].memo = make([]passMemo, len(out[i].memo))
+		}
+	}
+	return out
+}
+
+// flushBest hands flush every key of table and empties it; false when flush says so.
 func flushBest(table []keyBest, flush func(*keyBest) bool) bool {
 	for i := range table {
-		if table[i].o != 0 && !flush(&table[i]) {
-			return false
+		if table[i].o != 0 {
+			if !flush(&table[i]) {
+				return false
+			}
+			table[i] = keyBest{}
 		}
 	}
 	return true

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"slices"
 	"unsafe"
 
@@ -290,12 +291,25 @@ func (e *evaluator) mergeStar(ps []patRows, keyed []int, row []ID, errp *error, 
 	if len(ps) == 0 {
 		return true // a pattern had no rows
 	}
+	d := starLead(ps)
+	return e.mergeStarRange(ps, d, keyed, 0, len(ps[d].rows), row, errp, each)
+}
+
+// starLead is the index of ps's pattern with the fewest rows, which mergeStar reads in turn.
+func starLead(ps []patRows) int {
 	d := 0
 	for i := range ps {
 		if len(ps[i].rows) < len(ps[d].rows) {
 			d = i
 		}
 	}
+	return d
+}
+
+// mergeStarRange is mergeStar over the lead pattern ps[d]'s rows from…to, from and to each the first row of a
+// subject (or the end): the other patterns' rows are found from from's subject by a binary search, so that a
+// worker reading the last half does not walk the first.
+func (e *evaluator) mergeStarRange(ps []patRows, d int, keyed []int, from, to int, row []ID, errp *error, each func(s ID, prod int64, runs [][2]int) bool) bool {
 	runEnd := func(r []index.Row, k int, s ID) int {
 		for k < len(r) && r[k][0] == s {
 			k++
@@ -304,8 +318,14 @@ func (e *evaluator) mergeStar(ps []patRows, keyed []int, row []ID, errp *error, 
 	}
 	pos := make([]int, len(ps))
 	runs := make([][2]int, len(keyed))
-	lead := ps[d].rows
-	for j := 0; j < len(lead); {
+	lead := ps[d].rows[:to]
+	if from > 0 && from < to {
+		s0 := lead[from][0]
+		for i := range ps {
+			pos[i], _ = slices.BinarySearchFunc(ps[i].rows, s0, func(r index.Row, s ID) int { return cmp.Compare(r[0], s) })
+		}
+	}
+	for j := from; j < len(lead); {
 		if e.steps++; e.steps >= e.nextCheck {
 			if err := e.interrupted(); err != nil {
 				*errp = err
