@@ -84,7 +84,7 @@ func (e *evaluator) groupSplit(x *algebra.Group, in []ID, gs *groupState, rr []r
 			return rows(0, total)
 		}
 	}
-	return e.groupHalves(x, gs, total, minForkRows, func(k int) int { return k }, rows,
+	return e.groupHalves(x, gs, total, minForkRows, splitRowCost, func(k int) int { return k }, rows,
 		func(w *evaluator, wgs *groupState) func(from, to int, errp *error) bool {
 			wrow := slices.Clone(row) // (row may be longer than in: groupRuns' slot of a constant object)
 			return func(from, to int, errp *error) bool { return w.groupRows(rr, from, to, ss, os, wrow, wgs, errp) }
@@ -95,8 +95,9 @@ func (e *evaluator) groupSplit(x *algebra.Group, in []ID, gs *groupState, rr []r
 // groups rows from…to on the query's goroutine, into gs; fork, called on the query's goroutine before a worker w
 // starts (so that it may copy the query's state), returns what groups rows on w, into its own wgs; bound(k) is the
 // first row from k on where a stretch may start (a subject's first row, for optStarSplit). The caller has checked
-// that x's aggregates merge (splitMergeable). Fewer than least rows are grouped on the query's goroutine untimed.
-func (e *evaluator) groupHalves(x *algebra.Group, gs *groupState, total, least int, bound func(int) int, rows func(from, to int) bool,
+// that x's aggregates merge (splitMergeable). Fewer than least rows are grouped on the query's goroutine untimed;
+// rows timed at less than rowCost each are too (splitRowCost, or bestRowCost).
+func (e *evaluator) groupHalves(x *algebra.Group, gs *groupState, total, least int, rowCost time.Duration, bound func(int) int, rows func(from, to int) bool,
 	fork func(w *evaluator, wgs *groupState) func(from, to int, errp *error) bool, errp *error) bool {
 	cores := e.opt.Cores
 	if cores == nil || cores.Size() < 2 || e.par != nil || e.work != nil || e.stopWork != 0 ||
@@ -131,7 +132,7 @@ func (e *evaluator) groupHalves(x *algebra.Group, gs *groupState, total, least i
 	}
 	rest := total - probe
 	if probe <= warm || rest <= 0 || took*time.Duration(rest)/time.Duration(probe-warm)/2 < groupForkMinWork ||
-		took/time.Duration(probe-warm) < splitRowCost || !cores.tryExtra() {
+		took/time.Duration(probe-warm) < rowCost || !cores.tryExtra() {
 		cores.kept.Add(1)
 		return rows(probe, total)
 	}

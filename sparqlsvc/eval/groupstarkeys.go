@@ -151,7 +151,8 @@ func (e *evaluator) groupStarKeys(x *algebra.Group, in []ID, gs *groupState, err
 		return true, e.countRowsByKey(ps, keyed[0], ss, row, gs, errp)
 	}
 	if kp, ap, ok := e.bestKeyed(x, ps, keyed, numeric); ok {
-		return true, e.bestRowsByKey(x, ps, kp, ap, row, gs, errp)
+		split := g.ObjectFanout(e.constID(st[kp].p)) >= bestSplitFanout
+		return true, e.bestRowsByKey(x, ps, kp, ap, split, row, gs, errp)
 	}
 	return true, e.countRowsByKeys(ps, keyed, ss, row, gs, errp)
 }
@@ -189,23 +190,36 @@ type keyBest struct{ o, lo, hi ID }
 // orders numbers totally, two forms of one value by their terms), so gs may take fewer of them and in another
 // order; a value equal to the least or greatest in another form goes to gs as well, which orders the two.
 //
-// The loop ran on one goroutine where the join it replaced split its scan over two cores (b18: 69–92 ms of CPU at
-// 10 M, its wall time as much): it is split as optStarSplit splits a star (groupHalves), the lead pattern's rows
-// cut at subjects, each goroutine with its own table, rows and group state, the worker's groups merged after the
-// query's (mergeGroups: MIN and MAX of numbers held in ids merge exactly). The timed probe decides.
-func (e *evaluator) bestRowsByKey(x *algebra.Group, ps []patRows, kp, ap int, row []ID, gs *groupState, errp *error) bool {
+// The loop ran on one goroutine where the join it replaced split its scan over two cores: with split, it is split
+// as optStarSplit splits a star (groupHalves), the lead pattern's rows cut at subjects, each goroutine with its own
+// table, rows and group state, the worker's groups merged after the query's (mergeGroups: MIN and MAX of numbers
+// held in ids merge exactly). The timed probe decides, from any row cost (bestRowCost).
+func (e *evaluator) bestRowsByKey(x *algebra.Group, ps []patRows, kp, ap int, split bool, row []ID, gs *groupState, errp *error) bool {
 	d := starLead(ps)
 	lead := ps[d].rows
 	rows := e.bestRows(ps, d, kp, ap, row, gs)
-	if !e.splitMergeableMinMax(x) {
+	if !split || !e.splitMergeableMinMax(x) {
 		return rows(0, len(lead), errp)
 	}
-	return e.groupHalves(x, gs, len(lead), minForkRows, func(k int) int { return subjectStart(lead, k) },
+	return e.groupHalves(x, gs, len(lead), minForkRows, bestRowCost, func(k int) int { return subjectStart(lead, k) },
 		func(from, to int) bool { return rows(from, to, errp) },
 		func(w *evaluator, wgs *groupState) func(from, to int, errp *error) bool {
 			return w.bestRows(workerPatRows(ps), d, kp, ap, slices.Clone(row), wgs)
 		}, errp)
 }
+
+// bestRowCost is the least a lead row must cost bestRowsByKey's loop, as timed, for the split: none. Its rows are
+// no mere reading of memory (a table per key, a group state per evicted key): h77's MAX(?price) per deliveryDays
+// (about 50 ns a row at 10 M, under splitRowCost) took the same CPU split, and its wall time fell where both
+// cores were free.
+const bestRowCost = 0
+
+// bestSplitFanout is the fewest rows per key object (the key pattern's ObjectFanout) for which bestRowsByKey's
+// loop is split: each half meets nearly every key and makes a group of it, and the merge finds each of the
+// worker's groups again, so that few rows per key cost more than the half saves. b18's MIN(?price) per product
+// (about 20 offers a product at 10 M) took 65–72 ms of CPU split against 53–54, in no less wall time at load 29;
+// h77's 20 delivery days have 28 000 offers each.
+const bestSplitFanout = 64
 
 // bestRows returns what reads the rows from…to of ps[d] (bestRowsByKey) into gs with a table of its own, handing
 // the table to gs at the end of each call, so that gs holds every value read when the call returns.
