@@ -23,14 +23,11 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 	data := fs.String("data", envOr(env, "LDHUB_DATA", "./ldhub-data"), "data folder (env LDHUB_DATA)")
 	out := fs.String("out", env.getenv("LDHUB_SITE"), "rendered tree (env LDHUB_SITE; default DATA/site)")
 	baseURL := fs.String("base-url", envOr(env, "LDHUB_BASE_URL", "http://127.0.0.1:8080"), "public base URL (env LDHUB_BASE_URL)")
-	themeDir := fs.String("theme", env.getenv("LDHUB_THEME"), "folder overriding the default theme: Hugo layouts/ and static/ (env LDHUB_THEME)")
-	language := fs.String("language", env.getenv("LDHUB_LANGUAGE"), languageUsage)
-	termPages := fs.Bool("term-pages", true, "pre-render the page and RDF descriptions of every term of each publication's latest version, so that the generated nginx/Apache configuration serves them from files")
+	render := addRenderFlags(fs, env)
 	upstream := fs.String("upstream", envOr(env, "LDHUB_ADDR", "127.0.0.1:8080"), "address of ldhub serve, for the generated nginx.conf and apache.conf (env LDHUB_ADDR)")
 	listen := fs.String("listen", "80", "address the generated web-server configurations listen on")
 	storeOpts := addStoreFlags(fs, env)
 	reload := fs.Bool("sparql-store-reload", false, "load every version into the external SPARQL store again, not only what it lacks")
-	publishS3 := fs.String("publish-s3", env.getenv("LDHUB_PUBLISH_S3"), publishS3Usage)
 	if help, err := parse(fs, args); help || err != nil {
 		return err
 	}
@@ -40,15 +37,7 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 	if *out == "" {
 		*out = filepath.Join(*data, "site")
 	}
-	htmlOpts, err := pipeline.LoadTheme(ctx, *themeDir)
-	if err != nil {
-		return err
-	}
-	htmlOpts.TermPages = *termPages
-	if err := htmlOpts.SetLanguage(*language); err != nil {
-		return fmt.Errorf("--language: %w", err)
-	}
-	pub, err := newPublisher(env, *publishS3, htmlOpts.Themes, nil)
+	htmlOpts, pub, err := render.load(ctx, env, nil)
 	if err != nil {
 		return err
 	}
@@ -82,7 +71,7 @@ func runBuild(ctx context.Context, env *environment, args []string) error {
 		start = time.Now()
 		rep, perr := pub.Sync(ctx, *out)
 		fmt.Fprintf(env.stdout, "published to %s: %d objects uploaded (%d bytes), %d deleted, %d unchanged in %s\n",
-			*publishS3, len(rep.Uploaded), rep.Bytes, len(rep.Deleted), rep.Unchanged, time.Since(start).Round(time.Millisecond))
+			*render.publishS3, len(rep.Uploaded), rep.Bytes, len(rep.Deleted), rep.Unchanged, time.Since(start).Round(time.Millisecond))
 		err = perr
 	}
 	loader, lerr := storeOpts.loader(*baseURL, *out, false, nil)

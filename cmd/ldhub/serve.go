@@ -12,7 +12,6 @@ import (
 	"github.com/ldhub/ldhub/content/store"
 	"github.com/ldhub/ldhub/httpx"
 	"github.com/ldhub/ldhub/hub"
-	"github.com/ldhub/ldhub/pipeline"
 )
 
 func envOr(env *environment, name, def string) string {
@@ -59,9 +58,7 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	addr := fs.String("addr", envOr(env, "LDHUB_ADDR", "127.0.0.1:8080"), "listen address (env LDHUB_ADDR)")
 	baseURL := fs.String("base-url", env.getenv("LDHUB_BASE_URL"), "public base URL (env LDHUB_BASE_URL; default http://<addr>)")
 	siteDir := fs.String("site", env.getenv("LDHUB_SITE"), "rendered tree the pipeline keeps current (env LDHUB_SITE; default DATA/site)")
-	themeDir := fs.String("theme", env.getenv("LDHUB_THEME"), "folder overriding the default theme: Hugo layouts/ and static/ for every page (env LDHUB_THEME)")
-	language := fs.String("language", env.getenv("LDHUB_LANGUAGE"), languageUsage)
-	termPages := fs.Bool("term-pages", true, "pre-render the page and RDF descriptions of every term of each publication's latest version, so that the generated nginx/Apache configuration serves them from files")
+	render := addRenderFlags(fs, env)
 	proxies := fs.String("trusted-proxies", envOr(env, "LDHUB_TRUSTED_PROXIES", "127.0.0.0/8,::1/128"),
 		"comma-separated CIDRs whose X-Forwarded-For names the client (env LDHUB_TRUSTED_PROXIES)")
 	corsOrigins := fs.String("cors-origin", env.getenv("LDHUB_CORS_ORIGIN"),
@@ -69,7 +66,6 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 	follow := fs.String("follow", env.getenv("LDHUB_FOLLOW"),
 		"run as a read replica of the hub at this URL, with the credential in LDHUB_FOLLOW_CREDENTIAL=id:secret (env LDHUB_FOLLOW; docs/scaling.md)")
 	storeOpts := addStoreFlags(fs, env)
-	publishS3 := fs.String("publish-s3", env.getenv("LDHUB_PUBLISH_S3"), publishS3Usage)
 	sparqlMemory := fs.Int64("sparql-memory", 0, "MiB the SPARQL queries running at once may hold between them, besides each query's own budget; while they run, Go's soft memory limit is the rest of the process plus 1.5 times this (0: 256)")
 	if help, err := parse(fs, args); help || err != nil {
 		return err
@@ -82,15 +78,7 @@ func runServe(ctx context.Context, env *environment, args []string) error {
 		return fmt.Errorf("--trusted-proxies: %w", err)
 	}
 	log := slog.New(slog.NewTextHandler(env.stderr, nil))
-	htmlOpts, err := pipeline.LoadTheme(ctx, *themeDir)
-	if err != nil {
-		return err
-	}
-	htmlOpts.TermPages = *termPages
-	if err := htmlOpts.SetLanguage(*language); err != nil {
-		return fmt.Errorf("--language: %w", err)
-	}
-	pub, err := newPublisher(env, *publishS3, htmlOpts.Themes, log)
+	htmlOpts, pub, err := render.load(ctx, env, log)
 	if err != nil {
 		return err
 	}
