@@ -7,8 +7,9 @@ import (
 )
 
 // DefaultHeapFactor is the factor of the shared budget by which SetHeapBound lets the heap grow while queries run:
-// what the queries hold is about 1.3 times what they charge (slices grown past their length, the answers'
-// buffers, what a stopped operator has not yet dropped), and the collector needs room to run in.
+// what the queries hold is up to 1.2 times what they charge (1.4 before ORDER BY's buffer was charged: what is
+// left is the keys' computed strings, the answers' buffers, what a stopped operator has not yet dropped), and the
+// collector needs room to run in.
 const DefaultHeapFactor = 1.5
 
 // heldPerCharged is what boundHeap takes the running queries to hold in the live heap per byte they charged: up
