@@ -158,11 +158,6 @@ func (e *evaluator) narrowedScanPlan(x *algebra.BGP, bound varset, key int, orde
 	return order, scan
 }
 
-// scansBySubject reports whether plan chose, for x with bound, to read its first pattern in subject order.
-func (e *evaluator) scansBySubject(x *algebra.BGP, bound varset) bool {
-	return e.scanModeOf(x, bound) != scanNone
-}
-
 // scanModeOf is how plan chose, for x with bound, to read its first pattern.
 func (e *evaluator) scanModeOf(x *algebra.BGP, bound varset) scanMode {
 	return e.scans[orderKey{x, bound, e.activeName()}]

@@ -624,3 +624,9 @@ func TestPlanSmallJoinMeasuresNothing(t *testing.T) {
 		}
 	}
 }
+
+// scansBySubject reports whether plan chose, for x with bound, to read its first pattern in subject order (the
+// tests' question; the engine asks scanModeOf which way).
+func (e *evaluator) scansBySubject(x *algebra.BGP, bound varset) bool {
+	return e.scanModeOf(x, bound) != scanNone
+}
