@@ -165,6 +165,7 @@ type evaluator struct {
 	pathSites   map[*algebra.PathPattern]*pathSite  // per property path pattern (pathPattern)
 	pathOrders  map[pathOrderKey]bool               // pathFirst's costed choices (pathFirstCosted)
 	domainPlans map[domainKey]*domainPlan           // joins that start from their path's domain (domainFirstOf)
+	farOrders   map[pathOrderKey]bool               // joins that start from their path's far end (farFirst)
 	bySubject   map[fanoutKey]*index.Graph          // predicates sorted by subject (subjectIndex)
 	scanRows    map[fanoutKey][]index.Row           // predicates' rows in subject order, for reading only (subjectScan)
 	narrowRows  map[narrowKey]narrowedRows          // first patterns' narrowed rows in subject order (narrowedScan)

@@ -172,6 +172,8 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 			left, right = right, left
 		} else if d := e.domainFirstOf(x, in); d != nil {
 			return e.domainFirst(d, in, emit, errp)
+		} else if e.farFirst(x, in) {
+			left, right = right, left
 		}
 		if e.replayable(left, right) {
 			return e.joinReplay(left, right, in, emit, errp)

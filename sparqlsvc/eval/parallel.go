@@ -299,7 +299,7 @@ func (e *evaluator) forkLeaf(op algebra.Op) *algebra.BGP {
 		}
 		return e.forkLeaf(x.Op)
 	case *algebra.Join:
-		if e.pathFirst(x, e.newRow()) || e.domainFirstOf(x, e.newRow()) != nil || e.valuesFirst(x) != nil {
+		if e.pathFirst(x, e.newRow()) || e.domainFirstOf(x, e.newRow()) != nil || e.valuesFirst(x) != nil || e.farFirst(x, e.newRow()) {
 			return nil
 		}
 		return e.forkLeaf(x.Left)
