@@ -65,9 +65,17 @@ func hierarchyDates(t *testing.T, seed uint64) *Dataset {
 			add(ex("c", c), label, l)
 		}
 	}
+	for c := range 3 { // classes without a parent, some labelled: `*` reaches them by a zero-length step
+		if r.IntN(2) == 0 {
+			add(ex("flat", c), label, rdf.String([]string{"apple", "bee"}[r.IntN(2)]))
+		}
+	}
 	item := func(i int, kind string, class func() rdf.Term) {
 		for range 1 + r.IntN(3) {
 			add(ex(kind, i), typ, class())
+		}
+		if r.IntN(16) == 0 { // a labelled node that is no class: `*` matches it by a zero-length step
+			add(ex(kind, i), label, rdf.String([]string{"axe", "cat"}[r.IntN(2)]))
 		}
 		for range r.IntN(3) {
 			add(ex(kind, i), date, dateOf())
@@ -82,9 +90,9 @@ func hierarchyDates(t *testing.T, seed uint64) *Dataset {
 	return FromIndex(b.Build())
 }
 
-// runJoins evaluates src whole, as written (plain) or not, and returns its solutions sorted, the steps taken and
-// whether a join started from its path's domain.
-func runJoins(t *testing.T, ds *Dataset, src string, plain bool) ([]string, int, bool) {
+// runJoins evaluates src whole, as written (plain) or not, and returns its solutions sorted, the steps taken,
+// whether a join started from its path's domain and whether one started from its path's far end (farFirst).
+func runJoins(t *testing.T, ds *Dataset, src string, plain bool) ([]string, int, bool, bool) {
 	t.Helper()
 	q, err := parser.Parse(src, parser.Options{})
 	if err != nil {
@@ -109,7 +117,11 @@ func runJoins(t *testing.T, ds *Dataset, src string, plain bool) ([]string, int,
 	for _, p := range e.domainPlans {
 		domain = domain || p != nil
 	}
-	return out, e.steps, domain
+	far := false
+	for _, f := range e.farOrders {
+		far = far || f
+	}
+	return out, e.steps, domain, far
 }
 
 // TestDomainFirstMatchesPlainJoins: joins of a BGP with a path whose start the BGP binds, evaluated from the
@@ -149,8 +161,8 @@ func TestDomainFirstMatchesPlainJoins(t *testing.T) {
 		ds := hierarchyDates(t, seed)
 		for gi, src := range graphs {
 			src = pre + src
-			got, _, domain := runJoins(t, ds, src, false)
-			want, _, _ := runJoins(t, ds, src, true)
+			got, _, domain, _ := runJoins(t, ds, src, false)
+			want, _, _, _ := runJoins(t, ds, src, true)
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("seed %d: %s:\n got %d %q\nwant %d %q", seed, src, len(got), got, len(want), want)
 			}
@@ -160,8 +172,8 @@ func TestDomainFirstMatchesPlainJoins(t *testing.T) {
 		}
 		for qi, src := range append(slices.Clone(taken), declined...) {
 			src = pre + src
-			got, steps, domain := runJoins(t, ds, src, false)
-			want, plainSteps, _ := runJoins(t, ds, src, true)
+			got, steps, domain, _ := runJoins(t, ds, src, false)
+			want, plainSteps, _, _ := runJoins(t, ds, src, true)
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("seed %d: %s:\n got %d %q\nwant %d %q", seed, src, len(got), got, len(want), want)
 			}
