@@ -37,23 +37,12 @@ func TestFarFirstMatchesPlainJoins(t *testing.T) {
 	for seed := range uint64(8) {
 		ds := hierarchyDates(t, seed)
 		for _, src := range graphs {
-			src = pre + src
-			got, _, _, far := runJoins(t, ds, src, false)
-			want, _, _, _ := runJoins(t, ds, src, true)
-			if strings.Join(got, "\n") != strings.Join(want, "\n") {
-				t.Errorf("seed %d: %s:\n got %d %q\nwant %d %q", seed, src, len(got), got, len(want), want)
-			}
-			if far {
+			if _, _, far := againstPlain(t, ds, seed, pre+src); far {
 				inGraphs++
 			}
 		}
 		for qi, src := range append(slices.Clone(taken), declined...) {
-			src = pre + src
-			got, steps, _, far := runJoins(t, ds, src, false)
-			want, plainSteps, _, _ := runJoins(t, ds, src, true)
-			if strings.Join(got, "\n") != strings.Join(want, "\n") {
-				t.Errorf("seed %d: %s:\n got %d %q\nwant %d %q", seed, src, len(got), got, len(want), want)
-			}
+			steps, plainSteps, far := againstPlain(t, ds, seed, pre+src)
 			switch {
 			case qi >= len(taken) && far:
 				t.Errorf("seed %d: %s: far end first", seed, src)
@@ -73,4 +62,16 @@ func TestFarFirstMatchesPlainJoins(t *testing.T) {
 	if inGraphs == 0 {
 		t.Error("far end first never taken in named graphs")
 	}
+}
+
+// againstPlain evaluates src with the joins chosen and as written (plainJoins), reports a difference in their
+// solutions, and returns the steps of each and whether a join started from its path's far end.
+func againstPlain(t *testing.T, ds *Dataset, seed uint64, src string) (steps, plainSteps int, far bool) {
+	t.Helper()
+	got, steps, _, far := runJoins(t, ds, src, false)
+	want, plainSteps, _, _ := runJoins(t, ds, src, true)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("seed %d: %s:\n got %d %q\nwant %d %q", seed, src, len(got), got, len(want), want)
+	}
+	return steps, plainSteps, far
 }
