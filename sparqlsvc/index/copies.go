@@ -39,7 +39,8 @@ type subjectCopy struct {
 	sorted bool
 	rows   []Row
 	table  *ObjectTable
-	tableP ID // the table's predicate
+	tableP ID     // the table's predicate
+	sub    *Graph // a kept BySubject graph, set when it is entered
 	bytes  int64
 	used   uint64
 }
@@ -184,6 +185,39 @@ func (g *Graph) NoteObjectProbes(p ID, n int) *ObjectTable {
 	}
 	c.mu.Unlock()
 	return e.table
+}
+
+// subKey is the key of p's BySubject graph among the kept copies ('s').
+func subKey(p ID) string { return string(binary.AppendUvarint([]byte{'s'}, uint64(p))) }
+
+// keptBySubject returns p's BySubject graph from the copies g keeps, made by build(true) and kept (its rows and
+// table of subjects counted) when it is not there and fits; build(false) makes one for the caller alone. Two
+// queries wanting it at the same time may both build it, and keep the first.
+func (g *Graph) keptBySubject(p ID, build func(kept bool) *Graph) *Graph {
+	n := g.Match(0, p, 0).Len()
+	bytes := int64(n)*12 + SubjectTableBytes(n)
+	if n < copyMin || bytes > g.CopyLimit() {
+		return build(false)
+	}
+	c := &g.copies
+	key := subKey(p)
+	c.mu.Lock()
+	if e := c.m[key]; e != nil {
+		c.tick++
+		e.used = c.tick
+		c.mu.Unlock()
+		return e.sub
+	}
+	c.mu.Unlock()
+	sub := build(true)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.m[key]
+	if e == nil {
+		e = c.entry(key, bytes, g.CopyLimit())
+		e.sub = sub
+	}
+	return e.sub
 }
 
 // dropOldest drops the least recently used copy (the map holds a few dozen at most). c.mu is held.

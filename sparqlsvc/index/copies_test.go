@@ -184,3 +184,46 @@ func TestSubjectCopyAfterFailedSort(t *testing.T) {
 		t.Fatalf("copies hold %d bytes, want %d", b, w)
 	}
 }
+
+// TestBySubjectKept: a predicate's BySubject graph, rows and table of subjects, is built once and kept for later
+// calls while it fits (before, its table was built on every call), the least recently used dropped within the
+// bound; one too large for the bound is built for each caller. Every graph answers each subject's probe as the
+// whole graph does.
+func TestBySubjectKept(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	answers := func(g, sub *Graph, p ID) {
+		t.Helper()
+		for _, row := range g.Match(0, p, 0).Rows[:200] {
+			s := row[2]
+			for _, q := range [][3]ID{{s, p, 0}, {s + 1, p, 0}} {
+				want, got := g.Match(q[0], q[1], q[2]), sub.MatchSubject(q[0], q[1], q[2])
+				if want.Len() != got.Len() {
+					t.Fatalf("p%d s%d: %d rows, want %d", p, q[0], got.Len(), want.Len())
+				}
+			}
+		}
+	}
+	g := copiesGraph(r, 20, 5000, 1<<20) // bound 300 000 bytes: two BySubject graphs of 125 000 bytes with their rows
+	a, b := g.BySubject(1), g.BySubject(1)
+	if a != b {
+		t.Fatal("p1's graph was built again, not kept")
+	}
+	answers(g, a, 1)
+	for p := ID(2); p <= 6; p++ {
+		answers(g, g.BySubject(p), p)
+		if g.CopyBytes() > g.CopyLimit() {
+			t.Fatalf("p%d: copies hold %d bytes, over the bound %d", p, g.CopyBytes(), g.CopyLimit())
+		}
+	}
+	if c := g.BySubject(1); c == a {
+		t.Fatal("p1's graph was kept past the bound")
+	} else {
+		answers(g, c, 1)
+	}
+	small := copiesGraph(r, 2, 5000, 1<<20) // bound 30 000 bytes: none fits
+	if x, y := small.BySubject(1), small.BySubject(1); x == y || small.CopyBytes() > small.CopyLimit() {
+		t.Fatalf("a graph over the bound was kept (%d bytes, bound %d)", small.CopyBytes(), small.CopyLimit())
+	} else {
+		answers(small, x, 1)
+	}
+}
