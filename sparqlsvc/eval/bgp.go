@@ -1461,6 +1461,23 @@ func (e *evaluator) valueRanges(m index.Matches, oslot int, conj []algebra.Expr,
 		row[oslot] = 0
 		return ok
 	}
+	// search is pass for narrowTo's binary searches. A form such as 31 February has an id between its month's
+	// last day and the next month's first and passes no comparison, so a search that lands on one would take it
+	// for the boundary and drop the valid dates on its other side. Tested as its month's last day instead, it
+	// keeps every comparison with a date monotone over the block (no date lies between the two), and keep drops
+	// such forms from what the searches kept.
+	search := func(c algebra.Expr, i int) bool {
+		id := rows[i][1]
+		if index.IsInlineDate(id) {
+			if last, _ := index.InlineDateMonth(id); id > last {
+				id = last
+			}
+		}
+		row[oslot] = id
+		ok := e.test(c, row, errp)
+		row[oslot] = 0
+		return ok
+	}
 	// keep adds the rows lo … hi of a block as proven. Among inline dates, forms such as 31 February have ids but
 	// pass no comparison: the runs between them are proven and they are dropped, unless the dates span too many
 	// months to cut (then all stay tested), or only a window narrowed them (its conjuncts are tested anyway).
@@ -1519,7 +1536,7 @@ blocks:
 			if lo == hi {
 				continue blocks
 			}
-			lo, hi = narrowTo(c, lo, hi, pass)
+			lo, hi = narrowTo(c, lo, hi, search)
 		}
 		if ne != nil && lo < hi {
 			// "!=" holds where "<" or ">" does (where the values differ and compare), an end of the interval each,
@@ -1528,7 +1545,7 @@ blocks:
 			h := e.equalHalves(ne)
 			pre, suf, ok := lo, hi, true // the rows from lo to pre, and from suf to hi, pass
 			for _, c := range h {
-				switch a, z := narrowTo(c, lo, hi, pass); {
+				switch a, z := narrowTo(c, lo, hi, search); {
 				case a == z:
 				case a == lo:
 					pre = max(pre, z)
@@ -1559,7 +1576,7 @@ blocks:
 			continue
 		}
 		if in != nil && lo < hi {
-			parts, ok := e.inIntervals(in, lo, hi, pass)
+			parts, ok := e.inIntervals(in, lo, hi, pass, search)
 			if !ok {
 				out = append(out, index.Matches{Rows: rows[lo:hi], Perm: m.Perm})
 				proven = append(proven, false)
@@ -1603,12 +1620,12 @@ func (e *evaluator) inOverSlot(x *algebra.In, oslot int) bool {
 // and within a block "=" holds on the interval where ">=" and "<=" both do (valueRanges' "="), so the union of
 // those intervals is exact. Each interval's ends are tested against x itself: when one fails (a constant for which
 // the halves mean something else), ok is false and the block's rows stay tested.
-func (e *evaluator) inIntervals(x *algebra.In, lo, hi int, pass func(algebra.Expr, int) bool) (parts [][2]int, ok bool) {
+func (e *evaluator) inIntervals(x *algebra.In, lo, hi int, pass, search func(algebra.Expr, int) bool) (parts [][2]int, ok bool) {
 	for i := range x.List {
 		h := e.equalHalves(e.inEqual(x, i))
-		a, z := narrowTo(h[0], lo, hi, pass)
+		a, z := narrowTo(h[0], lo, hi, search)
 		if a < z {
-			a, z = narrowTo(h[1], a, z, pass)
+			a, z = narrowTo(h[1], a, z, search)
 		}
 		if a == z {
 			continue
