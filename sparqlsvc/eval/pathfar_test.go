@@ -30,7 +30,7 @@ func TestFarFirstMatchesPlainJoins(t *testing.T) {
 	}
 	graphs := []string{
 		`SELECT ?g ?a ?l (COUNT(DISTINCT ?i) AS ?n) { GRAPH ?g { ?i :date ?d ; :type/:sub* ?a . ?a :label ?l
-			FILTER(STRSTARTS(?l, "a")) } } GROUP BY ?g ?a ?l`,
+			FILTER(?d >= "2006-01-01"^^xsd:date) FILTER(STRSTARTS(?l, "a")) } } GROUP BY ?g ?a ?l`,
 		`SELECT ?i ?a ?l FROM <http://ex.org/g0> FROM <http://ex.org/g1> { ?i :type/:sub* ?a . ?a :label ?l }`,
 	}
 	inGraphs, takenBy := 0, make([]int, len(taken))
