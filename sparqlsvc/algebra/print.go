@@ -19,13 +19,45 @@ import (
 // print in N-Triples form. Invented variables print with their leading '.', e.g. ?.agg1.
 func Format(op Op) string {
 	var b strings.Builder
-	formatOp(&b, op, 0)
+	(&printer{b: &b}).formatOp(op, 0)
 	return b.String()
+}
+
+// Canonical prints op as Format does with every variable renamed by its first use (?v1, ?v2, … in the order the
+// text meets them, inside EXISTS patterns too). Two operators with equal canonical forms are the same algebra up to
+// a one-to-one renaming of their variables, so they have the same solutions, renamed: the evaluator keeps one
+// subquery's solutions for a twin written with other names (h92's two equal GROUP BYs). Constants print as in
+// Format, so twins that differ in one are not equal; each position of a variable list (a projection's) prints the
+// renaming of its variable, so the two lists correspond position by position.
+func Canonical(op Op) string {
+	var b strings.Builder
+	(&printer{b: &b, names: map[Var]string{}}).formatOp(op, 0)
+	return b.String()
+}
+
+// printer writes the text of Format or Canonical: names, when not nil, renames each variable by its first use.
+type printer struct {
+	b     *strings.Builder
+	names map[Var]string
+}
+
+// name is how v prints after its '?'.
+func (p *printer) name(v Var) string {
+	if p.names == nil {
+		return string(v)
+	}
+	n, ok := p.names[v]
+	if !ok {
+		n = "v" + strconv.Itoa(len(p.names)+1)
+		p.names[v] = n
+	}
+	return n
 }
 
 // FormatQuery prints the query form, dataset and template around Format(q.Op).
 func FormatQuery(q *Query) string {
 	var b strings.Builder
+	p := &printer{b: &b}
 	switch q.Form {
 	case Construct:
 		b.WriteString("(construct (")
@@ -33,7 +65,7 @@ func FormatQuery(q *Query) string {
 			if i > 0 {
 				b.WriteByte(' ')
 			}
-			formatTriple(&b, t)
+			p.formatTriple(t)
 		}
 		b.WriteString(")\n")
 	case Ask:
@@ -47,7 +79,7 @@ func FormatQuery(q *Query) string {
 			if i > 0 {
 				b.WriteByte(' ')
 			}
-			formatNode(&b, n)
+			p.formatNode(n)
 		}
 		b.WriteString(")\n")
 	default:
@@ -61,7 +93,7 @@ func FormatQuery(q *Query) string {
 		b.WriteString("))\n")
 	}
 	b.WriteString("  ")
-	formatOp(&b, q.Op, 1)
+	p.formatOp(q.Op, 1)
 	b.WriteByte(')')
 	return b.String()
 }
@@ -77,7 +109,7 @@ func iriList(iris []string) string {
 // FormatExpr prints one expression.
 func FormatExpr(e Expr) string {
 	var b strings.Builder
-	formatExpr(&b, e, 0)
+	(&printer{b: &b}).formatExpr(e, 0)
 	return b.String()
 }
 
@@ -95,11 +127,12 @@ func indent(b *strings.Builder, depth int) {
 	}
 }
 
-func formatOp(b *strings.Builder, op Op, depth int) {
+func (p *printer) formatOp(op Op, depth int) {
+	b := p.b
 	sub := func(ops ...Op) {
 		for _, o := range ops {
 			indent(b, depth+1)
-			formatOp(b, o, depth+1)
+			p.formatOp(o, depth+1)
 		}
 		b.WriteByte(')')
 	}
@@ -108,16 +141,16 @@ func formatOp(b *strings.Builder, op Op, depth int) {
 		b.WriteString("(bgp")
 		for _, t := range o.Triples {
 			b.WriteByte(' ')
-			formatTriple(b, t)
+			p.formatTriple(t)
 		}
 		b.WriteByte(')')
 	case *PathPattern:
 		b.WriteString("(path ")
-		formatNode(b, o.S)
+		p.formatNode(o.S)
 		b.WriteByte(' ')
 		formatPath(b, o.Path)
 		b.WriteByte(' ')
-		formatNode(b, o.O)
+		p.formatNode(o.O)
 		b.WriteByte(')')
 	case *Join:
 		b.WriteString("(join")
@@ -125,23 +158,23 @@ func formatOp(b *strings.Builder, op Op, depth int) {
 	case *LeftJoin:
 		b.WriteString("(leftjoin")
 		indent(b, depth+1)
-		formatOp(b, o.Left, depth+1)
+		p.formatOp(o.Left, depth+1)
 		indent(b, depth+1)
-		formatOp(b, o.Right, depth+1)
+		p.formatOp(o.Right, depth+1)
 		if o.Expr != nil {
 			indent(b, depth+1)
-			formatExpr(b, o.Expr, depth+1)
+			p.formatExpr(o.Expr, depth+1)
 		}
 		b.WriteByte(')')
 	case *Filter:
 		b.WriteString("(filter ")
 		if len(o.Exprs) == 1 {
-			formatExpr(b, o.Exprs[0], depth)
+			p.formatExpr(o.Exprs[0], depth)
 		} else {
 			b.WriteString("(exprlist")
 			for _, e := range o.Exprs {
 				b.WriteByte(' ')
-				formatExpr(b, e, depth)
+				p.formatExpr(e, depth)
 			}
 			b.WriteByte(')')
 		}
@@ -154,24 +187,24 @@ func formatOp(b *strings.Builder, op Op, depth int) {
 		sub(o.Left, o.Right)
 	case *Graph:
 		b.WriteString("(graph ")
-		formatNode(b, o.Name)
+		p.formatNode(o.Name)
 		sub(o.Op)
 	case *Service:
 		b.WriteString("(service ")
 		if o.Silent {
 			b.WriteString("silent ")
 		}
-		formatNode(b, o.Name)
+		p.formatNode(o.Name)
 		sub(o.Op)
 	case *Extend:
 		b.WriteString("(extend ((?")
-		b.WriteString(string(o.Var))
+		b.WriteString(p.name(o.Var))
 		b.WriteByte(' ')
-		formatExpr(b, o.Expr, depth)
+		p.formatExpr(o.Expr, depth)
 		b.WriteString("))")
 		sub(o.Op)
 	case *Table:
-		formatTable(b, o)
+		p.formatTable(o)
 	case *Group:
 		b.WriteString("(group (")
 		for i, k := range o.Keys {
@@ -180,23 +213,23 @@ func formatOp(b *strings.Builder, op Op, depth int) {
 			}
 			if k.Var != "" {
 				if v, ok := k.Expr.(Var); ok && v == k.Var {
-					b.WriteString("?" + string(v))
+					b.WriteString("?" + p.name(v))
 					continue
 				}
-				b.WriteString("(?" + string(k.Var) + " ")
-				formatExpr(b, k.Expr, depth)
+				b.WriteString("(?" + p.name(k.Var) + " ")
+				p.formatExpr(k.Expr, depth)
 				b.WriteByte(')')
 				continue
 			}
-			formatExpr(b, k.Expr, depth)
+			p.formatExpr(k.Expr, depth)
 		}
 		b.WriteString(") (")
 		for i, a := range o.Aggregates {
 			if i > 0 {
 				b.WriteByte(' ')
 			}
-			b.WriteString("(?" + string(a.Var) + " ")
-			formatExpr(b, a.Aggregate, depth)
+			b.WriteString("(?" + p.name(a.Var) + " ")
+			p.formatExpr(a.Aggregate, depth)
 			b.WriteByte(')')
 		}
 		b.WriteByte(')')
@@ -209,10 +242,10 @@ func formatOp(b *strings.Builder, op Op, depth int) {
 			}
 			if c.Desc {
 				b.WriteString("(desc ")
-				formatExpr(b, c.Expr, depth)
+				p.formatExpr(c.Expr, depth)
 				b.WriteByte(')')
 			} else {
-				formatExpr(b, c.Expr, depth)
+				p.formatExpr(c.Expr, depth)
 			}
 		}
 		b.WriteByte(')')
@@ -223,7 +256,7 @@ func formatOp(b *strings.Builder, op Op, depth int) {
 			if i > 0 {
 				b.WriteByte(' ')
 			}
-			b.WriteString("?" + string(v))
+			b.WriteString("?" + p.name(v))
 		}
 		b.WriteByte(')')
 		sub(o.Op)
@@ -250,10 +283,11 @@ func formatOp(b *strings.Builder, op Op, depth int) {
 	}
 }
 
-func formatTable(b *strings.Builder, t *Table) {
+func (p *printer) formatTable(t *Table) {
+	b := p.b
 	b.WriteString("(table (vars")
 	for _, v := range t.Vars {
-		b.WriteString(" ?" + string(v))
+		b.WriteString(" ?" + p.name(v))
 	}
 	b.WriteByte(')')
 	for _, row := range t.Rows {
@@ -262,7 +296,7 @@ func formatTable(b *strings.Builder, t *Table) {
 			if term.IsZero() {
 				continue
 			}
-			b.WriteString(" [?" + string(t.Vars[i]) + " ")
+			b.WriteString(" [?" + p.name(t.Vars[i]) + " ")
 			b.WriteString(formatTerm(term))
 			b.WriteByte(']')
 		}
@@ -271,19 +305,21 @@ func formatTable(b *strings.Builder, t *Table) {
 	b.WriteByte(')')
 }
 
-func formatTriple(b *strings.Builder, t Triple) {
+func (p *printer) formatTriple(t Triple) {
+	b := p.b
 	b.WriteString("(triple ")
-	formatNode(b, t.S)
+	p.formatNode(t.S)
 	b.WriteByte(' ')
-	formatNode(b, t.P)
+	p.formatNode(t.P)
 	b.WriteByte(' ')
-	formatNode(b, t.O)
+	p.formatNode(t.O)
 	b.WriteByte(')')
 }
 
-func formatNode(b *strings.Builder, n Node) {
+func (p *printer) formatNode(n Node) {
+	b := p.b
 	if n.IsVar() {
-		b.WriteString("?" + string(n.Var))
+		b.WriteString("?" + p.name(n.Var))
 		return
 	}
 	b.WriteString(formatTerm(n.Term))
@@ -308,10 +344,11 @@ func formatTerm(t rdf.Term) string {
 	return t.String()
 }
 
-func formatExpr(b *strings.Builder, e Expr, depth int) {
+func (p *printer) formatExpr(e Expr, depth int) {
+	b := p.b
 	switch x := e.(type) {
 	case Var:
-		b.WriteString("?" + string(x))
+		b.WriteString("?" + p.name(x))
 	case Constant:
 		b.WriteString(formatTerm(x.Term))
 	case *Call:
@@ -319,7 +356,7 @@ func formatExpr(b *strings.Builder, e Expr, depth int) {
 		b.WriteString(strings.ToLower(x.Func))
 		for _, a := range x.Args {
 			b.WriteByte(' ')
-			formatExpr(b, a, depth)
+			p.formatExpr(a, depth)
 		}
 		b.WriteByte(')')
 	case *FunctionCall:
@@ -329,7 +366,7 @@ func formatExpr(b *strings.Builder, e Expr, depth int) {
 		}
 		for _, a := range x.Args {
 			b.WriteByte(' ')
-			formatExpr(b, a, depth)
+			p.formatExpr(a, depth)
 		}
 		b.WriteByte(')')
 	case *In:
@@ -338,10 +375,10 @@ func formatExpr(b *strings.Builder, e Expr, depth int) {
 		} else {
 			b.WriteString("(in ")
 		}
-		formatExpr(b, x.Expr, depth)
+		p.formatExpr(x.Expr, depth)
 		for _, a := range x.List {
 			b.WriteByte(' ')
-			formatExpr(b, a, depth)
+			p.formatExpr(a, depth)
 		}
 		b.WriteByte(')')
 	case *Exists:
@@ -353,7 +390,9 @@ func formatExpr(b *strings.Builder, e Expr, depth int) {
 		if x.Pattern != nil {
 			// Expressions print on one line, so the pattern does too.
 			b.WriteByte(' ')
-			b.WriteString(strings.Join(strings.Fields(Format(x.Pattern)), " "))
+			var pb strings.Builder
+			(&printer{b: &pb, names: p.names}).formatOp(x.Pattern, 0)
+			b.WriteString(strings.Join(strings.Fields(pb.String()), " "))
 		} else {
 			b.WriteString(" (untranslated)")
 		}
@@ -365,7 +404,7 @@ func formatExpr(b *strings.Builder, e Expr, depth int) {
 		}
 		if x.Expr != nil {
 			b.WriteByte(' ')
-			formatExpr(b, x.Expr, depth)
+			p.formatExpr(x.Expr, depth)
 		}
 		if x.Name == "GROUP_CONCAT" && x.Separator != " " {
 			b.WriteString(" (separator " + rdf.String(x.Separator).String() + ")")

@@ -59,6 +59,8 @@ type Options struct {
 	// replayMax, for tests, replaces replayMaxIDs, the ids joinReplay keeps of a right operand evaluated once
 	// (> 0), or keeps none, so that every right operand is evaluated per left solution (< 0).
 	replayMax int
+	// noSubMemo, for tests, evaluates every subquery as written: none replays a twin's kept solutions (subMemo).
+	noSubMemo bool
 	// Memory, when set, is the server's budget shared by the queries running at once (memory.go): what this
 	// query holds is charged on it as well, and a query that would pass it stops with ErrServerMemory.
 	Memory *Memory
@@ -217,6 +219,8 @@ type evaluator struct {
 	minusBy     map[*algebra.Minus]minusBuilt       // MINUS's index of its right side, kept for workers (minusIndexOf)
 	inMemos     map[*algebra.In]*inMemo             // IN over constants: answers by the value's id (inMemoOf)
 	minusNot    map[*algebra.Minus]*algebra.Filter  // MINUS as FILTER NOT EXISTS where that is the same (minusAsNotExists)
+	subRoots    map[algebra.Op]*subRoot             // subqueries that share a canonical form (sharedSubqueries), nil if none
+	subKept     map[subKey]*subKept                 // their kept solutions (subMemo)
 }
 
 // Sink receives a query's answer as it is produced, so nothing but the operators that must hold rows keeps it in
@@ -339,6 +343,9 @@ func newEvaluator(ctx context.Context, ds *Dataset, q *algebra.Query, opt Option
 		return fresh
 	}
 	e.collectVars(q)
+	if !opt.noSubMemo {
+		e.subRoots = e.sharedSubqueries(q.Op)
+	}
 	return e
 }
 

@@ -153,6 +153,13 @@ func (e *evaluator) exec(op algebra.Op, in []ID, emit emitFn, errp *error) bool 
 
 // execOp is exec's evaluation of op itself.
 func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) bool {
+	if e.subRoots != nil {
+		if r := e.subRoots[op]; r != nil {
+			if done, ok := e.subMemo(r, op, in, emit, errp); done {
+				return ok
+			}
+		}
+	}
 	switch x := op.(type) {
 	case *algebra.BGP:
 		return e.bgp(x, in, emit, errp)
