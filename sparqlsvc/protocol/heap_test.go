@@ -19,12 +19,12 @@ func TestHeapBound(t *testing.T) {
 		gate := NewGate(0, 0, nil)
 		gate.SetMemory(64 << 20)
 		gate.SetHeapBound(0)
-		leave, _, err := gate.enter(t.Context(), r, false, func() {})
+		leave, _, err := gate.enter(t.Context(), r, false, false, func() {})
 		if err != nil {
 			t.Fatal(err)
 		}
 		// A second query leaves the limit where the first set it: nothing is charged yet.
-		leave2, _, _ := gate.enter(t.Context(), r, false, func() {})
+		leave2, _, _ := gate.enter(t.Context(), r, false, false, func() {})
 		limit := debug.SetMemoryLimit(-1)
 		if least := int64(1.5*float64(64<<20)) + heapSlack; prev > least && (limit < least || limit > least+512<<20) {
 			t.Errorf("limit %d MiB while queries run, want %d MiB and what the test process holds (under 512 MiB)", limit>>20, least>>20)

@@ -26,6 +26,9 @@ type Limits struct {
 	// MaxResults bounds the solutions (SELECT) or triples (CONSTRUCT, DESCRIBE) of one answer; an answer cut
 	// there says so (see Truncated).
 	MaxResults int
+	// Keep keeps the query's slot while anonymous clients wait for one (Gate): only a waiting query that keeps its
+	// own takes it back. For an accountable caller, whose credential the hub's administrator issued and can revoke.
+	Keep bool
 }
 
 // Defaults of Limits, documented in docs/reliability.md.
@@ -36,9 +39,10 @@ const (
 	DefaultMaxResults = 100_000
 )
 
-// CredentialedLimits are what a server may give callers with a valid credential: they are accountable, so a
-// longer time limit, a larger budget and longer answers.
-var CredentialedLimits = Limits{Timeout: 2 * time.Minute, MaxMemory: 256 << 20, MaxRows: 8_000_000, MaxResults: 1_000_000}
+// CredentialedLimits are what a server may give callers with a valid credential: they are accountable (every
+// credential is issued by the hub's administrator, ldhub app/token create), so a longer time limit, a larger
+// budget, longer answers, and a slot kept while anonymous clients wait (Keep).
+var CredentialedLimits = Limits{Timeout: 2 * time.Minute, MaxMemory: 256 << 20, MaxRows: 8_000_000, MaxResults: 1_000_000, Keep: true}
 
 func (l Limits) withDefaults() Limits {
 	if l.Timeout <= 0 {
@@ -66,18 +70,23 @@ func (l Limits) withDefaults() Limits {
 // a lookup (isLookup: every triple pattern read from a constant subject or one it binds, rows bounded by the
 // constants' fan-out) that finds no slot runs in a lane of its own beside them, one per client, under
 // lookupLimits: a query whose plan is known cheap is answered however many heavy ones run, and a lookup that is
-// not cheap after all costs at most the lane's short time limit. A query that finds neither is refused at once
-// with 503 and Retry-After, not queued. One Gate is shared by every endpoint of a server.
+// not cheap after all costs at most the lane's short time limit. A query that finds neither waits for a slot
+// (share.go) or is refused with 503 and Retry-After. One Gate is shared by every endpoint of a server.
+//
+// Clients are also counted by network (networkKey): an IPv6 /48 holds at most half the slots however many /64s
+// its queries come from.
 type Gate struct {
 	max, perClient int
+	perNetwork     int // slots one network (networkKey) holds at most
 	reserve        int // slots kept for clients that hold none
 	lookupMax      int // lookups running outside the slots, at most one per client
 	client         func(*http.Request) string
 	mu             sync.Mutex
-	slots          []*slot         // the queries holding a slot (share.go)
-	byClient       map[string]int  // slots held per client
-	lookups        map[string]bool // clients with a lookup running in the lane
-	queue          []*waiter       // clients holding no slot that wait for one, oldest first (share.go)
+	slots          []*slot           // the queries holding a slot (share.go)
+	byClient       map[string]int    // slots held per client
+	byNetwork      map[string]int    // slots held per network
+	lookups        map[string]string // clients with a lookup running in the lane, to their network
+	queue          []*waiter         // clients holding no slot that wait for one, oldest first (share.go)
 	// slice is what a query runs at least before it yields its slot to a waiting client; wait how long a client
 	// waits for one at most.
 	slice, wait time.Duration
@@ -167,15 +176,30 @@ func NewGate(max, perClient int, client func(*http.Request) string) *Gate {
 	if perClient <= 0 {
 		perClient = DefaultPerClient
 	}
-	return &Gate{max: max, perClient: perClient, reserve: max / 4, lookupMax: max/2 + max%2, client: client,
-		byClient: map[string]int{}, lookups: map[string]bool{}, slice: DefaultSlice, wait: 2 * DefaultSlice,
+	perNetwork := max / 2
+	if perNetwork < perClient {
+		perNetwork = perClient
+	}
+	return &Gate{max: max, perClient: perClient, perNetwork: perNetwork, reserve: max / 4, lookupMax: max/2 + max%2,
+		client: client, byClient: map[string]int{}, byNetwork: map[string]int{}, lookups: map[string]string{},
+		slice: DefaultSlice, wait: 2 * DefaultSlice,
 		cores:  eval.NewCores(runtime.GOMAXPROCS(0)),
 		memory: eval.NewMemory(DefaultServerMemory)}
 }
 
 // clientKey is what a client address counts as: an IPv4 address (an IPv4-mapped IPv6 one too) by itself, an IPv6
 // address by its /64, the prefix a single site or host is given. Anything else (a test's name) is its own key.
-func clientKey(addr string) string {
+func clientKey(addr string) string { return ipv6Prefix(addr, 64) }
+
+// networkKey is the network a client address belongs to, for the share of slots one party holds: an IPv6
+// address's /48, the prefix a site is usually given (one host commonly holds a /64 and a site a /56 or /48, so a
+// single party can speak from thousands of /64s), and an IPv4 address by itself. IPv4 addresses are not grouped
+// by /24: a /24 often holds a provider's unrelated customers or a campus's NAT pool, and IPv4 addresses are
+// scarce enough that many of them are many hosts. Anything else is its own network.
+func networkKey(addr string) string { return ipv6Prefix(addr, 48) }
+
+// ipv6Prefix is an IPv6 address's prefix of bits bits, an IPv4 address by itself, anything else as it is.
+func ipv6Prefix(addr string, bits int) string {
 	a, err := netip.ParseAddr(addr)
 	if err != nil {
 		return addr
@@ -183,7 +207,7 @@ func clientKey(addr string) string {
 	if a = a.Unmap(); a.Is4() {
 		return a.String()
 	}
-	return netip.PrefixFrom(a.WithZone(""), 64).Masked().String()
+	return netip.PrefixFrom(a.WithZone(""), bits).Masked().String()
 }
 
 // clientOf is the address a request counts against: the peer's IP without its port.

@@ -424,7 +424,9 @@ type heavyLoad struct {
 	cancel  context.CancelFunc
 	refused atomic.Int32
 	yielded atomic.Int32 // ended with 503 to give their slot to a waiting client
-	wg      sync.WaitGroup
+	// yieldedOff counts those of yielded sent to a path other than /sparql (TestCredentialedQueriesKeepTheirSlots).
+	yieldedOff atomic.Int32
+	wg         sync.WaitGroup
 }
 
 const heavyQuery = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }" // 10^9 rows over 1000 triples
@@ -449,13 +451,19 @@ func (l *heavyLoad) waiting() int {
 }
 
 // start sends one heavy query from ip and waits until the gate has admitted or refused it.
-func (l *heavyLoad) start(ip string) {
+func (l *heavyLoad) start(ip string) { l.startAt(ip, "/sparql", "") }
+
+// startAt is start at the endpoint path, with an X-Forwarded-For of forwarded when it is not empty.
+func (l *heavyLoad) startAt(ip, path, forwarded string) {
 	c := fromAddress(ip)
 	before := l.running() + l.waiting() + int(l.refused.Load())
 	l.wg.Add(1)
 	go func() {
 		defer l.wg.Done()
-		req, _ := http.NewRequestWithContext(l.ctx, "GET", l.srv+"/sparql?query="+url.QueryEscape(heavyQuery), nil)
+		req, _ := http.NewRequestWithContext(l.ctx, "GET", l.srv+path+"?query="+url.QueryEscape(heavyQuery), nil)
+		if forwarded != "" {
+			req.Header.Set("X-Forwarded-For", forwarded)
+		}
 		resp, err := c.Do(req)
 		if err != nil {
 			return // cancelled at the end
@@ -465,6 +473,9 @@ func (l *heavyLoad) start(ip string) {
 		switch {
 		case resp.StatusCode == http.StatusServiceUnavailable && strings.Contains(string(body), "gave its slot"):
 			l.yielded.Add(1)
+			if path != "/sparql" {
+				l.yieldedOff.Add(1)
+			}
 			if resp.Header.Get("Retry-After") == "" {
 				l.t.Errorf("a query that yielded its slot: no Retry-After")
 			}
@@ -581,25 +592,26 @@ func TestLookupsWhenTheSlotsAreFull(t *testing.T) {
 	}
 }
 
-// TestGateCountsClients: the gate counts an IPv6 client by its /64 and an IPv4 one by its address, and its lane
-// takes one lookup per client and at most half the slots' number.
+// TestGateCountsClients: the gate counts an IPv6 client by its /64 and an IPv4 one by its address, an IPv6 /48
+// holds at most half the slots, and its lane takes one lookup per client and at most half the slots' number.
 func TestGateCountsClients(t *testing.T) {
-	for addr, want := range map[string]string{
-		"2001:db8:1:2:aaaa::1":    "2001:db8:1:2::/64",
-		"2001:db8:1:2:ffff:1:2:3": "2001:db8:1:2::/64",
-		"fe80::1%eth0":            "fe80::/64",
-		"::ffff:192.0.2.7":        "192.0.2.7",
-		"192.0.2.7":               "192.0.2.7",
-		"not an address":          "not an address",
+	for addr, want := range map[string][2]string{ // clientKey, networkKey
+		"2001:db8:1:2:aaaa::1":    {"2001:db8:1:2::/64", "2001:db8:1::/48"},
+		"2001:db8:1:2:ffff:1:2:3": {"2001:db8:1:2::/64", "2001:db8:1::/48"},
+		"2001:db8:1:ffff::3":      {"2001:db8:1:ffff::/64", "2001:db8:1::/48"},
+		"fe80::1%eth0":            {"fe80::/64", "fe80::/48"},
+		"::ffff:192.0.2.7":        {"192.0.2.7", "192.0.2.7"},
+		"192.0.2.7":               {"192.0.2.7", "192.0.2.7"},
+		"not an address":          {"not an address", "not an address"},
 	} {
-		if got := clientKey(addr); got != want {
-			t.Errorf("clientKey(%q) = %q, want %q", addr, got, want)
+		if got := [2]string{clientKey(addr), networkKey(addr)}; got != want {
+			t.Errorf("clientKey, networkKey(%q) = %q, want %q", addr, got, want)
 		}
 	}
 	gate := NewGate(4, 2, clientHeader)
 	gate.wait = 0 // a query that finds no slot is refused, not queued (TestGateSharesSlots)
 	admit := func(client string, lookup bool) (func(), bool, bool) {
-		leave, lane, err := gate.enter(t.Context(), from(client), lookup, func() {})
+		leave, lane, err := gate.enter(t.Context(), from(client), lookup, false, func() {})
 		return leave, lane, err == nil
 	}
 	// Two addresses of one /64 hold its two queries; a third of it is refused, another /64 is not.
@@ -608,8 +620,13 @@ func TestGateCountsClients(t *testing.T) {
 	if _, _, ok := admit("2001:db8:1:2::c", false); ok {
 		t.Errorf("a third query of one /64 admitted")
 	}
-	if _, lane, ok := admit("2001:db8:1:3::1", false); !ok || lane {
-		t.Errorf("another /64: admitted %v, lane %v", ok, lane)
+	// Another /64 of the same /48 is refused: the /48 holds its half of the slots (networkKey); one of another
+	// /48 is not.
+	if _, _, ok := admit("2001:db8:1:3::1", false); ok {
+		t.Errorf("a third query of one /48 admitted, beyond its half of the slots")
+	}
+	if _, lane, ok := admit("2001:db8:2:3::1", false); !ok || lane {
+		t.Errorf("another /48: admitted %v, lane %v", ok, lane)
 	}
 	if _, _, ok := admit("192.0.2.1", false); !ok {
 		t.Errorf("the gate's fourth slot refused")

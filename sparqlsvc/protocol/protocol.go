@@ -334,8 +334,9 @@ func (h *Handler) parse(r *http.Request, query string) (*algebra.Query, error) {
 }
 
 // open passes the gate and resolves the query's dataset; done releases both. ctx is the query's: the request's,
-// ended with errYielded when the gate takes its slot back for a waiting client. lim is what bounds the query: the
-// handler's limits, within lookupLimits when the gate admitted q as a lookup outside its slots.
+// ended with errYielded when the gate takes its slot back for a waiting client (never for an anonymous one when
+// the limits keep the slot, Limits.Keep). lim is what bounds the query: the handler's limits, within lookupLimits
+// when the gate admitted q as a lookup outside its slots.
 func (h *Handler) open(w http.ResponseWriter, r *http.Request, params map[string][]string, q *algebra.Query) (ctx context.Context, ds Backend, done func(), lim Limits, err error) {
 	ctx, cancel := context.WithCancelCause(r.Context())
 	leave := func() {}
@@ -347,7 +348,7 @@ func (h *Handler) open(w http.ResponseWriter, r *http.Request, params map[string
 			httpx.EndWritesBy(w, time.Now().Add(endGrace))
 		}
 		var lane bool
-		if leave, lane, err = h.Gate.enter(ctx, r, isLookup(q), yield); err != nil {
+		if leave, lane, err = h.Gate.enter(ctx, r, isLookup(q), lim.Keep, yield); err != nil {
 			cancel(nil)
 			if errors.Is(err, errBusy) {
 				w.Header().Set("Retry-After", retryAfter)

@@ -3,10 +3,16 @@ package protocol
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ldhub/ldhub/content/codec"
 )
 
 // admission is one query through a gate in TestGateSharesSlots: it ends (leaves the gate) when told to yield, as
@@ -21,7 +27,7 @@ type admission struct {
 
 func admit(ctx context.Context, gate *Gate, client string) *admission {
 	a := &admission{client: client, yielded: make(chan struct{})}
-	a.leave, _, a.err = gate.enter(ctx, from(client), false, func() {
+	a.leave, _, a.err = gate.enter(ctx, from(client), false, false, func() {
 		a.once.Do(func() { close(a.yielded) })
 	})
 	return a
@@ -165,6 +171,156 @@ func TestSlotsAreShared(t *testing.T) {
 	for _, s := range gate.slots {
 		if s.cut != nil {
 			t.Errorf("%s still due to yield with nobody waiting", s.client)
+		}
+	}
+}
+
+// twoTierServer serves /sparql with anonymous limits and /cred/sparql with CredentialedLimits' Keep (as api/server
+// and site do for a caller with a valid credential), both through gate; client names the address a request
+// counts against.
+func twoTierServer(t *testing.T, gate *Gate) *httptest.Server {
+	t.Helper()
+	ds := hostileData(t, 200)
+	handler := func(lim Limits) *Handler {
+		return &Handler{
+			Codecs:   codec.Default(),
+			Endpoint: func(*http.Request) string { return "http://hub.example/p/sparql" },
+			Resolve: func(context.Context, *http.Request, DatasetRequest) (Backend, func(), error) {
+				return ds, func() {}, nil
+			},
+			Limits: lim,
+			Gate:   gate,
+		}
+	}
+	kept := CredentialedLimits
+	kept.Timeout = 20 * time.Second
+	mux := http.NewServeMux()
+	mux.Handle("/sparql", handler(Limits{Timeout: 20 * time.Second}))
+	mux.Handle("/cred/sparql", handler(kept))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestCredentialedQueriesKeepTheirSlots: a credentialed caller's query (CredentialedLimits, Keep) does not yield
+// its slot to an anonymous client waiting for one; an anonymous query yields instead, and with every slot held
+// by credentialed queries the anonymous client waits in vain (503). A credentialed client waiting takes a slot
+// back from a credentialed query. Before, the gate knew no credentials: the youngest query of a client holding
+// two yielded, credentialed or not, and the anonymous newcomer was answered. Real clients from loopback
+// addresses.
+func TestCredentialedQueriesKeepTheirSlots(t *testing.T) {
+	gate := NewGate(0, 0, nil)
+	gate.slice, gate.wait = time.Second, 4*time.Second
+	srv := twoTierServer(t, gate)
+	load := newHeavyLoad(t, srv.URL, gate)
+	// Two anonymous clients with two queries each, then three credentialed ones (two, one, one).
+	for _, ip := range []string{"127.0.0.11", "127.0.0.11", "127.0.0.12", "127.0.0.12"} {
+		load.start(ip)
+	}
+	for _, ip := range []string{"127.0.0.14", "127.0.0.14", "127.0.0.15", "127.0.0.16"} {
+		load.startAt(ip, "/cred/sparql", "")
+	}
+	if n := load.running(); n != DefaultMaxConcurrent {
+		t.Fatalf("%d heavy queries running, want %d", n, DefaultMaxConcurrent)
+	}
+	ask := func(ip, path string, want int) {
+		t.Helper()
+		resp, err := fromAddress(ip).Get(srv.URL + path + "?query=" + url.QueryEscape("ASK { ?s <http://ex.org/next> <http://ex.org/n2> }"))
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != want {
+			t.Errorf("%s at %s: %d %s, want %d", ip, path, resp.StatusCode, body, want)
+		}
+	}
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Go(func() { ask(fmt.Sprintf("127.0.0.%d", 21+i), "/sparql", 200) })
+	}
+	wg.Wait()
+	waitFor(t, func() bool { return load.running()+int(load.yielded.Load()) == DefaultMaxConcurrent })
+	if y, off := load.yielded.Load(), load.yieldedOff.Load(); y < 1 || off != 0 {
+		t.Errorf("for two anonymous waiters %d queries yielded, %d of them credentialed; want 1 or 2, none credentialed", y, off)
+	}
+
+	// The anonymous queries end (their clients go away): credentialed ones and new anonymous ones fill the slots.
+	// An anonymous newcomer now finds no query that yields to it.
+	gate.mu.Lock()
+	for _, s := range gate.slots {
+		if !s.keep {
+			s.yield()
+		}
+	}
+	gate.mu.Unlock()
+	waitFor(t, func() bool { return load.running() == 4 })
+	for i := range 4 {
+		load.startAt(fmt.Sprintf("127.0.0.%d", 17+i), "/cred/sparql", "")
+	}
+	if n := load.running(); n != DefaultMaxConcurrent {
+		t.Fatalf("%d credentialed queries running, want %d", n, DefaultMaxConcurrent)
+	}
+	before := load.yielded.Load()
+	start := time.Now()
+	ask("127.0.0.24", "/sparql", http.StatusServiceUnavailable)
+	if waited := time.Since(start); waited < gate.wait {
+		t.Errorf("the anonymous newcomer was refused after %s, before its wait of %s", waited, gate.wait)
+	}
+	if y := load.yielded.Load() - before; y != 0 {
+		t.Errorf("%d credentialed queries yielded to an anonymous client", y)
+	}
+	// A credentialed newcomer takes a slot back from a credentialed query.
+	ask("127.0.0.25", "/cred/sparql", 200)
+	waitFor(t, func() bool { return load.yieldedOff.Load() >= 1 })
+}
+
+// TestNetworkShareOfSlots: queries from eight /64s of one IPv6 /48 (a site, or a host given a /48) took all eight
+// slots, one /64 each, and the next client waited while they yielded to each other's retries. Now the /48 holds at
+// most half the slots: four of its queries run, the others wait for its own slots, and four other networks' heavy
+// queries and a cheap query are admitted at once. The addresses come as a trusted proxy forwards them
+// (X-Forwarded-For), from real clients on loopback.
+func TestNetworkShareOfSlots(t *testing.T) {
+	gate := NewGate(0, 0, func(r *http.Request) string { return r.Header.Get("X-Forwarded-For") })
+	gate.slice, gate.wait = time.Hour, 300*time.Millisecond
+	srv := twoTierServer(t, gate)
+	load := newHeavyLoad(t, srv.URL, gate)
+	for i := range 8 {
+		load.startAt("127.0.0.11", "/sparql", fmt.Sprintf("2001:db8:1:%x::1", i+1))
+	}
+	waitFor(t, func() bool { return load.waiting() == 0 && load.running()+int(load.refused.Load()) == 8 })
+	if n, r := load.running(), load.refused.Load(); n != DefaultMaxConcurrent/2 || r != DefaultMaxConcurrent/2 {
+		t.Errorf("eight /64s of one /48: %d running and %d refused, want %d and %d", n, r, DefaultMaxConcurrent/2, DefaultMaxConcurrent/2)
+	}
+	for i := range 4 {
+		load.startAt("127.0.0.12", "/sparql", fmt.Sprintf("2001:db8:%x::1", i+2))
+	}
+	if n := load.running(); n != DefaultMaxConcurrent {
+		t.Errorf("four other /48s beside it: %d heavy queries running, want %d", n, DefaultMaxConcurrent)
+	}
+	// A lookup from yet another /48 is answered in the lane; one of the /48 that holds four slots too.
+	for _, addr := range []string{"2001:db8:9::1", "2001:db8:1:99::1"} {
+		req, _ := http.NewRequest("GET", srv.URL+"/sparql?query="+url.QueryEscape("ASK { <http://ex.org/n2> ?p ?o }"), nil)
+		req.Header.Set("X-Forwarded-For", addr)
+		resp, err := fromAddress("127.0.0.13").Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(body), "true") {
+			t.Errorf("a lookup from %s with the slots full: %d %s", addr, resp.StatusCode, body)
+		}
+	}
+}
+
+// waitFor waits up to 20 s for cond.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met in 20 s")
 		}
 	}
 }
