@@ -179,8 +179,10 @@ func TestExistsMemoKeptWherePays(t *testing.T) {
 		}
 		ds := FromIndex(b.Build())
 		count := func(not string) (int, *evaluator) {
-			src := `PREFIX x: <http://ex.org/> SELECT (COUNT(*) AS ?n) WHERE { ?o x:product ?p ; x:country ?c FILTER ` + not +
-				`EXISTS { ?r x:reviewFor ?p ; x:reviewer ?u . ?u x:country ?c } }`
+			// "|| ?o = x:none" makes the conjunct read ?o, distinct per row, so a repeated pair is not answered
+			// again from the row before (lastAnswer) but from the memo, whose rule this test is about.
+			src := `PREFIX x: <http://ex.org/> SELECT (COUNT(*) AS ?n) WHERE { ?o x:product ?p ; x:country ?c FILTER (` + not +
+				`EXISTS { ?r x:reviewFor ?p ; x:reviewer ?u . ?u x:country ?c } || ?o = x:none) }`
 			res, e := semiRun(t, ds, src, Options{semiJoin: -1})
 			var n int
 			if _, err := fmt.Sscan(res.Rows[0][0].Value, &n); err != nil {
