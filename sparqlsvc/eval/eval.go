@@ -156,24 +156,24 @@ type evaluator struct {
 	multi       bool // graphs with their own dictionaries take part (Dataset.Extra)
 	consts      map[rdf.Term]ID
 	reach       map[reachKey][]ID
-	curRow      []ID                                // the solution an Extend is evaluating, which scopes BNODE(label)
-	bindVs      varset                              // variables bound by BIND/SELECT expressions
-	direct      map[*algebra.Extend]bool            // expressions whose values are read only within their solution (markDirect)
-	lowest      map[*algebra.Extend]bool            // the deepest of each chain of them, which empties the scratch list per solution
-	topK        map[*algebra.OrderBy]topBound       // ORDER BYs under a LIMIT: how many first solutions the slice can use
-	topReads    map[*algebra.OrderBy]*topRead       // ORDER BYs whose BGP may be read in the first key's order (topReadOf)
-	argStack    []rdf.Term                          // the evaluated arguments of the calls being evaluated (args)
-	pathCursors map[*algebra.PathLink][]probeCursor // per link of a property path (linkCursors)
-	pathSites   map[*algebra.PathPattern]*pathSite  // per property path pattern (pathPattern)
-	pathOrders  map[pathOrderKey]bool               // pathFirst's costed choices (pathFirstCosted)
-	domainPlans map[domainKey]*domainPlan           // joins that start from their path's domain (domainFirstOf)
-	farOrders   map[pathOrderKey]bool               // joins that start from their path's far end (farFirst)
-	bySubject   map[fanoutKey]*index.Graph          // predicates sorted by subject (subjectIndex)
-	scanRows    map[fanoutKey][]index.Row           // predicates' rows in subject order, for reading only (subjectScan)
-	narrowRows  map[narrowKey]narrowedRows          // first patterns' narrowed rows in subject order (narrowedScan)
-	byObject    map[fanoutKey]*index.ObjectTable    // predicates' tables of objects (objectIndex)
-	existsMemos map[*algebra.Exists]*existsMemo     // EXISTS answers by the values the pattern sees
-	lastExists  *algebra.Exists                     // the EXISTS existsMemoOf last returned, and its memo
+	curRow      []ID                               // the solution an Extend is evaluating, which scopes BNODE(label)
+	bindVs      varset                             // variables bound by BIND/SELECT expressions
+	direct      map[*algebra.Extend]bool           // expressions whose values are read only within their solution (markDirect)
+	lowest      map[*algebra.Extend]bool           // the deepest of each chain of them, which empties the scratch list per solution
+	topK        map[*algebra.OrderBy]topBound      // ORDER BYs under a LIMIT: how many first solutions the slice can use
+	topReads    map[*algebra.OrderBy]*topRead      // ORDER BYs whose BGP may be read in the first key's order (topReadOf)
+	argStack    []rdf.Term                         // the evaluated arguments of the calls being evaluated (args)
+	pathLinks   map[*algebra.PathLink]*pathLink    // per link of a property path (linkState)
+	pathSites   map[*algebra.PathPattern]*pathSite // per property path pattern (pathPattern)
+	pathOrders  map[pathOrderKey]bool              // pathFirst's costed choices (pathFirstCosted)
+	domainPlans map[domainKey]*domainPlan          // joins that start from their path's domain (domainFirstOf)
+	farOrders   map[pathOrderKey]bool              // joins that start from their path's far end (farFirst)
+	bySubject   map[fanoutKey]*index.Graph         // predicates sorted by subject (subjectIndex)
+	scanRows    map[fanoutKey][]index.Row          // predicates' rows in subject order, for reading only (subjectScan)
+	narrowRows  map[narrowKey]narrowedRows         // first patterns' narrowed rows in subject order (narrowedScan)
+	byObject    map[fanoutKey]*index.ObjectTable   // predicates' tables of objects (objectIndex)
+	existsMemos map[*algebra.Exists]*existsMemo    // EXISTS answers by the values the pattern sees
+	lastExists  *algebra.Exists                    // the EXISTS existsMemoOf last returned, and its memo
 	lastMemo    *existsMemo
 	optFilters  map[*algebra.Filter]*optFilter     // EXISTS patterns that are a FILTER over an OPTIONAL (optFilterOf)
 	constKeys   map[*algebra.Call]*[2]*builtin.Key // comparisons' constant operands, parsed (argKey)
@@ -309,7 +309,7 @@ func newEvaluator(ctx context.Context, ds *Dataset, q *algebra.Query, opt Option
 		slots: map[algebra.Var]int{}, cache: map[cacheKey][][]ID{}, safeC: map[safeKey]bool{},
 		orders: map[orderKey][]int{}, info: map[algebra.Op]*opInfo{}, bgps: map[*algebra.BGP]*bgpState{},
 		fanout: map[fanoutKey]float64{}, topK: map[*algebra.OrderBy]topBound{},
-		pathCursors: map[*algebra.PathLink][]probeCursor{}, pathSites: map[*algebra.PathPattern]*pathSite{}, pathOrders: map[pathOrderKey]bool{}, bySubject: map[fanoutKey]*index.Graph{},
+		pathLinks: map[*algebra.PathLink]*pathLink{}, pathSites: map[*algebra.PathPattern]*pathSite{}, pathOrders: map[pathOrderKey]bool{}, bySubject: map[fanoutKey]*index.Graph{},
 		byObject:  map[fanoutKey]*index.ObjectTable{},
 		constKeys: map[*algebra.Call]*[2]*builtin.Key{}, filterVars: map[*algebra.BGP][]varset{},
 		consts: map[rdf.Term]ID{}, reach: map[reachKey][]ID{}, outerNoted: map[algebra.Op]bool{},

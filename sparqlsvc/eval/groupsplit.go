@@ -84,7 +84,7 @@ func (e *evaluator) groupSplit(x *algebra.Group, in []ID, gs *groupState, rr []r
 			return rows(0, total)
 		}
 	}
-	return e.groupHalves(x, gs, total, minForkRows, splitRowCost, func(k int) int { return k }, rows,
+	return e.groupHalves(x, gs, total, minForkRows, 0, splitRowCost, func(k int) int { return k }, rows,
 		func(w *evaluator, wgs *groupState) func(from, to int, errp *error) bool {
 			wrow := slices.Clone(row) // (row may be longer than in: groupRuns' slot of a constant object)
 			return func(from, to int, errp *error) bool { return w.groupRows(rr, from, to, ss, os, wrow, wgs, errp) }
@@ -96,8 +96,10 @@ func (e *evaluator) groupSplit(x *algebra.Group, in []ID, gs *groupState, rr []r
 // starts (so that it may copy the query's state), returns what groups rows on w, into its own wgs; bound(k) is the
 // first row from k on where a stretch may start (a subject's first row, for optStarSplit). The caller has checked
 // that x's aggregates merge (splitMergeable). Fewer than least rows are grouped on the query's goroutine untimed;
-// rows timed at less than rowCost each are too (splitRowCost, or bestRowCost).
-func (e *evaluator) groupHalves(x *algebra.Group, gs *groupState, total, least int, rowCost time.Duration, bound func(int) int, rows func(from, to int) bool,
+// rows timed at less than rowCost each are too (splitRowCost, or bestRowCost). The timed probe is at least four
+// chunks of chunk rows (0: forkChunkRows), so that rows which cost much each (groupClosure's walks) are probed in
+// fewer.
+func (e *evaluator) groupHalves(x *algebra.Group, gs *groupState, total, least, chunk int, rowCost time.Duration, bound func(int) int, rows func(from, to int) bool,
 	fork func(w *evaluator, wgs *groupState) func(from, to int, errp *error) bool, errp *error) bool {
 	cores := e.opt.Cores
 	if cores == nil || cores.Size() < 2 || e.par != nil || e.work != nil || e.stopWork != 0 ||
@@ -107,7 +109,7 @@ func (e *evaluator) groupHalves(x *algebra.Group, gs *groupState, total, least i
 	// The first quarter of the probe is not timed (it pays for caches the rest reuses), and the goroutine stays on
 	// its thread while timed, so that the thread's CPU time is its own (startWatch): on a loaded machine a probe of
 	// d29 (7 ms in all) was timed as if the query would take 50.
-	probe := bound(max(4*cmp.Or(e.opt.forkChunk, forkChunkRows), total/16))
+	probe := bound(max(4*cmp.Or(e.opt.forkChunk, chunk, forkChunkRows), total/16))
 	warm := bound(probe / 4)
 	if !rows(0, warm) {
 		return false

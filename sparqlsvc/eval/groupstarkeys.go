@@ -201,7 +201,7 @@ func (e *evaluator) bestRowsByKey(x *algebra.Group, ps []patRows, kp, ap int, sp
 	if !split || !e.splitMergeableMinMax(x) {
 		return rows(0, len(lead), errp)
 	}
-	return e.groupHalves(x, gs, len(lead), minForkRows, bestRowCost, func(k int) int { return subjectStart(lead, k) },
+	return e.groupHalves(x, gs, len(lead), minForkRows, 0, bestRowCost, func(k int) int { return subjectStart(lead, k) },
 		func(from, to int) bool { return rows(from, to, errp) },
 		func(w *evaluator, wgs *groupState) func(from, to int, errp *error) bool {
 			return w.bestRows(workerPatRows(ps), d, kp, ap, slices.Clone(row), wgs)

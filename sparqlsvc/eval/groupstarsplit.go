@@ -36,7 +36,7 @@ func (e *evaluator) optStarSplit(x *algebra.Group, st *optStar, readS bool, ms [
 	if sinkFor != nil {
 		least = 4 * forkChunkRows
 	}
-	return e.groupHalves(x, gs, len(lead), least, splitRowCost, func(k int) int { return subjectStart(lead, k) }, rows,
+	return e.groupHalves(x, gs, len(lead), least, 0, splitRowCost, func(k int) int { return subjectStart(lead, k) }, rows,
 		func(w *evaluator, wgs *groupState) func(from, to int, errp *error) bool {
 			wms, wrow := workerMembers(ms), slices.Clone(row)
 			return func(from, to int, errp *error) bool {

@@ -956,7 +956,7 @@ func (e *evaluator) child(run *forkRun) *evaluator {
 		scans: maps.Clone(e.scans), pushed: maps.Clone(e.pushed), keyBinds: maps.Clone(e.keyBinds), pathGroups: maps.Clone(e.pathGroups), hopGroups: maps.Clone(e.hopGroups), splits: maps.Clone(e.splits), valuesJoins: maps.Clone(e.valuesJoins), valuesLast: maps.Clone(e.valuesLast), bgps: map[*algebra.BGP]*bgpState{},
 		fanout: maps.Clone(e.fanout), info: map[algebra.Op]*opInfo{}, consts: maps.Clone(e.consts),
 		reach: map[reachKey][]ID{}, topK: map[*algebra.OrderBy]topBound{},
-		pathCursors: map[*algebra.PathLink][]probeCursor{}, pathSites: map[*algebra.PathPattern]*pathSite{},
+		pathLinks: map[*algebra.PathLink]*pathLink{}, pathSites: map[*algebra.PathPattern]*pathSite{},
 		pathOrders: maps.Clone(e.pathOrders),
 		bySubject:  maps.Clone(e.bySubject), byObject: maps.Clone(e.byObject), scanRows: maps.Clone(e.scanRows),
 		narrowRows: maps.Clone(e.narrowRows),

@@ -149,11 +149,11 @@ func (e *evaluator) path(p algebra.Path, s, o ID, emit pairFn, errp *error) bool
 	}
 	switch x := p.(type) {
 	case *algebra.PathLink:
-		pid := e.constID(rdfIRI(x.IRI))
+		ls := e.linkState(x)
+		pid, curs := ls.pid, ls.curs
 		if pid == 0 || (s != 0 && !e.mayMatch(s)) || (o != 0 && !e.mayMatch(o)) {
 			return true
 		}
-		curs := e.linkCursors(x)
 		for gi, g := range e.active {
 			if !e.scanFrom(g, &curs[gi], s, pid, o, func(ms, _, mo ID) bool {
 				if gi > 0 && e.inEarlierGraph(gi, ms, pid, mo) {
@@ -382,14 +382,24 @@ func (e *evaluator) reachable(p algebra.Path, start ID, backward, zero bool, err
 	return out, true
 }
 
-// linkCursors returns the index cursors of one link of a path, one per active graph, kept for the query: a
-// sequence such as vendor/country probes its second link once per value of the first, as a BGP's join does, and
-// gets the same galloping and memo (index.Cursor).
-func (e *evaluator) linkCursors(x *algebra.PathLink) []probeCursor {
-	c := e.pathCursors[x]
-	if len(c) < len(e.active) {
-		c = make([]probeCursor, len(e.active))
-		e.pathCursors[x] = c
+// pathLink is one link of a path as the evaluator keeps it for the query: its predicate's id and its index
+// cursors, one per active graph. A sequence such as vendor/country probes its second link once per value of the
+// first, as a BGP's join does, and gets the same galloping and memo (index.Cursor); and the id is found once, not
+// by hashing the IRI per probe (v28d: ~290 000 probes of rev:reviewer, 8 % of its CPU in constID).
+type pathLink struct {
+	pid  ID
+	curs []probeCursor
+}
+
+// linkState returns x's pathLink, made when x is first met, with cursors for every active graph.
+func (e *evaluator) linkState(x *algebra.PathLink) *pathLink {
+	l := e.pathLinks[x]
+	if l == nil {
+		l = &pathLink{pid: e.constID(rdfIRI(x.IRI))}
+		e.pathLinks[x] = l
 	}
-	return c
+	if len(l.curs) < len(e.active) {
+		l.curs = make([]probeCursor, len(e.active))
+	}
+	return l
 }
