@@ -685,6 +685,9 @@ type existsMemo struct {
 	sink  emitFn
 	// volatile: the pattern's answer may differ between evaluations with the same values (volatileOp).
 	volatile bool
+	// ext is the pattern read as a comparison with the row (extremeOf; nil: it is not one), once extDone.
+	ext     *extremeShape
+	extDone bool
 }
 
 // memoTrial is how many answers an EXISTS remembers before it weighs what the memo saves against what it costs
