@@ -167,6 +167,10 @@ func TestGroupHopSplitMatchesReference(t *testing.T) {
 		{`SELECT ?c (MIN(?d) AS ?lo) { ` + star + `?v ex:country0 ?c FILTER(?d >= 4) } GROUP BY ?c`, false},
 		{`SELECT ?c (MAX(?d) AS ?hi) { ` + star + `?v ex:country0 ?c FILTER(?d <= 4) } GROUP BY ?c`, false},
 		{`SELECT ?c (MIN(?x) AS ?lo) { ` + star + `?v ex:country0 ?c } GROUP BY ?c`, false}, // "n/a" among the prices
+		// With OPTIONALs on the star (h104's form): each member seeks its subjects from 0 in the worker.
+		{`SELECT ?c (COUNT(?s) AS ?n) (AVG(?x) AS ?a) (COUNT(?x) AS ?nx) { ?s ex:p0/ex:country0 ?c OPTIONAL { ?s ex:p2 ?x } } GROUP BY ?c`, true},
+		{`SELECT ?c (SUM(?x) AS ?t) (MAX(?d) AS ?hi) { ?s ex:p0 ?v . ?v ex:country0 ?c OPTIONAL { ?s ex:p2 ?x } OPTIONAL { ?s ex:p1 ?d } } GROUP BY ?c`, true},
+		{`SELECT ?c (COUNT(*) AS ?n) { ?s ex:p0 ?v ; ex:p1 ?d . ?v ex:country0 ?c OPTIONAL { ?s ex:p2 ?x FILTER(?x > 50) } } GROUP BY ?c ?x`, true},
 	} {
 		src := pre + c.src
 		if !groupPathTakes(t, ds, src, (*evaluator).groupHop) {

@@ -15,8 +15,8 @@ import (
 // worker's groups are merged into the query's after them (mergeGroups), so the groups and their order are those of
 // one goroutine. The star is taken only when its aggregates merge (plainStar).
 
-// optStarSplit hands gs the solutions of the star st without OPTIONALs, on two goroutines where that pays; with
-// sinkFor (groupHop), each goroutine's solutions go through a sink of its own into its groups.
+// optStarSplit hands gs the solutions of the star st (without OPTIONALs, or groupHop's), on two goroutines where
+// that pays; with sinkFor (groupHop), each goroutine's solutions go through a sink of its own into its groups.
 func (e *evaluator) optStarSplit(x *algebra.Group, st *optStar, readS bool, ms []starMember, row []ID, gs *groupState, sinkFor sinkMaker, errp *error) bool {
 	lead := ms[leadMember(ms)].p.rows
 	var sink solutionSink
