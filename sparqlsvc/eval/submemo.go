@@ -78,6 +78,10 @@ func (e *evaluator) sharedSubqueries(op algebra.Op) map[algebra.Op]*subRoot {
 	}
 	byKey := map[string][]algebra.Op{}
 	for _, r := range roots {
+		if volatileOp(r) {
+			// Each evaluation must make its own blank nodes, random numbers and UUIDs.
+			continue
+		}
 		k := algebra.Canonical(r)
 		byKey[k] = append(byKey[k], r)
 	}

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
+	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // TestSubMemoMatchesWritten: subqueries written twice under other variable names (subMemo) give the solutions, in
@@ -106,6 +108,45 @@ func TestSubMemoMatchesWritten(t *testing.T) {
 			t.Errorf("query %d: %d steps, %d as written: the twins were evaluated each", i, steps, written)
 		case i >= len(shared) && steps != written:
 			t.Errorf("query %d: %d steps, %d as written: look-alikes shared", i, steps, written)
+		}
+	}
+}
+
+// TestSubMemoKeepsVolatileApart: twin subqueries that call BNODE, RAND, UUID or STRUUID are evaluated each as
+// written, since each evaluation must give its own fresh values (§17.4.2.9: a blank node distinct from those made
+// for other solutions); replaying the first twin's kept solutions gave the second the same blank nodes.
+func TestSubMemoKeepsVolatileApart(t *testing.T) {
+	b := index.NewBuilder()
+	for o := range 30 {
+		q := rdf.Triple(rdf.IRI(fmt.Sprintf("http://ex.org/o%d", o)), rdf.IRI("http://ex.org/vendor"),
+			rdf.IRI(fmt.Sprintf("http://ex.org/v%d", o%5)))
+		if err := b.Add(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds := FromIndex(b.Build())
+	const pre = `PREFIX : <http://ex.org/> `
+	for _, f := range []string{"BNODE()", "STRUUID()", "UUID()", "RAND()"} {
+		src := pre + `SELECT ?k ?b ?b2 { { SELECT ?k (` + f + ` AS ?b) (COUNT(?o) AS ?n) { ?o :vendor ?k } GROUP BY ?k }
+			{ SELECT ?k2 (` + f + ` AS ?b2) (COUNT(?o2) AS ?m) { ?o2 :vendor ?k2 } GROUP BY ?k2 } FILTER(?k = ?k2) }`
+		q, err := parser.Parse(src, parser.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := newEvaluator(context.Background(), ds, q, Options{})
+		if e.subRoots != nil {
+			t.Errorf("%s: twins calling it share their solutions", f)
+		}
+		rows := 0
+		err = e.run(q.Op, e.newRow(), func(row []ID) bool {
+			rows++
+			if row[e.slot("b")] == row[e.slot("b2")] {
+				t.Errorf("%s: the twins gave one value for one group: %v", f, row)
+			}
+			return true
+		})
+		if err != nil || rows != 5 {
+			t.Fatalf("%s: %d rows, %v", f, rows, err)
 		}
 	}
 }
