@@ -37,7 +37,7 @@ var childCarry = map[string]int{
 	"top": carryShare, "askForm": carryShare, "fork": carryZero, "par": carryZero, "work": carryOwn,
 	"limited": carryClone, "groupKeys": carryClone, "minusBy": carryClone, "inMemos": carryZero, "minusNot": carryClone,
 	// A worker's overlay ids are its own, so the memos keyed by them start empty; noMemo is for tests on one goroutine.
-	"bindMemos": carryZero, "sumMemos": carryZero, "noMemo": carryZero, "lastDate": carryZero, "runMemo": carryZero,
+	"bindMemos": carryZero, "sumMemos": carryZero, "noMemo": carryZero, "lastDate": carryZero, "runMemo": carryZero, "leftGates": carryZero,
 	// conjunctShare's answers are made again on demand (a worker's plans are cloned in orders and scans).
 	"conjShares": carryZero,
 	// A worker evaluates no subquery through the memo (subMemo): the query's goroutine keeps and replays them.

@@ -61,6 +61,8 @@ type Options struct {
 	replayMax int
 	// noSubMemo, for tests, evaluates every subquery as written: none replays a twin's kept solutions (subMemo).
 	noSubMemo bool
+	// noGate, for tests, evaluates every OPTIONAL's right side for each left solution (no leftGate).
+	noGate bool
 	// Memory, when set, is the server's budget shared by the queries running at once (memory.go): what this
 	// query holds is charged on it as well, and a query that would pass it stops with ErrServerMemory.
 	Memory *Memory
@@ -176,6 +178,7 @@ type evaluator struct {
 	lastExists  *algebra.Exists                    // the EXISTS existsMemoOf last returned, and its memo
 	lastMemo    *existsMemo
 	optFilters  map[*algebra.Filter]*optFilter     // EXISTS patterns that are a FILTER over an OPTIONAL (optFilterOf)
+	leftGates   map[*algebra.LeftJoin]*leftGate    // OPTIONALs whose right side has a pattern ?s <p> <o> (leftGateOf)
 	constKeys   map[*algebra.Call]*[2]*builtin.Key // comparisons' constant operands, parsed (argKey)
 	scratchKeys [2]builtin.Key
 	keyMemoID   ID // the variable value whose MIN/MAX key keyMemo is (accumulate)

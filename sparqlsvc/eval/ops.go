@@ -226,7 +226,11 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 			matched = true
 			return emit(r)
 		}
+		gate := e.leftGateOf(x)
 		return e.exec(x.Left, in, func(l []ID) bool {
+			if gate != nil && gate.absent(e, l) { // no right solution for l (leftGate)
+				return emit(l)
+			}
 			matched = false
 			if !e.exec(x.Right, l, right, errp) {
 				return false
