@@ -31,63 +31,14 @@ var pow10 = func() (p [maxScale + 1]int64) {
 }()
 
 // toFixed reads an xsd:integer or xsd:decimal literal whose value fits; ok is false for anything else, including
-// invalid lexical forms (the big path then reports them).
+// invalid lexical forms (the big path then reports them). It is toWide's reading kept to an int64 and 18 places.
 func toFixed(t rdf.Term) (fixed, bool) {
-	if t.Kind != rdf.KindLiteral {
+	w, ok := toWide(t)
+	if !ok || w.hi != 0 || w.lo > math.MaxInt64 || w.scale > maxScale {
 		return fixed{}, false
 	}
-	var f fixed
-	switch t.Datatype {
-	case rdf.XSDInteger:
-	case rdf.XSDDecimal:
-		f.dec = true
-	default:
-		return fixed{}, false
-	}
-	s := t.Value
-	neg := false
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		neg = s[0] == '-'
-		s = s[1:]
-	}
-	n, dot, zeros := 0, false, 0
-	push := func(d int64) bool {
-		if f.v > (math.MaxInt64-d)/10 || dot && f.scale == maxScale {
-			return false
-		}
-		f.v = f.v*10 + d
-		if dot {
-			f.scale++
-		}
-		return true
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '.' && f.dec && !dot {
-			dot = true
-			continue
-		}
-		if c < '0' || c > '9' {
-			return fixed{}, false
-		}
-		n++
-		if dot && c == '0' { // trailing fractional zeros do not change the value: held until a digit follows
-			zeros++
-			continue
-		}
-		for ; zeros > 0; zeros-- {
-			if !push(0) {
-				return fixed{}, false
-			}
-		}
-		if !push(int64(c - '0')) {
-			return fixed{}, false
-		}
-	}
-	if n == 0 {
-		return fixed{}, false
-	}
-	if neg {
+	f := fixed{v: int64(w.lo), scale: w.scale, dec: w.dec}
+	if w.neg {
 		f.v = -f.v
 	}
 	return f, true
@@ -247,33 +198,36 @@ func decimal128(hi, lo uint64, scale int, neg bool) rdf.Term {
 		}
 		return f.term()
 	}
-	// Digits in chunks of 18, least significant first.
-	var chunks []uint64
-	for hi != 0 {
-		qh, rh := hi/uint64(pow10[18]), hi%uint64(pow10[18])
-		ql, rem := bits.Div64(rh, lo, uint64(pow10[18]))
-		chunks = append(chunks, rem)
-		hi, lo = qh, ql
-	}
-	digits := strconv.AppendUint(make([]byte, 0, 40), lo, 10)
-	for i := len(chunks) - 1; i >= 0; i-- {
-		c := strconv.AppendUint(make([]byte, 0, 18), chunks[i], 10)
-		for range 18 - len(c) {
-			digits = append(digits, '0')
+	// The digits right to left in a buffer on the stack (at most 39 of them, a sign and a point), chunks of 18
+	// taken off the 128 bits by 64-bit divisions; the term's string is the one allocation.
+	var buf [48]byte
+	i, n := len(buf), 0 // n: digits written
+	for {
+		var c uint64
+		hi, lo, c = divSmall(hi, lo, uint64(pow10[18]))
+		last := hi == 0 && lo == 0
+		for range 18 {
+			if last && c == 0 && n > scale { // no digit left but leading zeros
+				break
+			}
+			if n == scale && n > 0 {
+				i--
+				buf[i] = '.'
+			}
+			i--
+			buf[i] = byte('0' + c%10)
+			c /= 10
+			n++
 		}
-		digits = append(digits, c...)
+		if last && n > scale {
+			break
+		}
 	}
-	out := make([]byte, 0, len(digits)+3)
 	if neg {
-		out = append(out, '-')
+		i--
+		buf[i] = '-'
 	}
-	// At least 20 digits here, more than the 18 places, so the point falls inside them.
-	out = append(out, digits[:len(digits)-scale]...)
-	if scale > 0 {
-		out = append(out, '.')
-		out = append(out, digits[len(digits)-scale:]...)
-	}
-	return rdf.Literal(string(out), rdf.XSDDecimal)
+	return rdf.Literal(string(buf[i:]), rdf.XSDDecimal)
 }
 
 // float is the double nearest to f (one correctly rounded division of two exact doubles); ok is false when v

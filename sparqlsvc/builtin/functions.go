@@ -282,6 +282,11 @@ func rounding(name string, a rdf.Term) (rdf.Term, error) {
 			return t, nil
 		}
 	}
+	if w, ok := toWide(a); ok {
+		if t, ok := w.round(name); ok {
+			return t, nil
+		}
+	}
 	return roundingBig(name, a)
 }
 

@@ -15,6 +15,7 @@ type Key struct {
 	Term rdf.Term
 	kind keyKind
 	fx   fixed    // keyFixed
+	w    wide     // keyWide
 	n    num      // keyNum
 	dt   dateTime // keyDate
 	b    bool     // keyBool
@@ -26,6 +27,7 @@ type keyKind uint8
 const (
 	keyOther  keyKind = iota // not a literal, a literal of another datatype, or an invalid lexical form
 	keyFixed                 // xsd:integer or xsd:decimal that fits the fixed form
+	keyWide                  // xsd:integer or xsd:decimal that fits 128 bits but not the fixed form
 	keyNum                   // any other valid numeric literal
 	keyString                // xsd:string (simple literal)
 	keyBool                  // valid xsd:boolean
@@ -49,6 +51,10 @@ func NewKey(t rdf.Term) Key {
 			k.kind, k.fx = keyFixed, f
 			return k
 		}
+		if w, ok := toWide(t); ok {
+			k.kind, k.w = keyWide, w
+			return k
+		}
 	case xsdDT, xsdDate:
 		if d, ok := parseDateTime(t); ok {
 			k.kind, k.dt = keyDate, d
@@ -66,11 +72,28 @@ func NewKey(t rdf.Term) Key {
 	return k
 }
 
-func (k *Key) numeric() bool { return k.kind == keyFixed || k.kind == keyNum }
+func (k *Key) numeric() bool { return k.kind == keyFixed || k.kind == keyWide || k.kind == keyNum }
+
+// exact reports whether a numeric key holds its value as fixed or wide (an xsd:integer or xsd:decimal that fits
+// 128 bits), and returns it in wide form.
+func (k *Key) exact() (wide, bool) {
+	switch k.kind {
+	case keyFixed:
+		return wideOf(k.fx), true
+	case keyWide:
+		return k.w, true
+	}
+	return wide{}, false
+}
 
 // numKind is the numeric type of a numeric key.
 func (k *Key) numKind() numKind {
 	switch {
+	case k.kind == keyWide:
+		if k.w.dec {
+			return kDecimal
+		}
+		return kInteger
 	case k.kind != keyFixed:
 		return k.n.kind
 	case k.fx.dec:
@@ -83,6 +106,9 @@ func (k *Key) numKind() numKind {
 // to a float type is read straight into a float64 (the nearest double, as big.Rat.Float64 gives) without a
 // big.Rat.
 func (k *Key) promoted(to numKind) num {
+	if k.kind == keyWide {
+		return k.w.num().to(to)
+	}
 	if k.kind != keyFixed {
 		return k.n.to(to)
 	}
@@ -108,6 +134,13 @@ func CompareKeys(a, b *Key) (int, error) {
 	if a.kind == keyFixed && b.kind == keyFixed {
 		if c, ok := a.fx.cmp(b.fx); ok {
 			return c, nil
+		}
+	}
+	if x, ok := a.exact(); ok && (a.kind == keyWide || b.kind == keyWide) {
+		if y, ok := b.exact(); ok {
+			if c, ok := x.cmp(y); ok {
+				return c, nil
+			}
 		}
 	}
 	if a.numeric() {
@@ -140,6 +173,13 @@ func EqualKeys(a, b *Key) (bool, error) {
 	if a.kind == keyFixed && b.kind == keyFixed {
 		if c, ok := a.fx.cmp(b.fx); ok {
 			return c == 0, nil
+		}
+	}
+	if x, ok := a.exact(); ok && (a.kind == keyWide || b.kind == keyWide) {
+		if y, ok := b.exact(); ok {
+			if c, ok := x.cmp(y); ok {
+				return c == 0, nil
+			}
 		}
 	}
 	if a.numeric() && b.numeric() {

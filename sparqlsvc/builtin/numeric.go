@@ -332,6 +332,13 @@ func Arith(op byte, a, b rdf.Term) (rdf.Term, error) {
 			}
 		}
 	}
+	if x, ok := toWide(a); ok {
+		if y, ok := toWide(b); ok {
+			if t, ok, err := x.arith(op, y); ok {
+				return t, err
+			}
+		}
+	}
 	return arithBig(op, a, b)
 }
 
