@@ -34,7 +34,15 @@ var pow10 = func() (p [maxScale + 1]int64) {
 // invalid lexical forms (the big path then reports them). It is toWide's reading kept to an int64 and 18 places.
 func toFixed(t rdf.Term) (fixed, bool) {
 	w, ok := toWide(t)
-	if !ok || w.hi != 0 || w.lo > math.MaxInt64 || w.scale > maxScale {
+	if !ok {
+		return fixed{}, false
+	}
+	return w.fixed()
+}
+
+// fixed is w in fixed form; ok is false when it does not fit.
+func (w wide) fixed() (fixed, bool) {
+	if w.hi != 0 || w.lo > math.MaxInt64 || w.scale > maxScale {
 		return fixed{}, false
 	}
 	f := fixed{v: int64(w.lo), scale: w.scale, dec: w.dec}

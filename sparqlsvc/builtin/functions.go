@@ -277,12 +277,12 @@ func langMatches(tag, rng string) bool {
 }
 
 func rounding(name string, a rdf.Term) (rdf.Term, error) {
-	if f, ok := toFixed(a); ok {
-		if t, ok := f.round(name); ok {
-			return t, nil
-		}
-	}
 	if w, ok := toWide(a); ok {
+		if f, ok := w.fixed(); ok {
+			if t, ok := f.round(name); ok {
+				return t, nil
+			}
+		}
 		if t, ok := w.round(name); ok {
 			return t, nil
 		}

@@ -47,12 +47,12 @@ func NewKey(t rdf.Term) Key {
 	case rdf.RDFLangString:
 		return k
 	case rdf.XSDInteger, rdf.XSDDecimal:
-		if f, ok := toFixed(t); ok {
-			k.kind, k.fx = keyFixed, f
-			return k
-		}
 		if w, ok := toWide(t); ok {
-			k.kind, k.w = keyWide, w
+			if f, ok := w.fixed(); ok {
+				k.kind, k.fx = keyFixed, f
+			} else {
+				k.kind, k.w = keyWide, w
+			}
 			return k
 		}
 	case xsdDT, xsdDate:

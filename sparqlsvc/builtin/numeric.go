@@ -325,15 +325,15 @@ func formatDouble(f float64, bits int) string {
 // Arith applies + - * / with XPath numeric promotion. Division of integers yields a decimal; division by zero is
 // an error for exact types and ±INF/NaN for floating types.
 func Arith(op byte, a, b rdf.Term) (rdf.Term, error) {
-	if x, ok := toFixed(a); ok {
-		if y, ok := toFixed(b); ok {
-			if t, ok, err := x.arith(op, y); ok {
-				return t, err
-			}
-		}
-	}
 	if x, ok := toWide(a); ok {
 		if y, ok := toWide(b); ok {
+			if fx, ok := x.fixed(); ok {
+				if fy, ok := y.fixed(); ok {
+					if t, ok, err := fx.arith(op, fy); ok {
+						return t, err
+					}
+				}
+			}
 			if t, ok, err := x.arith(op, y); ok {
 				return t, err
 			}
