@@ -637,6 +637,7 @@ func (e *evaluator) filteredBGP(x *algebra.BGP, filters []algebra.Expr, in []ID,
 						return false
 					}
 					if !pass {
+						st.skip, st.skipSlots = &again[i], p.again[i]
 						return *errp == nil
 					}
 					continue
@@ -669,9 +670,14 @@ func (e *evaluator) filteredBGP(x *algebra.BGP, filters []algebra.Expr, in []ID,
 	}
 	copy(row, in)
 	st.scan = p.scan
+	// A nested evaluation of this BGP (not own) skips by its own answers and gives the outer one's back.
+	savedSkip, savedSlots := st.skip, st.skipSlots
+	st.skip, st.skipSlots = nil, nil
 	ok := e.matchFrom(x.Triples, p.order, 0, row, st, p.checks, emit, errp)
+	st.skip, st.skipSlots = savedSkip, savedSlots
 	if own {
 		st.busy = false
+		st.skip, st.skipSlots = nil, nil
 	}
 	return ok
 }
@@ -832,6 +838,10 @@ type bgpState struct {
 	// row is filteredBGP's solution in progress, while busy.
 	row  []ID
 	busy bool
+	// skip is the late conjunct's answer that last failed in the run in progress, and skipSlots the slots it
+	// reads (lastAnswer): the last pattern's rows that would give it the same values are passed over (skips).
+	skip      *lastAnswer
+	skipSlots []int
 }
 
 // narrowKey names what narrowedScan's rows depend on: the BGP (its triples), the graph, the FILTER over it and
@@ -986,6 +996,9 @@ func (e *evaluator) matchFrom(ts []algebra.Triple, order []int, k int, row []ID,
 				ms, mp, mo := m.At(j)
 				if gi > 0 && e.inEarlierGraph(gi, ms, mp, mo) {
 					continue // the default graph is a set: a triple in two merged graphs counts once
+				}
+				if st.skip != nil && k == len(order)-1 && st.skips(row, os, mo) {
+					continue
 				}
 				if !e.bindAndMatch(ts, order, k, row, st, ch, [3]int{ss, ps, os}, [3]bool{s == 0, p == 0, o == 0}, [3]ID{ms, mp, mo}, emit, errp) {
 					return false
@@ -1885,4 +1898,26 @@ func (a *lastAnswer) test(e *evaluator, c algebra.Expr, slots []int, row []ID, e
 	}
 	a.pass = pass
 	return pass, true
+}
+
+// skips reports whether the last pattern's row with object mo (bound to slot os when free, os -1 otherwise) would
+// give the late conjunct of st.skip the values its failing answer was for, so that the solution it completes is
+// dropped: the row holds the values bound before the last pattern, and the pattern's free slots hold 0, which a
+// value the conjunct was answered for never is unless unbound then too. h108's offers of a vendor without a
+// country or label are passed over in runs of ~200, each a compare of one id.
+func (st *bgpState) skips(row []ID, os int, mo ID) bool {
+	a := st.skip
+	if !a.known || a.pass {
+		return false
+	}
+	for i, s := range st.skipSlots {
+		v := row[s]
+		if s == os {
+			v = mo
+		}
+		if v != a.vals[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -88,6 +88,9 @@ func TestLateExistsAnsweredAgain(t *testing.T) {
 		{pre + `SELECT ?o ?v { ?o :vendor ?v FILTER NOT EXISTS { } }`, true, 0},
 		{pre + `SELECT ?g ?o ?v { GRAPH ?g { ?o :vendor ?v FILTER NOT EXISTS { ?v :country ?c ; :label ?l } } }`, true, 200},
 		{pre + `SELECT ?o ?v { ?o :vendor ?v FILTER (RAND() < 2 && EXISTS { ?v :label ?l }) }`, false, 100},
+		{pre + `SELECT ?o ?v ?d { ?o :days ?d ; :vendor ?v FILTER NOT EXISTS { ?v :label ?l } }`, false, 100},
+		{pre + `SELECT ?o ?v { ?o :vendor ?v FILTER NOT EXISTS { ?o :vendor ?w . ?w :label ?l } }`, false, 100},
+		{pre + `SELECT ?o ?v { ?o :vendor ?v FILTER NOT EXISTS { ?v :country ?c FILTER NOT EXISTS { ?v :label ?l } } }`, true, 100},
 		{pre + `ASK { ?o :vendor ?v FILTER NOT EXISTS { ?v :country ?c ; :label ?l } }`, false, 1},
 		{pre + `ASK { ?o :vendor ?v FILTER NOT EXISTS { ?v :vendor ?c } }`, false, 1},
 		{pre + `ASK { ?o :vendor ?v FILTER NOT EXISTS { } }`, false, 1},
@@ -107,5 +110,37 @@ func TestLateExistsAnsweredAgain(t *testing.T) {
 				t.Errorf("%s: the EXISTS was tested %d times, %d without answering again; want a quarter or fewer", c.src, tests, all)
 			}
 		}
+	}
+}
+
+// TestSkipsRowsOfAFailedAnswer: the last pattern's rows are passed over only while they would give a late
+// conjunct the values its failing answer was for (bgpState.skips): the same object with the earlier slots unchanged,
+// not another object, not a slot the pattern binds (0 in the row before binding), not after the answer passed.
+func TestSkipsRowsOfAFailedAnswer(t *testing.T) {
+	a := &lastAnswer{vals: []ID{7, 9}, known: true}
+	st := &bgpState{skip: a, skipSlots: []int{0, 2}}
+	row := []ID{7, 0, 0}
+	if !st.skips(row, 2, 9) {
+		t.Error("the same values are not skipped")
+	}
+	if st.skips(row, 2, 10) {
+		t.Error("another object is skipped")
+	}
+	if st.skips([]ID{8, 0, 0}, 2, 9) {
+		t.Error("another earlier value is skipped")
+	}
+	st.skipSlots = []int{1, 2}
+	a.vals = []ID{5, 9}
+	if st.skips(row, 2, 9) {
+		t.Error("a slot the pattern binds (0 before binding) is skipped")
+	}
+	st.skipSlots, a.vals = []int{0, 2}, []ID{7, 9}
+	a.pass = true
+	if st.skips(row, 2, 9) {
+		t.Error("a passing answer is skipped")
+	}
+	a.pass, a.known = false, false
+	if st.skips(row, 2, 9) {
+		t.Error("an unknown answer is skipped")
 	}
 }
