@@ -257,27 +257,90 @@ func (a wide) quo(b wide) (rdf.Term, bool, error) {
 	if a.scale > s {
 		return rdf.Term{}, false, nil
 	}
-	if r, ok := a.rescale(s); ok && b.hi == 0 {
-		qh, ql, _ := divSmall(r.hi, r.lo, b.lo)
-		neg := (a.neg != b.neg) && (qh != 0 || ql != 0)
-		return decimal128(qh, ql, DecimalPlaces, neg), true, nil
+	// The dividend |a|·10^(s−a.scale) in three words, then one division by the divisor's one or two words.
+	u2, u1, u0 := uint64(0), a.hi, a.lo
+	for k := s - a.scale; k > 0; k -= maxScale {
+		var ok bool
+		if u2, u1, u0, ok = mul3(u2, u1, u0, uint64(pow10[min(k, maxScale)])); !ok {
+			return rdf.Term{}, false, nil
+		}
 	}
-	// A divisor past 64 bits (an average divided by an average) or a dividend past 128 bits once scaled: one
-	// division of big integers, still without a big.Rat's normalisation and FloatString.
-	n := a.magnitude()
-	n.Mul(n, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(s-a.scale)), nil))
-	n.Quo(n, b.magnitude())
-	if n.BitLen() > 128 {
-		return rdf.Term{}, false, nil
+	var qh, ql uint64
+	if b.hi == 0 {
+		q2, r := u2/b.lo, u2%b.lo
+		if q2 != 0 {
+			return rdf.Term{}, false, nil
+		}
+		qh, r = bits.Div64(r, u1, b.lo)
+		ql, _ = bits.Div64(r, u0, b.lo)
+	} else {
+		qh, ql = div192by128(u2, u1, u0, b.hi, b.lo)
 	}
-	var m big.Int
-	lo := m.And(n, new(big.Int).SetUint64(^uint64(0))).Uint64()
-	hi := n.Rsh(n, 64).Uint64()
-	neg := (a.neg != b.neg) && (hi != 0 || lo != 0)
-	return decimal128(hi, lo, DecimalPlaces, neg), true, nil
+	neg := (a.neg != b.neg) && (qh != 0 || ql != 0)
+	return decimal128(qh, ql, DecimalPlaces, neg), true, nil
 }
 
-// magnitude is |w|·10^scale as a big integer.
+// mul3 returns (u2, u1, u0)·m, false on overflow past 192 bits.
+func mul3(u2, u1, u0, m uint64) (uint64, uint64, uint64, bool) {
+	h0, l0 := bits.Mul64(u0, m)
+	h1, l1 := bits.Mul64(u1, m)
+	h2, l2 := bits.Mul64(u2, m)
+	r1, c := bits.Add64(l1, h0, 0)
+	r2, c := bits.Add64(l2, h1, c)
+	return r2, r1, l0, h2 == 0 && c == 0
+}
+
+// div192by128 returns (u2, u1, u0) / (v1, v0) for v1 ≠ 0, a quotient below 2^128: long division in base 2^64 with
+// the divisor shifted until its top bit is set, so that each estimated quotient word is at most one too large
+// after the usual correction (Knuth's algorithm D, two quotient words).
+func div192by128(u2, u1, u0, v1, v0 uint64) (qhi, qlo uint64) {
+	s := uint(bits.LeadingZeros64(v1))
+	v1, v0 = v1<<s|v0>>(64-s), v0<<s
+	u3 := u2 >> (64 - s)
+	u2, u1, u0 = u2<<s|u1>>(64-s), u1<<s|u0>>(64-s), u0<<s
+	qhi, u2, u1 = divStep(u3, u2, u1, v1, v0)
+	qlo, _, _ = divStep(u2, u1, u0, v1, v0)
+	return qhi, qlo
+}
+
+// divStep divides (x2, x1, x0) by the normalised (v1, v0), given (x2, x1) < (v1, v0): the quotient word and the
+// remainder's two words.
+func divStep(x2, x1, x0, v1, v0 uint64) (q, r1, r0 uint64) {
+	var rhat uint64
+	over := false // rhat past 64 bits: the estimate needs no correction
+	if x2 >= v1 {
+		var c uint64
+		q = ^uint64(0)
+		rhat, c = bits.Add64(x1, v1, 0) // x2 = v1: (v1·2^64 + x1) − (2^64 − 1)·v1
+		over = c != 0
+	} else {
+		q, rhat = bits.Div64(x2, x1, v1)
+	}
+	for !over {
+		ph, pl := bits.Mul64(q, v0)
+		if ph < rhat || ph == rhat && pl <= x0 {
+			break
+		}
+		q--
+		var c uint64
+		rhat, c = bits.Add64(rhat, v1, 0)
+		over = c != 0
+	}
+	p0h, p0l := bits.Mul64(q, v0)
+	p1h, p1l := bits.Mul64(q, v1)
+	m1, c := bits.Add64(p1l, p0h, 0)
+	m2 := p1h + c
+	r0, bw := bits.Sub64(x0, p0l, 0)
+	r1, bw = bits.Sub64(x1, m1, bw)
+	if _, bw = bits.Sub64(x2, m2, bw); bw != 0 { // one too large: add the divisor back
+		q--
+		r0, c = bits.Add64(r0, v0, 0)
+		r1, _ = bits.Add64(r1, v1, c)
+	}
+	return q, r1, r0
+}
+
+// magnitude is hi·2^64+lo, the value without its sign and scale, as a big integer.
 func (w wide) magnitude() *big.Int {
 	m := new(big.Int).SetUint64(w.hi)
 	m.Lsh(m, 64)

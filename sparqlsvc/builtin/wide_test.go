@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"math/big"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -109,6 +110,43 @@ func TestWideTerms(t *testing.T) {
 		got, err := c.got()
 		if err != nil || got.Value != c.want || got.Datatype != rdf.XSDDecimal {
 			t.Errorf("got %v (%v), want %s", got, err, c.want)
+		}
+	}
+}
+
+// TestDiv192by128 checks the long division against big integers on random words, with divisors whose top word is
+// small, large or has its top bit set, and dividends whose top word equals the divisor's (the estimate's edge).
+func TestDiv192by128(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	word := func() uint64 {
+		switch r.IntN(4) {
+		case 0:
+			return r.Uint64() >> r.IntN(64)
+		case 1:
+			return ^uint64(0) - r.Uint64N(3)
+		}
+		return r.Uint64()
+	}
+	big3 := func(ws ...uint64) *big.Int {
+		n := new(big.Int)
+		for _, w := range ws {
+			n.Lsh(n, 64).Or(n, new(big.Int).SetUint64(w))
+		}
+		return n
+	}
+	for range 200000 {
+		v1, v0 := word(), word()
+		if v1 == 0 {
+			v1 = 1
+		}
+		u2, u1, u0 := word(), word(), word()
+		if r.IntN(4) == 0 {
+			u2 = v1
+		}
+		qh, ql := div192by128(u2, u1, u0, v1, v0)
+		want := new(big.Int).Quo(big3(u2, u1, u0), big3(v1, v0))
+		if got := big3(qh, ql); got.Cmp(want) != 0 {
+			t.Fatalf("(%x %x %x) / (%x %x): %v, want %v", u2, u1, u0, v1, v0, got, want)
 		}
 	}
 }
