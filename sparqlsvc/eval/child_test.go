@@ -41,7 +41,7 @@ var childCarry = map[string]int{
 	// conjunctShare's answers are made again on demand (a worker's plans are cloned in orders and scans).
 	"conjShares": carryZero,
 	// A worker evaluates no subquery through the memo (subMemo): the query's goroutine keeps and replays them.
-	"subRoots": carryZero, "subKept": carryZero,
+	"subRoots": carryZero, "subKept": carryZero, "sortedFeeds": carryZero,
 }
 
 // TestChildCarriesEveryField fills every map, pointer, slice and number of a query's evaluator, makes a worker's

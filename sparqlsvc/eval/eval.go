@@ -59,6 +59,8 @@ type Options struct {
 	// replayMax, for tests, replaces replayMaxIDs, the ids joinReplay keeps of a right operand evaluated once
 	// (> 0), or keeps none, so that every right operand is evaluated per left solution (< 0).
 	replayMax int
+	// sortedFeed, for tests, replaces sortedFeedGroups (> 0), or keeps no solutions to sort (< 0).
+	sortedFeed int
 	// noSubMemo, for tests, evaluates every subquery as written: none replays a twin's kept solutions (subMemo).
 	noSubMemo bool
 	// noGate, for tests, evaluates every OPTIONAL's right side for each left solution (no leftGate).
@@ -224,6 +226,7 @@ type evaluator struct {
 	minusNot    map[*algebra.Minus]*algebra.Filter  // MINUS as FILTER NOT EXISTS where that is the same (minusAsNotExists)
 	subRoots    map[algebra.Op]*subRoot             // subqueries that share a canonical form (sharedSubqueries), nil if none
 	subKept     map[subKey]*subKept                 // their kept solutions (subMemo)
+	sortedFeeds int                                 // solution caches that kept solutions to sort (groupsorted.go)
 }
 
 // Sink receives a query's answer as it is produced, so nothing but the operators that must hold rows keeps it in

@@ -403,6 +403,14 @@ type solutionCache struct {
 	key  []ID // the values of the solution being added
 	row  []ID // the solution of an entry handed on (flush)
 	sink solutionSink
+	// Past sortedFeedGroups groups, a one-entry cache keeps the solutions it hands on and gs takes them sorted by
+	// their keys at the end (groupsorted.go): sortPos are the keys' positions in vary (nil: not sortable), kept the
+	// solutions kept (keptN of them, as rows of keep), keptHeld the bytes charged for them.
+	sortPos  []int
+	keeping  bool
+	kept     []ID
+	keptN    int
+	keptHeld int64
 }
 
 // solutionSink takes n solutions equal to row in the variables the group reads, in place of groupState.add; false
@@ -424,6 +432,8 @@ func newSolutionCache(e *evaluator, gs *groupState, vary []int, row []ID, errp *
 		if !c.charge(errp) {
 			return nil
 		}
+	} else {
+		c.sortPos, _ = sortedKeys(gs, vary)
 	}
 	c.keys, c.n = make([]ID, len(vary)<<c.bits), make([]int64, 1<<c.bits)
 	return c
@@ -498,13 +508,24 @@ func (c *solutionCache) rehash(errp *error) bool {
 func (c *solutionCache) flush(i int, errp *error) bool {
 	n := c.n[i]
 	c.n[i] = 0
+	w := len(c.vary)
+	if c.keeping {
+		return c.keep(c.keys[i*w:(i+1)*w], n, errp)
+	}
 	for j, s := range c.vary {
-		c.row[s] = c.keys[i*len(c.vary)+j]
+		c.row[s] = c.keys[i*w+j]
 	}
 	if c.sink != nil {
 		return c.sink(c.row, n)
 	}
-	return c.gs.add(c.row, n, errp)
+	if !c.gs.add(c.row, n, errp) {
+		return false
+	}
+	if c.sortPos != nil && len(c.gs.order) >= c.sortAfter() {
+		c.keeping = true
+		c.e.sortedFeeds++
+	}
+	return true
 }
 
 // flushAll hands gs every entry's solutions (none: a nil cache, made by no solution).
@@ -516,6 +537,9 @@ func (c *solutionCache) flushAll(errp *error) bool {
 		if c.n[i] > 0 && !c.flush(i, errp) {
 			return false
 		}
+	}
+	if c.keptN > 0 {
+		return c.feedSorted(errp)
 	}
 	return true
 }

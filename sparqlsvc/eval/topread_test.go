@@ -23,6 +23,13 @@ func runTop(t *testing.T, ds *Dataset, src string, plain bool) ([]string, int64)
 // runTopWith is runTop under opt.
 func runTopWith(t *testing.T, ds *Dataset, src string, plain bool, opt Options) ([]string, int64) {
 	t.Helper()
+	out, e := runTopEval(t, ds, src, plain, opt)
+	return out, int64(e.steps)
+}
+
+// runTopEval is runTopWith returning the evaluator, for what it counted.
+func runTopEval(t *testing.T, ds *Dataset, src string, plain bool, opt Options) ([]string, *evaluator) {
+	t.Helper()
 	q, err := parser.Parse(src, parser.Options{})
 	if err != nil {
 		t.Fatalf("%s: %v", src, err)
@@ -58,7 +65,7 @@ func runTopWith(t *testing.T, ds *Dataset, src string, plain bool, opt Options) 
 	if err != nil {
 		t.Fatalf("%s: %v", src, err)
 	}
-	return out, int64(e.steps)
+	return out, e
 }
 
 // TestTopReadMatchesFullSort: ORDER BY ?v … LIMIT over a FILTER on a BGP whose pattern "?s p ?v" is narrowed to
