@@ -624,20 +624,22 @@ func (e *evaluator) filteredBGP(x *algebra.BGP, filters []algebra.Expr, in []ID,
 		return true // a conjunct fails on every solution: there are none to find
 	}
 	if len(p.late) > 0 {
-		inner, late := emit, p.late
+		// p itself is not captured: it would move to the heap on every call, and an EXISTS's pattern is
+		// prepared and matched once per row (v55i: 28 000 at 10 M).
+		inner, late, slots := emit, p.late, p.again
 		var again []lastAnswer
-		if p.again != nil && !e.noMemo {
+		if slots != nil && !e.noMemo {
 			again = make([]lastAnswer, len(late))
 		}
 		emit = func(row []ID) bool {
 			for i, f := range late {
-				if again != nil && p.again[i] != nil {
-					pass, known := again[i].test(e, f, p.again[i], row, errp)
+				if again != nil && slots[i] != nil {
+					pass, known := again[i].test(e, f, slots[i], row, errp)
 					if !known {
 						return false
 					}
 					if !pass {
-						st.skip, st.skipSlots = &again[i], p.again[i]
+						st.skip, st.skipSlots = &again[i], slots[i]
 						return *errp == nil
 					}
 					continue
