@@ -151,6 +151,7 @@ type evaluator struct {
 	keyBinds    map[*algebra.Group]*keyBind      // groups on a BIND's variable, rewritten (keyBindOf)
 	pathGroups  map[*algebra.Group]*closureGroup // groups over a closure joined with a pattern (closureGroupOf)
 	hopGroups   map[*algebra.Group]*hopGroup     // groups over a star joined through a hop (hopGroupOf)
+	hopFirsts   map[*algebra.Group]*hopFirst     // such groups started from the hop (hopFirstOf)
 	leafGroups  map[*algebra.Group]*groupLeaf    // groups over a join whose last pattern is only counted (groupLeafOf)
 	substVars   map[*algebra.Filter]varset       // the BINDs' variables belowBinds replaced by their expressions
 	bgps        map[*algebra.BGP]*bgpState

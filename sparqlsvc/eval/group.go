@@ -43,11 +43,19 @@ func (e *evaluator) group(x *algebra.Group, in []ID, emit emitFn, errp *error) b
 		handled, ok = e.groupLeaf(x, in, g, errp)
 	}
 	if !handled {
+		handled, ok = e.groupHopFirst(x, in, g, errp)
+	}
+	if !handled {
 		ok = e.exec(x.Op, in, func(row []ID) bool { return g.add(row, 1, errp) }, errp)
 	}
 	if !ok && *errp != nil {
 		return false
 	}
+	return e.emitGroups(x, g, in, having, emit, errp)
+}
+
+// emitGroups hands emit each group of g (x's groups, extending in) that passes having, with its aggregates' values.
+func (e *evaluator) emitGroups(x *algebra.Group, g *groupState, in []ID, having []algebra.Expr, emit emitFn, errp *error) bool {
 	if g.tupleForms != nil {
 		for _, b := range g.order {
 			for i, a := range x.Aggregates {

@@ -43,12 +43,13 @@ type hopGroup struct {
 
 // hopGroupOf returns x's hopGroup, made once per query, or nil when x is not of that shape.
 func (e *evaluator) hopGroupOf(x *algebra.Group) *hopGroup {
-	return madeOnce(&e.hopGroups, x, func() *hopGroup { return e.makeHopGroup(x) })
+	return madeOnce(&e.hopGroups, x, func() *hopGroup { return e.makeHopGroup(x, true) })
 }
 
 // makeHopGroup is hopGroupOf's work: the shape the comment above proves exact, else nil. The star's subject is
-// the subject variable with the most patterns for which the split holds.
-func (e *evaluator) makeHopGroup(x *algebra.Group) *hopGroup {
+// the subject variable with the most patterns for which the split holds. priced: the split must also pass
+// groupHop's rules of cost (hopPays, restFromJ, restNarrows); hopFirst, which starts from R, has its own.
+func (e *evaluator) makeHopGroup(x *algebra.Group, priced bool) *hopGroup {
 	if e.groupReads(x).over {
 		return nil
 	}
@@ -86,15 +87,16 @@ func (e *evaluator) makeHopGroup(x *algebra.Group) *hopGroup {
 	}
 	slices.SortFunc(subjects, func(a, b algebra.Var) int { return cmp.Or(uses[b]-uses[a], cmp.Compare(a, b)) })
 	for _, s := range subjects {
-		if h := e.hopSplit(x, b, conds, opts, s); h != nil {
+		if h := e.hopSplit(x, b, conds, opts, s, priced); h != nil {
 			return h
 		}
 	}
 	return nil
 }
 
-// hopSplit returns the hopGroup with S the patterns of b on subject s, or nil when that split does not hold.
-func (e *evaluator) hopSplit(x *algebra.Group, b *algebra.BGP, conds []algebra.Expr, opts []*algebra.LeftJoin, s algebra.Var) *hopGroup {
+// hopSplit returns the hopGroup with S the patterns of b on subject s, or nil when that split does not hold (or,
+// priced, does not pay as groupHop).
+func (e *evaluator) hopSplit(x *algebra.Group, b *algebra.BGP, conds []algebra.Expr, opts []*algebra.LeftJoin, s algebra.Var, priced bool) *hopGroup {
 	var star, rest []algebra.Triple
 	var sv, rv varset
 	vars := func(t algebra.Triple) varset {
@@ -149,7 +151,7 @@ func (e *evaluator) hopSplit(x *algebra.Group, b *algebra.BGP, conds []algebra.E
 	if len(star) < 2 && len(opts) == 0 || len(rest) == 0 || j.empty() || j.has(e.slot(s)) || ov.over || rv.over {
 		return nil
 	}
-	if !e.hopPays(star, j, len(opts) > 0, e.hopCacheSmall(x, sv, ov, j)) || !e.restFromJ(rest, j) || e.restNarrows(star, rest, j) {
+	if priced && (!e.hopPays(star, j, len(opts) > 0, e.hopCacheSmall(x, sv, ov, j)) || !e.restFromJ(rest, j) || e.restNarrows(star, rest, j)) {
 		return nil
 	}
 	var sc, rc []algebra.Expr

@@ -220,6 +220,21 @@ func (g *Graph) keptBySubject(p ID, build func(kept bool) *Graph) *Graph {
 	return e.sub
 }
 
+// KeptBySubject returns p's BySubject graph when g keeps it (made by an earlier query's BySubject), or nil: it
+// costs nothing more to read, so a query adopts it on far fewer probes than would earn building one.
+func (g *Graph) KeptBySubject(p ID) *Graph {
+	c := &g.copies
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.m[subKey(p)]
+	if e == nil {
+		return nil
+	}
+	c.tick++
+	e.used = c.tick
+	return e.sub
+}
+
 // dropOldest drops the least recently used copy (the map holds a few dozen at most). c.mu is held.
 func (c *subjectCopies) dropOldest() {
 	var oldest string
