@@ -239,7 +239,7 @@ func (e *evaluator) groupHopFirst(x *algebra.Group, in []ID, gs *groupState, err
 	var cur index.Cursor
 	for k, v := range vals {
 		m := g.MatchFrom(&cur, 0, link, v)
-		if err := e.holdBytes(int64(8 * m.Len())); err != nil {
+		if err := e.holdBytes(int64(16 * m.Len())); err != nil { // the pair and its place in the sort
 			*errp = err
 			return true, false
 		}
