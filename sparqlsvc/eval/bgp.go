@@ -1112,14 +1112,7 @@ func (c *probeCursor) matchRun(s, o ID) index.Matches {
 	if c.runAt > 0 && s > c.runS {
 		start = c.runAt // the rows before it hold subjects below the previous probe's, so below s
 	}
-	hi, step := start, 1
-	for hi < len(rows) && rows[hi][0] < s {
-		start = hi + 1
-		hi += step
-		step *= 2
-	}
-	hi = min(hi, len(rows))
-	lo := start + sort.Search(hi-start, func(i int) bool { return rows[start+i][0] >= s })
+	lo := gallopTo(rows, start, s)
 	c.runAt, c.runS = lo, s
 	end := lo
 	for end < len(rows) && rows[end][0] == s {
@@ -1137,6 +1130,19 @@ func (c *probeCursor) matchRun(s, o ID) index.Matches {
 		lo, end = a, b
 	}
 	return index.Matches{Rows: rows[lo:end], Perm: index.SPO}
+}
+
+// gallopTo returns the first row at or after start, in rows sorted by subject, whose subject is not below s:
+// galloping forward from start (steps of 1, 2, 4 …), then searching the last step.
+func gallopTo(rows []index.Row, start int, s ID) int {
+	hi, step := start, 1
+	for hi < len(rows) && rows[hi][0] < s {
+		start = hi + 1
+		hi += step
+		step *= 2
+	}
+	hi = min(hi, len(rows))
+	return start + sort.Search(hi-start, func(i int) bool { return rows[start+i][0] >= s })
 }
 
 // probe matches a pattern in g through c, in p's triples sorted by subject (subjectIndex) when c has earned them.

@@ -3,7 +3,6 @@ package eval
 import (
 	"cmp"
 	"slices"
-	"sort"
 
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
@@ -384,14 +383,7 @@ func seekRows(rows []index.Row, at *int, s, o ID) index.Matches {
 	lo := *at
 	for n := 0; lo < len(rows) && rows[lo][0] < s; n++ {
 		if n == runStep {
-			hi, step := lo, 1
-			for hi < len(rows) && rows[hi][0] < s {
-				lo = hi + 1
-				hi += step
-				step *= 2
-			}
-			hi = min(hi, len(rows))
-			lo += sort.Search(hi-lo, func(i int) bool { return rows[lo+i][0] >= s })
+			lo = gallopTo(rows, lo, s)
 			break
 		}
 		lo++
