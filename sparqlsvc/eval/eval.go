@@ -59,8 +59,9 @@ type Options struct {
 	// replayMax, for tests, replaces replayMaxIDs, the ids joinReplay keeps of a right operand evaluated once
 	// (> 0), or keeps none, so that every right operand is evaluated per left solution (< 0).
 	replayMax int
-	// sortedFeed, for tests, replaces sortedFeedGroups (> 0), or keeps no solutions to sort (< 0).
-	sortedFeed int
+	// sortedFeed, for tests, replaces sortedFeedGroups (> 0), or keeps no solutions to sort (< 0); sortedKeepMax,
+	// when > 0, is the most solutions a cache keeps before it hands them on (in place of the budget's half).
+	sortedFeed, sortedKeepMax int
 	// noSubMemo, for tests, evaluates every subquery as written: none replays a twin's kept solutions (subMemo).
 	noSubMemo bool
 	// noGate, for tests, evaluates every OPTIONAL's right side for each left solution (no leftGate).

@@ -510,7 +510,15 @@ func (c *solutionCache) flush(i int, errp *error) bool {
 	c.n[i] = 0
 	w := len(c.vary)
 	if c.keeping {
-		return c.keep(c.keys[i*w:(i+1)*w], n, errp)
+		if c.keepRoom() {
+			return c.keep(c.keys[i*w:(i+1)*w], n, errp)
+		}
+		// No room to keep more: the kept solutions go on sorted now, the rest as they come.
+		c.keeping = false
+		if !c.feedSorted(errp) {
+			return false
+		}
+		c.sortPos = nil
 	}
 	for j, s := range c.vary {
 		c.row[s] = c.keys[i*w+j]

@@ -68,6 +68,16 @@ func (c *solutionCache) sortAfter() int {
 	return sortedFeedGroups
 }
 
+// keepRoom reports whether c may keep another solution: while what the query holds, with the kept rows twice over
+// (feedSorted sorts them into a copy), stays under half its budget, so that keeping turns no query that fits
+// into one that does not. Past it, the solutions kept are handed on sorted and the rest as they come.
+func (c *solutionCache) keepRoom() bool {
+	if m := c.e.opt.sortedKeepMax; m > 0 {
+		return c.keptN < m
+	}
+	return c.e.bytes+c.e.t.bytes+2*c.keptHeld+int64(64*(len(c.vary)+3)) <= c.e.opt.MaxMemory/2
+}
+
 // keep holds entry key's n solutions to be handed on sorted (feedSorted), as a row of the key's ids, n's two
 // halves and the entry's place in the arrival order; false when the budget is spent.
 func (c *solutionCache) keep(key []ID, n int64, errp *error) bool {
@@ -139,6 +149,9 @@ func (c *solutionCache) feedSorted(errp *error) bool {
 func (c *solutionCache) sortKept(errp *error) ([]ID, bool) {
 	w := len(c.vary) + 3
 	src := c.kept
+	if len(src) == 0 {
+		return src, true
+	}
 	if err := c.e.holdBytes(int64(4 * len(src))); err != nil {
 		*errp = err
 		return nil, false

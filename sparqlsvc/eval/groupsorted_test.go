@@ -10,7 +10,8 @@ import (
 // on sorted by their keys (groupsorted.go) gives the groups, their aggregates and their order (the order their first
 // solutions came in) that handing each solution on as it comes gives: keys of one and two variables, COUNT, COUNT(*),
 // SUM and AVG of integers and decimals (exact), HAVING, ORDER BY an unprojected aggregate with LIMIT (h76), an
-// OPTIONAL's values unbound in some solutions (AVG then unbound); split over two cores too. Aggregates of an
+// OPTIONAL's values unbound in some solutions (AVG then unbound); split over two cores too, and with the kept
+// solutions handed on partway when there is no room to keep more. Aggregates of an
 // expression or other than COUNT, SUM and AVG, and a key computed from a term, keep nothing to sort.
 func TestSortedFeedMatchesArrivalOrder(t *testing.T) {
 	ds := optStarData(t)
@@ -38,6 +39,11 @@ func TestSortedFeedMatchesArrivalOrder(t *testing.T) {
 		}
 		if took := e.sortedFeeds > 0; took != c.sorted {
 			t.Errorf("%s: sorted %v, want %v", src, took, c.sorted)
+		}
+		// Kept solutions handed on partway (no room to keep more), the rest as they come: the same answer.
+		part, _ := runTopWith(t, ds, src, false, Options{sortedFeed: 3, sortedKeepMax: 40})
+		if strings.Join(part, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s partway:\n got %q\nwant %q", src, part, want)
 		}
 		if strings.Contains(src, "LIMIT") {
 			continue
