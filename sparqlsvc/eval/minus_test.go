@@ -108,8 +108,9 @@ func TestMinusMatchesDefinition(t *testing.T) {
 // A MINUS whose right operand is a BGP sharing a variable the left operand always binds is answered as FILTER NOT
 // EXISTS (eval.minusAsNotExists): the right side is probed per left solution, not held whole. A query with three
 // left solutions and 3 000 right ones must then answer under a budget of 1 000 held rows, which holding the right
-// operand exceeds; where the rewrite does not hold (the shared variable only OPTIONAL on the left, or none shared)
-// MINUS still holds the right side, and the answers stay those of the definition (TestMinusMatchesDefinition).
+// operand exceeds; where the rewrite does not hold (the shared variable only OPTIONAL on the left) MINUS still holds
+// the right side, and the answers stay those of the definition (TestMinusMatchesDefinition). With no variable in
+// common MINUS removes nothing, and its right side is not evaluated at all (eval.minusDisjoint).
 func TestMinusProbesRightPerLeftSolution(t *testing.T) {
 	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	var qs []rdf.Quad
@@ -164,6 +165,15 @@ func TestMinusProbesRightPerLeftSolution(t *testing.T) {
 	if _, err := run(`SELECT ?i { ?i <http://ex.org/p0> ?t
 		MINUS { ?o <http://ex.org/product0> ?i ; <http://ex.org/country0> ?c FILTER(!BOUND(?t) || ?c != ?t) } }`); !errors.Is(err, eval.ErrTooLarge) {
 		t.Errorf("MINUS with a FILTER on a left variable: err %v, want ErrTooLarge (the right side held)", err)
+	}
+	// No variable in common: nothing removed, and the 3 000 right solutions never held.
+	got, err = run(`SELECT ?i { ?i <http://ex.org/p0> ?t
+		MINUS { ?o <http://ex.org/product0> ?x ; <http://ex.org/country0> <http://ex.org/c1> } }`)
+	if err != nil {
+		t.Fatalf("MINUS with no shared variable under 1 000 held rows: %v", err)
+	}
+	if want := []string{ex("item", 0).String(), ex("item", 1).String(), ex("item", 2).String()}; !slices.Equal(got, want) {
+		t.Errorf("MINUS with no shared variable answered %v, want %v", got, want)
 	}
 	// The shared variable bound only by an OPTIONAL: NOT EXISTS would remove the solutions that leave it unbound,
 	// MINUS does not, so the right side is held as before and the budget is exceeded.

@@ -244,6 +244,12 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 		if f := e.minusAsNotExists(x); f != nil {
 			return e.exec(f, in, emit, errp)
 		}
+		if e.minusDisjoint(x, in) {
+			// MINUS removes a left solution only for a right one that shares a variable with it (§18.5), and no
+			// left solution can: the right operand is not evaluated (h126: every next-day offer, 110 ms of CPU
+			// at 10 M, to remove nothing).
+			return e.exec(x.Left, in, emit, errp)
+		}
 		right, ok := e.materialize(x.Right, errp)
 		if !ok {
 			return false
@@ -658,6 +664,21 @@ func (e *evaluator) minusAsNotExists(x *algebra.Minus) *algebra.Filter {
 	}
 	e.minusNot[x] = f
 	return f
+}
+
+// minusDisjoint reports whether no left solution of x can share a variable with a right one: no variable the
+// right operand mentions is mentioned by the left operand or bound in the input row.
+func (e *evaluator) minusDisjoint(x *algebra.Minus, in []ID) bool {
+	r := e.infoOf(x.Right).mentioned
+	if r.over || !r.inter(e.infoOf(x.Left).mentioned).empty() {
+		return false
+	}
+	for i, id := range in {
+		if id != 0 && r.has(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // localConds reports whether FILTER conditions inside MINUS's right operand read only variables of its BGP (vars)
