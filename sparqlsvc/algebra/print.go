@@ -35,10 +35,12 @@ func Canonical(op Op) string {
 	return b.String()
 }
 
-// printer writes the text of Format or Canonical: names, when not nil, renames each variable by its first use.
+// printer writes the text of Format or Canonical: names, when not nil, renames each variable by its first use;
+// flat writes an operator's operands on its line (an EXISTS's pattern inside an expression).
 type printer struct {
 	b     *strings.Builder
 	names map[Var]string
+	flat  bool
 }
 
 // name is how v prints after its '?'.
@@ -120,10 +122,15 @@ func FormatPath(p Path) string {
 	return b.String()
 }
 
-func indent(b *strings.Builder, depth int) {
-	b.WriteByte('\n')
+// indent starts an operand's line at depth, or separates it by one space when p is flat.
+func (p *printer) indent(depth int) {
+	if p.flat {
+		p.b.WriteByte(' ')
+		return
+	}
+	p.b.WriteByte('\n')
 	for range depth {
-		b.WriteString("  ")
+		p.b.WriteString("  ")
 	}
 }
 
@@ -131,7 +138,7 @@ func (p *printer) formatOp(op Op, depth int) {
 	b := p.b
 	sub := func(ops ...Op) {
 		for _, o := range ops {
-			indent(b, depth+1)
+			p.indent(depth + 1)
 			p.formatOp(o, depth+1)
 		}
 		b.WriteByte(')')
@@ -157,12 +164,12 @@ func (p *printer) formatOp(op Op, depth int) {
 		sub(o.Left, o.Right)
 	case *LeftJoin:
 		b.WriteString("(leftjoin")
-		indent(b, depth+1)
+		p.indent(depth + 1)
 		p.formatOp(o.Left, depth+1)
-		indent(b, depth+1)
+		p.indent(depth + 1)
 		p.formatOp(o.Right, depth+1)
 		if o.Expr != nil {
-			indent(b, depth+1)
+			p.indent(depth + 1)
 			p.formatExpr(o.Expr, depth+1)
 		}
 		b.WriteByte(')')
@@ -388,11 +395,11 @@ func (p *printer) formatExpr(e Expr, depth int) {
 			b.WriteString("(exists")
 		}
 		if x.Pattern != nil {
-			// Expressions print on one line, so the pattern does too.
+			// Expressions print on one line, so the pattern does too: flat, not by collapsing the white space
+			// of its text afterwards, which took a literal's own spaces with it ("a  b" read as "a b", and
+			// Canonical gave two subqueries that differ there one form).
 			b.WriteByte(' ')
-			var pb strings.Builder
-			(&printer{b: &pb, names: p.names}).formatOp(x.Pattern, 0)
-			b.WriteString(strings.Join(strings.Fields(pb.String()), " "))
+			(&printer{b: b, names: p.names, flat: true}).formatOp(x.Pattern, 0)
 		} else {
 			b.WriteString(" (untranslated)")
 		}

@@ -150,3 +150,29 @@ func TestSubMemoKeepsVolatileApart(t *testing.T) {
 		}
 	}
 }
+
+// TestSubMemoLiteralSpacesInExists: two subqueries that differ only in the spaces of a string literal inside a
+// FILTER EXISTS are not twins. The canonical form printed an EXISTS's pattern on one line by collapsing every run
+// of white space, the literal's own included, so "a  b" and "a b" read the same and the second subquery replayed
+// the first one's count.
+func TestSubMemoLiteralSpacesInExists(t *testing.T) {
+	b := index.NewBuilder()
+	add := graphAdder(t, b)
+	for i := range 6 {
+		add("", exIRI("s%d", i), exIRI("p"), exIRI("o%d", i))
+		label := "a b"
+		if i%3 == 0 {
+			label = "a  b"
+		}
+		add("", exIRI("s%d", i), exIRI("label"), rdf.String(label))
+	}
+	ds := FromIndex(b.Build())
+	src := `PREFIX : <http://ex.org/> SELECT ?n1 ?n2 {
+		{ SELECT (COUNT(*) AS ?n1) { ?s :p ?o FILTER EXISTS { ?s :label "a b" } } }
+		{ SELECT (COUNT(*) AS ?n2) { ?s2 :p ?o2 FILTER EXISTS { ?s2 :label "a  b" } } } }`
+	want, _ := runTopWith(t, ds, src, false, Options{noSubMemo: true})
+	got, _ := runTopWith(t, ds, src, false, Options{})
+	if len(want) != 1 || !slices.Equal(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
