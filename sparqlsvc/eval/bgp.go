@@ -633,7 +633,7 @@ func (e *evaluator) filteredBGP(x *algebra.BGP, filters []algebra.Expr, in []ID,
 		}
 		emit = func(row []ID) bool {
 			for i, f := range late {
-				if again != nil && slots[i] != nil {
+				if again != nil && slots[i] != nil && !again[i].off {
 					pass, known := again[i].test(e, f, slots[i], row, errp)
 					if !known {
 						return false
@@ -1873,7 +1873,18 @@ type lastAnswer struct {
 	vals  []ID
 	known bool
 	pass  bool
+	// tests and hits count the solutions asked and those answered again or skipped; off: the values seldom
+	// repeated (fewer than one in againShare of againJudged), so the conjunct is tested as written from then on.
+	// v55m's inner NOT EXISTS is keyed on each offer, a new value per row: the compares were a twentieth of it.
+	tests, hits int
+	off         bool
 }
+
+// againJudged and againShare decide when a late conjunct stops being answered again (lastAnswer.off).
+const (
+	againJudged = 2048
+	againShare  = 8
+)
 
 // test answers the conjunct c for row: from the last answer when row holds the same values in slots, else by
 // testing it (and remembering the answer unless a value is a scratch id or the test failed fatally). ok is false
@@ -1888,8 +1899,12 @@ func (a *lastAnswer) test(e *evaluator, c algebra.Expr, slots []int, row []ID, e
 			}
 		}
 		if same {
+			a.hits++
 			return a.pass, true
 		}
+	}
+	if a.tests++; a.tests == againJudged && a.hits*againShare < a.tests {
+		a.off = true
 	}
 	pass = e.test(c, row, errp)
 	if *errp != nil {
@@ -1915,7 +1930,7 @@ func (a *lastAnswer) test(e *evaluator, c algebra.Expr, slots []int, row []ID, e
 // country or label are passed over in runs of ~200, each a compare of one id.
 func (st *bgpState) skips(row []ID, os int, mo ID) bool {
 	a := st.skip
-	if !a.known || a.pass {
+	if !a.known || a.pass || a.off {
 		return false
 	}
 	for i, s := range st.skipSlots {
@@ -1927,5 +1942,6 @@ func (st *bgpState) skips(row []ID, os int, mo ID) bool {
 			return false
 		}
 	}
+	a.hits++
 	return true
 }

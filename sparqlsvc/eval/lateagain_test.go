@@ -143,4 +143,8 @@ func TestSkipsRowsOfAFailedAnswer(t *testing.T) {
 	if st.skips(row, 2, 9) {
 		t.Error("an unknown answer is skipped")
 	}
+	a.known, a.off = true, true
+	if st.skips(row, 2, 9) {
+		t.Error("an answer whose values seldom repeated (off) is skipped")
+	}
 }
