@@ -163,7 +163,21 @@ func Serve(ctx context.Context, c Config) error {
 		default:
 		}
 	}
-	pipe, err := pipeline.New(pipeline.Options{Store: st, Out: c.Site, BaseURL: c.BaseURL, HTML: c.HTML, Log: log, Synced: synced})
+	// One set of mapped indexes for the direct URLs and the API, which query the same files. A version made live
+	// (and every publication's latest after a start) is warmed for its first query, one at a time in the
+	// background; at most 8 wait, and a folder that finds the queue full is left to its first query as before.
+	indexes := describe.NewIndexes(32)
+	warm := make(chan string, 8)
+	live := func(dir string) {
+		select {
+		case warm <- dir:
+		default:
+		}
+	}
+	warmDone := make(chan struct{})
+	go func() { defer close(warmDone); indexes.Warm(followCtx, warm) }()
+	defer func() { stopFollow(); <-warmDone }()
+	pipe, err := pipeline.New(pipeline.Options{Store: st, Out: c.Site, BaseURL: c.BaseURL, HTML: c.HTML, Log: log, Synced: synced, Live: live})
 	if err != nil {
 		return err
 	}
@@ -204,14 +218,12 @@ func Serve(ctx context.Context, c Config) error {
 		defer func() { stopFollow(); <-pubDone }()
 	}
 	// One gate for every SPARQL endpoint (direct URLs, /ns and /api), counting clients as the guard does: behind
-	// the trusted proxy, by the forwarded address. One set of mapped indexes for the direct URLs and the API, which
-	// query the same files.
+	// the trusted proxy, by the forwarded address.
 	gate := protocol.NewGate(0, 0, guard.ClientAddr)
 	gate.SetMemory(c.SPARQLMemory)
 	if c.SPARQLHeapBound {
 		gate.SetHeapBound(0)
 	}
-	indexes := describe.NewIndexes(32)
 	siteHandler, err := site.NewHandler(site.Options{Dir: c.Site, Theme: html.NewResources(html.ResourceOptions{Themes: c.HTML.Themes, Title: c.HTML.Title, Language: c.HTML.Language}), Pages: pipeline.PagesDir(c.Site), Log: log,
 		SPARQLGate: gate, SPARQLStore: siteBackend(loader), Indexes: indexes,
 		Auth: server.Viewers{Auth: guard, Store: st}})

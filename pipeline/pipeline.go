@@ -53,6 +53,10 @@ type Options struct {
 	// Synced, when set, is called by Run after each sync it made (the first full build, then each batch of
 	// changes), so that a follower of the tree (a publisher to object storage) reads it when it is complete.
 	Synced func()
+	// Live, when set, is told the folder of each publication's latest version (its .ld/cur) once the version is
+	// live: after each sync of its repository, and so for every publication after a start. ldhub serve prepares
+	// the index there for its first query (describe.Indexes.Warm). It must not block.
+	Live func(dir string)
 }
 
 // Pipeline renders publications. Its methods may be called concurrently; rendering itself is serialised, so there
@@ -531,6 +535,9 @@ func (p *Pipeline) SyncRepository(ctx context.Context, repoID string) (Result, e
 		// Left-out versions first: an upload that waits for the version to be live reads them as soon as it is.
 		p.setUnrendered(l.id, l.unrendered)
 		p.setLive(l.id, l.version)
+		if ps := st.Publications[l.id]; p.o.Live != nil {
+			p.o.Live(filepath.Join(tree.PubDir(tree.Root(p.o.Out, ps.Private), ps.Path), tree.Current))
+		}
 	}
 	st.Path, st.Pages = repoPath, p.batch.stamp
 	if p.laterPending(repoID) {

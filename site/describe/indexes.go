@@ -1,6 +1,7 @@
 package describe
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 
@@ -71,3 +72,32 @@ func (x *Indexes) AcquireFile(path string) (ds *index.Dataset, release func(), e
 
 // Len is the number of indexes mapped.
 func (x *Indexes) Len() int { return x.c.Len() }
+
+// Warm maps and warms (index.Dataset.Warm) the index of each rendered folder read from dirs, one at a time, until
+// ctx ends or dirs is closed: the folders of versions just made live, so that their first query does not pay for
+// the pages and tables every query needs. The index is not pinned while it warms: evicting it ends the warming
+// (Dataset.Close waits for it), as does ctx. A folder that renders no index, or is gone, is skipped.
+func (x *Indexes) Warm(ctx context.Context, dirs <-chan string) {
+	for {
+		var dir string
+		select {
+		case <-ctx.Done():
+			return
+		case d, ok := <-dirs:
+			if !ok {
+				return
+			}
+			dir = d
+		}
+		p, err := tree.ReadPage(dir)
+		if err != nil {
+			continue
+		}
+		ds, release, err := x.Acquire(dir, p.Version.ID, p.Base)
+		if err != nil {
+			continue
+		}
+		release()
+		ds.Warm(ctx)
+	}
+}

@@ -18,6 +18,8 @@ type Dataset struct {
 	names   []ID // named graphs in ascending id order
 	named   map[ID]*Graph
 	close   func() error
+	mapped  []byte  // the file's mapping, for Warm
+	warm    warming // a Warm in progress
 }
 
 // Graph returns the named graph with the given id, or nil.
@@ -28,6 +30,7 @@ func (d *Dataset) GraphNames() []ID { return d.names }
 
 // Close releases the file mapping of an opened dataset; terms taken from it must not be used afterwards.
 func (d *Dataset) Close() error {
+	d.stopWarm()
 	if d.close == nil {
 		return nil
 	}

@@ -156,6 +156,7 @@ func Open(path string) (*Dataset, error) {
 		return nil, fmt.Errorf("index: open %s: %w", path, err)
 	}
 	d.close = func() error { return syscall.Munmap(data) }
+	d.mapped = data
 	return d, nil
 }
 

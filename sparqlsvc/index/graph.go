@@ -2,6 +2,7 @@ package index
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"sort"
 	"sync"
@@ -66,19 +67,38 @@ func (g *Graph) noteFar(perm Perm, n int) {
 	if len(rows) < fenceMin || g.fences[perm].Load() != nil {
 		return
 	}
-	if g.farCount[perm].Add(int64(n)) < int64(len(rows)/(16*fenceStride)) || !g.building[perm].CompareAndSwap(false, true) {
+	if g.farCount[perm].Add(int64(n)) < int64(len(rows)/(16*fenceStride)) {
+		return
+	}
+	g.buildFences(context.Background(), perm)
+}
+
+// buildFences builds perm's fences, and for SPO the subjects' starts, unless they are built or being built, or ctx
+// ends first (Dataset.Warm: a later far probe may build them then).
+func (g *Graph) buildFences(ctx context.Context, perm Perm) {
+	rows := g.perms[perm]
+	if len(rows) < fenceMin || g.fences[perm].Load() != nil || !g.building[perm].CompareAndSwap(false, true) {
 		return
 	}
 	f := make([]Row, 0, len(rows)/fenceStride+1)
 	for i := 0; i < len(rows); i += fenceStride {
+		if i%(fenceStride<<12) == 0 && ctx.Err() != nil {
+			g.building[perm].Store(false)
+			return
+		}
 		f = append(f, rows[i])
 	}
-	g.fences[perm].Store(&f)
 	if perm == SPO {
-		if st := subjectStarts(rows); st != nil {
+		st := subjectStarts(rows)
+		if ctx.Err() != nil {
+			g.building[perm].Store(false)
+			return
+		}
+		if st != nil {
 			g.starts.Store(&st)
 		}
 	}
+	g.fences[perm].Store(&f)
 }
 
 // subjectStarts returns the starts of SPO rows' subjects (Graph.starts), or nil when the largest subject id in the
