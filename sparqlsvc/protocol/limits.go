@@ -87,9 +87,9 @@ type Gate struct {
 	byNetwork      map[string]int    // slots held per network
 	lookups        map[string]string // clients with a lookup running in the lane, to their network
 	queue          []*waiter         // clients holding no slot that wait for one, oldest first (share.go)
-	// slice is what a query runs at least before it yields its slot to a waiting client; wait how long a client
-	// waits for one at most.
-	slice, wait time.Duration
+	// slice is what a query runs at least before it yields its slot to a waiting client; patience how long the
+	// client waits before one yields (share.go); wait how long a client waits for a slot at most.
+	slice, patience, wait time.Duration
 	// cores is the server's pool of core tokens (eval.Cores): a query admitted here may evaluate a large scan on a
 	// second core only while one is idle, so parallel queries never take more cores than the machine has.
 	cores *eval.Cores
@@ -182,7 +182,7 @@ func NewGate(max, perClient int, client func(*http.Request) string) *Gate {
 	}
 	return &Gate{max: max, perClient: perClient, perNetwork: perNetwork, reserve: max / 4, lookupMax: max/2 + max%2,
 		client: client, byClient: map[string]int{}, byNetwork: map[string]int{}, lookups: map[string]string{},
-		slice: DefaultSlice, wait: 2 * DefaultSlice,
+		slice: DefaultSlice, patience: DefaultPatience, wait: 2 * DefaultSlice,
 		cores:  eval.NewCores(runtime.GOMAXPROCS(0)),
 		memory: eval.NewMemory(DefaultServerMemory)}
 }
