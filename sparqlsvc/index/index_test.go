@@ -706,12 +706,7 @@ func saveAndOpen(t *testing.T, d *Dataset) *Dataset {
 	if err := d.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	opened, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { opened.Close() })
-	return opened
+	return openFile(t, path)
 }
 
 // TestObjectTableMatchesMatch: a predicate's table of objects gives every object's rows exactly as Match does, in

@@ -28,7 +28,8 @@ func warmData(t *testing.T) string {
 	return path
 }
 
-func openWarm(t *testing.T, path string) *Dataset {
+// openFile opens the index file at path; it is closed when the test ends.
+func openFile(t *testing.T, path string) *Dataset {
 	t.Helper()
 	d, err := Open(path)
 	if err != nil {
@@ -42,7 +43,7 @@ func openWarm(t *testing.T, path string) *Dataset {
 // process's far subject probes built before (the first query after a start paid for them), and they give the
 // answers a plain search gives. Without Warm nothing is built until far probes add up.
 func TestWarmBuildsWhatFirstQueriesNeed(t *testing.T) {
-	d := openWarm(t, warmData(t))
+	d := openFile(t, warmData(t))
 	g := d.Default
 	if g.fences[SPO].Load() != nil || g.starts.Load() != nil {
 		t.Fatal("fences or starts built on open")
@@ -71,7 +72,7 @@ func TestWarmBuildsWhatFirstQueriesNeed(t *testing.T) {
 func TestCloseEndsWarm(t *testing.T) {
 	path := warmData(t)
 	for range 20 {
-		d := openWarm(t, path)
+		d := openFile(t, path)
 		started := make(chan struct{})
 		done := make(chan struct{})
 		go func() {
