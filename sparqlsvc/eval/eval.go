@@ -129,6 +129,8 @@ type evaluator struct {
 	steps       int
 	outerNoted  map[algebra.Op]bool // FILTERs and BINDs whose EXISTS know their operand (noteOuter)
 	semiSets    int                 // sets built by existsBySet
+	nestedScans int                 // of them, those read by nestedSetScan
+	subjectSets int                 // and by subjectSet
 	trial       *trialWatch         // the trial evaluation in progress (trialSet), or nil
 	nextCheck   int                 // the steps at which loops next call interrupted
 	probes      int                 // index probes (probe), and those of them far from their cursor's previous one: effort

@@ -290,11 +290,8 @@ func (e *evaluator) existsBySet(m *existsMemo, x *algebra.Exists, row []ID, errp
 			bound = bound.with(s)
 		}
 	}
-	g := e.activeName()
-	for _, s := range j.sets {
-		if s.graph == g && s.bound == bound {
-			return s.has(row)
-		}
+	if s := j.setFor(e.activeName(), bound); s != nil {
+		return s.has(row)
 	}
 	always := e.opt.semiJoin > 0
 	if j.tried || (!always && (j.calls < max(j.next, trialCalls) || j.outer == nil)) {
@@ -472,6 +469,9 @@ func (e *evaluator) trialSet(m *existsMemo, x *algebra.Exists, bound varset, ext
 	}
 	if !star && ext == nil {
 		star = e.optFilterSet(x.Pattern, s.slots, collect, &err)
+	}
+	if !star && ext == nil {
+		star = e.nestedSetScan(x.Pattern, s.slots, collect, &err) || e.subjectSet(x.Pattern, s.slots, collect, &err)
 	}
 	if !star {
 		e.trial.st, e.trial.done, e.trial.total = nil, 0, 0
