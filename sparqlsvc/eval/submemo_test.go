@@ -176,3 +176,58 @@ func TestSubMemoLiteralSpacesInExists(t *testing.T) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 }
+
+// TestSubMemoInContexts: twins met inside GRAPH ?g and GRAPH <g>, as an OPTIONAL's right side, under VALUES that
+// bind their key or a variable they do not mention, with the key bound by the incoming row, inside FILTER EXISTS
+// and MINUS, give what each evaluated as written gives.
+func TestSubMemoInContexts(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 9))
+	b := index.NewBuilder()
+	add := graphAdder(t, b)
+	for o := range 300 {
+		for _, g := range []string{"", "g1", "g2"} {
+			if g != "" && r.IntN(3) == 0 {
+				continue
+			}
+			add(g, exIRI("o%d", o), exIRI("vendor"), exIRI("v%d", r.IntN(12)))
+			if r.IntN(4) > 0 {
+				add(g, exIRI("o%d", o), exIRI("price"), intLit(r.IntN(50)))
+			}
+		}
+	}
+	for v := range 10 {
+		add("", exIRI("v%d", v), exIRI("country"), exIRI("c%d", v%3))
+	}
+	ds := FromIndex(b.Build())
+	const pre = `PREFIX : <http://ex.org/> `
+	twin := func(k, o, n string) string {
+		return fmt.Sprintf(`{ SELECT ?%s (COUNT(?%s) AS ?%s) { ?%s :vendor ?%s ; :price ?p%s } GROUP BY ?%s }`, k, o, n, o, k, o, k)
+	}
+	total := func(o, n string) string {
+		return fmt.Sprintf(`{ SELECT (SUM(?p%s) AS ?%s) { ?%s :price ?p%s } }`, o, n, o, o)
+	}
+	for i, src := range []string{
+		`SELECT * { GRAPH ?g { ` + twin("k", "o", "n") + ` } ` + twin("k2", "o2", "n2") + ` FILTER(?k = ?k2) }`,
+		`SELECT * { GRAPH ?g { ` + twin("k", "o", "n") + ` } GRAPH ?h { ` + twin("k2", "o2", "n2") + ` } FILTER(?k = ?k2) }`,
+		`SELECT * { GRAPH :g1 { ` + total("o", "n") + ` } GRAPH :g2 { ` + total("o2", "n2") + ` } ` + total("o3", "n3") + ` }`,
+		`SELECT * { ?k :country ?c OPTIONAL { ` + twin("k", "o", "n") + ` } OPTIONAL { ` + twin("k", "o2", "n2") + ` } }`,
+		`SELECT * { ?v :country ?c OPTIONAL { ` + total("o", "n") + ` } ` + total("o2", "n2") + ` }`,
+		`SELECT * { VALUES ?k { :v1 :v3 :v99 } ` + twin("k", "o", "n") + twin("k", "o2", "n2") + ` }`,
+		`SELECT * { VALUES ?c { :c1 :c2 } ` + twin("k", "o", "n") + twin("k2", "o2", "n2") + ` FILTER(?k = ?k2) }`,
+		`SELECT * { ?k :country :c1 . ` + twin("k", "o", "n") + ` ` + twin("k", "o2", "n2") + ` }`,
+		`SELECT * { ?k :country ?c FILTER EXISTS { ` + twin("k", "o", "n") + ` FILTER(?n > 2) } ` + twin("k", "o2", "n2") + ` }`,
+		`SELECT * { ` + twin("k", "o", "n") + ` MINUS { ` + twin("k", "o2", "n2") + ` FILTER(?n2 > 19) } }`,
+	} {
+		src = pre + src
+		want, _ := runTopWith(t, ds, src, false, Options{noSubMemo: true})
+		got, _ := runTopWith(t, ds, src, false, Options{})
+		slices.Sort(want)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("query %d %s:\n got %d %q\nwant %d %q", i, src, len(got), got, len(want), want)
+		}
+		if len(want) == 0 {
+			t.Errorf("query %d has no solutions", i)
+		}
+	}
+}
