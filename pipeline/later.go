@@ -103,13 +103,17 @@ func (p *Pipeline) renderLater(ctx context.Context, pages []laterPage) {
 		pp := j.pp
 		pp.Vocab = readTerms(j.dir)
 		lateSizes(&pp, j.dir)
-		if langs[i], hubs[i], err = p.addPublication(hb, 0, pp); err != nil {
+		var ls *listings
+		if langs[i], hubs[i], ls, err = p.addPublication(hb, 0, pp); err != nil {
 			break
 		}
 		if scratches[i], err = os.MkdirTemp(p.o.Out, tmpPrefix+"html-"); err != nil {
 			break
 		}
 		if err = html.RenderBatch(ctx, hb, scratches[i], p.o.HTML.Themes...); err != nil {
+			break
+		}
+		if err = p.renderListings(ctx, hb, ls, scratches[i]); err != nil {
 			break
 		}
 	}

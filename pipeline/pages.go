@@ -110,6 +110,8 @@ type pageJob struct {
 	// hub's language; hub is the hub language's key, under which that page is linked too when there are variants.
 	langs []string
 	hub   string
+	// listings are the pages of the page's sections' full listings, rendered in builds of their own.
+	listings *listings
 }
 
 // versionNav is what a version page links besides itself.
@@ -347,7 +349,7 @@ func (p *Pipeline) commitPages(ctx context.Context, index func(*html.Batch) ([]i
 				pp.Vocab = readTerms(j.dir)
 			}
 			var err error
-			if j.langs, j.hub, err = p.addPublication(hb, i, pp); err != nil {
+			if j.langs, j.hub, j.listings, err = p.addPublication(hb, i, pp); err != nil {
 				return fmt.Errorf("pipeline: page of %s: %w", j.page.Self, err)
 			}
 		}
@@ -413,6 +415,11 @@ func (p *Pipeline) renderBatch(ctx context.Context, hb *html.Batch, scratch stri
 	if err := html.RenderBatch(ctx, hb, scratch, p.o.HTML.Themes...); err != nil {
 		return fmt.Errorf("pipeline: pages: %w", err)
 	}
+	for _, j := range p.batch.jobs {
+		if err := p.renderListings(ctx, hb, j.listings, scratch); err != nil {
+			return fmt.Errorf("pipeline: page of %s: %w", j.page.Self, err)
+		}
+	}
 	for i, j := range p.batch.jobs {
 		if j.later {
 			continue
@@ -434,43 +441,79 @@ func (p *Pipeline) renderBatch(ctx context.Context, hb *html.Batch, scratch stri
 
 // addPublication adds the i-th publication or version page of a batch to hb: the page in the hub's language (at
 // p/<i>) and, when its documentation has texts in other languages, one page per language (html.PageLanguages, at
-// l/<i>/<key>), each with the language switch. It returns the languages' keys and the hub language's.
-func (p *Pipeline) addPublication(hb *html.Batch, i int, pp html.PublicationPage) (langs []string, hub string, err error) {
+// l/<i>/<key>), each with the language switch. It returns the languages' keys and the hub language's, and the
+// pages of the sections' full listings that the page links (nil: none), which renderListings renders apart.
+func (p *Pipeline) addPublication(hb *html.Batch, i int, pp html.PublicationPage) (langs []string, hub string, ls *listings, err error) {
 	if langs = html.PageLanguages(pp.Vocab, p.o.HTML.Language); len(langs) > 0 {
 		hub = codec.LanguageKey(cmp.Or(p.o.HTML.Language, "en"))
 		pp.Languages = append([]string{hub}, langs...)
 		slices.Sort(pp.Languages)
 	}
 	if err := hb.Publication("p/"+strconv.Itoa(i), pp); err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	// The labels index of each language's page, for the filter of a page that leaves terms out (placeVariants
 	// finds them in the scratch folder).
 	if err := hb.LabelsIndex(labelsOut(i, ""), pp); err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	for _, l := range langs {
 		pl := pp
 		pl.Language = l
 		if err := hb.Publication("l/"+strconv.Itoa(i)+"/"+l, pl); err != nil {
-			return nil, "", fmt.Errorf("in %s: %w", l, err)
+			return nil, "", nil, fmt.Errorf("in %s: %w", l, err)
 		}
 		if err := hb.LabelsIndex(labelsOut(i, l), pl); err != nil {
-			return nil, "", fmt.Errorf("in %s: %w", l, err)
+			return nil, "", nil, fmt.Errorf("in %s: %w", l, err)
 		}
 	}
-	// The full listing of each section, in each language of the page, when the page cannot document every term
-	// (placeVariants finds them in the scratch folder).
-	for _, tp := range html.SectionPages(pp.Vocab, p.o.HTML.TermsPerPage) {
-		for _, l := range append([]string{""}, langs...) {
-			ps := pp
-			ps.Terms, ps.Language = tp, l
-			if err := hb.Publication(sectionOut(i, l, tp.Section, tp.N), ps); err != nil {
-				return nil, "", fmt.Errorf("terms %s page %d %s: %w", tp.Section, tp.N, l, err)
+	if tps := html.SectionPages(pp.Vocab, p.o.HTML.TermsPerPage); len(tps) > 0 {
+		ls = &listings{i: i, pp: pp, langs: langs, pages: tps}
+	}
+	return langs, hub, ls, nil
+}
+
+// listings are the pages of the full listing of each section of the i-th page of a batch (pp), in each language
+// of the page (the hub's and langs), when the page cannot document every term.
+type listings struct {
+	i     int
+	pp    html.PublicationPage
+	langs []string
+	pages []html.TermsPage
+}
+
+// listingTermsPerBuild bounds the terms of the listing pages one Hugo build renders. Hugo holds every page of a
+// build at once, each as its front matter's JSON decoded into maps and its output: about 7 MB a listing page of
+// 1 000 terms, so that the 300 listing pages of a 300 000-concept vocabulary in one build took the server to
+// 6.4 GB. In builds of 8 000 terms the listing pages cost about 60 MB whatever the vocabulary's size, for one
+// more build (about 0.1 CPU-s) per eight pages.
+const listingTermsPerBuild = 8000
+
+// renderListings renders ls's pages (placeVariants finds them in the scratch folder) in builds of at most
+// listingTermsPerBuild terms, each a batch following hb (so the vocabulary is laid out once). Each build's pages
+// are made as it starts, so that the views of only one build are held.
+func (p *Pipeline) renderListings(ctx context.Context, hb *html.Batch, ls *listings, scratch string) error {
+	if ls == nil {
+		return nil
+	}
+	keys := append([]string{""}, ls.langs...)
+	per := max(1, listingTermsPerBuild/cmp.Or(p.o.HTML.TermsPerPage, html.DefaultTermsPerPage)/len(keys))
+	for tps := ls.pages; len(tps) > 0; tps = tps[min(per, len(tps)):] {
+		b := hb.Next()
+		for _, tp := range tps[:min(per, len(tps))] {
+			for _, l := range keys {
+				ps := ls.pp
+				ps.Terms, ps.Language = tp, l
+				if err := b.Publication(sectionOut(ls.i, l, tp.Section, tp.N), ps); err != nil {
+					return fmt.Errorf("terms %s page %d %s: %w", tp.Section, tp.N, l, err)
+				}
 			}
 		}
+		if err := html.RenderBatch(ctx, b, scratch, p.o.HTML.Themes...); err != nil {
+			return err
+		}
 	}
-	return langs, hub, nil
+	return nil
 }
 
 // labelsOut is where addPublication writes the labels index of the i-th page in the language of key ("": the

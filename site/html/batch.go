@@ -46,6 +46,13 @@ type batchFile struct {
 	data      []byte
 }
 
+// Next is an empty batch with b's settings and b's layouts: the next of several builds of one large vocabulary's
+// pages (its listing pages, a few at a time, so that one build holds a bounded number of terms) lays the
+// vocabulary out once.
+func (b *Batch) Next() *Batch {
+	return &Batch{Title: b.Title, Language: b.Language, TermsPerPage: b.TermsPerPage, layouts: b.layouts}
+}
+
 // layout is d's layout in the language order ls, made once per batch.
 func (b *Batch) layout(d *vocab.Doc, ls langs) *layout {
 	k := layoutKey{d, strings.Join(ls, "\x00")}
