@@ -101,7 +101,7 @@ func (p *Pipeline) renderLater(ctx context.Context, pages []laterPage) {
 	for i, j := range pages {
 		hb := &html.Batch{Title: p.o.HTML.Title, Language: p.o.HTML.Language, TermsPerPage: p.o.HTML.TermsPerPage}
 		pp := j.pp
-		pp.Vocab = readTerms(j.dir)
+		pp.Vocab = p.readTerms(j.dir)
 		lateSizes(&pp, j.dir)
 		var ls *listings
 		if langs[i], hubs[i], ls, err = p.addPublication(hb, 0, pp); err != nil {

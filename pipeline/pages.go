@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -24,7 +23,6 @@ import (
 
 	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/model"
-	"github.com/ldhub/ldhub/content/vocab"
 	"github.com/ldhub/ldhub/site/html"
 	"github.com/ldhub/ldhub/site/tree"
 	"github.com/ldhub/ldhub/theme"
@@ -242,20 +240,6 @@ func (p *Pipeline) addPage(dir string, page *tree.Page) error {
 	return nil
 }
 
-// readTerms reads what a rendered folder's version defines; a folder rendered before ldhub wrote it has none.
-func readTerms(dir string) *vocab.Doc {
-	f, err := os.Open(filepath.Join(dir, tree.Terms))
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	d, err := vocab.Decode(bufio.NewReaderSize(f, 1<<16))
-	if err != nil {
-		return nil
-	}
-	return d
-}
-
 // navVersions gives the version pages queued since job start their neighbours among versions (oldest first), and
 // queues again the pages of the existing neighbours of a new version, whose links it changes.
 func (p *Pipeline) navVersions(start int, versions []tree.Version, latest, vroot string) error {
@@ -346,7 +330,7 @@ func (p *Pipeline) commitPages(ctx context.Context, index func(*html.Batch) ([]i
 				}
 			} else {
 				p.bumpPage(final)
-				pp.Vocab = readTerms(j.dir)
+				pp.Vocab = p.readTerms(j.dir)
 			}
 			var err error
 			if j.langs, j.hub, j.listings, err = p.addPublication(hb, i, pp); err != nil {

@@ -82,6 +82,7 @@ type Pipeline struct {
 	pageGen    map[string]uint64
 	laterRepos map[string]int
 	pre        prerenders // large uploads rendered while they are committed (prerender.go)
+	docs       sharedDocs // terms.json decoded, shared by the workers reading it at once (docshare.go)
 	// gone counts the folders of removed publications still being deleted in the background (removePubDir).
 	gone     sync.WaitGroup
 	goneHook func() // tests: called by the background deletion before it deletes

@@ -1,11 +1,7 @@
 package pipeline
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -14,16 +10,11 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/ldhub/ldhub/atomicfile"
-	"github.com/ldhub/ldhub/content/codec"
 	"github.com/ldhub/ldhub/content/rdf"
-	"github.com/ldhub/ldhub/site/describe"
-	"github.com/ldhub/ldhub/site/html"
 	"github.com/ldhub/ldhub/site/tree"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
@@ -49,12 +40,14 @@ const maxTermSources = 3
 type TermPageStats struct {
 	// Terms are the resources with static pages, Rendered those rendered, Kept those linked from an earlier
 	// latest folder because nothing they show changed, Paged those left to the handler because their incoming
-	// links take more than a page.
-	Terms, Rendered, Kept, Paged int
+	// links take more than a page. Described are the terms described and fingerprinted to find out whether
+	// their page changed: every term of a first version, only those termChanges names for a new one.
+	Terms, Rendered, Kept, Paged, Described int
 }
 
 func (s *TermPageStats) add(o TermPageStats) {
 	s.Terms += o.Terms
+	s.Described += o.Described
 	s.Rendered += o.Rendered
 	s.Kept += o.Kept
 	s.Paged += o.Paged
@@ -259,7 +252,7 @@ func (p *Pipeline) runTermPages() {
 		w.mu.Unlock()
 		if st.Terms > 0 {
 			p.o.Log.Info("pipeline: term pages", "publication", j.page.Path, "terms", st.Terms, "rendered", st.Rendered,
-				"kept", st.Kept, "paged", st.Paged, "complete", err == nil)
+				"kept", st.Kept, "paged", st.Paged, "described", st.Described, "complete", err == nil)
 		}
 		p.releaseLatest(j.pubDir)
 		if err == nil {
@@ -363,291 +356,6 @@ func (w *termWorker) setUses(pubDir string, used []string) {
 		}
 		w.users[u][pubDir] = true
 	}
-}
-
-// writeTermPages pre-renders the term pages of the live latest folder j.dir: for every resource below the
-// publication's URI that is the subject of a statement (tree.TermPages), its HTML page as the handler renders it
-// for a reader without language preferences, and its description in each RDF format of the folder. A page whose
-// fingerprint (its data, the theme's stamp, its RDF) equals the one a source folder lists is hard-linked from there
-// instead of rendered again, so a new version costs what changed. Publications with named graphs are left to the
-// handler (the web-server configurations serve only graphs), but get an empty TermSums, so that they are not
-// queued again.
-func (p *Pipeline) writeTermPages(ctx context.Context, j *termJob) (TermPageStats, error) {
-	var st TermPageStats
-	dir, pg := j.dir, &j.page
-	out := filepath.Join(dir, tree.TermPages)
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return st, err
-	}
-	// Files are staged inside the live folder (same file system, so placing one is a rename; no server serves a
-	// dot name, and the handler's watch is on the publication's folder, which staging there would wake). What a
-	// job killed half-way left there goes now.
-	if left, err := filepath.Glob(filepath.Join(dir, tmpPrefix+"*")); err == nil {
-		for _, l := range left {
-			_ = os.RemoveAll(l)
-		}
-	}
-	used := map[string]bool{}
-	done := func(sums []string) error {
-		for u := range used {
-			j.used = append(j.used, u)
-		}
-		sort.Strings(j.used)
-		if len(j.used) == 0 {
-			if err := os.Remove(filepath.Join(out, termForeign)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
-		} else if err := atomicfile.WriteFile(filepath.Join(out, termForeign), []byte(strings.Join(j.used, "\n")), 0o644); err != nil {
-			return err
-		}
-		err := atomicfile.WriteFile(filepath.Join(out, tree.TermSums), []byte(strings.Join(sums, "")), 0o644)
-		if err == nil {
-			_ = os.Remove(filepath.Join(out, termPart))
-		}
-		return err
-	}
-	var syns []codec.Syntax
-	for _, f := range pg.Formats {
-		syn, ok := p.o.Codecs.ByMediaType(f.MediaType)
-		if !ok || !syn.CanEncode() || syn.Name == "trig" || syn.Name == "n-quads" {
-			return st, done(nil)
-		}
-		syns = append(syns, syn)
-	}
-	ds, err := index.Open(filepath.Join(dir, tree.Index))
-	if err != nil {
-		return st, err
-	}
-	defer ds.Close()
-	if len(ds.GraphNames()) > 0 {
-		return st, done(nil)
-	}
-	names := termNames(ds, pg.URI+"/")
-	st.Terms = len(names)
-	if len(names) == 0 {
-		return st, done(nil)
-	}
-	own := readTermSums(out) // a resumed job's pages in place
-	var sources []termSource
-	for _, s := range j.sources {
-		if s != dir {
-			sources = append(sources, termSource{filepath.Join(s, tree.TermPages), readTermSums(filepath.Join(s, tree.TermPages))})
-		}
-	}
-	var docs *html.TermDocs
-	if f, err := os.Open(filepath.Join(dir, tree.Terms)); err == nil {
-		docs, err = html.ReadTermDocs(bufio.NewReaderSize(f, 1<<16))
-		f.Close()
-		if err != nil {
-			return st, fmt.Errorf("term pages: %w", err)
-		}
-	}
-	lang := p.o.HTML.Language
-	if lang == "" {
-		lang = "en"
-	}
-	langs := html.LanguageOrder(lang)
-	title := p.o.HTML.Title
-	if strings.TrimSpace(title) == "" {
-		title = "ldhub"
-	}
-	// Labels of other publications' IRIs come from their live latest versions, each index opened once.
-	opened := map[string]*index.Dataset{}
-	defer func() {
-		for _, ds := range opened {
-			ds.Close()
-		}
-	}()
-	foreign := &describe.Foreign{Root: tree.Root(p.o.Out, false), Base: p.o.BaseURL,
-		Used: func(urlPath string) {
-			if urlPath != pg.Path {
-				used[urlPath] = true
-			}
-		},
-		Open: func(path string) (*index.Dataset, func(), error) {
-			if ds, ok := opened[path]; ok {
-				return ds, func() {}, nil
-			}
-			ds, err := index.Open(path)
-			if err != nil {
-				return nil, nil, err
-			}
-			opened[path] = ds
-			return ds, func() {}, nil
-		}}
-	exts := []string{".html"}
-	for _, f := range pg.Formats {
-		exts = append(exts, f.Ext)
-	}
-	part, err := os.OpenFile(filepath.Join(out, termPart), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return st, err
-	}
-	defer part.Close()
-	// A batch: its files are staged in scratch, then renamed into place; its lines go to termPart after that.
-	// Its pages are rendered on one Hugo site kept for the whole job, in memory.
-	rr := html.NewPageRenderer(p.o.HTML.Title, p.o.HTML.Language, p.o.HTML.Themes...)
-	defer rr.Close()
-	var (
-		scratch string
-		hb      []*html.ResourcePage // the pages to render, of the terms in pending
-		pending []string             // names of the pages in hb, in order
-		staged  []stagedFile
-		lines   []string
-		sums    = make([]string, 0, len(names))
-	)
-	place := func(from, name, ext string) error {
-		to := filepath.Join(out, name+ext)
-		// A file carries its version's time (Last-Modified, and the web servers' ETag), unless it replaces one
-		// (labels of another publication changed): then its own, so that the validators change with the bytes.
-		mod := pg.Modified
-		if _, err := os.Lstat(to); err == nil {
-			mod = time.Now()
-		}
-		if err := os.Chtimes(from, mod, mod); err != nil {
-			return err
-		}
-		return os.Rename(from, to)
-	}
-	flush := func() error {
-		if scratch == "" {
-			_, err := part.WriteString(strings.Join(lines, ""))
-			lines = lines[:0]
-			return err
-		}
-		defer func() { os.RemoveAll(scratch); scratch = "" }()
-		var pages [][]byte
-		if len(hb) > 0 {
-			if j.hook != nil {
-				j.hook()
-			}
-			var err error
-			if pages, err = rr.Render(ctx, hb); err != nil {
-				return fmt.Errorf("term pages: %w", err)
-			}
-		}
-		for _, s := range staged {
-			if err := place(filepath.Join(scratch, s.file), s.name, s.ext); err != nil {
-				return err
-			}
-		}
-		for i, name := range pending {
-			file := filepath.Join(scratch, "p"+strconv.Itoa(i)+".html")
-			if err := os.WriteFile(file, pages[i], 0o644); err != nil {
-				return err
-			}
-			if err := place(file, name, ".html"); err != nil {
-				return err
-			}
-		}
-		if _, err := part.WriteString(strings.Join(lines, "")); err != nil {
-			return err
-		}
-		hb, pending, staged, lines = nil, pending[:0], staged[:0], lines[:0]
-		return nil
-	}
-	stage := func() error {
-		if scratch != "" {
-			return nil
-		}
-		var err error
-		scratch, err = os.MkdirTemp(dir, tmpPrefix+"terms-")
-		return err
-	}
-	var buf bytes.Buffer
-	for _, name := range names {
-		if err := ctx.Err(); err != nil {
-			return st, err
-		}
-		if i := strings.LastIndexByte(name, '/'); i > 0 {
-			if err := os.MkdirAll(filepath.Join(out, name[:i]), 0o755); err != nil {
-				return st, err
-			}
-		}
-		self := pg.Path + "/" + name
-		d := describe.Describe(ds, pg.URI+"/"+name, 0, describe.PageSize)
-		if d.More {
-			// More references than a page holds: the page links the next one (rel="next" in its headers too),
-			// which only the handler answers; the handler renders this one as well.
-			st.Paged++
-			continue
-		}
-		formats := make([]html.Dump, len(pg.Formats))
-		for i, f := range pg.Formats {
-			formats[i] = html.Dump{Format: f.Name, Ext: f.Ext, MediaType: f.MediaType, URL: self + f.Ext}
-		}
-		rp := describe.Page(ds, pg, d, describe.PageOptions{HubTitle: title, Self: self, PageSize: describe.PageSize,
-			Formats: formats, Langs: langs, Docs: docs, Foreign: foreign})
-		fp, err := html.ResourceFingerprint(rp)
-		if err != nil {
-			return st, err
-		}
-		// The fingerprint covers the page's data and the description's statements themselves, not their encodings:
-		// encoding four syntaxes was most of what finding the few changed pages of a new version cost, and the
-		// files are a function of the statements (termSumScheme names the encoders' generation).
-		h := sha256.New()
-		fmt.Fprintf(h, "%s\x00%s\x00%s\x00", termSumScheme, j.stamp, fp)
-		hashQuads(h, d.Out)
-		hashQuads(h, d.In)
-		sum := hex.EncodeToString(h.Sum(nil)[:16])
-		line := sum + " " + name + "\n"
-		sums = append(sums, line)
-		if own[name] == sum && termInPlace(out, name, exts) {
-			st.Kept++
-			continue
-		}
-		if kept, err := linkInPlace(sources, out, name, sum, exts, pg.Modified); err != nil {
-			return st, err
-		} else if kept {
-			st.Kept++
-			lines = append(lines, line)
-			continue
-		}
-		if err := stage(); err != nil {
-			return st, err
-		}
-		kept := false
-		for _, s := range sources {
-			if s.sums[name] == sum && linkTerm(s.dir, scratch, name, exts) == nil {
-				kept = true
-				break
-			}
-		}
-		if kept {
-			for _, ext := range exts {
-				if err := place(filepath.Join(scratch, "link"+ext), name, ext); err != nil {
-					return st, err
-				}
-			}
-			st.Kept++
-			lines = append(lines, line)
-			continue
-		}
-		for i, f := range pg.Formats {
-			buf.Reset()
-			if err := describe.Encode(&buf, syns[i], d); err != nil {
-				return st, fmt.Errorf("term %s: %s: %w", name, syns[i].Name, err)
-			}
-			file := "r" + strconv.Itoa(len(staged))
-			if err := os.WriteFile(filepath.Join(scratch, file), buf.Bytes(), 0o644); err != nil {
-				return st, err
-			}
-			staged = append(staged, stagedFile{file, name, f.Ext})
-		}
-		hb = append(hb, rp)
-		pending = append(pending, name)
-		lines = append(lines, line)
-		st.Rendered++
-		if len(hb) >= termBatch {
-			if err := flush(); err != nil {
-				return st, err
-			}
-		}
-	}
-	if err := flush(); err != nil {
-		return st, err
-	}
-	return st, done(sums)
 }
 
 // termNames are the names below prefix (the publication's URI and a slash) of the IRIs that are subjects in the

@@ -420,11 +420,16 @@ func ReadTermDocs(r io.Reader) (*TermDocs, error) {
 	if err != nil {
 		return nil, fmt.Errorf("html: terms: %w", err)
 	}
+	return NewTermDocs(d), nil
+}
+
+// NewTermDocs is the TermDocs of a version's decoded terms.json, which it keeps.
+func NewTermDocs(d *vocab.Doc) *TermDocs {
 	td := &TermDocs{doc: d, index: make(map[string]int, len(d.Terms))}
 	for i, t := range d.Terms {
 		td.index[t.IRI] = i
 	}
-	return td, nil
+	return td
 }
 
 // Size is the number of terms, for bounding a cache of TermDocs.
