@@ -135,20 +135,27 @@ func (a fixed) arith(op byte, b fixed) (rdf.Term, bool, error) {
 	if b.v == 0 {
 		return rdf.Term{}, true, ErrType
 	}
-	// The quotient to 18 places, toward zero (exact when it terminates there, as the big path's):
-	// |a|·10^(18+b.scale−a.scale) / |b|, in 128 bits, so that quotients of any size print without big numbers.
+	qhi, qlo, neg, ok := a.quo(b)
+	if !ok {
+		return rdf.Term{}, false, nil
+	}
+	return decimal128(qhi, qlo, maxScale, neg), true, nil
+}
+
+// quo is the quotient a / b (b ≠ 0) to 18 places, toward zero (exact when it terminates there, as the big path's):
+// |a|·10^(18+b.scale−a.scale) / |b|, in 128 bits, so that quotients of any size print without big numbers. ok is
+// false when rescaling a overflows.
+func (a fixed) quo(b fixed) (qhi, qlo uint64, neg, ok bool) {
 	if b.scale > a.scale {
 		v, ok := a.rescale(b.scale)
 		if !ok {
-			return rdf.Term{}, false, nil
+			return 0, 0, false, false
 		}
 		a = fixed{v: v, scale: b.scale, dec: a.dec}
 	}
 	hi, lo := bits.Mul64(absU(a.v), uint64(pow10[maxScale+b.scale-a.scale]))
-	d := absU(b.v)
-	qhi, r := hi/d, hi%d
-	qlo, _ := bits.Div64(r, lo, d)
-	return decimal128(qhi, qlo, maxScale, (a.v < 0) != (b.v < 0)), true, nil
+	qhi, qlo, _ = divSmall(hi, lo, absU(b.v))
+	return qhi, qlo, (a.v < 0) != (b.v < 0) && (qhi != 0 || qlo != 0), true
 }
 
 // arithExact is + - or * on two fixed values, its result in fixed form (not normalised for + and -); ok is false
@@ -334,11 +341,24 @@ func NumberOf(t rdf.Term) (Number, bool) {
 	return f.number(), ok
 }
 
-// NumberArith is Arith('+', '-' or '*') on two numbers; ok is false for '/' and when the result does not fit,
-// where Arith on their terms gives the answer.
+// NumberArith is Arith on two numbers; ok is false when the result does not fit, and for a division by zero,
+// where Arith on their terms gives the answer (or the error). A quotient fits when its 18 places, without their
+// trailing zeros, do (GROUP BY (FLOOR(?price / 1000) AS ?band) made a quotient's term per row and parsed it back).
 func NumberArith(op byte, a, b Number) (Number, bool) {
 	if a.Scale < 0 || a.Scale > maxScale || b.Scale < 0 || b.Scale > maxScale {
 		return Number{}, false
+	}
+	if op == '/' {
+		if b.V == 0 {
+			return Number{}, false
+		}
+		qhi, qlo, neg, ok := a.fixed().quo(b.fixed())
+		if !ok {
+			return Number{}, false
+		}
+		w := wide{hi: qhi, lo: qlo, neg: neg, scale: maxScale, dec: true}.normal()
+		f, ok := w.fixed()
+		return f.number(), ok
 	}
 	r, ok := a.fixed().arithExact(op, b.fixed())
 	return r.number(), ok

@@ -198,12 +198,6 @@ func TestNumberMatchesArith(t *testing.T) {
 		x, y = unnormal(x, r.IntN(3)), unnormal(y, r.IntN(3))
 		for _, op := range []byte("+-*/") {
 			n, ok := NumberArith(op, x, y)
-			if op == '/' {
-				if ok {
-					t.Fatalf("NumberArith('/') answered %v", n)
-				}
-				continue
-			}
 			if !ok {
 				continue
 			}

@@ -72,7 +72,7 @@ func arithFunc(c *algebra.Call) bool {
 	switch c.Func {
 	case "+", "-":
 		return len(c.Args) == 1 || len(c.Args) == 2
-	case "*":
+	case "*", "/": // a quotient when its 18 places fit (builtin.NumberArith)
 		return len(c.Args) == 2
 	case "ABS", "CEIL", "FLOOR", "ROUND":
 		return len(c.Args) == 1
