@@ -102,29 +102,9 @@ func Serve(ctx context.Context, c Config) error {
 		return err
 	}
 	defer st.Close()
-	var follower *replica.Follower
-	if c.Follow != "" {
-		// A replica keeps no credentials of its own: requests with credentials go to the primary, unless a direct URL
-		// the copy serves to anyone answers them (replica.HandlerOptions.Public).
-		follower, err = replica.New(replica.Options{Primary: c.Follow, ID: c.FollowID, Secret: c.FollowSecret, Store: st,
-			StateFile: replica.StateFile(c.Data), Log: log})
-		if err != nil {
-			return err
-		}
-		if c.BaseURL == "" {
-			if c.BaseURL, err = follower.BaseURL(ctx); err != nil {
-				return fmt.Errorf("--follow: the primary's base URL (give --base-url to start while it is unreachable): %w", err)
-			}
-		}
-	} else {
-		cred, secret, created, err := st.EnsureAdmin(ctx, c.AdminID, c.AdminSecret)
-		if err != nil {
-			return fmt.Errorf("administrator credential: %w", err)
-		}
-		if created && c.AdminSecret == "" && c.Stdout != nil {
-			// Printed once, to stdout only: the secret is stored as a hash and never logged.
-			fmt.Fprintf(c.Stdout, "administrator credential created (shown only now):\n  id:     %s\n  secret: %s\n", cred.ID, secret)
-		}
+	follower, err := identity(ctx, &c, st, log)
+	if err != nil {
+		return err
 	}
 
 	idx, err := search.Open(ctx, filepath.Join(c.Data, "index", "search.bleve"), st, log)
@@ -174,9 +154,21 @@ func Serve(ctx context.Context, c Config) error {
 		default:
 		}
 	}
-	warmDone := make(chan struct{})
-	go func() { defer close(warmDone); indexes.Warm(followCtx, warm) }()
-	defer func() { stopFollow(); <-warmDone }()
+	// What follows the store and the tree in the background ends with followCtx; Serve waits for it, the last
+	// started first.
+	var running []chan struct{}
+	goFollow := func(f func()) {
+		done := make(chan struct{})
+		go func() { defer close(done); f() }()
+		running = append(running, done)
+	}
+	defer func() {
+		stopFollow()
+		for i := len(running) - 1; i >= 0; i-- {
+			<-running[i]
+		}
+	}()
+	goFollow(func() { indexes.Warm(followCtx, warm) })
 	pipe, err := pipeline.New(pipeline.Options{Store: st, Out: c.Site, BaseURL: c.BaseURL, HTML: c.HTML, Log: log, Synced: synced, Live: live})
 	if err != nil {
 		return err
@@ -185,14 +177,11 @@ func Serve(ctx context.Context, c Config) error {
 	if err := pipe.RenderHub(ctx); err != nil {
 		log.Error("hub page", "err", err)
 	}
-	pipeDone := make(chan struct{})
-	go func() {
-		defer close(pipeDone)
+	goFollow(func() {
 		if err := pipe.Run(followCtx); err != nil && followCtx.Err() == nil {
 			log.Error("pipeline stopped", "err", err)
 		}
-	}()
-	defer func() { stopFollow(); <-pipeDone }()
+	})
 	// The external SPARQL store follows the rendered tree: it loads what the pipeline rendered and drops what it
 	// removed, and catches up after a restart or a store that lost its data. A replica shares its primary's store
 	// and base URL: it answers from the graphs the primary loaded, and loads nothing itself.
@@ -201,22 +190,31 @@ func Serve(ctx context.Context, c Config) error {
 		o := *c.SPARQLStore
 		o.BaseURL, o.Out, o.ReadOnly, o.Log = c.BaseURL, c.Site, follower != nil, log
 		loader = storeload.New(o)
-		loadDone := make(chan struct{})
-		go func() { defer close(loadDone); loader.Run(followCtx, 2*time.Second) }()
-		defer func() { stopFollow(); <-loadDone }()
+		goFollow(func() { loader.Run(followCtx, 2*time.Second) })
 	}
 	if c.Publisher != nil {
-		pubDone := make(chan struct{})
-		go func() {
-			defer close(pubDone)
+		goFollow(func() {
 			select { // the first full build first, so that a restart does not publish a tree being rendered
 			case <-kick:
 				c.Publisher.Follow(followCtx, c.Site, kick)
 			case <-followCtx.Done():
 			}
-		}()
-		defer func() { stopFollow(); <-pubDone }()
+		})
 	}
+	handler, siteHandler, err := handlers(c, st, guard, idx, pipe, loader, indexes, log)
+	if err != nil {
+		return err
+	}
+	if follower != nil {
+		handler = replica.NewHandler(replica.HandlerOptions{Local: handler, Follower: follower, Rendered: pipe.RepositoryOutcome, Public: server.SitePath})
+		go func() { _ = follower.Run(followCtx) }()
+	}
+	return serveHTTP(ctx, ln, handler, siteHandler, c.AccessLog, c.BaseURL, c.Data, log)
+}
+
+// handlers are the hub's handler (the API, which sends git to the git handler and direct URLs to the site) and
+// the direct-URL handler the fast path also asks, over one SPARQL gate and one set of mapped indexes.
+func handlers(c Config, st *store.Store, guard *auth.Guard, idx *search.Index, pipe *pipeline.Pipeline, loader *storeload.Loader, indexes *describe.Indexes, log *slog.Logger) (http.Handler, *site.Handler, error) {
 	// One gate for every SPARQL endpoint (direct URLs, /ns and /api), counting clients as the guard does: behind
 	// the trusted proxy, by the forwarded address.
 	gate := protocol.NewGate(0, 0, guard.ClientAddr)
@@ -228,7 +226,7 @@ func Serve(ctx context.Context, c Config) error {
 		SPARQLGate: gate, SPARQLStore: siteBackend(loader), Indexes: indexes,
 		Auth: server.Viewers{Auth: guard, Store: st}})
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	// An accepted push prints the public URL of each publication it changed.
 	gitHandler := githttp.New(st, guard, "/git/")
@@ -245,12 +243,41 @@ func Serve(ctx context.Context, c Config) error {
 			_, err := pipe.Outcome(ctx, p.ID)
 			return err
 		}})
-	var handler http.Handler = srv
-	if follower != nil {
-		handler = replica.NewHandler(replica.HandlerOptions{Local: srv, Follower: follower, Rendered: pipe.RepositoryOutcome, Public: server.SitePath})
-		go func() { _ = follower.Run(followCtx) }()
+	return srv, siteHandler, nil
+}
+
+// identity is a replica's follower of its primary (nil on a primary), or on a primary the administrator credential
+// made on its first start, printed once to c.Stdout. A replica without c.BaseURL takes its primary's.
+func identity(ctx context.Context, c *Config, st *store.Store, log *slog.Logger) (*replica.Follower, error) {
+	if c.Follow == "" {
+		cred, secret, created, err := st.EnsureAdmin(ctx, c.AdminID, c.AdminSecret)
+		if err != nil {
+			return nil, fmt.Errorf("administrator credential: %w", err)
+		}
+		if created && c.AdminSecret == "" && c.Stdout != nil {
+			// Printed once, to stdout only: the secret is stored as a hash and never logged.
+			fmt.Fprintf(c.Stdout, "administrator credential created (shown only now):\n  id:     %s\n  secret: %s\n", cred.ID, secret)
+		}
+		return nil, nil
 	}
-	accessOut := c.AccessLog
+	// A replica keeps no credentials of its own: requests with credentials go to the primary, unless a direct URL
+	// the copy serves to anyone answers them (replica.HandlerOptions.Public).
+	follower, err := replica.New(replica.Options{Primary: c.Follow, ID: c.FollowID, Secret: c.FollowSecret, Store: st,
+		StateFile: replica.StateFile(c.Data), Log: log})
+	if err != nil {
+		return nil, err
+	}
+	if c.BaseURL == "" {
+		if c.BaseURL, err = follower.BaseURL(ctx); err != nil {
+			return nil, fmt.Errorf("--follow: the primary's base URL (give --base-url to start while it is unreachable): %w", err)
+		}
+	}
+	return follower, nil
+}
+
+// serveHTTP serves handler on ln, with the site's prepared answers on the fast path and one access-log line per
+// request to accessOut, until ctx ends; then answers in flight get 10 seconds.
+func serveHTTP(ctx context.Context, ln net.Listener, handler http.Handler, siteHandler *site.Handler, accessOut io.Writer, baseURL, data string, log *slog.Logger) error {
 	if accessOut == nil {
 		accessOut = io.Discard
 	}
@@ -269,7 +296,7 @@ func Serve(ctx context.Context, c Config) error {
 	if err != nil {
 		return err
 	}
-	log.Info("ldhub serving", "addr", ln.Addr().String(), "base_url", c.BaseURL, "data", c.Data)
+	log.Info("ldhub serving", "addr", ln.Addr().String(), "base_url", baseURL, "data", data)
 
 	done := make(chan error, 1)
 	go func() { done <- fast.Serve(ln) }()
