@@ -79,15 +79,7 @@ func TestSubjectSetMatchesPerRow(t *testing.T) {
 		rdf.Literal("012", rdf.XSDInteger), rdf.Literal("7.5E0", rdf.XSDDouble), rdf.Literal("NaN", rdf.XSDDouble),
 		rdf.Literal("abc", rdf.XSDString), rdf.Literal("2021-03-04", index.XSDDate), exIRI("thing")}
 	b := index.NewBuilder()
-	add := graphAdder(t, b)
-	for i := range 200 {
-		s := exIRI("i%d", i)
-		add("", s, exIRI("type"), exIRI("Item"))
-		for range r.IntN(3) {
-			add("", s, exIRI("val"), values[r.IntN(len(values))])
-		}
-		add("", s, exIRI("lim"), intLit(r.IntN(10)))
-	}
+	addItems(graphAdder(t, b), r, 200, values, func() rdf.Term { return intLit(r.IntN(10)) })
 	ds := FromIndex(b.Build())
 	const pre = `PREFIX : <http://ex.org/> SELECT ?i { ?i :type :Item ; :lim ?lim `
 	for _, c := range []struct {
@@ -117,5 +109,17 @@ func TestSubjectSetMatchesPerRow(t *testing.T) {
 		if len(wl) == 0 || len(wl) == 200 {
 			t.Errorf("%s: %d of 200 rows kept: the test tells nothing", src, len(wl))
 		}
+	}
+}
+
+// addItems adds n items :i0… of type :Item, each with none, one or two :val drawn from values and a :lim from lim.
+func addItems(add func(g string, s, p, o rdf.Term), r *rand.Rand, n int, values []rdf.Term, lim func() rdf.Term) {
+	for i := range n {
+		s := exIRI("i%d", i)
+		add("", s, exIRI("type"), exIRI("Item"))
+		for range r.IntN(3) {
+			add("", s, exIRI("val"), values[r.IntN(len(values))])
+		}
+		add("", s, exIRI("lim"), lim())
 	}
 }
