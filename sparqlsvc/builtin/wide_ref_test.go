@@ -12,7 +12,8 @@ import (
 // This file checks Arith, the rounding functions, comparisons, casts and SUM/AVG on xsd:integer and xsd:decimal
 // operands against a model written here on math/big alone (not against the package's own big path), on operands
 // at the edges of the int64 and 128-bit forms: ±2^63, ±2^64, ±2^127, ±2^128 and their neighbours, multiples of
-// 10^18, many fractional digits, zeros written with a sign.
+// 10^18, many fractional digits, zeros written with a sign; NumberArith (d9f8270's quotients too) on the operands
+// that fit a Number.
 
 // refValue reads a valid xsd:integer or xsd:decimal lexical form exactly.
 func refValue(t *testing.T, lex string) *big.Rat {
@@ -133,6 +134,7 @@ func TestWideAgainstMathBig(t *testing.T) {
 			t.Fatalf("%s: got %v (%v), want %v (error %v)", what, got, gerr, want, werr)
 		}
 	}
+	numberQuotients := 0
 	for i, a := range ops {
 		x := refValue(t, a.Value)
 		adec := a.Datatype == rdf.XSDDecimal
@@ -184,6 +186,25 @@ func TestWideAgainstMathBig(t *testing.T) {
 			} else {
 				check("/ "+name, got, err, refTerm(refTrunc(new(big.Rat).Quo(x, y)), true), false)
 			}
+			// The same on Numbers (an evaluator's operands held in ids), where they fit.
+			na, okA := NumberOf(a)
+			nb, okB := NumberOf(b)
+			for _, op := range []byte("+-*/") {
+				if !okA || !okB {
+					break
+				}
+				n, ok := NumberArith(op, na, nb)
+				if !ok {
+					continue
+				}
+				want := map[byte]*big.Rat{'+': new(big.Rat).Add(x, y), '-': new(big.Rat).Sub(x, y), '*': new(big.Rat).Mul(x, y)}[op]
+				d := dec
+				if op == '/' {
+					want, d = refTrunc(new(big.Rat).Quo(x, y)), true
+					numberQuotients++
+				}
+				check("Number "+string(op)+" "+name, n.Term(), nil, refTerm(want, d), false)
+			}
 			c, err := Compare(a, b)
 			if want := x.Cmp(y); err != nil || c != want {
 				t.Fatalf("compare %s: %d (%v), want %d", name, c, err, want)
@@ -198,6 +219,9 @@ func TestWideAgainstMathBig(t *testing.T) {
 				t.Fatalf("equal keys %s: %v (%v), want %v", name, eq, err, want)
 			}
 		}
+	}
+	if numberQuotients < 1000 {
+		t.Fatalf("only %d quotients of Numbers checked", numberQuotients)
 	}
 	// SUM and AVG over runs of operands: the exact sum, the average cut at DecimalPlaces places toward zero.
 	for range 3000 {
