@@ -64,9 +64,11 @@ func TestLargeVocabularyPageMemory(t *testing.T) {
 	// The budget (docs/reliability.md): the documentation decoded, about 1.2 KB a term (48 MB here), a build of
 	// listing pages of at most 8 000 terms (about 60 MB) and the page's own build (3 000 terms and the labels
 	// index), all twice over for the garbage collector's headroom at GOGC=100: about 300 MB. Measured at 40 000
-	// concepts: 268 MB over the push's peak; the old code's 799 MB (573 MB at 30 000 concepts, growing with them).
-	if grown := peak - pushed; grown > 350<<20 {
-		t.Errorf("the server's peak memory grew by %d MB after the push answered (at most 350 MB)", grown>>20)
+	// concepts at load 30: 268 and 303 MB over the push's peak (the second with the index warmed for its first
+	// query); the old code's 799 MB (573 MB at 30 000 concepts, growing with them). 400 MB leaves room for the
+	// collector's timing on a loaded machine.
+	if grown := peak - pushed; grown > 400<<20 {
+		t.Errorf("the server's peak memory grew by %d MB after the push answered (at most 400 MB)", grown>>20)
 	}
 }
 
