@@ -71,12 +71,24 @@ func (e *evaluator) emitGroups(x *algebra.Group, g *groupState, in []ID, having 
 	if len(x.Keys) == 0 && len(g.order) == 0 {
 		g.order = append(g.order, g.newBucket(nil)) // one group over no solutions
 	}
+	// The keys' and aggregates' slots are looked up once, not per group: e.slot is a map lookup by name, and h28's
+	// 28 000 groups spent a seventh of the query's CPU there.
+	keySlots, aggSlots := make([]int, len(x.Keys)), make([]int, len(x.Aggregates))
+	for i, k := range x.Keys {
+		keySlots[i] = -1
+		if k.Var != "" {
+			keySlots[i] = e.slot(k.Var)
+		}
+	}
+	for i, a := range x.Aggregates {
+		aggSlots[i] = e.slot(a.Var)
+	}
 	out := make([]ID, e.nvars)
 	for _, b := range g.order {
 		copy(out, in)
-		for i, k := range x.Keys {
-			if k.Var != "" && b.key[i] != 0 {
-				out[e.slot(k.Var)] = b.key[i]
+		for i, s := range keySlots {
+			if s >= 0 && b.key[i] != 0 {
+				out[s] = b.key[i]
 			}
 		}
 		if !e.testAll(having, out, errp) {
@@ -88,7 +100,7 @@ func (e *evaluator) emitGroups(x *algebra.Group, g *groupState, in []ID, having 
 		for i, a := range x.Aggregates {
 			v, err := e.aggregateValue(&b.aggs[i], a.Aggregate)
 			if err == nil && !v.IsZero() {
-				out[e.slot(a.Var)] = e.t.id(v)
+				out[aggSlots[i]] = e.t.id(v)
 			}
 		}
 		if !emit(out) {
