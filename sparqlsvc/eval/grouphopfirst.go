@@ -254,6 +254,33 @@ func (e *evaluator) groupHopFirst(x *algebra.Group, in []ID, gs *groupState, err
 
 	row := slices.Clone(in)
 	memo := e.newCondMemo(f.conds)
+	// Solutions equal in what the group reads are counted together before the group takes them (solutionCache,
+	// as groupHop's): every variable of the operand is bound in each solution, so COUNT(?v) of one reads nothing
+	// but that. h97's 82 000 solutions go to 21 groups of (country, site).
+	reads := e.groupReadsSkipping(x, func(ag *algebra.Aggregate) bool {
+		v, isVar := ag.Expr.(algebra.Var)
+		return isVar && ag.Name == "COUNT" && !ag.Distinct && h.vars.has(e.slot(v))
+	})
+	var vary []int
+	for i := range e.nvars {
+		if reads.has(i) && h.vars.has(i) {
+			vary = append(vary, i)
+		}
+	}
+	var pend *solutionCache
+	add := func(row []ID) bool {
+		if reads.over {
+			return gs.add(row, 1, errp)
+		}
+		if pend == nil {
+			// Made with the first solution: the variables it does not vary keep their values, bound as the
+			// group's COUNTs of them see them in every solution.
+			if pend = newSolutionCache(e, gs, vary, row, errp); pend == nil {
+				return false
+			}
+		}
+		return pend.add(row, 1, errp)
+	}
 	var bind func(i int, jk int) bool
 	bind = func(i int, jk int) bool {
 		if i == len(ms) {
@@ -267,7 +294,7 @@ func (e *evaluator) groupHopFirst(x *algebra.Group, in []ID, gs *groupState, err
 				for k, s := range h.rs {
 					row[s] = sol[k]
 				}
-				if !gs.add(row, 1, errp) {
+				if !add(row) {
 					return false
 				}
 			}
@@ -320,7 +347,7 @@ func (e *evaluator) groupHopFirst(x *algebra.Group, in []ID, gs *groupState, err
 			return true, false
 		}
 	}
-	return true, true
+	return true, pend.flushAll(errp)
 }
 
 // memberRows returns p's rows in g sorted by subject, for reading n subjects of a star in ascending order, or nil
