@@ -75,7 +75,10 @@ type Options struct {
 	// forkMin and forkChunk, when positive, replace minForkRows and forkChunkRows (tests: many small chunks on
 	// small data); onChunk, when set, is called as a worker starts a chunk (tests: a worker's panic).
 	forkMin, forkChunk int
-	onChunk            func()
+	// hopCacheJudged, when not 0, replaces cacheJudged (grouphopfirst.go), so that tests reach the judgement on
+	// small data.
+	hopCacheJudged int
+	onChunk        func()
 	// onOwnChunk, when set, is called as the query's goroutine starts a chunk while workers run (tests: it leaves
 	// workers time to take part on tiny data).
 	onOwnChunk func()

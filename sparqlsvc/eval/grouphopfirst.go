@@ -268,8 +268,10 @@ func (e *evaluator) groupHopFirst(x *algebra.Group, in []ID, gs *groupState, err
 		}
 	}
 	var pend *solutionCache
+	direct := reads.over
+	added := 0
 	add := func(row []ID) bool {
-		if reads.over {
+		if direct {
 			return gs.add(row, 1, errp)
 		}
 		if pend == nil {
@@ -278,6 +280,15 @@ func (e *evaluator) groupHopFirst(x *algebra.Group, in []ID, gs *groupState, err
 			if pend = newSolutionCache(e, gs, vary, row, errp); pend == nil {
 				return false
 			}
+		}
+		// Where a solution of every few is new to the table (h122's review dates under MONTH(?d)), the table
+		// only adds a probe to the group's: its solutions go to the group and the rest go there directly.
+		if added++; added == cmp.Or(e.opt.hopCacheJudged, cacheJudged) && cacheShare*pend.used > added {
+			if !pend.flushAll(errp) {
+				return false
+			}
+			pend, direct = nil, true
+			return gs.add(row, 1, errp)
 		}
 		return pend.add(row, 1, errp)
 	}
@@ -349,6 +360,13 @@ func (e *evaluator) groupHopFirst(x *algebra.Group, in []ID, gs *groupState, err
 	}
 	return true, pend.flushAll(errp)
 }
+
+// cacheJudged is the solutions after which groupHopFirst judges its table of solutions, and cacheShare the
+// fewest solutions per entry for which it keeps it.
+const (
+	cacheJudged = 4096
+	cacheShare  = 4
+)
 
 // memberRows returns p's rows in g sorted by subject, for reading n subjects of a star in ascending order, or nil
 // (the subjects are then read in SPO, each a step after the previous one). The step in SPO passes the subject's

@@ -36,6 +36,7 @@ func TestGroupHopFirstMatchesReference(t *testing.T) {
 		{`(COUNT(DISTINCT ?site) AS ?n) (COUNT(?p) AS ?m)`, star + `?p ex:country ?c ` + in, `?c`, true},
 		{`(COUNT(*) AS ?n)`, `?p ex:country ?c . ` + star + in + `FILTER(?site != ex:site2)`, ``, true},
 		{`(COUNT(?site) AS ?n)`, star + `?p ex:country ?c ` + in, `?p`, true},
+		{`(COUNT(*) AS ?n)`, star + `?p ex:country ?c ` + in, `?r`, true}, // a group per review: the table is dropped
 		{`(COUNT(*) AS ?n)`, star + `?p ex:country ?c ` + in, `?c ?unbound`, true},
 		{`(COUNT(*) AS ?n)`, star + `?p ex:country ?c FILTER(?c > 2) FILTER(STRLEN(?site) > 0)`, `?site`, true}, // errors (IRIs): false
 		{`(COUNT(*) AS ?n)`, star + `?p ex:country ?c FILTER(?c = "DE" || ?c = ex:c5) FILTER(?site NOT IN (ex:site0, "s"))`, `?c ?site`, true},
@@ -69,6 +70,14 @@ func TestGroupHopFirstMatchesReference(t *testing.T) {
 			}
 		}
 		checkGroupPath(t, ds, src, (*evaluator).groupHopFirst, c.handled) // the dispatch's answer
+		if handled {
+			// The table of solutions judged after 64: kept where they repeat, handed on where most are new.
+			got, _ := runGroupPathWith(t, ds, src, (*evaluator).groupHopFirst, Options{hopCacheJudged: 64})
+			slices.Sort(got)
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("%s: hopFirst judging its table after 64\n got %q\nwant %q", src, got, want)
+			}
+		}
 		if len(want) == 0 && !strings.Contains(src, "c99") {
 			t.Errorf("%s: no groups: the data does not test it", src)
 		}
@@ -79,11 +88,17 @@ func TestGroupHopFirstMatchesReference(t *testing.T) {
 // writes them, and whether path took it.
 func runGroupPath(t *testing.T, ds *Dataset, src string, path func(*evaluator, *algebra.Group, []ID, *groupState, *error) (bool, bool)) ([]string, bool) {
 	t.Helper()
+	return runGroupPathWith(t, ds, src, path, Options{})
+}
+
+// runGroupPathWith is runGroupPath under opt.
+func runGroupPathWith(t *testing.T, ds *Dataset, src string, path func(*evaluator, *algebra.Group, []ID, *groupState, *error) (bool, bool), opt Options) ([]string, bool) {
+	t.Helper()
 	q, err := parser.Parse(src, parser.Options{})
 	if err != nil {
 		t.Fatalf("%s: %v", src, err)
 	}
-	e := newEvaluator(context.Background(), ds, q, Options{})
+	e := newEvaluator(context.Background(), ds, q, opt)
 	x := firstOp[*algebra.Group](q.Op)
 	in := e.newRow()
 	gs := e.newGroupState(x)
