@@ -118,6 +118,8 @@ type Server struct {
 	// built caches the SPARQL indexes of versions built in memory from the store (by version and base), for the
 	// versions the tree does not hold (cfg.Indexes maps those it does).
 	built *cache.Cache[string, *index.Dataset]
+	// builds makes those indexes one per version at a time, in a few slots (sparql.go).
+	builds *indexBuilds
 	// origin is the scheme and host of BaseURL: the hub's own pages may write.
 	origin string
 	// waiters counts the change-feed long-polls open now (changes.go).
@@ -143,7 +145,7 @@ func New(cfg Config) *Server {
 		cfg.Indexes = describe.NewIndexes(16)
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, codecs: codec.Default(), built: cache.New(cache.Options[string, *index.Dataset]{MaxCost: 16, OnEvict: func(_ string, ds *index.Dataset) { _ = ds.Close() }}),
-		waiters: make(chan struct{}, cmp.Or(cfg.ChangeWaits, maxChangeWaiters))}
+		builds: newIndexBuilds(maxIndexBuilds), waiters: make(chan struct{}, cmp.Or(cfg.ChangeWaits, maxChangeWaiters))}
 	if u, err := url.Parse(cfg.BaseURL); err == nil && u.Host != "" {
 		s.origin = u.Scheme + "://" + u.Host
 	}

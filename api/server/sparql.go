@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/ldhub/ldhub/content/model"
 	"github.com/ldhub/ldhub/content/rdf"
@@ -220,19 +222,96 @@ func (s *Server) versionIndex(ctx context.Context, p model.Publication, content 
 		s.log.Debug("sparql: rendered index unavailable", "dir", dir, "err", err)
 	}
 	key := p.ID + "\x00" + p.Version.ID + "\x00" + base
-	if ds, ok := s.built.Get(key); ok {
+	for {
+		if ds, ok := s.built.Get(key); ok {
+			return ds, func() {}, nil
+		}
+		b, mine := s.builds.start(key)
+		if !mine {
+			select {
+			case <-b.done:
+			case <-ctx.Done():
+				return nil, nil, ctx.Err()
+			}
+			if b.err != nil && ctx.Err() == nil && !errors.Is(b.err, context.Canceled) && !errors.Is(b.err, context.DeadlineExceeded) {
+				return nil, nil, b.err // the version's content is at fault, not the request that read it
+			}
+			continue // kept now, or its builder's request gave up: look again
+		}
+		ds, err := s.buildOnce(ctx, p, content)
+		if err == nil {
+			ds, _ = s.built.LoadOrAdd(key, ds)
+		}
+		s.builds.finish(key, b, err)
+		if err != nil {
+			return nil, nil, err
+		}
 		return ds, func() {}, nil
+	}
+}
+
+// buildOnce builds p's index from content once one of the server's build slots is free.
+func (s *Server) buildOnce(ctx context.Context, p model.Publication, content func() ([]byte, error)) (*index.Dataset, error) {
+	select {
+	case s.builds.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-s.builds.slots }()
+	s.builds.count.Add(1)
+	if s.builds.hook != nil {
+		s.builds.hook()
 	}
 	data, err := content()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	ds, err := s.buildIndex(ctx, p, data, true)
-	if err != nil {
-		return nil, nil, err
+	return s.buildIndex(ctx, p, data, true)
+}
+
+// maxIndexBuilds is how many versions' indexes are built in memory at once (two cores are enough for two).
+const maxIndexBuilds = 2
+
+// indexBuilds bounds the in-memory index builds of versions the tree does not hold. Each holds the version's
+// content and a builder several times its size, so requests for one version wait for its one build (eight
+// concurrent queries of a 1 M-triple version built it eight times at once: 1.8 GB), and builds of different
+// versions take turns in a few slots, so that anonymous queries of many old versions cannot add up either.
+type indexBuilds struct {
+	slots   chan struct{}
+	mu      sync.Mutex
+	running map[string]*indexBuild
+	count   atomic.Int64 // builds started, for tests
+	hook    func()       // tests: called in a build slot before the build
+}
+
+// indexBuild is one running build; done is closed when err is set and the index, if any, is in the cache.
+type indexBuild struct {
+	done chan struct{}
+	err  error
+}
+
+func newIndexBuilds(slots int) *indexBuilds {
+	return &indexBuilds{slots: make(chan struct{}, max(slots, 1)), running: map[string]*indexBuild{}}
+}
+
+// start returns key's running build, and whether the caller is to run it (none was running).
+func (b *indexBuilds) start(key string) (*indexBuild, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if r := b.running[key]; r != nil {
+		return r, false
 	}
-	ds, _ = s.built.LoadOrAdd(key, ds) // built concurrently by another request: share the first
-	return ds, func() {}, nil
+	r := &indexBuild{done: make(chan struct{})}
+	b.running[key] = r
+	return r, true
+}
+
+func (b *indexBuilds) finish(key string, r *indexBuild, err error) {
+	b.mu.Lock()
+	delete(b.running, key)
+	b.mu.Unlock()
+	r.err = err
+	close(r.done)
 }
 
 // renderedIndex is the folder of p's version in the pipeline's tree, when the tree holds that version (its page
