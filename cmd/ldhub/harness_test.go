@@ -79,13 +79,25 @@ func needGit(t *testing.T) {
 // the base URL (and so every rendered IRI) derives from it.
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	for range 100 {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := ln.Addr().String()
+		ln.Close()
+		if _, dup := handedOut.LoadOrStore(addr, true); !dup {
+			return addr
+		}
 	}
-	defer ln.Close()
-	return ln.Addr().String()
+	t.Fatal("no port that was not handed out already")
+	return ""
 }
+
+// handedOut holds the addresses freeAddr returned in this test binary. A port is free again once the probe's
+// listener is closed, and the kernel may give it to the next call before the first caller's server binds it:
+// TestClusterBehindNginx's nginx lost its port to a replica started just before it.
+var handedOut sync.Map
 
 // hubProc is one `ldhub serve` process.
 type hubProc struct {
