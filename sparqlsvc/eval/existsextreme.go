@@ -189,7 +189,7 @@ func (x *extremes) add(r []ID, slots []int, buf []byte) (int64, []byte) {
 			return mapEntryBytes, buf
 		}
 	case x.two != nil:
-		k := uint64(r[slots[0]])<<32 | uint64(r[slots[1]])
+		k := pairKey(r[slots[0]], r[slots[1]])
 		v, had := x.two[k]
 		x.two[k] = x.fold(v, id)
 		if !had {
@@ -221,7 +221,7 @@ func (x *extremes) has(row []ID, slots []int, buf []byte) (found, ok bool, _ []b
 	case x.one != nil:
 		v, had = x.one[row[slots[0]]]
 	case x.two != nil:
-		v, had = x.two[uint64(row[slots[0]])<<32|uint64(row[slots[1]])]
+		v, had = x.two[pairKey(row[slots[0]], row[slots[1]])]
 	default:
 		buf = appendKey(buf[:0], row, slots)
 		v, had = x.many[string(buf)]

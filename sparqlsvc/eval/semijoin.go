@@ -122,7 +122,7 @@ func (s *existsSet) has(row []ID) (found, ok bool) {
 		if isScratch(a) || isScratch(b) {
 			return false, false
 		}
-		_, found = s.two[uint64(a)<<32|uint64(b)]
+		_, found = s.two[pairKey(a, b)]
 		return found, true
 	}
 	s.buf = s.buf[:0]
@@ -195,6 +195,9 @@ const bitsShare = 8
 // dictionary id up to top: from there a set of ids keeps the dictionary's in a bitmap (existsSet.addOne and
 // reserve, evaluator.meet).
 func bitmapPays(n int, top ID) bool { return int64(n)*mapEntryBytes*bitsShare > int64(top/64+1)*8 }
+
+// pairKey is two ids as one map key (the two-key sets of EXISTS and of its extremes).
+func pairKey(a, b ID) uint64 { return uint64(a)<<32 | uint64(b) }
 
 // isScratch reports whether id is a scratch id, which names a value for one solution only (terms.scratchID).
 func isScratch(id ID) bool { return id&0xc0000000 == 0xc0000000 }
@@ -454,7 +457,7 @@ func (e *evaluator) trialSet(m *existsMemo, x *algebra.Exists, bound varset, ext
 				tooBig = true
 				return false
 			}
-			k := uint64(a)<<32 | uint64(b)
+			k := pairKey(a, b)
 			if _, dup := s.two[k]; !dup {
 				s.two[k] = struct{}{}
 				cost = 8 + 40 // charged as the string keys were, so that trials end where they did
