@@ -134,6 +134,7 @@ type evaluator struct {
 	semiSets    int                 // sets built by existsBySet
 	nestedScans int                 // of them, those read by nestedSetScan
 	subjectSets int                 // and by subjectSet
+	chainSets   int                 // and by chainSet
 	trial       *trialWatch         // the trial evaluation in progress (trialSet), or nil
 	nextCheck   int                 // the steps at which loops next call interrupted
 	probes      int                 // index probes (probe), and those of them far from their cursor's previous one: effort

@@ -389,16 +389,22 @@ func (e *evaluator) memberRows(g *index.Graph, p ID, n int) []index.Row {
 	return e.subjectScan(g, p).Rows
 }
 
-// sortHigh32 sorts a by its upper 32 bits, stably (three passes of an 11-bit radix sort; a pass whose digit is the
-// same for every entry is skipped), and returns the sorted slice (a or a scratch copy).
+// sortHigh32 sorts a by its upper 32 bits, stably (radixWords from bit 32), and returns the sorted slice (a or a
+// scratch copy).
 func sortHigh32(a []uint64) []uint64 {
 	if len(a) < 256 {
 		slices.SortStableFunc(a, func(x, y uint64) int { return cmp.Compare(x>>32, y>>32) })
 		return a
 	}
-	tmp := make([]uint64, len(a))
+	return radixWords(a, make([]uint64, len(a)), 32)
+}
+
+// radixWords sorts a by its bits from bit up, stably, through tmp (as long as a): passes of an 11-bit
+// least-significant-digit radix sort, a pass whose digit is the same for every entry skipped (ids' high bits are
+// mostly zero). It returns the sorted slice (a or tmp).
+func radixWords(a, tmp []uint64, bit uint) []uint64 {
 	var count [1 << 11]int32
-	for _, shift := range []uint{32, 43, 54} {
+	for shift := bit; shift < 64; shift += 11 {
 		clear(count[:])
 		for _, v := range a {
 			count[v>>shift&0x7ff]++

@@ -86,7 +86,9 @@ type existsSet struct {
 	bits []uint64
 	// two holds a two-key set's pairs as one word (the lower slot's id high): hashing a string of eight bytes per
 	// lookup and insert was over a third of h127's CPU (290 000 (product, country) pairs at 10 M).
-	two   map[uint64]struct{}
+	two map[uint64]struct{}
+	// pairs holds a two-key set's pairs sorted and unique instead, when two is nil (chainSet).
+	pairs []uint64
 	many  map[string]struct{}
 	last  ID   // the id addOne last added
 	any   bool // no key variable: whether the pattern has a solution
@@ -121,6 +123,10 @@ func (s *existsSet) has(row []ID) (found, ok bool) {
 		a, b := row[s.slots[0]], row[s.slots[1]]
 		if isScratch(a) || isScratch(b) {
 			return false, false
+		}
+		if s.two == nil {
+			_, found = slices.BinarySearch(s.pairs, pairKey(a, b))
+			return found, true
 		}
 		_, found = s.two[pairKey(a, b)]
 		return found, true
@@ -486,6 +492,8 @@ func (e *evaluator) trialSet(m *existsMemo, x *algebra.Exists, bound varset, ext
 	}
 	st, star := e.starOf(x.Pattern, s.slots)
 	switch {
+	case ext == nil && len(s.slots) == 2:
+		star, tooBig = e.chainSet(x.Pattern, s, limit, &err)
 	case ext != nil:
 		star = false // a star's set gives the keys alone
 	case star && st.parts != nil:
