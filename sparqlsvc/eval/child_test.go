@@ -31,7 +31,7 @@ var childCarry = map[string]int{
 	"reach": carryFresh, "curRow": carryZero, "bindVs": carryShare, "direct": carryZero, "lowest": carryZero,
 	"topK": carryFresh, "topReads": carryZero, "argStack": carryZero, "pathLinks": carryFresh, "pathSites": carryFresh, "pathOrders": carryClone, "domainPlans": carryZero, "farOrders": carryZero,
 	"bySubject": carryClone, "byObject": carryClone, "scanRows": carryClone, "narrowRows": carryClone, "existsMemos": carryZero, "lastExists": carryZero, "lastMemo": carryZero, "optFilters": carryZero, "constKeys": carryFresh,
-	"scratchKeys": carryZero, "keyMemoID": carryZero, "keyMemo": carryZero, "distinctKey": carryZero, "lowerBuf": carryZero, "testMemos": carryZero, "testRecent": carryZero, "varRefs": carryZero,
+	"scratchKeys": carryZero, "keyMemoID": carryZero, "keyMemo": carryZero, "lenMemo": carryZero, "distinctKey": carryZero, "lowerBuf": carryZero, "testMemos": carryZero, "testRecent": carryZero, "varRefs": carryZero,
 	"filterVars": carryClone, "filterConj": carryClone, "shares": carryClone, "cmpSites": carryZero,
 	"recentSites": carryZero, "nextSite": carryZero, "constNums": carryZero, "nextConst": carryZero, "eqHalves": carryZero, "inEquals": carryZero, "blocks": carryZero,
 	"top": carryShare, "askForm": carryShare, "fork": carryZero, "par": carryZero, "work": carryOwn,

@@ -193,6 +193,7 @@ type evaluator struct {
 	scratchKeys [2]builtin.Key
 	keyMemoID   ID // the variable value whose MIN/MAX key keyMemo is (accumulate)
 	keyMemo     builtin.Key
+	lenMemo     [2]ID                           // a string's dictionary id and the inline id of its STRLEN (minMaxValueID)
 	distinctKey []byte                          // the key of a DISTINCT aggregate's value (distinctMet), reused
 	lowerBuf    []byte                          // a text lowered by lowerContains, reused
 	testRecent  [4]recentTest                   // the last conditions testMemoOf looked up, newest first

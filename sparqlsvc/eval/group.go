@@ -373,10 +373,14 @@ type aggState struct {
 	// MIN, MAX: instead of best, the value so far as an id of a date block (minMaxByID) or of a number held in its
 	// id (minMaxNumber)
 	bestID ID
-	sample rdf.Term // SAMPLE: the first value
-	parts  []string // GROUP_CONCAT
-	size   int64    // GROUP_CONCAT: the bytes of parts and separators, charged to the query
-	badCat bool     // GROUP_CONCAT: a value that is not a literal
+	// MIN, MAX over an expression: how its value is computed as an inline id (aggnumbers.go), and the variable
+	// STRLEN reads
+	minMax    minMaxForm
+	minMaxVar algebra.Var
+	sample    rdf.Term // SAMPLE: the first value
+	parts     []string // GROUP_CONCAT
+	size      int64    // GROUP_CONCAT: the bytes of parts and separators, charged to the query
+	badCat    bool     // GROUP_CONCAT: a value that is not a literal
 }
 
 func (s *aggState) init(a *algebra.Aggregate, single bool) {
@@ -540,6 +544,12 @@ func (e *evaluator) accumulate(s *aggState, a *algebra.Aggregate, row []ID, errp
 	if !isVar && !a.Distinct && (a.Name == "SUM" || a.Name == "AVG") && s.sumErr == nil {
 		// SUM(?price * ?days): the product of numbers held in ids, added without a term (numberValue).
 		if n, ok := e.memoSumValue(a, row); ok && s.sum.AddNumber(n.V, n.Scale, n.Dec) {
+			s.n++
+			return nil
+		}
+	}
+	if !isVar && !a.Distinct && (a.Name == "MIN" || a.Name == "MAX") {
+		if id, ok := e.minMaxValueID(s, a.Expr, row); ok && minMaxNumber(s, a.Name == "MIN", id) {
 			s.n++
 			return nil
 		}

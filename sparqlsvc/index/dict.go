@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/ldhub/ldhub/content/rdf"
@@ -97,6 +98,34 @@ func (d *Dict) Lexical(id ID) string {
 		return ""
 	}
 	return bytesString(k[6+int(k[5]):])
+}
+
+// StringLength returns the number of characters (Unicode code points) in the lexical form of the string literal of
+// id (a dictionary id of an xsd:string or rdf:langString literal), what STRLEN returns, read from its key: ok is
+// false for any other term. MIN(STRLEN(?title)) over every review made each title's term, datatype and all, to count
+// its characters.
+func (d *Dict) StringLength(id ID) (n int, ok bool) {
+	if IsInline(id) || id == 0 || int(id) > d.Len() {
+		return 0, false
+	}
+	k := d.key(id)
+	if k[0] != keyLiteral {
+		return 0, false
+	}
+	dt := binary.LittleEndian.Uint32(k[1:5])
+	if dt == 0 || int(dt) > d.Len() {
+		return 0, false
+	}
+	if dk := d.key(dt); len(dk) < 1 || !isStringDatatype(dk[1:]) {
+		return 0, false
+	}
+	return utf8.RuneCount(k[6+int(k[5]):]), true
+}
+
+// isStringDatatype reports whether the IRI dt is xsd:string or rdf:langString, the datatypes of the literals the
+// string functions take.
+func isStringDatatype(dt []byte) bool {
+	return string(dt) == rdf.XSDString || string(dt) == rdf.RDFLangString
 }
 
 // Lang returns the language tag of the literal of id (a dictionary id; "" for a literal without one) from its

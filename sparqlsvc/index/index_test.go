@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/ldhub/ldhub/content/rdf"
 )
@@ -59,6 +60,12 @@ func TestDictRoundTrip(t *testing.T) {
 		}
 		if got := d.Dict.Lexical(id); got != want {
 			t.Errorf("Lexical(Lookup(%v)) = %q, want %q", tm, got, want)
+		}
+		// StringLength: STRLEN's count of characters, of xsd:string and rdf:langString literals only.
+		wantLen, wantOK := utf8.RuneCountInString(tm.Value), tm.Kind == rdf.KindLiteral &&
+			(tm.Datatype == rdf.XSDString || tm.Datatype == rdf.RDFLangString)
+		if n, ok := d.Dict.StringLength(id); ok != wantOK || ok && n != wantLen {
+			t.Errorf("StringLength(Lookup(%v)) = %d, %v, want %d, %v", tm, n, ok, wantLen, wantOK)
 		}
 	}
 	// Language tags are case-insensitive in RDF 1.1.
