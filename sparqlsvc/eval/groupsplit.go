@@ -66,6 +66,14 @@ func (e *evaluator) mergeable(x *algebra.Group, minMax bool) bool {
 		switch {
 		case ag.Name == "COUNT" || ag.Name == "SUM" || ag.Name == "AVG" || ag.Name == "SAMPLE":
 		case minMax && isVar && (ag.Name == "MIN" || ag.Name == "MAX"):
+		case ag.Name == "MIN" || ag.Name == "MAX":
+			// STRLEN's values are integers (or errors, which MIN and MAX pass over), totally ordered: the extreme
+			// does not depend on the order the solutions come in, and two halves' merge (minMaxValueID keeps them
+			// as ids) or the second half grouped again gives one goroutine's. h116's MAX and MIN of every
+			// review's title length kept its star on the join.
+			if f, _ := minMaxFormOf(ag.Expr); f != minMaxStrlen {
+				return false
+			}
 		default:
 			return false
 		}
