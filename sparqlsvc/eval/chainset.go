@@ -81,7 +81,8 @@ func (e *evaluator) chainSet(pattern algebra.Op, set *existsSet, limit int64, er
 	}
 	g := e.active[0].g
 	na, nb, nc := g.Match(0, st.a, 0).Len(), g.Match(0, st.b, 0).Len(), g.Match(0, st.c, 0).Len()
-	if e.trial != nil && float64(na+nb+nc) > trialStretch*float64(e.trial.budget) {
+	// The work counted below: the three predicates' rows and a pair per subject of the star (at least).
+	if e.trial != nil && float64(na+nb+nc+min(na, nb)) > trialStretch*float64(e.trial.budget) {
 		return false, false
 	}
 	set.two = nil
