@@ -10,7 +10,7 @@ import (
 // its CPU making each title's term, the length's term and its key. Where the value is an integer or decimal that an
 // id holds (index.IntegerID, index.DecimalID), the id is compared instead (minMaxNumber), as MIN(?price) is.
 
-// minMaxForm is how accumulate computes a MIN's or MAX's operand as an inline number id, decided once per group.
+// minMaxForm is how accumulate computes an aggregate's operand as an inline number id, decided once per group.
 type minMaxForm uint8
 
 const (
@@ -40,27 +40,38 @@ func minMaxFormOf(x algebra.Expr) (minMaxForm, algebra.Var) {
 // when it does not (a title that is no string literal of the dictionary, an operand that is no number held in an
 // id, a value past an inline id), and the general evaluation gives the value or the error.
 func (e *evaluator) minMaxValueID(s *aggState, x algebra.Expr, row []ID) (ID, bool) {
-	if s.minMax == minMaxUnknown {
-		s.minMax, s.minMaxVar = minMaxFormOf(x)
-	}
-	switch s.minMax {
+	switch e.exprForm(s, x) {
 	case minMaxStrlen:
-		// MIN(STRLEN(?t)) and MAX(STRLEN(?t)) of one solution read the same title: counted once.
-		id := row[e.varSlot(s.minMaxVar)]
-		if id == e.lenMemo[0] && id != 0 {
-			return e.lenMemo[1], true
-		}
-		n, ok := e.t.dict.StringLength(id)
-		if !ok {
-			return 0, false
-		}
-		nid, ok := index.IntegerID(int64(n))
-		if ok {
-			e.lenMemo = [2]ID{id, nid}
-		}
-		return nid, ok
+		return e.strlenID(s, row)
 	case minMaxArith:
 		return e.numberID(x, row, false)
 	}
 	return 0, false
+}
+
+// exprForm is s's form of its aggregate's operand x, found on the first solution.
+func (e *evaluator) exprForm(s *aggState, x algebra.Expr) minMaxForm {
+	if s.minMax == minMaxUnknown {
+		s.minMax, s.minMaxVar = minMaxFormOf(x)
+	}
+	return s.minMax
+}
+
+// strlenID is the inline id of STRLEN of s's variable (s's form is minMaxStrlen) over row, from the dictionary
+// (Dict.StringLength); ok is false when the variable's value is no string literal of the dictionary.
+func (e *evaluator) strlenID(s *aggState, row []ID) (ID, bool) {
+	// MIN(STRLEN(?t)) and MAX(STRLEN(?t)) of one solution read the same title: counted once.
+	id := row[e.varSlot(s.minMaxVar)]
+	if id == e.lenMemo[0] && id != 0 {
+		return e.lenMemo[1], true
+	}
+	n, ok := e.t.dict.StringLength(id)
+	if !ok {
+		return 0, false
+	}
+	nid, ok := index.IntegerID(int64(n))
+	if ok {
+		e.lenMemo = [2]ID{id, nid}
+	}
+	return nid, ok
 }

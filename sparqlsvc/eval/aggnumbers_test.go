@@ -9,7 +9,8 @@ import (
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
-// TestMinMaxOfExpressionsMatchesReference checks MIN and MAX over STRLEN and over arithmetic (aggnumbers.go)
+// TestMinMaxOfExpressionsMatchesReference checks MIN and MAX over STRLEN and over arithmetic, and SUM and AVG of
+// STRLEN (aggnumbers.go),
 // against refGroup: titles of every kind (non-ASCII, tagged, empty, numbers and IRIs, which make STRLEN an error,
 // unbound), products and differences of numbers held in ids mixed with ones that are not (huge, doubles, ill-typed),
 // so a group's best moves between an id and a term; groups with no value at all, and no group.
@@ -57,7 +58,8 @@ func TestMinMaxOfExpressionsMatchesReference(t *testing.T) {
 	}
 	ds := FromIndex(b.Build())
 	aggs := `(MAX(STRLEN(?t)) AS ?lt) (MIN(STRLEN(?t)) AS ?st) (MAX(?a * ?b) AS ?mp) (MIN(?a - ?b) AS ?md) ` +
-		`(MIN(?a * 2) AS ?m2) (MAX(-?a) AS ?na) (MAX(STRLEN(?t) + ?a) AS ?la) (COUNT(*) AS ?n)`
+		`(MIN(?a * 2) AS ?m2) (MAX(-?a) AS ?na) (MAX(STRLEN(?t) + ?a) AS ?la) (COUNT(*) AS ?n) ` +
+		`(SUM(STRLEN(?t)) AS ?sl) (AVG(STRLEN(?t)) AS ?al)`
 	where := `{ ?s <http://ex.org/k0> ?k OPTIONAL { ?s <http://ex.org/t0> ?t } OPTIONAL { ?s <http://ex.org/a0> ?a } ` +
 		`OPTIONAL { ?s <http://ex.org/b0> ?b } }`
 	matchReference(t, ds,

@@ -373,8 +373,8 @@ type aggState struct {
 	// MIN, MAX: instead of best, the value so far as an id of a date block (minMaxByID) or of a number held in its
 	// id (minMaxNumber)
 	bestID ID
-	// MIN, MAX over an expression: how its value is computed as an inline id (aggnumbers.go), and the variable
-	// STRLEN reads
+	// MIN, MAX, SUM, AVG over an expression: how its value is computed as an inline id (aggnumbers.go), and the
+	// variable STRLEN reads
 	minMax    minMaxForm
 	minMaxVar algebra.Var
 	sample    rdf.Term // SAMPLE: the first value
@@ -542,8 +542,15 @@ func (e *evaluator) accumulate(s *aggState, a *algebra.Aggregate, row []ID, errp
 		}
 	}
 	if !isVar && !a.Distinct && (a.Name == "SUM" || a.Name == "AVG") && s.sumErr == nil {
-		// SUM(?price * ?days): the product of numbers held in ids, added without a term (numberValue).
-		if n, ok := e.memoSumValue(a, row); ok && s.sum.AddNumber(n.V, n.Scale, n.Dec) {
+		if e.exprForm(s, a.Expr) == minMaxStrlen {
+			if id, ok := e.strlenID(s, row); ok {
+				if v, _, _ := index.InlineNumber(id); s.sum.AddNumber(v, 0, false) {
+					s.n++
+					return nil
+				}
+			}
+		} else if n, ok := e.memoSumValue(a, row); ok && s.sum.AddNumber(n.V, n.Scale, n.Dec) {
+			// SUM(?price * ?days): the product of numbers held in ids, added without a term (numberValue).
 			s.n++
 			return nil
 		}

@@ -173,7 +173,7 @@ func TestGroupPlainStarsMatchReference(t *testing.T) {
 		{`SELECT (COUNT(*) AS ?n) (SUM(?d) AS ?sd) { ?s ex:p1 ?k ; ex:p3 ?d }`, true},
 		{`SELECT ?k (MIN(?c) AS ?m) { ?s ex:p1 ?k ; ex:p2 ?c } GROUP BY ?k`, false},
 		// MIN and MAX of STRLEN: integers or errors, in any order the same extreme (minMaxValueID).
-		{`SELECT ?k (MAX(STRLEN(?t)) AS ?lt) (MIN(STRLEN(?t)) AS ?st) (SUM(?c * ?c) AS ?sc) (AVG(?c - 1) AS ?ac) (COUNT(*) AS ?n) ` +
+		{`SELECT ?k (MAX(STRLEN(?t)) AS ?lt) (MIN(STRLEN(?t)) AS ?st) (SUM(?c * ?c) AS ?sc) (AVG(?c - 1) AS ?ac) (COUNT(*) AS ?n) (AVG(STRLEN(?t)) AS ?al) ` +
 			`{ ?s ex:p1 ?k ; ex:p5 ?t ; ex:p2 ?c } GROUP BY ?k`, true},
 		{`SELECT (MAX(STRLEN(?t)) AS ?lt) (MIN(STRLEN(?t)) AS ?st) { ?s ex:p0 ?a ; ex:p5 ?t }`, true},
 		{`SELECT ?k (MIN(STRLEN(STR(?t))) AS ?st) { ?s ex:p1 ?k ; ex:p5 ?t } GROUP BY ?k`, false},
