@@ -24,6 +24,9 @@ func (s varset) with(i int) varset {
 func (s varset) union(t varset) varset { return varset{s.bits | t.bits, s.over || t.over} }
 func (s varset) inter(t varset) varset { return varset{s.bits & t.bits, s.over && t.over} }
 
+// minus is s without t's slots (still overflowed when s is: which slots past 64 it held is not known).
+func (s varset) minus(t varset) varset { return varset{s.bits &^ t.bits, s.over} }
+
 // subsetOf reports s ⊆ t (false whenever either overflowed, to stay conservative).
 func (s varset) subsetOf(t varset) bool { return !s.over && !t.over && s.bits&^t.bits == 0 }
 func (s varset) empty() bool            { return !s.over && s.bits == 0 }

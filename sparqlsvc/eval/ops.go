@@ -166,6 +166,9 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 	case *algebra.PathPattern:
 		return e.pathPattern(x, in, emit, errp)
 	case *algebra.Join:
+		if r := e.crossSplitOf(x, in); r != nil { // a cross product that paths connect (crossSplit)
+			return e.exec(r, in, emit, errp)
+		}
 		if v := e.valuesFirst(x); v != nil {
 			x = v
 		}

@@ -94,6 +94,22 @@ func hierarchyDates(t *testing.T, seed uint64) *Dataset {
 // whether a join started from its path's domain and whether one started from its path's far end (farFirst).
 func runJoins(t *testing.T, ds *Dataset, src string, plain bool) ([]string, int, bool, bool) {
 	t.Helper()
+	out, e := evalJoins(t, ds, src, plain)
+	domain := false
+	for _, p := range e.domainPlans {
+		domain = domain || p != nil
+	}
+	far := false
+	for _, f := range e.farOrders {
+		far = far || f
+	}
+	return out, e.steps, domain, far
+}
+
+// evalJoins evaluates src whole, as written (plain) or not, and returns its solutions sorted and the evaluator,
+// whose choices the caller reads.
+func evalJoins(t *testing.T, ds *Dataset, src string, plain bool) ([]string, *evaluator) {
+	t.Helper()
 	q, err := parser.Parse(src, parser.Options{})
 	if err != nil {
 		t.Fatalf("%s: %v", src, err)
@@ -113,15 +129,7 @@ func runJoins(t *testing.T, ds *Dataset, src string, plain bool) ([]string, int,
 		t.Fatalf("%s: %v", src, err)
 	}
 	slices.Sort(out)
-	domain := false
-	for _, p := range e.domainPlans {
-		domain = domain || p != nil
-	}
-	far := false
-	for _, f := range e.farOrders {
-		far = far || f
-	}
-	return out, e.steps, domain, far
+	return out, e
 }
 
 // TestDomainFirstMatchesPlainJoins: joins of a BGP with a path whose start the BGP binds, evaluated from the
