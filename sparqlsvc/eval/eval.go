@@ -75,6 +75,9 @@ type Options struct {
 	// forkMin and forkChunk, when positive, replace minForkRows and forkChunkRows (tests: many small chunks on
 	// small data); onChunk, when set, is called as a worker starts a chunk (tests: a worker's panic).
 	forkMin, forkChunk int
+	// hopPrefillMin, when not 0, replaces hopPrefillMin (grouphop.go): tests fill groupHop's table first on small
+	// data (or, negative, never).
+	hopPrefillMin int
 	// hopCacheJudged, when not 0, replaces cacheJudged (grouphopfirst.go), so that tests reach the judgement on
 	// small data.
 	hopCacheJudged int

@@ -140,6 +140,14 @@ func runGroupCores(t *testing.T, ds *Dataset, src string, cores int) []string {
 	return out
 }
 
+// splitOptions are the options under which a query splits wherever it may on small data, over cores.
+func splitOptions(cores *Cores) Options {
+	opt := Options{Cores: cores}
+	opt.forkMin, opt.forkChunk = 64, 16
+	opt.forkCosts = func(int, time.Duration, time.Duration) (time.Duration, time.Duration) { return time.Second, 0 }
+	return opt
+}
+
 // runGroupPool is runGroupCores with the pool given, which then tells the splits made.
 func runGroupPool(t *testing.T, ds *Dataset, src string, cores *Cores) ([]string, *Cores) {
 	t.Helper()
@@ -147,10 +155,7 @@ func runGroupPool(t *testing.T, ds *Dataset, src string, cores *Cores) ([]string
 	if err != nil {
 		t.Fatalf("%s: %v", src, err)
 	}
-	opt := Options{Cores: cores}
-	opt.forkMin, opt.forkChunk = 64, 16
-	opt.forkCosts = func(int, time.Duration, time.Duration) (time.Duration, time.Duration) { return time.Second, 0 }
-	e := newEvaluator(context.Background(), ds, q, opt)
+	e := newEvaluator(context.Background(), ds, q, splitOptions(cores))
 	var out []string
 	e.group(firstOp[*algebra.Group](q.Op), e.newRow(), e.collectRows(&out), &err)
 	if err != nil {

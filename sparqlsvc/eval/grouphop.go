@@ -39,6 +39,10 @@ type hopGroup struct {
 	// it holds, one solution each (a graph holds a triple once), so the star's solutions are those of its other
 	// patterns on the subjects every tag holds.
 	tags []algebra.Triple
+	// triples are the star's patterns besides the tags; narrowed is set when a FILTER conjunct or a tag keeps only
+	// some of its subjects (hopPrefill then leaves the rest to be evaluated per value that comes).
+	triples  []algebra.Triple
+	narrowed bool
 }
 
 // hopGroupOf returns x's hopGroup, made once per query, or nil when x is not of that shape.
@@ -168,7 +172,7 @@ func (e *evaluator) hopSplit(x *algebra.Group, b *algebra.BGP, conds []algebra.E
 			return nil
 		}
 	}
-	h := &hopGroup{j: j, vars: ov.union(rv), tags: tags}
+	h := &hopGroup{j: j, vars: ov.union(rv), tags: tags, triples: star, narrowed: len(sc) > 0 || len(tags) > 0}
 	for i := range e.nvars {
 		switch {
 		case j.has(i):
@@ -347,10 +351,19 @@ func (e *evaluator) groupHop(x *algebra.Group, in []ID, gs *groupState, errp *er
 		}
 		st.only = only
 	}
+	full, ok := e.hopPrefill(h, in, errp)
+	if !ok {
+		return true, false
+	}
 	// Each goroutine (the query's, and a worker's when starGroup splits the star's subjects) joins through a table
-	// of its own, evaluating the rest on its own evaluator into its own groups.
+	// of its own, evaluating the rest on its own evaluator into its own groups; a table filled before (hopPrefill)
+	// is shared, each goroutine with its own last entry found.
 	sinkFor := func(e *evaluator, gs *groupState, errp *error) solutionSink {
 		t := &hopTable{w: len(h.js), ws: len(h.rs)}
+		if full != nil {
+			c := *full
+			t = &c
+		}
 		key := make([]ID, len(h.js))
 		rrow := slices.Clone(in)
 		return func(row []ID, c int64) bool {
@@ -358,6 +371,9 @@ func (e *evaluator) groupHop(x *algebra.Group, in []ID, gs *groupState, errp *er
 				key[k] = row[s]
 			}
 			lo, n, found := t.find(key)
+			if !found && t.complete {
+				return true // R has no solution with this value
+			}
 			if !found {
 				var ok bool
 				if lo, n, ok = e.hopRest(h, t, key, rrow, errp); !ok {
@@ -404,6 +420,90 @@ func (e *evaluator) hopRest(h *hopGroup, t *hopTable, key, rrow []ID, errp *erro
 	return lo, n, true
 }
 
+// hopPrefillMin is the least number of values of J (the star's rows of J's pattern over their fan-out per object)
+// for which hopPrefill evaluates R once for all of them. Each evaluation of R for one value (hopRest) costs
+// exec's set-up, ~1.5 µs, where one evaluation of all of R costs a row of a join per solution: h104 evaluated R
+// (`?product bsbm:producer ?producer . ?producer bsbm:country ?country`) for 27 700 products one at a time, on each
+// of the two goroutines, a third of its CPU at 10 M. Under a few thousand values (h53's vendors, h82's producers)
+// the gain is a few milliseconds at most, and those queries are left as they were.
+const hopPrefillMin = groupsInCache
+
+// hopPrefillShare bounds R's solutions that hopPrefill reads: at most that many per value of J the star reaches.
+// Past it R is left to be evaluated per value that comes (what was read is dropped).
+const hopPrefillShare = 2
+
+// hopPrefill returns groupHop's table of R's solutions for every value of J, from one evaluation of R with J
+// unbound, when the star reaches many values of J (hopPrefillMin), all of its subjects' values (no FILTER conjunct
+// or tag narrows it), R has no more than hopPrefillShare solutions a value, and each value of J has one solution
+// in R (a product's producer's country). With one solution a value, the table hands each star solution the very
+// solution that R evaluated for its value would give, so the group receives the same solutions in the same order;
+// with more, their order within a value could differ from R's evaluated per value, and R is left to that. The table
+// is nil (ok) where it is not made; ok is false when evaluation must stop.
+func (e *evaluator) hopPrefill(h *hopGroup, in []ID, errp *error) (t *hopTable, ok bool) {
+	if h.narrowed || len(h.js) != 1 {
+		return nil, true
+	}
+	g := e.active[0].g
+	values := 0.0
+	for _, tr := range h.triples {
+		if !tr.O.IsVar() || e.slot(tr.O.Var) != h.js[0] || tr.P.IsVar() {
+			continue
+		}
+		p := e.constID(tr.P.Term)
+		if p == 0 {
+			return nil, true
+		}
+		if f := g.ObjectFanout(p); f > 0 {
+			values = max(values, float64(g.Match(0, p, 0).Len())/f)
+		}
+	}
+	if least := cmp.Or(e.opt.hopPrefillMin, hopPrefillMin); least < 0 || values < float64(least) {
+		return nil, true
+	}
+	limit := int(hopPrefillShare * values)
+	t = &hopTable{w: 1, ws: len(h.rs)}
+	rrow := slices.Clone(in)
+	js := h.js[0]
+	held, n := 0, 0
+	single := true
+	if !e.exec(h.rest, rrow, func(r []ID) bool {
+		if n == limit {
+			single = false
+			return false
+		}
+		key := r[js : js+1]
+		if _, _, found := t.find(key); found {
+			single = false // a second solution for one value
+			return false
+		}
+		if n-held == 1024 {
+			if err := e.holdBytes(int64(4*(1+t.ws)+24) * int64(n-held)); err != nil {
+				*errp = err
+				return false
+			}
+			held = n
+		}
+		lo := len(t.sols)
+		for _, s := range h.rs {
+			t.sols = append(t.sols, r[s])
+		}
+		t.insert(key, lo, 1)
+		n++
+		return true
+	}, errp) && single {
+		return nil, false
+	}
+	if !single {
+		return nil, true // what was charged stays charged, as hopFirst's R past its bound
+	}
+	if err := e.holdBytes(int64(4*(1+t.ws)+24) * int64(n-held)); err != nil {
+		*errp = err
+		return nil, false
+	}
+	t.complete, t.hasOne = true, false
+	return t, true
+}
+
 // hopTable is groupHop's table of R's solutions per value of J: an open-addressing table of J's values (w ids an
 // entry) with where each one's solutions start in sols (ws ids a solution) and how many there are, and the entry
 // found last, tried first.
@@ -415,6 +515,9 @@ type hopTable struct {
 	sols   []ID
 	last   int // the entry found last, or -1
 	hasOne bool
+	// complete: the table holds every value of J that R has solutions for (hopPrefill), so a value not found has
+	// none and nothing is ever inserted; the slices may then be shared by goroutines.
+	complete bool
 }
 
 // find returns where key's solutions start in sols and how many there are; found is false when key has no entry
