@@ -274,6 +274,12 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 			return builtin.Boolean(r), nil
 		}
 	}
+	if r, err, ok := e.strTest(c, row); ok {
+		if err != nil {
+			return rdf.Term{}, err
+		}
+		return builtin.Boolean(r), nil
+	}
 	if c.Func == "CONTAINS" {
 		if r, ok := e.lowerContains(c, row); ok {
 			return builtin.Boolean(r), nil
@@ -480,6 +486,10 @@ func (e *evaluator) ebv(x algebra.Expr, row []ID, errp *error) (bool, error) {
 		case c.Func == "SAMETERM":
 			if r, ok := e.sameTermByID(c, row); ok {
 				return r, nil
+			}
+		default:
+			if r, err, ok := e.strTest(c, row); ok { // without a boolean term made and read back
+				return r, err
 			}
 		}
 	}
