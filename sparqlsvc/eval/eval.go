@@ -159,6 +159,7 @@ type evaluator struct {
 	valuesLast  map[*algebra.Join]*algebra.Join  // a BGP joined to a VALUES written after it, as VALUES first (valuesFirst)
 	pushed      map[*algebra.Filter]algebra.Op   // FILTERs with conjuncts moved below the BINDs under them (belowBinds)
 	crossSplits map[crossKey]algebra.Op          // joins of a cross product that paths connect, as a chain (crossSplit)
+	tables      map[*algebra.Table]*tableIDs     // VALUES's slots and ids, looked up once (tableIDsOf)
 	keyBinds    map[*algebra.Group]*keyBind      // groups on a BIND's variable, rewritten (keyBindOf)
 	pathGroups  map[*algebra.Group]*closureGroup // groups over a closure joined with a pattern (closureGroupOf)
 	hopGroups   map[*algebra.Group]*hopGroup     // groups over a star joined through a hop (hopGroupOf)
