@@ -274,15 +274,15 @@ func reviewGroupQuery(r *rand.Rand) string {
 // groupRows runs the first GROUP BY of src and returns its groups as text per column: ref runs refGroup with
 // every switchable path off (the reference); otherwise group runs under opt.
 func groupRows(ds *Dataset, src string, ref bool, opt Options) ([][]string, error) {
-	rows, _, err := groupRowsSampled(ds, src, ref, opt)
+	rows, _, _, err := groupRowsSampled(ds, src, ref, opt)
 	return rows, err
 }
 
-// groupRowsSampled is groupRows, with the columns of the SAMPLE aggregates.
-func groupRowsSampled(ds *Dataset, src string, ref bool, opt Options) ([][]string, []int, error) {
+// groupRowsSampled is groupRows, with the columns of the SAMPLE aggregates and the evaluator.
+func groupRowsSampled(ds *Dataset, src string, ref bool, opt Options) ([][]string, []int, *evaluator, error) {
 	q, err := parser.Parse(src, parser.Options{})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if ref {
 		opt = plainOptions()
@@ -310,7 +310,7 @@ func groupRowsSampled(ds *Dataset, src string, ref bool, opt Options) ([][]strin
 	} else {
 		e.group(g, e.newRow(), collect, &err)
 	}
-	return out, samples, err
+	return out, samples, e, err
 }
 
 // plainOptions switches off every evaluation path Options can switch off.
@@ -358,7 +358,7 @@ func TestReview19gGroupPaths(t *testing.T) {
 		r := rand.New(rand.NewPCG(seed, 99))
 		for range queries {
 			src := reviewGroupQuery(r)
-			want, samples, err := groupRowsSampled(ds, src, true, Options{})
+			want, samples, _, err := groupRowsSampled(ds, src, true, Options{})
 			if err != nil {
 				t.Fatalf("%s: reference: %v", src, err)
 			}
@@ -380,8 +380,12 @@ func TestReview19gGroupPaths(t *testing.T) {
 			for _, c := range []struct {
 				name string
 				opt  Options
-			}{{"default", Options{}}, {"two cores", pool}, {"judged at 64", Options{hopCacheJudged: 64}}} {
-				got, err := groupRows(ds, src, false, c.opt)
+			}{{"default", Options{}}, {"two cores", pool}, {"judged at 64", Options{hopCacheJudged: 64}},
+				{"sorted feed", Options{sortedFeed: 2}}, {"sorted feed kept 3", Options{sortedFeed: 1, sortedKeepMax: 3}}} {
+				got, _, ev, err := groupRowsSampled(ds, src, false, c.opt)
+				if ev != nil && ev.sortedFeeds > 0 {
+					took["sorted "+c.name]++
+				}
 				if err != nil {
 					t.Errorf("seed %d %s: %s: %v", seed, c.name, src, err)
 					continue
@@ -449,10 +453,14 @@ func reviewShapeQuery(r *rand.Rand, closure bool) string {
 		}
 	}
 	aggs := []string{}
+	sorted := !closure && r.IntN(2) == 0
 	for i := range 1 + r.IntN(3) {
 		v := pick(r, vars...)
 		a := pick(r, `COUNT(*)`, `COUNT(`+v+`)`, `COUNT(DISTINCT `+v+`)`, `SUM(`+v+`)`, `MIN(`+v+`)`, `MAX(`+v+`)`,
 			`AVG(`+v+`)`, `SAMPLE(`+v+`)`, `GROUP_CONCAT(STR(`+v+`); SEPARATOR="|")`)
+		if sorted {
+			a = pick(r, `COUNT(*)`, `COUNT(`+v+`)`, `SUM(`+v+`)`, `AVG(`+v+`)`) // the sorted feed's aggregates
+		}
 		aggs = append(aggs, fmt.Sprintf("(%s AS ?a%d)", a, i))
 	}
 	src := `PREFIX ex: <http://ex.org/> SELECT ` + strings.Join(keys, " ") + ` ` + strings.Join(aggs, " ") + ` WHERE { ` + where + ` }`
@@ -460,4 +468,131 @@ func reviewShapeQuery(r *rand.Rand, closure bool) string {
 		src += ` GROUP BY ` + strings.Join(keys, " ")
 	}
 	return src
+}
+
+// runSorted evaluates src as Run does, with the memos off when noMemo, and returns its solutions as sorted lines.
+func runSorted(ds *Dataset, src string, opt Options, noMemo bool) (string, error) {
+	q, err := parser.Parse(src, parser.Options{})
+	if err != nil {
+		return "", err
+	}
+	if opt.Cores != nil {
+		opt.Cores.hold()
+		defer opt.Cores.drop()
+	}
+	e := newEvaluator(context.Background(), ds, q, opt)
+	defer e.unshare()
+	e.noMemo = noMemo
+	c := &collector{res: &Result{Form: q.Form}}
+	if err := e.selectQuery(q, c); err != nil {
+		return "", err
+	}
+	lines := make([]string, len(c.res.Rows))
+	for i, row := range c.res.Rows {
+		parts := make([]string, len(row))
+		for j, v := range row {
+			parts[j] = v.String()
+		}
+		lines[i] = strings.Join(parts, " ")
+	}
+	slices.Sort(lines)
+	return strings.Join(lines, "\n"), nil
+}
+
+// reviewExistsQuery is a random query over reviewData with (NOT) EXISTS keyed on one or two variables (some
+// unbound in the row, some literals with an IRI's text), EXISTS comparing with the row (extremes), MINUS with and
+// without shared variables, twin subqueries, and OPTIONALs with a constant pattern.
+func reviewExistsQuery(r *rand.Rand) string {
+	outer := pick(r,
+		`?r ex:by ?p ; ex:pub ?site . `,
+		`?r ex:by ?p OPTIONAL { ?r ex:pub ?site } `,
+		`?p ex:country ?c . ?r ex:by ?p ; ex:pub ?site . `,
+		`?r ex:by ?p ; ex:day ?d . OPTIONAL { ?r ex:pub ?site } `,
+		`?r ex:pub ?site . OPTIONAL { ?r ex:by ?p . ?p ex:country ?c } `,
+		`VALUES ?site { ex:site1 "http://ex.org/site1" UNDEF <http://ex.org/c1> "http://ex.org/c1" } ?r ex:pub ?site ; ex:by ?p . `,
+	)
+	not := pick(r, "EXISTS", "NOT EXISTS")
+	inner := pick(r,
+		`?r2 ex:by ?p ; ex:pub ?site . FILTER(?r2 != ?r)`,
+		`?r2 ex:by ?p ; ex:pub ?site . `,
+		`?p ex:country ?site`,
+		`?r2 ex:pub ?site ; ex:by ?p2 . ?p2 ex:country ?c2 FILTER(?c2 = ?site)`,
+		`?r2 ex:by ?p ; ex:day ?d2 FILTER(?d2 > ?d)`,
+		`?r2 ex:by ?p ; ex:day ?d2 FILTER(?d2 <= ?d)`,
+		`?r2 ex:by ?p ; ex:day ?d2 FILTER(?d2 < 3)`,
+		`?r2 ex:pub ?site ; ex:day ?d2 FILTER(?d2 >= ?d && ?r2 != ?r)`,
+		`?r ex:rating ?x`,
+		`?r ex:a ex:Review . FILTER NOT EXISTS { ?r ex:rating ?x }`,
+		`?p ex:country ?c3 . ?r ex:pub ?c3`,
+		`GRAPH ex:g1 { ?r ex:by ?p ; ex:pub ?site }`,
+		`GRAPH ?g { ?r ex:by ?p }`,
+	)
+	if !strings.Contains(outer, "?d ") && strings.Contains(inner, "?d)") {
+		outer += `OPTIONAL { ?r ex:day ?d } `
+	}
+	where := outer + `FILTER ` + not + ` { ` + inner + ` } `
+	switch r.IntN(8) {
+	case 0:
+		where += `MINUS { ?x ex:name "person 1" } `
+	case 1:
+		where += `MINUS { ?x ex:name "nobody" } `
+	case 2:
+		where += `MINUS { ?p ex:country ex:c1 } `
+	case 3:
+		where = `{ ` + where + `} MINUS { ?p ex:type ?t . ?t ex:sub ex:t0 } `
+	case 4:
+		where += `OPTIONAL { ?r ex:a ex:Review ; ex:rating ?x9 } `
+	case 5:
+		where += `{ SELECT ?p (COUNT(*) AS ?n) { ?r3 ex:by ?p } GROUP BY ?p } { SELECT ?p (COUNT(*) AS ?m) { ?r3 ex:by ?p } GROUP BY ?p } `
+	}
+	proj := `*`
+	if r.IntN(3) == 0 {
+		proj = `(COUNT(*) AS ?cnt) (COUNT(DISTINCT ?p) AS ?np)`
+	}
+	src := `PREFIX ex: <http://ex.org/> SELECT ` + proj + ` WHERE { ` + where + `}`
+	if r.IntN(6) == 0 {
+		src = `PREFIX ex: <http://ex.org/> SELECT * WHERE { VALUES ?p { ex:person1 ex:person2 } { SELECT * { ` + where + `} } }`
+	}
+	if r.IntN(8) == 0 {
+		src = `PREFIX ex: <http://ex.org/> SELECT * WHERE { VALUES ?x { ex:person1 } { ?r ex:by ?p MINUS { ?x ex:name ?nm } } }`
+	}
+	return src
+}
+
+// TestReview19gExists: random queries of reviewExistsQuery's shapes give, with every path on (and with EXISTS sets,
+// bitmaps and hash joins forced), what they give with every switchable path and memo off.
+func TestReview19gExists(t *testing.T) {
+	seeds, queries := 3, 60
+	if s := os.Getenv("REVIEW19G_SEEDS"); s != "" {
+		seeds, _ = strconv.Atoi(s)
+		queries = 300
+	}
+	for seed := range uint64(seeds) {
+		ds := reviewData(t, seed+11, 150+int(seed%4)*300)
+		r := rand.New(rand.NewPCG(seed, 77))
+		for range queries {
+			src := reviewExistsQuery(r)
+			want, err := runSorted(ds, src, plainOptions(), true)
+			if err != nil {
+				t.Fatalf("%s: reference: %v", src, err)
+			}
+			cores := NewCores(2)
+			for _, c := range []struct {
+				name string
+				opt  Options
+			}{{"default", Options{}}, {"forced", Options{semiJoin: 1, optBits: 1, hashJoin: 1, hashStar: 1}},
+				{"two cores", Options{Cores: cores, forkMin: 64, forkChunk: 16,
+					forkCosts: func(int, time.Duration, time.Duration) (time.Duration, time.Duration) { return time.Second, 0 }}}} {
+				got, err := runSorted(ds, src, c.opt, false)
+				if err != nil {
+					t.Errorf("seed %d %s: %s: %v", seed, c.name, src, err)
+					continue
+				}
+				if got != want {
+					t.Errorf("seed %d %s: %s\n got %d lines %.300s\nwant %d lines %.300s", seed, c.name, src,
+						strings.Count(got, "\n"), got, strings.Count(want, "\n"), want)
+				}
+			}
+		}
+	}
 }
