@@ -596,3 +596,111 @@ func TestReview19gExists(t *testing.T) {
 		}
 	}
 }
+
+// randomPattern is a random group graph pattern over reviewData's predicates, depth levels deep, over the variables
+// vars (a few, so that patterns share them).
+func randomPattern(r *rand.Rand, depth int) string {
+	vars := []string{"?r", "?p", "?s", "?d", "?c", "?x"}
+	preds := []string{"ex:by", "ex:pub", "ex:day", "ex:country", "ex:rating", "ex:name", "ex:type", "ex:a"}
+	term := func() string {
+		if r.IntN(6) == 0 {
+			return pick(r, "ex:person1", "ex:site1", "ex:c1", `"http://ex.org/c1"`, "3", `"a"@en`, "ex:Review", "2.5", `"DE"`)
+		}
+		return pick(r, vars...)
+	}
+	triple := func() string {
+		p := pick(r, preds...)
+		if r.IntN(10) == 0 {
+			p = pick(r, "ex:sub*", "ex:by/ex:country", "(ex:by|ex:pub)", "^ex:by", "ex:sub+")
+		}
+		return pick(r, vars[:3]...) + " " + p + " " + term() + " . "
+	}
+	var b strings.Builder
+	for range 1 + r.IntN(3) {
+		b.WriteString(triple())
+	}
+	if depth <= 0 {
+		return b.String()
+	}
+	for range r.IntN(3) {
+		switch r.IntN(11) {
+		case 0, 1:
+			b.WriteString("OPTIONAL { " + randomPattern(r, depth-1) + "} ")
+		case 2:
+			b.WriteString("{ " + randomPattern(r, depth-1) + "} UNION { " + randomPattern(r, depth-1) + "} ")
+		case 3:
+			b.WriteString("MINUS { " + randomPattern(r, depth-1) + "} ")
+		case 4:
+			b.WriteString("FILTER " + pick(r, "", "NOT ") + "EXISTS { " + randomPattern(r, depth-1) + "} ")
+		case 5:
+			v := pick(r, vars...)
+			b.WriteString("FILTER(" + pick(r, v+" > 2", v+" = ex:c1", "isIRI("+v+")", "BOUND("+v+")", "STRLEN(STR("+v+")) > 3",
+				v+" IN (3, ex:person1, \"DE\")", v+" != "+pick(r, vars...), "LANG("+v+") = \"en\"") + ") ")
+		case 6:
+			b.WriteString("BIND(" + pick(r, "STR(?r)", "?d + 1", "IF(BOUND(?c), ?c, ?s)", "EXISTS { ?p ex:country ?c }") + " AS ?b" +
+				strconv.Itoa(r.IntN(1000)) + ") ")
+		case 7:
+			b.WriteString("VALUES " + pick(r, "?p", "?c", "?s") + " { ex:person1 ex:c1 UNDEF \"DE\" 3 } ")
+		case 8:
+			v := pick(r, "?p", "?r", "?s")
+			b.WriteString("{ SELECT " + v + " (COUNT(*) AS ?n" + strconv.Itoa(r.IntN(1000)) + ") { " + randomPattern(r, depth-1) + "} GROUP BY " + v + " } ")
+		case 9:
+			b.WriteString("GRAPH " + pick(r, "?g", "ex:g1") + " { " + randomPattern(r, depth-1) + "} ")
+		case 10:
+			b.WriteString("{ SELECT DISTINCT ?p ?s { " + randomPattern(r, depth-1) + "} LIMIT 20 } ")
+		}
+	}
+	return b.String()
+}
+
+// TestReview19gRandomQueries: random queries of nested OPTIONAL, UNION, MINUS, (NOT) EXISTS, BIND, VALUES,
+// subqueries and GRAPH give, with every path on, forced, and on two cores, what they give with every switchable
+// path and memo off.
+func TestReview19gRandomQueries(t *testing.T) {
+	seeds, queries := 2, 80
+	if s := os.Getenv("REVIEW19G_SEEDS"); s != "" {
+		seeds, _ = strconv.Atoi(s)
+		queries = 400
+	}
+	for seed := range uint64(seeds) {
+		ds := reviewData(t, seed+21, 60+int(seed%3)*100)
+		r := rand.New(rand.NewPCG(seed, 55))
+		for range queries {
+			body := randomPattern(r, 2)
+			src := `PREFIX ex: <http://ex.org/> SELECT * WHERE { ` + body + `}`
+			switch r.IntN(4) {
+			case 0:
+				src = `PREFIX ex: <http://ex.org/> SELECT ?p (COUNT(*) AS ?cnt) (SUM(?d) AS ?sum) (COUNT(DISTINCT ?s) AS ?ds) WHERE { ` + body + `} GROUP BY ?p`
+			case 1:
+				src = `PREFIX ex: <http://ex.org/> SELECT (COUNT(*) AS ?cnt) WHERE { ` + body + `}`
+			}
+			q, err := parser.Parse(src, parser.Options{})
+			if err != nil {
+				continue // a variable assigned twice and the like
+			}
+			_ = q
+			want, err := runSorted(ds, src, Options{MaxRows: 200_000, plainJoins: true, semiJoin: -1, hashStar: -1, hashJoin: -1,
+				orderScanRows: -1, optBits: -1, replayMax: -1, sortedFeed: -1, noSubMemo: true, noGate: true}, true)
+			if err != nil {
+				continue // over its budget
+			}
+			cores := NewCores(2)
+			for _, c := range []struct {
+				name string
+				opt  Options
+			}{{"default", Options{}}, {"forced", Options{semiJoin: 1, optBits: 1, hashJoin: 1, hashStar: 1, orderScanRows: 1000}},
+				{"two cores", Options{Cores: cores, forkMin: 64, forkChunk: 16,
+					forkCosts: func(int, time.Duration, time.Duration) (time.Duration, time.Duration) { return time.Second, 0 }}}} {
+				got, err := runSorted(ds, src, c.opt, false)
+				if err != nil {
+					t.Errorf("seed %d %s: %s: %v", seed, c.name, src, err)
+					continue
+				}
+				if got != want {
+					t.Errorf("seed %d %s: %s\n got %d lines %.300s\nwant %d lines %.300s", seed, c.name, src,
+						strings.Count(got, "\n"), got, strings.Count(want, "\n"), want)
+				}
+			}
+		}
+	}
+}
