@@ -389,15 +389,44 @@ func normalRows(e [][]string, samples []int, loose bool) string {
 	return strings.Join(lines, "\n")
 }
 
+// reviewRuns is how many seeds and queries per seed a review19g test runs: its defaults, or REVIEW19G_SEEDS seeds
+// of long queries each (a longer search, run by hand).
+func reviewRuns(seeds, queries, long int) (int, int) {
+	if s := os.Getenv("REVIEW19G_SEEDS"); s != "" {
+		n, _ := strconv.Atoi(s)
+		return n, long
+	}
+	return seeds, queries
+}
+
+// checkVariants runs src with every path on, with EXISTS sets, bitmaps and hash joins forced, and split over two
+// cores, and reports where an answer is not want.
+func checkVariants(t *testing.T, ds *Dataset, seed uint64, src, want string, forced Options) {
+	t.Helper()
+	cores := NewCores(2)
+	for _, c := range []struct {
+		name string
+		opt  Options
+	}{{"default", Options{}}, {"forced", forced},
+		{"two cores", Options{Cores: cores, forkMin: 64, forkChunk: 16,
+			forkCosts: func(int, time.Duration, time.Duration) (time.Duration, time.Duration) { return time.Second, 0 }}}} {
+		got, err := runSorted(ds, src, c.opt, false)
+		if err != nil {
+			t.Errorf("seed %d %s: %s: %v", seed, c.name, src, err)
+			continue
+		}
+		if got != want {
+			t.Errorf("seed %d %s: %s\n got %d lines %.300s\nwant %d lines %.300s", seed, c.name, src,
+				strings.Count(got, "\n"), got, strings.Count(want, "\n"), want)
+		}
+	}
+}
+
 // TestReview19gGroupPaths: random GROUP BYs of hopFirst's, groupHop's, groupOptStars' and groupClosure's shapes
 // (and their near misses) over random data of mixed kinds give refGroup's answer with every path on, with the
 // paths split over two cores, and with hopFirst judging its table early.
 func TestReview19gGroupPaths(t *testing.T) {
-	seeds, queries := 3, 60
-	if s := os.Getenv("REVIEW19G_SEEDS"); s != "" {
-		seeds, _ = strconv.Atoi(s)
-		queries = 300
-	}
+	seeds, queries := reviewRuns(3, 60, 300)
 	took := map[string]int{}
 	for seed := range uint64(seeds) {
 		ds := reviewDataDates(t, seed+1, 200+int(seed%5)*400, seed%2 == 1)
@@ -615,11 +644,7 @@ func reviewExistsQuery(r *rand.Rand) string {
 // TestReview19gExists: random queries of reviewExistsQuery's shapes give, with every path on (and with EXISTS sets,
 // bitmaps and hash joins forced), what they give with every switchable path and memo off.
 func TestReview19gExists(t *testing.T) {
-	seeds, queries := 3, 60
-	if s := os.Getenv("REVIEW19G_SEEDS"); s != "" {
-		seeds, _ = strconv.Atoi(s)
-		queries = 300
-	}
+	seeds, queries := reviewRuns(3, 60, 300)
 	for seed := range uint64(seeds) {
 		ds := reviewData(t, seed+11, 150+int(seed%4)*300)
 		r := rand.New(rand.NewPCG(seed, 77))
@@ -629,23 +654,7 @@ func TestReview19gExists(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: reference: %v", src, err)
 			}
-			cores := NewCores(2)
-			for _, c := range []struct {
-				name string
-				opt  Options
-			}{{"default", Options{}}, {"forced", Options{semiJoin: 1, optBits: 1, hashJoin: 1, hashStar: 1}},
-				{"two cores", Options{Cores: cores, forkMin: 64, forkChunk: 16,
-					forkCosts: func(int, time.Duration, time.Duration) (time.Duration, time.Duration) { return time.Second, 0 }}}} {
-				got, err := runSorted(ds, src, c.opt, false)
-				if err != nil {
-					t.Errorf("seed %d %s: %s: %v", seed, c.name, src, err)
-					continue
-				}
-				if got != want {
-					t.Errorf("seed %d %s: %s\n got %d lines %.300s\nwant %d lines %.300s", seed, c.name, src,
-						strings.Count(got, "\n"), got, strings.Count(want, "\n"), want)
-				}
-			}
+			checkVariants(t, ds, seed, src, want, Options{semiJoin: 1, optBits: 1, hashJoin: 1, hashStar: 1})
 		}
 	}
 }
@@ -710,11 +719,7 @@ func randomPattern(r *rand.Rand, depth int) string {
 // subqueries and GRAPH give, with every path on, forced, and on two cores, what they give with every switchable
 // path and memo off.
 func TestReview19gRandomQueries(t *testing.T) {
-	seeds, queries := 2, 80
-	if s := os.Getenv("REVIEW19G_SEEDS"); s != "" {
-		seeds, _ = strconv.Atoi(s)
-		queries = 400
-	}
+	seeds, queries := reviewRuns(2, 80, 400)
 	for seed := range uint64(seeds) {
 		ds := reviewData(t, seed+21, 60+int(seed%3)*100)
 		r := rand.New(rand.NewPCG(seed, 55))
@@ -737,23 +742,7 @@ func TestReview19gRandomQueries(t *testing.T) {
 			if err != nil {
 				continue // over its budget
 			}
-			cores := NewCores(2)
-			for _, c := range []struct {
-				name string
-				opt  Options
-			}{{"default", Options{}}, {"forced", Options{semiJoin: 1, optBits: 1, hashJoin: 1, hashStar: 1, orderScanRows: 1000}},
-				{"two cores", Options{Cores: cores, forkMin: 64, forkChunk: 16,
-					forkCosts: func(int, time.Duration, time.Duration) (time.Duration, time.Duration) { return time.Second, 0 }}}} {
-				got, err := runSorted(ds, src, c.opt, false)
-				if err != nil {
-					t.Errorf("seed %d %s: %s: %v", seed, c.name, src, err)
-					continue
-				}
-				if got != want {
-					t.Errorf("seed %d %s: %s\n got %d lines %.300s\nwant %d lines %.300s", seed, c.name, src,
-						strings.Count(got, "\n"), got, strings.Count(want, "\n"), want)
-				}
-			}
+			checkVariants(t, ds, seed, src, want, Options{semiJoin: 1, optBits: 1, hashJoin: 1, hashStar: 1, orderScanRows: 1000})
 		}
 	}
 }
