@@ -73,9 +73,16 @@ func (e *evaluator) crossSplit(x *algebra.Join, bound varset) algebra.Op {
 				ok = false
 				return
 			}
+			// A FILTER inside the join is a nested group's (or a conjunct already moved below the join): it
+			// is tested over its operand's solutions alone, where a variable its operand does not bind is
+			// unbound ({ ?x :name ?n FILTER(!BOUND(?y)) } keeps every name). Moved onto the chain, the same
+			// conjunct would see ?y bound by another part; so it moves only when its operand binds every
+			// variable it reads, whose values the chain's solutions keep.
+			certain := e.infoOf(v.Op).certain
 			for _, f := range v.Exprs {
 				for _, c := range appendConjuncts(nil, f) {
-					if !pushable(c) || e.varsOfExpr(c).over {
+					reads := e.varsOfExpr(c)
+					if !pushable(c) || reads.over || !reads.minus(bound).subsetOf(certain) {
 						ok = false
 					}
 					conj = append(conj, c)

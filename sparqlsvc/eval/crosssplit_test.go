@@ -30,6 +30,10 @@ func TestCrossSplitMatchesPlainJoins(t *testing.T) {
 		`SELECT ?i ?a ?l { ?i :type ?c . ?c :sub* ?a . ?a :label ?l }`,
 		`SELECT ?i ?a { ?i :type ?c ; :date ?d . ?a :label ?l . ?c :sub* ?c2 . ?a :sub* ?a2 }`,
 		`SELECT ?i ?a { ?i :type ?c . ?a :label ?l OPTIONAL { ?a :date ?d } ?c :sub* ?a }`,
+		// A nested group's FILTER reading a variable its group does not bind (unbound there: !BOUND is true, a
+		// comparison an error) is tested in that group, not on the chain where another part binds it.
+		`SELECT ?i ?a { { ?i :type ?c FILTER(!BOUND(?a)) } ?i :type ?c . ?a :label ?l . ?c :sub* ?a }`,
+		`SELECT ?i ?a { { ?i :type ?c FILTER(?l = "apple") } ?i :type ?c . ?a :label ?l . ?c :sub* ?a }`,
 	}
 	takenBy := make([]int, len(taken))
 	const seeds = 8
