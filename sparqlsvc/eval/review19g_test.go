@@ -672,8 +672,8 @@ func randomPattern(r *rand.Rand, depth int) string {
 	}
 	triple := func() string {
 		p := pick(r, preds...)
-		if r.IntN(10) == 0 {
-			p = pick(r, "ex:sub*", "ex:by/ex:country", "(ex:by|ex:pub)", "^ex:by", "ex:sub+")
+		if r.IntN(5) == 0 {
+			p = pick(r, "ex:sub*", "ex:by/ex:country", "(ex:by|ex:pub)", "^ex:by", "ex:sub+", "ex:sub?")
 		}
 		return pick(r, vars[:3]...) + " " + p + " " + term() + " . "
 	}
@@ -685,7 +685,9 @@ func randomPattern(r *rand.Rand, depth int) string {
 		return b.String()
 	}
 	for range r.IntN(3) {
-		switch r.IntN(11) {
+		switch r.IntN(12) {
+		case 11: // a nested group, its FILTERs scoped to it
+			b.WriteString("{ " + randomPattern(r, depth-1) + "} ")
 		case 0, 1:
 			b.WriteString("OPTIONAL { " + randomPattern(r, depth-1) + "} ")
 		case 2:
