@@ -422,21 +422,31 @@ func substr(args []rdf.Term) (rdf.Term, error) {
 	if !ok {
 		return rdf.Term{}, ErrType
 	}
-	// fn:substring: characters at positions p with round(start) <= p < round(start) + round(len).
-	st := xpathRound(start)
-	end := math.Inf(1)
-	if len(args) == 3 {
+	length, hasLen := 0.0, len(args) == 3
+	if hasLen {
 		l, ok := numFloat(args[2])
 		if !ok {
 			return rdf.Term{}, ErrType
 		}
-		end = st + xpathRound(l)
+		length = l
+	}
+	s.Value = Substring(s.Value, start, length, hasLen)
+	return s, nil
+}
+
+// Substring is fn:substring of s from the character at start, length characters long when hasLen (else to the
+// end): characters at positions p with round(start) <= p < round(start) + round(length). Invalid UTF-8 becomes
+// U+FFFD, as a conversion to runes makes it. SUBSTR's arguments are checked by the caller.
+func Substring(s string, start, length float64, hasLen bool) string {
+	st := xpathRound(start)
+	end := math.Inf(1)
+	if hasLen {
+		end = st + xpathRound(length)
 	}
 	// The characters kept are one run of the string: slice it, walking only as far as its end (SUBSTR of the first
-	// characters of a long text read the whole text as runes before). Invalid UTF-8 becomes U+FFFD, as a
-	// conversion to runes makes it.
-	from, to, p := -1, len(s.Value), 0
-	for i := range s.Value {
+	// characters of a long text read the whole text as runes before).
+	from, to, p := -1, len(s), 0
+	for i := range s {
 		p++
 		if float64(p) >= end {
 			to = i
@@ -447,10 +457,9 @@ func substr(args []rdf.Term) (rdf.Term, error) {
 		}
 	}
 	if from < 0 {
-		s.Value = ""
-		return s, nil
+		return ""
 	}
-	sub := s.Value[from:to]
+	sub := s[from:to]
 	if !utf8.ValidString(sub) {
 		var b strings.Builder
 		for _, r := range sub {
@@ -458,8 +467,7 @@ func substr(args []rdf.Term) (rdf.Term, error) {
 		}
 		sub = b.String()
 	}
-	s.Value = sub
-	return s, nil
+	return sub
 }
 
 // numFloat is a numeric argument as the nearest double: integers and decimals that fit an int64 without big

@@ -280,6 +280,9 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 		}
 		return builtin.Boolean(r), nil
 	}
+	if t, err, ok := e.substrFast(c, row); ok {
+		return t, err
+	}
 	if c.Func == "CONTAINS" {
 		if r, ok := e.lowerContains(c, row); ok {
 			return builtin.Boolean(r), nil
