@@ -52,7 +52,7 @@ type Context struct {
 	// checks it between matches, and to the compiling of a pattern; nil never stops.
 	Stop   func() error
 	rand   *mrand.Rand
-	regexp map[string]*regexp.Regexp
+	regexp map[string]regexEntry
 	// regexpBytes is what the cached programs take; the cache is emptied before it passes regexCacheShare of
 	// the room.
 	regexpBytes int64
@@ -71,7 +71,7 @@ func NewContext(now time.Time, base string) *Context {
 			n++
 			return rdf.Blank(fmt.Sprintf("f%d", n))
 		},
-		regexp: map[string]*regexp.Regexp{},
+		regexp: map[string]regexEntry{},
 	}
 }
 
@@ -491,9 +491,21 @@ func xpathRound(f float64) float64 { return math.Floor(f + 0.5) }
 // syntax covers the XPath regular expressions in practical use; constructs it lacks (back-references, class
 // subtraction, \i and \c) are reported as errors.
 func (c *Context) compileRegex(pattern, flags string) (*regexp.Regexp, error) {
+	r, err := c.compileEntry(pattern, flags)
+	return r.re, err
+}
+
+// regexEntry is a compiled pattern and the literals one of which each of its matches contains (needOf).
+type regexEntry struct {
+	re   *regexp.Regexp
+	need regexNeed
+}
+
+// compileEntry is compileRegex with the pattern's literals.
+func (c *Context) compileEntry(pattern, flags string) (regexEntry, error) {
 	key := flags + "\x00" + pattern
-	if re, ok := c.regexp[key]; ok {
-		return re, nil
+	if r, ok := c.regexp[key]; ok {
+		return r, nil
 	}
 	prefix := ""
 	for _, f := range flags {
@@ -509,7 +521,7 @@ func (c *Context) compileRegex(pattern, flags string) (*regexp.Regexp, error) {
 		case 'q':
 			pattern = regexp.QuoteMeta(pattern)
 		default:
-			return nil, ErrType
+			return regexEntry{}, ErrType
 		}
 	}
 	if !strings.Contains(flags, "q") {
@@ -526,27 +538,28 @@ func (c *Context) compileRegex(pattern, flags string) (*regexp.Regexp, error) {
 	// rows: 11 s past the limit at 10 ms a pattern.
 	if c.Stop != nil {
 		if err := c.Stop(); err != nil {
-			return nil, err
+			return regexEntry{}, err
 		}
 	}
 	size, err := programBytes(pattern)
 	if err != nil {
-		return nil, ErrType
+		return regexEntry{}, ErrType
 	}
 	if !c.fits(size) {
-		return nil, ErrTooLong
+		return regexEntry{}, ErrTooLong
 	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {
-		return nil, ErrType
+		return regexEntry{}, ErrType
 	}
 	if len(c.regexp) >= 1000 || c.Room != nil && c.regexpBytes+size > c.Room()/regexCacheShare {
 		clear(c.regexp) // patterns built from data could grow the cache without bound
 		c.regexpBytes = 0
 	}
-	c.regexp[key] = re
+	r := regexEntry{re: re, need: needOf(pattern)}
+	c.regexp[key] = r
 	c.regexpBytes += size
-	return re, nil
+	return r, nil
 }
 
 // instBytes is a syntax.Inst on a 64-bit machine: Op, Out, Arg and the Rune slice's header.
@@ -655,11 +668,14 @@ func (c *Context) regex(args []rdf.Term) (rdf.Term, error) {
 		}
 		flags = args[2].Value
 	}
-	re, err := c.compileRegex(args[1].Value, flags)
+	r, err := c.compileEntry(args[1].Value, flags)
 	if err != nil {
 		return rdf.Term{}, err
 	}
-	return Boolean(re.MatchString(args[0].Value)), nil
+	if !r.need.mayMatch(args[0].Value) {
+		return Boolean(false), nil
+	}
+	return Boolean(r.re.MatchString(args[0].Value)), nil
 }
 
 func (c *Context) replace(args []rdf.Term) (rdf.Term, error) {
