@@ -456,7 +456,7 @@ func TestReview19gGroupPaths(t *testing.T) {
 				name string
 				opt  Options
 			}{{"default", Options{}}, {"two cores", pool}, {"judged at 64", Options{hopCacheJudged: 64}},
-				{"sorted feed", Options{sortedFeed: 2}}, {"sorted feed kept 3", Options{sortedFeed: 1, sortedKeepMax: 3}}} {
+				{"sorted feed", Options{sortedFeed: 2}}, {"table filled first", Options{hopPrefillMin: 1}}, {"sorted feed kept 3", Options{sortedFeed: 1, sortedKeepMax: 3}}} {
 				got, _, ev, err := groupRowsSampled(ds, src, false, c.opt)
 				if ev != nil && ev.sortedFeeds > 0 {
 					took["sorted "+c.name]++
@@ -699,12 +699,17 @@ func randomPattern(r *rand.Rand, depth int) string {
 		case 5:
 			v := pick(r, vars...)
 			b.WriteString("FILTER(" + pick(r, v+" > 2", v+" = ex:c1", "isIRI("+v+")", "BOUND("+v+")", "STRLEN(STR("+v+")) > 3",
+				"STRSTARTS(STR("+v+"), \"http://ex.org/c\")", "CONTAINS("+v+", \"a\")", "STRENDS("+v+", STR(?r))",
+				"!STRSTARTS("+v+", \"a\"@en)", "CONTAINS(STR("+v+"), STR(?s))",
 				v+" IN (3, ex:person1, \"DE\")", v+" != "+pick(r, vars...), "LANG("+v+") = \"en\"") + ") ")
 		case 6:
 			b.WriteString("BIND(" + pick(r, "STR(?r)", "?d + 1", "IF(BOUND(?c), ?c, ?s)", "EXISTS { ?p ex:country ?c }") + " AS ?b" +
 				strconv.Itoa(r.IntN(1000)) + ") ")
 		case 7:
 			b.WriteString("VALUES " + pick(r, "?p", "?c", "?s") + " { ex:person1 ex:c1 UNDEF \"DE\" 3 } ")
+			if r.IntN(2) == 0 { // a VALUES between two runs of triples (valuesBetween)
+				b.WriteString(`VALUES (?d ?x) { (1 UNDEF) (UNDEF "a"@en) (UNDEF UNDEF) ("a" ex:c1) } ` + triple())
+			}
 		case 8:
 			v := pick(r, "?p", "?r", "?s")
 			b.WriteString("{ SELECT " + v + " (COUNT(*) AS ?n" + strconv.Itoa(r.IntN(1000)) + ") { " + randomPattern(r, depth-1) + "} GROUP BY " + v + " } ")
