@@ -1813,10 +1813,6 @@ type inItem struct {
 // the second predicate's rows.
 const hashStarMin = 1 << 12
 
-// denseHeadSpan is how many ids hashStar's subjects may span per subject for its table of them to be an array over
-// the span (4 bytes an id) rather than a map (about 20 bytes a subject, and a hash and a probe a lookup).
-const denseHeadSpan = 16
-
 // hashStar evaluates a star of two patterns, "?s p ?o" whose rows its filter narrowed (ranges, out of total rows)
 // and "?s q ?x", by reading q's rows in their order against a table of the narrowed rows' subjects, instead of
 // probing q by each narrowed row's subject. Those subjects lie anywhere among q's: d06's 24 000 reviews before a
@@ -1891,29 +1887,37 @@ func (e *evaluator) hashStar(order []int, row []ID, st *bgpState, ranges []index
 	if len(objs) == 0 {
 		return true, true
 	}
-	// head[s-lo] is the last of s's rows (+1) and next links each to the one before it. Where the subjects lie
-	// close together (h135's 83 000 offers delivering within three days, among 582 000 at 10 M), head is an array
-	// over their span, read in one step, rather than a map, which took most of the join's time; a bitmap of the
-	// subjects spares the map a lookup for each of q's rows whose subject is not among them.
-	next := make([]int32, len(subs))
+	// A bitmap of the subjects over their span spares each of q's rows whose subject is not among them more than a
+	// bit's test; a subject's rank among them (the bits set before it: a count kept per word of the bitmap, plus
+	// the word's own bits below it) indexes head, where head[rank] is the last of its rows (+1) and next links
+	// each to the one before it. That is two reads where a map of the subjects (h135's 83 000 offers delivering
+	// within three days at 10 M, which lie ~40 ids apart) took a hash and a probe per lookup and per insert, most
+	// of the join's time.
 	span := int64(hi-lo) + 1
-	var dense []int32
-	var head map[ID]int32
-	var bits []uint64
-	if span <= int64(len(subs))*denseHeadSpan && e.charge(span*4) {
-		dense = make([]int32, span)
-		for i, sub := range subs {
-			next[i] = dense[sub-lo] - 1
-			dense[sub-lo] = int32(i + 1)
-		}
-	} else {
-		head = make(map[ID]int32, len(subs))
-		bits = make([]uint64, (hi-lo)/64+1)
-		for i, sub := range subs {
-			next[i] = head[sub] - 1
-			head[sub] = int32(i + 1)
-			bits[(sub-lo)/64] |= 1 << ((sub - lo) % 64)
-		}
+	words := span/64 + 1
+	if !e.charge(words * 12) {
+		return false, false
+	}
+	bits := make([]uint64, words)
+	for _, sub := range subs {
+		bits[(sub-lo)/64] |= 1 << ((sub - lo) % 64)
+	}
+	before := make([]int32, words) // the bits set in the words before each
+	var set int32
+	for w, b := range bits {
+		before[w] = set
+		set += int32(mathbits.OnesCount64(b))
+	}
+	rank := func(sub ID) int32 {
+		d := sub - lo
+		return before[d/64] + int32(mathbits.OnesCount64(bits[d/64]&(1<<(d%64)-1)))
+	}
+	head := make([]int32, set)
+	next := make([]int32, len(subs))
+	for i, sub := range subs {
+		r := rank(sub)
+		next[i] = head[r] - 1
+		head[r] = int32(i + 1)
 	}
 	var ch []algebra.Expr
 	if checks != nil {
@@ -1930,14 +1934,10 @@ func (e *evaluator) hashStar(order []int, row []ID, st *bgpState, ranges []index
 		if ms < lo || ms > hi {
 			continue
 		}
-		var first int32
-		if dense != nil {
-			first = dense[ms-lo] - 1
-		} else if bits[(ms-lo)/64]&(1<<((ms-lo)%64)) == 0 {
+		if bits[(ms-lo)/64]&(1<<((ms-lo)%64)) == 0 {
 			continue
-		} else {
-			first = head[ms] - 1
 		}
+		first := head[rank(ms)] - 1
 	each:
 		for i := first; i >= 0; i = next[i] {
 			row[ss], row[os], row[xs] = ms, objs[i], mx
