@@ -105,7 +105,7 @@ func (d *Dict) Lexical(id ID) string {
 // false for any other term. MIN(STRLEN(?title)) over every review made each title's term, datatype and all, to count
 // its characters.
 func (d *Dict) StringLength(id ID) (n int, ok bool) {
-	if IsInline(id) || id == 0 || int(id) > d.Len() {
+	if d == nil || IsInline(id) || id == 0 || int(id) > d.Len() { // nil: a dataset without a dictionary
 		return 0, false
 	}
 	k := d.key(id)

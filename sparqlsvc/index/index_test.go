@@ -68,6 +68,9 @@ func TestDictRoundTrip(t *testing.T) {
 			t.Errorf("StringLength(Lookup(%v)) = %d, %v, want %d, %v", tm, n, ok, wantLen, wantOK)
 		}
 	}
+	if _, ok := (*Dict)(nil).StringLength(1); ok {
+		t.Error("StringLength of a nil dictionary: ok")
+	}
 	// Language tags are case-insensitive in RDF 1.1.
 	if d.Dict.Lookup(rdf.LangString("chat", "EN-gb")) != d.Dict.Lookup(rdf.LangString("chat", "en-GB")) {
 		t.Error("language tag case must not matter")
