@@ -41,11 +41,15 @@ func TestOrderTopMatchesFullSort(t *testing.T) {
 		`{ ?s <http://ex.org/one> ?v } ORDER BY DESC(?v)`,
 		`{ ?s <http://ex.org/d> ?d BIND(xsd:dateTime(CONCAT(STR(?d), "T12:00:00Z")) AS ?v) } ORDER BY DESC(?v) ?s`,
 		`{ ?s <http://ex.org/w> ?w ; <http://ex.org/n> ?v } ORDER BY DESC(STR(?w)) ?v ?s`,
+		// About 600 solutions: the buffer never trims, and the cut by the first key before the final sort alone
+		// decides which candidates the sort sees (four values, many ties with the cut).
+		`{ ?s <http://ex.org/n> ?v FILTER(?v < 4) } ORDER BY DESC(?v) DESC(?s)`,
+		`{ ?s <http://ex.org/n> ?v FILTER(?v < 4) } ORDER BY ?v ?s`,
 	}
 	pre := `PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> SELECT ?s ?v `
 	for _, body := range bodies {
 		want := runOrdered(t, ds, pre+body)
-		if len(want) < 5000 {
+		if len(want) < 5000 && !strings.Contains(body, "FILTER(?v < 4)") || len(want) < 500 {
 			t.Fatalf("%s: %d solutions", body, len(want))
 		}
 		for _, slice := range [][2]int{{10, 0}, {1, 0}, {7, 3}, {256, 0}, {100, 150}} {
