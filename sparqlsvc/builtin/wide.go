@@ -253,23 +253,33 @@ func (a wide) quo(b wide) (rdf.Term, bool, error) {
 	if b.zero() {
 		return rdf.Term{}, true, ErrType
 	}
+	q, ok := a.quoWide(b)
+	if !ok {
+		return rdf.Term{}, false, nil
+	}
+	return decimal128(q.hi, q.lo, q.scale, q.neg), true, nil
+}
+
+// quoWide is quo's value (b ≠ 0): the quotient with DecimalPlaces places, not normalised; ok is false when it
+// needs more than 128 bits.
+func (a wide) quoWide(b wide) (wide, bool) {
 	s := DecimalPlaces + b.scale // the dividend's scale for a quotient of DecimalPlaces places
 	if a.scale > s {
-		return rdf.Term{}, false, nil
+		return wide{}, false
 	}
 	// The dividend |a|·10^(s−a.scale) in three words, then one division by the divisor's one or two words.
 	u2, u1, u0 := uint64(0), a.hi, a.lo
 	for k := s - a.scale; k > 0; k -= maxScale {
 		var ok bool
 		if u2, u1, u0, ok = mul3(u2, u1, u0, uint64(pow10[min(k, maxScale)])); !ok {
-			return rdf.Term{}, false, nil
+			return wide{}, false
 		}
 	}
 	var qh, ql uint64
 	if b.hi == 0 {
 		q2, r := u2/b.lo, u2%b.lo
 		if q2 != 0 {
-			return rdf.Term{}, false, nil
+			return wide{}, false
 		}
 		qh, r = bits.Div64(r, u1, b.lo)
 		ql, _ = bits.Div64(r, u0, b.lo)
@@ -277,7 +287,7 @@ func (a wide) quo(b wide) (rdf.Term, bool, error) {
 		qh, ql = div192by128(u2, u1, u0, b.hi, b.lo)
 	}
 	neg := (a.neg != b.neg) && (qh != 0 || ql != 0)
-	return decimal128(qh, ql, DecimalPlaces, neg), true, nil
+	return wide{hi: qh, lo: ql, neg: neg, scale: DecimalPlaces, dec: true}, true
 }
 
 // mul3 returns (u2, u1, u0)·m, false on overflow past 192 bits.
@@ -363,11 +373,25 @@ func (a wide) arith(op byte, b wide) (rdf.Term, bool, error) {
 // DecimalPlaces places rounded there with halves away from zero (big.Rat.FloatString's rounding). ok is false
 // when that rounding would need a divisor past 64 bits.
 func (w wide) term() (rdf.Term, bool, error) {
+	w, ok := w.settled()
+	if !ok {
+		return rdf.Term{}, false, nil
+	}
+	t := decimal128(w.hi, w.lo, w.scale, w.neg)
+	if !w.dec {
+		t.Datatype = rdf.XSDInteger
+	}
+	return t, true, nil
+}
+
+// settled is the value term writes, as toWide reads it back: normalised, past DecimalPlaces places rounded there
+// with halves away from zero. ok is false when that rounding would need a divisor past 64 bits.
+func (w wide) settled() (wide, bool) {
 	w = w.normal()
 	if w.scale > DecimalPlaces {
 		k := w.scale - DecimalPlaces
 		if k > maxScale {
-			return rdf.Term{}, false, nil
+			return wide{}, false
 		}
 		d := uint64(pow10[k])
 		qh, ql, r := divSmall(w.hi, w.lo, d)
@@ -378,23 +402,30 @@ func (w wide) term() (rdf.Term, bool, error) {
 		}
 		w.hi, w.lo, w.scale = qh, ql, DecimalPlaces
 		w.neg = w.neg && !w.zero()
+		w = w.normal()
 	}
-	t := decimal128(w.hi, w.lo, w.scale, w.neg)
-	if !w.dec {
-		t.Datatype = rdf.XSDInteger
-	}
-	return t, true, nil
+	return w, true
 }
 
 // round is ABS, CEIL, FLOOR and ROUND (halves toward positive infinity, fn:round) on a wide value; ok is false when
 // the scale is past 64 bits of divisor.
 func (w wide) round(name string) (rdf.Term, bool) {
+	r, ok := w.roundWide(name)
+	if !ok {
+		return rdf.Term{}, false
+	}
+	t, ok, _ := r.term()
+	return t, ok
+}
+
+// roundWide is round's value, not yet settled (term settles it).
+func (w wide) roundWide(name string) (wide, bool) {
 	switch {
 	case name == "ABS":
 		w.neg = false
 	case w.scale == 0:
 	case w.scale > maxScale:
-		return rdf.Term{}, false
+		return wide{}, false
 	default:
 		d := uint64(pow10[w.scale])
 		qh, ql, r := divSmall(w.hi, w.lo, d)
@@ -411,7 +442,7 @@ func (w wide) round(name string) (rdf.Term, bool) {
 				up = r >= d-r
 			}
 		default:
-			return rdf.Term{}, false
+			return wide{}, false
 		}
 		if up {
 			var c uint64
@@ -421,8 +452,7 @@ func (w wide) round(name string) (rdf.Term, bool) {
 		w.hi, w.lo, w.scale = qh, ql, 0
 		w.neg = w.neg && !w.zero()
 	}
-	t, ok, _ := w.term()
-	return t, ok
+	return w, true
 }
 
 // num is the value in the big path's form.
