@@ -242,3 +242,40 @@ func CompareValues(a, b Value) (int, bool) {
 	}
 	return a.w.cmp(b.w)
 }
+
+// Key is NewKey of v's Term without parsing it back: a MIN or MAX over an arithmetic expression keeps the best
+// value's key.
+func (v Value) Key() Key {
+	k := Key{Term: v.Term()}
+	switch {
+	case v.kind >= kFloat:
+		k.kind, k.n = keyNum, num{kind: v.kind, f: v.f}
+	default:
+		if f, ok := v.w.fixed(); ok {
+			k.kind, k.fx = keyFixed, f
+		} else {
+			k.kind, k.w = keyWide, v.w
+		}
+	}
+	return k
+}
+
+// CompareValueKey is CompareValues of v and a numeric key's value; ok is false when k is not a number Value holds
+// or the two do not compare (the caller compares keys).
+func CompareValueKey(v Value, k *Key) (int, bool) {
+	var b Value
+	switch k.kind {
+	case keyFixed:
+		b = exactValue(wideOf(k.fx))
+	case keyWide:
+		b = exactValue(k.w)
+	case keyNum:
+		if k.n.kind < kFloat {
+			return 0, false
+		}
+		b = Value{f: k.n.f, kind: k.n.kind}
+	default:
+		return 0, false
+	}
+	return CompareValues(v, b)
+}

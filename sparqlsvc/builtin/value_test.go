@@ -95,7 +95,17 @@ func checkResult(t *testing.T, what string, v Value, ok bool, want rdf.Term, err
 	if !rok || !sameValue(back, v) {
 		t.Fatalf("%s: result %q reads back as %+v, the value path holds %+v", what, want.Value, back, v)
 	}
+	if k, nk := v.Key(), NewKey(want); !sameKey(k, nk) {
+		t.Fatalf("%s: Key %+v, NewKey of the term %+v", what, k, nk)
+	}
 	return true
+}
+
+// sameKey reports whether two numeric keys hold the same term and value.
+func sameKey(a, b Key) bool {
+	fa, fb := a.n.f, b.n.f
+	return a.Term.Equal(b.Term) && a.kind == b.kind && a.fx == b.fx && a.w == b.w && a.n.kind == b.n.kind &&
+		(a.n.r == nil) == (b.n.r == nil) && (math.Float64bits(fa) == math.Float64bits(fb) || math.IsNaN(fa) && math.IsNaN(fb))
 }
 
 // TestValueMatchesTerms is the differential test of the value form: every operator, rounding function, negation
@@ -154,6 +164,9 @@ func TestValueMatchesTerms(t *testing.T) {
 			eq, eqErr := EqualKeys(&ka, &kb)
 			if ok && (err != nil || c != want || eqErr != nil || eq != (c == 0)) {
 				t.Fatalf("compare %q^^%s, %q^^%s: values %d, keys %d %v, equal %v %v", a.Value, a.Datatype, b.Value, b.Datatype, c, want, err, eq, eqErr)
+			}
+			if c2, ok2 := CompareValueKey(va, &kb); ok2 != ok || c2 != c {
+				t.Fatalf("compare %q, %q: with the key %d %v, values %d %v", a.Value, b.Value, c2, ok2, c, ok)
 			}
 			if !ok && err == nil && (va.kind >= kFloat || vb.kind >= kFloat) {
 				t.Fatalf("compare %q, %q: declined, keys give %d", a.Value, b.Value, want)

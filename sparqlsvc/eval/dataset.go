@@ -115,6 +115,10 @@ type terms struct {
 	// scratch holds the values of a SELECT's top-level expressions (see evaluator.markDirect) while their solution
 	// travels to the sink; their ids count down from the top of the id range.
 	scratch []scratchValue
+	// values holds the Values of overlay terms value read (overlayValue); lastValID's was the last one.
+	values    map[ID]overlayNum
+	lastValID ID
+	lastVal   overlayNum
 	// loads counts the terms read from the dictionary: counted work (evaluator.effort), a read of the dictionary's
 	// pages costing as much as several rows of a scan.
 	loads int

@@ -283,6 +283,12 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 	if t, err, ok := e.substrFast(c, row); ok {
 		return t, err
 	}
+	if arithFunc(c) {
+		// An arithmetic tree computed in Value form, one term written for its result (values.go).
+		if v, ok := e.value(c, row); ok {
+			return v.Term(), nil
+		}
+	}
 	if c.Func == "CONTAINS" {
 		if r, ok := e.lowerContains(c, row); ok {
 			return builtin.Boolean(r), nil
@@ -356,6 +362,8 @@ func (e *evaluator) compareTerms(c *algebra.Call, row []ID, errp *error) (rdf.Te
 	{
 		var ts [2]rdf.Term
 		var ids [2]ID
+		var vals [2]builtin.Value
+		var has [2]bool
 		for i := range ts {
 			if v, ok := c.Args[i].(algebra.Var); ok {
 				if ids[i] = row[e.varSlot(v)]; ids[i] == 0 {
@@ -372,12 +380,27 @@ func (e *evaluator) compareTerms(c *algebra.Call, row []ID, errp *error) (rdf.Te
 					ids[i] = id
 					continue
 				}
+				// Past int64 (an AVG's 18 places) or in doubles: compared as a Value, no term made (values.go).
+				if v, ok := e.value(c.Args[i], row); ok {
+					vals[i], has[i] = v, true
+					continue
+				}
 			}
 			t, err := e.eval(c.Args[i], row, errp)
 			if err != nil {
 				return rdf.Term{}, err
 			}
 			ts[i], ids[i] = t, 0
+		}
+		if has[0] || has[1] {
+			if r, ok := e.valueCompare(c, row, ids, ts, vals, has); ok {
+				return builtin.Boolean(r), nil
+			}
+			for i := range has {
+				if has[i] {
+					ts[i], ids[i] = vals[i].Term(), 0
+				}
+			}
 		}
 		if r, ok := e.inlineCompare(c, ids); ok {
 			return builtin.Boolean(r), nil
