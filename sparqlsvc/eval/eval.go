@@ -212,6 +212,7 @@ type evaluator struct {
 	bindMemos   map[*algebra.Extend]*bindMemo   // BIND values by their one input (bindMemoOf); nil: not memoised
 	sumMemos    map[*algebra.Aggregate]*sumMemo // SUM/AVG operands' numbers by their inputs (sumMemoOf); nil: not memoised
 	noMemo      bool                            // tests: neither memo (the reference they are held to)
+	noValues    bool                            // tests: arithmetic on terms only (the reference values.go is held to)
 	lastDate    struct {                        // the date value read last (dateValue)
 		id ID
 		v  builtin.DateValue

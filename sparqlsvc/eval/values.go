@@ -17,6 +17,9 @@ import (
 // value evaluates x in builtin.Value form; ok is false when an operand is no number Value reads, an operator
 // is not one it computes, or the terms must decide.
 func (e *evaluator) value(x algebra.Expr, row []ID) (builtin.Value, bool) {
+	if e.noValues {
+		return builtin.Value{}, false
+	}
 	switch v := x.(type) {
 	case algebra.Var:
 		return e.varValue(row[e.varSlot(v)])
