@@ -222,28 +222,30 @@ type evaluator struct {
 		runs [2]fieldRun
 		next int
 	}
-	recentSites  [4]*cmpSite // the sites met last, looked at before the map
-	nextSite     int
-	constNums    [4]constNum // constant operands' numbers met last (constNumber)
-	nextConst    int
-	constVals    [4]constVal // constant operands' Values met last (argValue)
-	nextConstVal int
-	eqHalves     map[*algebra.Call]*[2]*algebra.Call // "=" as ">=" and "<=" (valueRanges)
-	inEquals     map[inItem]*algebra.Call            // an IN's constants as "=" (valueRanges)
-	blocks       [][2]ID                             // valueBlocks
-	top          algebra.Op                          // the query's pattern
-	askForm      bool                                // ASK: evaluation stops at the first solution
-	fork         *forkSite                           // the chain whose first pattern may be shared with workers (parallel.go)
-	par          *forkRun                            // the parallel evaluation in progress in this goroutine
-	work         *worker                             // set in a worker's evaluator
-	limited      map[*algebra.BGP]bool               // BGPs under a LIMIT (limitedLeaf)
-	groupKeys    map[*algebra.BGP]int                // BGPs under a GROUP BY of one variable: its slot (groupedBy)
-	minusBy      map[*algebra.Minus]minusBuilt       // MINUS's index of its right side, kept for workers (minusIndexOf)
-	inMemos      map[*algebra.In]*inMemo             // IN over constants: answers by the value's id (inMemoOf)
-	minusNot     map[*algebra.Minus]*algebra.Filter  // MINUS as FILTER NOT EXISTS where that is the same (minusAsNotExists)
-	subRoots     map[algebra.Op]*subRoot             // subqueries that share a canonical form (sharedSubqueries), nil if none
-	subKept      map[subKey]*subKept                 // their kept solutions (subMemo)
-	sortedFeeds  int                                 // solution caches that kept solutions to sort (groupsorted.go)
+	recentSites   [4]*cmpSite // the sites met last, looked at before the map
+	nextSite      int
+	constNums     [4]constNum // constant operands' numbers met last (constNumber)
+	nextConst     int
+	constVals     [4]constVal // constant operands' Values met last (argValue)
+	nextConstVal  int
+	valueSites    [4]algebra.Expr // comparisons' operands numberID could not compute, met last (valueSite)
+	nextValueSite int
+	eqHalves      map[*algebra.Call]*[2]*algebra.Call // "=" as ">=" and "<=" (valueRanges)
+	inEquals      map[inItem]*algebra.Call            // an IN's constants as "=" (valueRanges)
+	blocks        [][2]ID                             // valueBlocks
+	top           algebra.Op                          // the query's pattern
+	askForm       bool                                // ASK: evaluation stops at the first solution
+	fork          *forkSite                           // the chain whose first pattern may be shared with workers (parallel.go)
+	par           *forkRun                            // the parallel evaluation in progress in this goroutine
+	work          *worker                             // set in a worker's evaluator
+	limited       map[*algebra.BGP]bool               // BGPs under a LIMIT (limitedLeaf)
+	groupKeys     map[*algebra.BGP]int                // BGPs under a GROUP BY of one variable: its slot (groupedBy)
+	minusBy       map[*algebra.Minus]minusBuilt       // MINUS's index of its right side, kept for workers (minusIndexOf)
+	inMemos       map[*algebra.In]*inMemo             // IN over constants: answers by the value's id (inMemoOf)
+	minusNot      map[*algebra.Minus]*algebra.Filter  // MINUS as FILTER NOT EXISTS where that is the same (minusAsNotExists)
+	subRoots      map[algebra.Op]*subRoot             // subqueries that share a canonical form (sharedSubqueries), nil if none
+	subKept       map[subKey]*subKept                 // their kept solutions (subMemo)
+	sortedFeeds   int                                 // solution caches that kept solutions to sort (groupsorted.go)
 }
 
 // Sink receives a query's answer as it is produced, so nothing but the operators that must hold rows keeps it in

@@ -375,13 +375,18 @@ func (e *evaluator) compareTerms(c *algebra.Call, row []ID, errp *error) (rdf.Te
 			}
 			// An arithmetic operand computed from numbers held in ids (b61's xsd:integer(xsd:decimal(STR(?price))
 			// * 100) over every offer) is compared by its value's id, without its term made and parsed back.
-			if arithExpr(c.Args[i]) {
-				if id, ok := e.numberID(c.Args[i], row, false); ok {
-					ids[i] = id
-					continue
+			if site := e.valueSite(c.Args[i]); site || arithExpr(c.Args[i]) {
+				if !site {
+					if id, ok := e.numberID(c.Args[i], row, false); ok {
+						ids[i] = id
+						continue
+					}
 				}
 				// Past int64 (an AVG's 18 places) or in doubles: compared as a Value, no term made (values.go).
 				if v, ok := e.value(c.Args[i], row); ok {
+					if !site {
+						e.noteValueSite(c.Args[i])
+					}
 					vals[i], has[i] = v, true
 					continue
 				}

@@ -58,9 +58,14 @@ func (e *evaluator) value(x algebra.Expr, row []ID) (builtin.Value, bool) {
 // argValue is value of argument i of c, a constant's read once while it is among the four met last (0.5 * ?avg
 // over every row).
 func (e *evaluator) argValue(c *algebra.Call, i int, row []ID) (builtin.Value, bool) {
-	k, isConst := c.Args[i].(algebra.Constant)
-	if !isConst {
-		return e.value(c.Args[i], row)
+	var k algebra.Constant
+	switch a := c.Args[i].(type) {
+	case algebra.Var:
+		return e.varValue(row[e.varSlot(a)])
+	case algebra.Constant:
+		k = a
+	default:
+		return e.value(a, row)
 	}
 	for j := range e.constVals {
 		if m := &e.constVals[j]; m.call == c && m.arg == i {
@@ -190,4 +195,21 @@ func (e *evaluator) minMaxValue(s *aggState, isMin bool, v builtin.Value) {
 	if c := builtin.OrderKeys(&k, s.best); (isMin && c < 0) || (!isMin && c > 0) {
 		*s.best = k
 	}
+}
+
+// valueSite reports whether x is a comparison's operand value computed where numberID could not (numberValue
+// reads none of ?avg's 18 places), among the four met last: compareTerms then skips numberID for it.
+func (e *evaluator) valueSite(x algebra.Expr) bool {
+	for _, s := range e.valueSites {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}
+
+// noteValueSite remembers x as a valueSite.
+func (e *evaluator) noteValueSite(x algebra.Expr) {
+	e.valueSites[e.nextValueSite&3] = x
+	e.nextValueSite++
 }
