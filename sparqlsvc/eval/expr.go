@@ -511,6 +511,9 @@ func (e *evaluator) ebv(x algebra.Expr, row []ID, errp *error) (bool, error) {
 					return s.memo.last.r, s.memo.last.err
 				}
 			}
+			if r, ok := e.compareByValue(c, row); ok {
+				return r, nil
+			}
 		case c.Func == "!" && len(c.Args) == 1: // call's "!", without its boolean term made and read back
 			b, err := e.ebv(c.Args[0], row, errp)
 			return !b, err

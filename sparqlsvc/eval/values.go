@@ -154,25 +154,7 @@ func (e *evaluator) valueCompare(c *algebra.Call, row []ID, ids [2]ID, ts [2]rdf
 			return false, false
 		}
 	}
-	r, ok := builtin.CompareValues(vals[0], vals[1])
-	if !ok {
-		return false, false
-	}
-	switch c.Func {
-	case "=":
-		return r == 0, true
-	case "!=":
-		return r != 0, true
-	case "<":
-		return r < 0, true
-	case ">":
-		return r > 0, true
-	case "<=":
-		return r <= 0, true
-	case ">=":
-		return r >= 0, true
-	}
-	return false, false
+	return compareValues(c.Func, vals[0], vals[1])
 }
 
 // minMaxValue is MIN's or MAX's step for an expression's value v: compared with the best key's value where both
@@ -212,4 +194,55 @@ func (e *evaluator) valueSite(x algebra.Expr) bool {
 func (e *evaluator) noteValueSite(x algebra.Expr) {
 	e.valueSites[e.nextValueSite&3] = x
 	e.nextValueSite++
+}
+
+// compareByValue is a FILTER's comparison answered in Value form without the general evaluation's steps (a boolean
+// term made and read back, the comparison sites asked again) when an operand is a valueSite: the other is a
+// variable, a constant or arithmetic. ok is false where either operand is no number Value reads or the values do
+// not compare, and the comparison is evaluated as before.
+func (e *evaluator) compareByValue(c *algebra.Call, row []ID) (result, ok bool) {
+	if e.noValues || !e.valueSite(c.Args[0]) && !e.valueSite(c.Args[1]) {
+		return false, false
+	}
+	var vals [2]builtin.Value
+	for i := range vals {
+		switch a := c.Args[i].(type) {
+		case algebra.Var:
+			vals[i], ok = e.varValue(row[e.varSlot(a)])
+		case algebra.Constant:
+			vals[i], ok = e.argValue(c, i, row)
+		default:
+			if !arithExpr(a) {
+				return false, false
+			}
+			vals[i], ok = e.value(a, row)
+		}
+		if !ok {
+			return false, false
+		}
+	}
+	return compareValues(c.Func, vals[0], vals[1])
+}
+
+// compareValues applies comparison operator op to two values; ok is false when they do not compare.
+func compareValues(op string, a, b builtin.Value) (result, ok bool) {
+	r, ok := builtin.CompareValues(a, b)
+	if !ok {
+		return false, false
+	}
+	switch op {
+	case "=":
+		return r == 0, true
+	case "!=":
+		return r != 0, true
+	case "<":
+		return r < 0, true
+	case ">":
+		return r > 0, true
+	case "<=":
+		return r <= 0, true
+	case ">=":
+		return r >= 0, true
+	}
+	return false, false
 }
