@@ -116,6 +116,8 @@ func TestValuesMatchTerms(t *testing.T) {
 		`SELECT ?o { ?o :t ?t ; :u ?u FILTER(?t * 1 <= ?u + 0) } ORDER BY ?o`,
 		`SELECT ?o { ?o :t ?t ; :u ?u FILTER(?t * 1 >= ?u - 0 && ?t - 0 != ?u * 1) } ORDER BY ?o`,
 		`SELECT ?o { ?o :t ?t ; :u ?u FILTER(?t * 1 = ?u / 1) } ORDER BY ?o`,
+		`SELECT ?o { ?o :t ?t ; :u ?u FILTER(?t * 1 >= ?u - 0) } ORDER BY ?o`,
+		`SELECT ?o { ?o :t ?t ; :u ?u FILTER(?t / 1 < ?u * 1 || ?t + 0 > ?u * 1) } ORDER BY ?o`,
 		`SELECT ?g (MAX(?t * 1) AS ?hi) (MIN(?u + 0) AS ?lo) (MAX(?t / 2) AS ?h2) (MIN(-?t) AS ?n) (MAX(ROUND(?u)) AS ?r)
 			{ ?o :product ?p ; :t ?t ; :u ?u . ?p :group ?g } GROUP BY ?g ORDER BY ?g`,
 		`SELECT ?o ((2.5 - 0.5e0) * ?t AS ?k) ((?u - 1) * 1.5e0 AS ?j) { ?o :t ?t ; :u ?u } ORDER BY ?o`,
