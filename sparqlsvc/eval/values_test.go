@@ -21,12 +21,9 @@ import (
 func TestValuesMatchTerms(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 123))
 	b := index.NewBuilder()
-	ex := func(s string) rdf.Term { return rdf.IRI("http://ex.org/" + s) }
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ga := graphAdder(t, b)
+	add := func(s, p, o rdf.Term) { ga("", s, p, o) }
+	ex := func(s string) rdf.Term { return exIRI("%s", s) }
 	value := func() rdf.Term {
 		switch r.IntN(12) {
 		case 0, 1, 2, 3: // a price held in its id
