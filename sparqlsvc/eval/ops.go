@@ -755,19 +755,22 @@ func rowKey(buf []byte, row []ID) []byte {
 }
 
 func (e *evaluator) distinct(op algebra.Op, in []ID, emit emitFn, errp *error) bool {
-	seen := map[string]struct{}{}
-	var buf []byte
-	add := func(row []ID) bool {
-		buf = rowKey(buf, row)
-		if _, dup := seen[string(buf)]; dup {
-			return true
+	add := e.distinctByKey(op, emit, errp)
+	if add == nil {
+		seen := map[string]struct{}{}
+		var buf []byte
+		add = func(row []ID) bool {
+			buf = rowKey(buf, row)
+			if _, dup := seen[string(buf)]; dup {
+				return true
+			}
+			if err := e.hold(1); err != nil {
+				*errp = err
+				return false
+			}
+			seen[string(buf)] = struct{}{}
+			return emit(row)
 		}
-		if err := e.hold(1); err != nil {
-			*errp = err
-			return false
-		}
-		seen[string(buf)] = struct{}{}
-		return emit(row)
 	}
 	if handled, ok := e.distinctRuns(op, in, add, errp); handled {
 		return ok

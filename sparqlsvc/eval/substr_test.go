@@ -27,18 +27,12 @@ func TestSubstrFastMatchesFunction(t *testing.T) {
 		rdf.Literal("2009-06-13T22:16:32", rdf.XSDNS+"dateTime"), rdf.Literal("Offer00", "http://ex.org/type"),
 		rdf.Blank("b00"),
 	}
+	add := graphAdder(t, b)
 	for i, o := range objs {
-		s := rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i))
-		if err := b.Add(rdf.Triple(s, rdf.IRI("http://ex.org/p"), rdf.IRI("http://ex.org/x"))); err != nil {
-			t.Fatal(err)
-		}
-		if err := b.Add(rdf.Triple(s, rdf.IRI("http://ex.org/q"), o)); err != nil {
-			t.Fatal(err)
-		}
+		add("", exIRI("s%d", i), exIRI("p"), exIRI("x"))
+		add("", exIRI("s%d", i), exIRI("q"), o)
 	}
-	if err := b.Add(rdf.Triple(rdf.IRI("http://ex.org/lone"), rdf.IRI("http://ex.org/p"), rdf.IRI("http://ex.org/x"))); err != nil {
-		t.Fatal(err)
-	}
+	add("", exIRI("lone"), exIRI("p"), exIRI("x"))
 	ds := FromIndex(b.Build())
 	bounds := []string{"1", "1, 4", "0, 3", "-1, 3", "2", "3, 0", "5, 100", "+2, 2", "007, 2", "4, -2", "100", "1.5, 2", "2, 2.6"}
 	bound := 0
