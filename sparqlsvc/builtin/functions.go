@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
 	"math"
 	"math/big"
 	mrand "math/rand/v2"
@@ -200,21 +199,7 @@ func (c *Context) Call(name string, args []rdf.Term) (rdf.Term, error) {
 		if !isStringLike(args[0]) {
 			return rdf.Term{}, ErrType
 		}
-		var h hash.Hash
-		switch name {
-		case "MD5":
-			h = md5.New()
-		case "SHA1":
-			h = sha1.New()
-		case "SHA256":
-			h = sha256.New()
-		case "SHA384":
-			h = sha512.New384()
-		default:
-			h = sha512.New()
-		}
-		h.Write([]byte(args[0].Value))
-		return rdf.String(hex.EncodeToString(h.Sum(nil))), nil
+		return rdf.String(digestHex(name, args[0].Value)), nil
 	case "STRLANG":
 		if !isStringLike(args[0]) || !isStringLike(args[1]) || !validLangTag(args[1].Value) {
 			return rdf.Term{}, ErrType
@@ -960,4 +945,35 @@ var caseExpansions = map[rune]string{0xDF: "SS", 0x149: "\u02BCN", 0x1F0: "J\u03
 // which would otherwise send a whole Latin text to the Caser) and the CJK blocks up to U+9FFF, which have no case.
 func caseless(r rune) bool {
 	return r >= 0x2000 && r < 0x2070 || r >= 0x3000 && r < 0xA000
+}
+
+// digestHex is the lower-case hex of a digest of s (MD5, SHA1, SHA256, SHA384 or SHA512). The one-shot sums keep the
+// digest on the stack and the text is copied into a stack buffer when short: per solution (a hash as a GROUP BY
+// key over every label) the only allocation left is the answer's string, where a hash.Hash, its Sum and
+// hex.EncodeToString cost three more.
+func digestHex(name, s string) string {
+	var in [256]byte
+	b := append(in[:0], s...)
+	var sum [sha512.Size]byte
+	var d []byte
+	switch name {
+	case "MD5":
+		x := md5.Sum(b)
+		d = append(sum[:0], x[:]...)
+	case "SHA1":
+		x := sha1.Sum(b)
+		d = append(sum[:0], x[:]...)
+	case "SHA256":
+		x := sha256.Sum256(b)
+		d = append(sum[:0], x[:]...)
+	case "SHA384":
+		x := sha512.Sum384(b)
+		d = append(sum[:0], x[:]...)
+	default:
+		x := sha512.Sum512(b)
+		d = append(sum[:0], x[:]...)
+	}
+	var out [2 * sha512.Size]byte
+	n := hex.Encode(out[:], d)
+	return string(out[:n])
 }
