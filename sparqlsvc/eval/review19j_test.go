@@ -1,0 +1,344 @@
+package eval
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ldhub/ldhub/content/rdf"
+	"github.com/ldhub/ldhub/sparqlsvc/builtin"
+	"github.com/ldhub/ldhub/sparqlsvc/index"
+)
+
+// The review19j tests check this session's paths (date fields from the column's runs, the string tests read in
+// place, STRLEN from the dictionary key) against an oracle outside the evaluator: builtin's functions applied to
+// each stored term, so a path and the general evaluation cannot agree on a wrong answer.
+
+// oddDate is a date or dateTime of the forms the column's fields must get right: years below 1000 and past 9999,
+// negative years, leap days, 24:00:00, time zones that cross a day, fractions, and now and then no date at all.
+func oddDate(r *rand.Rand) rdf.Term {
+	years := []int{2008, 2000, 1900, 999, 1, 10000, 12345, -1, -44, 1582, 2024}
+	y := years[r.IntN(len(years))]
+	ys := fmt.Sprintf("%04d", y)
+	if y < 0 {
+		ys = fmt.Sprintf("-%04d", -y)
+	}
+	m, d := 1+r.IntN(12), 1+r.IntN(28)
+	switch r.IntN(12) {
+	case 0:
+		return rdf.Literal(ys+"-02-29", index.XSDDate)
+	case 1:
+		return rdf.Literal(ys+"-02-29T12:00:00", index.XSDDateTime)
+	case 2:
+		return rdf.Literal(fmt.Sprintf("%s-12-31T24:00:00", ys), index.XSDDateTime)
+	case 3:
+		return rdf.Literal(fmt.Sprintf("%s-%02d-%02dT23:30:00-14:00", ys, m, d), index.XSDDateTime)
+	case 4:
+		return rdf.Literal(fmt.Sprintf("%s-%02d-%02dT00:10:00+14:00", ys, m, d), index.XSDDateTime)
+	case 5:
+		return rdf.Literal(fmt.Sprintf("%s-%02d-%02dZ", ys, m, d), index.XSDDate)
+	case 6:
+		return rdf.Literal(fmt.Sprintf("%s-%02d-%02d", ys, m, d), index.XSDDate)
+	case 7:
+		return rdf.Literal(fmt.Sprintf("%s-%02d-%02dT10:00:00.25", ys, m, d), index.XSDDateTime)
+	case 8:
+		return rdf.String(fmt.Sprintf("%s-%02d-%02d", ys, m, d))
+	case 9:
+		return rdf.Literal(fmt.Sprintf("%s-%02d-31", ys, m), index.XSDDate) // no date in short months
+	}
+	return rdf.Literal(fmt.Sprintf("%s-%02d-%02dT%02d:%02d:%02d", ys, m, d, r.IntN(24), r.IntN(60), r.IntN(60)), index.XSDDateTime)
+}
+
+// oracleFilter is the sorted subjects s of facts whose object o passes test, what SELECT ?s WHERE { ?s p ?o
+// FILTER(…) } gives.
+func oracleFilter(facts [][2]rdf.Term, test func(o rdf.Term) bool) string {
+	var out []string
+	for _, f := range facts {
+		if test(f[1]) {
+			out = append(out, f[0].String())
+		}
+	}
+	slices.Sort(out)
+	return strings.Join(out, "\n")
+}
+
+// TestReview19jDateFields: FILTER(YEAR|MONTH|DAY(?d) op n) over odd dates (fieldCompare from the column's runs)
+// and their GROUP BY through hopFirst give what builtin's functions give for each stored term.
+func TestReview19jDateFields(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 10))
+	b := index.NewBuilder()
+	var facts [][2]rdf.Term
+	for i := range 1500 {
+		s := rdf.IRI(fmt.Sprintf("http://ex.org/r%d", i))
+		o := oddDate(r)
+		if err := b.Add(rdf.Triple(s, rdf.IRI("http://ex.org/d"), o)); err != nil {
+			t.Fatal(err)
+		}
+		facts = append(facts, [2]rdf.Term{s, o})
+	}
+	ds := FromIndex(b.Build())
+	ctx := builtin.NewContext(time.Now(), "")
+	ops := []string{"<", "<=", "=", "!=", ">", ">="}
+	for _, f := range []string{"YEAR", "MONTH", "DAY", "HOURS", "MINUTES"} {
+		for _, n := range []int{-44, -1, 0, 1, 2, 12, 28, 29, 30, 31, 999, 1000, 2008, 9999, 10000, 12345} {
+			for _, op := range ops {
+				for _, flip := range []bool{false, true} {
+					cond := fmt.Sprintf("%s(?d) %s %d", f, op, n)
+					if flip {
+						cond = fmt.Sprintf("%d %s %s(?d)", n, op, f)
+					}
+					src := `SELECT ?s WHERE { ?s <http://ex.org/d> ?d FILTER(` + cond + `) }`
+					want := oracleFilter(facts, func(o rdf.Term) bool {
+						v, err := ctx.Call(f, []rdf.Term{o})
+						if err != nil {
+							return false
+						}
+						c, err := builtin.Compare(v, builtin.Integer(int64(n)))
+						if err != nil {
+							return false
+						}
+						if flip {
+							c = -c
+						}
+						return opTable[opIndex(op)][c+1]
+					})
+					got, err := runSorted(ds, `SELECT ?s WHERE { ?s <http://ex.org/d> ?d FILTER(`+cond+`) }`, Options{}, false)
+					if err != nil {
+						t.Fatalf("%s: %v", src, err)
+					}
+					if got != want {
+						t.Errorf("%s\n got %d lines\nwant %d lines", src, strings.Count(got, "\n"), strings.Count(want, "\n"))
+					}
+				}
+			}
+		}
+	}
+}
+
+// oddString is a term of the kinds the string functions meet: strings with astral characters, combining marks,
+// non-ASCII letters and none at all, language tags in two cases and with a region, an IRI, a blank node, a number,
+// a date and a literal of an unknown datatype (the last five no strings).
+func oddString(r *rand.Rand) rdf.Term {
+	texts := []string{"", "a", "ab", "abc", "b", "𝄞", "a𝄞b", "e\u0301", "é", "日本語", "日本", "naïve", "http://ex.org/x", "x"}
+	s := texts[r.IntN(len(texts))]
+	switch r.IntN(10) {
+	case 0, 1, 2:
+		return rdf.String(s)
+	case 3:
+		return rdf.LangString(s, []string{"en", "EN", "de", "en-US"}[r.IntN(4)])
+	case 4:
+		return rdf.IRI("http://ex.org/" + s)
+	case 5:
+		return rdf.Blank(fmt.Sprint("b", r.IntN(3)))
+	case 6:
+		return rdf.Literal(fmt.Sprint(r.IntN(30)), rdf.XSDInteger)
+	case 7:
+		return rdf.Literal(s, "http://ex.org/dt")
+	case 8:
+		return rdf.Literal("2008-01-0"+fmt.Sprint(1+r.IntN(9)), index.XSDDate)
+	}
+	return rdf.LangString(s, "en")
+}
+
+// stringData is subjects with one to three ex:a and ex:b values each (oddString), and the facts as (s, a, b)
+// triples of every pair.
+func stringData(t *testing.T, seed uint64, n int) (*Dataset, [][3]rdf.Term, map[string][]rdf.Term) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 3))
+	b := index.NewBuilder()
+	var pairs [][3]rdf.Term
+	as := map[string][]rdf.Term{}
+	for i := range n {
+		s := rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i))
+		var av, bv []rdf.Term
+		for range 1 + r.IntN(3) {
+			av = append(av, oddString(r))
+		}
+		for range r.IntN(3) {
+			bv = append(bv, oddString(r))
+		}
+		for _, x := range av {
+			if err := b.Add(rdf.Triple(s, rdf.IRI("http://ex.org/a"), x)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, x := range bv {
+			if err := b.Add(rdf.Triple(s, rdf.IRI("http://ex.org/b"), x)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The store keeps a set: a value written twice is one triple.
+		av, bv = uniqTerms(av), uniqTerms(bv)
+		as[s.String()] = av
+		for _, x := range av {
+			for _, y := range bv {
+				pairs = append(pairs, [3]rdf.Term{s, x, y})
+			}
+		}
+	}
+	return FromIndex(b.Build()), pairs, as
+}
+
+func uniqTerms(ts []rdf.Term) []rdf.Term {
+	var out []rdf.Term
+	for _, x := range ts {
+		if !slices.ContainsFunc(out, func(y rdf.Term) bool { return y.Equal(x) }) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// TestReview19jStringTests: STRSTARTS, STRENDS and CONTAINS of variables, STR of variables and constants (strTest)
+// give what builtin's functions give for each pair of stored terms: language tags that must be compatible, IRIs
+// and blank nodes through STR, numbers and unknown datatypes that are errors.
+func TestReview19jStringTests(t *testing.T) {
+	ds, pairs, _ := stringData(t, 7, 400)
+	ctx := builtin.NewContext(time.Now(), "")
+	operand := func(form string, v rdf.Term) (rdf.Term, error) {
+		if form == "STR" {
+			return ctx.Call("STR", []rdf.Term{v})
+		}
+		return v, nil
+	}
+	consts := []rdf.Term{rdf.String("a"), rdf.String(""), rdf.String("𝄞"), rdf.LangString("a", "en"),
+		rdf.LangString("a", "EN"), rdf.LangString("日本", "de"), rdf.Literal("1", rdf.XSDInteger), rdf.IRI("http://ex.org/a"),
+		rdf.String("http://ex.org/")}
+	check := func(src string, test func(a, b rdf.Term) bool) {
+		t.Helper()
+		var out []string
+		for _, p := range pairs {
+			if test(p[1], p[2]) {
+				out = append(out, p[0].String())
+			}
+		}
+		slices.Sort(out)
+		want := strings.Join(out, "\n")
+		got, err := runSorted(ds, src, Options{}, false)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if got != want {
+			t.Errorf("%s\n got %d lines\nwant %d lines", src, strings.Count(got, "\n")+1, len(out))
+		}
+	}
+	const where = `SELECT ?s WHERE { ?s <http://ex.org/a> ?a ; <http://ex.org/b> ?b FILTER(`
+	for _, fn := range []string{"STRSTARTS", "STRENDS", "CONTAINS"} {
+		for _, fa := range []string{"", "STR"} {
+			for _, fb := range []string{"", "STR"} {
+				src := where + fmt.Sprintf("%s(%s(?a), %s(?b))) }", fn, fa, fb)
+				check(src, func(a, b rdf.Term) bool {
+					x, err := operand(fa, a)
+					if err != nil {
+						return false
+					}
+					y, err := operand(fb, b)
+					if err != nil {
+						return false
+					}
+					v, err := ctx.Call(fn, []rdf.Term{x, y})
+					return err == nil && v.Value == "true"
+				})
+				// Its negation: an error stays an error (the row is dropped), false becomes true.
+				src = where + fmt.Sprintf("!%s(%s(?a), %s(?b))) }", fn, fa, fb)
+				check(src, func(a, b rdf.Term) bool {
+					x, err := operand(fa, a)
+					if err != nil {
+						return false
+					}
+					y, err := operand(fb, b)
+					if err != nil {
+						return false
+					}
+					v, err := ctx.Call(fn, []rdf.Term{x, y})
+					return err == nil && v.Value == "false"
+				})
+			}
+			for _, k := range consts {
+				for _, konstFirst := range []bool{false, true} {
+					args := fmt.Sprintf("%s(?a), %s", fa, k.String())
+					if konstFirst {
+						args = fmt.Sprintf("%s, %s(?a)", k.String(), fa)
+					}
+					src := where + fn + "(" + args + ")) }"
+					check(src, func(a, _ rdf.Term) bool {
+						x, err := operand(fa, a)
+						if err != nil {
+							return false
+						}
+						xs := []rdf.Term{x, k}
+						if konstFirst {
+							xs = []rdf.Term{k, x}
+						}
+						v, err := ctx.Call(fn, xs)
+						return err == nil && v.Value == "true"
+					})
+				}
+			}
+		}
+	}
+}
+
+// TestReview19jStrlenAggregates: MIN, MAX, SUM and AVG of STRLEN(?a) per subject (the length from the dictionary
+// key) give what the same aggregates of STRLEN(CONCAT(?a)) give (the general path, which counts the characters of
+// the term), and MIN and MAX what builtin's STRLEN gives over the stored values (errors skipped).
+func TestReview19jStrlenAggregates(t *testing.T) {
+	ds, _, as := stringData(t, 11, 400)
+	ctx := builtin.NewContext(time.Now(), "")
+	const agg = `SELECT ?s (MIN(STRLEN(?a)) AS ?min) (MAX(STRLEN(?a)) AS ?max) (SUM(STRLEN(?a)) AS ?sum) (AVG(STRLEN(?a)) AS ?avg) (COUNT(*) AS ?n) WHERE { ?s <http://ex.org/a> ?a } GROUP BY ?s`
+	for _, src := range []string{agg,
+		strings.ReplaceAll(agg, `?s <http://ex.org/a> ?a`, `?s <http://ex.org/a> ?a FILTER(isLiteral(?a) && (LANG(?a) != "" || DATATYPE(?a) = <http://www.w3.org/2001/XMLSchema#string>))`),
+		strings.ReplaceAll(strings.ReplaceAll(agg, "GROUP BY ?s", ""), "SELECT ?s", "SELECT"),
+	} {
+		want, err := runSorted(ds, strings.ReplaceAll(src, "STRLEN(?a)", "STRLEN(CONCAT(?a))"), plainOptions(), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, opt := range []Options{{}, {Cores: NewCores(2), forkMin: 16, forkChunk: 8,
+			forkCosts: func(int, time.Duration, time.Duration) (time.Duration, time.Duration) { return time.Second, 0 }}} {
+			got, err := runSorted(ds, src, opt, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("%s\n got %.500s\nwant %.500s", src, got, want)
+			}
+		}
+	}
+	// MIN and MAX from builtin's STRLEN of each value.
+	got, err := runSorted(ds, `SELECT ?s (MIN(STRLEN(?a)) AS ?min) (MAX(STRLEN(?a)) AS ?max) WHERE { ?s <http://ex.org/a> ?a } GROUP BY ?s`, Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for s, vs := range as {
+		lo, hi, any := int64(0), int64(0), false
+		for _, v := range vs {
+			n, err := ctx.Call("STRLEN", []rdf.Term{v})
+			if err != nil {
+				continue
+			}
+			var x int64
+			fmt.Sscan(n.Value, &x)
+			if !any || x < lo {
+				lo = x
+			}
+			if !any || x > hi {
+				hi = x
+			}
+			any = true
+		}
+		if !any {
+			lines = append(lines, s+"  ")
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("%s %s %s", s, builtin.Integer(lo), builtin.Integer(hi)))
+	}
+	slices.Sort(lines)
+	if want := strings.Join(lines, "\n"); got != want {
+		t.Errorf("MIN/MAX of STRLEN\n got %.800s\nwant %.800s", got, want)
+	}
+}
