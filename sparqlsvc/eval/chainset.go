@@ -153,6 +153,19 @@ func (e *evaluator) chainSet(pattern algebra.Op, set *existsSet, limit int64, er
 			}
 			for k := int(h); k < len(cs) && cs[k][0] == m; k++ {
 				y := cs[k][2]
+				if len(pairs)+(ie-i) > cap(pairs) {
+					// One subject makes a pair per combination of its rows (as many a-rows × b-rows × hop rows
+					// as it has) before they are made unique, with no check of the loop above between: each
+					// growth is charged as it comes, so such a subject ends the set at its limit, not past the
+					// query's budget (4 M pairs, 64 MB with the copies, under a budget of 16 MB).
+					grown := max(2*cap(pairs), len(pairs)+(ie-i), 1024)
+					more := int64(grown-cap(pairs)) * 8
+					if charged+more > limit || !e.charge(more) {
+						return true, true
+					}
+					charged += more
+					pairs = slices.Grow(pairs, grown-len(pairs))
+				}
 				for _, r := range as[i:ie] {
 					if xHigh {
 						pairs = append(pairs, pairKey(r[2], y))

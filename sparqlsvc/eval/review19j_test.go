@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -340,5 +341,55 @@ func TestReview19jStrlenAggregates(t *testing.T) {
 	slices.Sort(lines)
 	if want := strings.Join(lines, "\n"); got != want {
 		t.Errorf("MIN/MAX of STRLEN\n got %.800s\nwant %.800s", got, want)
+	}
+}
+
+// TestReview19jChainSetBounded: a chain's set whose one subject has many rows of both star predicates makes a
+// pair per combination (2 000 × 2 000 here, 4 M pairs for 2 000 distinct ones) before it makes them unique: the
+// pairs must be charged as they grow, so the set gives up at its share of the query's budget (and the EXISTS is
+// answered otherwise, exactly) rather than holding 32 MB past a 16 MB budget.
+func TestReview19jChainSetBounded(t *testing.T) {
+	b := index.NewBuilder()
+	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
+	add := func(s, p, o rdf.Term) {
+		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const n = 2000
+	for i := range n {
+		add(ex("s", 0), ex("a", 0), ex("x", i))
+		add(ex("s", 0), ex("b", 0), ex("m", i))
+		add(ex("m", i), ex("c", 0), ex("y", i%2))
+	}
+	for i := range 300 {
+		add(ex("o", i), ex("k", 0), ex("x", i*9))
+		add(ex("o", i), ex("l", 0), ex("y", i%3))
+	}
+	ds := FromIndex(b.Build())
+	const src = `PREFIX ex: <http://ex.org/> SELECT ?o WHERE { ?o ex:k0 ?x ; ex:l0 ?y FILTER EXISTS { ?s ex:a0 ?x . ?s ex:b0 ?m . ?m ex:c0 ?y } }`
+	want, err := runSorted(ds, src, plainOptions(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(want, "\n")+1 != 149 {
+		t.Fatalf("want %d solutions: the data does not test it", strings.Count(want, "\n")+1)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	got, e, err := runSortedEval(ds, src, Options{semiJoin: 1, MaxMemory: 16 << 20}, false)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("got %d solutions, want %d", strings.Count(got, "\n")+1, strings.Count(want, "\n")+1)
+	}
+	if e.chainSets == 0 {
+		t.Errorf("no chain set was tried: the test does not test it")
+	}
+	if d := after.TotalAlloc - before.TotalAlloc; d > 12<<20 {
+		t.Errorf("the query allocated %d MB under a budget of 16 MB (the set's share 2 MB)", d>>20)
 	}
 }
