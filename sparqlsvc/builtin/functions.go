@@ -253,6 +253,9 @@ func validLangTag(s string) bool {
 }
 
 // langMatches implements RFC 4647 basic filtering as §17.4.3.2 uses it.
+// LangMatches is langMatches(tag, range) of two strings (§17.4.3.3, RFC 4647 basic filtering).
+func LangMatches(tag, rng string) bool { return langMatches(tag, rng) }
+
 func langMatches(tag, rng string) bool {
 	if rng == "*" {
 		return tag != ""

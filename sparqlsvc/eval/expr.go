@@ -280,6 +280,9 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 		}
 		return builtin.Boolean(r), nil
 	}
+	if r, ok := e.langMatchesTag(c, row); ok {
+		return builtin.Boolean(r), nil
+	}
 	if t, err, ok := e.substrFast(c, row); ok {
 		return t, err
 	}
@@ -526,6 +529,9 @@ func (e *evaluator) ebv(x algebra.Expr, row []ID, errp *error) (bool, error) {
 		default:
 			if r, err, ok := e.strTest(c, row); ok { // without a boolean term made and read back
 				return r, err
+			}
+			if r, ok := e.langMatchesTag(c, row); ok {
+				return r, nil
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package eval
 import (
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
+	"github.com/ldhub/ldhub/sparqlsvc/builtin"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
@@ -59,4 +60,28 @@ func (e *evaluator) langCompare(c *algebra.Call, row []ID) (result, ok bool) {
 		return (tag == other.Value) == (c.Func == "="), true
 	}
 	return false, false
+}
+
+// langMatchesTag answers langMatches(LANG(?v), "range") where ?v holds a literal of the dictionary (langOf) and the
+// range is a simple literal constant: both operands are then simple literals, so the function is langMatches of
+// the two strings, without LANG's term and the range on the argument stack, the function looked up by name and a
+// boolean term made and read back (h90 tests two ranges on every German reviewer's review title). ok is false for
+// other operands (then the call is evaluated as written).
+func (e *evaluator) langMatchesTag(c *algebra.Call, row []ID) (result, ok bool) {
+	if c.Func != "LANGMATCHES" || len(c.Args) != 2 {
+		return false, false
+	}
+	rng, isConst := c.Args[1].(algebra.Constant)
+	if !isConst || rng.Term.Kind != rdf.KindLiteral || rng.Term.Datatype != rdf.XSDString {
+		return false, false
+	}
+	l, isCall := c.Args[0].(*algebra.Call)
+	if !isCall || l.Func != "LANG" || len(l.Args) != 1 {
+		return false, false
+	}
+	tag, ok := e.langOf(l.Args[0], row)
+	if !ok {
+		return false, false
+	}
+	return builtin.LangMatches(tag, rng.Term.Value), true
 }
