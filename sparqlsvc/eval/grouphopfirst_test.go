@@ -110,7 +110,7 @@ func runGroupPathWith(t *testing.T, ds *Dataset, src string, path func(*evaluato
 		return nil, false
 	}
 	var out []string
-	if !e.emitGroups(x, gs, in, nil, e.collectRows(&out), &err) || err != nil {
+	if !e.emitGroups(x, gs, in, nil, nil, e.collectRows(&out), &err) || err != nil {
 		t.Fatalf("%s: %v", src, err)
 	}
 	return out, true

@@ -209,14 +209,18 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 		if of := e.optFilters[x]; of != nil { // an EXISTS's pattern: only its solutions' existence is read
 			return e.optFilter(of, in, emit, errp)
 		}
-		return e.exec(x.Op, in, func(row []ID) bool {
+		pass := func(row []ID) bool {
 			for _, f := range x.Exprs {
 				if !e.test(f, row, errp) {
 					return *errp == nil
 				}
 			}
 			return emit(row)
-		}, errp)
+		}
+		if g, ok := x.Op.(*algebra.Group); ok { // HAVING: groups it fails are dropped before all is made (emitGroups)
+			return e.groupBelow(g, x.Exprs, in, pass, errp)
+		}
+		return e.exec(x.Op, in, pass, errp)
 	case *algebra.LeftJoin:
 		// The right side's function is made once per evaluation, not per left row: an OPTIONAL evaluated per row
 		// of an EXISTS (v55j: 280 000 reviews at 10 M) allocated it and its flag for every row. A left row's right
