@@ -552,7 +552,8 @@ func reviewShapeQuery(r *rand.Rand, closure bool) string {
 	return src
 }
 
-// runSorted evaluates src as Run does, with the memos off when noMemo, and returns its solutions as sorted lines.
+// runSorted evaluates src as Run does, with the memos and the Value path off when noMemo, and returns its
+// solutions as sorted lines.
 func runSorted(ds *Dataset, src string, opt Options, noMemo bool) (string, error) {
 	out, _, err := runSortedEval(ds, src, opt, noMemo)
 	return out, err
@@ -570,7 +571,7 @@ func runSortedEval(ds *Dataset, src string, opt Options, noMemo bool) (string, *
 	}
 	e := newEvaluator(context.Background(), ds, q, opt)
 	defer e.unshare()
-	e.noMemo = noMemo
+	e.noMemo, e.noValues = noMemo, noMemo
 	c := &collector{res: &Result{Form: q.Form}}
 	if err := e.selectQuery(q, c); err != nil {
 		return "", e, err
@@ -829,4 +830,50 @@ func TestReview19gChainSets(t *testing.T) {
 		t.Errorf("no chain set was built")
 	}
 	t.Logf("%d chain sets", sets)
+}
+
+// TestReview19gArithmetic: arithmetic over mixed kinds (NaN, ±INF, −0, 20-digit integers, decimals, strings, IRIs,
+// unbound values) in SELECT expressions, FILTER comparisons, BINDs and MIN/MAX/SUM/AVG gives what it gives with
+// the Value path (values.go), the memos and every switchable path off.
+func TestReview19gArithmetic(t *testing.T) {
+	seeds, queries := reviewRuns(2, 100, 300)
+	for seed := range uint64(seeds) {
+		ds := reviewData(t, seed+41, 300)
+		r := rand.New(rand.NewPCG(seed, 3))
+		vars := []string{"?d", "?x", "?c"}
+		expr := func() string {
+			e := pick(r, vars...) + pick(r, " + ", " - ", " * ", " / ") + pick(r, append(vars, "2", "0", "1.5", "-0.0", "1e300",
+				"99999999999999999999", `"NaN"^^xsd:double`, "xsd:double(?d)", "ABS(?x)", "ROUND(?d)")...)
+			if r.IntN(2) == 0 {
+				e = "(" + e + ")" + pick(r, " + ", " - ", " * ", " / ") + pick(r, append(vars, "3", "0.1", "xsd:float(?x)")...)
+			}
+			return e
+		}
+		const where = `?r ex:day ?d . OPTIONAL { ?r ex:rating ?x } OPTIONAL { ?r ex:by ?p . ?p ex:country ?c } `
+		for range queries {
+			var src string
+			switch r.IntN(4) {
+			case 0:
+				src = `SELECT ?r (` + expr() + ` AS ?v) WHERE { ` + where + `}`
+			case 1:
+				src = `SELECT ?r WHERE { ` + where + `FILTER(` + expr() + pick(r, " > ", " < ", " = ", " != ", " >= ") +
+					pick(r, "0", "?d", "2.5", "1e10", "?x * 2") + `) }`
+			case 2:
+				e := expr()
+				src = `SELECT ?p (MIN(` + e + `) AS ?mn) (MAX(` + e + `) AS ?mx) (SUM(` + e + `) AS ?s) (AVG(` + e + `) AS ?a) WHERE { ` +
+					where + `} GROUP BY ?p`
+			default:
+				src = `SELECT ?r ?v WHERE { ` + where + `BIND(` + expr() + ` AS ?v) FILTER(?v ` + pick(r, "> 1", "= ?v", "< ?d", "!= 0") + `) }`
+			}
+			src = `PREFIX ex: <http://ex.org/> PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> ` + src
+			want, err := runSorted(ds, src, plainOptions(), true)
+			if err != nil {
+				t.Fatalf("%s: reference: %v", src, err)
+			}
+			got, err := runSorted(ds, src, Options{}, false)
+			if err != nil || got != want {
+				t.Errorf("seed %d: %s (%v)\n got %.300s\nwant %.300s", seed, src, err, got, want)
+			}
+		}
+	}
 }
