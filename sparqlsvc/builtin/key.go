@@ -221,11 +221,15 @@ func OrderKeys(a, b *Key) int {
 	case rdf.KindBlank, rdf.KindIRI:
 		return strings.Compare(x.Value, y.Value)
 	}
-	if c, err := CompareKeys(a, b); err == nil {
-		if c != 0 {
-			return c
-		}
-	} else {
+	c, err := CompareKeys(a, b)
+	if err == nil && c != 0 {
+		return c
+	}
+	// Tied or incomparable: the terms decide, so a NumberKey's is written now.
+	a.settle()
+	b.settle()
+	x, y = a.Term, b.Term
+	if err != nil {
 		// Strings with and without language tags sort together by their text, as readers expect; other
 		// incomparable literals are grouped by kind, then datatype.
 		if isString(x) && isString(y) {
@@ -265,4 +269,25 @@ func (k *Key) group() int {
 // (a number held in its term id): no parse. The caller vouches that the value is t's.
 func FixedKey(t rdf.Term, v int64, scale int) Key {
 	return Key{Term: t, kind: keyFixed, fx: fixed{v: v, scale: scale, dec: t.Datatype == rdf.XSDDecimal}.normal()}
+}
+
+// NumberKey is NewKey of n's canonical term (Number.Term) without the term written: an ORDER BY over arithmetic
+// computed from numbers held in ids (?n1 / ?n2 per product) made a quotient's lexical form per solution only for
+// NewKey to parse it back, and compared by value all but a few of them. The lexical form is written by OrderKeys
+// when two keys tie on their values (2 and 2.0 are then ordered by their terms) or cannot be compared; the key is
+// for OrderKeys and CompareKeys only, whose callers never read its Term otherwise.
+func NumberKey(n Number) Key {
+	dt := rdf.XSDInteger
+	if n.Dec {
+		dt = rdf.XSDDecimal
+	}
+	return Key{Term: rdf.Term{Kind: rdf.KindLiteral, Datatype: dt}, kind: keyFixed, fx: n.fixed().normal()}
+}
+
+// settle writes a NumberKey's lexical form; a valid xsd:integer or xsd:decimal is never empty, so an empty one
+// marks a form not written yet.
+func (k *Key) settle() {
+	if k.kind == keyFixed && k.Term.Value == "" {
+		k.Term = k.fx.term()
+	}
 }

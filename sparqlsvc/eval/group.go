@@ -921,13 +921,23 @@ func (h *sortItems) before(next, b *sortItem, row []ID, keyAt func(int, []ID)) b
 }
 
 // orderKeyAt sets key i of it, the order expression x, from row: a variable's id (not a scratch id, which a later
-// solution reuses), made into a key when a comparison needs it (sortItems.compareKey), if ever; else x's value.
+// solution reuses), made into a key when a comparison needs it (sortItems.compareKey), if ever; the number of
+// arithmetic numberValue computes, as a key without its term (builtin.NumberKey); else x's value.
 func (e *evaluator) orderKeyAt(x algebra.Expr, it *sortItem, i int, row []ID, errp *error) {
 	it.keys[i], it.ids[i] = builtin.Key{}, 0
-	if v, ok := x.(algebra.Var); ok {
+	switch v := x.(type) {
+	case algebra.Var:
 		if id := row[e.varSlot(v)]; id != 0 && !isScratch(id) {
 			it.ids[i] = id
 			return
+		}
+	case *algebra.Call, *algebra.FunctionCall:
+		// ORDER BY DESC(?n1 / ?n2) over every product wrote each quotient's term for NewKey to parse back.
+		if arithExpr(x) {
+			if n, ok := e.numberValue(x, row); ok {
+				it.keys[i] = builtin.NumberKey(n)
+				return
+			}
 		}
 	}
 	if v, err := e.eval(x, row, errp); err == nil {

@@ -248,18 +248,7 @@ func (e *evaluator) orderDistinctTop(x *algebra.OrderBy, in []ID, limit int64, s
 	}
 	seq := 0
 	next := sortItem{keys: make([]builtin.Key, nk), ids: make([]ID, nk)}
-	keyAt := func(i int, row []ID) {
-		next.keys[i], next.ids[i] = builtin.Key{}, 0
-		if v, ok := x.Conds[i].Expr.(algebra.Var); ok {
-			if id := row[e.varSlot(v)]; id != 0 && !isScratch(id) {
-				next.ids[i] = id
-				return
-			}
-		}
-		if v, err := e.eval(x.Conds[i].Expr, row, errp); err == nil {
-			next.keys[i] = builtin.NewKey(v)
-		}
-	}
+	keyAt := func(i int, row []ID) { e.orderKeyAt(x.Conds[i].Expr, &next, i, row, errp) }
 	// before reports whether next sorts before it, computing next's keys from the first as far as the comparison
 	// needs them; all computed when it does.
 	before := func(it *sortItem, row []ID) bool {
