@@ -207,6 +207,7 @@ type cmpSite struct {
 	// inlineDone (inlineDateCompare).
 	inlineConst ID
 	inlineDone  bool
+	byValue     cmpProg // compareByValue's comparison compiled (compileCompare), once met
 }
 
 const (

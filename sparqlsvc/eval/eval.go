@@ -213,7 +213,11 @@ type evaluator struct {
 	sumMemos    map[*algebra.Aggregate]*sumMemo // SUM/AVG operands' numbers by their inputs (sumMemoOf); nil: not memoised
 	noMemo      bool                            // tests: neither memo (the reference they are held to)
 	noValues    bool                            // tests: arithmetic on terms only (the reference values.go is held to)
-	lastDate    struct {                        // the date value read last (dateValue)
+	noCompile   bool                            // tests: Value trees walked per row (the reference compiled.go is held to)
+	progs       map[*algebra.Call]*progEntry    // arithmetic trees compiled (progOf)
+	recentProgs [4]*progEntry                   // the entries progOf found last, looked at before the map
+	nextProg    int
+	lastDate    struct { // the date value read last (dateValue)
 		id ID
 		v  builtin.DateValue
 		ok bool

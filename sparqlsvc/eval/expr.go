@@ -286,12 +286,14 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 	if t, err, ok := e.substrFast(c, row); ok {
 		return t, err
 	}
-	if arithFunc(c) && arithExpr(c) {
+	if arithFunc(c) {
 		// An arithmetic tree computed in Value form, one term written for its result (values.go). arithExpr
-		// first: a tree value cannot compute (xsd:double(?w) * xsd:double(?h), b03) is not descended into at
-		// every level of the general evaluation's own descent.
-		if v, ok := e.value(c, row); ok {
-			return v.Term(), nil
+		// first (read once per site by progOf): a tree value cannot compute (xsd:double(?w) * xsd:double(?h),
+		// b03) is not descended into at every level of the general evaluation's own descent.
+		if p := e.progOf(c); p.arith {
+			if v, ok := e.runProg(p, row); ok {
+				return v.Term(), nil
+			}
 		}
 	}
 	if c.Func == "CONTAINS" {

@@ -606,13 +606,15 @@ func (e *evaluator) accumulate(s *aggState, a *algebra.Aggregate, row []ID, errp
 			return nil
 		}
 	}
-	if c, ok := a.Expr.(*algebra.Call); ok && !a.Distinct && (a.Name == "MIN" || a.Name == "MAX") && s.bestID == 0 && arithExpr(c) {
+	if c, ok := a.Expr.(*algebra.Call); ok && !a.Distinct && (a.Name == "MIN" || a.Name == "MAX") && s.bestID == 0 && arithFunc(c) {
 		// MAX(ROUND(ABS(?price − ?avg) * 100 / ?avg)): the value computed without terms, compared with the best
 		// key's value, and a term written only for a new best (values.go).
-		if v, ok := e.value(c, row); ok {
-			e.minMaxValue(s, a.Name == "MIN", v)
-			s.n++
-			return nil
+		if p := e.progOf(c); p.arith {
+			if v, ok := e.runProg(p, row); ok {
+				e.minMaxValue(s, a.Name == "MIN", v)
+				s.n++
+				return nil
+			}
 		}
 	}
 	var t rdf.Term

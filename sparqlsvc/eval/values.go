@@ -15,8 +15,27 @@ import (
 // error, a result past 128 bits, an operand that is no number) the general evaluation gives the value or error.
 
 // value evaluates x in builtin.Value form; ok is false when an operand is no number Value reads, an operator
-// is not one it computes, or the terms must decide.
+// is not one it computes, or the terms must decide. An operator's tree runs compiled (compiled.go).
 func (e *evaluator) value(x algebra.Expr, row []ID) (builtin.Value, bool) {
+	if c, ok := x.(*algebra.Call); ok {
+		return e.runProg(e.progOf(c), row)
+	}
+	return e.walkValue(x, row)
+}
+
+// runProg is value of p's call.
+func (e *evaluator) runProg(p *progEntry, row []ID) (builtin.Value, bool) {
+	switch {
+	case e.noValues:
+		return builtin.Value{}, false
+	case e.noCompile:
+		return e.walkValue(p.call, row)
+	}
+	return p.prog(e, row)
+}
+
+// walkValue is value walking x's tree per row: the reference compiled trees are held to (noCompile).
+func (e *evaluator) walkValue(x algebra.Expr, row []ID) (builtin.Value, bool) {
 	if e.noValues {
 		return builtin.Value{}, false
 	}
@@ -65,7 +84,7 @@ func (e *evaluator) argValue(c *algebra.Call, i int, row []ID) (builtin.Value, b
 	case algebra.Constant:
 		k = a
 	default:
-		return e.value(a, row)
+		return e.walkValue(a, row)
 	}
 	for j := range e.constVals {
 		if m := &e.constVals[j]; m.call == c && m.arg == i {
@@ -203,6 +222,13 @@ func (e *evaluator) noteValueSite(x algebra.Expr) {
 func (e *evaluator) compareByValue(c *algebra.Call, row []ID) (result, ok bool) {
 	if e.noValues || !e.valueSite(c.Args[0]) && !e.valueSite(c.Args[1]) {
 		return false, false
+	}
+	if !e.noCompile {
+		s := e.cmpSiteOf(c)
+		if s.byValue == nil {
+			s.byValue = e.compileCompare(c)
+		}
+		return s.byValue(e, row)
 	}
 	var vals [2]builtin.Value
 	for i := range vals {
