@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
-	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
 // TestMinMaxOfExpressionsMatchesReference checks MIN and MAX over STRLEN and over arithmetic, and SUM and AVG of
@@ -24,13 +23,7 @@ func TestMinMaxOfExpressionsMatchesReference(t *testing.T) {
 			vals = append(vals, v)
 		}
 	}
-	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	titles := append([]rdf.Term{rdf.String("naïve café"), rdf.LangString("日本語のタイトル", "ja"),
 		rdf.String("a somewhat longer title of a review"), rdf.LangString("Übergrößenträger", "de-AT")}, vals...)
 	for i := range 600 {

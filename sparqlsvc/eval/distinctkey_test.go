@@ -19,7 +19,6 @@ func TestDistinctByKeyMatchesGroupBy(t *testing.T) {
 	b := index.NewBuilder()
 	ga := graphAdder(t, b)
 	add := func(s, p, o rdf.Term) { ga("", s, p, o) }
-	ex := func(s string, i int) rdf.Term { return exIRI("%s%d", s, i) }
 	for i := range 300 {
 		add(ex("o", i), ex("vendor", 0), ex("v", r.IntN(20)))
 		add(ex("o", i), ex("product", 0), ex("p", r.IntN(40)))

@@ -21,7 +21,6 @@ import (
 func TestDistinctRunsMatchJoin(t *testing.T) {
 	r := rand.New(rand.NewPCG(101, 102))
 	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	for i := range 2000 {
 		objs := []rdf.Term{ex("c", r.IntN(12)), rdf.Literal(fmt.Sprint(r.IntN(9)-2), rdf.XSDInteger), rdf.LangString(fmt.Sprintf("w%d", r.IntN(5)), "en")}
 		for k := range 1 + r.IntN(3) {

@@ -2,7 +2,6 @@ package eval
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
-	"github.com/ldhub/ldhub/sparqlsvc/index"
 	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
@@ -22,7 +20,6 @@ import (
 func tupleData(t *testing.T) *Dataset {
 	t.Helper()
 	r := rand.New(rand.NewPCG(61, 62))
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	xsd := rdf.XSDNS
 	mixed := []rdf.Term{
 		rdf.IRI("http://ex.org/p q"), rdf.IRI("http://ex.org/p"), rdf.String("q http://ex.org/r"), rdf.IRI("http://ex.org/r"),
@@ -31,12 +28,7 @@ func tupleData(t *testing.T) *Dataset {
 		rdf.Literal("01", rdf.XSDInteger), rdf.Blank("n1"), rdf.String(""), rdf.String("a b"), rdf.String("a"),
 		rdf.String("b c"), rdf.String("c"), rdf.String("ab"), rdf.String("bc"),
 	}
-	b := index.NewBuilder()
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	for i := range 3000 {
 		s := ex("s", i)
 		add(s, ex("k", 0), ex("key", i%3))

@@ -152,12 +152,7 @@ func TestExistsMemoKeptWherePays(t *testing.T) {
 		repeatEvery int
 		kept        bool
 	}{{16, false}, {2, true}} {
-		b := index.NewBuilder()
-		add := func(s, p, o rdf.Term) {
-			if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-				t.Fatal(err)
-			}
-		}
+		b, add := builderAdding(t)
 		const offers = 4000
 		for i := range offers {
 			pair := i

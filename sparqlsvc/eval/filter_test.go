@@ -22,7 +22,6 @@ import (
 func TestFilterPushdownMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
 	vals := aggregateValues()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	b := index.NewBuilder()
 	for i := range 300 {
 		for range 1 + r.IntN(2) {
@@ -77,7 +76,6 @@ func TestFilterPushdownMatchesReference(t *testing.T) {
 // scale, doubles, dates with and without a timezone, strings, IRIs), and the rows read must be fewer.
 func TestValueRangesMatchReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 18))
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	xsd := rdf.XSDNS
 	value := func() rdf.Term {
 		n := r.IntN(200) - 100
@@ -345,7 +343,6 @@ func TestClassConstantFiltersMatchReference(t *testing.T) {
 func TestFilterOverOptionalMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(16, 4))
 	vals := aggregateValues()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	b := index.NewBuilder()
 	for i := range 300 {
 		for range r.IntN(3) {

@@ -43,7 +43,6 @@ func TestGroupMatchesReference(t *testing.T) {
 	vals := aggregateValues()
 	numeric := vals[:15]
 	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	for i := range 400 {
 		s := ex("s", i)
 		k := r.IntN(6)

@@ -71,7 +71,6 @@ func runKeyBind(t *testing.T, ds *Dataset, src string, plain bool) ([]string, bo
 func TestKeyBindMatchesPlain(t *testing.T) {
 	r := rand.New(rand.NewPCG(131, 132))
 	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	dt := rdf.XSDNS + "dateTime"
 	add := func(s rdf.Term, p string, o rdf.Term) {
 		if err := b.Add(rdf.Triple(s, rdf.IRI("http://ex.org/"+p), o)); err != nil {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
-	"github.com/ldhub/ldhub/sparqlsvc/index"
 	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
@@ -23,7 +22,6 @@ import (
 // variable of B, a far end B also binds) are declined and still answer as the reference. The taken ones must be
 // taken: fewer steps than the reference.
 func TestGroupClosureMatchesReference(t *testing.T) {
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	sub, typ, link := rdf.IRI("http://ex.org/sub"), rdf.IRI("http://ex.org/type"), rdf.IRI("http://ex.org/link")
 	const pre = `PREFIX : <http://ex.org/> `
 	taken := []string{
@@ -47,12 +45,7 @@ func TestGroupClosureMatchesReference(t *testing.T) {
 	}
 	for seed := range uint64(6) {
 		r := rand.New(rand.NewPCG(seed, 15))
-		b := index.NewBuilder()
-		add := func(s, p, o rdf.Term) {
-			if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-				t.Fatal(err)
-			}
-		}
+		b, add := builderAdding(t)
 		classes := 4 + r.IntN(20)
 		for c := range classes {
 			for range r.IntN(3) { // 0–2 parents each, anywhere: cycles, self-loops and diamonds
@@ -107,7 +100,6 @@ func closureTaken(t *testing.T, ds *Dataset, src string) bool {
 // must be split (the old code walked every node on the query's goroutine and split only B's count per node);
 // COUNT(DISTINCT) is not, and answers the same.
 func TestGroupClosureSplitMatchesReference(t *testing.T) {
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	rev, sub, typ := rdf.IRI("http://ex.org/rev"), rdf.IRI("http://ex.org/sub"), rdf.IRI("http://ex.org/type")
 	const pre = `PREFIX : <http://ex.org/> `
 	split := []string{

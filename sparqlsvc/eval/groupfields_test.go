@@ -25,7 +25,6 @@ import (
 func TestGroupFieldsMatchReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(91, 92))
 	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	dt := rdf.XSDNS + "dateTime"
 	add := func(s rdf.Term, p int, o rdf.Term) {
 		if err := b.Add(rdf.Triple(s, ex("p", p), o)); err != nil {

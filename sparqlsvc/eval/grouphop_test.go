@@ -88,13 +88,7 @@ func TestGroupHopMatchesReference(t *testing.T) {
 func hopTestData(t *testing.T) *Dataset {
 	t.Helper()
 	r := rand.New(rand.NewPCG(161, 162))
-	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	counts := []int{0, 1, 1, 1, 1, 2} // mostly one row, sometimes none or two
 	for i := range 4000 {
 		s := ex("offer", i)
@@ -229,14 +223,8 @@ func TestMergeBest(t *testing.T) {
 // 2 vendors prices the join at 2·16 + 200·(1 + 16) = 3 432 against the merge's 12 000 rows / 3 = 4 000 (the join's),
 // on 3 vendors at 5 148 (the merge's).
 func TestMergePathsPriced(t *testing.T) {
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	data := func(products, per int, tags map[int][]string) *Dataset {
-		b := index.NewBuilder()
-		add := func(s, p, o rdf.Term) {
-			if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-				t.Fatal(err)
-			}
-		}
+		b, add := builderAdding(t)
 		for i := range products * per {
 			add(ex("offer", i), ex("p", 0), ex("product", i%products))
 			add(ex("offer", i), ex("p", 1), rdf.Literal(fmt.Sprint(i%7), rdf.XSDInteger))
@@ -274,13 +262,7 @@ func TestMergePathsPriced(t *testing.T) {
 // TestGroupHopSplitsFewRows: groupHop's star is split from 4 forkChunkRows rows on (8 000 offers here, under the
 // minForkRows a plain star needs), where its timed probe says a worker's half is worth it.
 func TestGroupHopSplitsFewRows(t *testing.T) {
-	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	for i := range 8000 {
 		add(ex("offer", i), ex("p", 0), ex("vendor", i%100))
 		add(ex("offer", i), ex("p", 1), rdf.Literal(fmt.Sprint(i%7), rdf.XSDInteger))

@@ -122,13 +122,7 @@ func runGroupPathWith(t *testing.T, ds *Dataset, src string, path func(*evaluato
 func hopFirstData(t *testing.T) *Dataset {
 	t.Helper()
 	r := rand.New(rand.NewPCG(181, 182))
-	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	counts := []int{0, 1, 1, 1, 1, 1, 1, 2}
 	for i := range 3000 {
 		s := ex("review", i)
@@ -220,13 +214,7 @@ func TestSeekRowsAndSortHigh32(t *testing.T) {
 // that are no date, strings and numbers, each comparison either way round.
 func TestGroupHopFirstDateConds(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 6))
-	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	date := func() rdf.Term {
 		y, m, d := 2007+r.IntN(3), 1+r.IntN(12), 1+r.IntN(28)
 		h, mi := r.IntN(24), r.IntN(60)

@@ -10,7 +10,6 @@ import (
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
-	"github.com/ldhub/ldhub/sparqlsvc/index"
 	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
@@ -20,13 +19,7 @@ import (
 func prefillData(t *testing.T, twice bool) *Dataset {
 	t.Helper()
 	r := rand.New(rand.NewPCG(191, 192))
-	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	for i := range 12000 {
 		s := ex("review", i)
 		for range []int{0, 1, 1, 1, 1, 1, 2}[r.IntN(7)] {

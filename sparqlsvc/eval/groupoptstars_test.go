@@ -10,7 +10,6 @@ import (
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
-	"github.com/ldhub/ldhub/sparqlsvc/index"
 	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
@@ -113,13 +112,7 @@ func groupPathTakes(t *testing.T, ds *Dataset, src string, path func(*evaluator,
 func optStarData(t *testing.T) *Dataset {
 	t.Helper()
 	r := rand.New(rand.NewPCG(151, 152))
-	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	counts := []int{0, 1, 1, 1, 2, 3} // mostly one row, sometimes none or several
 	r5 := rand.New(rand.NewPCG(153, 154))
 	titles := []rdf.Term{rdf.String("naïve café"), rdf.LangString("日本語のタイトル", "ja"), rdf.String(""), rdf.String("abc"),

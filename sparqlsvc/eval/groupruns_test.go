@@ -24,7 +24,6 @@ func TestGroupRunsMatchReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(71, 72))
 	vals := aggregateValues()
 	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	for i := range 3000 {
 		// p0: few values, long runs; p1: numbers of a few values and dates; p2: mostly distinct dateTimes.
 		adds := [][2]rdf.Term{
@@ -132,7 +131,6 @@ func TestGroupRunsLeaveCostlyFiltersToSplits(t *testing.T) {
 func TestGroupPeriodsMatchReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(81, 82))
 	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	dt, dd := rdf.XSDNS+"dateTime", index.XSDDate
 	// write returns the value at instant at in one of three forms, and the predicate of that form.
 	write := func(at time.Time) (rdf.Term, int) {
@@ -228,7 +226,6 @@ func TestGroupSplitMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(91, 92))
 	vals := aggregateValues()
 	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	for i := range 6000 {
 		at := time.Date(2008, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(r.Int64N(int64(400 * 24 * time.Hour))))
 		adds := [][2]rdf.Term{
@@ -339,14 +336,8 @@ func TestGroupSplitWorkBound(t *testing.T) {
 // subject inside its own FILTER (answered per row).
 func TestGroupRunsConstantObjectAndExists(t *testing.T) {
 	r := rand.New(rand.NewPCG(91, 92))
-	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
+	b, add := builderAdding(t)
 	typ := rdf.IRI(rdf.RDFNS + "type")
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
 	for i := range 3000 {
 		add(ex("s", i), typ, ex("C", r.IntN(3)))
 		if r.IntN(4) == 0 {

@@ -24,7 +24,6 @@ func TestGroupStarsMatchReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(131, 132))
 	vals := aggregateValues()
 	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	obj := func() rdf.Term {
 		if r.IntN(3) == 0 {
 			return vals[r.IntN(len(vals))]
@@ -185,7 +184,6 @@ func TestStarConjunctsPastSlot64(t *testing.T) {
 func TestGroupStarKeysMatchReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(161, 162))
 	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	var bound rdf.Term // a dateTime of the data, compared with at the range's end
 	for i := range 5000 {
 		for p := range 3 {
@@ -314,7 +312,6 @@ func TestIDSet(t *testing.T) {
 // 8 KB must not take.
 func TestGroupStarKeysChargesTheTag(t *testing.T) {
 	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	for i := range 5000 {
 		for _, tr := range [][3]rdf.Term{{ex("s", i), ex("p", 3), ex("v", i)}, {ex("s", i), ex("p", 2), ex("c", i%3)},
 			{ex("v", i), rdf.IRI("http://ex.org/kind"), rdf.IRI("http://ex.org/K")}} {
@@ -336,15 +333,9 @@ func TestGroupStarKeysChargesTheTag(t *testing.T) {
 // aggregates are all MIN or MAX of one object keep each key's least and greatest value in a table
 // (bestRowsByKey): several aggregates, HAVING, a key expression.
 func TestGroupStarKeysMinMaxNumbers(t *testing.T) {
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	build := func(odd rdf.Term) *Dataset {
 		r := rand.New(rand.NewPCG(171, 172))
-		b := index.NewBuilder()
-		add := func(s, p, o rdf.Term) {
-			if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-				t.Fatal(err)
-			}
-		}
+		b, add := builderAdding(t)
 		for i := range 3000 {
 			s := ex("o", i)
 			for range []int{0, 1, 1, 1, 2}[r.IntN(5)] { // days: none, one or two
@@ -443,13 +434,7 @@ func TestGroupStarKeysMinMaxNumbers(t *testing.T) {
 // delivery day, 4 000 offers) are merged, with the plain evaluation's answers; per offer's own key (one row each)
 // the loop is not split.
 func TestBestRowsByKeySplitMerged(t *testing.T) {
-	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	r := rand.New(rand.NewPCG(17, 10))
 	for i := range 4000 {
 		add(ex("o", i), ex("days", 0), rdf.Literal(fmt.Sprint(1+r.IntN(6)), rdf.XSDInteger))

@@ -8,7 +8,6 @@ import (
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
-	"github.com/ldhub/ldhub/sparqlsvc/index"
 	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
@@ -17,13 +16,7 @@ import (
 func tagStarData(t *testing.T) *Dataset {
 	t.Helper()
 	r := rand.New(rand.NewPCG(161, 162))
-	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	typ := rdf.IRI("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 	counts := []int{0, 1, 1, 1, 2, 3}
 	for i := range 3000 {

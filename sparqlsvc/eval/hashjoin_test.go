@@ -20,7 +20,6 @@ func hashJoinData(t *testing.T, n int) *Dataset {
 	t.Helper()
 	r := rand.New(rand.NewPCG(14, 2))
 	b, add := builderAdding(t)
-	ex := func(s string, i int) rdf.Term { return exIRI("%s%d", s, i) }
 	for i := range 6 {
 		add(ex("v", i), ex("d", 0), ex("k", i%3)) // the vendors' countries
 	}
@@ -59,12 +58,6 @@ func runHash(t *testing.T, ds *Dataset, src string, mode int, maxMem int64) (*Re
 		}
 	}})
 	return res, built, refused, err
-}
-
-func hashSorted(res *Result) []string {
-	rows := resultRows(res)
-	slices.Sort(rows)
-	return rows
 }
 
 // TestHashJoinMatchesBindJoin evaluates BGPs of two stars as hash joins and as bind joins: the same solutions (the
@@ -137,7 +130,7 @@ func TestHashJoinMatchesBindJoin(t *testing.T) {
 				t.Errorf("%s: ordered solutions differ", q)
 			}
 		}
-		if g, w := hashSorted(got), hashSorted(want); !slices.Equal(g, w) {
+		if g, w := sortedResult(got), sortedResult(want); !slices.Equal(g, w) {
 			t.Errorf("%s: %d solutions, bind join %d", q, len(g), len(w))
 		}
 	}
@@ -250,11 +243,11 @@ func TestHashJoinUnderSplitScan(t *testing.T) {
 		if built == 0 {
 			t.Errorf("%s: no hash join", q)
 		}
-		w := hashSorted(want)
-		if g := hashSorted(got); !slices.Equal(g, w) {
+		w := sortedResult(want)
+		if g := sortedResult(got); !slices.Equal(g, w) {
 			t.Errorf("%s: %d solutions, bind join %d", q, len(g), len(w))
 		}
-		if g := hashSorted(bySplit); !slices.Equal(g, w) {
+		if g := sortedResult(bySplit); !slices.Equal(g, w) {
 			t.Errorf("%s: split bind join %d solutions, bind join %d", q, len(g), len(w))
 		}
 	}
@@ -275,7 +268,7 @@ func checkHashChosen(t *testing.T, ds *Dataset, src string, want bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(hashSorted(got), hashSorted(ref)) {
+	if !slices.Equal(sortedResult(got), sortedResult(ref)) {
 		t.Errorf("%s: solutions differ from the bind join's", src)
 	}
 }

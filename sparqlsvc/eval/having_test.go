@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
-	"github.com/ldhub/ldhub/sparqlsvc/index"
 	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
@@ -17,12 +16,7 @@ import (
 // with a number), an unbound aggregate (AVG over no numbers), under ORDER BY and LIMIT. The computed MIN of the
 // 300 groups that fail becomes no term: on the old code the query interned one per group.
 func TestHavingTestedBeforeAggregatesMade(t *testing.T) {
-	b := index.NewBuilder()
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	for i := range 1000 {
 		s := rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i))
 		k := i % 300 // keys 0–99 have four members, the rest three

@@ -20,7 +20,6 @@ import (
 func TestJoinReplayMatchesPerRow(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 5))
 	b, add := builderAdding(t)
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	for i := range 300 {
 		s := ex("s", i)
 		add(s, ex("p", 0), rdf.Literal(fmt.Sprint(r.IntN(100)), rdf.XSDInteger))

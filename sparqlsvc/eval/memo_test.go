@@ -32,19 +32,6 @@ func runMemo(t *testing.T, ds *Dataset, src string, noMemo bool) []string {
 	return out
 }
 
-// resultRows returns a result's solutions in their order, each as its terms.
-func resultRows(res *Result) []string {
-	var out []string
-	for _, row := range res.Rows {
-		var parts []string
-		for _, v := range row {
-			parts = append(parts, v.String())
-		}
-		out = append(out, strings.Join(parts, " "))
-	}
-	return out
-}
-
 // TestMemosMatchReference: BINDs of one variable computed once per value (bindMemo) and comparisons of computed
 // values with constants answered once per value (cmpMemo) give exactly the solutions of evaluating every row: values
 // that repeat (so the memos answer), errors (the variable stays unbound; "!" tells an error from false), BINDs
@@ -232,7 +219,6 @@ func TestDirectBindReachesCmpMemo(t *testing.T) {
 func TestSumMemoMatchesEveryRow(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	b, add := builderAdding(t)
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	for i := range 2000 {
 		s := ex("s", i)
 		add(s, ex("g", 0), ex("G", r.IntN(5)))

@@ -23,13 +23,8 @@ import (
 // distinct computed values under a memory budget their interning would exceed.
 func TestBindChainValues(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	ex := func(s string) rdf.Term { return rdf.IRI("http://ex.org/" + s) }
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
 	for i := range 3000 {
 		s := ex(fmt.Sprint("s", i))
 		var v rdf.Term
@@ -128,13 +123,8 @@ func TestBindChainValues(t *testing.T) {
 // with fractions of a second, a form that is no valid date, and strings (errors).
 func TestDateFieldArithmetic(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	ex := func(s string) rdf.Term { return rdf.IRI("http://ex.org/" + s) }
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
 	date := func() rdf.Term {
 		y, m, d := 1998+r.IntN(14), 1+r.IntN(12), 1+r.IntN(28)
 		switch r.IntN(7) {

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/ldhub/ldhub/content/rdf"
-	"github.com/ldhub/ldhub/sparqlsvc/index"
 	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
@@ -20,13 +19,7 @@ import (
 // (p1), links to other subjects (p2), an optional value (p3) and a type.
 func parallelData(t testing.TB, n int, seed uint64) *Dataset {
 	r := rand.New(rand.NewPCG(seed, 1))
-	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	langs := []string{"en", "de", "fr"}
 	for i := range n {
 		s := ex("s", i)

@@ -22,7 +22,6 @@ import (
 func hierarchyDates(t *testing.T, seed uint64) *Dataset {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 81))
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	sub, typ := rdf.IRI("http://ex.org/sub"), rdf.IRI("http://ex.org/type")
 	label, date := rdf.IRI("http://ex.org/label"), rdf.IRI("http://ex.org/date")
 	b := index.NewBuilder()

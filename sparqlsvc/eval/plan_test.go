@@ -17,13 +17,7 @@ import (
 // the country's vendors with every offer of that many days (100 per value). The fixed fan-out guess priced both
 // inner patterns alike and picked the product.
 func TestPlanUsesMeasuredFanout(t *testing.T) {
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	b := index.NewBuilder()
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	for v := range 400 {
 		add(ex("vendor", v), ex("country", 0), ex("c", v%10))
 	}
@@ -72,13 +66,7 @@ func TestPlanUsesMeasuredFanout(t *testing.T) {
 // sorted by offer, probes the star in order and only the country probe by vendor is out of order. planCost must
 // pick the second, and the answers are the same either way.
 func TestPlanStartsFromTheStar(t *testing.T) {
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	b := index.NewBuilder()
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	for v := range 300 {
 		add(ex("vendor", v), ex("country", 0), ex("c", v%10))
 	}
@@ -133,13 +121,7 @@ func TestPlanStartsFromTheStar(t *testing.T) {
 // tests goes first, so the filter (tested as soon as its variables are bound) drops offers before the other is
 // probed. The answers must not depend on it.
 func TestPlanPrefersFilteredPatterns(t *testing.T) {
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	b := index.NewBuilder()
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	for o := range 3000 {
 		add(ex("offer", o), ex("type", 0), ex("Offer", 0))
 		add(ex("offer", o), ex("vendor", 0), ex("vendor", o%50))
@@ -190,13 +172,7 @@ func planFiltered(t *testing.T, ds *Dataset, src string) (*evaluator, *algebra.Q
 // pattern) starts from one predicate read in subject order, so the other probes ascend; the answers are the same
 // as without that reading, with a budget too small for the copy, and every offer's values are its own.
 func TestPlanScansStarBySubject(t *testing.T) {
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	b := index.NewBuilder()
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	const n = 4000
 	for o := range n {
 		add(ex("offer", o), ex("price", 0), rdf.Literal(fmt.Sprint((o*7919)%n), rdf.XSDInteger)) // objects in no order
@@ -266,12 +242,7 @@ func TestPlanKeepsGroupOrder(t *testing.T) {
 		{10, "SELECT ?g (COUNT(*) AS ?n) (MIN(?x) AS ?m) WHERE { { SELECT ?o ?g ?x WHERE { ?o <http://ex.org/in> ?g ; <http://ex.org/x> ?x } LIMIT 30000 } } GROUP BY ?g", false},
 	} {
 		r := rand.New(rand.NewPCG(uint64(tc.groups), 3))
-		b := index.NewBuilder()
-		add := func(s, p, o rdf.Term) {
-			if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-				t.Fatal(err)
-			}
-		}
+		b, add := builderAdding(t)
 		count, least := map[string]int{}, map[string]int{}
 		for o := range n {
 			g := rdf.IRI(fmt.Sprintf("http://ex.org/g%d", r.IntN(tc.groups)))
@@ -316,13 +287,7 @@ func TestPlanKeepsGroupOrder(t *testing.T) {
 // (subjectScan), which cannot use the range; when it keeps nearly all, the scan is still the plan. The answers are
 // the brute force ones either way.
 func TestPlanScanYieldsToNarrowRange(t *testing.T) {
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	b := index.NewBuilder()
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	const n = 8000
 	price := func(o int) int { return (o * 7919) % n } // objects in no order of the subjects
 	days := func(o int) int { return (o*104729)%n + n }
@@ -374,7 +339,6 @@ func TestPlanScanYieldsToNarrowRange(t *testing.T) {
 // value range reads): sorting every price by subject would then serve the probes of a few offers. When the filter
 // keeps nearly everything, the scan stays. The answers, whichever the plan, are the brute force ones.
 func TestPlanScanPricesTheFilter(t *testing.T) {
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	b, add := builderAdding(t)
 	const n = 4000
 	price := func(o int) int { return (o * 7919) % n } // objects in no order of their subjects
@@ -422,28 +386,12 @@ func TestPlanScanPricesTheFilter(t *testing.T) {
 	}
 }
 
-// builderAdding returns an index builder and a function that adds a triple to it, failing the test on an error.
-func builderAdding(t *testing.T) (*index.Builder, func(s, p, o rdf.Term)) {
-	b := index.NewBuilder()
-	return b, func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // TestFilteredBGPPrepFollowsItsKey: a BGP keeps its last preparation (bgpState.prep) only for the same bound
 // variables, graph and filters. Evaluated first without its filter (as the FILTER above it does when substitution
 // would differ) and then with it, the filter must apply; evaluated with another variable bound, the order must be
 // the plan for that one. Both are compared with the brute-force answers.
 func TestFilteredBGPPrepFollowsItsKey(t *testing.T) {
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	b := index.NewBuilder()
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	const n = 300
 	for o := range n {
 		add(ex("offer", o), ex("days", 0), rdf.Literal(fmt.Sprint(o%7), rdf.XSDInteger))
@@ -490,7 +438,6 @@ func TestFilteredBGPPrepFollowsItsKey(t *testing.T) {
 // the range, with rows the range cannot place (plain strings among the numbers, tested one by one), and with a
 // budget too small for the sorted copy.
 func TestPlanScansNarrowedRangeBySubject(t *testing.T) {
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	const n = 20000
 	a := func(i int) int { return 1 + (i*7919)%10 } // objects in no order of their subjects
 	b := func(i int) int { return 1 + (i*104729/7)%10 }
@@ -541,7 +488,6 @@ func TestPlanScansNarrowedRangeBySubject(t *testing.T) {
 // search of the index gives, whether the subjects ascend (as a star read in subject order probes them), repeat,
 // go back, or have no rows, with the object free or bound.
 func TestMatchRunAnswersAnyOrder(t *testing.T) {
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	b, add := builderAdding(t)
 	const n = 3000
 	for i := range n {
@@ -592,7 +538,6 @@ func TestMatchRunAnswersAnyOrder(t *testing.T) {
 // the greedy order without measuring its filter's conjuncts on samples of the index (conjunctShare), which cost a
 // fifth of q08 at 10 M; a join from a wide range still measures them. The answers are the brute-force ones.
 func TestPlanSmallJoinMeasuresNothing(t *testing.T) {
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	b, add := builderAdding(t)
 	const n = 3000
 	for r := range n {

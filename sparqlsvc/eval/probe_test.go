@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
-	"github.com/ldhub/ldhub/sparqlsvc/index"
 	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
@@ -18,12 +17,7 @@ import (
 func TestObjectIndexMatchesBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	ex := func(f string, a ...any) rdf.Term { return rdf.IRI("http://ex.org/" + fmt.Sprintf(f, a...)) }
-	b := index.NewBuilder()
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	const people, reviews = 5000, 20000
 	// Ages are numbers held in their ids, which ascend with the values: "?p age ?age" gives the people in the
 	// order of their ages, no order of their ids.
@@ -89,7 +83,6 @@ func TestObjectIndexMatchesBruteForce(t *testing.T) {
 // table of p's objects (objectIndex), earn the graph's table over two queries; the second adopts it once the
 // graph has it, and a third from its first probe. Every probe answers as the index's search does.
 func TestObjectTableKeptAcrossQueries(t *testing.T) {
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	b, add := builderAdding(t)
 	const objects, per = 20000, 10 // 200 000 rows of p: a table is earned after 781 far probes
 	for i := range objects {

@@ -94,7 +94,6 @@ func reviewDataDates(t *testing.T, seed uint64, reviews int, dates bool) *Datase
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, seed*7+1))
 	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	exs := func(s string) rdf.Term { return rdf.IRI("http://ex.org/" + s) }
 	add := func(s, p, o rdf.Term, graphs ...rdf.Term) {
 		if err := b.Add(rdf.Triple(s, p, o)); err != nil {

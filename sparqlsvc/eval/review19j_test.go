@@ -346,13 +346,7 @@ func TestReview19jStrlenAggregates(t *testing.T) {
 // pairs must be charged as they grow, so the set gives up at its share of the query's budget (and the EXISTS is
 // answered otherwise, exactly) rather than holding 32 MB past a 16 MB budget.
 func TestReview19jChainSetBounded(t *testing.T) {
-	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	const n = 2000
 	for i := range n {
 		add(ex("s", 0), ex("a", 0), ex("x", i))

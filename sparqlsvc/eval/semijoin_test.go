@@ -177,26 +177,6 @@ func semiRun(t *testing.T, ds *Dataset, src string, opt Options) (*Result, *eval
 	return c.res, e
 }
 
-// exIRI is the IRI http://ex.org/ followed by fmt.Sprintf(f, a...).
-func exIRI(f string, a ...any) rdf.Term { return rdf.IRI("http://ex.org/" + fmt.Sprintf(f, a...)) }
-
-// intLit is the xsd:integer literal of v.
-func intLit(v int) rdf.Term { return rdf.Literal(fmt.Sprint(v), rdf.XSDInteger) }
-
-// graphAdder returns a function that adds a triple to b in the named graph http://ex.org/g (the default graph
-// when g is empty).
-func graphAdder(t *testing.T, b *index.Builder) func(g string, s, p, o rdf.Term) {
-	return func(g string, s, p, o rdf.Term) {
-		q := rdf.Triple(s, p, o)
-		if g != "" {
-			q.G = rdf.IRI("http://ex.org/" + g)
-		}
-		if err := b.Add(q); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // resultLines writes res's rows a line each, their terms separated by spaces ("-" for an unbound one), sorted.
 func resultLines(res *Result) []string {
 	var out []string
@@ -323,12 +303,7 @@ func TestTrialWatchStretch(t *testing.T) {
 // (the rows never took a millisecond); with the nested EXISTS's estimate per vendor its trial's budget was too small.
 func TestExistsDecidedByWork(t *testing.T) {
 	ex := func(f string, a ...any) rdf.Term { return rdf.IRI("http://ex.org/" + fmt.Sprintf(f, a...)) }
-	b := index.NewBuilder()
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	// items adds n subjects of type kind, each with per items linked to it by link and holding a number by value.
 	items := func(kind, item, link, value string, n, per int, val func(k, i int) int) {
 		for k := range n {

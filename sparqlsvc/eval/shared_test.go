@@ -23,7 +23,6 @@ import (
 func sharedData(t *testing.T, n int) *Dataset {
 	r := rand.New(rand.NewPCG(41, 42))
 	b, add := builderAdding(t)
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	for i := range n {
 		s := ex("s", i)
 		at := time.Date(2008, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(r.Int64N(int64(400 * 24 * time.Hour))))

@@ -89,13 +89,7 @@ func TestStrTestMatchesFunctions(t *testing.T) {
 // order stays as written: over all labels "Inc." looks rare, over the firms' every label has it. The answers are
 // the same.
 func TestPlanOrdersStarByMeasuredConjuncts(t *testing.T) {
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	b := index.NewBuilder()
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	for v := range 100 {
 		add(ex("vendor", v), ex("country", 0), ex("c", v%2))
 		add(ex("vendor", v), ex("homepage", 0), rdf.IRI(fmt.Sprintf("http://www.v%d.org/", v)))

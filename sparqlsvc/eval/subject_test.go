@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
-	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
 // TestSubjectIndexJoin: a join that probes "?offer price ?p" with offers in random order (so most probes are far
@@ -17,13 +16,7 @@ import (
 // other kinds.
 func TestSubjectIndexJoin(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	b := index.NewBuilder()
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	const n = 4000
 	prices := map[int][]string{}
 	for i := range n {
@@ -80,13 +73,7 @@ func TestSubjectIndexJoin(t *testing.T) {
 // predicate, with none of the second, IRIs and strings among the numbers, and filters on either pattern.
 func TestHashStarMatchesProbes(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
-	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
-	add := func(s, p, o rdf.Term) {
-		if err := b.Add(rdf.Triple(s, p, o)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAdding(t)
 	for i := range 3000 {
 		s := ex("s", i)
 		for range r.IntN(4) {

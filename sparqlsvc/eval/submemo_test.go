@@ -24,7 +24,6 @@ import (
 func TestSubMemoMatchesWritten(t *testing.T) {
 	r := rand.New(rand.NewPCG(18, 4))
 	b := index.NewBuilder()
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	add := func(s, p, o rdf.Term) {
 		q := rdf.Triple(s, p, o)
 		if err := b.Add(q); err != nil {

@@ -66,7 +66,7 @@ func TestValuesHashJoinMatchesBindJoin(t *testing.T) {
 		if strings.Contains(q, "ORDER BY") && !slices.Equal(resultRows(got), resultRows(want)) {
 			t.Errorf("%s: ordered solutions differ", q)
 		}
-		if g, w := hashSorted(got), hashSorted(want); !slices.Equal(g, w) {
+		if g, w := sortedResult(got), sortedResult(want); !slices.Equal(g, w) {
 			t.Errorf("%s: %d solutions, bind join %d", q, len(g), len(w))
 		}
 	}
@@ -106,7 +106,7 @@ func TestValuesHashJoinBudget(t *testing.T) {
 	if built != 0 || refused != 1 {
 		t.Fatalf("64 KiB budget: %d tables built, %d refused; want the table refused", built, refused)
 	}
-	if !slices.Equal(hashSorted(got), hashSorted(want)) {
+	if !slices.Equal(sortedResult(got), sortedResult(want)) {
 		t.Fatalf("refused hash join: %d solutions, bind join %d", len(resultRows(got)), len(resultRows(want)))
 	}
 }

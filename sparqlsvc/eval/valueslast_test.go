@@ -18,7 +18,6 @@ import (
 func TestValuesLastAsValuesFirst(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	b, add := builderAdding(t)
-	ex := func(s string, i int) rdf.Term { return rdf.IRI(fmt.Sprintf("http://ex.org/%s%d", s, i)) }
 	for i := range 3000 {
 		o := ex("o", i)
 		add(o, ex("product", 0), ex("P", r.IntN(300)))
