@@ -66,6 +66,9 @@ type Options struct {
 	noSubMemo bool
 	// noGate, for tests, evaluates every OPTIONAL's right side for each left solution (no leftGate).
 	noGate bool
+	// noNarrow, for tests, evaluates every operand that is not safe with the input's bindings on its own and joins
+	// it (independent), never with the narrowed bindings of narrowedExec.
+	noNarrow bool
 	// Memory, when set, is the server's budget shared by the queries running at once (memory.go): what this
 	// query holds is charged on it as well, and a query that would pass it stops with ErrServerMemory.
 	Memory *Memory
@@ -138,6 +141,7 @@ type evaluator struct {
 	nestedScans int                 // of them, those read by nestedSetScan
 	subjectSets int                 // and by subjectSet
 	chainSets   int                 // and by chainSet
+	narrowRuns  int                 // operands evaluated with narrowed bindings (narrowedExec)
 	trial       *trialWatch         // the trial evaluation in progress (trialSet), or nil
 	nextCheck   int                 // the steps at which loops next call interrupted
 	probes      int                 // index probes (probe), and those of them far from their cursor's previous one: effort
