@@ -6,7 +6,6 @@ import (
 
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
-	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // TestSafeAnswersMatchFresh asks safe about every operator of queries whose answer depends on which variables the
@@ -21,10 +20,7 @@ func TestSafeAnswersMatchFresh(t *testing.T) {
 		`SELECT * { ?x <http://ex.org/p> ?y MINUS { ?z <http://ex.org/q> ?w } BIND(?w + 1 AS ?v) }`,
 		`SELECT * { ?x <http://ex.org/p> ?y { SELECT ?z { ?z <http://ex.org/q> ?w } } }`,
 	} {
-		q, err := parser.Parse(src, parser.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		q := mustParse(t, src)
 		var ops []algebra.Op
 		algebra.Walk(q.Op, func(op algebra.Op) bool {
 			ops = append(ops, op)

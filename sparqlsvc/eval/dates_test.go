@@ -401,10 +401,7 @@ func runOrdered(t *testing.T, ds *Dataset, src string) []string {
 // runOrderedWith is runOrdered under opt (a row or memory budget).
 func runOrderedWith(t *testing.T, ds *Dataset, src string, opt Options) []string {
 	t.Helper()
-	q, err := parser.Parse(src, parser.Options{})
-	if err != nil {
-		t.Fatalf("%s: %v", src, err)
-	}
+	q := mustParse(t, src)
 	res, err := Run(context.Background(), ds, q, opt)
 	if err != nil {
 		t.Fatalf("%s (%d rows): %v", src, opt.MaxRows, err)

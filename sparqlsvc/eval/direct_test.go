@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/eval"
-	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // Values of top-level SELECT expressions and BINDs are not interned (eval.markDirect): they must still compare
@@ -29,24 +26,10 @@ func TestDirectExpressionValues(t *testing.T) {
 	ds := eval.FromIndex(build(t, qs))
 	run := func(src string, opt eval.Options) (*eval.Result, error) {
 		t.Helper()
-		q, err := parser.Parse(src, parser.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		q := eval.MustParse(t, src)
 		return eval.Run(context.Background(), ds, q, opt)
 	}
-	rows := func(r *eval.Result) []string {
-		var out []string
-		for _, row := range r.Rows {
-			var parts []string
-			for _, v := range row {
-				parts = append(parts, v.String())
-			}
-			out = append(out, strings.Join(parts, " "))
-		}
-		slices.Sort(out)
-		return out
-	}
+	rows := eval.SortedResult
 
 	r, err := run(`SELECT ?s ?w { ?s <http://ex.org/v> ?v ; <http://ex.org/label> ?l
 		BIND(?v + 1 AS ?u) BIND(STR(?u) AS ?w) FILTER(?w = ?l && sameTerm(?w, ?l)) }`, eval.Options{})

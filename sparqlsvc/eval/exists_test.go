@@ -10,7 +10,6 @@ import (
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
-	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // TestExistsMemoMatchesBruteForce tests NOT EXISTS and EXISTS once per (product, feature) solution, so each
@@ -69,10 +68,7 @@ func TestExistsMemoMatchesBruteForce(t *testing.T) {
 		return out
 	}
 	run := func(src string) []string {
-		q, err := parser.Parse(src, parser.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		q := mustParse(t, src)
 		res, err := Run(context.Background(), ds, q, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -116,10 +112,7 @@ func TestExistsMemoMatchesBruteForce(t *testing.T) {
 		`ASK { ?s ?p ?o FILTER EXISTS { ?s ?p ?x BIND(BNODE() AS ?b) } }`,
 		`ASK { ?s ?p ?o FILTER EXISTS { ?s ?p ?x FILTER EXISTS { SERVICE <http://ex.org/sparql> { ?x ?q ?y } } } }`,
 	} {
-		q, err := parser.Parse(src, parser.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		q := mustParse(t, src)
 		e := newEvaluator(context.Background(), ds, q, Options{})
 		var x *algebra.Exists
 		algebra.Walk(q.Op, func(op algebra.Op) bool {

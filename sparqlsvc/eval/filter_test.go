@@ -12,7 +12,6 @@ import (
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/builtin"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
-	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // TestFilterPushdownMatchesReference: a FILTER over a BGP tests each conjunct as soon as its variables are bound
@@ -54,10 +53,7 @@ func TestFilterPushdownMatchesReference(t *testing.T) {
 		if strings.HasPrefix(f, "BIND") { // BINDs and a FILTER: conjuncts not reading them move below (belowBinds)
 			src = `SELECT * { ` + bgp + ` ` + f + ` }`
 		}
-		q, err := parser.Parse(src, parser.Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
+		q := mustParse(t, src)
 		filter := firstOp[*algebra.Filter](q.Op)
 		if _, ok := filter.Op.(*algebra.BGP); !ok && !strings.Contains(src, "BIND") {
 			t.Fatalf("%s: the filter is over %T", src, filter.Op)
@@ -134,10 +130,7 @@ func TestValueRangesMatchReference(t *testing.T) {
 func checkV0Filter(t *testing.T, ds *Dataset, f string) (steps, all int64) {
 	t.Helper()
 	src := `SELECT ?s ?v { ?s <http://ex.org/v0> ?v FILTER(` + f + `) }`
-	q, err := parser.Parse(src, parser.Options{})
-	if err != nil {
-		t.Fatalf("%s: %v", src, err)
-	}
+	q := mustParse(t, src)
 	filter := firstOp[*algebra.Filter](q.Op)
 	got, steps := runFilter(t, ds, q, filter, src, false)
 	want, all := runFilter(t, ds, q, filter, src, true)
@@ -238,10 +231,7 @@ func TestAlwaysErrorFilterReadsNothing(t *testing.T) {
 		{`BOUND(?d) || xsd:time(?d) NOT IN (1)`, false},
 	} {
 		src := `PREFIX xsd: ` + xsd + `> SELECT ?s { ?s <http://ex.org/d> ?d ; <http://ex.org/p> ?p FILTER(` + c.f + `) }`
-		q, err := parser.Parse(src, parser.Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
+		q := mustParse(t, src)
 		filter := firstOp[*algebra.Filter](q.Op)
 		got, steps := runFilter(t, ds, q, filter, src, false)
 		want, _ := runFilter(t, ds, q, filter, src, true)
@@ -377,10 +367,7 @@ func TestFilterOverOptionalMatchesReference(t *testing.T) {
 		{`{ ?s ` + v + ` ?v } UNION { ?s ` + link + ` ?o } OPTIONAL { ?o ` + v + ` ?w } FILTER(?o != ?s && !BOUND(?w))`, false},
 	} {
 		src := `SELECT * { ` + c.where + ` }`
-		q, err := parser.Parse(src, parser.Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
+		q := mustParse(t, src)
 		filter := firstOp[*algebra.Filter](q.Op)
 		if _, ok := filter.Op.(*algebra.LeftJoin); !ok {
 			t.Fatalf("%s: the filter is over %T", src, filter.Op)

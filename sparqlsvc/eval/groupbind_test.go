@@ -12,7 +12,6 @@ import (
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
-	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // runKeyBind evaluates the SELECT query src, its groups rewritten where keyBindOf takes them or, when plain, as
@@ -20,10 +19,7 @@ import (
 // group was rewritten, and the evaluator's steps.
 func runKeyBind(t *testing.T, ds *Dataset, src string, plain bool) ([]string, bool, int) {
 	t.Helper()
-	q, err := parser.Parse(src, parser.Options{})
-	if err != nil {
-		t.Fatalf("%s: %v", src, err)
-	}
+	q := mustParse(t, src)
 	e := newEvaluator(context.Background(), ds, q, Options{})
 	var groups []*algebra.Group
 	algebra.Walk(q.Op, func(op algebra.Op) bool {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
-	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // TestGroupClosureMatchesReference: a GROUP BY over a closure joined with every solution of a pattern, counted per
@@ -84,10 +83,7 @@ func TestGroupClosureMatchesReference(t *testing.T) {
 // closureTaken reports whether groupClosure takes the first GROUP BY of src.
 func closureTaken(t *testing.T, ds *Dataset, src string) bool {
 	t.Helper()
-	q, err := parser.Parse(src, parser.Options{})
-	if err != nil {
-		t.Fatalf("%s: %v", src, err)
-	}
+	q := mustParse(t, src)
 	g := firstOp[*algebra.Group](q.Op)
 	e := newEvaluator(context.Background(), ds, q, Options{})
 	return e.closureGroupOf(g) != nil

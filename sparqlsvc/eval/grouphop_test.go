@@ -191,10 +191,7 @@ func TestMergeBest(t *testing.T) {
 		for _, name := range []string{"MIN", "MAX"} {
 			src := `SELECT (` + name + `(?o) AS ?m) { VALUES ?o { ` + c[0] + ` ` + c[1] + ` } }`
 			want, _ := runGroup(t, ds, src, true)
-			q, err := parser.Parse(src, parser.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			q := mustParse(t, src)
 			e := newEvaluator(context.Background(), ds, q, Options{})
 			var ids [2]ID
 			for i, v := range c {

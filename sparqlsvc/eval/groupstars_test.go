@@ -11,7 +11,6 @@ import (
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
-	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // TestGroupStarsMatchReference: COUNT(*) over a star or a UNION of stars counted per subject (groupStars) gives
@@ -122,10 +121,7 @@ func TestGroupStarsChargeOnce(t *testing.T) {
 			vals = append(vals, fmt.Sprint(i))
 		}
 		src := `SELECT * { VALUES ?x { ` + strings.Join(vals, " ") + ` } ` + star + ` }`
-		q, err := parser.Parse(src, parser.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		q := mustParse(t, src)
 		e := newEvaluator(context.Background(), ds, q, Options{})
 		rows := 0
 		if err := e.run(q.Op, e.newRow(), func([]ID) bool { rows++; return true }); err != nil || rows != outer {

@@ -23,10 +23,7 @@ func TestGrowingStringsStopAtTheBudget(t *testing.T) {
 	ds := eval.FromIndex(build(t, []rdf.Quad{rdf.Triple(s, rdf.IRI("http://ex.org/label"), rdf.String("ablative classic"))}))
 	run := func(src string) (*eval.Result, error) {
 		t.Helper()
-		q, err := parser.Parse(src, parser.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		q := eval.MustParse(t, src)
 		return eval.Run(context.Background(), ds, q, eval.Options{MaxMemory: 256 << 10, Timeout: time.Minute})
 	}
 	doublings := func(n int) string {

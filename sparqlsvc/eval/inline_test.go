@@ -13,7 +13,6 @@ import (
 	"github.com/ldhub/ldhub/sparqlsvc/builtin"
 	"github.com/ldhub/ldhub/sparqlsvc/eval"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
-	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // TestInlineNumbersKeepTheirTerms: numbers and dates held in their ids (index.IsInline) are the same terms as
@@ -87,10 +86,7 @@ func TestInlineNumbersKeepTheirTerms(t *testing.T) {
 
 func checkRows(t *testing.T, ds *eval.Dataset, query, want string) {
 	t.Helper()
-	q, err := parser.Parse(query, parser.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := eval.MustParse(t, query)
 	res, err := eval.Run(context.Background(), ds, q, eval.Options{})
 	if err != nil {
 		t.Fatalf("%s: %v", query, err)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
-	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // TestLateExistsAnsweredAgain: a FILTER (NOT) EXISTS over a BGP whose solutions come in runs of one vendor (a scan
@@ -46,10 +45,7 @@ func TestLateExistsAnsweredAgain(t *testing.T) {
 	ds := FromIndex(b.Build())
 	run := func(src string, noMemo bool, semiJoin int) ([]string, int) {
 		t.Helper()
-		q, err := parser.Parse(src, parser.Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
+		q := mustParse(t, src)
 		e := newEvaluator(context.Background(), ds, q, Options{semiJoin: semiJoin})
 		e.noMemo = noMemo
 		var out []string

@@ -11,16 +11,12 @@ import (
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
-	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // runMemo runs a SELECT with the memos on or off, returning its solutions sorted.
 func runMemo(t *testing.T, ds *Dataset, src string, noMemo bool) []string {
 	t.Helper()
-	q, err := parser.Parse(src, parser.Options{})
-	if err != nil {
-		t.Fatalf("%s: %v", src, err)
-	}
+	q := mustParse(t, src)
 	e := newEvaluator(context.Background(), ds, q, Options{})
 	e.noMemo = noMemo
 	c := &collector{res: &Result{}}
@@ -139,10 +135,7 @@ func TestBindMemoWithinBudget(t *testing.T) {
 	ds := FromIndex(b.Build())
 	// 200 values of 20 000 characters: 4 MB, over half of a 1 MB budget.
 	src := `SELECT ?s ?c { ?s <http://ex.org/v> ?v BIND(CONCAT(STR(?v), "` + strings.Repeat("x", 20000) + `") AS ?c) }`
-	q, err := parser.Parse(src, parser.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := mustParse(t, src)
 	var rows [2]int
 	for i, noMemo := range []bool{true, false} {
 		e := newEvaluator(context.Background(), ds, q, Options{MaxMemory: 1 << 20})
@@ -248,10 +241,7 @@ func TestSumMemoMatchesEveryRow(t *testing.T) {
 		{pre + `SELECT ?g (SUM(IF(?a > 5, 1, 0)) AS ?x) { ?s :g0 ?g ; :p1 ?a } GROUP BY ?g`, "none"},
 	}
 	for i, c := range cases {
-		q, err := parser.Parse(c.src, parser.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		q := mustParse(t, c.src)
 		var got [2]string
 		var memos map[*algebra.Aggregate]*sumMemo
 		for j, noMemo := range []bool{true, false} {

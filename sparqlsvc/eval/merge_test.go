@@ -9,7 +9,6 @@ import (
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/eval"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
-	"github.com/ldhub/ldhub/sparqlsvc/parser"
 	"github.com/ldhub/ldhub/sparqlsvc/results"
 )
 
@@ -69,10 +68,7 @@ func TestMergedDefaultGraph(t *testing.T) {
 		`DESCRIBE <http://ex.org/n5>`,
 	}
 	for _, src := range queries {
-		q, err := parser.Parse(src, parser.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		q := eval.MustParse(t, src)
 		want, err := eval.Run(context.Background(), union, q, eval.Options{})
 		if err != nil {
 			t.Fatal(err)

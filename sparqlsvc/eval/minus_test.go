@@ -11,7 +11,6 @@ import (
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/eval"
-	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // MINUS (grouped by a slot every right row binds, eval.minusIndex) removes exactly the left solutions the
@@ -27,10 +26,7 @@ func TestMinusMatchesDefinition(t *testing.T) {
 	ds := eval.FromIndex(build(t, qs))
 	solutions := func(src string) []map[string]rdf.Term {
 		t.Helper()
-		q, err := parser.Parse(src, parser.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		q := eval.MustParse(t, src)
 		res, err := eval.Run(context.Background(), ds, q, eval.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -128,10 +124,7 @@ func TestMinusProbesRightPerLeftSolution(t *testing.T) {
 	}
 	ds := eval.FromIndex(build(t, qs))
 	run := func(src string) ([]string, error) {
-		q, err := parser.Parse(src, parser.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		q := eval.MustParse(t, src)
 		res, err := eval.Run(context.Background(), ds, q, eval.Options{MaxRows: 1000})
 		if err != nil {
 			return nil, err

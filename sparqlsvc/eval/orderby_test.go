@@ -44,23 +44,7 @@ func TestOrderByLimitMatchesFullSort(t *testing.T) {
 	ds := eval.FromIndex(build(t, qs))
 	run := func(src string) []string {
 		t.Helper()
-		q, err := parser.Parse(src, parser.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := eval.Run(context.Background(), ds, q, eval.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, row := range res.Rows {
-			var parts []string
-			for _, v := range row {
-				parts = append(parts, v.String())
-			}
-			out = append(out, strings.Join(parts, " "))
-		}
-		return out
+		return eval.ResultRows(eval.MustRun(t, ds, src, eval.Options{}))
 	}
 	for _, order := range []string{"?v", "DESC(?v)", "?k DESC(?v)", "DESC(?k) ?v ?s", "STR(?v)", "DESC(?v + 1)"} {
 		body := `SELECT ?s ?k ?v { ?s <http://ex.org/k> ?k OPTIONAL { ?s <http://ex.org/v> ?v } } ORDER BY ` + order

@@ -6,7 +6,6 @@ import (
 	"unsafe"
 
 	"github.com/ldhub/ldhub/sparqlsvc/builtin"
-	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // TestOrderByChargesItsBuffer: a full sort charges its buffer's items (by its capacity), besides each row and its
@@ -27,10 +26,7 @@ func TestOrderByChargesItsBuffer(t *testing.T) {
 // runSelect runs a SELECT as Stream does, returning its evaluator (what it charged) and its answer.
 func runSelect(t *testing.T, ds *Dataset, src string) (*evaluator, *Result) {
 	t.Helper()
-	q, err := parser.Parse(src, parser.Options{})
-	if err != nil {
-		t.Fatalf("%s: %v", src, err)
-	}
+	q := mustParse(t, src)
 	e := newEvaluator(context.Background(), ds, q, Options{})
 	c := &collector{res: &Result{}}
 	if err := e.selectQuery(q, c); err != nil {

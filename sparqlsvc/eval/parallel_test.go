@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/ldhub/ldhub/content/rdf"
-	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // parallelData is a random graph for the parallel tests: subjects with a number (p0), a tagged or plain string
@@ -81,10 +80,7 @@ func fixedCosts(chain, consumer time.Duration) func(int, time.Duration, time.Dur
 
 func runText(t testing.TB, ds *Dataset, src string, opt Options) (*Result, error) {
 	t.Helper()
-	q, err := parser.Parse(src, parser.Options{})
-	if err != nil {
-		t.Fatalf("%s: %v", src, err)
-	}
+	q := mustParse(t, src)
 	return Run(context.Background(), ds, q, opt)
 }
 
@@ -253,10 +249,7 @@ func (s *cancelSink) Row(v []rdf.Term) error {
 func TestParallelCancelAndPanic(t *testing.T) {
 	ds := parallelData(t, 3000, 11)
 	src := `SELECT ?s ?o { ?s <http://ex.org/p0> ?v . ?s <http://ex.org/p2>* ?o }`
-	q, err := parser.Parse(src, parser.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := mustParse(t, src)
 	cores := NewCores(4)
 	for range 5 {
 		ctx, cancel := context.WithCancel(context.Background())

@@ -10,7 +10,6 @@ import (
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
-	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // pathWorld is random data for the path tests with its own answers worked out by brute force: items typed with
@@ -97,10 +96,7 @@ func newPathWorld(t *testing.T) *pathWorld {
 
 func (w *pathWorld) run(t *testing.T, src string) [][]string {
 	t.Helper()
-	q, err := parser.Parse(src, parser.Options{})
-	if err != nil {
-		t.Fatalf("%s: %v", src, err)
-	}
+	q := mustParse(t, src)
 	res, err := Run(context.Background(), w.ds, q, Options{})
 	if err != nil {
 		t.Fatalf("%s: %v", src, err)

@@ -24,17 +24,7 @@ func hierarchyDates(t *testing.T, seed uint64) *Dataset {
 	r := rand.New(rand.NewPCG(seed, 81))
 	sub, typ := rdf.IRI("http://ex.org/sub"), rdf.IRI("http://ex.org/type")
 	label, date := rdf.IRI("http://ex.org/label"), rdf.IRI("http://ex.org/date")
-	b := index.NewBuilder()
-	add := func(s, p, o rdf.Term) {
-		q := rdf.Triple(s, p, o)
-		if err := b.Add(q); err != nil {
-			t.Fatal(err)
-		}
-		q.G = ex("g", r.IntN(2))
-		if err := b.Add(q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAddingCopies(t, r)
 	xsd := rdf.XSDNS
 	dateOf := func() rdf.Term {
 		day := fmt.Sprintf("%04d-%02d-%02d", 2004+r.IntN(4), 1+r.IntN(3), 1+r.IntN(31))

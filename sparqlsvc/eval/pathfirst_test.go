@@ -10,7 +10,6 @@ import (
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/index"
-	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // reviewWorld is random data for an EXISTS over a path anchored on a constant, tested per person: persons in two
@@ -151,10 +150,7 @@ SELECT ?person (COUNT(?review) AS ?n) WHERE {
 					t.Fatalf("seed %d: %s: the brute force found nothing", seed, src)
 				}
 				for _, semi := range []int{-1, 0, 1} {
-					q, err := parser.Parse(src, parser.Options{})
-					if err != nil {
-						t.Fatal(err)
-					}
+					q := mustParse(t, src)
 					e := newEvaluator(context.Background(), w.ds, q, Options{})
 					e.opt.semiJoin = semi
 					c := &collector{res: &Result{Form: q.Form}}

@@ -78,10 +78,7 @@ func TestPlanStartsFromTheStar(t *testing.T) {
 	}
 	src := `SELECT * WHERE { ?offer <http://ex.org/type0> <http://ex.org/Offer0> ; <http://ex.org/vendor0> ?vendor ;
 		<http://ex.org/price0> ?price ; <http://ex.org/days0> ?days . ?vendor <http://ex.org/country0> ?country }`
-	q, err := parser.Parse(src, parser.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := mustParse(t, src)
 	bgp := firstOp[*algebra.BGP](q.Op)
 	ds := FromIndex(b.Build())
 	e := newEvaluator(context.Background(), ds, q, Options{})
@@ -154,10 +151,7 @@ func TestPlanPrefersFilteredPatterns(t *testing.T) {
 // known (filteredBGP), and returns the evaluator that holds the plan and the solutions.
 func planFiltered(t *testing.T, ds *Dataset, src string) (*evaluator, *algebra.Query, []string) {
 	t.Helper()
-	q, err := parser.Parse(src, parser.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := mustParse(t, src)
 	e := newEvaluator(context.Background(), ds, q, Options{})
 	var rows []string
 	var ferr error
@@ -181,10 +175,7 @@ func TestPlanScansStarBySubject(t *testing.T) {
 	}
 	ds := FromIndex(b.Build())
 	src := `SELECT * WHERE { ?offer <http://ex.org/price0> ?price ; <http://ex.org/days0> ?days ; <http://ex.org/from0> ?from }`
-	q, err := parser.Parse(src, parser.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := mustParse(t, src)
 	bgp := firstOp[*algebra.BGP](q.Op)
 	e := newEvaluator(context.Background(), ds, q, Options{})
 	e.plan(bgp, varset{})
@@ -255,10 +246,7 @@ func TestPlanKeepsGroupOrder(t *testing.T) {
 			count[g.Value]++
 		}
 		ds := FromIndex(b.Build())
-		q, err := parser.Parse(tc.query, parser.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		q := mustParse(t, tc.query)
 		bgp := firstOp[*algebra.BGP](q.Op)
 		e := newEvaluator(context.Background(), ds, q, Options{})
 		e.plan(bgp, varset{})

@@ -33,10 +33,7 @@ func TestObjectIndexMatchesBruteForce(t *testing.T) {
 	}
 	ds := FromIndex(b.Build())
 	run := func(src string) ([]string, *evaluator) {
-		q, err := parser.Parse(src, parser.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		q := mustParse(t, src)
 		// The NOT EXISTS is evaluated per row (no set of its pattern's solutions, existsBySet), whose probes
 		// this test is about.
 		e := newEvaluator(context.Background(), ds, q, Options{semiJoin: -1})

@@ -165,10 +165,7 @@ func TestExistsSemiJoinMatchesBruteForce(t *testing.T) {
 // the evaluator for its counts.
 func semiRun(t *testing.T, ds *Dataset, src string, opt Options) (*Result, *evaluator) {
 	t.Helper()
-	q, err := parser.Parse(src, parser.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := mustParse(t, src)
 	e := newEvaluator(context.Background(), ds, q, opt)
 	c := &collector{res: &Result{}}
 	if err := e.selectQuery(q, c); err != nil {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/eval"
-	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
 // A GROUP BY subquery joined back to an outer pattern that binds its key (eval.safeGroup) is run per outer
@@ -43,10 +42,7 @@ func TestGroupSubqueryPerOuterSolution(t *testing.T) {
 	}
 	ds := eval.FromIndex(build(t, qs))
 	run := func(src string, maxRows int) ([]string, error) {
-		q, err := parser.Parse(src, parser.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		q := eval.MustParse(t, src)
 		res, err := eval.Run(context.Background(), ds, q, eval.Options{MaxRows: maxRows})
 		if err != nil {
 			return nil, err

@@ -23,17 +23,7 @@ import (
 // evaluation takes fewer steps than as written (evaluating each twin, the old behaviour, fails that).
 func TestSubMemoMatchesWritten(t *testing.T) {
 	r := rand.New(rand.NewPCG(18, 4))
-	b := index.NewBuilder()
-	add := func(s, p, o rdf.Term) {
-		q := rdf.Triple(s, p, o)
-		if err := b.Add(q); err != nil {
-			t.Fatal(err)
-		}
-		q.G = ex("g", r.IntN(2))
-		if err := b.Add(q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, add := builderAddingCopies(t, r)
 	for v := range 40 {
 		add(ex("v", v), ex("country", 0), ex("C", r.IntN(4)))
 	}

@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -89,4 +90,29 @@ func sortedResult(res *Result) []string {
 	rows := resultRows(res)
 	slices.Sort(rows)
 	return rows
+}
+
+// The helpers the package's external tests (package eval_test) share with its own.
+var (
+	MustParse    = mustParse
+	MustRun      = mustRun
+	ResultRows   = resultRows
+	SortedResult = sortedResult
+)
+
+// builderAddingCopies returns an index builder and a function that adds a triple to its default graph and a copy to
+// one of the named graphs http://ex.org/g0 and g1, picked by r: patterns in GRAPH ?g or over FROM then meet parts
+// of the data.
+func builderAddingCopies(t testing.TB, r *rand.Rand) (*index.Builder, func(s, p, o rdf.Term)) {
+	b := index.NewBuilder()
+	return b, func(s, p, o rdf.Term) {
+		q := rdf.Triple(s, p, o)
+		if err := b.Add(q); err != nil {
+			t.Fatal(err)
+		}
+		q.G = ex("g", r.IntN(2))
+		if err := b.Add(q); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

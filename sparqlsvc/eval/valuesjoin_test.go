@@ -48,26 +48,12 @@ func TestValuesHashJoinMatchesBindJoin(t *testing.T) {
 	}
 	took := 0
 	for _, q := range queries {
-		src := "PREFIX : <http://ex.org/> " + q
-		want, _, _, err := runHash(t, ds, src, -1, 0)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		got, built, _, err := runHash(t, ds, src, 1, 0)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
+		built := matchBindJoin(t, ds, q)
 		if built > 0 {
 			took++
 		}
 		if strings.Contains(q, "not split") && built > 0 {
 			t.Errorf("%s: evaluated as a hash join", q)
-		}
-		if strings.Contains(q, "ORDER BY") && !slices.Equal(resultRows(got), resultRows(want)) {
-			t.Errorf("%s: ordered solutions differ", q)
-		}
-		if g, w := sortedResult(got), sortedResult(want); !slices.Equal(g, w) {
-			t.Errorf("%s: %d solutions, bind join %d", q, len(g), len(w))
 		}
 	}
 	if took < len(queries)/3 {
