@@ -201,14 +201,7 @@ func TestMinusInsideExists(t *testing.T) {
 		// Outside EXISTS nothing changes: ?x shared through the left operand.
 		{`?x :p ?v MINUS { ?x :q ?z }`, []string{"b"}},
 	} {
-		q, err := parser.Parse(`PREFIX : <http://e/> SELECT ?x WHERE { `+c.where+` }`, parser.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := eval.Run(context.Background(), ds, q, eval.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := eval.MustRun(t, ds, `PREFIX : <http://e/> SELECT ?x WHERE { `+c.where+` }`, eval.Options{})
 		var got []string
 		for _, row := range res.Rows {
 			got = append(got, strings.TrimPrefix(row[0].Value, "http://e/"))
