@@ -10,7 +10,6 @@ import (
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
 	"github.com/ldhub/ldhub/sparqlsvc/builtin"
-	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
 // TestDateTimeCastIDMatchesCast: xsd:dateTime(?v), xsd:dateTime(STR(?v)) and xsd:dateTime(xsd:string(?v)) answered
@@ -32,12 +31,10 @@ func TestDateTimeCastIDMatchesCast(t *testing.T) {
 		rdf.Literal("7", rdf.XSDInteger), rdf.IRI("http://ex.org/2008-06-01T10:20:30Z"),
 		rdf.LangString("2008-06-01T10:20:30Z", "en"),
 	}
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	for i, v := range pool {
 		s := rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i))
-		if err := b.Add(rdf.Triple(s, rdf.IRI("http://ex.org/v"), v)); err != nil {
-			t.Fatal(err)
-		}
+		add(s, rdf.IRI("http://ex.org/v"), v)
 	}
 	ds := FromIndex(b.Build())
 	strOf := map[string]func(rdf.Term) (rdf.Term, error){
@@ -125,15 +122,13 @@ func TestComputedKeyRuns(t *testing.T) {
 		rdf.IRI("http://ex.org/x"), rdf.String("abc"), rdf.Literal("2010-01-01", xsd+"date"),
 		rdf.LangString("chat", "en"), rdf.LangString("chat", "fr"), rdf.String("chat"), rdf.Literal("chat", "http://ex.org/t"),
 	}
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	// SUBSTR(STR(?v), 1, 4); SUBSTR(?v, 1, 4), an error but on strings and language strings; COALESCE(?v, 0),
 	// the term itself (values differing only in their tag or datatype are other keys).
 	want := [3]map[string]int{{}, {}, {}}
 	for i := range 600 {
 		v := pool[(i/7+i%3)%len(pool)]
-		if err := b.Add(rdf.Triple(exIRI("s%d", i), rdf.IRI("http://ex.org/v"), v)); err != nil {
-			t.Fatal(err)
-		}
+		add(exIRI("s%d", i), rdf.IRI("http://ex.org/v"), v)
 		k := fmt.Sprintf("%q", v.Value[:min(4, len(v.Value))])
 		want[0][k]++
 		want[2][v.String()]++

@@ -54,15 +54,13 @@ func dateData(t *testing.T, r *rand.Rand, n int) (*Dataset, [][3]rdf.Term) {
 // dateDataOf is dateData with the values term makes.
 func dateDataOf(t *testing.T, r *rand.Rand, n int, term func(*rand.Rand) rdf.Term) (*Dataset, [][3]rdf.Term) {
 	t.Helper()
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	var triples [][3]rdf.Term
 	for i := range n {
 		s := rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i))
 		for _, p := range []string{"v0", "v1"} {
 			tr := [3]rdf.Term{s, rdf.IRI("http://ex.org/" + p), term(r)}
-			if err := b.Add(rdf.Triple(tr[0], tr[1], tr[2])); err != nil {
-				t.Fatal(err)
-			}
+			add(tr[0], tr[1], tr[2])
 			triples = append(triples, tr)
 		}
 	}
@@ -300,7 +298,7 @@ func runQuery(t *testing.T, ds *Dataset, src string) ([]string, int64) {
 func TestOrderByDatesMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 26))
 	xsd := rdf.XSDNS
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	type pair struct{ s, v rdf.Term }
 	pairs := map[string][]pair{} // v: dateTimes only; w: with numbers and strings
 	for i := range 2400 {
@@ -320,17 +318,13 @@ func TestOrderByDatesMatchesReference(t *testing.T) {
 				[]string{"Z", "+01:00", "-05:00"}[r.IntN(3)]), xsd+"dateTime")
 		}
 		p := pair{rdf.IRI(fmt.Sprintf("http://ex.org/s%04d", i)), v}
-		if err := b.Add(rdf.Triple(p.s, rdf.IRI("http://ex.org/"+pred), p.v)); err != nil {
-			t.Fatal(err)
-		}
+		add(p.s, rdf.IRI("http://ex.org/"+pred), p.v)
 		pairs[pred] = append(pairs[pred], p)
 	}
 	for i := range 400 { // xsd:dates alone, all held in their ids
 		p := pair{rdf.IRI(fmt.Sprintf("http://ex.org/d%04d", i)),
 			rdf.Literal(fmt.Sprintf("%d-%02d-%02d", 2000+r.IntN(3), 1+r.IntN(3), 1+r.IntN(31)), xsd+"date")}
-		if err := b.Add(rdf.Triple(p.s, rdf.IRI("http://ex.org/u"), p.v)); err != nil {
-			t.Fatal(err)
-		}
+		add(p.s, rdf.IRI("http://ex.org/u"), p.v)
 		pairs["u"] = append(pairs["u"], p)
 	}
 	for i := range 400 { // numbers held in their ids (compared by value, sortItems.compareKey), equal values in
@@ -347,9 +341,7 @@ func TestOrderByDatesMatchesReference(t *testing.T) {
 			n = rdf.Literal(fmt.Sprintf("%.*f", scale, float64(v)/float64(1+r.IntN(4))), rdf.XSDDecimal)
 		}
 		p := pair{rdf.IRI(fmt.Sprintf("http://ex.org/n%04d", i)), n}
-		if err := b.Add(rdf.Triple(p.s, rdf.IRI("http://ex.org/n"), p.v)); err != nil {
-			t.Fatal(err)
-		}
+		add(p.s, rdf.IRI("http://ex.org/n"), p.v)
 		pairs["n"] = append(pairs["n"], p)
 	}
 	ds := FromIndex(b.Build())
@@ -425,7 +417,7 @@ func TestDateVariablesMatchReference(t *testing.T) {
 			[]string{"", "Z"}[r.IntN(2)]), xsd+"dateTime")
 	}
 	for _, twoWays := range []bool{false, true} {
-		b := index.NewBuilder()
+		b, add := builderAdding(t)
 		type row struct{ s, v, w rdf.Term }
 		var rows []row
 		for i := range 1500 {
@@ -439,9 +431,7 @@ func TestDateVariablesMatchReference(t *testing.T) {
 				x.w = rdf.Literal(fmt.Sprintf("2008-01-15T%02d:30:00+01:00", h+1), xsd+"dateTime")
 			}
 			for _, tr := range [][3]rdf.Term{{x.s, rdf.IRI("http://ex.org/v0"), x.v}, {x.s, rdf.IRI("http://ex.org/v1"), x.w}} {
-				if err := b.Add(rdf.Triple(tr[0], tr[1], tr[2])); err != nil {
-					t.Fatal(err)
-				}
+				add(tr[0], tr[1], tr[2])
 			}
 			rows = append(rows, x)
 		}
@@ -551,13 +541,11 @@ func windowTerm(r *rand.Rand) rdf.Term {
 // must read fewer rows than the whole predicate when the window is narrow.
 func TestFieldWindowsMatchReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	var triples [][3]rdf.Term
 	for i := range 3000 {
 		tr := [3]rdf.Term{rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i)), rdf.IRI("http://ex.org/v0"), windowTerm(r)}
-		if err := b.Add(rdf.Triple(tr[0], tr[1], tr[2])); err != nil {
-			t.Fatal(err)
-		}
+		add(tr[0], tr[1], tr[2])
 		triples = append(triples, tr)
 	}
 	// Readings at the ends of the windows checked below, in the timezones furthest from their instants.
@@ -565,9 +553,7 @@ func TestFieldWindowsMatchReference(t *testing.T) {
 		"2008-02-29T23:59:59Z", "2007-12-31T23:59:30-14:00", "2009-01-01T00:00:00+14:59", "2008-03-31T23:59:59-14:59",
 		"2008-03-01T00:00:00+14:59", "2009-01-02T23:59:00-14:00"} {
 		tr := [3]rdf.Term{rdf.IRI(fmt.Sprintf("http://ex.org/e%d", i)), rdf.IRI("http://ex.org/v0"), rdf.Literal(v, rdf.XSDNS+"dateTime")}
-		if err := b.Add(rdf.Triple(tr[0], tr[1], tr[2])); err != nil {
-			t.Fatal(err)
-		}
+		add(tr[0], tr[1], tr[2])
 		triples = append(triples, tr)
 	}
 	ds := FromIndex(b.Build())
@@ -677,14 +663,12 @@ func TestFieldWindowsMatchReference(t *testing.T) {
 // COALESCE, ||), and when a solution coming in binds the variable already (VALUES).
 func TestBindFilterSubstitutionMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(43, 44))
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	type sv struct{ s, v rdf.Term }
 	var data []sv
 	for i := range 2000 {
 		x := sv{rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i)), windowTerm(r)}
-		if err := b.Add(rdf.Triple(x.s, rdf.IRI("http://ex.org/v0"), x.v)); err != nil {
-			t.Fatal(err)
-		}
+		add(x.s, rdf.IRI("http://ex.org/v0"), x.v)
 		data = append(data, x)
 	}
 	ds := FromIndex(b.Build())
@@ -786,13 +770,11 @@ func secondsTerm(r *rand.Rand) rdf.Term {
 // ids, a double, a string, fractions longer than the constant's scale.
 func TestSecondsMatchReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	var objs []rdf.Term
 	for i := range 1500 {
 		o := secondsTerm(r)
-		if err := b.Add(rdf.Triple(rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i)), rdf.IRI("http://ex.org/v0"), o)); err != nil {
-			t.Fatal(err)
-		}
+		add(rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i)), rdf.IRI("http://ex.org/v0"), o)
 		objs = append(objs, o)
 	}
 	ds := FromIndex(b.Build())

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
-	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
 // TestInlineDateSearchesSkipInvalidForms: FILTER comparisons and INs over a pattern whose objects are mostly inline
@@ -19,7 +18,7 @@ func TestInlineDateSearchesSkipInvalidForms(t *testing.T) {
 	xsd := rdf.XSDNS
 	for seed := range uint64(6) {
 		r := rand.New(rand.NewPCG(seed, 31))
-		b := index.NewBuilder()
+		b, add := builderAdding(t)
 		var objs [][2]rdf.Term
 		for i := range 90 + r.IntN(200) {
 			s := rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i))
@@ -28,9 +27,7 @@ func TestInlineDateSearchesSkipInvalidForms(t *testing.T) {
 			if r.IntN(10) == 0 {
 				o = rdf.Literal(day+"Z", xsd+"date")
 			}
-			if err := b.Add(rdf.Triple(s, rdf.IRI("http://ex.org/date"), o)); err != nil {
-				t.Fatal(err)
-			}
+			add(s, rdf.IRI("http://ex.org/date"), o)
 			objs = append(objs, [2]rdf.Term{s, o})
 		}
 		ds := FromIndex(b.Build())

@@ -10,7 +10,6 @@ import (
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
-	"github.com/ldhub/ldhub/sparqlsvc/index"
 	"github.com/ldhub/ldhub/sparqlsvc/parser"
 )
 
@@ -20,13 +19,11 @@ import (
 // lacks. Shapes that project the subject or filter on it are not read so.
 func TestDistinctRunsMatchJoin(t *testing.T) {
 	r := rand.New(rand.NewPCG(101, 102))
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	for i := range 2000 {
 		objs := []rdf.Term{ex("c", r.IntN(12)), rdf.Literal(fmt.Sprint(r.IntN(9)-2), rdf.XSDInteger), rdf.LangString(fmt.Sprintf("w%d", r.IntN(5)), "en")}
 		for k := range 1 + r.IntN(3) {
-			if err := b.Add(rdf.Triple(ex("s", i), ex("p", k%2), objs[r.IntN(len(objs))])); err != nil {
-				t.Fatal(err)
-			}
+			add(ex("s", i), ex("p", k%2), objs[r.IntN(len(objs))])
 		}
 	}
 	ds := FromIndex(b.Build())

@@ -21,16 +21,12 @@ import (
 func TestFilterPushdownMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
 	vals := aggregateValues()
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	for i := range 300 {
 		for range 1 + r.IntN(2) {
-			if err := b.Add(rdf.Triple(ex("s", i), ex("v", 0), vals[r.IntN(len(vals))])); err != nil {
-				t.Fatal(err)
-			}
+			add(ex("s", i), ex("v", 0), vals[r.IntN(len(vals))])
 		}
-		if err := b.Add(rdf.Triple(ex("s", i), ex("link", 0), ex("s", r.IntN(300)))); err != nil {
-			t.Fatal(err)
-		}
+		add(ex("s", i), ex("link", 0), ex("s", r.IntN(300)))
 	}
 	ds := FromIndex(b.Build())
 	bgp := `?s <http://ex.org/v0> ?v ; <http://ex.org/link0> ?o . ?o <http://ex.org/v0> ?w`
@@ -95,11 +91,9 @@ func TestValueRangesMatchReference(t *testing.T) {
 		}
 		return ex("o", n)
 	}
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	for i := range 3000 {
-		if err := b.Add(rdf.Triple(ex("s", i), ex("v", 0), value())); err != nil {
-			t.Fatal(err)
-		}
+		add(ex("s", i), ex("v", 0), value())
 	}
 	ds := FromIndex(b.Build())
 	for _, f := range []string{
@@ -200,16 +194,14 @@ func TestInlineDateFormsSkipped(t *testing.T) {
 // run at all; forms that may absorb the error (||, COALESCE, IF, a cast the evaluator knows) are evaluated as before.
 // The answers must be the reference's in both cases.
 func TestAlwaysErrorFilterReadsNothing(t *testing.T) {
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	for i := range 200 {
 		s := rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i))
 		for _, tr := range [][2]rdf.Term{
 			{rdf.IRI("http://ex.org/d"), rdf.Literal(fmt.Sprintf("2008-03-%02dT10:00:00", 1+i%28), rdf.XSDNS+"dateTime")},
 			{rdf.IRI("http://ex.org/p"), rdf.Literal(fmt.Sprintf("2008-03-%02d", 1+i%20), rdf.XSDNS+"date")},
 		} {
-			if err := b.Add(rdf.Triple(s, tr[0], tr[1])); err != nil {
-				t.Fatal(err)
-			}
+			add(s, tr[0], tr[1])
 		}
 	}
 	ds := FromIndex(b.Build())
@@ -251,7 +243,7 @@ func TestAlwaysErrorFilterReadsNothing(t *testing.T) {
 // the product was published", keeps exactly the rows whose day is earlier, and the timezone of the date part is
 // the dateTime's own.
 func TestDateCastComparesDates(t *testing.T) {
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	want := 0
 	for i := range 120 {
 		s := rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i))
@@ -263,9 +255,7 @@ func TestDateCastComparesDates(t *testing.T) {
 			{rdf.IRI("http://ex.org/d"), rdf.Literal(fmt.Sprintf("2008-03-%02dT23:59:59", day), rdf.XSDNS+"dateTime")},
 			{rdf.IRI("http://ex.org/p"), rdf.Literal(fmt.Sprintf("2008-03-%02d", pub), rdf.XSDNS+"date")},
 		} {
-			if err := b.Add(rdf.Triple(s, tr[0], tr[1])); err != nil {
-				t.Fatal(err)
-			}
+			add(s, tr[0], tr[1])
 		}
 	}
 	ds := FromIndex(b.Build())
@@ -290,16 +280,14 @@ func TestClassConstantFiltersMatchReference(t *testing.T) {
 	mixed, _ := dateData(t, r, 2000)
 	// Only values of the dictionary's date blocks (valid dateTimes, dates with a timezone): there the conjuncts are
 	// decided for every row and not tested again.
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	for i := 0; i < 2000; {
 		o := dateTerm(r)
 		isDate := o.Datatype == rdf.XSDNS+"date"
 		if v, ok := builtin.DateValueOf(o.Value, isDate); !ok || (isDate && !v.Class.HasZone()) || (!isDate && o.Datatype != rdf.XSDNS+"dateTime") {
 			continue
 		}
-		if err := b.Add(rdf.Triple(rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i)), rdf.IRI("http://ex.org/v0"), o)); err != nil {
-			t.Fatal(err)
-		}
+		add(rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i)), rdf.IRI("http://ex.org/v0"), o)
 		i++
 	}
 	onlyBlocks := FromIndex(b.Build())
@@ -333,17 +321,13 @@ func TestClassConstantFiltersMatchReference(t *testing.T) {
 func TestFilterOverOptionalMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(16, 4))
 	vals := aggregateValues()
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	for i := range 300 {
 		for range r.IntN(3) {
-			if err := b.Add(rdf.Triple(ex("s", i), ex("v", 0), vals[r.IntN(len(vals))])); err != nil {
-				t.Fatal(err)
-			}
+			add(ex("s", i), ex("v", 0), vals[r.IntN(len(vals))])
 		}
 		if r.IntN(3) > 0 {
-			if err := b.Add(rdf.Triple(ex("s", i), ex("link", 0), ex("s", r.IntN(300)))); err != nil {
-				t.Fatal(err)
-			}
+			add(ex("s", i), ex("link", 0), ex("s", r.IntN(300)))
 		}
 	}
 	ds := FromIndex(b.Build())

@@ -196,11 +196,9 @@ func (e *evaluator) collectRows(out *[]string) emitFn {
 // ids past the dictionary's (computed values) stay in the map; a group of a GROUP BY never takes the bitmap, nor
 // one whose budget has no room for it; every id met is met, no other.
 func TestDistinctSeenBits(t *testing.T) {
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	for i := range 4000 {
-		if err := b.Add(rdf.Triple(rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i)), rdf.IRI("http://ex.org/p"), rdf.IRI(fmt.Sprintf("http://ex.org/o%d", i)))); err != nil {
-			t.Fatal(err)
-		}
+		add(rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i)), rdf.IRI("http://ex.org/p"), rdf.IRI(fmt.Sprintf("http://ex.org/o%d", i)))
 	}
 	ds := FromIndex(b.Build())
 	q, err := parser.Parse(`SELECT (COUNT(DISTINCT ?o) AS ?n) { ?s <http://ex.org/p> ?o }`, parser.Options{})

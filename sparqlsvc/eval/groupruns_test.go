@@ -23,7 +23,7 @@ import (
 func TestGroupRunsMatchReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(71, 72))
 	vals := aggregateValues()
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	for i := range 3000 {
 		// p0: few values, long runs; p1: numbers of a few values and dates; p2: mostly distinct dateTimes.
 		adds := [][2]rdf.Term{
@@ -33,9 +33,7 @@ func TestGroupRunsMatchReference(t *testing.T) {
 			{ex("p", 2), rdf.Literal(fmt.Sprintf("2008-03-%02dT%02d:%02d:%02d.%dZ", 1+r.IntN(28), r.IntN(24), r.IntN(60), r.IntN(60), r.IntN(10)), rdf.XSDNS+"dateTime")},
 		}
 		for _, a := range adds[:1+r.IntN(4)] {
-			if err := b.Add(rdf.Triple(ex("s", i), a[0], a[1])); err != nil {
-				t.Fatal(err)
-			}
+			add(ex("s", i), a[0], a[1])
 		}
 	}
 	ds := FromIndex(b.Build())
@@ -87,12 +85,10 @@ func TestGroupRunsMatchReference(t *testing.T) {
 // answered from ids is left to the split scan (groupRuns declines); SECONDS against a number and a proven range
 // stay with groupRuns; on one core every form does.
 func TestGroupRunsLeaveCostlyFiltersToSplits(t *testing.T) {
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	for i := range 200 {
 		o := rdf.Literal(fmt.Sprintf("2008-03-01T10:%02d:%02dZ", i%60, i%50), rdf.XSDNS+"dateTime")
-		if err := b.Add(rdf.Triple(rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i)), rdf.IRI("http://ex.org/p"), o)); err != nil {
-			t.Fatal(err)
-		}
+		add(rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i)), rdf.IRI("http://ex.org/p"), o)
 	}
 	ds := FromIndex(b.Build())
 	for _, c := range []struct {
@@ -225,7 +221,7 @@ func TestGroupPeriodsMatchReference(t *testing.T) {
 func TestGroupSplitMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(91, 92))
 	vals := aggregateValues()
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	for i := range 6000 {
 		at := time.Date(2008, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(r.Int64N(int64(400 * 24 * time.Hour))))
 		adds := [][2]rdf.Term{
@@ -237,9 +233,7 @@ func TestGroupSplitMatchesReference(t *testing.T) {
 			{ex("p", 4), rdf.Literal(fmt.Sprint(r.Int64N(1<<62)), rdf.XSDInteger)}, // totals leave int64
 		}
 		for _, a := range adds {
-			if err := b.Add(rdf.Triple(ex("s", i), a[0], a[1])); err != nil {
-				t.Fatal(err)
-			}
+			add(ex("s", i), a[0], a[1])
 		}
 	}
 	ds := FromIndex(b.Build())

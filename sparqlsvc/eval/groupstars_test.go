@@ -22,7 +22,7 @@ import (
 func TestGroupStarsMatchReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(131, 132))
 	vals := aggregateValues()
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	obj := func() rdf.Term {
 		if r.IntN(3) == 0 {
 			return vals[r.IntN(len(vals))]
@@ -45,9 +45,7 @@ func TestGroupStarsMatchReference(t *testing.T) {
 			}
 		}
 		for range r.IntN(3) { // p3: inline integers only, so value ranges prove a comparison on all their rows
-			if err := b.Add(rdf.Triple(ex("s", i), ex("p", 3), rdf.Literal(fmt.Sprint(r.IntN(9)-2), rdf.XSDInteger))); err != nil {
-				t.Fatal(err)
-			}
+			add(ex("s", i), ex("p", 3), rdf.Literal(fmt.Sprint(r.IntN(9)-2), rdf.XSDInteger))
 		}
 	}
 	ds := FromIndex(b.Build())
@@ -104,13 +102,11 @@ func TestGroupStarsMatchReference(t *testing.T) {
 // TestGroupStarsChargeOnce: a COUNT(*) subquery evaluated once per outer solution charges the query's budget for
 // its narrowed rows once (narrowedScan's rows kept per query), not once per evaluation.
 func TestGroupStarsChargeOnce(t *testing.T) {
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	for i := range 3000 {
 		for p := range 2 {
 			o := rdf.Literal(fmt.Sprint(i%7), rdf.XSDInteger)
-			if err := b.Add(rdf.Triple(rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i)), rdf.IRI(fmt.Sprintf("http://ex.org/p%d", p)), o)); err != nil {
-				t.Fatal(err)
-			}
+			add(rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i)), rdf.IRI(fmt.Sprintf("http://ex.org/p%d", p)), o)
 		}
 	}
 	ds := FromIndex(b.Build())
@@ -138,13 +134,11 @@ func TestGroupStarsChargeOnce(t *testing.T) {
 // varset holds no bits, only that it overflowed), counts a star's solutions with each FILTER conjunct tested on the
 // object it reads: a set of two such slots compared equal, and ?b's conjunct was tested on ?a.
 func TestStarConjunctsPastSlot64(t *testing.T) {
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	for i := range 600 {
 		s := rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i))
 		for p, v := range []int{i % 7, i % 3} {
-			if err := b.Add(rdf.Triple(s, rdf.IRI(fmt.Sprintf("http://ex.org/p%d", p)), rdf.Literal(fmt.Sprint(v), rdf.XSDInteger))); err != nil {
-				t.Fatal(err)
-			}
+			add(s, rdf.IRI(fmt.Sprintf("http://ex.org/p%d", p)), rdf.Literal(fmt.Sprint(v), rdf.XSDInteger))
 		}
 	}
 	ds := FromIndex(b.Build())
@@ -179,7 +173,7 @@ func TestStarConjunctsPastSlot64(t *testing.T) {
 // object, a costly conjunct, a UNION) give the same answer there.
 func TestGroupStarKeysMatchReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(161, 162))
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	var bound rdf.Term // a dateTime of the data, compared with at the range's end
 	for i := range 5000 {
 		for p := range 3 {
@@ -195,23 +189,17 @@ func TestGroupStarKeysMatchReference(t *testing.T) {
 				if bound.IsZero() && o.Datatype == index.XSDDateTime && strings.HasSuffix(o.Value, "Z") {
 					bound = o
 				}
-				if err := b.Add(rdf.Triple(ex("s", i), ex("p", p), o)); err != nil {
-					t.Fatal(err)
-				}
+				add(ex("s", i), ex("p", p), o)
 			}
 		}
 		for range r.IntN(3) { // p3: 0–2 of 60 vendors, tagged below
-			if err := b.Add(rdf.Triple(ex("s", i), ex("p", 3), ex("v", r.IntN(60)))); err != nil {
-				t.Fatal(err)
-			}
+			add(ex("s", i), ex("p", 3), ex("v", r.IntN(60)))
 		}
 	}
 	for v := range 60 {
 		for _, tag := range [][2]string{{"country", "FR"}, {"kind", "K"}, {"special", "Y"}} {
 			if (tag[0] == "country" && v%3 == 0) || (tag[0] == "kind" && v%2 == 0) || (tag[0] == "special" && v == 6) {
-				if err := b.Add(rdf.Triple(ex("v", v), rdf.IRI("http://ex.org/"+tag[0]), rdf.IRI("http://ex.org/"+tag[1]))); err != nil {
-					t.Fatal(err)
-				}
+				add(ex("v", v), rdf.IRI("http://ex.org/"+tag[0]), rdf.IRI("http://ex.org/"+tag[1]))
 			}
 		}
 	}
@@ -307,13 +295,11 @@ func TestIDSet(t *testing.T) {
 // 20 KB of ids, made before the path weighs the join against the merge (and declines here), which a query allowed
 // 8 KB must not take.
 func TestGroupStarKeysChargesTheTag(t *testing.T) {
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	for i := range 5000 {
 		for _, tr := range [][3]rdf.Term{{ex("s", i), ex("p", 3), ex("v", i)}, {ex("s", i), ex("p", 2), ex("c", i%3)},
 			{ex("v", i), rdf.IRI("http://ex.org/kind"), rdf.IRI("http://ex.org/K")}} {
-			if err := b.Add(rdf.Triple(tr[0], tr[1], tr[2])); err != nil {
-				t.Fatal(err)
-			}
+			add(tr[0], tr[1], tr[2])
 		}
 	}
 	checkPathCharges(t, FromIndex(b.Build()), `PREFIX ex: <http://ex.org/> SELECT ?c (COUNT(*) AS ?n) { ?s ex:p3 ?v ; ex:p2 ?c . ?v ex:kind ex:K } GROUP BY ?c`,

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
-	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
 // TestLangFromKeyMatchesTerm: LANG(?v) read from the dictionary key (langOf) and LANG(?v) = x answered from it
@@ -22,16 +21,12 @@ func TestLangFromKeyMatchesTerm(t *testing.T) {
 		rdf.LangString("color", "en-gb"), rdf.String("plain"), rdf.String(""), rdf.Literal("de", rdf.XSDNS+"token"),
 		rdf.Literal("7", rdf.XSDInteger), rdf.Literal("2.5", rdf.XSDDecimal), rdf.IRI("http://ex.org/de"), rdf.Blank("b"),
 	}
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	for i := range 600 {
 		s := rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i))
-		if err := b.Add(rdf.Triple(s, rdf.IRI("http://ex.org/v"), pool[r.IntN(len(pool))])); err != nil {
-			t.Fatal(err)
-		}
+		add(s, rdf.IRI("http://ex.org/v"), pool[r.IntN(len(pool))])
 		if r.IntN(5) > 0 {
-			if err := b.Add(rdf.Triple(s, rdf.IRI("http://ex.org/w"), pool[r.IntN(len(pool))])); err != nil {
-				t.Fatal(err)
-			}
+			add(s, rdf.IRI("http://ex.org/w"), pool[r.IntN(len(pool))])
 		}
 	}
 	ds := FromIndex(b.Build())

@@ -43,15 +43,11 @@ func TestMemosMatchReference(t *testing.T) {
 		rdf.String("abc"), rdf.String("2008-01-01"), rdf.LangString("chat", "fr"), rdf.IRI("http://ex.org/x"),
 		rdf.Literal("1e3", rdf.XSDDouble),
 	}
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	for i := range 3000 {
 		s := rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i))
-		if err := b.Add(rdf.Triple(s, rdf.IRI("http://ex.org/v"), pool[r.IntN(len(pool))])); err != nil {
-			t.Fatal(err)
-		}
-		if err := b.Add(rdf.Triple(s, rdf.IRI("http://ex.org/w"), pool[r.IntN(len(pool))])); err != nil {
-			t.Fatal(err)
-		}
+		add(s, rdf.IRI("http://ex.org/v"), pool[r.IntN(len(pool))])
+		add(s, rdf.IRI("http://ex.org/w"), pool[r.IntN(len(pool))])
 	}
 	ds := FromIndex(b.Build())
 	for _, body := range []string{
@@ -168,12 +164,10 @@ func TestDirectBindReachesCmpMemo(t *testing.T) {
 		rdf.Literal("2005-06-01", xsd+"date"), rdf.Literal("2006-01-01-05:00", xsd+"date"), rdf.String("abc"),
 		rdf.Literal("2007-03-04Z", xsd+"date"), rdf.IRI("http://ex.org/x"),
 	}
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	for i := range 4000 {
 		s := rdf.IRI(fmt.Sprintf("http://ex.org/s%d", i))
-		if err := b.Add(rdf.Triple(s, rdf.IRI("http://ex.org/v"), pool[i%len(pool)])); err != nil {
-			t.Fatal(err)
-		}
+		add(s, rdf.IRI("http://ex.org/v"), pool[i%len(pool)])
 	}
 	ds := FromIndex(b.Build())
 	for _, body := range []string{

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
-	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
 // TestMonthKeysMatchReference: GROUP BY keys of arithmetic over YEAR and MONTH of dateTimes (monthMemo) give the
@@ -19,7 +18,7 @@ import (
 // without the year, fails it.
 func TestMonthKeysMatchReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(175, 176))
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	ex := func(s string) rdf.Term { return rdf.IRI("http://ex.org/" + s) }
 	dt := rdf.XSDNS + "dateTime"
 	value := func() rdf.Term {
@@ -55,9 +54,7 @@ func TestMonthKeysMatchReference(t *testing.T) {
 	}
 	for v := range 30 {
 		if v%4 == 0 {
-			if err := b.Add(rdf.Triple(ex(fmt.Sprint("v", v)), ex("country"), ex("FR"))); err != nil {
-				t.Fatal(err)
-			}
+			add(ex(fmt.Sprint("v", v)), ex("country"), ex("FR"))
 		}
 	}
 	ds := FromIndex(b.Build())

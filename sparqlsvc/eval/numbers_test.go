@@ -186,7 +186,7 @@ func TestDateFieldArithmetic(t *testing.T) {
 // error; of a string of digits, a number). A FILTER over a BIND of such a cast moves below the BIND (cheapExpr).
 func TestNumberCastsMatchCast(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	ex := func(s string) rdf.Term { return rdf.IRI("http://ex.org/" + s) }
 	for i := range 3000 {
 		var v rdf.Term
@@ -204,9 +204,7 @@ func TestNumberCastsMatchCast(t *testing.T) {
 		default:
 			v = rdf.String(fmt.Sprintf("%d.5", r.IntN(100)))
 		}
-		if err := b.Add(rdf.Triple(ex(fmt.Sprint("s", i)), ex("v"), v)); err != nil {
-			t.Fatal(err)
-		}
+		add(ex(fmt.Sprint("s", i)), ex("v"), v)
 	}
 	ds := FromIndex(b.Build())
 	run := func(src string) []string {

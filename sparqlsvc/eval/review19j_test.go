@@ -58,14 +58,12 @@ func oddDate(r *rand.Rand) rdf.Term {
 func oddDateData(t *testing.T, seed uint64) (*rand.Rand, *index.Builder, [][2]rdf.Term) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(19, seed))
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	var facts [][2]rdf.Term
 	for i := range 1500 {
 		s := rdf.IRI(fmt.Sprintf("http://ex.org/r%d", i))
 		o := oddDate(r)
-		if err := b.Add(rdf.Triple(s, rdf.IRI("http://ex.org/d"), o)); err != nil {
-			t.Fatal(err)
-		}
+		add(s, rdf.IRI("http://ex.org/d"), o)
 		facts = append(facts, [2]rdf.Term{s, o})
 	}
 	return r, b, facts
@@ -157,7 +155,7 @@ func oddString(r *rand.Rand) rdf.Term {
 func stringData(t *testing.T, seed uint64, n int) (*Dataset, [][3]rdf.Term, map[string][]rdf.Term) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 3))
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	var pairs [][3]rdf.Term
 	as := map[string][]rdf.Term{}
 	for i := range n {
@@ -170,14 +168,10 @@ func stringData(t *testing.T, seed uint64, n int) (*Dataset, [][3]rdf.Term, map[
 			bv = append(bv, oddString(r))
 		}
 		for _, x := range av {
-			if err := b.Add(rdf.Triple(s, rdf.IRI("http://ex.org/a"), x)); err != nil {
-				t.Fatal(err)
-			}
+			add(s, rdf.IRI("http://ex.org/a"), x)
 		}
 		for _, x := range bv {
-			if err := b.Add(rdf.Triple(s, rdf.IRI("http://ex.org/b"), x)); err != nil {
-				t.Fatal(err)
-			}
+			add(s, rdf.IRI("http://ex.org/b"), x)
 		}
 		// The store keeps a set: a value written twice is one triple.
 		av, bv = uniqTerms(av), uniqTerms(bv)

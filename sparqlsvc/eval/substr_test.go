@@ -54,10 +54,8 @@ func TestSubstrFastMatchesFunction(t *testing.T) {
 // TestSubstrFastTakesIntegerBounds: the fast path answers for a variable or STR of one with integer constants of a
 // few digits, and leaves decimals, long integers, other operands and other functions to the general path.
 func TestSubstrFastTakesIntegerBounds(t *testing.T) {
-	b := index.NewBuilder()
-	if err := b.Add(rdf.Triple(rdf.IRI("http://ex.org/s"), rdf.IRI("http://ex.org/q"), rdf.String("abcdef"))); err != nil {
-		t.Fatal(err)
-	}
+	b, add := builderAdding(t)
+	add(rdf.IRI("http://ex.org/s"), rdf.IRI("http://ex.org/q"), rdf.String("abcdef"))
 	ds := FromIndex(b.Build())
 	q, err := parser.Parse(`SELECT ?o { ?s <http://ex.org/q> ?o }`, parser.Options{})
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
-	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
 // TestOverlayIDs: one id per term (language tags compared case-insensitively), distinct terms distinct ids, and
@@ -48,14 +47,12 @@ func TestOverlayIDs(t *testing.T) {
 // TestIDOfTheTermJustRead: a computed term equal to the one read last gets that term's id without a lookup; one
 // that differs only in its datatype, language tag or kind gets what a fresh id space gives it.
 func TestIDOfTheTermJustRead(t *testing.T) {
-	b := index.NewBuilder()
+	b, add := builderAdding(t)
 	data := []rdf.Term{rdf.Literal("2008-01-02T03:04:05", rdf.XSDNS+"dateTime"), rdf.String("http://x/a"),
 		rdf.LangString("chat", "fr"), rdf.IRI("http://x/a"), rdf.Literal("12345678901234567890", rdf.XSDInteger),
 		rdf.Blank("b1")}
 	for i, o := range data {
-		if err := b.Add(rdf.Triple(rdf.IRI(fmt.Sprintf("http://x/s%d", i)), rdf.IRI("http://x/p"), o)); err != nil {
-			t.Fatal(err)
-		}
+		add(rdf.IRI(fmt.Sprintf("http://x/s%d", i)), rdf.IRI("http://x/p"), o)
 	}
 	d := b.Build()
 	ts := newTerms(d.Dict)
