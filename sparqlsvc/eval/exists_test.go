@@ -68,11 +68,7 @@ func TestExistsMemoMatchesBruteForce(t *testing.T) {
 		return out
 	}
 	run := func(src string) []string {
-		q := mustParse(t, src)
-		res, err := Run(context.Background(), ds, q, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustRun(t, ds, src, Options{})
 		var out []string
 		for _, row := range res.Rows {
 			var s string

@@ -1,7 +1,6 @@
 package eval_test
 
 import (
-	"context"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -86,11 +85,7 @@ func TestInlineNumbersKeepTheirTerms(t *testing.T) {
 
 func checkRows(t *testing.T, ds *eval.Dataset, query, want string) {
 	t.Helper()
-	q := eval.MustParse(t, query)
-	res, err := eval.Run(context.Background(), ds, q, eval.Options{})
-	if err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
+	res := eval.MustRun(t, ds, query, eval.Options{})
 	var got []string
 	for _, row := range res.Rows {
 		for _, x := range row {

@@ -26,11 +26,7 @@ func TestMinusMatchesDefinition(t *testing.T) {
 	ds := eval.FromIndex(build(t, qs))
 	solutions := func(src string) []map[string]rdf.Term {
 		t.Helper()
-		q := eval.MustParse(t, src)
-		res, err := eval.Run(context.Background(), ds, q, eval.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := eval.MustRun(t, ds, src, eval.Options{})
 		var out []map[string]rdf.Term
 		for _, row := range res.Rows {
 			m := map[string]rdf.Term{}
