@@ -215,6 +215,14 @@ func (t *terms) lookup(x rdf.Term) ID {
 	return t.dict.Lookup(x)
 }
 
+// lookupComputed is lookup for a computed value (index.Dict.LookupComputed: the data most often lacks it).
+func (t *terms) lookupComputed(x rdf.Term) ID {
+	if t.dict == nil {
+		return 0
+	}
+	return t.dict.LookupComputed(x)
+}
+
 // id interns a term: its dictionary id when the data has it, an overlay id otherwise. The overlay's hash table is
 // asked first: it holds the terms the data lacks and the dictionary ids of computed terms the data has, and
 // computed values repeat (BIND buckets, group keys), so a hit there saves the dictionary's probes.
@@ -243,7 +251,7 @@ func (t *terms) id(x rdf.Term) ID {
 			return id
 		}
 	}
-	if id := t.lookup(x); id != 0 {
+	if id := t.lookupComputed(x); id != 0 {
 		if !hashed {
 			// Remembered by hash too, so the next equal value (a group key such as YEAR(?date), per solution)
 			// skips the dictionary's two probes (datatype, then term).

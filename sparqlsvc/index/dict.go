@@ -38,6 +38,7 @@ type Dict struct {
 	dateBlocks []DateBlock
 	dateFields []uint64
 	fieldRuns  [2]atomic.Pointer[FieldRuns] // the column's runs of YEAR and MONTH, and of YEAR … DAY (fieldruns.go)
+	miss       missState                    // the filter that answers most misses of computed values (missfilter.go)
 }
 
 // Term key layout: kind byte, then for IRIs and blank nodes the value; for literals the datatype id (4 bytes,
@@ -143,7 +144,14 @@ func (d *Dict) Lang(id ID) (tag string, ok bool) {
 }
 
 // Lookup returns the id of t, or 0 when the dictionary does not hold it.
-func (d *Dict) Lookup(t rdf.Term) ID {
+func (d *Dict) Lookup(t rdf.Term) ID { return d.lookup(t, false) }
+
+// LookupComputed is Lookup for a value a query computed (a function's result, a group key), which the data most
+// often lacks: its misses are counted and, once many, answered by the miss filter (missfilter.go) without reading
+// the dictionary's keys. Constants of the query text stay with Lookup: they are few and mostly present.
+func (d *Dict) LookupComputed(t rdf.Term) ID { return d.lookup(t, true) }
+
+func (d *Dict) lookup(t rdf.Term, computed bool) ID {
 	if id, ok := InlineID(t); ok {
 		return id
 	}
@@ -151,6 +159,9 @@ func (d *Dict) Lookup(t rdf.Term) ID {
 	k, ok := d.appendKey(buf[:0], t)
 	if !ok {
 		return 0
+	}
+	if computed {
+		return d.findMissing(k)
 	}
 	return d.find(k)
 }

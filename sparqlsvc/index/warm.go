@@ -18,12 +18,13 @@ type warming struct {
 // milliseconds, so that Close waits little.
 const warmChunk = 2 << 20
 
-// Warm does ahead of the first queries what they would otherwise pay for: it maps every page of the index file
-// into the process (each first touch of a 4 KiB page costs several microseconds on this VM: the first query at 10
-// M triples read ~900 ms more than the next) and builds the default graph's SPO fences and subject starts (Graph.noteFar's
-// build, which far subject probes earn otherwise). Its memory is the file's pages, which are the page cache's and
-// shared, and the starts and fences: 4 bytes per subject id and 12 per 64 triples. ctx ends it early; so does Close,
-// which waits for it. Only a dataset opened from a file is warmed, once; Warm returns when done.
+// Warm does ahead of the first queries what they would otherwise pay for: it maps every page of the index file into the
+// process (each first touch of a 4 KiB page costs several microseconds on this VM: the first query at 10 M triples read
+// ~900 ms more than the next) and builds the default graph's SPO fences and subject starts (Graph.noteFar's build,
+// which far subject probes earn otherwise) and the dictionary's miss filter (missfilter.go). Its memory is the file's
+// pages, which are the page cache's and shared, and the starts and fences: 4 bytes per subject id and 12 per 64
+// triples, and the filter's 2 bytes a term. ctx ends it early; so does Close, which waits for it. Only a dataset opened
+// from a file is warmed, once; Warm returns when done.
 func (d *Dataset) Warm(ctx context.Context) {
 	d.warm.mu.Lock()
 	if d.warm.closed || d.warm.done != nil || d.mapped == nil {
@@ -43,6 +44,9 @@ func (d *Dataset) Warm(ctx context.Context) {
 		populate(d.mapped[at:min(at+warmChunk, len(d.mapped))])
 	}
 	d.Default.buildFences(ctx, SPO)
+	if ctx.Err() == nil {
+		d.Dict.MakeMissFilter()
+	}
 }
 
 // stopWarm ends a Warm in progress and waits for it, and keeps any other from starting.
