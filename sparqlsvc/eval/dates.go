@@ -207,7 +207,8 @@ type cmpSite struct {
 	// inlineDone (inlineDateCompare).
 	inlineConst ID
 	inlineDone  bool
-	byValue     cmpProg // compareByValue's comparison compiled (compileCompare), once met
+	byValue     cmpProg    // compareByValue's comparison compiled (compileCompare), once met
+	ratio       *ratioSite // siteRatio's operands
 }
 
 const (
@@ -216,6 +217,7 @@ const (
 	siteDateVars       // two variables
 	siteField          // YEAR … MINUTES of a variable against an integer held in its id
 	siteDateCast       // xsd:date of a variable against a variable or a constant (dateCastCompare)
+	siteRatio          // a quotient of two variables or constants against a third (ratioCompare)
 )
 
 // cmpSiteOf returns c's site: from the four met last, else from the map, else made.
@@ -255,6 +257,10 @@ func (e *evaluator) newCmpSite(c *algebra.Call) *cmpSite {
 	}
 	if aVar && bVar {
 		s.kind, s.slots = siteDateVars, [2]int{e.slot(a), e.slot(b)}
+		return s
+	}
+	if r, flip := e.ratioSiteOf(c); r != nil {
+		s.kind, s.ratio, s.flip = siteRatio, r, flip
 		return s
 	}
 	for i := 0; i < 2; i++ {
@@ -325,6 +331,11 @@ func (e *evaluator) compareAt(s *cmpSite, row []ID) (result, ok bool) {
 		return e.fieldCompare(s, row)
 	case siteDateCast:
 		return e.dateCastCompare(s, row)
+	case siteRatio:
+		if r, err, ok := e.ratioCompare(s, row); ok && err == nil {
+			return r, true
+		}
+		return false, false
 	}
 	return e.numberCompare(s, row)
 }

@@ -218,6 +218,7 @@ type evaluator struct {
 	noMemo      bool                            // tests: neither memo (the reference they are held to)
 	noValues    bool                            // tests: arithmetic on terms only (the reference values.go is held to)
 	noCompile   bool                            // tests: Value trees walked per row (the reference compiled.go is held to)
+	plainKeys   bool                            // tests: every computed group key evaluated to a term (the reference keyID is held to)
 	progs       map[*algebra.Call]*progEntry    // arithmetic trees compiled (progOf)
 	recentProgs [4]*progEntry                   // the entries progOf found last, looked at before the map
 	nextProg    int

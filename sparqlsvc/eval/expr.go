@@ -259,7 +259,14 @@ func (e *evaluator) call(c *algebra.Call, row []ID, errp *error) (rdf.Term, erro
 		// lexical form being parsed. Both operands are evaluated before either key is made, since a nested
 		// comparison would reuse the scratch keys. A dateTime numbered in value order against a constant is
 		// compared by its id (siteCompare).
-		if r, ok := e.siteCompare(c, row); ok {
+		if s := e.cmpSiteOf(c); s.kind == siteRatio {
+			if r, err, ok := e.ratioCompare(s, row); ok {
+				if err != nil {
+					return rdf.Term{}, err
+				}
+				return builtin.Boolean(r), nil
+			}
+		} else if r, ok := e.compareAt(s, row); ok {
 			return builtin.Boolean(r), nil
 		}
 		if r, ok := e.langCompare(c, row); ok {
@@ -507,12 +514,17 @@ func (e *evaluator) ebv(x algebra.Expr, row []ID, errp *error) (bool, error) {
 	if c, ok := x.(*algebra.Call); ok {
 		switch {
 		case len(c.Args) == 2 && isComparison(c.Func):
-			if r, ok := e.siteCompare(c, row); ok {
+			s := e.cmpSiteOf(c)
+			if s.kind == siteRatio { // its unbound operand's error too, without the general path's steps
+				if r, err, ok := e.ratioCompare(s, row); ok {
+					return r, err
+				}
+			} else if r, ok := e.compareAt(s, row); ok {
 				return r, nil
 			}
 			// A computed value against a constant, met before: the memo's answer without a boolean term made
 			// and read back (call's memoCompare, the same test).
-			if s := e.cmpSiteOf(c); s.memo != nil && !s.memo.off && !e.noMemo && e.t.isOverlay(row[s.memoSlot-1]) {
+			if s.memo != nil && !s.memo.off && !e.noMemo && e.t.isOverlay(row[s.memoSlot-1]) {
 				if id := row[s.memoSlot-1]; id == s.memo.lastID {
 					s.memo.count(true)
 					return s.memo.last.r, s.memo.last.err

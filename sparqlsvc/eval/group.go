@@ -175,6 +175,8 @@ type keyForm struct {
 	arith bool // an arithmetic expression numberID may compute (arithExpr)
 	// months, for such an expression over YEAR and MONTH of dateTimes, is its table of ids by month (monthkey.go)
 	months *monthMemo
+	// choice is an IF's or a COALESCE's compiled form, evaluated to an id without a term (groupkeyid.go)
+	choice *keyNode
 }
 
 // groupState is a GROUP BY's groups as solutions arrive, on the evaluator e (the query's, or a worker's when the
@@ -250,6 +252,9 @@ func (e *evaluator) newGroupState(x *algebra.Group) *groupState {
 			} else {
 				g.forms[i].arith = arithExpr(v)
 				g.forms[i].months = e.newMonthMemo(v)
+				if !e.plainKeys {
+					g.forms[i].choice = choiceKey(v)
+				}
 			}
 		}
 	}
@@ -368,6 +373,11 @@ func (g *groupState) add(row []ID, n int64, errp *error) bool {
 				key[i] = id
 				continue
 			}
+		case f.choice != nil:
+			if id, err := e.keyID(f.choice, row, errp); err == nil {
+				key[i] = id
+			}
+			continue
 		}
 		if v, err := e.eval(k.Expr, row, errp); err == nil {
 			if g.lastKeys == nil {

@@ -570,7 +570,7 @@ func runSortedEval(ds *Dataset, src string, opt Options, noMemo bool) (string, *
 	}
 	e := newEvaluator(context.Background(), ds, q, opt)
 	defer e.unshare()
-	e.noMemo, e.noValues = noMemo, noMemo
+	e.noMemo, e.noValues, e.plainKeys = noMemo, noMemo, noMemo
 	c := &collector{res: &Result{Form: q.Form}}
 	if err := e.selectQuery(q, c); err != nil {
 		return "", e, err
