@@ -411,7 +411,20 @@ type solutionCache struct {
 	kept     []ID
 	keptN    int
 	keptHeld int64
+	// A one-entry cache counts its first solutions (probes) and those that merged with the one before (hits); when
+	// under one in cacheSampleHits merged, it hands every later solution on as it comes (direct): h141's products,
+	// each distinct, paid a hash, a compare and two copies each for nothing. Handing on the same solutions in the
+	// same order, unmerged, gives every aggregate the same state (accumulateN merges only where that is exact).
+	probes, hits int
+	direct       bool
 }
+
+// cacheSample is the number of solutions a one-entry solutionCache counts before it decides whether to go on
+// merging them; cacheSampleHits the least share of them (one in …) that must have merged.
+const (
+	cacheSample     = 1024
+	cacheSampleHits = 32
+)
 
 // solutionSink takes n solutions equal to row in the variables the group reads, in place of groupState.add; false
 // stops evaluation (*errp says why).
@@ -449,8 +462,27 @@ func (c *solutionCache) charge(errp *error) bool {
 }
 
 func (c *solutionCache) add(row []ID, n int64, errp *error) bool {
+	if c.direct {
+		for _, s := range c.vary {
+			c.row[s] = row[s]
+		}
+		if c.sink != nil {
+			return c.sink(c.row, n)
+		}
+		return c.gs.add(c.row, n, errp)
+	}
 	for j, s := range c.vary {
 		c.key[j] = row[s]
+	}
+	if !c.grow && !c.keeping && (c.sink != nil || c.sortPos == nil) {
+		if c.probes++; c.probes == cacheSample && c.hits*cacheSampleHits < c.probes {
+			// The entry held goes on first, then each solution as it comes (flush's steps without the table).
+			c.direct = true
+			if c.n[0] > 0 && !c.flush(0, errp) {
+				return false
+			}
+			return c.add(row, n, errp)
+		}
 	}
 	return c.insert(c.key, n, errp)
 }
@@ -467,6 +499,7 @@ func (c *solutionCache) insert(key []ID, n int64, errp *error) bool {
 	for c.n[i] > 0 {
 		if slices.Equal(c.keys[i*w:(i+1)*w], key) {
 			c.n[i] += n
+			c.hits++
 			return true
 		}
 		if !c.grow {
