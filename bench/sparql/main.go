@@ -82,6 +82,7 @@ func main() {
 	dump := flag.String("dump", "", "write sorted result rows here")
 	only := flag.String("only", "", "run only queries whose file name contains this")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the query phase")
+	memprofile := flag.String("memprofile", "", "write a profile of the query phase's allocations (go tool pprof -sample_index=alloc_space)")
 	virtuoso := flag.String("virtuoso", "", "N-Triples file to bulk-load into a private Virtuoso and query there")
 	db := flag.String("db", "", "Virtuoso's database folder (-virtuoso; emptied first unless -reuse)")
 	reuse := flag.Bool("reuse", false, "-virtuoso: reopen the database already loaded in -db instead of emptying and loading it again (load figures then 0)")
@@ -111,7 +112,17 @@ func main() {
 				defer pprof.StopCPUProfile()
 			}
 		}
+		if *memprofile != "" {
+			// Every allocation sampled: a query's per-run allocations are what its garbage collections cost.
+			runtime.MemProfileRate = 4096
+		}
 		err = runQueries(*idx, *queries, *runs, *warmup, *dump, *only, eval.NewCores(*cores))
+		if *memprofile != "" {
+			if f, perr := os.Create(*memprofile); perr == nil {
+				_ = pprof.Lookup("allocs").WriteTo(f, 0)
+				_ = f.Close()
+			}
+		}
 	default:
 		flag.Usage()
 		os.Exit(2)
