@@ -26,7 +26,7 @@ var childCarry = map[string]int{
 	"outerNoted": carryFresh, "semiSets": carryZero, "nestedScans": carryZero, "subjectSets": carryZero, "chainSets": carryZero, "narrowRuns": carryZero, "trial": carryZero, "nextCheck": carryZero,
 	"stopWork": carryZero, "probes": carryZero, "farProbes": carryZero, "inExists": carryZero, "held": carryZero, "bytes": carryZero, "charged": carryZero, "sent": carryZero, "cache": carryClone,
 	"safeC": carryClone, "safeRecent": carryZero, "safeNext": carryZero, "orders": carryClone,
-	"scans": carryClone, "pushed": carryClone, "crossSplits": carryClone, "tables": carryZero, "keyBinds": carryClone, "pathGroups": carryClone, "hopGroups": carryClone, "hopFirsts": carryClone, "leafGroups": carryZero, "splits": carryClone, "valuesJoins": carryClone, "valuesLast": carryClone, "substVars": carryClone, "bgps": carryFresh,
+	"scans": carryClone, "pushed": carryClone, "crossSplits": carryClone, "tables": carryZero, "keyBinds": carryClone, "unprojected": carryClone, "pathGroups": carryClone, "hopGroups": carryClone, "hopFirsts": carryClone, "leafGroups": carryZero, "splits": carryClone, "valuesJoins": carryClone, "valuesLast": carryClone, "substVars": carryClone, "bgps": carryFresh,
 	"fanout": carryClone, "info": carryFresh, "subst": carryZero, "multi": carryShare, "consts": carryClone,
 	"reach": carryFresh, "curRow": carryZero, "bindVs": carryShare, "direct": carryZero, "lowest": carryZero,
 	"topK": carryFresh, "topReads": carryZero, "argStack": carryZero, "pathLinks": carryFresh, "pathSites": carryFresh, "pathOrders": carryClone, "domainPlans": carryZero, "farOrders": carryZero,

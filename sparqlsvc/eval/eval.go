@@ -157,19 +157,20 @@ type evaluator struct {
 	safeRecent  [4]safeAnswer // the latest answers of safe, checked before safeC
 	safeNext    int
 	orders      map[orderKey][]int
-	scans       map[orderKey]scanMode            // plan's choice to read the first pattern in subject order
-	splits      map[*algebra.BGP]*starSplit      // BGPs as two stars a hash join may join (split), nil if not
-	valuesJoins map[*algebra.Join]*hashPlan      // VALUES joined to a BGP as a hash join (valuesHashPlan), nil if not
-	valuesLast  map[*algebra.Join]*algebra.Join  // a BGP joined to a VALUES written after it, as VALUES first (valuesFirst)
-	pushed      map[*algebra.Filter]algebra.Op   // FILTERs with conjuncts moved below the BINDs under them (belowBinds)
-	crossSplits map[crossKey]algebra.Op          // joins of a cross product that paths connect, as a chain (crossSplit)
-	tables      map[*algebra.Table]*tableIDs     // VALUES's slots and ids, looked up once (tableIDsOf)
-	keyBinds    map[*algebra.Group]*keyBind      // groups on a BIND's variable, rewritten (keyBindOf)
-	pathGroups  map[*algebra.Group]*closureGroup // groups over a closure joined with a pattern (closureGroupOf)
-	hopGroups   map[*algebra.Group]*hopGroup     // groups over a star joined through a hop (hopGroupOf)
-	hopFirsts   map[*algebra.Group]*hopFirst     // such groups started from the hop (hopFirstOf)
-	leafGroups  map[*algebra.Group]*groupLeaf    // groups over a join whose last pattern is only counted (groupLeafOf)
-	substVars   map[*algebra.Filter]varset       // the BINDs' variables belowBinds replaced by their expressions
+	scans       map[orderKey]scanMode             // plan's choice to read the first pattern in subject order
+	splits      map[*algebra.BGP]*starSplit       // BGPs as two stars a hash join may join (split), nil if not
+	valuesJoins map[*algebra.Join]*hashPlan       // VALUES joined to a BGP as a hash join (valuesHashPlan), nil if not
+	valuesLast  map[*algebra.Join]*algebra.Join   // a BGP joined to a VALUES written after it, as VALUES first (valuesFirst)
+	pushed      map[*algebra.Filter]algebra.Op    // FILTERs with conjuncts moved below the BINDs under them (belowBinds)
+	crossSplits map[crossKey]algebra.Op           // joins of a cross product that paths connect, as a chain (crossSplit)
+	tables      map[*algebra.Table]*tableIDs      // VALUES's slots and ids, looked up once (tableIDsOf)
+	keyBinds    map[*algebra.Group]*keyBind       // groups on a BIND's variable, rewritten (keyBindOf)
+	unprojected map[*algebra.Group]*algebra.Group // groups over a subquery's projection, without it (unprojectedOf)
+	pathGroups  map[*algebra.Group]*closureGroup  // groups over a closure joined with a pattern (closureGroupOf)
+	hopGroups   map[*algebra.Group]*hopGroup      // groups over a star joined through a hop (hopGroupOf)
+	hopFirsts   map[*algebra.Group]*hopFirst      // such groups started from the hop (hopFirstOf)
+	leafGroups  map[*algebra.Group]*groupLeaf     // groups over a join whose last pattern is only counted (groupLeafOf)
+	substVars   map[*algebra.Filter]varset        // the BINDs' variables belowBinds replaced by their expressions
 	bgps        map[*algebra.BGP]*bgpState
 	fanout      map[fanoutKey]float64
 	info        map[algebra.Op]*opInfo

@@ -29,9 +29,10 @@ func (e *evaluator) groupBelow(x *algebra.Group, above []algebra.Expr, in []ID, 
 		x, having = r.x, r.having
 	}
 	g := e.newGroupState(x)
-	handled, ok := e.groupRuns(x, in, g, errp)
+	u := e.unprojectedOf(x)
+	handled, ok := e.groupRuns(u, in, g, errp)
 	if !handled {
-		handled, ok = e.groupStars(x, in, g, errp)
+		handled, ok = e.groupStars(u, in, g, errp)
 	}
 	if !handled {
 		handled, ok = e.groupClosure(x, in, g, errp)
@@ -58,6 +59,33 @@ func (e *evaluator) groupBelow(x *algebra.Group, above []algebra.Expr, in []ID, 
 		return false
 	}
 	return e.emitGroups(x, g, in, having, above, emit, errp)
+}
+
+// A GROUP BY over a subquery that only projects ({ SELECT ?offer ?vendor WHERE { star FILTER } } GROUP BY ?vendor:
+// h135's innermost level) groups the same solutions as over the subquery's pattern itself when its keys and
+// aggregates read only projected variables: a projection neither drops nor repeats a solution, and it only hides
+// variables the group does not read. unprojectedOf gives the group over the pattern, so that the counting paths
+// that read a star or a pattern's runs without binding a solution (groupRuns, groupStars) see through the
+// subquery; h135's COUNT per vendor over 580 000 offers bound each solution through the join, the projection and
+// the group (four fifths of its time at 10 M).
+
+// unprojectedOf returns x with its operand's projection removed when that is exact (see above), else x itself;
+// made once per query, so that what the paths learn about the group (keyed by it) is kept.
+func (e *evaluator) unprojectedOf(x *algebra.Group) *algebra.Group {
+	return madeOnce(&e.unprojected, x, func() *algebra.Group {
+		p, ok := x.Op.(*algebra.Project)
+		if !ok {
+			return x
+		}
+		var kept varset
+		for _, v := range p.Vars {
+			kept = kept.with(e.slot(v))
+		}
+		if !e.groupReads(x).subsetOf(kept) {
+			return x
+		}
+		return &algebra.Group{Op: p.Op, Keys: x.Keys, Aggregates: x.Aggregates}
+	})
 }
 
 // emitGroups hands emit each group of g (x's groups, extending in) that passes having, with its aggregates' values.
