@@ -43,15 +43,19 @@ func (e *evaluator) crossSplitOf(x *algebra.Join, in []ID) algebra.Op {
 	if bound.over {
 		return nil
 	}
-	k := crossKey{x, bound}
-	if op, ok := e.crossSplits[k]; ok {
+	return joinRewrite(&e.crossSplits, crossKey{x, bound}, func() algebra.Op { return e.crossSplit(x, bound) })
+}
+
+// joinRewrite returns a join's rewrite for a bound set from *m (nil: none), making it with rewrite the first time.
+func joinRewrite(m *map[crossKey]algebra.Op, k crossKey, rewrite func() algebra.Op) algebra.Op {
+	if op, ok := (*m)[k]; ok {
 		return op
 	}
-	op := e.crossSplit(x, bound)
-	if e.crossSplits == nil {
-		e.crossSplits = map[crossKey]algebra.Op{}
+	op := rewrite()
+	if *m == nil {
+		*m = map[crossKey]algebra.Op{}
 	}
-	e.crossSplits[k] = op
+	(*m)[k] = op
 	return op
 }
 

@@ -169,6 +169,9 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 	case *algebra.PathPattern:
 		return e.pathPattern(x, in, emit, errp)
 	case *algebra.Join:
+		if u := e.unionSpread(x, e.boundSet(in)); u != nil {
+			return e.exec(u, in, emit, errp)
+		}
 		if r := e.crossSplitOf(x, in); r != nil { // a cross product that paths connect (crossSplit)
 			return e.exec(r, in, emit, errp)
 		}
