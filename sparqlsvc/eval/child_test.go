@@ -29,7 +29,7 @@ var childCarry = map[string]int{
 	"scans": carryClone, "pushed": carryClone, "crossSplits": carryClone, "tables": carryZero, "keyBinds": carryClone, "unprojected": carryClone, "pathGroups": carryClone, "hopGroups": carryClone, "hopFirsts": carryClone, "leafGroups": carryZero, "splits": carryClone, "valuesJoins": carryClone, "valuesLast": carryClone, "substVars": carryClone, "bgps": carryFresh,
 	"fanout": carryClone, "info": carryFresh, "subst": carryZero, "multi": carryShare, "consts": carryClone,
 	"reach": carryFresh, "curRow": carryZero, "bindVs": carryShare, "direct": carryZero, "lowest": carryZero,
-	"topK": carryFresh, "topReads": carryZero, "argStack": carryZero, "pathLinks": carryFresh, "pathSites": carryFresh, "pathOrders": carryClone, "domainPlans": carryZero, "farOrders": carryZero,
+	"topK": carryFresh, "topReads": carryZero, "lateBinds": carryZero, "argStack": carryZero, "pathLinks": carryFresh, "pathSites": carryFresh, "pathOrders": carryClone, "domainPlans": carryZero, "farOrders": carryZero,
 	"bySubject": carryClone, "byObject": carryClone, "scanRows": carryClone, "narrowRows": carryClone, "existsMemos": carryZero, "lastExists": carryZero, "lastMemo": carryZero, "optFilters": carryZero, "constKeys": carryFresh,
 	"scratchKeys": carryZero, "keyMemoID": carryZero, "keyMemo": carryZero, "lenMemo": carryZero, "distinctKey": carryZero, "lowerBuf": carryZero, "testMemos": carryZero, "testRecent": carryZero, "varRefs": carryZero,
 	"filterVars": carryClone, "filterConj": carryClone, "shares": carryClone, "cmpSites": carryZero,

@@ -185,6 +185,7 @@ type evaluator struct {
 	lowest      map[*algebra.Extend]bool           // the deepest of each chain of them, which empties the scratch list per solution
 	topK        map[*algebra.OrderBy]topBound      // ORDER BYs under a LIMIT: how many first solutions the slice can use
 	topReads    map[*algebra.OrderBy]*topRead      // ORDER BYs whose BGP may be read in the first key's order (topReadOf)
+	lateBinds   map[*algebra.OrderBy]*lateBinds    // ORDER BYs under a LIMIT whose SELECT expressions wait for the survivors (lateBindsOf)
 	argStack    []rdf.Term                         // the evaluated arguments of the calls being evaluated (args)
 	pathLinks   map[*algebra.PathLink]*pathLink    // per link of a property path (linkState)
 	pathSites   map[*algebra.PathPattern]*pathSite // per property path pattern (pathPattern)

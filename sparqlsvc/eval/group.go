@@ -860,6 +860,10 @@ func (e *evaluator) aggregateValue(s *aggState, a *algebra.Aggregate) (rdf.Term,
 // stable sort gives.
 func (e *evaluator) orderBy(x *algebra.OrderBy, in []ID, emit emitFn, errp *error) bool {
 	bound := e.topK[x]
+	if l := e.lateBindsOf(x, in); l != nil && bound.k > 0 && bound.distinct == nil {
+		// Not under a DISTINCT: orderDistinctTop keeps one solution per projection, which reads the late bindings.
+		return e.orderLate(x, l, bound, in, emit, errp)
+	}
 	limit := bound.k
 	if bound.distinct != nil {
 		if e.topBufferFits(limit, len(x.Conds)) {

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/ldhub/ldhub/content/rdf"
-	"github.com/ldhub/ldhub/sparqlsvc/index"
 )
 
 // TestOrderByNumberKeysMatchPlain: ORDER BY over arithmetic that numberValue computes (keys held as numbers,
@@ -20,8 +19,7 @@ import (
 // sort, with offsets past the end.
 func TestOrderByNumberKeysMatchPlain(t *testing.T) {
 	r := rand.New(rand.NewPCG(20, 4))
-	b := index.NewBuilder()
-	ex := func(s string) rdf.Term { return rdf.IRI("http://ex.org/" + s) }
+	b, add := builderAdding(t)
 	number := func() rdf.Term {
 		switch r.IntN(16) {
 		case 0:
@@ -41,7 +39,7 @@ func TestOrderByNumberKeysMatchPlain(t *testing.T) {
 		case 6:
 			return rdf.Literal("123456789012345678901234.5", rdf.XSDDecimal)
 		case 7:
-			return ex(fmt.Sprint("n", r.IntN(3)))
+			return exIRI("n%d", r.IntN(3))
 		case 8:
 			return rdf.Blank(fmt.Sprint("b", r.IntN(3)))
 		case 9:
@@ -52,18 +50,14 @@ func TestOrderByNumberKeysMatchPlain(t *testing.T) {
 		return rdf.Literal(fmt.Sprint(r.IntN(13)-3), rdf.XSDInteger)
 	}
 	for i := range 3000 {
-		s := ex(fmt.Sprintf("s%04d", r.IntN(100000)))
+		s := exIRI("s%04d", r.IntN(100000))
 		for _, p := range []string{"a", "b"} {
 			if r.IntN(20) == 0 {
 				continue // unbound under the OPTIONAL
 			}
-			if err := b.Add(rdf.Triple(s, ex(p), number())); err != nil {
-				t.Fatal(err)
-			}
+			add(s, exIRI("%s", p), number())
 		}
-		if err := b.Add(rdf.Triple(s, ex("i"), rdf.Literal(fmt.Sprint(i), rdf.XSDInteger))); err != nil {
-			t.Fatal(err)
-		}
+		add(s, exIRI("i"), intLit(i))
 	}
 	ds := FromIndex(b.Build())
 	const pre = `PREFIX ex: <http://ex.org/> PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> SELECT ?s ?k `
@@ -99,6 +93,51 @@ func TestOrderByNumberKeysMatchPlain(t *testing.T) {
 					t.Fatalf("%s%s (%d rows): not the plain sort's slice\n got %q\nwant %q", order, sl, maxRows,
 						got[:min(len(got), 4)], want[start:min(end, start+4)])
 				}
+			}
+		}
+	}
+}
+
+// TestOrderByLateBindsMatchPlain: SELECT expressions and BINDs that no order key reads, run only on the solutions a
+// slice keeps (orderLate), give the rows and order of the same query sliced after a full sort: a chain of
+// expressions reading each other, errors (unbound results), the expression repeated as the order key, the alias
+// as the order key (not deferred), a DISTINCT over the projected expressions, a subquery with its LIMIT joined to
+// a pattern binding the expression's variable, offsets inside and past the end.
+func TestOrderByLateBindsMatchPlain(t *testing.T) {
+	r := rand.New(rand.NewPCG(20, 5))
+	b, add := builderAdding(t)
+	for i := range 2000 {
+		s := exIRI("s%04d", r.IntN(100000))
+		for _, p := range []string{"a", "b"} {
+			o := rdf.Literal(fmt.Sprint(r.IntN(9)-2), rdf.XSDInteger)
+			if r.IntN(10) == 0 {
+				o = rdf.LangString(fmt.Sprint("é", r.IntN(3)), "fr")
+			}
+			add(s, exIRI("%s", p), o)
+		}
+		add(s, exIRI("i"), intLit(i%7))
+	}
+	ds := FromIndex(b.Build())
+	const pre = `PREFIX ex: <http://ex.org/> `
+	for _, q := range []string{
+		`SELECT ?s (?a / ?b AS ?r) (CONCAT(STR(?r), "·") AS ?c) { ?s ex:a ?a ; ex:b ?b } ORDER BY DESC(?a / ?b) ?s`,
+		`SELECT ?s ?r { ?s ex:a ?a ; ex:b ?b BIND(?a * ?b AS ?r) BIND(?r + 1 AS ?r1) } ORDER BY ?b DESC(?s)`,
+		`SELECT ?s (?a / ?b AS ?r) { ?s ex:a ?a ; ex:b ?b } ORDER BY ?r ?s`,
+		`SELECT DISTINCT (?a * 0 AS ?z) (STR(?b) AS ?t) { ?s ex:a ?a ; ex:b ?b } ORDER BY DESC(?a)`,
+		`SELECT ?s ?i ?d { ?s ex:i ?i { SELECT ?s (?a + ?b AS ?d) { ?s ex:a ?a ; ex:b ?b } ORDER BY ?a ?s LIMIT 300 } }`,
+		`SELECT ?s ?d { ?s ex:i ?d { SELECT ?s (?a AS ?d) { ?s ex:a ?a } ORDER BY DESC(?s) LIMIT 900 } }`,
+	} {
+		rows := resultRows(mustRun(t, ds, pre+q, Options{}))
+		if len(rows) < 20 {
+			t.Fatalf("%s: %d rows", q, len(rows))
+		}
+		n := len(rows)
+		for _, slice := range [][2]int{{10, 0}, {15, 100}, {400, 50}, {30, n - 10}, {5, n + 3}} {
+			sl := fmt.Sprintf(" LIMIT %d OFFSET %d", slice[0], slice[1])
+			got := mustRun(t, ds, pre+q+sl, Options{})
+			start, end := min(slice[1], n), min(slice[1]+slice[0], n)
+			if g := resultRows(got); !slices.Equal(g, rows[start:end]) {
+				t.Fatalf("%s%s: not the full sort's slice\n got %q\nwant %q", q, sl, g[:min(len(g), 3)], rows[start:min(end, start+3)])
 			}
 		}
 	}
