@@ -81,7 +81,7 @@ func (e *evaluator) compileValue(x algebra.Expr) vnode {
 		return vnode{konst: true, v: c, ok: ok}
 	case *algebra.Call:
 		if arithFunc(v) {
-			return e.compileArith(v)
+			return e.compileShared(v)
 		}
 	case *algebra.FunctionCall:
 	default:
@@ -92,6 +92,84 @@ func (e *evaluator) compileValue(x algebra.Expr) vnode {
 		n, ok := e.numberValue(x, row)
 		return builtin.NumberValue(n), ok
 	}}
+}
+
+// compileShared is compileArith's node for c, one per query for equal trees: h123's FILTER(ABS(?price − ?avg) >
+// 0.5 * ?avg) and its MAX(ROUND(ABS(?price − ?avg) * 100 / ?avg)) read one ABS(?price − ?avg) node. A node over
+// one or two variables and constants remembers its last inputs' ids and its value for them (memoLast): the FILTER
+// computes 0.5 * ?avg once per product, not per offer, and the MAX reads the ABS the FILTER computed for its row.
+func (e *evaluator) compileShared(c *algebra.Call) vnode {
+	key := algebra.FormatExpr(c)
+	if n, ok := e.progNodes[key]; ok {
+		return n
+	}
+	n := e.compileArith(c)
+	if !n.konst {
+		if slots, ok := e.leafSlots(c, nil); ok && len(slots) > 0 && len(slots) <= 2 {
+			n.prog = memoLast(n.prog, slots)
+		}
+	}
+	if e.progNodes == nil {
+		e.progNodes = map[string]vnode{}
+	}
+	e.progNodes[key] = n
+	return n
+}
+
+// leafSlots adds to slots the distinct slots of x's variables; ok is false when x reads anything but variables and
+// constants through arithFunc's operators (numberValue's operands are left unmemoised).
+func (e *evaluator) leafSlots(x algebra.Expr, slots []int) ([]int, bool) {
+	switch v := x.(type) {
+	case algebra.Var:
+		s := e.slot(v)
+		for _, t := range slots {
+			if t == s {
+				return slots, true
+			}
+		}
+		return append(slots, s), true
+	case algebra.Constant:
+		return slots, true
+	case *algebra.Call:
+		if !arithFunc(v) {
+			return nil, false
+		}
+		for _, a := range v.Args {
+			var ok bool
+			if slots, ok = e.leafSlots(a, slots); !ok {
+				return nil, false
+			}
+		}
+		return slots, true
+	}
+	return nil, false
+}
+
+// memoLast wraps prog, a pure function of the ids at slots (one or two), with the value of the last ids it met.
+// A scratch id is reused for another number per solution (numberID), so a row with one is neither answered from
+// the memo nor kept in it; data and overlay ids name one term for the whole query.
+func memoLast(prog valueProg, slots []int) valueProg {
+	var last struct {
+		set  bool
+		a, b ID
+		v    builtin.Value
+		ok   bool
+	}
+	s0, s1 := slots[0], slots[0]
+	if len(slots) == 2 {
+		s1 = slots[1]
+	}
+	return func(e *evaluator, row []ID) (builtin.Value, bool) {
+		a, b := row[s0], row[s1]
+		if last.set && a == last.a && b == last.b {
+			return last.v, last.ok
+		}
+		v, ok := prog(e, row)
+		if !isScratch(a) && !isScratch(b) {
+			last.set, last.a, last.b, last.v, last.ok = true, a, b, v, ok
+		}
+		return v, ok
+	}
 }
 
 // compileArith compiles an operator arithFunc accepts. An operand that declines as a constant makes the whole

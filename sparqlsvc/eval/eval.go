@@ -224,6 +224,7 @@ type evaluator struct {
 	plainKeys   bool                            // tests: every computed group key evaluated to a term (the reference keyID is held to)
 	progs       map[*algebra.Call]*progEntry    // arithmetic trees compiled (progOf)
 	recentProgs [4]*progEntry                   // the entries progOf found last, looked at before the map
+	progNodes   map[string]vnode                // compiled nodes by their tree's text, one for equal trees (compileShared)
 	nextProg    int
 	lastDate    struct { // the date value read last (dateValue)
 		id ID
