@@ -36,25 +36,14 @@ type vnode struct {
 	ok    bool
 }
 
-// progOf is c's compiled entry, compiled when first met; the four met last are looked at before the map (a
-// FILTER and a MAX over the same rows alternate).
+// progOf is c's compiled entry, compiled when first met.
 func (e *evaluator) progOf(c *algebra.Call) *progEntry {
-	for _, p := range e.recentProgs {
-		if p != nil && p.call == c {
-			return p
-		}
-	}
-	p := e.progs[c]
+	p := e.progs.lookup(c)
 	if p == nil {
 		p = &progEntry{call: c, arith: arithFunc(c) && arithExpr(c)}
 		p.prog = e.compileValue(c).run()
-		if e.progs == nil {
-			e.progs = map[*algebra.Call]*progEntry{}
-		}
-		e.progs[c] = p
+		e.progs.add(c, p)
 	}
-	e.recentProgs[e.nextProg&3] = p
-	e.nextProg++
 	return p
 }
 

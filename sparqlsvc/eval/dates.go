@@ -220,24 +220,54 @@ const (
 	siteRatio          // a quotient of two variables or constants against a third (ratioCompare)
 )
 
-// cmpSiteOf returns c's site: from the four met last, else from the map, else made.
+// cmpSiteOf returns c's site, made when first met.
 func (e *evaluator) cmpSiteOf(c *algebra.Call) *cmpSite {
-	for _, s := range e.recentSites {
-		if s != nil && s.call == c {
-			return s
-		}
-	}
-	s := e.cmpSites[c]
+	s := e.cmpSites.lookup(c)
 	if s == nil {
 		s = e.newCmpSite(c)
-		if e.cmpSites == nil {
-			e.cmpSites = map[*algebra.Call]*cmpSite{}
-		}
-		e.cmpSites[c] = s
+		e.cmpSites.add(c, s)
 	}
-	e.recentSites[e.nextSite&3] = s
-	e.nextSite++
 	return s
+}
+
+// callMemo holds one entry per call of the query (a comparison's site, a compiled tree). The four met last are
+// looked at before the map: a FILTER and a MAX over the same rows alternate between a few calls per row.
+type callMemo[T any] struct {
+	recent [4]struct {
+		call *algebra.Call
+		v    *T
+	}
+	next int
+	all  map[*algebra.Call]*T
+}
+
+// lookup returns c's entry, or nil when it has none yet.
+func (m *callMemo[T]) lookup(c *algebra.Call) *T {
+	for _, r := range m.recent {
+		if r.v != nil && r.call == c {
+			return r.v
+		}
+	}
+	v := m.all[c]
+	if v != nil {
+		m.remember(c, v)
+	}
+	return v
+}
+
+// add makes v c's entry.
+func (m *callMemo[T]) add(c *algebra.Call, v *T) {
+	if m.all == nil {
+		m.all = map[*algebra.Call]*T{}
+	}
+	m.all[c] = v
+	m.remember(c, v)
+}
+
+func (m *callMemo[T]) remember(c *algebra.Call, v *T) {
+	r := &m.recent[m.next&3]
+	r.call, r.v = c, v
+	m.next++
 }
 
 func (e *evaluator) newCmpSite(c *algebra.Call) *cmpSite {

@@ -215,18 +215,16 @@ type evaluator struct {
 	filterConj  map[*algebra.BGP][]algebra.Expr // those conjuncts (rangeShare)
 	shares      map[shareKey]float64            // rangeShare's answers
 	conjShares  map[conjKey]conjShare           // conjunctShare's answers
-	cmpSites    map[*algebra.Call]*cmpSite      // what each comparison operator is (cmpSiteOf)
+	cmpSites    callMemo[cmpSite]               // what each comparison operator is (cmpSiteOf)
 	bindMemos   map[*algebra.Extend]*bindMemo   // BIND values by their one input (bindMemoOf); nil: not memoised
 	sumMemos    map[*algebra.Aggregate]*sumMemo // SUM/AVG operands' numbers by their inputs (sumMemoOf); nil: not memoised
 	noMemo      bool                            // tests: neither memo (the reference they are held to)
 	noValues    bool                            // tests: arithmetic on terms only (the reference values.go is held to)
 	noCompile   bool                            // tests: Value trees walked per row (the reference compiled.go is held to)
 	plainKeys   bool                            // tests: every computed group key evaluated to a term (the reference keyID is held to)
-	progs       map[*algebra.Call]*progEntry    // arithmetic trees compiled (progOf)
-	recentProgs [4]*progEntry                   // the entries progOf found last, looked at before the map
+	progs       callMemo[progEntry]             // arithmetic trees compiled (progOf)
 	progNodes   map[string]vnode                // compiled nodes by their tree's text, one for equal trees (compileShared)
-	nextProg    int
-	lastDate    struct { // the date value read last (dateValue)
+	lastDate    struct {                        // the date value read last (dateValue)
 		id ID
 		v  builtin.DateValue
 		ok bool
@@ -235,8 +233,6 @@ type evaluator struct {
 		runs [2]fieldRun
 		next int
 	}
-	recentSites   [4]*cmpSite // the sites met last, looked at before the map
-	nextSite      int
 	constNums     [4]constNum // constant operands' numbers met last (constNumber)
 	nextConst     int
 	constVals     [4]constVal // constant operands' Values met last (argValue)

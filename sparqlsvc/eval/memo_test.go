@@ -181,7 +181,7 @@ func TestDirectBindReachesCmpMemo(t *testing.T) {
 		{
 			_, e := semiRun(t, ds, src, Options{})
 			lookups, entries := 0, 0
-			for _, s := range e.cmpSites {
+			for _, s := range e.cmpSites.all {
 				if s.memo != nil {
 					lookups += s.memo.lookups
 					entries += len(s.memo.vals)
