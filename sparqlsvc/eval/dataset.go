@@ -119,6 +119,8 @@ type terms struct {
 	values    map[ID]overlayNum
 	lastValID ID
 	lastVal   overlayNum
+	// dates holds the date values of overlay terms a date comparison read (overlayDate), by id − base − 1.
+	dates []overlayDateValue
 	// loads counts the terms read from the dictionary: counted work (evaluator.effort), a read of the dictionary's
 	// pages costing as much as several rows of a scan.
 	loads int

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/ldhub/ldhub/content/rdf"
 	"github.com/ldhub/ldhub/sparqlsvc/algebra"
@@ -232,17 +233,20 @@ func (e *evaluator) cmpSiteOf(c *algebra.Call) *cmpSite {
 
 // callMemo holds one entry per call of the query (a comparison's site, a compiled tree). The four met last are
 // looked at before the map: a FILTER and a MAX over the same rows alternate between a few calls per row.
-type callMemo[T any] struct {
+type callMemo[T any] = siteMemo[*algebra.Call, T]
+
+// siteMemo is callMemo keyed by any site of the query (an expression for numProgOf).
+type siteMemo[K comparable, T any] struct {
 	recent [4]struct {
-		call *algebra.Call
+		call K
 		v    *T
 	}
 	next int
-	all  map[*algebra.Call]*T
+	all  map[K]*T
 }
 
 // lookup returns c's entry, or nil when it has none yet.
-func (m *callMemo[T]) lookup(c *algebra.Call) *T {
+func (m *siteMemo[K, T]) lookup(c K) *T {
 	for _, r := range m.recent {
 		if r.v != nil && r.call == c {
 			return r.v
@@ -256,15 +260,15 @@ func (m *callMemo[T]) lookup(c *algebra.Call) *T {
 }
 
 // add makes v c's entry.
-func (m *callMemo[T]) add(c *algebra.Call, v *T) {
+func (m *siteMemo[K, T]) add(c K, v *T) {
 	if m.all == nil {
-		m.all = map[*algebra.Call]*T{}
+		m.all = map[K]*T{}
 	}
 	m.all[c] = v
 	m.remember(c, v)
 }
 
-func (m *callMemo[T]) remember(c *algebra.Call, v *T) {
+func (m *siteMemo[K, T]) remember(c K, v *T) {
 	r := &m.recent[m.next&3]
 	r.call, r.v = c, v
 	m.next++
@@ -632,6 +636,9 @@ func (e *evaluator) inlineDateCompare(s *cmpSite, id ID) (result, ok bool) {
 func (e *evaluator) dateCompareVars(op string, x, y ID) (result, ok bool) {
 	bi := e.dateBlock(x)
 	if bi < 0 || bi != e.dateBlock(y) || !e.t.dict.DateBlocks()[bi].Distinct {
+		if r, ok := e.dateFieldsCompare(x, y); ok {
+			return opResult(op, r)
+		}
 		return false, false
 	}
 	switch {
@@ -941,4 +948,81 @@ func (e *evaluator) classConstant(c algebra.Expr, oslot int) bool {
 		}
 	}
 	return false
+}
+
+// dateFieldsCompare compares two values by their fields (YEAR … MINUTES) when both are dates, or both dateTimes,
+// without a timezone: a date block's id or an inline date (the dictionary's column), or a value the query computed
+// (an overlay or scratch id, its term parsed once: overlayDate). Without a timezone a value is its wall clock read
+// as if in UTC, and DateValueOf's fields are that reading's calendar fields (24:00:00 already the next day's
+// midnight, in the column too), so the fields' order is the values' order wherever they differ; two dates with
+// equal fields are equal. Two dateTimes equal to the minute are left to the general path (the column has no
+// seconds), as are values with a timezone, values of two classes (a type error or XPath's ±14 hours) and anything
+// that is no valid date. h165 compared a computed xsd:dateTime(CONCAT(STR(?published), "T00:00:00")) with each
+// review's dateTime, parsing both terms into keys per review.
+func (e *evaluator) dateFieldsCompare(x, y ID) (int, bool) {
+	a, ok := e.anyDateValue(x)
+	if !ok || a.Class.HasZone() {
+		return 0, false
+	}
+	b, ok := e.anyDateValue(y)
+	if !ok || b.Class != a.Class {
+		return 0, false
+	}
+	r := cmp.Compare(a.Year, b.Year)
+	for _, f := range [...][2]uint8{{a.Month, b.Month}, {a.Day, b.Day}, {a.Hour, b.Hour}, {a.Minute, b.Minute}} {
+		if r != 0 {
+			return r, true
+		}
+		r = cmp.Compare(f[0], f[1])
+	}
+	if r == 0 && !a.Class.IsDate() {
+		return 0, false
+	}
+	return r, true
+}
+
+// anyDateValue is dateValue, or for an id the query made (an overlay's or a scratch id's term) the value of its
+// term when that is a valid xsd:dateTime or xsd:date (overlayDate).
+func (e *evaluator) anyDateValue(id ID) (builtin.DateValue, bool) {
+	switch {
+	case id == 0:
+		return builtin.DateValue{}, false
+	case isScratch(id):
+		return termDate(e.t.term(id))
+	case e.t.isOverlay(id):
+		return e.t.overlayDate(id)
+	}
+	return e.dateValue(id)
+}
+
+// termDate is DateValueOf of t when it is an xsd:dateTime or xsd:date literal.
+func termDate(t rdf.Term) (builtin.DateValue, bool) {
+	if t.Kind != rdf.KindLiteral || t.Datatype != index.XSDDateTime && t.Datatype != index.XSDDate {
+		return builtin.DateValue{}, false
+	}
+	return builtin.DateValueOf(t.Value, t.Datatype == index.XSDDate)
+}
+
+// overlayDate is termDate of an overlay id's term, parsed once: a BIND's computed dateTime is one overlay term
+// for many rows (bindMemo), each compared with the row's own date. The values sit in a slice beside the overlay's
+// terms (by id, no hashing per row: h165 meets its computed dates in no order), charged as it grows.
+func (t *terms) overlayDate(id ID) (builtin.DateValue, bool) {
+	i := int(id - t.base - 1)
+	if i >= len(t.dates) {
+		n := max(len(t.extra), 2*len(t.dates))
+		t.bytes += int64(n-len(t.dates)) * int64(unsafe.Sizeof(overlayDateValue{}))
+		t.dates = append(t.dates, make([]overlayDateValue, n-len(t.dates))...)
+	}
+	d := &t.dates[i]
+	if !d.read {
+		d.v, d.ok = termDate(t.extra[i])
+		d.read = true
+	}
+	return d.v, d.ok
+}
+
+// overlayDateValue is an overlay term's date value once read, ok false when it is no valid date or dateTime.
+type overlayDateValue struct {
+	v        builtin.DateValue
+	ok, read bool
 }
