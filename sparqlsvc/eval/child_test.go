@@ -33,7 +33,7 @@ var childCarry = map[string]int{
 	"bySubject": carryClone, "byObject": carryClone, "scanRows": carryClone, "narrowRows": carryClone, "existsMemos": carryZero, "lastExists": carryZero, "lastMemo": carryZero, "optFilters": carryZero, "constKeys": carryFresh,
 	"scratchKeys": carryZero, "keyMemoID": carryZero, "keyMemo": carryZero, "lenMemo": carryZero, "distinctKey": carryZero, "lowerBuf": carryZero, "testMemos": carryZero, "testRecent": carryZero, "varRefs": carryZero,
 	"filterVars": carryClone, "filterConj": carryClone, "shares": carryClone, "cmpSites": carryZero,
-	"constNums": carryZero, "nextConst": carryZero, "constVals": carryZero, "nextConstVal": carryZero, "noValues": carryZero, "plainKeys": carryZero, "noCompile": carryZero, "progs": carryZero, "progNodes": carryZero, "valueSites": carryZero, "nextValueSite": carryZero, "eqHalves": carryZero, "inEquals": carryZero, "blocks": carryZero,
+	"constNums": carryZero, "nextConst": carryZero, "constVals": carryZero, "nextConstVal": carryZero, "noValues": carryZero, "plainKeys": carryZero, "noCompile": carryZero, "progs": carryZero, "progNodes": carryZero, "numProgs": carryZero, "valueSites": carryZero, "nextValueSite": carryZero, "eqHalves": carryZero, "inEquals": carryZero, "blocks": carryZero,
 	"top": carryShare, "askForm": carryShare, "fork": carryZero, "par": carryZero, "work": carryOwn,
 	"limited": carryClone, "groupKeys": carryClone, "minusBy": carryClone, "inMemos": carryZero, "minusNot": carryClone,
 	// A worker's overlay ids are its own, so the memos keyed by them start empty; noMemo is for tests on one goroutine.

@@ -76,9 +76,10 @@ func (e *evaluator) compileValue(x algebra.Expr) vnode {
 	default:
 		return declined
 	}
-	// A date's field or a cast: numberValue reads it (from the dictionary's column, the id's number).
+	// A date's field or a cast: numberValue reads it (from the dictionary's column, the id's number), compiled.
+	np := e.numProgOf(x).prog
 	return vnode{prog: func(e *evaluator, row []ID) (builtin.Value, bool) {
-		n, ok := e.numberValue(x, row)
+		n, ok := np(e, row)
 		return builtin.NumberValue(n), ok
 	}}
 }

@@ -205,26 +205,27 @@ type evaluator struct {
 	scratchKeys [2]builtin.Key
 	keyMemoID   ID // the variable value whose MIN/MAX key keyMemo is (accumulate)
 	keyMemo     builtin.Key
-	lenMemo     [2]ID                           // a string's dictionary id and the inline id of its STRLEN (minMaxValueID)
-	distinctKey []byte                          // the key of a DISTINCT aggregate's value (distinctMet), reused
-	lowerBuf    []byte                          // a text lowered by lowerContains, reused
-	testRecent  [4]recentTest                   // the last conditions testMemoOf looked up, newest first
-	testMemos   map[*algebra.Call]*testMemo     // FILTER conditions' answers by their one variable (testMemoOf); nil: not memoised
-	varRefs     []varRef                        // varSlot
-	filterVars  map[*algebra.BGP][]varset       // the variables of the pushable FILTER conjuncts over a BGP (greedy)
-	filterConj  map[*algebra.BGP][]algebra.Expr // those conjuncts (rangeShare)
-	shares      map[shareKey]float64            // rangeShare's answers
-	conjShares  map[conjKey]conjShare           // conjunctShare's answers
-	cmpSites    callMemo[cmpSite]               // what each comparison operator is (cmpSiteOf)
-	bindMemos   map[*algebra.Extend]*bindMemo   // BIND values by their one input (bindMemoOf); nil: not memoised
-	sumMemos    map[*algebra.Aggregate]*sumMemo // SUM/AVG operands' numbers by their inputs (sumMemoOf); nil: not memoised
-	noMemo      bool                            // tests: neither memo (the reference they are held to)
-	noValues    bool                            // tests: arithmetic on terms only (the reference values.go is held to)
-	noCompile   bool                            // tests: Value trees walked per row (the reference compiled.go is held to)
-	plainKeys   bool                            // tests: every computed group key evaluated to a term (the reference keyID is held to)
-	progs       callMemo[progEntry]             // arithmetic trees compiled (progOf)
-	progNodes   map[string]vnode                // compiled nodes by their tree's text, one for equal trees (compileShared)
-	lastDate    struct {                        // the date value read last (dateValue)
+	lenMemo     [2]ID                            // a string's dictionary id and the inline id of its STRLEN (minMaxValueID)
+	distinctKey []byte                           // the key of a DISTINCT aggregate's value (distinctMet), reused
+	lowerBuf    []byte                           // a text lowered by lowerContains, reused
+	testRecent  [4]recentTest                    // the last conditions testMemoOf looked up, newest first
+	testMemos   map[*algebra.Call]*testMemo      // FILTER conditions' answers by their one variable (testMemoOf); nil: not memoised
+	varRefs     []varRef                         // varSlot
+	filterVars  map[*algebra.BGP][]varset        // the variables of the pushable FILTER conjuncts over a BGP (greedy)
+	filterConj  map[*algebra.BGP][]algebra.Expr  // those conjuncts (rangeShare)
+	shares      map[shareKey]float64             // rangeShare's answers
+	conjShares  map[conjKey]conjShare            // conjunctShare's answers
+	cmpSites    callMemo[cmpSite]                // what each comparison operator is (cmpSiteOf)
+	bindMemos   map[*algebra.Extend]*bindMemo    // BIND values by their one input (bindMemoOf); nil: not memoised
+	sumMemos    map[*algebra.Aggregate]*sumMemo  // SUM/AVG operands' numbers by their inputs (sumMemoOf); nil: not memoised
+	noMemo      bool                             // tests: neither memo (the reference they are held to)
+	noValues    bool                             // tests: arithmetic on terms only (the reference values.go is held to)
+	noCompile   bool                             // tests: Value trees walked per row (the reference compiled.go is held to)
+	plainKeys   bool                             // tests: every computed group key evaluated to a term (the reference keyID is held to)
+	progs       callMemo[progEntry]              // arithmetic trees compiled (progOf)
+	progNodes   map[string]vnode                 // compiled nodes by their tree's text, one for equal trees (compileShared)
+	numProgs    siteMemo[algebra.Expr, numEntry] // numberValue's trees compiled (numProgOf)
+	lastDate    struct {                         // the date value read last (dateValue)
 		id ID
 		v  builtin.DateValue
 		ok bool

@@ -80,10 +80,8 @@ func arithFunc(c *algebra.Call) bool {
 	return false
 }
 
-// numberValue evaluates x when every operand it reads is an xsd:integer or xsd:decimal that fits builtin.Number:
-// a variable's number held in its id, or a numeric constant. ok is false otherwise (an operand of another kind, an
-// unbound variable, a result that does not fit), and the general evaluation gives the value or the error.
-func (e *evaluator) numberValue(x algebra.Expr, row []ID) (builtin.Number, bool) {
+// walkNumber is numberValue walking x's tree per row: the reference compiled trees are held to (noCompile).
+func (e *evaluator) walkNumber(x algebra.Expr, row []ID) (builtin.Number, bool) {
 	switch v := x.(type) {
 	case algebra.Var:
 		id := row[e.varSlot(v)]
@@ -108,7 +106,7 @@ func (e *evaluator) numberValue(x algebra.Expr, row []ID) (builtin.Number, bool)
 			}
 			return builtin.NumberCast(v.IRI, builtin.Number{V: n, Scale: scale, Dec: index.IsInlineDecimal(id)})
 		}
-		a, ok := e.numberValue(v.Args[0], row)
+		a, ok := e.walkNumber(v.Args[0], row)
 		if !ok {
 			return builtin.Number{}, false
 		}
@@ -180,12 +178,12 @@ func (e *evaluator) sumValue(x algebra.Expr, row []ID) (builtin.Number, bool) {
 	return e.numberValue(x, row)
 }
 
-// argNumber is numberValue of argument i of c.
+// argNumber is walkNumber of argument i of c.
 func (e *evaluator) argNumber(c *algebra.Call, i int, row []ID) (builtin.Number, bool) {
 	if k, isConst := c.Args[i].(algebra.Constant); isConst {
 		return e.constNumber(c, i, k)
 	}
-	return e.numberValue(c.Args[i], row)
+	return e.walkNumber(c.Args[i], row)
 }
 
 // constNum is a constant operand's number: argument arg of call.
