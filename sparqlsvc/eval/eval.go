@@ -69,6 +69,9 @@ type Options struct {
 	// noNarrow, for tests, evaluates every operand that is not safe with the input's bindings on its own and joins
 	// it (independent), never with the narrowed bindings of narrowedExec.
 	noNarrow bool
+	// noMinusNot, for tests, evaluates every MINUS as written: its right operand on its own, held (no FILTER NOT
+	// EXISTS in its place, no OPTIONAL of it made an inner join: minusPlanOf).
+	noMinusNot bool
 	// Memory, when set, is the server's budget shared by the queries running at once (memory.go): what this
 	// query holds is charged on it as well, and a query that would pass it stops with ErrServerMemory.
 	Memory *Memory
@@ -252,7 +255,7 @@ type evaluator struct {
 	groupKeys     map[*algebra.BGP]int                // BGPs under a GROUP BY of one variable: its slot (groupedBy)
 	minusBy       map[*algebra.Minus]minusBuilt       // MINUS's index of its right side, kept for workers (minusIndexOf)
 	inMemos       map[*algebra.In]*inMemo             // IN over constants: answers by the value's id (inMemoOf)
-	minusNot      map[*algebra.Minus]*algebra.Filter  // MINUS as FILTER NOT EXISTS where that is the same (minusAsNotExists)
+	minusNot      map[*algebra.Minus]*minusPlan       // MINUS's right operand as evaluated, and as FILTER NOT EXISTS (minusPlanOf)
 	subRoots      map[algebra.Op]*subRoot             // subqueries that share a canonical form (sharedSubqueries), nil if none
 	subKept       map[subKey]*subKept                 // their kept solutions (subMemo)
 	sortedFeeds   int                                 // solution caches that kept solutions to sort (groupsorted.go)

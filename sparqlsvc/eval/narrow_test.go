@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -37,31 +38,12 @@ func TestNarrowedBindingsMatchIndependent(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		ds := reviewData(t, seed, 300)
 		for i, src := range queries {
-			want, err := runSorted(ds, src, plainOptions(), true)
-			if err != nil {
-				t.Fatalf("seed %d query %d: %v", seed, i, err)
-			}
-			opt := plainOptions()
-			opt.noNarrow = false
-			got, e, err := runSortedEval(ds, src, opt, true)
-			if err != nil {
-				t.Fatalf("seed %d query %d: %v", seed, i, err)
-			}
-			if got != want {
-				t.Errorf("seed %d query %d: narrowed bindings differ\n got %.600s\nwant %.600s", seed, i, got, want)
-			}
+			want, e := matchPlainWithOne(t, ds, src, func(o *Options) { o.noNarrow = false }, fmt.Sprintf("seed %d query %d: narrowed bindings", seed, i))
 			if e.narrowRuns == 0 && i != 4 {
 				t.Errorf("seed %d query %d: no operand was narrowed: the test does not test it", seed, i)
 			}
 			if seed == 1 && strings.Count(want, "\n") < 10 {
 				t.Errorf("query %d: %d solutions: the data does not test it", i, strings.Count(want, "\n")+1)
-			}
-			got, err = runSorted(ds, src, Options{}, false)
-			if err != nil {
-				t.Fatalf("seed %d query %d: %v", seed, i, err)
-			}
-			if got != want {
-				t.Errorf("seed %d query %d: default options differ from plain\n got %.600s\nwant %.600s", seed, i, got, want)
 			}
 		}
 	}

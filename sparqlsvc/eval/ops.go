@@ -254,7 +254,7 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 			return true
 		}, errp)
 	case *algebra.Minus:
-		if f := e.minusAsNotExists(x); f != nil {
+		if f := e.minusAsNotExists(x, in); f != nil {
 			return e.exec(f, in, emit, errp)
 		}
 		if e.minusDisjoint(x) {
@@ -263,7 +263,7 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 			// at 10 M, to remove nothing).
 			return e.exec(x.Left, in, emit, errp)
 		}
-		right, ok := e.materialize(x.Right, errp)
+		right, ok := e.materialize(e.minusPlanOf(x).right, errp)
 		if !ok {
 			return false
 		}
@@ -697,60 +697,12 @@ func (e *evaluator) materialize(op algebra.Op, errp *error) ([][]ID, bool) {
 	return rows, true
 }
 
-// minusAsNotExists returns FILTER NOT EXISTS { right } over x's left operand when that answers exactly what
-// x does, else nil; the filter is made once per MINUS, so its EXISTS keeps its memo and its set.
-//
-// MINUS removes a left solution compatible with some right solution that shares a variable with it; NOT EXISTS
-// removes one for which the right pattern, with the solution's values substituted, has a solution. When the right
-// operand is a BGP (every solution of it binds all of its variables, and substituting values into a BGP selects
-// exactly its solutions compatible with them), or a FILTER over one whose conditions read only the BGP's variables
-// (localConds), and the left operand binds one of its variables in every solution (so every pair shares one), the
-// two remove the same solutions. MINUS evaluated the whole right operand before the first left solution, which is
-// all offers of all US vendors to remove a few dozen products (h17: 196 against 8 ms CPU at 10 M), or every offer
-// delivered within 3 days to remove a producer's few hundred product-vendor pairs (h59: 63 ms CPU against
-// Virtuoso's 20); the EXISTS probes per left solution, or builds its set when that costs less (semijoin.go).
-func (e *evaluator) minusAsNotExists(x *algebra.Minus) *algebra.Filter {
-	if f, ok := e.minusNot[x]; ok {
-		return f
-	}
-	var f *algebra.Filter
-	right, conds := x.Right, []algebra.Expr(nil)
-	if rf, ok := right.(*algebra.Filter); ok {
-		right, conds = rf.Op, rf.Exprs
-	}
-	if b, ok := right.(*algebra.BGP); ok && len(b.Triples) > 0 && e.localConds(conds, e.infoOf(b).mentioned) {
-		shared := e.infoOf(x.Left).certain.inter(e.infoOf(b).mentioned)
-		if !shared.over && !shared.empty() {
-			f = &algebra.Filter{Exprs: []algebra.Expr{&algebra.Exists{Not: true, Pattern: x.Right}}, Op: x.Left}
-		}
-	}
-	if e.minusNot == nil {
-		e.minusNot = map[*algebra.Minus]*algebra.Filter{}
-	}
-	e.minusNot[x] = f
-	return f
-}
-
 // minusDisjoint reports whether no left solution of x can share a variable with a right one: no variable the
 // right operand mentions is mentioned by the left operand (a slot bound only by the input row is not shared: see
 // the MINUS case of exec).
 func (e *evaluator) minusDisjoint(x *algebra.Minus) bool {
 	r := e.infoOf(x.Right).mentioned
 	return !r.over && r.inter(e.infoOf(x.Left).mentioned).empty()
-}
-
-// localConds reports whether FILTER conditions inside MINUS's right operand read only variables of its BGP (vars)
-// and hold no EXISTS, so that they test a right solution alike in MINUS, which evaluates them without the left
-// solution, and in NOT EXISTS, which substitutes the left solution's values: only into variables the BGP binds
-// too, to the same values in every right solution compatible with it. A condition on a variable the BGP does not
-// bind would be unbound (an error, false) in MINUS but the left value in NOT EXISTS.
-func (e *evaluator) localConds(conds []algebra.Expr, vars varset) bool {
-	for _, c := range conds {
-		if hasExists(c) || !e.varsOfExpr(c).subsetOf(vars) {
-			return false
-		}
-	}
-	return true
 }
 
 // minusIndex picks, for MINUS, a slot that every right row binds and the left operand can bind, the one with the

@@ -361,7 +361,7 @@ func groupRowsSampled(ds *Dataset, src string, ref bool, opt Options) ([][]strin
 // plainOptions switches off every evaluation path Options can switch off.
 func plainOptions() Options {
 	return Options{semiJoin: -1, hashStar: -1, hashJoin: -1, orderScanRows: -1, optBits: -1, plainJoins: true,
-		replayMax: -1, sortedFeed: -1, noSubMemo: true, noGate: true, noNarrow: true}
+		replayMax: -1, sortedFeed: -1, noSubMemo: true, noGate: true, noNarrow: true, noMinusNot: true}
 }
 
 // normalRows writes rows as sorted lines; loose replaces the SAMPLE columns by their count of values and sorts
@@ -768,7 +768,7 @@ func TestReview19gRandomQueries(t *testing.T) {
 				continue // a variable assigned twice and the like
 			}
 			want, err := runSorted(ds, src, Options{MaxRows: 200_000, plainJoins: true, semiJoin: -1, hashStar: -1, hashJoin: -1,
-				orderScanRows: -1, optBits: -1, replayMax: -1, sortedFeed: -1, noSubMemo: true, noGate: true, noNarrow: true}, true)
+				orderScanRows: -1, optBits: -1, replayMax: -1, sortedFeed: -1, noSubMemo: true, noGate: true, noNarrow: true, noMinusNot: true}, true)
 			if err != nil {
 				skipped["budget"]++
 				continue // over its budget

@@ -116,3 +116,30 @@ func builderAddingCopies(t testing.TB, r *rand.Rand) (*index.Builder, func(s, p,
 		}
 	}
 }
+
+// matchPlainWithOne runs src with plainOptions, again with one path switched on (on), and with the default options,
+// and reports an answer that differs from the plain one (what names the path and the case); it returns the plain
+// answer and the evaluator of the run with the one path.
+func matchPlainWithOne(t *testing.T, ds *Dataset, src string, on func(*Options), what string) (string, *evaluator) {
+	t.Helper()
+	want, err := runSorted(ds, src, plainOptions(), true)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	opt := plainOptions()
+	on(&opt)
+	got, e, err := runSortedEval(ds, src, opt, true)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if got != want {
+		t.Errorf("%s: differ from plain evaluation\n got %.600s\nwant %.600s", what, got, want)
+	}
+	if got, err = runSorted(ds, src, Options{}, false); err != nil {
+		t.Fatalf("%s, default options: %v", what, err)
+	}
+	if got != want {
+		t.Errorf("%s: default options differ from plain evaluation\n got %.600s\nwant %.600s", what, got, want)
+	}
+	return want, e
+}
