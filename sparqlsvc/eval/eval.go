@@ -139,16 +139,17 @@ type evaluator struct {
 	nvars       int
 	active      []graphRef // graphs BGPs match against
 	steps       int
-	outerNoted  map[algebra.Op]bool     // FILTERs and BINDs whose EXISTS know their operand (noteOuter)
-	semiSets    int                     // sets built by existsBySet
-	nestedScans int                     // of them, those read by nestedSetScan
-	subjectSets int                     // and by subjectSet
-	chainSets   int                     // and by chainSet
-	narrowRuns  int                     // operands evaluated with narrowed bindings (narrowedExec)
-	spread      map[crossKey]algebra.Op // a BGP joined with a UNION, as a union of merged BGPs (unionSpread), or nil
-	trial       *trialWatch             // the trial evaluation in progress (trialSet), or nil
-	nextCheck   int                     // the steps at which loops next call interrupted
-	probes      int                     // index probes (probe), and those of them far from their cursor's previous one: effort
+	outerNoted  map[algebra.Op]bool             // FILTERs and BINDs whose EXISTS know their operand (noteOuter)
+	semiSets    int                             // sets built by existsBySet
+	nestedScans int                             // of them, those read by nestedSetScan
+	subjectSets int                             // and by subjectSet
+	chainSets   int                             // and by chainSet
+	narrowRuns  int                             // operands evaluated with narrowed bindings (narrowedExec)
+	spread      map[crossKey]algebra.Op         // a BGP joined with a UNION, as a union of merged BGPs (unionSpread), or nil
+	unionGroups map[unionGroupKey][]unionBranch // groups over a UNION, taken branch by branch (groupUnion), or nil
+	trial       *trialWatch                     // the trial evaluation in progress (trialSet), or nil
+	nextCheck   int                             // the steps at which loops next call interrupted
+	probes      int                             // index probes (probe), and those of them far from their cursor's previous one: effort
 	farProbes   int
 	stopWork    int         // when not zero, the steps at which a trial evaluation ends with errTrialOver (trialSet)
 	inExists    *existsJoin // the EXISTS being evaluated per row, whose pattern is running (noteOuter)

@@ -29,6 +29,16 @@ func (e *evaluator) groupBelow(x *algebra.Group, above []algebra.Expr, in []ID, 
 		x, having = r.x, r.having
 	}
 	g := e.newGroupState(x)
+	if !e.groupInto(x, in, g, errp) && *errp != nil {
+		return false
+	}
+	return e.emitGroups(x, g, in, having, above, emit, errp)
+}
+
+// groupInto hands g the solutions of x's operand extending in, by the first of the group's paths that takes them
+// (or the operand's evaluation); false when evaluation must stop. x is g's group, or a group over one branch of
+// its UNION with g's keys and aggregates (groupUnion).
+func (e *evaluator) groupInto(x *algebra.Group, in []ID, g *groupState, errp *error) bool {
 	u := e.unprojectedOf(x)
 	handled, ok := e.groupRuns(u, in, g, errp)
 	if !handled {
@@ -53,12 +63,12 @@ func (e *evaluator) groupBelow(x *algebra.Group, above []algebra.Expr, in []ID, 
 		handled, ok = e.groupHopFirst(x, in, g, errp)
 	}
 	if !handled {
+		handled, ok = e.groupUnion(x, in, g, errp)
+	}
+	if !handled {
 		ok = e.exec(x.Op, in, func(row []ID) bool { return g.add(row, 1, errp) }, errp)
 	}
-	if !ok && *errp != nil {
-		return false
-	}
-	return e.emitGroups(x, g, in, having, above, emit, errp)
+	return ok
 }
 
 // A GROUP BY over a subquery that only projects ({ SELECT ?offer ?vendor WHERE { star FILTER } } GROUP BY ?vendor:

@@ -145,7 +145,7 @@ func (e *evaluator) plainStar(x *algebra.Group) bool {
 		op = f.Op
 	}
 	b, ok := op.(*algebra.BGP)
-	if !ok || len(b.Triples) < 2 || !e.splitMergeable(x) {
+	if !ok || len(b.Triples) < 2 || !e.splitMergeableMinMax(x) {
 		return false
 	}
 	// A key computed from a term (YEAR(?date), LANG(?title)) reads the dictionary per solution: the join reads its
