@@ -1,7 +1,11 @@
 package builtin
 
 import (
+	"cmp"
+	"math"
+	"math/big"
 	"strings"
+	"time"
 
 	"github.com/ldhub/ldhub/content/rdf"
 )
@@ -209,7 +213,13 @@ func EqualKeys(a, b *Key) (bool, error) {
 	return false, ErrType
 }
 
-// OrderKeys is OrderCompare on parsed terms.
+// OrderKeys is OrderCompare on parsed terms. It is a total order on terms (conformance.md, "ORDER BY, MIN and
+// MAX"): ORDER BY's sorts and selections, and MIN and MAX, which keep the first of the values they meet when two
+// tie, give one answer whatever order the values come in only if no three terms form a cycle and only equal terms
+// tie. Numbers are ordered by their exact values (numberOrder), NaN after every other; dates and dateTimes by
+// their instants even where < leaves two unordered (a value without a timezone against one with); strings by
+// text, then language tag; literals < cannot compare by datatype, valid forms before invalid ones. Terms of one
+// value are ordered by their lexical forms, then language tags, then datatypes.
 func OrderKeys(a, b *Key) int {
 	x, y := a.Term, b.Term
 	if x.Kind != y.Kind {
@@ -221,37 +231,161 @@ func OrderKeys(a, b *Key) int {
 	case rdf.KindBlank, rdf.KindIRI:
 		return strings.Compare(x.Value, y.Value)
 	}
-	c, err := CompareKeys(a, b)
-	if err == nil && c != 0 {
+	if a.numeric() && b.numeric() {
+		if c := numberOrder(a, b); c != 0 {
+			return c
+		}
+	} else if c, err := CompareKeys(a, b); err == nil {
+		if c != 0 {
+			return c
+		}
+	} else if c := incomparableOrder(a, b); c != 0 {
 		return c
 	}
-	// Tied or incomparable: the terms decide, so a NumberKey's is written now.
+	// One value: the terms decide, so a NumberKey's is written now.
 	a.settle()
 	b.settle()
 	x, y = a.Term, b.Term
-	if err != nil {
-		// Strings with and without language tags sort together by their text, as readers expect; other
-		// incomparable literals are grouped by kind, then datatype.
-		if isString(x) && isString(y) {
-			if c := strings.Compare(x.Value, y.Value); c != 0 {
-				return c
-			}
-			return strings.Compare(strings.ToLower(x.Lang), strings.ToLower(y.Lang))
-		}
-		if ga, gb := a.group(), b.group(); ga != gb {
-			return ga - gb
-		}
-		if x.Datatype != y.Datatype {
-			return strings.Compare(x.Datatype, y.Datatype)
-		}
-	}
 	if c := strings.Compare(x.Value, y.Value); c != 0 {
 		return c
 	}
 	if c := strings.Compare(strings.ToLower(x.Lang), strings.ToLower(y.Lang)); c != 0 {
 		return c
 	}
+	if c := strings.Compare(x.Lang, y.Lang); c != 0 {
+		return c
+	}
 	return strings.Compare(x.Datatype, y.Datatype)
+}
+
+// incomparableOrder orders two literals that are not both numbers and that < does not compare; 0 leaves them to
+// their terms.
+func incomparableOrder(a, b *Key) int {
+	x, y := a.Term, b.Term
+	// Strings with and without language tags sort together by their text, as readers expect; other incomparable
+	// literals are grouped by kind, then datatype.
+	if isString(x) && isString(y) {
+		return strings.Compare(x.Value, y.Value)
+	}
+	if ga, gb := a.group(), b.group(); ga != gb {
+		return ga - gb
+	}
+	if x.Datatype != y.Datatype {
+		return strings.Compare(x.Datatype, y.Datatype)
+	}
+	// A dateTime without a timezone against one with, within XPath's ±14 hours: < is undefined, and the lexical
+	// forms would order them against the instants of the values around them. Their instants, the one without a
+	// timezone read as UTC, order them as < does wherever < is defined.
+	ta, da := a.orderInstant()
+	tb, db := b.orderInstant()
+	if da && db {
+		return ta.Compare(tb)
+	}
+	// Other invalid forms ("yes"^^xsd:boolean, 31 February in a dateTime) after the valid ones of their datatype:
+	// between them by lexical form they would close cycles with two valid values whose value order is not their
+	// lexical order.
+	if va, vb := a.kind != keyOther || da, b.kind != keyOther || db; va != vb {
+		return b2i(vb) - b2i(va)
+	}
+	return 0
+}
+
+// orderInstant is the instant a date or dateTime key is ordered by: its value's, one without a timezone read as
+// UTC; and for an xsd:date written YYYY-MM-DD with a day past its month's end (30 February, which an index holds
+// in an id among the valid dates, ordered as written: index.InlineDateBound), the last day of that month, so the
+// form sorts after it and before the next month, where the id puts it.
+func (k *Key) orderInstant() (time.Time, bool) {
+	if k.kind == keyDate {
+		return k.dt.t, true
+	}
+	s := k.Term.Value
+	if k.Term.Datatype != xsdDate || len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return time.Time{}, false
+	}
+	y, ok1 := digitsValue(s[:4])
+	m, ok2 := digitsValue(s[5:7])
+	d, ok3 := digitsValue(s[8:])
+	if !ok1 || !ok2 || !ok3 || m < 1 || m > 12 || d < 1 || d > 31 {
+		return time.Time{}, false
+	}
+	last := time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	return time.Date(y, time.Month(m), min(d, last), 0, 0, 0, 0, time.UTC), true
+}
+
+// digitsValue reads a string of ASCII digits.
+func digitsValue(s string) (int, bool) {
+	v := 0
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		v = v*10 + int(s[i]-'0')
+	}
+	return v, true
+}
+
+// numberOrder is ORDER BY's order of two numeric keys: by their exact values, -INF first, then INF, then NaN, and a
+// float's or double's -0 before the other zeros (as Java's Double.compare, which Jena sorts numbers with, places
+// them); 0 for one value (1, 1.0, 1e0 and "1"^^xsd:decimal; 0, 0.0 and 0e0).
+// Promoting both to one type, as < does, rounds: 2^53 + 1 and 2^53 as integers differ but equal 2^53 as a double,
+// and then no order by value and lexical form can hold all three; exact values can, and they agree with < wherever
+// < tells two values apart (rounding never reverses an order).
+func numberOrder(a, b *Key) int {
+	if a.kind == keyFixed && b.kind == keyFixed {
+		if c, ok := a.fx.cmp(b.fx); ok {
+			return c
+		}
+	}
+	if x, ok := a.exact(); ok {
+		if y, ok := b.exact(); ok {
+			if c, ok := x.cmp(y); ok {
+				return c
+			}
+		}
+	}
+	if na, nb := a.isNaN(), b.isNaN(); na || nb {
+		return b2i(na) - b2i(nb)
+	}
+	c, _ := cmpNumKeys(a, b)
+	if c == 0 && a.numKind() != b.numKind() {
+		// Equal once promoted, which within one type, or between float and double, is exact: else the exact
+		// values decide.
+		ia, ra := a.exactValue()
+		ib, rb := b.exactValue()
+		if ia != 0 || ib != 0 {
+			c = cmp.Compare(ia, ib)
+		} else {
+			c = ra.Cmp(rb)
+		}
+	}
+	if c == 0 {
+		// A float's or double's negative zero before the other zeros, as Double.compare puts it.
+		c = b2i(b.negativeZero()) - b2i(a.negativeZero())
+	}
+	return c
+}
+
+// negativeZero reports whether a numeric key is a float or double -0.
+func (k *Key) negativeZero() bool {
+	return k.kind == keyNum && k.n.kind >= kFloat && k.n.f == 0 && math.Signbit(k.n.f)
+}
+
+// isNaN reports whether a numeric key is a float or double NaN.
+func (k *Key) isNaN() bool { return k.kind == keyNum && k.n.kind >= kFloat && math.IsNaN(k.n.f) }
+
+// exactValue is a numeric key's value other than NaN: the sign of an infinity, or 0 and the value as a fraction
+// (a float's or double's exactly, as the binary fraction it is).
+func (k *Key) exactValue() (int, *big.Rat) {
+	if k.kind == keyNum && k.n.kind >= kFloat {
+		if math.IsInf(k.n.f, 0) {
+			if k.n.f > 0 {
+				return 1, nil
+			}
+			return -1, nil
+		}
+		return 0, new(big.Rat).SetFloat64(k.n.f)
+	}
+	return 0, k.promoted(kDecimal).r
 }
 
 // group is literalGroup: numbers, then strings, then the rest.

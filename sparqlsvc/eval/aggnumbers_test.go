@@ -15,14 +15,9 @@ import (
 // so a group's best moves between an id and a term; groups with no value at all, and no group.
 func TestMinMaxOfExpressionsMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
-	// NaN is left out: it is unordered against every number, so MIN and MAX over it depend on the order the
-	// solutions arrive in, which the reference does not share with the star readers.
-	var vals []rdf.Term
-	for _, v := range aggregateValues() {
-		if v.Value != "NaN" {
-			vals = append(vals, v)
-		}
-	}
+	// NaN is in since session 21: ORDER BY's order, which MIN and MAX use, is total (NaN after every number), so
+	// the extremes no longer depend on the order the star readers and the reference meet the solutions in.
+	vals := aggregateValues()
 	b, add := builderAdding(t)
 	titles := append([]rdf.Term{rdf.String("naïve café"), rdf.LangString("日本語のタイトル", "ja"),
 		rdf.String("a somewhat longer title of a review"), rdf.LangString("Übergrößenträger", "de-AT")}, vals...)

@@ -29,9 +29,9 @@ func TestOrderByNumberKeysMatchPlain(t *testing.T) {
 		case 2:
 			return rdf.Literal(fmt.Sprintf("%de0", r.IntN(6)), rdf.XSDDouble)
 		case 3:
-			// Not NaN: OrderKeys puts 0 before 0.0 (their terms), 0.0 before NaN and NaN before 0 (datatypes), an
-			// order no sort can follow, so a selection and a full sort may disagree on NaN and zeros.
-			return rdf.Literal("-0.0E0", rdf.XSDDouble)
+			// NaN among zeros of every type: before session 21 OrderKeys put 0 before 0.0 (their terms), 0.0
+			// before NaN and NaN before 0 (datatypes), and a selection and a full sort disagreed.
+			return rdf.Literal([]string{"-0.0E0", "NaN"}[r.IntN(2)], rdf.XSDDouble)
 		case 4:
 			return rdf.String(fmt.Sprint(r.IntN(4)))
 		case 5:
