@@ -102,7 +102,8 @@ func TestOrderByNumberKeysMatchPlain(t *testing.T) {
 // slice keeps (orderLate), give the rows and order of the same query sliced after a full sort: a chain of
 // expressions reading each other, errors (unbound results), the expression repeated as the order key, the alias
 // as the order key (not deferred), a DISTINCT over the projected expressions, a subquery with its LIMIT joined to
-// a pattern binding the expression's variable, offsets inside and past the end.
+// a pattern binding the expression's variable, FILTERs between BINDs (those that read a BIND's variable keep it
+// below them), offsets inside and past the end.
 func TestOrderByLateBindsMatchPlain(t *testing.T) {
 	r := rand.New(rand.NewPCG(20, 5))
 	b, add := builderAdding(t)
@@ -126,6 +127,13 @@ func TestOrderByLateBindsMatchPlain(t *testing.T) {
 		`SELECT DISTINCT (?a * 0 AS ?z) (STR(?b) AS ?t) { ?s ex:a ?a ; ex:b ?b } ORDER BY DESC(?a)`,
 		`SELECT ?s ?i ?d { ?s ex:i ?i { SELECT ?s (?a + ?b AS ?d) { ?s ex:a ?a ; ex:b ?b } ORDER BY ?a ?s LIMIT 300 } }`,
 		`SELECT ?s ?d { ?s ex:i ?d { SELECT ?s (?a AS ?d) { ?s ex:a ?a } ORDER BY DESC(?s) LIMIT 900 } }`,
+		// FILTERs between the BINDs: one that does not read a BIND's variable lets it wait (h170's shape), one that
+		// reads it (or a BIND below it) keeps it, and an error in the BIND leaves its variable unbound either way.
+		`SELECT ?s ?r ?t { ?s ex:a ?a ; ex:b ?b BIND(?a * ?b AS ?r) BIND(CONCAT(STR(?a), "·", STR(?b)) AS ?t) FILTER(?r != 0) } ORDER BY DESC(?r) ?s`,
+		`SELECT ?s ?u ?t { ?s ex:a ?a ; ex:b ?b BIND(?a / ?b AS ?u) FILTER(?u > 0) BIND(UCASE(STR(?b)) AS ?t) FILTER(?a != 3) } ORDER BY ?s`,
+		`SELECT ?s ?v ?w { ?s ex:a ?a ; ex:i ?i BIND(?a / (?i - 3) AS ?v) FILTER(?i > 1) BIND(?v + 1 AS ?w) FILTER(BOUND(?w) || ?a < 0) } ORDER BY DESC(?i) ?s`,
+		`SELECT ?s ?t { ?s ex:a ?a BIND(LCASE(STR(?a)) AS ?t) FILTER(STRLEN(?t) < 3) } ORDER BY ?a ?s`,
+		`SELECT ?s ?t { ?s ex:a ?a OPTIONAL { ?s ex:b ?b } BIND(COALESCE(?b * 2, -1) AS ?t) FILTER(?a != 0) } ORDER BY DESC(?s)`,
 	} {
 		rows := resultRows(mustRun(t, ds, pre+q, Options{}))
 		if len(rows) < 20 {

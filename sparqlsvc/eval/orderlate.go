@@ -47,18 +47,46 @@ func (e *evaluator) newLateBinds(x *algebra.OrderBy) *lateBinds {
 	for _, c := range x.Conds {
 		keys = keys.union(e.varsOfExpr(c.Expr))
 	}
+	// The chain of Extends and FILTERs at the top of the operand. An Extend waits when no order key and no FILTER
+	// above it reads its variable: a FILTER that does not read ?v keeps or drops a solution whatever ?v is, so
+	// Filter(Extend(X, ?v), c) is Extend(Filter(X, c), ?v). h170's BIND(COALESCE(UCASE(?t4), "NONE") AS ?text)
+	// stood under FILTER(?score != 0) and was computed (each ?t4's term read) for every product, not for the 100
+	// kept.
 	var chain []*algebra.Extend
+	var filters []*algebra.Filter // kept in place, top first
 	op := x.Op
+	read := keys // what the order keys and the FILTERs met so far read
+walk:
 	for {
-		b, ok := op.(*algebra.Extend)
-		if !ok || keys.has(e.slot(b.Var)) || hasExists(b.Expr) {
-			break // an EXISTS notes the operator whose rows test it (noteOuter): left where its note says
+		switch b := op.(type) {
+		case *algebra.Extend:
+			if read.has(e.slot(b.Var)) || hasExists(b.Expr) {
+				break walk // an EXISTS notes the operator whose rows test it (noteOuter): left where its note says
+			}
+			chain = append(chain, b)
+			op = b.Op
+		case *algebra.Filter:
+			for _, c := range b.Exprs {
+				if hasExists(c) {
+					break walk // its rows are noted by the FILTER node (noteOuter), which is rebuilt below
+				}
+				read = read.union(e.varsOfExpr(c))
+			}
+			filters = append(filters, b)
+			op = b.Op
+		default:
+			break walk
 		}
-		chain = append(chain, b)
-		op = b.Op
 	}
 	if len(chain) == 0 {
 		return nil
+	}
+	for i := len(filters) - 1; i >= 0; i-- {
+		if filters[i].Op == op {
+			op = filters[i] // a FILTER below every Extend taken stays as it is
+			continue
+		}
+		op = &algebra.Filter{Exprs: filters[i].Exprs, Op: op}
 	}
 	l := &lateBinds{inner: &algebra.OrderBy{Op: op, Conds: x.Conds}}
 	below := e.infoOf(op).mentioned
