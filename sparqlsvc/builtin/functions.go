@@ -485,8 +485,9 @@ func (c *Context) compileRegex(pattern, flags string) (*regexp.Regexp, error) {
 
 // regexEntry is a compiled pattern and the literals one of which each of its matches contains (needOf).
 type regexEntry struct {
-	re   *regexp.Regexp
-	need regexNeed
+	re    *regexp.Regexp
+	need  regexNeed
+	chain *regexChain // the pattern as a chain of literals (regexchain.go), or nil
 }
 
 // compileEntry is compileRegex with the pattern's literals.
@@ -544,7 +545,7 @@ func (c *Context) compileEntry(pattern, flags string) (regexEntry, error) {
 		clear(c.regexp) // patterns built from data could grow the cache without bound
 		c.regexpBytes = 0
 	}
-	r := regexEntry{re: re, need: needOf(pattern)}
+	r := regexEntry{re: re, need: needOf(pattern), chain: chainOf(pattern)}
 	c.regexp[key] = r
 	c.regexpBytes += size
 	return r, nil
@@ -662,6 +663,9 @@ func (c *Context) regex(args []rdf.Term) (rdf.Term, error) {
 	}
 	if !r.need.mayMatch(args[0].Value) {
 		return Boolean(false), nil
+	}
+	if r.chain != nil {
+		return Boolean(r.chain.match(args[0].Value)), nil
 	}
 	return Boolean(r.re.MatchString(args[0].Value)), nil
 }
