@@ -129,6 +129,11 @@ func (e *evaluator) starGroup(x *algebra.Group, st optStar, in []ID, gs *groupSt
 	if sinkFor != nil && e.splitMergeableMinMax(x) || sinkFor == nil && len(st.opts) == 0 {
 		return true, e.optStarSplit(x, &st, reads.has(st.ss), ms, row, gs, sinkFor, errp)
 	}
+	if sinkFor == nil && also.empty() {
+		if handled, ok := e.starBits(&st, reads.has(st.ss), ms, row, gs, errp); handled || *errp != nil {
+			return true, ok
+		}
+	}
 	var sink solutionSink
 	if sinkFor != nil {
 		sink = sinkFor(e, gs, errp)
