@@ -817,6 +817,29 @@ func (e *evaluator) preparedBGP(x *algebra.BGP, filters []algebra.Expr, bound va
 // olderPreps is how many preparations a BGP keeps besides its last one (bgpState.older).
 const olderPreps = 3
 
+// noteFilters notes the pushable conjuncts of the FILTER over x for the planner (filterVars, filterConj), unless a
+// FILTER over x was noted before.
+func (e *evaluator) noteFilters(x *algebra.BGP, conj []algebra.Expr) {
+	if _, ok := e.filterVars[x]; ok || len(conj) == 0 {
+		return
+	}
+	var vs []varset
+	for _, c := range conj {
+		if pushable(c) {
+			vs = append(vs, e.varsOfExpr(c))
+		}
+	}
+	e.filterVars[x] = vs
+	if e.filterConj == nil {
+		e.filterConj = map[*algebra.BGP][]algebra.Expr{}
+	}
+	for _, c := range conj {
+		if pushable(c) {
+			e.filterConj[x] = append(e.filterConj[x], c)
+		}
+	}
+}
+
 // prepareBGP works out filteredBGP's bgpPrep for x under filters with bound bound.
 func (e *evaluator) prepareBGP(x *algebra.BGP, filters []algebra.Expr, bound varset) bgpPrep {
 	var late []algebra.Expr
@@ -825,23 +848,7 @@ func (e *evaluator) prepareBGP(x *algebra.BGP, filters []algebra.Expr, bound var
 	for _, f := range filters {
 		conj = appendConjuncts(conj, f)
 	}
-	if _, ok := e.filterVars[x]; !ok && len(conj) > 0 {
-		var vs []varset
-		for _, c := range conj {
-			if pushable(c) {
-				vs = append(vs, e.varsOfExpr(c))
-			}
-		}
-		e.filterVars[x] = vs
-		if e.filterConj == nil {
-			e.filterConj = map[*algebra.BGP][]algebra.Expr{}
-		}
-		for _, c := range conj {
-			if pushable(c) {
-				e.filterConj[x] = append(e.filterConj[x], c)
-			}
-		}
-	}
+	e.noteFilters(x, conj)
 	order := e.plan(x, bound)
 	var levels []varset // what is bound after each step
 	if len(conj) > 0 {

@@ -23,7 +23,7 @@ const (
 var childCarry = map[string]int{
 	"ctx": carryOwn, "ds": carryShare, "t": carryFresh, "fn": carryFresh, "opt": carryOwn,
 	"slots": carryClone, "names": carryShare, "nvars": carryShare, "active": carryShare, "steps": carryZero,
-	"outerNoted": carryFresh, "semiSets": carryZero, "bitStars": carryZero, "nestedScans": carryZero, "subjectSets": carryZero, "chainSets": carryZero, "narrowRuns": carryZero, "spread": carryZero, "unionGroups": carryZero, "trial": carryZero, "nextCheck": carryZero,
+	"outerNoted": carryFresh, "semiSets": carryZero, "narrowSets": carryZero, "bitStars": carryZero, "nestedScans": carryZero, "subjectSets": carryZero, "chainSets": carryZero, "narrowRuns": carryZero, "spread": carryZero, "unionGroups": carryZero, "trial": carryZero, "nextCheck": carryZero,
 	"stopWork": carryZero, "probes": carryZero, "farProbes": carryZero, "inExists": carryZero, "held": carryZero, "bytes": carryZero, "charged": carryZero, "sent": carryZero, "cache": carryClone,
 	"safeC": carryClone, "safeRecent": carryZero, "safeNext": carryZero, "orders": carryClone,
 	"scans": carryClone, "pushed": carryClone, "crossSplits": carryClone, "tables": carryZero, "keyBinds": carryClone, "unprojected": carryClone, "pathGroups": carryClone, "hopGroups": carryClone, "hopFirsts": carryClone, "leafGroups": carryZero, "splits": carryClone, "valuesJoins": carryClone, "valuesLast": carryClone, "substVars": carryClone, "bgps": carryFresh,

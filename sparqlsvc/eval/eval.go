@@ -144,6 +144,7 @@ type evaluator struct {
 	nestedScans int                             // of them, those read by nestedSetScan
 	subjectSets int                             // and by subjectSet
 	chainSets   int                             // and by chainSet
+	narrowSets  int                             // and extremes of a pattern narrowed by the row's bound (narrowExtreme)
 	bitStars    int                             // stars' GROUP BYs counted from bitmaps of their subjects (starBits)
 	narrowRuns  int                             // operands evaluated with narrowed bindings (narrowedExec)
 	spread      map[crossKey]algebra.Op         // a BGP joined with a UNION, as a union of merged BGPs (unionSpread), or nil

@@ -68,6 +68,12 @@ func TestExistsExtremeMatchesPerRow(t *testing.T) {
 
 	const pre = `PREFIX : <http://ex.org/> `
 	star := `?offer :product ?p ; :vendor ?v ; :price ?price `
+	narrowed := []string{
+		`SELECT ?p { ?p :limit ?lim FILTER(?lim < 6) FILTER EXISTS { ?o :product ?p ; :price ?x FILTER(?x < ?lim) } }`,
+		`SELECT ?p { ?p :limit ?lim FILTER(?lim <= 4.2 && 7 > ?lim) FILTER NOT EXISTS { ?o :product ?p ; :price ?x FILTER(?x <= ?lim) } }`,
+		`SELECT ?p { ?p :limit ?lim FILTER EXISTS { ?o :product ?p ; :price ?x FILTER(?lim < ?x) } FILTER(?lim >= 4.125) }`,
+		`SELECT ?p { ?p :limit ?lim FILTER NOT EXISTS { ?o :product ?p ; :price ?x FILTER(?x >= ?lim) } FILTER(0 < ?lim) }`,
+	}
 	for _, src := range []string{
 		// v55g: offers with no cheaper offer of the same product from the same vendor (ties are not cheaper).
 		`SELECT ?offer { ` + star + `FILTER NOT EXISTS { ?o2 :product ?p ; :vendor ?v ; :price ?p2 FILTER(?p2 < ?price) } }`,
@@ -83,6 +89,11 @@ func TestExistsExtremeMatchesPerRow(t *testing.T) {
 		// v55k: products with an offer priced below their limit; the limit unbound where the OPTIONAL has none.
 		`SELECT ?p { ?p :limit ?lim FILTER EXISTS { ?o :product ?p ; :price ?x FILTER(?x < ?lim) } }`,
 		`SELECT ?p ?lim { ?o0 :product ?p OPTIONAL { ?p :limit ?lim FILTER(?lim != 7) } FILTER NOT EXISTS { ?o :product ?p ; :price ?x FILTER(?lim > ?x) } }`,
+		// The row's FILTER bounds its value: the pattern narrowed to prices within the bound (narrowExtreme), by
+		// integers, a decimal, the tightest of two, the bound written either way round; after the EXISTS, so that
+		// rows outside the bound test it too (evaluated per row); a double bound is not one.
+		narrowed[0], narrowed[1], narrowed[2], narrowed[3],
+		`SELECT ?p { ?p :limit ?lim FILTER(?lim < 6.5E0) FILTER EXISTS { ?o :product ?p ; :price ?x FILTER(?x < ?lim) } }`,
 		// An OPTIONAL in the pattern: ?x may be unbound in the pattern's solutions.
 		`SELECT ?p { ?p :limit ?lim FILTER EXISTS { ?o :product ?p OPTIONAL { ?o :price ?x } FILTER(?x >= ?lim) } }`,
 		`SELECT ?g ?offer { GRAPH ?g { ` + star + `FILTER NOT EXISTS { ?o2 :product ?p ; :price ?p2 FILTER(?p2 < ?price) } } }`,
@@ -96,6 +107,9 @@ func TestExistsExtremeMatchesPerRow(t *testing.T) {
 		}
 		if twoRead := strings.Contains(src, "?o2 != ?offer"); (e.semiSets > 0) == twoRead {
 			t.Errorf("%s: %d sets built", src, e.semiSets)
+		}
+		if (e.narrowSets > 0) != slices.Contains(narrowed, strings.TrimPrefix(src, pre)) {
+			t.Errorf("%s: %d narrowed sets built", src, e.narrowSets)
 		}
 		all, _ := semiRun(t, ds, allRows(src), Options{semiJoin: -1})
 		if len(wl) == 0 || len(wl) == len(resultLines(all)) {
@@ -155,6 +169,98 @@ func TestExistsExtremeTies(t *testing.T) {
 		}
 		if (e.semiSets > 0) != (mode > 0) {
 			t.Errorf("semiJoin %d: %d sets built", mode, e.semiSets)
+		}
+	}
+}
+
+// TestExtremesLimitSendsOthersPerRow: a set narrowed by a bound (narrowExtreme) answers only rows whose value is a
+// number held in an id within the bound, the bound itself included; a row beyond it, or holding another value, is
+// evaluated by substitution (ok false), even for a key the narrowed pattern gave no solution.
+func TestExtremesLimitSendsOthersPerRow(t *testing.T) {
+	num := func(v int64, scale int) ID {
+		id, ok := index.DecimalID(v, scale)
+		if !ok {
+			t.Fatalf("%d/10^%d not held in an id", v, scale)
+		}
+		return id
+	}
+	const key, inner, outer = 0, 1, 2
+	for _, keepMax := range []bool{false, true} {
+		op, limit, within, beyond := "<", num(6, 0), num(55, 1), num(61, 1)
+		if keepMax {
+			op, limit, within, beyond = ">", num(-1, 0), num(-5, 1), num(-15, 1)
+		}
+		x := newExtremes(&extremeShape{inner: inner, outer: outer, op: opIndex(op), keepMax: keepMax, limit: limit}, 1)
+		slots := []int{key}
+		x.add([]ID{10, num(5, 0), 0}, slots, nil)
+		if keepMax {
+			x.add([]ID{10, num(-2, 0), 0}, slots, nil)
+		}
+		for _, c := range []struct {
+			row       []ID
+			found, ok bool
+		}{
+			{[]ID{10, 0, within}, true, true},
+			{[]ID{10, 0, limit}, true, true},
+			{[]ID{11, 0, within}, false, true}, // no solution within the bound: none below the row's value
+			{[]ID{11, 0, beyond}, false, false},
+			{[]ID{10, 0, beyond}, false, false},
+			{[]ID{11, 0, 7}, false, false}, // a dictionary id: not a number held in an id
+		} {
+			if found, ok, _ := x.has(c.row, slots, nil); found != c.found || ok != c.ok {
+				t.Errorf("keepMax %v, row %v: found %v ok %v, want %v %v", keepMax, c.row, found, ok, c.found, c.ok)
+			}
+		}
+	}
+}
+
+// TestExtremeStarMatchesPerRow: an extreme's star of two patterns read by its (subject, value) pairs (extremeStar)
+// gives what evaluation per row gives, where the key's predicate is read in order (many pairs) and where it is
+// probed by ascending subject (three offers priced under the bound among 3 000): offers with two prices, with two
+// products, without a product, prices that are NaN, strings, doubles and decimals equal to integers, bounds of
+// either kind, EXISTS and NOT EXISTS.
+func TestExtremeStarMatchesPerRow(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 7))
+	b, add := builderAdding(t)
+	cheap := []rdf.Term{intLit(1), rdf.Literal("1.0", rdf.XSDDecimal), rdf.Literal("NaN", rdf.XSDDouble), rdf.String("2"),
+		rdf.Literal("0.5E0", rdf.XSDDouble), intLit(3)}
+	for i := range 3000 {
+		o := exIRI("o%d", i)
+		if i%97 != 0 {
+			add(o, exIRI("product"), exIRI("p%d", r.IntN(60)))
+		}
+		if i%211 == 0 {
+			add(o, exIRI("product"), exIRI("p%d", r.IntN(60))) // a second product
+		}
+		price := intLit(100 + r.IntN(900))
+		if i%1000 == 7 || i%13 == 0 && i < 400 {
+			price = cheap[r.IntN(len(cheap))] // few offers under the bound in the first queries, more in the last
+		}
+		add(o, exIRI("price"), price)
+		if i%17 == 0 {
+			add(o, exIRI("price"), intLit(2+r.IntN(300))) // a second price
+		}
+	}
+	for p := range 60 {
+		add(exIRI("p%d", p), exIRI("limit"), []rdf.Term{intLit(2), intLit(4), rdf.Literal("2.5", rdf.XSDDecimal), intLit(250), rdf.String("x")}[p%5])
+	}
+	ds := FromIndex(b.Build())
+	for _, src := range []string{
+		`SELECT ?p { ?p :limit ?lim FILTER(?lim < 5) FILTER EXISTS { ?o :product ?p ; :price ?x FILTER(?x < ?lim) } }`,
+		`SELECT ?p { ?p :limit ?lim FILTER(?lim <= 2.5) FILTER NOT EXISTS { ?o :product ?p ; :price ?x FILTER(?lim >= ?x) } }`,
+		`SELECT ?p { ?p :limit ?lim FILTER(?lim <= 250) FILTER EXISTS { ?o :product ?p ; :price ?x FILTER(?x < ?lim) } }`,
+		`SELECT ?p { ?p :limit ?lim FILTER(?lim > 3) FILTER EXISTS { ?o :product ?p ; :price ?x FILTER(?x > ?lim) } }`,
+	} {
+		src = `PREFIX : <http://ex.org/> ` + src
+		want, _ := semiRun(t, ds, src, Options{semiJoin: -1})
+		got, e := semiRun(t, ds, src, Options{semiJoin: 1})
+		if wl, gl := resultLines(want), resultLines(got); !slices.Equal(gl, wl) {
+			t.Errorf("%s: %d rows from the set, %d per row\n got %q\nwant %q", src, len(gl), len(wl), gl, wl)
+		} else if len(wl) == 0 {
+			t.Errorf("%s: no rows: the test tells nothing", src)
+		}
+		if e.narrowSets == 0 {
+			t.Errorf("%s: no narrowed set built", src)
 		}
 	}
 }

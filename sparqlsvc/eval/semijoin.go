@@ -218,6 +218,7 @@ type existsJoin struct {
 	// total is the estimate of the rows that test the EXISTS in all, once asked.
 	outer      algebra.Op
 	outerBound varset
+	siblings   []algebra.Expr // the FILTER's expressions that hold the EXISTS (narrowExtreme reads their bounds)
 	parent     *existsJoin
 	total      float64
 	asked      bool
@@ -252,6 +253,7 @@ func (e *evaluator) noteOuter(exprs []algebra.Expr, op algebra.Op, in []ID) {
 			if v, ok := x.(*algebra.Exists); ok {
 				if m := e.existsMemoOf(v); m.join.outer == nil {
 					m.join.outer, m.join.outerBound, m.join.parent = op, e.boundSet(in), e.inExists
+					m.join.siblings = exprs
 				}
 				return false // a nested EXISTS is tested by its pattern's rows
 			}
@@ -319,7 +321,7 @@ func (e *evaluator) existsBySet(m *existsMemo, x *algebra.Exists, row []ID, errp
 	var ext *extremeShape
 	if bound.over || !bound.subsetOf(e.infoOf(x.Pattern).certain) || !e.safe(x.Pattern, bound) {
 		if !m.extDone {
-			m.ext, m.extDone = e.extremeOf(x), true
+			m.ext, m.extDone = e.narrowExtreme(e.extremeOf(x), j.siblings), true
 		}
 		if _, ok := e.extremeKey(m.ext, bound); !ok {
 			return false, false // rows with other key variables may still try
@@ -346,6 +348,9 @@ func (e *evaluator) existsBySet(m *existsMemo, x *algebra.Exists, row []ID, errp
 	}
 	j.sets = append(j.sets, s)
 	e.semiSets++
+	if ext != nil && ext.limit != 0 {
+		e.narrowSets++
+	}
 	return s.has(row)
 }
 
@@ -495,7 +500,10 @@ func (e *evaluator) trialSet(m *existsMemo, x *algebra.Exists, bound varset, ext
 	case ext == nil && len(s.slots) == 2:
 		star, tooBig = e.chainSet(x.Pattern, s, limit, &err)
 	case ext != nil:
-		star = false // a star's set gives the keys alone
+		// A star's set gives the keys alone; an extreme's star of two patterns is read by its pairs (extremeStar).
+		if st, star = e.starOf(ext.pattern, s.slots); star {
+			star = e.extremeStar(st, ext.inner, collect, &err)
+		}
 	case star && st.parts != nil:
 		star = e.starPartsSet(st, collect, &err)
 	case star:
