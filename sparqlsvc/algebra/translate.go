@@ -3,6 +3,7 @@ package algebra
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/ldhub/ldhub/content/rdf"
 )
@@ -73,8 +74,17 @@ type translator struct {
 
 func (t *translator) freshPathVar() Var {
 	t.nPath++
-	return Var(".p" + strconv.Itoa(t.nPath))
+	return Var(pathVarPrefix + strconv.Itoa(t.nPath))
 }
+
+// pathVarPrefix begins the names of the variables a sequence path's joints get: no query can write a variable
+// name that begins with a dot.
+const pathVarPrefix = ".p"
+
+// IsPathVar reports whether v is a variable the translation made for a joint of a sequence path (§18.2.2.4): no
+// query names it, so only the two steps it joins mention it (and COUNT(DISTINCT *), which reads every variable of
+// a solution, sees it).
+func IsPathVar(v Var) bool { return strings.HasPrefix(string(v), pathVarPrefix) }
 
 func (t *translator) freshAggVar() Var {
 	t.nAgg++

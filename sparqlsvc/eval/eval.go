@@ -170,6 +170,10 @@ type evaluator struct {
 	valuesLast  map[*algebra.Join]*algebra.Join   // a BGP joined to a VALUES written after it, as VALUES first (valuesFirst)
 	pushed      map[*algebra.Filter]algebra.Op    // FILTERs with conjuncts moved below the BINDs under them (belowBinds)
 	crossSplits map[crossKey]algebra.Op           // joins of a cross product that paths connect, as a chain (crossSplit)
+	seqJoins    map[crossKey]algebra.Op           // joins with path patterns merged at their joints (seqJoin), nil if none
+	jointSeqs   map[*algebra.PathSequence]bool    // the sequences seqJoin made: whether a joint's value must be a node
+	seqMerges   int                               // joins seqJoin rewrote (tests)
+	distinctAll bool                              // the query has a COUNT(DISTINCT *) (distinctAllIn): no seqJoin
 	tables      map[*algebra.Table]*tableIDs      // VALUES's slots and ids, looked up once (tableIDsOf)
 	keyBinds    map[*algebra.Group]*keyBind       // groups on a BIND's variable, rewritten (keyBindOf)
 	unprojected map[*algebra.Group]*algebra.Group // groups over a subquery's projection, without it (unprojectedOf)
@@ -384,6 +388,7 @@ func newEvaluator(ctx context.Context, ds *Dataset, q *algebra.Query, opt Option
 		return fresh
 	}
 	e.collectVars(q)
+	e.distinctAll = distinctAllIn(q.Op)
 	if !opt.noSubMemo {
 		e.subRoots = e.sharedSubqueries(q.Op)
 	}

@@ -169,6 +169,9 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 	case *algebra.PathPattern:
 		return e.pathPattern(x, in, emit, errp)
 	case *algebra.Join:
+		if r := e.seqJoinOf(x, in); r != nil { // path patterns merged at their joints (seqJoin)
+			return e.exec(r, in, emit, errp)
+		}
 		if u := e.unionSpread(x, e.boundSet(in)); u != nil {
 			return e.exec(u, in, emit, errp)
 		}

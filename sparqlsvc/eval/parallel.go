@@ -953,7 +953,7 @@ func (e *evaluator) child(run *forkRun) *evaluator {
 		slots: maps.Clone(e.slots), names: e.names, nvars: e.nvars, active: e.active, multi: e.multi,
 		bindVs: e.bindVs, top: e.top, askForm: e.askForm,
 		cache: maps.Clone(e.cache), safeC: maps.Clone(e.safeC), orders: maps.Clone(e.orders),
-		scans: maps.Clone(e.scans), pushed: maps.Clone(e.pushed), crossSplits: maps.Clone(e.crossSplits), keyBinds: maps.Clone(e.keyBinds), unprojected: maps.Clone(e.unprojected), pathGroups: maps.Clone(e.pathGroups), hopGroups: maps.Clone(e.hopGroups), hopFirsts: maps.Clone(e.hopFirsts), splits: maps.Clone(e.splits), valuesJoins: maps.Clone(e.valuesJoins), valuesLast: maps.Clone(e.valuesLast), bgps: map[*algebra.BGP]*bgpState{},
+		scans: maps.Clone(e.scans), pushed: maps.Clone(e.pushed), crossSplits: maps.Clone(e.crossSplits), seqJoins: maps.Clone(e.seqJoins), jointSeqs: maps.Clone(e.jointSeqs), distinctAll: e.distinctAll, keyBinds: maps.Clone(e.keyBinds), unprojected: maps.Clone(e.unprojected), pathGroups: maps.Clone(e.pathGroups), hopGroups: maps.Clone(e.hopGroups), hopFirsts: maps.Clone(e.hopFirsts), splits: maps.Clone(e.splits), valuesJoins: maps.Clone(e.valuesJoins), valuesLast: maps.Clone(e.valuesLast), bgps: map[*algebra.BGP]*bgpState{},
 		fanout: maps.Clone(e.fanout), info: map[algebra.Op]*opInfo{}, consts: maps.Clone(e.consts),
 		reach: map[reachKey][]ID{}, topK: map[*algebra.OrderBy]topBound{},
 		pathLinks: map[*algebra.PathLink]*pathLink{}, pathSites: map[*algebra.PathPattern]*pathSite{},

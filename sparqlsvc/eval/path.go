@@ -168,12 +168,19 @@ func (e *evaluator) path(p algebra.Path, s, o ID, emit pairFn, errp *error) bool
 	case *algebra.PathInverse:
 		return e.path(x.Path, o, s, func(a, b ID) bool { return emit(b, a) }, errp)
 	case *algebra.PathSequence:
-		if s == 0 && o != 0 { // only the object is fixed: walk from it, so the search starts narrow
+		check := e.jointSeqs[x] // a joint of path patterns seqJoin merged: its value must be a node (see seqJoin)
+		if s == 0 && o != 0 {   // only the object is fixed: walk from it, so the search starts narrow
 			return e.path(x.Right, 0, o, func(mid, b ID) bool {
+				if check && !e.jointNode(mid, s, o) {
+					return true
+				}
 				return e.path(x.Left, 0, mid, func(a, _ ID) bool { return emit(a, b) }, errp)
 			}, errp)
 		}
 		return e.path(x.Left, s, 0, func(a, mid ID) bool {
+			if check && !e.jointNode(mid, s, o) {
+				return true
+			}
 			return e.path(x.Right, mid, o, func(_, b ID) bool { return emit(a, b) }, errp)
 		}, errp)
 	case *algebra.PathAlternative:
@@ -243,6 +250,13 @@ func (e *evaluator) zeroLength(s, o ID, emit pairFn, errp *error) bool {
 		}
 	}
 	return true
+}
+
+// jointNode reports whether mid may be the value of a joint of path patterns seqJoin merged, walked from the ends
+// s and o (0: free): a value that is no node is reached only by zero-length steps from an end it equals, and the
+// step beside the joint, a pattern between two variables as written, would not pair it.
+func (e *evaluator) jointNode(mid, s, o ID) bool {
+	return (mid != s && mid != o) || e.isNode(mid)
 }
 
 // isNode reports whether id is a subject or object of the active graph.
