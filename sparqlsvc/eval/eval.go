@@ -84,6 +84,9 @@ type Options struct {
 	// hopPrefillMin, when not 0, replaces hopPrefillMin (grouphop.go): tests fill groupHop's table first on small
 	// data (or, negative, never).
 	hopPrefillMin int
+	// checkAt, when positive, is how many left solutions a join checks against its check pattern before reading the
+	// pattern's subjects into a bitmap (checkJoin), so that tests reach the bitmap on small data.
+	checkAt int
 	// hopCacheJudged, when not 0, replaces cacheJudged (grouphopfirst.go), so that tests reach the judgement on
 	// small data.
 	hopCacheJudged int
@@ -174,6 +177,7 @@ type evaluator struct {
 	jointSeqs   map[*algebra.PathSequence]bool    // the sequences seqJoin made: whether a joint's value must be a node
 	seqMerges   int                               // joins seqJoin rewrote (tests)
 	distinctAll bool                              // the query has a COUNT(DISTINCT *) (distinctAllIn): no seqJoin
+	checkSites  map[*algebra.BGP]*checkSite       // joins checked against a pattern's subjects (checkJoinOf), nil if not
 	tables      map[*algebra.Table]*tableIDs      // VALUES's slots and ids, looked up once (tableIDsOf)
 	keyBinds    map[*algebra.Group]*keyBind       // groups on a BIND's variable, rewritten (keyBindOf)
 	unprojected map[*algebra.Group]*algebra.Group // groups over a subquery's projection, without it (unprojectedOf)

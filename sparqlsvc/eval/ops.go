@@ -194,6 +194,9 @@ func (e *evaluator) execOp(op algebra.Op, in []ID, emit emitFn, errp *error) boo
 		} else if e.farFirst(x, in) {
 			left, right = right, left
 		}
+		if c := e.checkJoinOf(left, right); c != nil { // right is `?x <p> <o>`: a bitmap of its subjects
+			return e.checkJoin(c, left, right, in, emit, errp)
+		}
 		if e.replayable(left, right) {
 			return e.joinReplay(left, right, in, emit, errp)
 		}

@@ -99,11 +99,17 @@ func runJoins(t *testing.T, ds *Dataset, src string, plain bool) ([]string, int,
 // whose choices the caller reads.
 func evalJoins(t *testing.T, ds *Dataset, src string, plain bool) ([]string, *evaluator) {
 	t.Helper()
+	return evalJoinsWith(t, ds, src, Options{plainJoins: plain})
+}
+
+// evalJoinsWith is evalJoins with the options opt.
+func evalJoinsWith(t *testing.T, ds *Dataset, src string, opt Options) ([]string, *evaluator) {
+	t.Helper()
 	q, err := parser.Parse(src, parser.Options{})
 	if err != nil {
 		t.Fatalf("%s: %v", src, err)
 	}
-	e := newEvaluator(context.Background(), ds, q, Options{plainJoins: plain})
+	e := newEvaluator(context.Background(), ds, q, opt)
 	var out []string
 	vars := firstOp[*algebra.Project](q.Op).Vars
 	err = e.run(q.Op, e.newRow(), func(row []ID) bool {

@@ -118,3 +118,48 @@ func matchPlainJoins(t *testing.T, ds *Dataset, seed uint64, src string) (chosen
 	}
 	return chosen, plain
 }
+
+// TestCheckJoinMatchesPlainJoins: joins whose right operand is one pattern `?x <p> <o>`, checked by a bitmap of the
+// pattern's subjects (checkJoin) once a few left solutions were checked, give the solutions (multiplicities
+// included) the joins as written give: q10's shape, duplicates through two routes, a COUNT(DISTINCT), ?x bound to
+// literals, blank nodes and classes that are only objects, ?x unbound in some left solutions (a UNION's other
+// branch), named graphs (GRAPH ?g: a bitmap per graph; FROM two graphs: none). The bitmap must be made for the
+// first four on most hierarchies.
+func TestCheckJoinMatchesPlainJoins(t *testing.T) {
+	const pre = `PREFIX : <http://ex.org/> `
+	taken := []string{
+		`SELECT ?i { ?i :type/:sub* :c1 . ?i :type :c2 }`,
+		`SELECT ?i ?a { ?i :type/:sub?/:sub? ?a . ?i :type :c1 }`,
+		`SELECT (COUNT(DISTINCT ?i) AS ?n) (COUNT(?i) AS ?r) { ?i :type/:sub? ?a . ?i :type :c0 }`,
+		`SELECT ?x ?c { ?c :sub? ?x . ?x :sub :c1 }`,
+	}
+	others := []string{
+		`SELECT ?i ?y { { ?i :type/:sub? :c1 } UNION { ?y :sub ?z } ?i :type :c3 }`,
+		`SELECT ?g ?i { GRAPH ?g { ?i :type/:sub? ?a . ?i :type :c1 } }`,
+		`SELECT ?i FROM <http://ex.org/g0> FROM <http://ex.org/g1> { ?i :type/:sub? ?a . ?i :type :c1 }`,
+		`SELECT ?x { ?c :sub? ?x . ?x :sub "lit" }`,
+	}
+	madeBy := make([]int, len(taken))
+	for seed := range uint64(8) {
+		ds := seqPathData(t, seed)
+		for qi, src := range append(slices.Clone(taken), others...) {
+			got, e := evalJoinsWith(t, ds, pre+src, Options{checkAt: 2})
+			want, _ := evalJoins(t, ds, pre+src, true)
+			if !slices.Equal(got, want) {
+				t.Errorf("seed %d: %s:\n got %d %q\nwant %d %q", seed, src, len(got), got, len(want), want)
+			}
+			made := false
+			for _, c := range e.checkSites {
+				made = made || (c != nil && c.bits != nil)
+			}
+			if qi < len(taken) && made {
+				madeBy[qi]++
+			}
+		}
+	}
+	for qi, n := range madeBy {
+		if n < 6 { // a class may type no item of a small hierarchy
+			t.Errorf("%s: a bitmap made on %d of 8 hierarchies", taken[qi], n)
+		}
+	}
+}
