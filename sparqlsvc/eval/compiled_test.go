@@ -174,17 +174,10 @@ func TestCompiledQueriesMatch(t *testing.T) {
 	ds := compiledData(t, r)
 	run := func(src string, noCompile, noValues bool) []string {
 		t.Helper()
-		q := mustParse(t, "PREFIX : <http://ex.org/>\n"+src)
-		e := newEvaluator(context.Background(), ds, q, Options{})
-		e.noCompile, e.noValues = noCompile, noValues
-		c := &collector{res: &Result{}}
-		if err := e.selectQuery(q, c); err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		return resultLines(c.res)
+		return compiledRows(t, ds, src, func(e *evaluator) { e.noCompile, e.noValues = noCompile, noValues })
 	}
 	g := compiledGen{r}
-	const where = `?o :p ?g OPTIONAL { ?o :v ?v } OPTIONAL { ?o :w ?w } OPTIONAL { ?o :d ?d }`
+	const where = compiledWhere
 	var nonEmpty int
 	for i := range 300 {
 		_, a := g.expr(1 + r.IntN(3))
@@ -218,4 +211,22 @@ func TestCompiledQueriesMatch(t *testing.T) {
 	if nonEmpty < 30 {
 		t.Errorf("only %d queries with rows and values", nonEmpty)
 	}
+}
+
+// compiledWhere is the pattern the random compiled-expression queries read: every object of compiledData's
+// optional properties, unbound where a subject lacks one.
+const compiledWhere = `?o :p ?g OPTIONAL { ?o :v ?v } OPTIONAL { ?o :w ?w } OPTIONAL { ?o :d ?d }`
+
+// compiledRows evaluates the SELECT query src (its prefix : being http://ex.org/) over ds with the evaluator's
+// test switches set by set, and returns its rows as lines.
+func compiledRows(t *testing.T, ds *Dataset, src string, set func(*evaluator)) []string {
+	t.Helper()
+	q := mustParse(t, "PREFIX : <http://ex.org/>\n"+src)
+	e := newEvaluator(context.Background(), ds, q, Options{})
+	set(e)
+	c := &collector{res: &Result{}}
+	if err := e.selectQuery(q, c); err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	return resultLines(c.res)
 }

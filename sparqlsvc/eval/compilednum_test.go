@@ -91,17 +91,10 @@ func TestCompiledNumberQueriesMatch(t *testing.T) {
 	ds := compiledData(t, r)
 	run := func(src string, noCompile bool) []string {
 		t.Helper()
-		q := mustParse(t, "PREFIX : <http://ex.org/>\n"+src)
-		e := newEvaluator(context.Background(), ds, q, Options{})
-		e.noCompile = noCompile
-		c := &collector{res: &Result{}}
-		if err := e.selectQuery(q, c); err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		return resultLines(c.res)
+		return compiledRows(t, ds, src, func(e *evaluator) { e.noCompile = noCompile })
 	}
 	g := compiledGen{r}
-	const where = `?o :p ?g OPTIONAL { ?o :v ?v } OPTIONAL { ?o :w ?w } OPTIONAL { ?o :d ?d }`
+	const where = compiledWhere
 	var nonEmpty int
 	for i := range 240 {
 		_, a := g.expr(1 + r.IntN(3))
